@@ -1,0 +1,1 @@
+"""CLI subcommands: each module defines `add_arguments(parser)` and `run(args) -> int`."""

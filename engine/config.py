@@ -1,0 +1,87 @@
+"""Configuration from environment variables, validated at start-up with messages that say what to fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from retrieval.errors import ConfigurationError
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="", case_sensitive=False, extra="ignore")
+
+    data_dir: Path = Field(default=Path("./var"), description="All state: the SQLite database and the index.")
+    database_url: str | None = Field(default=None, description="SQLAlchemy URL; default SQLite under DATA_DIR.")
+    qdrant_url: str | None = Field(default=None, description="Qdrant server URL; default embedded Qdrant Edge.")
+    qdrant_collection: str = "formulary"
+
+    answer_provider: Literal["disabled", "extractive", "anthropic"] = "extractive"
+    understanding_provider: Literal["rules", "anthropic", "hybrid"] = "rules"
+    verifier: Literal["lexical", "anthropic"] = "lexical"
+    hybrid_min_confidence: float = Field(default=0.8, ge=0.0, le=1.0)
+
+    anthropic_api_key: str | None = None
+    anthropic_base_url: str | None = None
+    anthropic_model: str = "claude-sonnet-4-5"
+    anthropic_max_tokens: int = Field(default=2048, ge=64, le=32_000)
+    anthropic_read_timeout_s: float = Field(default=20.0, gt=0)
+    anthropic_max_attempts: int = Field(default=2, ge=1, le=5)
+
+    max_consecutive_clarify: int = Field(default=4, ge=1, le=20)
+    max_wall_clock_ms: int = Field(default=40_000, ge=100)
+    max_llm_calls_per_turn: int = Field(default=8, ge=1, le=64)
+
+    api_keys: str = Field(default="", description="Comma-separated API keys; empty disables authentication.")
+    cors_origins: str = Field(default="", description="Comma-separated origins; empty keeps CORS off.")
+    worker_threads: int = Field(default=32, ge=1, le=512, description="Bounded pool running turns off the loop.")
+    retention_days: int = Field(default=90, ge=1)
+
+    @field_validator("database_url", "qdrant_url", "anthropic_api_key", "anthropic_base_url", mode="before")
+    @classmethod
+    def _empty_is_none(cls, v: object) -> object:
+        return None if isinstance(v, str) and not v.strip() else v
+
+    @model_validator(mode="after")
+    def _keys_for_providers(self) -> Settings:
+        needs_key = [
+            name
+            for name, uses in (
+                ("ANSWER_PROVIDER=anthropic", self.answer_provider == "anthropic"),
+                (f"UNDERSTANDING_PROVIDER={self.understanding_provider}", self.understanding_provider != "rules"),
+                ("VERIFIER=anthropic", self.verifier == "anthropic"),
+            )
+            if uses
+        ]
+        if needs_key and not self.anthropic_api_key:
+            raise ValueError(
+                f"{', '.join(needs_key)} needs ANTHROPIC_API_KEY; set it, or use the offline providers "
+                "(ANSWER_PROVIDER=extractive UNDERSTANDING_PROVIDER=rules VERIFIER=lexical)"
+            )
+        return self
+
+    @property
+    def api_key_set(self) -> frozenset[str]:
+        return frozenset(k.strip() for k in self.api_keys.split(",") if k.strip())
+
+    @property
+    def sqlalchemy_url(self) -> str:
+        return self.database_url or f"sqlite:///{(self.data_dir / 'formulary.db').as_posix()}"
+
+    @property
+    def index_dir(self) -> Path:
+        return self.data_dir / "index"
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read and validate settings; raise ConfigurationError naming every bad variable."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in e['loc']).upper() or 'settings'}: {e['msg']}" for e in exc.errors()
+        )
+        raise ConfigurationError(f"invalid configuration: {problems}") from None

@@ -1,0 +1,69 @@
+"""The per-turn context: the model object the machine drives for exactly one turn.
+
+It is added to the process's one machine with `add_model(ctx, initial=<persisted state>)` and removed
+after the turn. Guards read it; state work (in the runner) writes it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.reply import Citation, GuardEvaluation, Trace, TransitionTaken
+from grounding.answer import Answer, EntailmentResult, GroundingResult
+from grounding.budget import RequestBudget
+from retrieval.corpus import Chunk
+from states.frame import Pending, QueryFrame
+
+
+@dataclass
+class Failure:
+    """A provider or work failure in the current state, read by the next transition's guards."""
+
+    kind: str  # "budget" | "provider" | "output"
+    site: str
+    message: str
+
+
+@dataclass
+class TurnContext:
+    text: str
+    budget: RequestBudget
+    prior_frame: QueryFrame | None = None
+    pending: Pending | None = None
+    history: list[str] = field(default_factory=list)
+    clarify_streak: int = 0
+    max_consecutive_clarify: int = 4
+    memory_loaded: bool = True
+
+    frame: QueryFrame = field(default_factory=QueryFrame)
+    understanding_failed: bool = False
+    query: str = ""
+    path: str | None = None
+    evidence: list[Chunk] = field(default_factory=list)
+    routes_found: list[str] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)
+    safety_evidence: list[Chunk] = field(default_factory=list)
+    answer: Answer | None = None
+    grounding: GroundingResult | None = None
+    entailment: EntailmentResult | None = None
+    repairs: int = 0
+    max_repairs: int = 1
+    failure: Failure | None = None
+
+    reason: str | None = None
+    reply_text: str = ""
+    citations: list[Citation] = field(default_factory=list)
+    quick_replies: list[str] = field(default_factory=list)
+    new_pending: Pending | None = None
+    trace: Trace = field(default_factory=Trace)
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    # Set by transitions' add_model; declared for type checkers.
+    state: str = "ready"
+
+    def record_guard(self, guard: str, result: bool) -> None:
+        self.trace.guards.append(GuardEvaluation(state=self.state, guard=guard, result=result))
+
+    def record_transition(self, source: str, trigger: str, dest: str, row: str | None) -> None:
+        self.trace.transitions.append(TransitionTaken(source=source, trigger=trigger, dest=dest, row=row))

@@ -1,0 +1,72 @@
+"""What a turn returns to its caller (HTTP body, CLI, in-process)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Outcome = Literal["answerable", "verify_pdf", "clarify", "abstain"]
+
+
+class Citation(BaseModel):
+    doc_id: str
+    drug_id: str
+    drug_name: str = ""
+    section_key: str
+    section_title: str = ""
+    quote: str
+    page: int | None = None
+
+
+class GuardEvaluation(BaseModel):
+    state: str
+    guard: str
+    result: bool
+
+
+class TransitionTaken(BaseModel):
+    source: str
+    trigger: str
+    dest: str
+    row: str | None = None
+
+
+class LlmCallRecord(BaseModel):
+    call_site: str
+    duration_ms: float
+    ok: bool
+    usage: dict[str, int] = Field(default_factory=dict)
+    error: str | None = None
+
+
+class Trace(BaseModel):
+    trace_id: str = ""
+    states: list[str] = Field(default_factory=list)
+    transitions: list[TransitionTaken] = Field(default_factory=list)
+    guards: list[GuardEvaluation] = Field(default_factory=list)
+    llm_calls: list[LlmCallRecord] = Field(default_factory=list)
+    provider_outputs: list[dict[str, Any]] = Field(default_factory=list)
+    """Recorded provider outputs (call site + output), so a stored conversation can be replayed exactly."""
+    evidence: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+    understood_by: str | None = None
+    query: str | None = None
+    duration_ms: float = 0.0
+
+
+class Reply(BaseModel):
+    conversation_id: str
+    turn: int
+    outcome: Outcome
+    reason: str
+    reply: str
+    citations: list[Citation] = Field(default_factory=list)
+    quick_replies: list[str] = Field(default_factory=list)
+    state: str
+    trace_id: str
+    persisted: bool = True
+    memory_loaded: bool = True
+    spec_fingerprint: str = ""
+    frame: dict[str, Any] | None = None
+    trace: Trace = Field(default_factory=Trace)

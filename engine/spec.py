@@ -1,0 +1,402 @@
+"""The turn machine as data: states, labelled guards, and ordered transitions.
+
+`transitions` evaluates the transitions of one trigger in the order they were added and fires the first
+whose conditions all pass: that is the routing table's "first match wins". The order below is the order
+of the clinical routing table (DESIGN.md) and must stay so: the review export reads it top to bottom.
+
+Guards are pure predicates over the turn context. Work with side effects happens in the runner, between
+triggers; persistence and tracing are hooks after the turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.context import TurnContext
+from states import routing
+from states.dosing import route_ambiguous
+
+Predicate = Callable[[TurnContext], bool]
+
+
+@dataclass(frozen=True)
+class Guard:
+    name: str
+    label_vi: str
+    label_en: str
+    predicate: Predicate = field(compare=False, hash=False)
+    limit: str | None = None
+    """A configured limit, when the guard has one (part of the fingerprint)."""
+    on_trip: str = ""
+    """What happens when the guard decides (for guards.md)."""
+
+
+@dataclass(frozen=True)
+class StateSpec:
+    name: str
+    kind: str  # "resting" | "work" | "outcome"
+    label_vi: str
+    label_en: str
+    calls_llm: bool = False
+
+
+@dataclass(frozen=True)
+class TransitionSpec:
+    trigger: str
+    source: str
+    dest: str
+    guards: tuple[str, ...] = ()
+    row: str | None = None
+    """Routing-table row ("1" … "16", "4a"), for the transitions of the `route` trigger."""
+    outcome: str | None = None
+    reason: str | None = None
+    """The reason this transition decides; None keeps the one decided earlier (or the path's)."""
+    rationale: str = ""
+
+
+@dataclass(frozen=True)
+class MachineSpec:
+    states: tuple[StateSpec, ...]
+    guards: tuple[Guard, ...]
+    transitions: tuple[TransitionSpec, ...]
+    initial: str = "ready"
+    limits: tuple[tuple[str, int], ...] = ()
+
+    def guard(self, name: str) -> Guard:
+        for g in self.guards:
+            if g.name == name:
+                return g
+        raise KeyError(name)
+
+    def state(self, name: str) -> StateSpec:
+        for s in self.states:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    @property
+    def resting_states(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.states if s.kind == "resting")
+
+    def triggers_from(self, state: str) -> list[str]:
+        seen: list[str] = []
+        for t in self.transitions:
+            if t.source == state and t.trigger not in seen:
+                seen.append(t.trigger)
+        return seen
+
+    def replace_guard(self, name: str, predicate: Predicate) -> MachineSpec:
+        """A copy with one guard's predicate swapped (used to prove the properties catch a broken rule)."""
+        guards = tuple(
+            Guard(g.name, g.label_vi, g.label_en, predicate, g.limit, g.on_trip) if g.name == name else g
+            for g in self.guards
+        )
+        return MachineSpec(self.states, guards, self.transitions, self.initial, self.limits)
+
+
+# ---------------------------------------------------------------------------------------------- states
+
+STATES: tuple[StateSpec, ...] = (
+    StateSpec("ready", "resting", "Sẵn sàng", "Ready: nothing pending"),
+    StateSpec("awaiting_answer", "resting", "Chờ người dùng trả lời", "Awaiting the user's answer to a question"),
+    StateSpec("understanding", "work", "Hiểu câu hỏi", "Understanding the turn", calls_llm=True),
+    StateSpec("routing", "work", "Định tuyến", "Routing (first match wins)"),
+    StateSpec("asking", "work", "Soạn câu hỏi lại", "Composing a clarifying question"),
+    StateSpec("retrieving_single", "work", "Tra cứu một thuốc", "Retrieving: single drug"),
+    StateSpec("retrieving_interaction", "work", "Tra cứu tương tác", "Retrieving: interaction"),
+    StateSpec("retrieving_condition", "work", "Tra cứu theo bệnh/chỉ định", "Retrieving: condition → drug"),
+    StateSpec("reviewing_safety", "work", "Rà soát an toàn theo bệnh nhân", "Patient safety review"),
+    StateSpec("generating", "work", "Soạn câu trả lời", "Generating the answer", calls_llm=True),
+    StateSpec("verifying", "work", "Kiểm chứng trích dẫn và số liệu", "Verifying citations, numbers, entailment",
+              calls_llm=True),
+    StateSpec("repairing", "work", "Bổ sung phần bị thiếu", "Completeness repair", calls_llm=True),
+    StateSpec("answered", "outcome", "Đã trả lời", "Answered"),
+    StateSpec("flagged", "outcome", "Cần đối chiếu PDF", "Verify in the PDF"),
+    StateSpec("clarified", "outcome", "Đã hỏi lại", "Asked a clarifying question"),
+    StateSpec("abstained", "outcome", "Từ chối trả lời", "Abstained"),
+)
+
+
+# ---------------------------------------------------------------------------------------------- guards
+
+
+def _frame(pred: Callable[..., bool]) -> Predicate:
+    return lambda ctx: pred(ctx.frame)
+
+
+def _budget_remaining(ctx: TurnContext) -> bool:
+    return ctx.budget.can_call()
+
+
+def _streak_exhausted(ctx: TurnContext) -> bool:
+    # The reply being composed would be one more consecutive clarify.
+    return ctx.clarify_streak + 1 > ctx.max_consecutive_clarify
+
+
+def _failed(kind: str) -> Predicate:
+    return lambda ctx: ctx.failure is not None and ctx.failure.kind == kind
+
+
+def _non_human(ctx: TurnContext) -> bool:
+    return ctx.frame.non_human
+
+
+def _quarantined(ctx: TurnContext) -> bool:
+    return any(c.has_quarantined_content for c in ctx.evidence)
+
+
+def _no_evidence(ctx: TurnContext) -> bool:
+    return not ctx.evidence
+
+
+def _route_ambiguous(ctx: TurnContext) -> bool:
+    return route_ambiguous(ctx.frame, ctx.routes_found)
+
+
+def _needs_safety_review(ctx: TurnContext) -> bool:
+    return ctx.frame.has_patient_context
+
+
+def _no_safety_evidence(ctx: TurnContext) -> bool:
+    return not ctx.safety_evidence
+
+
+def _grounding_failed(ctx: TurnContext) -> bool:
+    return ctx.grounding is not None and not ctx.grounding.ok
+
+
+def _not_entailed(ctx: TurnContext) -> bool:
+    return ctx.entailment is not None and not ctx.entailment.ok and not ctx.entailment.omissions
+
+
+def _omission_repairable(ctx: TurnContext) -> bool:
+    e = ctx.entailment
+    return e is not None and bool(e.omissions) and ctx.repairs < ctx.max_repairs
+
+
+def _omission_unrepaired(ctx: TurnContext) -> bool:
+    e = ctx.entailment
+    return e is not None and bool(e.omissions)
+
+
+def build_guards(max_clarify: int, max_wall_ms: int, max_calls: int) -> tuple[Guard, ...]:
+    return (
+        Guard("non_human_subject", "Đối tượng không phải người (dùng cho thú y)",
+              "The subject is not human (veterinary use)", _non_human,
+              on_trip="Từ chối / out_of_scope — trước mọi câu hỏi lại, để không trông như có thể tiếp tục."),
+        Guard("dosing_population_unknown", "Hỏi liều, đã nêu thuốc, chưa rõ người lớn hay trẻ em",
+              "Dosing question naming a drug, population unknown", _frame(routing.dosing_population_unknown),
+              on_trip="Hỏi lại đối tượng (missing_population)."),
+        Guard("pediatric_age_or_weight_missing", "Liều cho trẻ em nhưng thiếu tuổi hoặc cân nặng",
+              "Paediatric dosing with age or weight missing", _frame(routing.pediatric_age_or_weight_missing),
+              on_trip="Chỉ hỏi phần còn thiếu, nhắc lại phần đã biết."),
+        Guard("understanding_failed", "Bước hiểu câu hỏi bị lỗi", "Understanding itself failed",
+              lambda ctx: ctx.understanding_failed, on_trip="Từ chối / system_error."),
+        Guard("understanding_needs_clarify", "Bộ hiểu câu hỏi yêu cầu làm rõ (không phải liều/bệnh/tổng quan)",
+              "The understander asks to clarify (not dosing, condition or overview)",
+              _frame(routing.understanding_needs_clarify), on_trip="Hỏi lại (needs_more_info)."),
+        Guard("condition_ambiguous", "Hỏi thuốc theo bệnh/triệu chứng, bệnh chưa rõ",
+              "Condition→drug question, condition ambiguous", _frame(routing.condition_ambiguous)),
+        Guard("reverse_relation_not_indication", "Hỏi thuốc theo bệnh, quan hệ không phải chỉ định",
+              "Condition→drug question whose relation is not 'indication'",
+              _frame(routing.reverse_relation_not_indication)),
+        Guard("condition_present", "Hỏi thuốc theo bệnh/triệu chứng, đã nêu bệnh",
+              "Condition→drug question with the condition stated", _frame(routing.condition_present)),
+        Guard("condition_turn_without_condition", "Hỏi thuốc theo bệnh nhưng chưa nêu bệnh",
+              "Condition→drug question without a condition", _frame(routing.condition_turn_without_condition)),
+        Guard("symptom_turn_without_symptom", "Hỏi thuốc theo triệu chứng nhưng chưa nêu triệu chứng",
+              "Symptom→drug question without a symptom", _frame(routing.symptom_turn_without_symptom)),
+        Guard("condition_relation_turn", "Hỏi quan hệ thuốc–bệnh khác chỉ định",
+              "A drug–condition relation other than indication", _frame(routing.is_condition_relation)),
+        Guard("attribute_missing", "Hỏi về thuốc nhưng chưa rõ muốn biết mục nào",
+              "Drug question without the attribute asked", _frame(routing.attribute_missing)),
+        Guard("smalltalk", "Chào hỏi, xã giao", "Smalltalk", _frame(routing.is_smalltalk)),
+        Guard("out_of_scope", "Ngoài phạm vi Dược thư", "Out of the formulary's scope",
+              _frame(routing.is_out_of_scope)),
+        Guard("only_unknown_drugs", "Tên thuốc không có trong Dược thư", "Only names not in the formulary",
+              _frame(routing.only_unknown_drugs)),
+        Guard("no_drug", "Chưa nêu tên thuốc", "No drug named", _frame(routing.no_drug)),
+        Guard("interaction_with_two_drugs", "Hỏi tương tác, có từ hai thuốc", "Interaction with two or more drugs",
+              _frame(routing.interaction_with_two_drugs)),
+        Guard("clarify_streak_exhausted",
+              f"Đã hỏi lại {max_clarify} lần liên tiếp", f"{max_clarify} consecutive clarifying replies already",
+              _streak_exhausted, limit=f"MAX_CONSECUTIVE_CLARIFY={max_clarify}",
+              on_trip="Lần hỏi lại tiếp theo thành từ chối / clarify_loop_exhausted: đề nghị nêu lại đầy đủ câu hỏi "
+                      "hoặc bắt đầu cuộc hội thoại mới. Mọi kết quả không phải hỏi lại đặt lại bộ đếm."),
+        Guard("budget_remaining",
+              f"Còn ngân sách lượt (≤ {max_wall_ms} ms, ≤ {max_calls} lệnh gọi LLM)",
+              f"Turn budget left (≤ {max_wall_ms} ms, ≤ {max_calls} LLM calls)", _budget_remaining,
+              limit=f"MAX_WALL_CLOCK_MS={max_wall_ms}; MAX_LLM_CALLS_PER_TURN={max_calls}",
+              on_trip="Khi không còn: từ chối / budget_exhausted. budget.require() cũng được gọi ngay trước mỗi "
+                      "lệnh gọi nhà cung cấp."),
+        Guard("budget_spent_during_call", "Hết ngân sách ngay trước một lệnh gọi LLM",
+              "The budget ran out before a provider call", _failed("budget"), on_trip="Từ chối / budget_exhausted."),
+        Guard("provider_failed", "Nhà cung cấp mô hình lỗi hoặc trả dữ liệu sai",
+              "The provider failed or returned invalid output",
+              lambda ctx: ctx.failure is not None and ctx.failure.kind in ("provider", "output"),
+              on_trip="Từ chối (đóng an toàn)."),
+        Guard("no_evidence", "Không tìm thấy đoạn nào trong Dược thư", "No evidence retrieved", _no_evidence),
+        Guard("evidence_quarantined", "Có bảng/khối chưa trích xuất được (phải đối chiếu PDF)",
+              "Evidence contains a quarantined block (verify in the PDF)", _quarantined,
+              on_trip="verify_pdf: không bao giờ sinh câu trả lời trên nội dung cách ly."),
+        Guard("route_ambiguous", "Dữ liệu liều có nhiều đường dùng, chưa chọn đường dùng",
+              "Dosage evidence has several routes and none was chosen", _route_ambiguous,
+              on_trip="Hỏi lại đường dùng, các đường tìm thấy là lựa chọn nhanh."),
+        Guard("needs_safety_review", "Có bối cảnh bệnh nhân (thai, cho con bú, suy thận/gan, bệnh nền)",
+              "Patient context present (pregnancy, breastfeeding, renal/hepatic, comorbidity)", _needs_safety_review),
+        Guard("no_safety_evidence", "Không có dữ liệu an toàn cho bối cảnh bệnh nhân",
+              "No safety evidence for the patient context", _no_safety_evidence),
+        Guard("grounding_failed", "Có số liệu/trích dẫn không khớp nguồn", "A number or citation is not grounded",
+              _grounding_failed, on_trip="Từ chối / ungrounded_answer."),
+        Guard("not_entailed", "Nội dung không được đoạn trích dẫn xác nhận", "A claim is not entailed by its block",
+              _not_entailed, on_trip="Từ chối / not_entailed."),
+        Guard("omission_repairable", "Thiếu ý có trong nguồn, còn lượt bổ sung",
+              "A grounded omission, repair still allowed", _omission_repairable),
+        Guard("omission_unrepaired", "Vẫn thiếu ý sau khi đã bổ sung", "Still an omission after repair",
+              _omission_unrepaired, on_trip="Từ chối / incomplete_answer."),
+    )
+
+
+# ----------------------------------------------------------------------------------------- transitions
+
+_T = TransitionSpec
+_RATIONALE_POPULATION = (
+    "Không trả lời liều khi chưa biết đối tượng: liều người lớn và trẻ em khác nhau trong Dược thư. "
+    "Mô hình chỉ trích xuất; mã quyết định trường nào bắt buộc."
+)
+_RATIONALE_PEDIATRIC = (
+    "Trẻ em cần CẢ tuổi và cân nặng vì Dược thư phân nhánh theo cả hai (paracetamol: theo nhóm tuổi và theo "
+    "mg/kg). Câu hỏi chỉ hỏi phần còn thiếu và nhắc lại phần đã biết."
+)
+_RATIONALE_ROUTE = (
+    "Đường dùng KHÔNG phải trường bắt buộc chung: nếu dữ liệu liều chỉ có một đường dùng thì trả lời ngay; "
+    "nếu có nhiều đường thì hỏi lại với các đường tìm thấy — tránh hỏi dồn khi câu hỏi đã đủ rõ."
+)
+_RATIONALE_BREAKER = (
+    "Giới hạn hỏi lại: mô hình có thể hỏi lại mãi cùng một câu (phát hiện 2026-08-07); đây là chặn ở mức mã. "
+    "Bộ đếm được lưu cùng hội thoại nên khởi động lại hay worker khác không đặt lại được."
+)
+
+
+def _budgeted(trigger: str, source: str, dest: str, rationale: str = "") -> tuple[TransitionSpec, ...]:
+    """A transition into an LLM-calling state, with the budget guard and its abstain fallback."""
+    return (
+        _T(trigger, source, dest, ("budget_remaining",), rationale=rationale),
+        _T(trigger, source, "abstained", (), outcome="abstain", reason="budget_exhausted",
+           rationale="Hết ngân sách lượt (thời gian hoặc số lệnh gọi LLM)."),
+    )
+
+
+def _provider_failures(trigger: str, source: str, reason: str) -> tuple[TransitionSpec, ...]:
+    return (
+        _T(trigger, source, "abstained", ("budget_spent_during_call",), outcome="abstain", reason="budget_exhausted"),
+        _T(trigger, source, "abstained", ("provider_failed",), outcome="abstain", reason=reason,
+           rationale="Lỗi nhà cung cấp luôn đóng an toàn: không có câu trả lời thay thế."),
+    )
+
+
+ROUTING_TABLE: tuple[TransitionSpec, ...] = (
+    _T("route", "routing", "abstained", ("non_human_subject",), "1", "abstain", "out_of_scope",
+       "Câu hỏi về động vật (thú y) nằm ngoài phạm vi; kiểm tra trước mọi câu hỏi lại để không trông như có thể "
+       "tiếp tục."),
+    _T("route", "routing", "asking", ("dosing_population_unknown",), "2", "clarify", "missing_population",
+       _RATIONALE_POPULATION),
+    _T("route", "routing", "asking", ("pediatric_age_or_weight_missing",), "3", "clarify",
+       "missing_pediatric_age_or_weight", _RATIONALE_PEDIATRIC),
+    _T("route", "routing", "abstained", ("understanding_failed",), "4", "abstain", "system_error",
+       "Bước hiểu câu hỏi lỗi thì đóng an toàn."),
+    _T("route", "routing", "asking", ("understanding_needs_clarify",), "4", "clarify", "needs_more_info",
+       "Chỉ dùng yêu cầu làm rõ của bộ hiểu khi mã không có quy tắc riêng (liều, bệnh, tổng quan)."),
+    _T("route", "routing", "asking", ("condition_ambiguous",), "5", "clarify", "ambiguous_condition"),
+    _T("route", "routing", "abstained", ("reverse_relation_not_indication",), "6", "abstain",
+       "unsupported_reverse_relation", "Chỉ hỗ trợ tra ngược theo chỉ định."),
+    _T("route", "routing", "retrieving_condition", ("condition_present",), "7", None, None,
+       "Danh sách thuốc lấy từ các đoạn chỉ định tìm được, không bao giờ từ khung câu hỏi; không xếp hạng."),
+    _T("route", "routing", "asking", ("condition_turn_without_condition",), "8", "clarify", "no_condition"),
+    _T("route", "routing", "asking", ("symptom_turn_without_symptom",), "8", "clarify", "no_indication"),
+    _T("route", "routing", "abstained", ("condition_relation_turn",), "9", "abstain", "unsupported_reverse_relation"),
+    _T("route", "routing", "asking", ("attribute_missing",), "10", "clarify", "missing_attribute"),
+    _T("route", "routing", "answered", ("smalltalk",), "11", "answerable", "smalltalk", "Lời chào cố định."),
+    _T("route", "routing", "abstained", ("out_of_scope",), "12", "abstain", "out_of_scope"),
+    _T("route", "routing", "abstained", ("only_unknown_drugs",), "13", "abstain", "drug_not_in_formulary",
+       "Nêu rõ tên thuốc không có trong Dược thư, không đoán thuốc khác."),
+    _T("route", "routing", "asking", ("no_drug",), "14", "clarify", "no_drug"),
+    _T("route", "routing", "retrieving_interaction", ("interaction_with_two_drugs",), "15", None, None,
+       "Bằng chứng là đoạn trong mục tương tác của thuốc này nêu tên thuốc kia (hoặc nhóm của nó)."),
+    _T("route", "routing", "retrieving_single", (), "16", None, None,
+       "Một thuốc: tra đúng mục bằng bộ lọc (drug_id, section_key)."),
+)
+
+
+def build_transitions() -> tuple[TransitionSpec, ...]:
+    return (
+        *_budgeted("receive", "ready", "understanding"),
+        *_budgeted("receive", "awaiting_answer", "understanding"),
+        *_provider_failures("understood", "understanding", "budget_exhausted")[:1],
+        _T("understood", "understanding", "routing"),
+        *ROUTING_TABLE,
+        _T("ask", "asking", "abstained", ("clarify_streak_exhausted",), outcome="abstain",
+           reason="clarify_loop_exhausted", rationale=_RATIONALE_BREAKER),
+        _T("ask", "asking", "clarified", (), outcome="clarify"),
+        # single drug
+        _T("retrieved", "retrieving_single", "abstained", ("no_evidence",), outcome="abstain", reason="no_evidence"),
+        _T("retrieved", "retrieving_single", "flagged", ("evidence_quarantined",), outcome="verify_pdf",
+           reason="quarantined_content", rationale="Nội dung cách ly không bao giờ được dùng để sinh câu trả lời."),
+        _T("retrieved", "retrieving_single", "asking", ("route_ambiguous",), outcome="clarify",
+           reason="ambiguous_route", rationale=_RATIONALE_ROUTE),
+        *_budgeted("retrieved", "retrieving_single", "generating"),
+        # interaction
+        _T("retrieved", "retrieving_interaction", "abstained", ("no_evidence",), outcome="abstain",
+           reason="no_interaction_evidence",
+           rationale="Không tìm thấy trong mục tương tác của từng thuốc — KHÔNG có nghĩa là an toàn khi phối hợp."),
+        _T("retrieved", "retrieving_interaction", "flagged", ("evidence_quarantined",), outcome="verify_pdf",
+           reason="quarantined_content",
+           rationale="Giữ cả phần cần đối chiếu PDF: bảng tương tác chưa trích xuất có thể chứa đúng cặp thuốc này."),
+        *_budgeted("retrieved", "retrieving_interaction", "generating"),
+        # condition → drug
+        _T("retrieved", "retrieving_condition", "abstained", ("no_evidence",), outcome="abstain",
+           reason="no_indication_evidence"),
+        _T("retrieved", "retrieving_condition", "reviewing_safety", ("needs_safety_review",)),
+        _T("retrieved", "retrieving_condition", "flagged", ("evidence_quarantined",), outcome="verify_pdf",
+           reason="quarantined_content"),
+        *_budgeted("retrieved", "retrieving_condition", "generating"),
+        _T("reviewed", "reviewing_safety", "abstained", ("no_safety_evidence",), outcome="abstain",
+           reason="no_safety_evidence", rationale="Không suy ra thuốc là phù hợp/an toàn khi thiếu dữ liệu an toàn."),
+        _T("reviewed", "reviewing_safety", "flagged", ("evidence_quarantined",), outcome="verify_pdf",
+           reason="quarantined_content"),
+        *_budgeted("reviewed", "reviewing_safety", "generating"),
+        # generation and verification
+        *_provider_failures("generated", "generating", "generation_unavailable"),
+        *_budgeted("generated", "generating", "verifying"),
+        *_provider_failures("verified", "verifying", "verification_unavailable"),
+        _T("verified", "verifying", "abstained", ("grounding_failed",), outcome="abstain", reason="ungrounded_answer",
+           rationale="Mọi con số kèm đơn vị phải có trong đoạn được trích dẫn; mọi trích dẫn phải là bằng chứng đã tra."),
+        _T("verified", "verifying", "abstained", ("not_entailed",), outcome="abstain", reason="not_entailed"),
+        _T("verified", "verifying", "repairing", ("omission_repairable", "budget_remaining"),
+           rationale="Bổ sung khi bộ kiểm chứng báo thiếu một ý có trong nguồn; sau đó kiểm chứng lại."),
+        _T("verified", "verifying", "abstained", ("omission_repairable",), outcome="abstain", reason="budget_exhausted"),
+        _T("verified", "verifying", "abstained", ("omission_unrepaired",), outcome="abstain",
+           reason="incomplete_answer"),
+        _T("verified", "verifying", "answered", (), outcome="answerable"),
+        *_provider_failures("repaired", "repairing", "generation_unavailable"),
+        *_budgeted("repaired", "repairing", "verifying"),
+        # back to rest
+        _T("finish", "clarified", "awaiting_answer"),
+        _T("finish", "answered", "ready"),
+        _T("finish", "flagged", "ready"),
+        _T("finish", "abstained", "ready"),
+    )
+
+
+def build_spec(max_clarify: int = 4, max_wall_ms: int = 40_000, max_calls: int = 8) -> MachineSpec:
+    return MachineSpec(
+        states=STATES,
+        guards=build_guards(max_clarify, max_wall_ms, max_calls),
+        transitions=build_transitions(),
+        limits=(
+            ("MAX_CONSECUTIVE_CLARIFY", max_clarify),
+            ("MAX_WALL_CLOCK_MS", max_wall_ms),
+            ("MAX_LLM_CALLS_PER_TURN", max_calls),
+        ),
+    )

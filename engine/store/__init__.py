@@ -1,0 +1,6 @@
+"""Conversation store: the protocol, an in-memory store for unit tests, and the SQL store."""
+
+from engine.store.base import ConversationSnapshot, ConversationStore, ConversationUpdate, TurnRecord
+from engine.store.memory import MemoryStore
+
+__all__ = ["ConversationSnapshot", "ConversationStore", "ConversationUpdate", "MemoryStore", "TurnRecord"]

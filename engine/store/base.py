@@ -1,0 +1,86 @@
+"""The conversation-store protocol and its records."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+HISTORY_LINES = 12
+"""Last 12 lines (6 turns) of history per turn, whatever the conversation's length."""
+
+
+class ConversationSnapshot(BaseModel):
+    id: str
+    owner: str | None = None
+    state: str = "ready"
+    frame: dict[str, Any] | None = None
+    pending: dict[str, Any] | None = None
+    clarify_streak: int = 0
+    spec_fingerprint: str = ""
+    version: int = 0
+    turn_count: int = 0
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+
+class ConversationUpdate(BaseModel):
+    state: str
+    frame: dict[str, Any] | None
+    pending: dict[str, Any] | None
+    clarify_streak: int
+    spec_fingerprint: str
+
+
+class TurnRecord(BaseModel):
+    seq: int
+    user_text: str
+    reply_text: str
+    outcome: str
+    reason: str
+    frame: dict[str, Any] | None = None
+    trace: dict[str, Any] = Field(default_factory=dict)
+    evidence_ids: list[str] = Field(default_factory=list)
+    created_at: datetime | None = None
+
+
+class ConversationStore(Protocol):
+    def load(self, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
+        """The conversation, or None if it does not exist (or belongs to another owner)."""
+        ...
+
+    def history(self, conversation_id: str, lines: int = HISTORY_LINES) -> list[str]:
+        """The last `lines` history lines ("Người dùng: …" / "Trợ lý: …"), oldest first."""
+        ...
+
+    def commit_turn(
+        self,
+        conversation_id: str,
+        owner: str | None,
+        expected_version: int,
+        update: ConversationUpdate,
+        turn: TurnRecord,
+    ) -> int:
+        """Write the turn and the new conversation state atomically; return the new version.
+
+        `expected_version` 0 creates the conversation. Raises StoreConflict when another turn committed
+        first (nothing of this turn is written) and StoreUnavailable when the write fails.
+        """
+        ...
+
+    def turns(self, conversation_id: str) -> list[TurnRecord]:
+        ...
+
+    def delete(self, conversation_id: str, owner: str | None) -> bool:
+        ...
+
+    def purge(self, older_than: datetime) -> int:
+        ...
+
+    def ping(self) -> None:
+        """Raise StoreUnavailable if the store cannot serve."""
+        ...
+
+    def close(self) -> None:
+        ...

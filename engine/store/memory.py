@@ -1,0 +1,88 @@
+"""An in-process store with the SQL store's semantics (versions, conflicts, owners) for unit tests."""
+
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime
+
+from engine.store.base import HISTORY_LINES, ConversationSnapshot, ConversationUpdate, TurnRecord
+from retrieval.errors import StoreConflict
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._conversations: dict[str, ConversationSnapshot] = {}
+        self._turns: dict[str, list[TurnRecord]] = {}
+
+    def load(self, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
+        with self._lock:
+            snap = self._conversations.get(conversation_id)
+            if snap is None or (snap.owner is not None and snap.owner != owner):
+                return None
+            return snap.model_copy(deep=True)
+
+    def history(self, conversation_id: str, lines: int = HISTORY_LINES) -> list[str]:
+        with self._lock:
+            turns = self._turns.get(conversation_id, [])[-(lines // 2 or 1):]
+        out: list[str] = []
+        for t in turns:
+            out += [f"Người dùng: {t.user_text}", f"Trợ lý: {t.reply_text}"]
+        return out[-lines:]
+
+    def commit_turn(
+        self,
+        conversation_id: str,
+        owner: str | None,
+        expected_version: int,
+        update: ConversationUpdate,
+        turn: TurnRecord,
+    ) -> int:
+        now = datetime.now(UTC)
+        with self._lock:
+            current = self._conversations.get(conversation_id)
+            current_version = current.version if current else 0
+            if current_version != expected_version:
+                raise StoreConflict(
+                    f"conversation {conversation_id} changed (version {current_version}, expected "
+                    f"{expected_version}); resend the turn"
+                )
+            snap = ConversationSnapshot(
+                id=conversation_id,
+                owner=current.owner if current else owner,
+                created_at=current.created_at if current else now,
+                updated_at=now,
+                version=expected_version + 1,
+                turn_count=(current.turn_count if current else 0) + 1,
+                **update.model_dump(),
+            )
+            self._conversations[conversation_id] = snap
+            self._turns.setdefault(conversation_id, []).append(turn.model_copy(update={"created_at": now}))
+            return snap.version
+
+    def turns(self, conversation_id: str) -> list[TurnRecord]:
+        with self._lock:
+            return [t.model_copy(deep=True) for t in self._turns.get(conversation_id, [])]
+
+    def delete(self, conversation_id: str, owner: str | None) -> bool:
+        with self._lock:
+            snap = self._conversations.get(conversation_id)
+            if snap is None or (snap.owner is not None and snap.owner != owner):
+                return False
+            del self._conversations[conversation_id]
+            self._turns.pop(conversation_id, None)
+            return True
+
+    def purge(self, older_than: datetime) -> int:
+        with self._lock:
+            old = [k for k, v in self._conversations.items() if v.updated_at and v.updated_at < older_than]
+            for k in old:
+                del self._conversations[k]
+                self._turns.pop(k, None)
+            return len(old)
+
+    def ping(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None

@@ -1,0 +1,67 @@
+"""Answers as claims with citations, and the results of each verification step."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from retrieval.corpus import Chunk
+
+
+class Claim(BaseModel):
+    text: str
+    citations: list[str] = Field(default_factory=list)
+    """doc_ids of the evidence blocks this claim cites."""
+    drug_ids: list[str] = Field(default_factory=list)
+    """List mode: the drugs this claim names as candidates."""
+
+
+class Answer(BaseModel):
+    claims: list[Claim] = Field(default_factory=list)
+    generator: str = ""
+    insufficient: bool = False
+    """The generator itself reported the evidence insufficient (without asking a question)."""
+    preamble: str = ""
+    """Fixed, number-free framing text (e.g. "Theo Dược thư:") — not a claim, never contains numbers."""
+
+    @property
+    def text(self) -> str:
+        body = "\n".join(f"- {c.text} [{', '.join(c.citations)}]" for c in self.claims)
+        return f"{self.preamble}\n{body}".strip()
+
+
+GenerationMode = Literal["single", "interaction", "list"]
+
+
+class GenerationRequest(BaseModel):
+    """Everything generation sees: the synthesized query and the evidence. No history."""
+
+    query: str
+    evidence: list[Chunk]
+    mode: GenerationMode = "single"
+    section_key: str | None = None
+    drug_ids: list[str] = Field(default_factory=list)
+    candidate_drug_ids: list[str] = Field(default_factory=list)
+    """List mode: the only drugs the answer may name."""
+    population: Literal["adult", "pediatric"] | None = None
+    age_months: float | None = None
+    weight_kg: float | None = None
+    route: str | None = None
+    condition: str | None = None
+    drug_names: dict[str, list[str]] = Field(default_factory=dict)
+    """Per drug id: its names, aliases, brands and class phrases (folded), to find mentions in evidence."""
+
+
+class GroundingResult(BaseModel):
+    ok: bool
+    problems: list[str] = Field(default_factory=list)
+
+
+class EntailmentResult(BaseModel):
+    ok: bool
+    rejected: list[int] = Field(default_factory=list)
+    """Indexes of claims not entailed by their cited blocks."""
+    omissions: list[str] = Field(default_factory=list)
+    """Grounded omissions: evidence statements the answer should have included (drives repair)."""
+    problems: list[str] = Field(default_factory=list)

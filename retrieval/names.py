@@ -1,0 +1,41 @@
+"""The book of drug names: display names, aliases, brands and class phrases, and mention finding."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from retrieval.corpus import DrugNames
+from retrieval.text import fold
+
+
+class NameBook:
+    def __init__(self, names: Sequence[DrugNames]) -> None:
+        self._by_id = {n.drug_id: n for n in names}
+
+    def __contains__(self, drug_id: object) -> bool:
+        return drug_id in self._by_id
+
+    def ids(self) -> list[str]:
+        return list(self._by_id)
+
+    def entries(self) -> list[DrugNames]:
+        return list(self._by_id.values())
+
+    def display(self, drug_id: str) -> str:
+        entry = self._by_id.get(drug_id)
+        return entry.name if entry else drug_id.replace("_", " ").capitalize()
+
+    def names_of(self, drug_id: str, *, with_classes: bool = True) -> list[str]:
+        """Folded names by which a text can mention this drug (longest first)."""
+        entry = self._by_id.get(drug_id)
+        if entry is None:
+            return [fold(drug_id.replace("_", " "))]
+        raw: Iterable[str] = (*entry.all_names(), *(entry.classes if with_classes else ()))
+        names = {fold(n) for n in raw if len(fold(n)) >= 3}
+        return sorted(names, key=len, reverse=True)
+
+    def mentions(self, text: str, drug_id: str, *, with_classes: bool = True) -> bool:
+        folded = fold(text)
+        return any(re.search(rf"(?<![a-z0-9]){re.escape(n)}(?![a-z0-9])", folded)
+                   for n in self.names_of(drug_id, with_classes=with_classes))

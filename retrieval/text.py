@@ -1,0 +1,21 @@
+"""Vietnamese text folding: lower case, no diacritics, đ → d, collapsed spaces."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_SPACES = re.compile(r"\s+")
+
+
+def fold(text: str) -> str:
+    """'Thời kỳ mang thai' → 'thoi ky mang thai'. Used for headings, names and keyword matching."""
+    text = text.replace("đ", "d").replace("Đ", "D")
+    decomposed = unicodedata.normalize("NFD", text)
+    stripped = "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn")
+    return _SPACES.sub(" ", stripped.lower()).strip()
+
+
+def normalize(text: str) -> str:
+    """NFC-normalise (mixed NFD/NFC input from OCR and keyboards) and collapse whitespace."""
+    return _SPACES.sub(" ", unicodedata.normalize("NFC", text)).strip()

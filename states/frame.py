@@ -1,0 +1,82 @@
+"""The QueryFrame: what one turn (merged with the conversation so far) asks."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+TurnType = Literal[
+    "drug_attribute",
+    "drug_overview",
+    "dosing_calc",
+    "interaction",
+    "condition_to_drug",
+    "symptom_to_drug",
+    "condition_relation",
+    "smalltalk",
+    "out_of_scope",
+]
+Population = Literal["adult", "pediatric"]
+Route = Literal["oral", "rectal", "iv", "im", "sc", "topical", "inhaled"]
+ConditionRelation = Literal["indication", "contraindication", "adverse_effect", "caution", "other"]
+
+ROUTE_LABELS_VI: dict[str, str] = {
+    "oral": "Uống",
+    "rectal": "Đặt trực tràng",
+    "iv": "Tiêm/truyền tĩnh mạch",
+    "im": "Tiêm bắp",
+    "sc": "Tiêm dưới da",
+    "topical": "Bôi ngoài da",
+    "inhaled": "Khí dung/hít",
+}
+POPULATION_LABELS_VI: dict[str, str] = {"adult": "người lớn", "pediatric": "trẻ em"}
+
+
+class QueryFrame(BaseModel):
+    """Fields the understanders extract. The code, not the model, decides which are required."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    turn_type: TurnType = "drug_overview"
+    drugs: list[str] = Field(default_factory=list)
+    """Resolved formulary drug ids, in the order named."""
+    unknown_drugs: list[str] = Field(default_factory=list)
+    """Names that look like drugs but are not in the formulary (for drug_not_in_formulary)."""
+    section_key: str | None = None
+    section_overview: bool = False
+    """The turn asks for a whole section/monograph overview rather than a specific fact."""
+    population: Population | None = None
+    age_text: str | None = None
+    age_months: float | None = None
+    weight_kg: float | None = None
+    route: Route | None = None
+    condition: str | None = None
+    """The condition or symptom as written in the turn."""
+    condition_relation: ConditionRelation | None = None
+    condition_ambiguous: bool = False
+    comorbidities: list[str] = Field(default_factory=list)
+    renal: str | None = None
+    hepatic: str | None = None
+    pregnant: bool = False
+    breastfeeding: bool = False
+    non_human: bool = False
+    needs_clarify: bool = False
+    clarify_reason: str | None = None
+    quick_replies: list[str] = Field(default_factory=list)
+    confidence: float = 1.0
+    understood_by: str = "rules"
+
+    @property
+    def has_patient_context(self) -> bool:
+        return bool(self.pregnant or self.breastfeeding or self.renal or self.hepatic or self.comorbidities)
+
+
+class Pending(BaseModel):
+    """What the last reply asked, persisted with the conversation while it awaits an answer."""
+
+    reason: str
+    missing: list[str] = Field(default_factory=list)
+    """Slots the question asked for: population, age, weight, route, attribute, drug, condition."""
+    quick_replies: list[str] = Field(default_factory=list)
+    question: str = ""

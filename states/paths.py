@@ -1,0 +1,112 @@
+"""The three retrieval paths: single drug, interaction, condition → drug (+ patient safety review)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from retrieval.corpus import Chunk
+from retrieval.service import RetrievalService
+from retrieval.text import fold
+from states.dosing import routes_in_evidence
+from states.frame import QueryFrame
+
+MAX_DRUGS_SINGLE_PATH = 3
+
+
+def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tuple[list[Chunk], list[str]]:
+    """One section by exact filter (the dominant path), or the monograph trimmed/reranked; plus dosing routes."""
+    evidence: list[Chunk] = []
+    for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
+        if frame.section_key:
+            evidence += retrieval.find_by_section(drug_id, frame.section_key)
+        else:
+            evidence += retrieval.find_by_drug(drug_id, None)
+    routes: list[str] = []
+    if frame.turn_type == "dosing_calc" and frame.section_key == "lieu_luong_cach_dung":
+        routes = routes_in_evidence(evidence, frame.population)
+    return evidence, routes
+
+
+def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list[Chunk]:
+    """Each drug's `tuong_tac_thuoc` text that names another of the drugs (by id, alias, brand or class).
+
+    Quarantined parts are kept too (VERIFY_PDF): the unextracted table may hold exactly this pair. Dropping them
+    once let a confident answer omit the very table it should have flagged (reference system, 2026-08-07).
+    """
+    kept: list[Chunk] = []
+    for drug_id in frame.drugs:
+        others = [d for d in frame.drugs if d != drug_id]
+        for chunk in retrieval.find_by_section(drug_id, "tuong_tac_thuoc"):
+            if chunk.has_quarantined_content or any(retrieval.names.mentions(chunk.text, o) for o in others):
+                kept.append(chunk)
+    return kept
+
+
+def _phrase_in(text: str, phrase: str) -> bool:
+    return bool(re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", fold(text)))
+
+
+def condition_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tuple[list[Chunk], list[str]]:
+    """Indication chunks that state the condition; candidate drugs come from the matched doc ids, never the frame."""
+    condition = fold(frame.condition or "")
+    if not condition:
+        return [], []
+    hits = retrieval.retrieve_by_indication(frame.condition or "", limit=40)
+    matched = [h.chunk for h in hits if h.chunk.section_key == "chi_dinh" and _phrase_in(h.chunk.text, condition)]
+    candidates: list[str] = []
+    for chunk in matched:
+        drug_id = chunk.doc_id.split("__", 1)[0]
+        if drug_id not in candidates:
+            candidates.append(drug_id)
+    return matched, candidates
+
+
+_PATIENT_TERMS = {
+    "pregnant": ("mang thai", "co thai", "thai ky", "thai phu", "phu nu co thai"),
+    "breastfeeding": ("cho con bu", "sua me", "dang cho bu"),
+    "renal": ("suy than", "chuc nang than", "do thanh thai creatinin", "thanh thai creatinin"),
+    "hepatic": ("suy gan", "chuc nang gan", "benh gan"),
+}
+
+
+def patient_terms(frame: QueryFrame) -> list[str]:
+    terms: list[str] = []
+    if frame.pregnant:
+        terms += _PATIENT_TERMS["pregnant"]
+    if frame.breastfeeding:
+        terms += _PATIENT_TERMS["breastfeeding"]
+    if frame.renal:
+        terms += _PATIENT_TERMS["renal"]
+    if frame.hepatic:
+        terms += _PATIENT_TERMS["hepatic"]
+    terms += [fold(c) for c in frame.comorbidities if len(fold(c)) >= 3]
+    return terms
+
+
+def safety_sections(frame: QueryFrame) -> list[str]:
+    sections = ["chong_chi_dinh", "than_trong"]
+    if frame.pregnant:
+        sections.append("thoi_ky_mang_thai")
+    if frame.breastfeeding:
+        sections.append("thoi_ky_cho_con_bu")
+    return sections
+
+
+def safety_evidence(retrieval: RetrievalService, frame: QueryFrame, candidates: Sequence[str]) -> list[Chunk]:
+    """Stage 2: each candidate's contraindication/precaution/pregnancy/lactation text that names the context."""
+    terms = patient_terms(frame)
+    found: list[Chunk] = []
+    for drug_id in candidates:
+        for section in safety_sections(frame):
+            for chunk in retrieval.find_by_section(drug_id, section):
+                whole_section = section in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
+                if whole_section or any(_phrase_in(chunk.text, t) for t in terms):
+                    found.append(chunk)
+    return found
+
+
+def patient_generation_query(frame: QueryFrame) -> str:
+    """The list-mode query with the raw patient values withheld (they are not formulary evidence)."""
+    return (f"Các thuốc có chỉ định \"{frame.condition}\" theo Dược thư, kèm các lưu ý an toàn liên quan đến "
+            "bối cảnh bệnh nhân đã nêu.")

@@ -1,0 +1,102 @@
+"""Fixed replies and the wording of answers, abstentions and verify-PDF notices (Vietnamese)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from grounding.answer import Answer
+from retrieval.corpus import Chunk
+from retrieval.names import NameBook
+from retrieval.sections import SECTION_HEADINGS
+from states.frame import QueryFrame
+from states.scope import looks_non_human
+
+__all__ = ["looks_non_human", "SMALLTALK", "abstain_text", "answer_text", "verify_pdf_text"]
+
+SMALLTALK = (
+    "Xin chào! Tôi trả lời câu hỏi về thuốc dựa trên nội dung Dược thư Quốc gia Việt Nam: chỉ định, chống chỉ "
+    "định, liều dùng, tác dụng không mong muốn, tương tác thuốc… Bạn muốn hỏi về thuốc nào?"
+)
+SYNTHETIC_NOTICE = (
+    "Lưu ý: đây là dữ liệu thử nghiệm tổng hợp (fixture), KHÔNG phải Dược thư thật và không phải hướng dẫn y khoa."
+)
+NO_MEMORY_NOTICE = "Lưu ý: không tải được lịch sử hội thoại; câu trả lời này chỉ dựa trên tin nhắn hiện tại."
+QUARANTINED_QUOTE = "[Bảng/khối này chưa trích xuất được — cần đối chiếu bản PDF.]"
+
+NOT_SAFE = "Điều này KHÔNG có nghĩa là an toàn khi phối hợp."
+NO_SAFETY_INFERENCE = "Không suy ra thuốc là phù hợp/an toàn."
+
+
+def _drugs(frame: QueryFrame, names: NameBook) -> str:
+    return " và ".join(names.display(d) for d in frame.drugs) or "thuốc được hỏi"
+
+
+def abstain_text(reason: str, frame: QueryFrame, names: NameBook) -> str:
+    if reason == "out_of_scope":
+        if frame.non_human:
+            return ("Tôi chỉ trả lời về thuốc dùng cho người theo Dược thư Quốc gia Việt Nam; câu hỏi về động vật "
+                    "(thú y) nằm ngoài phạm vi. Vui lòng hỏi bác sĩ thú y.")
+        return "Câu hỏi này nằm ngoài phạm vi Dược thư Quốc gia Việt Nam, nên tôi không trả lời."
+    if reason == "drug_not_in_formulary":
+        unknown = ", ".join(frame.unknown_drugs)
+        return f"Không tìm thấy {unknown} trong Dược thư. Vui lòng kiểm tra lại tên thuốc (tên gốc hoặc biệt dược)."
+    if reason == "no_interaction_evidence":
+        return (f"Thông tin tương tác giữa {_drugs(frame, names)} không tìm thấy trong mục tương tác thuốc của từng "
+                f"thuốc. {NOT_SAFE}")
+    if reason == "no_safety_evidence":
+        return ("Không tìm thấy dữ liệu an toàn trong Dược thư cho bối cảnh bệnh nhân đã nêu. "
+                f"{NO_SAFETY_INFERENCE} Vui lòng hỏi bác sĩ hoặc dược sĩ.")
+    if reason == "no_indication_evidence":
+        return (f"Không tìm thấy thuốc nào trong mục Chỉ định của Dược thư ghi \"{frame.condition or ''}\". "
+                "Điều này không có nghĩa là không có thuốc điều trị.")
+    if reason == "no_evidence":
+        section = SECTION_HEADINGS.get(frame.section_key or "", "thông tin")
+        return f"Dược thư không có mục {section} cho {_drugs(frame, names)}, nên tôi không trả lời."
+    if reason == "unsupported_reverse_relation":
+        return ("Tôi chưa hỗ trợ tra ngược thuốc theo quan hệ này (chỉ hỗ trợ tìm thuốc theo chỉ định). "
+                "Vui lòng hỏi về một thuốc cụ thể.")
+    if reason == "clarify_loop_exhausted":
+        return ("Tôi đã hỏi lại nhiều lần mà vẫn chưa đủ thông tin để trả lời an toàn. Vui lòng nêu lại đầy đủ câu "
+                "hỏi trong một tin nhắn (tên thuốc, đối tượng, tuổi, cân nặng, đường dùng) hoặc bắt đầu cuộc hội "
+                "thoại mới.")
+    if reason == "budget_exhausted":
+        return "Yêu cầu vượt quá thời gian xử lý cho phép nên tôi dừng lại để không trả lời thiếu kiểm chứng. Vui lòng thử lại."
+    if reason in ("ungrounded_answer", "not_entailed", "incomplete_answer"):
+        return ("Tôi không thể xác minh đầy đủ câu trả lời với nội dung Dược thư, nên tôi không trả lời. "
+                "Vui lòng hỏi cụ thể hơn hoặc tra trực tiếp Dược thư.")
+    if reason in ("generation_unavailable", "verification_unavailable"):
+        return "Hiện không soạn được câu trả lời đã kiểm chứng. Vui lòng thử lại sau."
+    return "Đã có lỗi khi hiểu câu hỏi, nên tôi không trả lời. Vui lòng thử lại."
+
+
+def _markers(citations: Sequence[str], order: list[str]) -> str:
+    for d in citations:
+        if d not in order:
+            order.append(d)
+    return "".join(f"[{order.index(d) + 1}]" for d in citations)
+
+
+def answer_text(answer: Answer, path: str, frame: QueryFrame, names: NameBook) -> str:
+    order: list[str] = []
+    if path == "condition_to_drug":
+        head = (f"Theo mục Chỉ định của Dược thư, các thuốc sau có chỉ định liên quan đến \"{frame.condition}\" "
+                "(danh sách theo dữ liệu, không xếp hạng và không phải khuyến nghị điều trị):")
+    elif path == "interaction":
+        head = f"Theo mục Tương tác thuốc trong Dược thư ({_drugs(frame, names)}):"
+    else:
+        section = SECTION_HEADINGS.get(frame.section_key or "", "")
+        head = f"Theo Dược thư ({_drugs(frame, names)}{' – ' + section if section else ''}):"
+    if answer.preamble:
+        head = answer.preamble
+    lines = [head] + [f"- {c.text} {_markers(c.citations, order)}".rstrip() for c in answer.claims]
+    return "\n".join(lines)
+
+
+def verify_pdf_text(flagged: Sequence[Chunk], names: NameBook) -> str:
+    parts = []
+    for c in flagged:
+        page = f" (trang {c.page})" if c.page else ""
+        parts.append(f"mục {SECTION_HEADINGS.get(c.section_key, c.section_key)} của {names.display(c.drug_id)}{page}")
+    where = "; ".join(dict.fromkeys(parts))
+    return (f"Dữ liệu liên quan có một bảng chưa trích xuất được: {where}. Vui lòng đối chiếu trực tiếp bản PDF "
+            "Dược thư; tôi không trả lời dựa trên nội dung chưa được kiểm chứng này.")
