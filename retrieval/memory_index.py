@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import re
+
 from retrieval.corpus import Chunk, DrugNames, ScoredChunk
 from retrieval.errors import IndexUnavailable
 from retrieval.sections import BOOK_ORDER
@@ -15,6 +17,10 @@ from retrieval.text import fold
 
 def _book_key(c: Chunk) -> tuple[int, int]:
     return BOOK_ORDER.get(c.section_key, 99), int(c.doc_id.rsplit("__", 1)[-1])
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"\w+", fold(text))
 
 
 class MemoryIndex:
@@ -38,12 +44,12 @@ class MemoryIndex:
 
     def search_text(self, query: str, *, section_keys: Sequence[str] | None = None, limit: int = 10) -> list[ScoredChunk]:
         self._check()
-        terms = set(fold(query).split())
+        terms = set(_tokens(query))
         scored = []
         for c in self._chunks:
             if section_keys and c.section_key not in section_keys:
                 continue
-            overlap = len(terms & set(fold(c.text).split()))
+            overlap = len(terms & set(_tokens(c.text)))
             if overlap:
                 scored.append(ScoredChunk(chunk=c, score=float(overlap)))
         scored.sort(key=lambda s: -s.score)

@@ -1,15 +1,61 @@
 """Deterministic drug-name resolver (rapidfuzz) over the formulary's own names.
 
 It bounds the candidate set before any model runs: an LLM understander may only choose among these.
+
+How a turn is scanned: the turn is split into word tokens, each folded (no diacritics, lower case); n-grams of
+up to four tokens are looked up exactly in the folded name book (INN, Vietnamese spelling, aliases, brands),
+longest first, so "acid acetylsalicylic" and "aspirin pH8" win over their parts. Tokens left over are matched
+fuzzily — but only tokens that cannot be an ordinary Vietnamese word: at least five letters, not a single
+Vietnamese syllable, not typed with Vietnamese diacritics. A fuzzy match must also share the name's first two
+letters and stay within a small edit distance, because the near neighbours of formulary drugs are other drugs
+(esomeprazol ~ omeprazol, prednison ~ prednisolon, digitoxin ~ digoxin) and mapping one to the other would be
+a wrong answer, not a typo fix. What looks like a drug name but resolves to nothing is reported as unknown.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from pydantic import BaseModel, Field
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 
 from retrieval.corpus import DrugNames
+from retrieval.text import fold
+
+ACCEPT_SCORE = 85.0
+"""rapidfuzz ratio (0–100) a fuzzy match must reach (besides the prefix and edit-distance guards)."""
+MIN_FUZZY_LEN = 5
+MAX_NGRAM = 4
+
+_TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
+
+# One Vietnamese syllable, folded: onset, vowel nucleus, coda. A token matching this is treated as a
+# Vietnamese word and never fuzzy-matched to a drug ("thuoc", "khong", "nguoi", "truong" ...).
+_VI_SYLLABLE = re.compile(
+    r"^(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnpqrstvx])?"
+    r"(uye|uya|oai|oay|oeo|uay|uoi|uou|ieu|yeu|uoc|ai|ao|au|ay|eo|eu|ia|ie|iu|oa|oe|oi|ua|ue|ui|uo|uu|uy|ye|[aeiouy])"
+    r"(ng|nh|ch|[cmnpt])?$"
+)
+# Frequent Vietnamese words typed without diacritics that are NOT single syllables of the pattern above, plus
+# English/Latin filler that shows up in turns; never drug names.
+_COMMON_WORDS = frozenset(
+    """
+    thuoc khong duoc nguoi uong dung lieu benh chong dinh tuong bao nhieu vien trieu chung nhung truong
+    python java code hello thanks thank please sorry okay google facebook youtube covid type test vitamin
+    helicobacter pylori virus vaccine vacxin insulin oxy oxygen calci canxi kali natri magie sat kem
+    """.split()
+)
+# Suffixes of INN stems (WHO): a token ending so is a drug name even when the formulary lacks it.
+_DRUG_SUFFIX = re.compile(
+    r"(vir|mab|nib|pril|sartan|olol|azol|azole|mycin|micin|cillin|cilin|floxacin|statin|dol|fil|grel|prazol|"
+    r"prazole|dipin|dipine|tidin|tidine|mectin|cyclin|cycline|profen|coxib|parin|xaban|gliptin|gliflozin|lukast|"
+    r"semid|semide|thiazid|thiazide|azepam|oxetin|oxetine|triptan)$"
+)
+_DRUG_CUE = frozenset({"thuoc", "biet", "duoc"})  # "thuốc X", "biệt dược X"
 
 
 class Candidate(BaseModel):
@@ -33,11 +79,167 @@ class ResolverResult(BaseModel):
         return [c.drug_id for c in self.candidates]
 
 
+@dataclass(frozen=True)
+class _Token:
+    raw: str
+    folded: str
+    start: int
+    end: int
+
+    @property
+    def has_diacritics(self) -> bool:
+        return not self.raw.isascii()
+
+
+@dataclass(frozen=True)
+class _Name:
+    drug_id: str
+    display: str
+    folded: str
+
+
+@dataclass
+class _Hit:
+    drug_id: str
+    matched: str
+    start_token: int
+    end_token: int
+    span: str
+    score: float
+
+
+def tokenize(text: str) -> list[_Token]:
+    nfc = unicodedata.normalize("NFC", text)
+    return [_Token(m.group(0), fold(m.group(0)), m.start(), m.end()) for m in _TOKEN.finditer(nfc)]
+
+
+def is_vietnamese_word(folded: str) -> bool:
+    return bool(_VI_SYLLABLE.match(folded)) or folded in _COMMON_WORDS
+
+
+def looks_like_drug_suffix(folded: str) -> bool:
+    """True for a token shaped like an INN ('oseltamivir', 'sildenafil', 'tramadol', 'clopidogrel')."""
+    return len(folded) >= 6 and folded.isalpha() and not is_vietnamese_word(folded) and bool(_DRUG_SUFFIX.search(folded))
+
+
+def _fuzzy_ok(token: str, name: str, score: float) -> bool:
+    if score < ACCEPT_SCORE or token[:2] != name[:2]:
+        return False
+    allowed = 2 if min(len(token), len(name)) >= 10 else 1
+    return OSA.distance(token, name) <= allowed
+
+
 class DrugResolver:
-    """TODO(issue 3): implemented by the understanding work."""
+    """Resolves the drug names of one turn against the formulary's own names."""
 
     def __init__(self, names: Sequence[DrugNames]) -> None:
         self.names = list(names)
+        self._exact: dict[str, _Name] = {}
+        for entry in self.names:
+            for raw in entry.all_names():
+                key = " ".join(t.folded for t in tokenize(raw))
+                if len(key) >= 3 and key not in self._exact:
+                    self._exact[key] = _Name(entry.drug_id, raw, key)
+        self._single = [n for k, n in self._exact.items() if " " not in k and len(k) >= MIN_FUZZY_LEN]
+        self._single_keys = [n.folded for n in self._single]
+        # Multi-word names by their first two letters: a fuzzy match must share them anyway.
+        self._multi: dict[str, list[_Name]] = {}
+        for key, name in self._exact.items():
+            if " " in key:
+                self._multi.setdefault(key[:2], []).append(name)
+        self._max_words = max((k.count(" ") + 1 for k in self._exact), default=1)
+
+    # -------------------------------------------------------------------------------------------- public
 
     def resolve(self, text: str) -> ResolverResult:
-        raise NotImplementedError
+        tokens = tokenize(text)
+        claimed = [False] * len(tokens)
+        hits = self._exact_hits(text, tokens, claimed) + self._fuzzy_hits(text, tokens, claimed)
+        unknown = self._unknown(tokens, claimed)
+        best: dict[str, _Hit] = {}
+        for hit in hits:
+            if hit.drug_id not in best or hit.score > best[hit.drug_id].score:
+                best[hit.drug_id] = hit
+        ranked = sorted(best.values(), key=lambda h: (-h.score, h.start_token))
+        return ResolverResult(
+            candidates=[Candidate(drug_id=h.drug_id, matched=h.matched, span=h.span, score=h.score) for h in ranked],
+            unknown=unknown,
+        )
+
+    # ------------------------------------------------------------------------------------------ matching
+
+    def _span(self, text: str, tokens: Sequence[_Token], i: int, j: int) -> str:
+        nfc = unicodedata.normalize("NFC", text)
+        return nfc[tokens[i].start:tokens[j - 1].end]
+
+    def _exact_hits(self, text: str, tokens: Sequence[_Token], claimed: list[bool]) -> list[_Hit]:
+        hits: list[_Hit] = []
+        for n in range(min(MAX_NGRAM, self._max_words), 0, -1):
+            for i in range(len(tokens) - n + 1):
+                if any(claimed[i:i + n]):
+                    continue
+                key = " ".join(t.folded for t in tokens[i:i + n])
+                name = self._exact.get(key)
+                if name is None:
+                    continue
+                if n == 1 and tokens[i].has_diacritics and is_vietnamese_word(key):
+                    continue  # a Vietnamese word that happens to spell a short brand is not that brand
+                claimed[i:i + n] = [True] * n
+                hits.append(_Hit(name.drug_id, name.display, i, i + n, self._span(text, tokens, i, i + n), 100.0))
+        return hits
+
+    def _fuzzy_eligible(self, token: _Token) -> bool:
+        f = token.folded
+        return (
+            len(f) >= MIN_FUZZY_LEN
+            and f.isalpha()
+            and not token.has_diacritics
+            and not is_vietnamese_word(f)
+        )
+
+    def _fuzzy_hits(self, text: str, tokens: Sequence[_Token], claimed: list[bool]) -> list[_Hit]:
+        hits: list[_Hit] = []
+        # Multi-word names first ("isosorbide dinitrate"), compared as whole phrases of the same word count.
+        for i, first in enumerate(tokens):
+            for name in self._multi.get(first.folded[:2], ()):
+                n = name.folded.count(" ") + 1
+                window = tokens[i:i + n]
+                if len(window) < n or any(claimed[i:i + n]) or not any(self._fuzzy_eligible(t) for t in window):
+                    continue
+                phrase = " ".join(t.folded for t in window)
+                score = fuzz.ratio(phrase, name.folded)
+                if _fuzzy_ok(phrase, name.folded, score):
+                    claimed[i:i + n] = [True] * n
+                    hits.append(_Hit(name.drug_id, name.display, i, i + n, self._span(text, tokens, i, i + n), score))
+                    break
+        for i, token in enumerate(tokens):
+            if claimed[i] or not self._fuzzy_eligible(token):
+                continue
+            matches = process.extract(token.folded, self._single_keys, scorer=fuzz.ratio,
+                                      score_cutoff=ACCEPT_SCORE, limit=8)
+            accepted = [(score, self._single[idx]) for _, score, idx in matches
+                        if _fuzzy_ok(token.folded, self._single[idx].folded, score)]
+            if accepted:
+                score, name = max(accepted, key=lambda a: a[0])
+                claimed[i] = True
+                hits.append(_Hit(name.drug_id, name.display, i, i + 1, token.raw, round(score, 1)))
+        return hits
+
+    # ------------------------------------------------------------------------------------------- unknown
+
+    def _unknown(self, tokens: Sequence[_Token], claimed: Sequence[bool]) -> list[str]:
+        found: list[str] = []
+        for i, token in enumerate(tokens):
+            if claimed[i] or token.has_diacritics:
+                continue
+            f = token.folded
+            if f.isdigit() or len(f) < 3 or f in _COMMON_WORDS:
+                continue
+            after_cue = i > 0 and tokens[i - 1].folded in _DRUG_CUE and not is_vietnamese_word(f)
+            capitalised = (
+                token.raw[:1].isupper() and not token.raw.isupper() and len(f) >= 4 and f.isalpha()
+                and not is_vietnamese_word(f)
+            )
+            if (looks_like_drug_suffix(f) or after_cue or capitalised) and token.raw not in found:
+                found.append(token.raw)
+        return found

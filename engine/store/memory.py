@@ -23,8 +23,11 @@ class MemoryStore:
             return snap.model_copy(deep=True)
 
     def history(self, conversation_id: str, lines: int = HISTORY_LINES) -> list[str]:
+        if lines <= 0:
+            return []
         with self._lock:
-            turns = self._turns.get(conversation_id, [])[-(lines // 2 or 1):]
+            # Enough turns (two lines each) to cover `lines`, newest last; the SQL store's LIMIT window.
+            turns = self._turns.get(conversation_id, [])[-((lines + 1) // 2):]
         out: list[str] = []
         for t in turns:
             out += [f"Người dùng: {t.user_text}", f"Trợ lý: {t.reply_text}"]
@@ -57,7 +60,9 @@ class MemoryStore:
                 **update.model_dump(),
             )
             self._conversations[conversation_id] = snap
-            self._turns.setdefault(conversation_id, []).append(turn.model_copy(update={"created_at": now}))
+            # The store numbers turns (seq = turn count), as the SQL store does; the caller's seq is a hint.
+            stored = turn.model_copy(deep=True, update={"seq": snap.turn_count, "created_at": now})
+            self._turns.setdefault(conversation_id, []).append(stored)
             return snap.version
 
     def turns(self, conversation_id: str) -> list[TurnRecord]:

@@ -1,0 +1,167 @@
+"""The API's OpenAPI 3.1 description, written by hand (small, and it is the contract the fuzz test checks)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.http.body import MAX_MESSAGE_CHARS
+
+_ERROR = {"$ref": "#/components/schemas/Error"}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    texts = {
+        400: "Malformed input (invalid JSON, invalid UTF-8, control characters, malformed conversation id)",
+        401: "API key missing or invalid",
+        404: "No such conversation for this key",
+        409: "Another turn on this conversation committed first; resend",
+        413: "Body over 64 KiB",
+        415: "Body is not application/json",
+        422: "Valid JSON with wrong fields (missing, wrong type, empty or over 2,000 characters)",
+        503: "Store, index or provider cannot serve",
+    }
+    return {str(s): _json(_ERROR, texts[s]) for s in statuses}
+
+
+_CONVERSATION_ID = {
+    "name": "conversation_id",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string", "format": "uuid"},
+}
+_AUTH: list[dict[str, list[str]]] = [{}, {"bearer": []}, {"apiKey": []}]
+
+OPENAPI: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "formulary-fsm",
+        "version": "0.1.0",
+        "description": "Grounded answers from the national drug formulary; every routing decision by a "
+        "declarative state machine.",
+    },
+    "paths": {
+        "/v1/rag/query": {
+            "post": {
+                "summary": "Send one user turn; get the machine's reply",
+                "security": _AUTH,
+                "parameters": [{"name": "trace", "in": "query", "required": False,
+                                "schema": {"type": "string", "enum": ["0", "1"]}}],
+                "requestBody": {"required": True,
+                                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Query"}}}},
+                "responses": {"200": _json({"$ref": "#/components/schemas/Reply"}, "The reply"),
+                              **_errors(400, 401, 404, 409, 413, 415, 422, 503)},
+            }
+        },
+        "/v1/conversations/{conversation_id}": {
+            "get": {
+                "summary": "A stored conversation with every turn, in order",
+                "security": _AUTH,
+                "parameters": [_CONVERSATION_ID],
+                "responses": {"200": _json({"$ref": "#/components/schemas/Conversation"}, "The conversation"),
+                              **_errors(400, 401, 404, 503)},
+            },
+            "delete": {
+                "summary": "Delete a conversation and its turns",
+                "security": _AUTH,
+                "parameters": [_CONVERSATION_ID],
+                "responses": {"200": _json({"type": "object"}, "Deleted"), **_errors(400, 401, 404, 503)},
+            },
+        },
+        "/v1/machine": {
+            "get": {"summary": "The machine spec as data, with its fingerprint",
+                    "responses": {"200": _json({"type": "object", "required": ["fingerprint", "spec"]}, "Spec")}}
+        },
+        "/v1/machine/diagram": {
+            "get": {
+                "summary": "The machine as a Mermaid or SVG diagram",
+                "parameters": [
+                    {"name": "format", "in": "query", "required": False,
+                     "schema": {"type": "string", "enum": ["mermaid", "svg"]}},
+                    {"name": "lang", "in": "query", "required": False,
+                     "schema": {"type": "string", "enum": ["vi", "en"]}},
+                ],
+                "responses": {
+                    "200": {"description": "The diagram",
+                            "content": {"text/plain": {"schema": {"type": "string"}},
+                                        "image/svg+xml": {"schema": {"type": "string"}}}},
+                    "400": _json(_ERROR, "Unknown format or language"),
+                    "501": _json(_ERROR, "The diagram exporter is not installed"),
+                    "503": _json(_ERROR, "The diagram renderer failed"),
+                },
+            }
+        },
+        "/health": {"get": {"summary": "The process is alive", "responses": {"200": _json({"type": "object"}, "Alive")}}},
+        "/ready": {"get": {"summary": "Store, index and providers can serve",
+                           "responses": {"200": _json({"type": "object"}, "Ready"),
+                                         "503": _json({"type": "object"}, "Not ready; the failing part named")}}},
+        "/metrics": {"get": {"summary": "Prometheus metrics",
+                             "responses": {"200": {"description": "Prometheus text",
+                                                   "content": {"text/plain": {"schema": {"type": "string"}}}}}}},
+    },
+    "components": {
+        "securitySchemes": {
+            "bearer": {"type": "http", "scheme": "bearer"},
+            "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+        },
+        "schemas": {
+            "Query": {
+                "type": "object",
+                "required": ["message"],
+                "properties": {
+                    "message": {"type": "string", "minLength": 1, "maxLength": MAX_MESSAGE_CHARS},
+                    "conversation_id": {"type": ["string", "null"], "format": "uuid"},
+                },
+            },
+            "Citation": {
+                "type": "object",
+                "required": ["doc_id", "drug_id", "section_key", "quote"],
+                "properties": {
+                    "doc_id": {"type": "string"}, "drug_id": {"type": "string"}, "drug_name": {"type": "string"},
+                    "section_key": {"type": "string"}, "section_title": {"type": "string"},
+                    "quote": {"type": "string"}, "page": {"type": ["integer", "null"]},
+                },
+            },
+            "Reply": {
+                "type": "object",
+                "required": ["conversation_id", "turn", "outcome", "reason", "reply", "citations", "quick_replies",
+                             "state", "trace_id", "persisted"],
+                "properties": {
+                    "conversation_id": {"type": "string", "format": "uuid"},
+                    "turn": {"type": "integer", "minimum": 1},
+                    "outcome": {"type": "string", "enum": ["answerable", "verify_pdf", "clarify", "abstain"]},
+                    "reason": {"type": "string"},
+                    "reply": {"type": "string"},
+                    "citations": {"type": "array", "items": {"$ref": "#/components/schemas/Citation"}},
+                    "quick_replies": {"type": "array", "items": {"type": "string"}},
+                    "state": {"type": "string"},
+                    "trace_id": {"type": "string"},
+                    "persisted": {"type": "boolean"},
+                    "memory_loaded": {"type": "boolean"},
+                    "spec_fingerprint": {"type": "string"},
+                    "frame": {"type": ["object", "null"]},
+                },
+            },
+            "Conversation": {
+                "type": "object",
+                "required": ["conversation_id", "state", "frame", "turns"],
+                "properties": {
+                    "conversation_id": {"type": "string"},
+                    "state": {"type": "string"},
+                    "frame": {"type": ["object", "null"]},
+                    "clarify_streak": {"type": "integer"},
+                    "turns": {"type": "array", "items": {"type": "object"}},
+                },
+            },
+            "Error": {
+                "type": "object",
+                "required": ["error", "message", "status"],
+                "properties": {"error": {"type": "string"}, "message": {"type": "string"},
+                               "status": {"type": "integer"}},
+            },
+        },
+    },
+}

@@ -1,0 +1,76 @@
+"""`/ready`: can this process actually serve a turn? Store, index and configured providers, each named."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from engine.wiring import Runtime
+from retrieval.errors import EngineError
+
+RETRIEVAL_ONLY_NOTICE = (
+    "ANSWER_PROVIDER=disabled: this deployment answers retrieval-only — evidence is quoted verbatim, "
+    "single-turn, with no generated answer"
+)
+
+
+class Readiness(BaseModel):
+    ready: bool
+    checks: dict[str, str] = Field(default_factory=dict)
+    failing: list[str] = Field(default_factory=list)
+    mode: str = "generative"
+    message: str = ""
+
+
+def _probe(provider: Any) -> str | None:
+    """A provider may expose `ready()`/`ping()`; offline providers need none. Never calls an LLM here."""
+    for attr in ("ready", "ping"):
+        probe = getattr(provider, attr, None)
+        if callable(probe):
+            try:
+                ok = probe()
+            except EngineError as exc:
+                return str(exc) or type(exc).__name__
+            if ok is False:
+                return "not ready"
+            return None
+    return None
+
+
+def check(runtime: Runtime) -> Readiness:
+    checks: dict[str, str] = {}
+    failing: list[str] = []
+    try:
+        runtime.store.ping()
+        checks["store"] = "ok"
+    except EngineError as exc:
+        checks["store"] = f"unavailable: {exc}"
+        failing.append("store")
+    try:
+        count = runtime.index.count()
+        if count > 0:
+            checks["index"] = f"ok ({count} chunks)"
+        else:
+            checks["index"] = "empty: run `formulary-fsm ingest`"
+            failing.append("index")
+    except EngineError as exc:
+        checks["index"] = f"unavailable: {exc}"
+        failing.append("index")
+    engine = runtime.engine
+    problems = []
+    for role, provider in (("understanding", engine.understander), ("answer", engine.generator),
+                           ("verifier", engine.verifier)):
+        name = getattr(provider, "name", type(provider).__name__)
+        problem = _probe(provider)
+        problems += [f"{role} provider {name}: {problem}"] if problem else []
+        checks[f"provider.{role}"] = f"{name}: {problem}" if problem else f"{name}: ok"
+    if problems:
+        failing.append("providers")
+    mode = "retrieval_only" if engine.retrieval_only else "generative"
+    if failing:
+        parts = [f"{part} {checks[part]}" for part in failing if part in checks] + problems
+        message = "not ready: " + "; ".join(parts)
+    else:
+        message = RETRIEVAL_ONLY_NOTICE if engine.retrieval_only else "ready"
+    return Readiness(ready=not failing, checks=checks, failing=failing, mode=mode, message=message)

@@ -1,0 +1,1 @@
+"""Alembic migrations of the conversation store, packaged with the engine and run by engine.store.migrate."""

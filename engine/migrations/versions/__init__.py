@@ -1,0 +1,1 @@
+"""Alembic revision files (a package so setuptools ships them with the engine)."""

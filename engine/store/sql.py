@@ -1,0 +1,324 @@
+"""The SQL conversation store (SQLAlchemy 2 Core): SQLite embedded, PostgreSQL (psycopg 3) for scale-out.
+
+Semantics are MemoryStore's, which the same contract suite checks. Concurrency is optimistic on the
+conversation's version: `commit_turn` is one short transaction (conditional UPDATE + INSERT), so no lock is
+ever held across the LLM calls of a turn. Every vendor error is translated here into the project's
+StoreUnavailable / StoreConflict; nothing above this module sees a SQLAlchemy or DBAPI type.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import sqlalchemy as sa
+from pydantic_core import to_jsonable_python
+from sqlalchemy import event
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.engine import URL, Connection, Engine, make_url
+from sqlalchemy.pool import StaticPool
+
+from engine.store.base import HISTORY_LINES, ConversationSnapshot, ConversationUpdate, TurnRecord
+from engine.store.migrate import migrate
+from engine.store.schema import conversations, turns
+from retrieval.errors import ConfigurationError, StoreConflict, StoreError, StoreUnavailable
+
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+"""How long a SQLite writer waits for another process's write transaction before giving up."""
+
+PG_CONNECT_TIMEOUT_S = 5
+"""An unreachable PostgreSQL fails a request in seconds, not after the OS TCP timeout."""
+
+_CONFLICT_SQLSTATES = frozenset({"40001", "40P01"})  # serialization failure, deadlock detected
+
+_WRITE = "formulary_write"
+"""Connection execution option: this transaction writes (SQLite takes the write lock at BEGIN)."""
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def normalize_url(url: str) -> URL:
+    """Parse a database URL; plain `postgresql://` (and `postgres://`) mean psycopg 3, the driver installed."""
+    try:
+        parsed = make_url(url)
+    except sa_exc.ArgumentError as exc:
+        raise ConfigurationError(f"DATABASE_URL is not a valid SQLAlchemy URL: {url!r}") from exc
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    if parsed.get_backend_name() not in ("sqlite", "postgresql"):
+        raise ConfigurationError(
+            f"DATABASE_URL backend {parsed.get_backend_name()!r} is not supported; use sqlite:///path or "
+            "postgresql+psycopg://user@host/db"
+        )
+    return parsed
+
+
+def with_search_path(url: str, schema: str) -> str:
+    """The URL whose connections use `schema` first (PostgreSQL only): isolates tests and tenants."""
+    parsed = normalize_url(url)
+    return parsed.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+
+
+def _clean(text: str) -> str:
+    # PostgreSQL text cannot hold NUL; replace it on both backends so they store the same thing.
+    return text.replace("\x00", "\ufffd")
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(to_jsonable_python(value), ensure_ascii=False)
+
+
+def _vendor_message(exc: BaseException) -> str:
+    """A short cause without the SQL or its parameters (user text must not leak into traces or logs)."""
+    orig = getattr(exc, "orig", None) or exc
+    first_line = (str(orig).strip().splitlines() or [""])[0]
+    return f"{type(orig).__name__}: {first_line}"[:300]
+
+
+def _is_conflict(exc: sa_exc.DBAPIError) -> bool:
+    if isinstance(exc, sa_exc.IntegrityError):
+        return True  # duplicate conversation id or turn seq: another turn took it first
+    return getattr(exc.orig, "sqlstate", None) in _CONFLICT_SQLSTATES
+
+
+@contextmanager
+def translated(action: str, conversation_id: str | None = None) -> Iterator[None]:
+    """Translate every SQLAlchemy/DBAPI error raised inside into StoreConflict or StoreUnavailable."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except sa_exc.DBAPIError as exc:
+        if _is_conflict(exc):
+            raise StoreConflict(
+                f"conversation {conversation_id} changed while this turn ran; resend the turn"
+            ) from exc
+        raise StoreUnavailable(f"conversation store could not {action}: {_vendor_message(exc)}") from exc
+    except (sa_exc.SQLAlchemyError, sqlite3.Error, psycopg.Error) as exc:
+        raise StoreUnavailable(f"conversation store could not {action}: {_vendor_message(exc)}") from exc
+
+
+def create_store_engine(url: URL, *, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS) -> Engine:
+    """A SQLAlchemy engine configured for the store: SQLite pragmas and BEGIN control, PostgreSQL timeouts."""
+    if url.get_backend_name() == "sqlite":
+        return _sqlite_engine(url, busy_timeout_ms)
+    connect_args: dict[str, Any] = {}
+    if "connect_timeout" not in url.query:
+        connect_args["connect_timeout"] = PG_CONNECT_TIMEOUT_S
+    return sa.create_engine(
+        url,
+        json_serializer=_dumps,
+        pool_pre_ping=True,  # a restarted server costs one reconnect, not one failed turn per pooled connection
+        pool_size=10,
+        max_overflow=20,
+        connect_args=connect_args,
+    )
+
+
+def _sqlite_engine(url: URL, busy_timeout_ms: int) -> Engine:
+    in_memory = url.database in (None, "", ":memory:")
+    if in_memory:
+        # One shared connection, or every pooled connection would see its own empty database.
+        engine = sa.create_engine(
+            url, json_serializer=_dumps, poolclass=StaticPool, connect_args={"check_same_thread": False}
+        )
+    else:
+        assert url.database is not None
+        Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(
+            url,
+            json_serializer=_dumps,
+            pool_size=10,
+            max_overflow=20,
+            connect_args={"check_same_thread": False},
+        )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # pysqlite's own implicit BEGIN is off; SQLAlchemy's "begin" event below decides the BEGIN kind.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")  # set first: the next may wait
+            cursor.execute("PRAGMA journal_mode = WAL")  # readers never block the one writer
+            cursor.execute("PRAGMA foreign_keys = ON")  # ON DELETE CASCADE of turns
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        # A write takes SQLite's write lock at BEGIN (waiting up to busy_timeout), so it never has to upgrade
+        # a read snapshot that another writer made stale; reads stay deferred and never block.
+        immediate = connection.get_execution_options().get(_WRITE, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+class SqlStore:
+    """The ConversationStore on SQLite or PostgreSQL. Opening it migrates the schema to head."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        clock: Callable[[], datetime] = utcnow,
+        busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_MS,
+        run_migrations: bool = True,
+    ) -> None:
+        self.url = normalize_url(url)
+        self._clock = clock
+        try:
+            self._engine = create_store_engine(self.url, busy_timeout_ms=busy_timeout_ms)
+        except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError) as exc:
+            raise ConfigurationError(f"DATABASE_URL cannot be used: {_vendor_message(exc)}") from exc
+        if run_migrations:
+            try:
+                with translated("migrate the schema"):
+                    migrate(self._engine)
+            except StoreError:
+                self._engine.dispose()
+                raise
+
+    @property
+    def backend(self) -> str:
+        """'sqlite' or 'postgresql'."""
+        return self.url.get_backend_name()
+
+    def __repr__(self) -> str:
+        return f"SqlStore({self.url.render_as_string(hide_password=True)!r})"
+
+    @contextmanager
+    def _write(self, action: str, conversation_id: str | None = None) -> Iterator[Connection]:
+        with translated(action, conversation_id), self._engine.connect() as conn:
+            conn.execution_options(**{_WRITE: True})
+            with conn.begin():
+                yield conn
+
+    @contextmanager
+    def _read(self, action: str) -> Iterator[Connection]:
+        with translated(action), self._engine.connect() as conn:
+            yield conn
+
+    # ------------------------------------------------------------------------------------------ reads
+
+    def load(self, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
+        c = conversations.c
+        with self._read("load the conversation") as conn:
+            row = conn.execute(sa.select(conversations).where(c.id == _clean(conversation_id))).mappings().first()
+        if row is None or (row["owner"] is not None and row["owner"] != owner):
+            return None
+        return ConversationSnapshot.model_validate(dict(row))
+
+    def history(self, conversation_id: str, lines: int = HISTORY_LINES) -> list[str]:
+        if lines <= 0:
+            return []
+        t = turns.c
+        # Newest turns first through the (conversation_id, seq) key, LIMIT the window: the cost of loading
+        # history is the same at turn 10 and at turn 1,000.
+        query = (
+            sa.select(t.user_text, t.reply_text)
+            .where(t.conversation_id == _clean(conversation_id))
+            .order_by(t.seq.desc())
+            .limit((lines + 1) // 2)
+        )
+        with self._read("load the history") as conn:
+            rows = conn.execute(query).all()
+        out: list[str] = []
+        for user_text, reply_text in reversed(rows):
+            out += [f"Người dùng: {user_text}", f"Trợ lý: {reply_text}"]
+        return out[-lines:]
+
+    def turns(self, conversation_id: str) -> list[TurnRecord]:
+        t = turns.c
+        query = sa.select(turns).where(t.conversation_id == _clean(conversation_id)).order_by(t.seq)
+        with self._read("load the turns") as conn:
+            rows = conn.execute(query).mappings().all()
+        return [TurnRecord.model_validate({k: v for k, v in row.items() if k != "conversation_id"}) for row in rows]
+
+    def ping(self) -> None:
+        with self._read("answer a ping") as conn:
+            conn.execute(sa.select(conversations.c.id).limit(1)).all()
+
+    # ----------------------------------------------------------------------------------------- writes
+
+    def commit_turn(
+        self,
+        conversation_id: str,
+        owner: str | None,
+        expected_version: int,
+        update: ConversationUpdate,
+        turn: TurnRecord,
+    ) -> int:
+        cid = _clean(conversation_id)
+        now = self._clock()
+        values = update.model_dump()
+        values["state"] = _clean(values["state"])
+        c = conversations.c
+        with self._write("write the turn", conversation_id) as conn:
+            if expected_version == 0:
+                # A duplicate id raises IntegrityError, translated to StoreConflict: another turn created it.
+                conn.execute(
+                    sa.insert(conversations).values(
+                        id=cid,
+                        owner=_clean(owner) if owner is not None else None,
+                        version=1,
+                        turn_count=1,
+                        created_at=now,
+                        updated_at=now,
+                        **values,
+                    )
+                )
+                seq = 1
+            else:
+                seq_row = conn.execute(
+                    sa.update(conversations)
+                    .where(c.id == cid, c.version == expected_version)
+                    .values(version=c.version + 1, turn_count=c.turn_count + 1, updated_at=now, **values)
+                    .returning(c.turn_count)
+                ).first()
+                if seq_row is None:
+                    raise StoreConflict(
+                        f"conversation {conversation_id} changed (expected version {expected_version}); "
+                        "resend the turn"
+                    )
+                seq = int(seq_row[0])
+            conn.execute(
+                sa.insert(turns).values(
+                    conversation_id=cid,
+                    seq=seq,
+                    user_text=_clean(turn.user_text),
+                    reply_text=_clean(turn.reply_text),
+                    outcome=_clean(turn.outcome),
+                    reason=_clean(turn.reason),
+                    frame=turn.frame,
+                    trace=turn.trace,
+                    evidence_ids=turn.evidence_ids,
+                    created_at=now,
+                )
+            )
+        return expected_version + 1
+
+    def delete(self, conversation_id: str, owner: str | None) -> bool:
+        c = conversations.c
+        visible = sa.or_(c.owner.is_(None), c.owner == (_clean(owner) if owner is not None else None))
+        # Turns go with it: ON DELETE CASCADE (SQLite: foreign_keys=ON on every connection).
+        with self._write("delete the conversation", conversation_id) as conn:
+            result = conn.execute(sa.delete(conversations).where(c.id == _clean(conversation_id), visible))
+        return result.rowcount > 0
+
+    def purge(self, older_than: datetime) -> int:
+        with self._write("purge old conversations") as conn:
+            result = conn.execute(sa.delete(conversations).where(conversations.c.updated_at < older_than))
+        return int(result.rowcount)
+
+    def close(self) -> None:
+        self._engine.dispose()

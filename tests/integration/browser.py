@@ -1,0 +1,24 @@
+"""Launching Debian's Chromium for browser tests (Playwright drives it; no browser download)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+
+
+def require_chromium() -> str:
+    """Chromium's path; in CI its absence fails the test (.ci/run installs it), elsewhere it skips."""
+    path = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+    if not path:
+        if os.environ.get("CI"):
+            pytest.fail("chromium is not installed (apt-get install chromium); .ci/run should have installed it")
+        pytest.skip("chromium is not installed")
+    return path
