@@ -10,7 +10,7 @@ is held for microseconds, never across a provider call.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from transitions import EventData
 from transitions.extensions import LockedMachine
@@ -21,7 +21,7 @@ from engine.spec import Guard, MachineSpec, TransitionSpec
 
 def _traced(guard: Guard) -> Callable[[EventData], bool]:
     def check(event: EventData) -> bool:
-        ctx: TurnContext = event.model
+        ctx = cast(TurnContext, event.model)
         result = bool(guard.predicate(ctx))
         ctx.record_guard(guard.name, result)
         return result
@@ -32,7 +32,7 @@ def _traced(guard: Guard) -> Callable[[EventData], bool]:
 
 def _after(spec: TransitionSpec) -> Callable[[EventData], None]:
     def taken(event: EventData) -> None:
-        ctx: TurnContext = event.model
+        ctx = cast(TurnContext, event.model)
         ctx.record_transition(spec.source, spec.trigger, spec.dest, spec.row)
         ctx.trace.states.append(spec.dest)
         if spec.reason is not None:

@@ -174,6 +174,7 @@ class Engine:
             understood = self.understander.understand(request, ctx.budget)
             if understood.provider_output is not None:
                 ctx.trace.provider_outputs.append({"site": "understand", "output": understood.provider_output})
+            ctx.trace.notes += understood.notes
             allowed = set(candidates.drug_ids)
             frame = understood.frame
             invented = [d for d in frame.drugs if d not in allowed]

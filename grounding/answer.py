@@ -15,6 +15,8 @@ class Claim(BaseModel):
     """doc_ids of the evidence blocks this claim cites."""
     drug_ids: list[str] = Field(default_factory=list)
     """List mode: the drugs this claim names as candidates."""
+    quotes: list[str] = Field(default_factory=list)
+    """The exact text of the spans the provider cited (Claude citations); empty for other generators."""
 
 
 class Answer(BaseModel):

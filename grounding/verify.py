@@ -1,19 +1,133 @@
-"""Citation and numeric grounding. TODO(issue 5): replaced by the grounding work."""
+"""Citation and numeric grounding: the deterministic first check of every generated answer.
+
+Each check is a separate public function returning human-readable problems (empty = passed); the runner
+calls `verify_grounding`, which runs them all:
+
+- `check_has_claims`: an answer with no claims is not an answer.
+- `check_preamble`: the framing text carries no numbers (a number there would be cited by nothing).
+- `check_citations`: every claim cites at least one block, every cited block was retrieved, none is
+  quarantined (a block that failed extraction is never answered from).
+- `check_numbers`: every number with its unit in a claim is stated by one of the blocks it cites. A dose
+  the answer computed (18 kg × 15 mg/kg), a widened range, a unit swapped (mg ↔ mg/kg) or a dose copied
+  from another drug's block all fail here.
+- `check_list_binding` (list mode): claims name only candidate drugs, and a claim naming a candidate cites
+  that candidate's own block.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
 
-from grounding.answer import Answer, GroundingResult
+from grounding.answer import Answer, Claim, GroundingResult
+from grounding.numbers import Quantity, extract_quantities
 from retrieval.corpus import Chunk
+
+__all__ = [
+    "verify_grounding",
+    "check_has_claims",
+    "check_preamble",
+    "check_citations",
+    "check_numbers",
+    "check_list_binding",
+    "ungrounded_quantities",
+]
+
+_SNIPPET = 60
+
+
+def _name(i: int, claim: Claim) -> str:
+    text = claim.text if len(claim.text) <= _SNIPPET else claim.text[: _SNIPPET - 1] + "…"
+    return f"claim {i} «{text}»"
+
+
+def check_has_claims(answer: Answer) -> list[str]:
+    return [] if answer.claims else ["answer has no claims (nothing to verify)"]
+
+
+def check_preamble(answer: Answer) -> list[str]:
+    if re.search(r"\d", answer.preamble):
+        return [f"preamble contains a number, which no block can ground: «{answer.preamble}»"]
+    return []
+
+
+def check_citations(answer: Answer, by_id: Mapping[str, Chunk]) -> list[str]:
+    problems: list[str] = []
+    for i, claim in enumerate(answer.claims):
+        if not claim.citations:
+            problems.append(f"{_name(i, claim)}: cites no block (citation check)")
+        for doc_id in claim.citations:
+            chunk = by_id.get(doc_id)
+            if chunk is None:
+                problems.append(f"{_name(i, claim)}: cites {doc_id}, which was not retrieved (citation check)")
+            elif chunk.has_quarantined_content:
+                problems.append(f"{_name(i, claim)}: cites quarantined block {doc_id} (citation check)")
+    return problems
+
+
+def _stated_by(q: Quantity, stated: Sequence[Quantity], numerals: set[Decimal]) -> bool:
+    if q.is_bare:
+        # A bare number is held to its numerals: each must be written somewhere in the cited blocks.
+        return all(n in numerals for n in q.written)
+    if q.is_range:
+        return any(s.unit == q.unit and s.low == q.low and s.high == q.high for s in stated)
+    # A single value may be a stated value or either end of a stated range (the unit carries over).
+    return any(e.unit == q.unit and e.low == q.low for s in stated for e in s.ends())
+
+
+def ungrounded_quantities(text: str, blocks: Sequence[Chunk]) -> list[Quantity]:
+    """The quantities of `text` that none of `blocks` states (with the same unit)."""
+    stated = [q for b in blocks for q in extract_quantities(b.text)]
+    numerals = {n for q in stated for n in q.written}
+    return [q for q in extract_quantities(text) if not _stated_by(q, stated, numerals)]
+
+
+def check_numbers(answer: Answer, by_id: Mapping[str, Chunk]) -> list[str]:
+    problems: list[str] = []
+    for i, claim in enumerate(answer.claims):
+        cited = [by_id[d] for d in claim.citations if d in by_id and not by_id[d].has_quarantined_content]
+        if not cited:
+            continue  # check_citations already names this claim
+        for q in ungrounded_quantities(claim.text, cited):
+            kind = "number" if q.is_bare else "range" if q.is_range else "value"
+            problems.append(
+                f"{_name(i, claim)}: {kind} '{q.text}' ({q}) is not stated in its cited block(s) "
+                f"{', '.join(c.doc_id for c in cited)} (numeric grounding)"
+            )
+    return problems
+
+
+def check_list_binding(answer: Answer, by_id: Mapping[str, Chunk], candidate_drug_ids: Sequence[str]) -> list[str]:
+    candidates = set(candidate_drug_ids)
+    problems: list[str] = []
+    for i, claim in enumerate(answer.claims):
+        outside = [d for d in claim.drug_ids if d not in candidates]
+        if outside:
+            problems.append(f"{_name(i, claim)}: names {', '.join(outside)}, outside the candidate set "
+                            f"{sorted(candidates)} (list binding)")
+        cited = [by_id[d] for d in claim.citations if d in by_id]
+        foreign = sorted({c.drug_id for c in cited if c.drug_id not in candidates})
+        if foreign:
+            problems.append(f"{_name(i, claim)}: cites blocks of {', '.join(foreign)}, outside the candidate set "
+                            "(list binding)")
+        for drug_id in claim.drug_ids:
+            if drug_id in candidates and not any(c.drug_id == drug_id for c in cited):
+                problems.append(f"{_name(i, claim)}: names {drug_id} but cites none of its blocks (list binding)")
+    return problems
 
 
 def verify_grounding(
     answer: Answer, evidence: Sequence[Chunk], *, candidate_drug_ids: Sequence[str] | None = None
 ) -> GroundingResult:
-    ids = {c.doc_id for c in evidence}
-    problems = [f"claim {i} cites unretrieved {d}" for i, c in enumerate(answer.claims) for d in c.citations
-                if d not in ids]
-    if not answer.claims:
-        problems.append("answer has no claims")
+    """All grounding checks; `candidate_drug_ids` not None means list mode (the candidate set is bound)."""
+    by_id = {c.doc_id: c for c in evidence}
+    problems = [
+        *check_has_claims(answer),
+        *check_preamble(answer),
+        *check_citations(answer, by_id),
+        *check_numbers(answer, by_id),
+    ]
+    if candidate_drug_ids is not None:
+        problems += check_list_binding(answer, by_id, candidate_drug_ids)
     return GroundingResult(ok=not problems, problems=problems)

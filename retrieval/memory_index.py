@@ -5,9 +5,8 @@ Keyword scoring is plain term overlap on folded text; the embedded default is Qd
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import re
+from collections.abc import Sequence
 
 from retrieval.corpus import Chunk, DrugNames, ScoredChunk
 from retrieval.errors import IndexUnavailable

@@ -26,7 +26,7 @@ from rapidfuzz.distance import OSA
 from retrieval.corpus import DrugNames
 from retrieval.text import fold
 
-ACCEPT_SCORE = 85.0
+ACCEPT_SCORE = 88.0
 """rapidfuzz ratio (0–100) a fuzzy match must reach (besides the prefix and edit-distance guards)."""
 MIN_FUZZY_LEN = 5
 MAX_NGRAM = 4
@@ -53,7 +53,7 @@ _COMMON_WORDS = frozenset(
 _DRUG_SUFFIX = re.compile(
     r"(vir|mab|nib|pril|sartan|olol|azol|azole|mycin|micin|cillin|cilin|floxacin|statin|dol|fil|grel|prazol|"
     r"prazole|dipin|dipine|tidin|tidine|mectin|cyclin|cycline|profen|coxib|parin|xaban|gliptin|gliflozin|lukast|"
-    r"semid|semide|thiazid|thiazide|azepam|oxetin|oxetine|triptan)$"
+    r"semid|semide|thiazid|thiazide|azepam|oxetin|oxetine|triptan|nison|nisone|prilat|toxin|oxin)$"
 )
 _DRUG_CUE = frozenset({"thuoc", "biet", "duoc"})  # "thuốc X", "biệt dược X"
 
@@ -125,7 +125,7 @@ def looks_like_drug_suffix(folded: str) -> bool:
 def _fuzzy_ok(token: str, name: str, score: float) -> bool:
     if score < ACCEPT_SCORE or token[:2] != name[:2]:
         return False
-    allowed = 2 if min(len(token), len(name)) >= 10 else 1
+    allowed = 2 if min(len(token), len(name)) >= 12 else 1
     return OSA.distance(token, name) <= allowed
 
 

@@ -2,12 +2,44 @@
 
 from __future__ import annotations
 
+import math
+from collections import Counter
 from collections.abc import Sequence
 
 from retrieval.corpus import Chunk, ScoredChunk
 from retrieval.index import FormularyIndex
 from retrieval.names import NameBook
 from retrieval.sections import BOOK_ORDER, IDENTITY_SECTIONS
+from retrieval.sparse_bm25 import tokens
+
+
+def rerank(chunks: Sequence[Chunk], query: str) -> list[Chunk]:
+    """The chunks that share words with the question, best first (ties keep book order).
+
+    Scored within the one monograph (BM25-like, IDF over its own chunks) rather than by a global search,
+    so a drug is never starved of hits by other drugs' text; words in every chunk (the drug's own name,
+    "thuốc") weigh nothing.
+    """
+    terms = set(tokens(query))
+    if not terms or not chunks:
+        return []
+    docs = [Counter(tokens(c.text)) for c in chunks]
+    n = len(docs)
+    avg = sum(sum(d.values()) for d in docs) / n or 1.0
+    df = {t: sum(1 for d in docs if t in d) for t in terms}
+    scored: list[tuple[float, int]] = []
+    for i, doc in enumerate(docs):
+        length = sum(doc.values())
+        score = 0.0
+        for t in terms:
+            tf = doc.get(t, 0)
+            if tf:
+                idf = math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5))
+                score += idf * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / avg))
+        if score > 0:
+            scored.append((score, i))
+    scored.sort(key=lambda s: (-s[0], s[1]))
+    return [chunks[i] for _, i in scored]
 
 
 class RetrievalService:
@@ -29,11 +61,8 @@ class RetrievalService:
         if not query:
             ident = [c for c in chunks if c.section_key in IDENTITY_SECTIONS]
             return sorted(ident, key=lambda c: (BOOK_ORDER.get(c.section_key, 99), c.doc_id))[:limit]
-        hits = self.index.search_text(query, limit=50)
-        ranked = [h.chunk for h in hits if h.chunk.drug_id == drug_id]
-        if not ranked:
-            return chunks[:limit]
-        return ranked[:limit]
+        ranked = rerank(chunks, query)
+        return ranked[:limit] if ranked else chunks[:limit]
 
     def retrieve_by_indication(self, condition: str, limit: int = 12) -> list[ScoredChunk]:
         """Keyword (BM25) search over `chi_dinh` chunks; a dense fallback only when an embedder is configured."""

@@ -25,6 +25,8 @@ class Understanding(BaseModel):
     frame: QueryFrame
     provider_output: dict[str, Any] | None = None
     """What an LLM returned (recorded in the trace for exact replay); None for rules."""
+    notes: list[str] = Field(default_factory=list)
+    """What the understander corrected or noticed (e.g. dropped out-of-candidate ids), copied to the trace."""
 
 
 class Understander(Protocol):

@@ -1,13 +1,43 @@
-"""`formulary-fsm ingest`. TODO: implemented by its issue."""
+"""`formulary-fsm ingest PATH... [--json]`: build the index under DATA_DIR from exactly these files."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
+
+from engine.config import load_settings
+from retrieval.ingest import IngestSummary, ingest
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    return None
+    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH",
+                        help="Markdown (.md) or JSON Lines (.jsonl) files, or folders holding them")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def _print_summary(summary: IngestSummary) -> None:
+    print(f"monographs: {summary.monographs}")
+    print(f"sections: {summary.sections}")
+    print(f"chunks: {summary.chunks}")
+    print(f"quarantined blocks: {summary.quarantined_blocks}")
+    print(f"unknown headings: {len(summary.unknown_headings)}")
+    for issue in summary.unknown_headings:
+        print(f"  {issue}")
+    print(f"errors: {len(summary.errors)}")
+    for issue in summary.errors:
+        print(f"  {issue}")
+    print(f"index: {summary.index_path}")
 
 
 def run(args: argparse.Namespace) -> int:
-    raise SystemExit("formulary-fsm ingest: not implemented yet")
+    settings = load_settings()
+    summary = ingest(args.paths, settings.data_dir, progress=not args.no_progress and not args.json)
+    if args.json:
+        print(json.dumps(summary.to_json_dict(), ensure_ascii=False))
+    else:
+        _print_summary(summary)
+    # Partial success still swaps the index in; a non-zero exit tells scripts some input was skipped.
+    return 1 if summary.errors else 0

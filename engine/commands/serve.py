@@ -1,13 +1,51 @@
-"""`formulary-fsm serve`. TODO: implemented by its issue."""
+"""`formulary-fsm serve [--host 127.0.0.1] [--port 8000] [--workers N]`: the HTTP chat backend on uvicorn.
+
+Before any worker starts, this process prepares what the workers share: it builds the embedded index from
+the fixture on first use and migrates the database, so N workers never race to build either. Each worker
+then calls the `engine.http.app:create_app` factory and opens its own read-only copy of the index.
+"""
 
 from __future__ import annotations
 
 import argparse
 
+from engine.config import Settings, load_settings
+
+APP_FACTORY = "engine.http.app:create_app"
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    return None
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: loopback only)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+
+
+def prepare(settings: Settings) -> None:
+    """Build the index if it is missing and migrate the store, once, before any worker starts."""
+    from engine.wiring import open_index, open_store
+
+    open_index(settings, progress=True).close()
+    open_store(settings).close()
 
 
 def run(args: argparse.Namespace) -> int:
-    raise SystemExit("formulary-fsm serve: not implemented yet")
+    import uvicorn
+
+    if args.workers < 1:
+        raise SystemExit("formulary-fsm serve: --workers must be at least 1")
+    settings = load_settings()
+    prepare(settings)
+    print(f"formulary-fsm: serving on http://{args.host}:{args.port} ({args.workers} worker(s), "
+          f"data in {settings.data_dir})", flush=True)
+    uvicorn.run(
+        APP_FACTORY,
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        log_level=args.log_level,
+        # Turns in flight get the whole per-turn budget to finish before a graceful shutdown gives up.
+        timeout_graceful_shutdown=max(1, settings.max_wall_clock_ms // 1000 + 5),
+    )
+    return 0

@@ -66,7 +66,7 @@ def drift(spec: MachineSpec, out: Path, lang: Lang = "vi") -> list[str]:
 def path_overlay(spec: MachineSpec, turns: Sequence[dict[str, Any]]) -> tuple[set[str], dict[int, list[int]], list[str]]:
     """From stored turn traces: visited states, transition index → turn numbers, and a turn-by-turn summary."""
     index = {(t.source, t.trigger, t.dest, t.row): i for i, t in enumerate(spec.transitions)}
-    loose = {}
+    loose: dict[tuple[str, str, str], int] = {}
     for i, t in enumerate(spec.transitions):
         loose.setdefault((t.source, t.trigger, t.dest), i)
     visited: set[str] = set()
@@ -77,9 +77,10 @@ def path_overlay(spec: MachineSpec, turns: Sequence[dict[str, Any]]) -> tuple[se
         visited.update(trace.get("states", []))
         for step in trace.get("transitions", []):
             key = (step["source"], step["trigger"], step["dest"], step.get("row"))
-            i = index.get(key, loose.get(key[:3]))
-            if i is not None and n not in taken.setdefault(i, []):
-                taken[i].append(n)
+            found = index.get(key)
+            idx = found if found is not None else loose.get((key[0], key[1], key[2]))
+            if idx is not None and n not in taken.setdefault(idx, []):
+                taken[idx].append(n)
         summary.append(f"Lượt {n}: \"{turn.get('user_text', '')}\" → {turn.get('outcome')} / {turn.get('reason')}: "
                        + " → ".join(trace.get("states", [])))
     return visited, taken, summary

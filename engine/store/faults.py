@@ -10,7 +10,13 @@ from __future__ import annotations
 import threading
 from datetime import datetime
 
-from engine.store.base import HISTORY_LINES, ConversationSnapshot, ConversationStore, ConversationUpdate, TurnRecord
+from engine.store.base import (
+    HISTORY_LINES,
+    ConversationSnapshot,
+    ConversationStore,
+    ConversationUpdate,
+    TurnRecord,
+)
 from retrieval.errors import StoreUnavailable
 
 ALWAYS: int = -1

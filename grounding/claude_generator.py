@@ -1,0 +1,161 @@
+"""The Claude generator: evidence as `search_result` blocks with citations enabled.
+
+Each evidence chunk is one search result (source = doc_id, title = drug + section) whose content is the
+chunk split into sentence-sized text blocks: a citation's `cited_text` is always whole text blocks, so
+sentence blocks make every citation point at the exact sentence a claim rests on. Each cited text block of
+the reply becomes a Claim citing the doc_ids of its search results, with the cited text kept as quotes.
+
+Text the model wrote without a citation is never shown as fact: number-free connective glue ("Theo Dược
+thư, ") is dropped; anything substantive becomes an uncited claim, which grounding rejects (fail closed).
+
+Never generated over: quarantined chunks are filtered out before the request is built (the machine routes
+them to verify_pdf first; this is the second line).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from grounding.anthropic_adapter import CitedReply, ClaudeClient, SearchResult
+from grounding.answer import Answer, Claim, GenerationRequest
+from grounding.budget import RequestBudget
+from grounding.sentences import sentences
+from retrieval.corpus import Chunk
+from retrieval.sections import SECTION_HEADINGS
+from retrieval.text import fold
+
+CALL_SITE = "generate"
+REPAIR_SITE = "repair"
+INSUFFICIENT = "[KHÔNG ĐỦ DỮ LIỆU]"
+"""What the model answers, alone, when the search results do not state the answer."""
+GLUE_MAX_WORDS = 12
+
+SYSTEM_PROMPT = f"""\
+You answer questions about the Vietnamese national drug formulary (Dược thư Quốc gia Việt Nam 2018) for
+clinicians and pharmacists. The search results in the user's message are the formulary's own text and the
+ONLY source you may use. Write in Vietnamese.
+
+Rules:
+- Every statement must come from the search results and cite them. Write one statement per sentence.
+- Copy every number, unit, range and condition exactly as written in the result (decimal commas, dashes,
+  "mg/kg", "mg/kg/ngày", "mỗi 4–6 giờ"). Never compute a dose, convert units, round, widen or merge ranges.
+- Answer only what the question asks, for the population, age, weight and route it states. Do not add
+  advice, opinions, rankings, recommendations or safety judgements the text does not state.
+- Never state that a combination is safe because the results say nothing about it.
+- No headings, no greeting, no closing remarks: start directly with the first statement.
+- If the search results do not state the answer, reply with exactly {INSUFFICIENT} and nothing else.
+"""
+
+_RETRY_NOTE = (
+    "\n\nRe-read every search result above carefully: if any of them states the answer, answer from it with "
+    f"citations; reply {INSUFFICIENT} only if none of them does."
+)
+
+
+def evidence_blocks(evidence: Sequence[Chunk]) -> tuple[list[Chunk], list[SearchResult]]:
+    """The chunks that may be sent (never quarantined ones) and their search-result blocks, index-aligned."""
+    usable = [c for c in evidence if not c.has_quarantined_content]
+    blocks: list[SearchResult] = []
+    kept: list[Chunk] = []
+    for chunk in usable:
+        texts = tuple(sentences(chunk.text))
+        if not texts:
+            continue
+        drug = chunk.drug_title or chunk.drug_id
+        blocks.append(SearchResult(chunk.doc_id, f"{drug} — {SECTION_HEADINGS.get(chunk.section_key, chunk.section_key)}",
+                                   texts))
+        kept.append(chunk)
+    return kept, blocks
+
+
+def question_text(request: GenerationRequest) -> str:
+    """The user's question part of the prompt, with the mode's own constraints."""
+    lines = [f"Câu hỏi: {request.query}"]
+    if request.section_key:
+        lines.append(f"Mục cần trả lời: {SECTION_HEADINGS.get(request.section_key, request.section_key)}.")
+    if request.mode == "interaction":
+        lines.append("State only what each drug's interaction section says about the other drug(s). If neither "
+                     f"section mentions the other, reply {INSUFFICIENT}.")
+    elif request.mode == "list":
+        allowed = ", ".join(request.candidate_drug_ids) or "(none)"
+        lines.append("List, one statement per drug, the drugs whose indication in the results matches the "
+                     f"condition. You may name ONLY these drugs (formulary ids): {allowed}. This is a factual "
+                     "list from the formulary, not a ranking or a treatment recommendation.")
+    return "\n".join(lines)
+
+
+def _is_glue(text: str) -> bool:
+    return not re.search(r"\d", text) and len(text.split()) <= GLUE_MAX_WORDS
+
+
+def _mentions(text: str, names: dict[str, list[str]]) -> list[str]:
+    folded = f" {fold(text)} "
+    return [d for d, ns in names.items() if any(n and f" {fold(n)} " in folded for n in ns)]
+
+
+def answer_from_reply(reply: CitedReply, sent: Sequence[Chunk], request: GenerationRequest) -> Answer:
+    """Map the reply's text blocks and citations onto claims (search_result_index → the chunk's doc_id)."""
+    if INSUFFICIENT in reply.text:
+        return Answer(claims=[], generator="anthropic", insufficient=True)
+    claims: list[Claim] = []
+    for part in reply.parts:
+        text = part.text.strip().lstrip("-•* ").strip()
+        if not text:
+            continue
+        if not part.citations:
+            if not _is_glue(text):
+                claims.append(Claim(text=text))  # uncited substance: grounding rejects it
+            continue
+        doc_ids = list(dict.fromkeys(sent[s.search_result_index].doc_id for s in part.citations))
+        drug_ids: list[str] = []
+        if request.mode == "list":
+            cited_drugs = [sent[s.search_result_index].drug_id for s in part.citations]
+            drug_ids = list(dict.fromkeys([*cited_drugs, *_mentions(text, request.drug_names)]))
+        claims.append(Claim(text=text, citations=doc_ids, drug_ids=drug_ids,
+                            quotes=list(dict.fromkeys(s.cited_text for s in part.citations))))
+    return Answer(claims=claims, generator="anthropic")
+
+
+def asks_question(reply: CitedReply) -> bool:
+    return "?" in reply.text
+
+
+class ClaudeGenerator:
+    name = "anthropic"
+    calls_llm = True
+
+    def __init__(self, client: ClaudeClient) -> None:
+        self.client = client
+
+    def generate(self, request: GenerationRequest, budget: RequestBudget) -> Answer:
+        sent, blocks = evidence_blocks(request.evidence)
+        if not blocks:
+            # Nothing generatable (all quarantined or empty): no call; grounding rejects an empty answer.
+            return Answer(claims=[], generator="anthropic", insufficient=True)
+        question = question_text(request)
+        reply = self.client.call_with_search_results(CALL_SITE, SYSTEM_PROMPT, question, blocks, budget)
+        answer = answer_from_reply(reply, sent, request)
+        if answer.insufficient and not asks_question(reply):
+            # The reference system's one retry: only when the model itself reported the evidence insufficient
+            # without asking a question (a question means the turn, not the reading, was the problem).
+            reply = self.client.call_with_search_results(CALL_SITE, SYSTEM_PROMPT, question + _RETRY_NOTE, blocks,
+                                                         budget)
+            answer = answer_from_reply(reply, sent, request)
+        return answer
+
+    def repair(
+        self, request: GenerationRequest, answer: Answer, omissions: Sequence[str], budget: RequestBudget
+    ) -> Answer:
+        sent, blocks = evidence_blocks(request.evidence)
+        if not blocks:
+            return Answer(claims=[], generator="anthropic", insufficient=True)
+        previous = "\n".join(f"- {c.text}" for c in answer.claims) or "(empty)"
+        missing = "\n".join(f"- {o}" for o in omissions)
+        question = (
+            f"{question_text(request)}\n\nA previous answer was:\n{previous}\n\nIt left out these statements, which "
+            f"the search results make:\n{missing}\n\nWrite the complete answer again, including them, with "
+            "citations, under the same rules."
+        )
+        reply = self.client.call_with_search_results(REPAIR_SITE, SYSTEM_PROMPT, question, blocks, budget)
+        return answer_from_reply(reply, sent, request)

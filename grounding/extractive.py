@@ -1,0 +1,169 @@
+"""The offline generator: answers by quoting the evidence sentences that match the request, each with its citation.
+
+Deterministic and LLM-free, so the whole machine runs (and is tested) with no API key. It never writes a
+number of its own: every claim is a line or sentence of the block it cites, which is what lets numeric
+grounding accept it. Quarantined chunks are never quoted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from grounding.answer import Answer, Claim, GenerationRequest
+from grounding.budget import RequestBudget
+from grounding.dosing_select import paragraphs, patient_lines, select_paragraphs
+from grounding.sentences import clean, lines, sentences
+from retrieval.corpus import Chunk
+from retrieval.text import fold
+
+DOSING_SECTION = "lieu_luong_cach_dung"
+MAX_SENTENCES_PER_CHUNK = 6
+OVERVIEW_SENTENCES_PER_SECTION = 2
+MAX_OVERVIEW_CLAIMS = 12
+SAFETY_SECTIONS = ("chong_chi_dinh", "than_trong", "thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
+# Patient-context phrases (folded) a safety sentence may be about; the list-mode request withholds the
+# patient's own values, so the safety chunks (already selected for them) are narrowed with these.
+_PATIENT_PHRASES = ("mang thai", "co thai", "thai ky", "cho con bu", "sua me", "suy than", "chuc nang than",
+                    "thanh thai creatinin", "suy gan", "chuc nang gan", "benh gan")
+
+
+def quotable(evidence: Sequence[Chunk]) -> list[Chunk]:
+    """Evidence that may be quoted: never a block that failed extraction."""
+    return [c for c in evidence if not c.has_quarantined_content and "<!-- QUARANTINED" not in c.text]
+
+
+def _phrase_in(folded_text: str, phrase: str) -> bool:
+    return bool(phrase) and re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", folded_text) is not None
+
+
+def _title(chunk: Chunk) -> str:
+    """The drug's name for a claim that must say whose block it is (list and interaction answers)."""
+    title = re.sub(r"\s*\(.*?\)\s*", " ", chunk.drug_title).strip()
+    return title.capitalize() if title else chunk.drug_id.replace("_", " ").capitalize()
+
+
+class ExtractiveGenerator:
+    name = "extractive"
+    calls_llm = False
+
+    def generate(self, request: GenerationRequest, budget: RequestBudget) -> Answer:
+        evidence = quotable(request.evidence)
+        if request.mode == "interaction":
+            claims = self._interaction(request, evidence)
+        elif request.mode == "list":
+            claims = self._list(request, evidence)
+        elif request.section_key == DOSING_SECTION:
+            claims = self._dosing(request, evidence)
+        else:
+            claims = self._section(request, evidence)
+        return Answer(claims=claims, generator=self.name, insufficient=not claims)
+
+    def repair(
+        self, request: GenerationRequest, answer: Answer, omissions: Sequence[str], budget: RequestBudget
+    ) -> Answer:
+        """Append one claim per omitted sentence, quoting it from the block that states it."""
+        evidence = quotable(request.evidence)
+        cited = {d for c in answer.claims for d in c.citations}
+        # Prefer the blocks the answer already cites: the omission was found there.
+        ordered = sorted(evidence, key=lambda c: c.doc_id not in cited)
+        present = {fold(c.text) for c in answer.claims}
+        added: list[Claim] = []
+        for omission in omissions:
+            target = fold(clean(omission))
+            if not target or target in present:
+                continue
+            source = next((c for c in ordered if target in fold(clean(c.text)) or
+                           any(target == fold(s) for s in sentences(c.text))), None)
+            if source is None:
+                continue  # not in the evidence: nothing grounded to add (verification will say so)
+            drug_ids = [source.drug_id] if request.mode == "list" else []
+            added.append(Claim(text=clean(omission), citations=[source.doc_id], drug_ids=drug_ids))
+            present.add(target)
+        return answer.model_copy(update={"claims": [*answer.claims, *added], "generator": self.name})
+
+    # ------------------------------------------------------------------------------------------ single
+
+    def _dosing(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
+        chunks = [c for c in evidence if c.section_key == DOSING_SECTION]
+        labelled = any(p.label for c in chunks for p in paragraphs(c))
+        if not labelled or (request.population is None and request.route is None):
+            # No labels to select by, or a question about the whole section: quote its opening.
+            return self._section(request, evidence)
+        chosen = select_paragraphs(chunks, request.population, request.route, request.age_months)
+        claims: list[Claim] = []
+        for paragraph in chosen:
+            quoted = paragraph.lines
+            if request.population == "pediatric":
+                quoted = patient_lines(paragraph, request.age_months, request.weight_kg)
+            claims += [Claim(text=clean(line), citations=[paragraph.chunk.doc_id]) for line in quoted if clean(line)]
+        return claims
+
+    def _section(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
+        if request.section_key:
+            chunks = [c for c in evidence if c.section_key == request.section_key] or list(evidence)
+            return [Claim(text=s, citations=[c.doc_id])
+                    for c in chunks for s in sentences(c.text)[:MAX_SENTENCES_PER_CHUNK]]
+        # Overview: the opening of each section, in evidence (book) order.
+        claims: list[Claim] = []
+        seen: set[tuple[str, str]] = set()
+        for chunk in evidence:
+            key = (chunk.drug_id, chunk.section_key)
+            if key in seen:
+                continue
+            seen.add(key)
+            claims += [Claim(text=s, citations=[chunk.doc_id])
+                       for s in sentences(chunk.text)[:OVERVIEW_SENTENCES_PER_SECTION]]
+        return claims[:MAX_OVERVIEW_CLAIMS]
+
+    # ------------------------------------------------------------------------------------- interaction
+
+    def _names(self, request: GenerationRequest, drug_id: str) -> list[str]:
+        names = [fold(n) for n in request.drug_names.get(drug_id, [])]
+        return [n for n in names if len(n) >= 3] or [fold(drug_id.replace("_", " "))]
+
+    def _interaction(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
+        claims: list[Claim] = []
+        for drug_id in request.drug_ids:
+            others = [d for d in request.drug_ids if d != drug_id]
+            other_names = [n for o in others for n in self._names(request, o)]
+            for chunk in evidence:
+                if chunk.drug_id != drug_id or chunk.section_key != "tuong_tac_thuoc":
+                    continue
+                for sentence in sentences(chunk.text):
+                    if any(_phrase_in(fold(sentence), n) for n in other_names):
+                        claims.append(Claim(text=f"{_title(chunk)}: {sentence}", citations=[chunk.doc_id]))
+        return claims
+
+    # -------------------------------------------------------------------------------------------- list
+
+    def _list(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
+        condition = fold(request.condition or "")
+        indications: list[Claim] = []
+        safety: list[Claim] = []
+        for drug_id in request.candidate_drug_ids:
+            own = [c for c in evidence if c.drug_id == drug_id]
+            claim = self._indication(own, condition, drug_id)
+            if claim is None:
+                continue  # a candidate whose indication sentence cannot be quoted is not listed
+            indications.append(claim)
+            for chunk in (c for c in own if c.section_key in SAFETY_SECTIONS):
+                picked = self._safety_sentences(chunk)
+                safety += [Claim(text=f"{_title(chunk)}: {s}", citations=[chunk.doc_id], drug_ids=[drug_id])
+                           for s in picked]
+        return [*indications, *safety]
+
+    def _indication(self, chunks: Sequence[Chunk], condition: str, drug_id: str) -> Claim | None:
+        for chunk in (c for c in chunks if c.section_key == "chi_dinh"):
+            for unit in [*sentences(chunk.text), *lines(chunk.text)]:
+                if _phrase_in(fold(unit), condition):
+                    return Claim(text=f"{_title(chunk)}: {unit}", citations=[chunk.doc_id], drug_ids=[drug_id])
+        return None
+
+    def _safety_sentences(self, chunk: Chunk) -> list[str]:
+        all_sentences = sentences(chunk.text)
+        if chunk.section_key in ("chong_chi_dinh", "than_trong"):
+            about_patient = [s for s in all_sentences if any(_phrase_in(fold(s), p) for p in _PATIENT_PHRASES)]
+            if about_patient:
+                return about_patient[:MAX_SENTENCES_PER_CHUNK]
+        return all_sentences[:MAX_SENTENCES_PER_CHUNK]

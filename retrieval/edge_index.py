@@ -1,0 +1,187 @@
+"""Qdrant Edge adapter (`qdrant-edge-py`): the embedded default FormularyIndex, in-process.
+
+On disk an index is a directory:
+
+    <path>/manifest.json   drug-name table, synthetic flag, counts (IndexManifest)
+    <path>/shard/          the Edge shard: BM25 sparse vectors (multilingual tokenizer, ASCII folding,
+                           IDF modifier) and keyword payload indexes on drug_id and section_key
+
+A shard is locked by the process that opens it (its WAL), so `open(read_only=True)` loads a private
+copy in a temporary directory: any number of server processes can serve one index, and a re-ingest can
+swap in a new one while they run. Every qdrant_edge exception is translated to IndexUnavailable here.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import qdrant_edge as qe
+from tqdm import tqdm
+
+from retrieval.corpus import Chunk, DrugNames, Monograph, ScoredChunk
+from retrieval.errors import EngineError, IndexUnavailable
+from retrieval.index_common import TEXT_VECTOR, IndexManifest, chunk_from_payload, chunk_payload, in_book_order, prepare
+
+MANIFEST_FILE = "manifest.json"
+SHARD_DIR = "shard"
+BATCH = 512
+_SCROLL_PAGE = 1024
+T = TypeVar("T")
+
+
+@contextmanager
+def _translated(what: str) -> Iterator[None]:
+    try:
+        yield
+    except EngineError:
+        raise
+    except Exception as exc:  # qdrant_edge raises plain Exception for everything
+        raise IndexUnavailable(f"Qdrant Edge: {what} failed: {exc}") from exc
+
+
+def _bm25(avg_len: float) -> qe.Bm25:
+    # Vietnamese: no stemmer and no stop words; folding makes "tang huyet ap" find "tăng huyết áp".
+    return qe.Bm25(qe.Bm25Config(
+        avg_len=avg_len or None, tokenizer=qe.TokenizerType.Multilingual, lowercase=True, ascii_folding=True,
+        stemmer=qe.DisabledStemmer(), stopwords=qe.StopwordsSet(custom=set()),
+    ))
+
+
+def _match(key: str, value: str) -> qe.FieldCondition:
+    return qe.FieldCondition(key, match=qe.MatchValue(value))
+
+
+def read_manifest(path: Path) -> IndexManifest:
+    try:
+        return IndexManifest.model_validate_json((path / MANIFEST_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise IndexUnavailable(f"{path}: no readable index manifest ({exc})") from None
+
+
+class EdgeIndex:
+    """FormularyIndex over one Qdrant Edge shard."""
+
+    def __init__(self, shard: qe.EdgeShard, manifest: IndexManifest, *, path: Path,
+                 private_copy: Path | None = None) -> None:
+        self._shard: qe.EdgeShard | None = shard
+        self._manifest = manifest
+        self._bm25 = _bm25(manifest.avg_len)
+        self.path = path
+        self._cleanup = weakref.finalize(self, shutil.rmtree, private_copy, True) if private_copy else None
+
+    # -- building and opening ---------------------------------------------------------------------
+    @classmethod
+    def build(cls, path: Path, monographs: Sequence[Monograph], *, progress: bool = False) -> IndexManifest:
+        """Write a new index at `path` (which must not hold one) from exactly these monographs."""
+        path = Path(path)
+        if (path / SHARD_DIR).exists():
+            raise IndexUnavailable(f"{path}: an index already exists there; build into a new directory")
+        chunks, manifest = prepare(monographs)
+        bm25 = _bm25(manifest.avg_len)
+        path.mkdir(parents=True, exist_ok=True)
+        config = qe.EdgeConfig(sparse_vectors={TEXT_VECTOR: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+                               payload_memory=qe.Memory.Cached)
+        with _translated("build"):
+            shard = qe.EdgeShard.create(str(path / SHARD_DIR), config)
+            try:
+                for field in ("drug_id", "section_key"):
+                    shard.update(qe.UpdateOperation.create_field_index(field, qe.PayloadSchemaType.Keyword))
+                bar = tqdm(total=len(chunks), desc="indexing", unit="chunk", disable=not progress)
+                for start in range(0, len(chunks), BATCH):
+                    batch = chunks[start:start + BATCH]
+                    points = [qe.Point(start + i, {TEXT_VECTOR: bm25.embed_document(c.text)},
+                                       chunk_payload(c, start + i)) for i, c in enumerate(batch)]
+                    shard.update(qe.UpdateOperation.upsert_points(points))
+                    bar.update(len(batch))
+                bar.close()
+                shard.optimize()
+                shard.flush()
+            finally:
+                shard.close()
+        (path / MANIFEST_FILE).write_text(manifest.model_dump_json(indent=1), encoding="utf-8")
+        return manifest
+
+    @classmethod
+    def open(cls, path: Path, *, read_only: bool = True) -> EdgeIndex:
+        """Open an index. read_only loads a private copy, so the original stays unlocked for others."""
+        path = Path(path)
+        manifest = read_manifest(path)
+        source = path / SHARD_DIR
+        if not source.is_dir():
+            raise IndexUnavailable(f"{path}: no Edge shard in {source}")
+        private: Path | None = None
+        target = source
+        if read_only:
+            private = Path(tempfile.mkdtemp(prefix="formulary-edge-"))
+            target = private / SHARD_DIR
+            try:
+                # The writer's lock file must not travel with the copy.
+                shutil.copytree(source, target, ignore=shutil.ignore_patterns("*.lock"))
+            except OSError as exc:
+                shutil.rmtree(private, ignore_errors=True)
+                raise IndexUnavailable(f"{path}: cannot copy the shard for reading ({exc})") from None
+        try:
+            with _translated(f"opening {path}"):
+                shard = qe.EdgeShard.load(str(target))
+        except IndexUnavailable:
+            if private:
+                shutil.rmtree(private, ignore_errors=True)
+            raise
+        return cls(shard, manifest, path=path, private_copy=private)
+
+    # -- FormularyIndex -------------------------------------------------------------------------------
+    def _call(self, what: str, fn: Callable[[qe.EdgeShard], T]) -> T:
+        if self._shard is None:
+            raise IndexUnavailable("Qdrant Edge index is closed")
+        with _translated(what):
+            return fn(self._shard)
+
+    def _scroll(self, flt: qe.Filter) -> list[Chunk]:
+        payloads: list[dict[str, Any] | None] = []
+        offset: Any = None
+        while True:
+            records, offset = self._call("scroll", lambda s, o=offset: s.scroll(
+                qe.ScrollRequest(offset=o, limit=_SCROLL_PAGE, filter=flt, with_payload=True, with_vector=False)))
+            payloads.extend(r.payload for r in records)
+            if offset is None:
+                return in_book_order(payloads)
+
+    def find_by_section(self, drug_id: str, section_key: str) -> list[Chunk]:
+        return self._scroll(qe.Filter(must=[_match("drug_id", drug_id), _match("section_key", section_key)]))
+
+    def find_by_drug(self, drug_id: str) -> list[Chunk]:
+        return self._scroll(qe.Filter(must=[_match("drug_id", drug_id)]))
+
+    def search_text(self, query: str, *, section_keys: Sequence[str] | None = None, limit: int = 10) -> list[ScoredChunk]:
+        vector = self._bm25.embed_query(query)
+        if not vector.indices or limit <= 0:
+            return []
+        flt = qe.Filter(must=[qe.FieldCondition("section_key", match=qe.MatchAny(list(section_keys)))]) \
+            if section_keys else None
+        request = qe.QueryRequest(limit=limit, query=qe.Query.Nearest(vector, using=TEXT_VECTOR), filter=flt,
+                                  with_payload=True, with_vector=False)
+        points = self._call("search", lambda s: s.query(request))
+        return [ScoredChunk(chunk=chunk_from_payload(p.payload), score=float(p.score)) for p in points]
+
+    def drug_names(self) -> list[DrugNames]:
+        return list(self._manifest.drugs)
+
+    def is_synthetic(self) -> bool:
+        return self._manifest.synthetic
+
+    def count(self) -> int:
+        return self._call("count", lambda s: s.count(qe.CountRequest(exact=True)))
+
+    def close(self) -> None:
+        shard, self._shard = self._shard, None
+        if shard is not None:
+            with _translated("close"):
+                shard.close()
+        if self._cleanup is not None:
+            self._cleanup()

@@ -1,0 +1,190 @@
+"""Build the formulary index under DATA_DIR from exactly the given corpus, and swap it in atomically.
+
+Layout under `data_dir/index/`:
+
+    shards/<build-id>/   one complete EdgeIndex directory per build (manifest.json + shard/)
+    current              a one-line pointer file naming the serving build (replaced with os.replace)
+    .lock                serialises ingests and first-start builds across processes
+
+A build goes into a new directory; only when it is complete does `current` move to it, so a failed or
+interrupted ingest leaves the previous index serving and nothing half-indexed is ever served.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import shutil
+import sys
+import time
+import uuid
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+from retrieval.chunking import chunk_monograph
+from retrieval.corpus import Monograph
+from retrieval.edge_index import MANIFEST_FILE, EdgeIndex
+from retrieval.errors import CorpusError, CorpusFormatError
+from retrieval.jsonl_loader import load_jsonl
+from retrieval.load_report import LoadIssue, LoadReport
+from retrieval.markdown_loader import load_markdown
+
+FIXTURE_FORMULARY = Path(__file__).resolve().parents[1] / "fixtures" / "formulary"
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+JSONL_SUFFIXES = (".jsonl",)
+_KEEP_OLD_BUILDS = 1
+"""Builds kept besides the current one: a process that read the old pointer may still be copying it."""
+
+
+class IngestSummary(BaseModel):
+    monographs: int
+    sections: int
+    chunks: int
+    quarantined_blocks: int
+    unknown_headings: list[LoadIssue] = Field(default_factory=list)
+    errors: list[LoadIssue] = Field(default_factory=list)
+    index_path: str = ""
+
+    def to_json_dict(self) -> dict[str, object]:
+        """The `ingest --json` object: exactly the summary keys."""
+        return self.model_dump(mode="json", exclude={"index_path"})
+
+
+def _corpus_files(paths: Iterable[Path], report: LoadReport) -> list[Path]:
+    files: list[Path] = []
+    for path in paths:
+        path = Path(path)
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower()
+                           in (*MARKDOWN_SUFFIXES, *JSONL_SUFFIXES))
+            if not found:
+                report.add_error(CorpusFormatError(str(path), None, "folder holds no .md or .jsonl files"))
+            files.extend(found)
+        elif path.is_file():
+            if path.suffix.lower() in (*MARKDOWN_SUFFIXES, *JSONL_SUFFIXES):
+                files.append(path)
+            else:
+                report.add_error(CorpusFormatError(str(path), None, "not a corpus file (expected .md or .jsonl)"))
+        else:
+            report.add_error(CorpusFormatError(str(path), None, "no such file or folder"))
+    return files
+
+
+def load_corpus(paths: Sequence[Path]) -> tuple[list[Monograph], LoadReport]:
+    """Load every Markdown / JSON Lines file under `paths`; problems are reported, never fatal per file."""
+    report = LoadReport()
+    monographs: list[Monograph] = []
+    seen: dict[str, str] = {}
+    for file in _corpus_files(paths, report):
+        loader = load_jsonl if file.suffix.lower() in JSONL_SUFFIXES else load_markdown
+        try:
+            loaded, file_report = loader(file)
+        except CorpusError as exc:
+            report.add_error(CorpusFormatError(str(file), None, str(exc)))
+            continue
+        for m in loaded:
+            if m.drug_id in seen:
+                file_report.errors.append(LoadIssue(
+                    file=str(file), line=None,
+                    problem=f"drug id {m.drug_id!r} already loaded from {seen[m.drug_id]}; this copy is skipped"))
+                file_report.monographs -= 1
+                file_report.sections -= len(m.sections)
+                continue
+            seen[m.drug_id] = m.source or str(file)
+            monographs.append(m)
+        report.merge(file_report)
+    for m in monographs:
+        chunks = chunk_monograph(m)
+        report.chunks += len(chunks)
+        report.quarantined_blocks += sum(c.has_quarantined_content for c in chunks)
+    return monographs, report
+
+
+# -- the index directory -------------------------------------------------------------------------------------
+def _index_root(data_dir: Path) -> Path:
+    return Path(data_dir) / "index"
+
+
+def current_shard(data_dir: Path) -> Path | None:
+    """The serving build, or None when there is none (or the pointer names a missing build)."""
+    root = _index_root(data_dir)
+    try:
+        name = (root / "current").read_text(encoding="utf-8").strip()
+    except OSError:
+        return None
+    path = root / "shards" / name
+    return path if name and (path / MANIFEST_FILE).is_file() else None
+
+
+@contextlib.contextmanager
+def _locked(data_dir: Path) -> Iterator[None]:
+    root = _index_root(data_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".lock", "a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _swap_in(root: Path, build: Path) -> None:
+    pointer = root / f".current.{uuid.uuid4().hex}"
+    pointer.write_text(build.name + "\n", encoding="utf-8")
+    with open(pointer, "rb") as fh:
+        os.fsync(fh.fileno())
+    os.replace(pointer, root / "current")
+
+
+def _prune(root: Path, keep: str) -> None:
+    shards = root / "shards"
+    builds = sorted((p for p in shards.iterdir() if p.is_dir() and p.name != keep), key=lambda p: p.name)
+    for old in builds[:max(len(builds) - _KEEP_OLD_BUILDS, 0)]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _build_and_swap(monographs: Sequence[Monograph], data_dir: Path, progress: bool) -> Path:
+    root = _index_root(data_dir)
+    build = root / "shards" / f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
+    try:
+        EdgeIndex.build(build, monographs, progress=progress)
+        EdgeIndex.open(build, read_only=True).close()  # serve only what opens
+    except BaseException:
+        shutil.rmtree(build, ignore_errors=True)
+        raise
+    _swap_in(root, build)
+    _prune(root, keep=build.name)
+    return build
+
+
+def ingest(paths: Sequence[Path], data_dir: Path, *, progress: bool = False) -> IngestSummary:
+    """Build the index from exactly `paths` and make it the serving one; re-ingesting the same corpus
+    yields the same index. Raises CorpusError when nothing loadable was found (the old index stays)."""
+    monographs, report = load_corpus(paths)
+    if not monographs:
+        problems = "; ".join(str(e) for e in report.errors[:5]) or "no monographs"
+        raise CorpusError(f"nothing to index: {problems}")
+    if progress:
+        print(f"loaded {len(monographs)} monographs, {report.chunks} chunks", file=sys.stderr)
+    with _locked(data_dir):
+        build = _build_and_swap(monographs, data_dir, progress)
+    return IngestSummary(monographs=report.monographs, sections=report.sections, chunks=report.chunks,
+                         quarantined_blocks=report.quarantined_blocks, unknown_headings=report.unknown_headings,
+                         errors=report.errors, index_path=str(build))
+
+
+def ensure_index(data_dir: Path, *, progress: bool = False) -> Path:
+    """The serving build's path; built from the repo's fixture formulary first when there is none."""
+    found = current_shard(data_dir)
+    if found is not None:
+        return found
+    with _locked(data_dir):
+        found = current_shard(data_dir)  # another process may have built it while we waited
+        if found is not None:
+            return found
+        monographs, report = load_corpus([FIXTURE_FORMULARY])
+        if not monographs:
+            raise CorpusError(f"no index under {data_dir} and no fixture formulary at {FIXTURE_FORMULARY}")
+        return _build_and_swap(monographs, data_dir, progress)

@@ -1,0 +1,124 @@
+"""Section router: the phrasing of a question → the monograph section it asks about.
+
+Rules run on folded text (no diacritics), so "chống chỉ định" and "chong chi dinh" route alike. They are tried
+in three tiers, first match wins:
+
+1. explicit headings and unmistakable phrases ("quá liều", "tương kỵ", "xử trí", "tác dụng phụ", "hàm lượng" …);
+2. dose phrasing ("liều", "uống mấy viên", "bao nhiêu ml") — above pregnancy, because "liều amoxicilin cho phụ
+   nữ có thai" asks for a dose (the patient context is kept apart, in the frame);
+3. patient-group and implicit phrasing ("bà bầu … được không", "cho con bú", "dùng để làm gì", "ai không được
+   dùng", "cần lưu ý gì").
+
+A route carries a confidence: explicit headings are near-certain, implicit phrasing less so, so a hybrid
+understander can ask a model only when the rules are unsure.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from retrieval.text import fold
+
+
+@dataclass(frozen=True)
+class SectionRoute:
+    key: str
+    confidence: float
+    phrase: str
+    """The folded words that decided it (for traces and the review export)."""
+
+
+def _r(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+_SYMPTOM = r"(ho|ho khan|phat ban|noi man|man ngua|ngua|di ung|chong mat|buon non|non|tieu chay|dau dau|phu|tao bon|" \
+           r"kho tho|soc|sung|noi me day|me day|dau bung|choang)"
+
+_EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
+    ("qua_lieu_xu_tri", _r(r"\bqua lieu\b|\buong qua nhieu\b|\bqua nhieu vien\b|\bngo doc\b|\buong nham\b|"
+                           r"\blo uong \d+ vien\b|\b\d+ vien (mot|1) luc\b|\bqua muc\b"), 0.95),
+    ("tuong_ky", _r(r"\btuong ky\b"), 0.95),
+    ("huong_dan_xu_tri_adr", _r(r"\bxu tri\b|\bxu ly\b|\bhuong dan xu tri\b|"
+                                rf"\bbi {_SYMPTOM}\b.*\b(lam sao|lam gi|the nao|ra sao)\b"), 0.85),
+    ("ten_chung_quoc_te", _r(r"\bten chung quoc te\b|\bten quoc te\b|\bten goc\b|\bhoat chat\b|\binn\b"), 0.95),
+    ("ten_thuong_mai", _r(r"\bten thuong mai\b|\bbiet duoc\b|\bthuong hieu\b|\bten bien duoc\b|\bbiet duoc nao\b"), 0.95),
+    ("ma_atc", _r(r"\batc\b"), 0.97),
+    ("thong_tin_quy_che", _r(r"\bquy che\b|\bqui che\b|\bke don\b|\bcan don\b|\bdon (cua )?bac si\b|\bdon thuoc\b|"
+                             r"\bthuoc doc\b|\bgay nghien\b|\bhuong than\b|\bdanh muc\b|\bbán tu do\b|\bban tu do\b"), 0.9),
+    ("duoc_ly_co_che", _r(r"\bco che\b|\bduoc ly\b|\bduoc dong hoc\b|\bduoc luc hoc\b|\bhap thu\b|\bthai tru\b|"
+                          r"\bnua doi\b|\bchuyen hoa\b|\bsinh kha dung\b"), 0.9),
+    ("tuong_tac_thuoc", _r(r"\btuong tac\b|\b(dung|uong|phoi hop|ket hop|tiem) (chung|cung)\b|\bcung nhau\b|"
+                           r"\bphoi hop\b|\bket hop\b|\b(giam|tang) tac dung cua\b"), 0.9),
+    ("tac_dung_khong_mong_muon", _r(r"\btac dung phu\b|\btac dung khong mong muon\b|\badr\b|\bphan ung phu\b|"
+                                    r"\bphan ung co hai\b|\btac hai\b"), 0.95),
+    ("chong_chi_dinh", _r(r"\bchong chi dinh\b"), 0.97),
+    ("than_trong", _r(r"\bthan trong\b"), 0.95),
+    ("dang_thuoc_ham_luong", _r(r"\bham luong\b|\bdang thuoc\b|\bdang bao che\b|\bbao che\b|\bco nhung dang\b|"
+                                r"\bdang (vien|siro|tiem|ong|goi|hon dich)( nao| gi)\b|\bloai vien\b"), 0.9),
+    ("do_on_dinh_bao_quan", _r(r"\bbao quan\b|\bdo on dinh\b|\bnhiet do\b|\bhan dung\b|\bde (duoc )?bao lau\b|"
+                               r"\bde o dau\b|\btu lanh\b|\bde duoc bao lau\b"), 0.9),
+    ("chi_dinh", _r(r"(?<!chong )\bchi dinh\b"), 0.95),
+)
+
+# "Viên Hapacol bao nhiêu mg?" asks the strength of a dosage form, not a dose; a dose question says who takes
+# it, how or how often.
+_STRENGTH = _r(r"\b(vien|goi|ong|lo|chai|tuyp|hop)\b.*\b(bao nhieu|may) (mg|g|ml|mcg)\b")
+_DOSE_CONTEXT = _r(r"\b(uong|lieu|cho|tiem|truyen|moi lan|mot lan|lan|ngay|dung|be|tre|nguoi|kg|tuoi)\b")
+
+_DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
+    ("lieu_luong_cach_dung", _r(r"\blieu\b(?! phap)"), 0.95),
+    ("lieu_luong_cach_dung", _r(r"\bcach (dung|uong|tiem|su dung|pha)\b|\b(may|bao nhieu) (vien|goi|nhat|lan|ml|mg|"
+                                r"giot|ong|thia|mcg|g)\b|\bngay (may|bao nhieu)\b"), 0.9),
+    ("lieu_luong_cach_dung", _r(r"\b(uong|dung|tiem|xit|ngam|dat|boi|truyen)\b.*\bbao nhieu\b"), 0.8),
+    ("lieu_luong_cach_dung", _r(r"\b(dung|uong|su dung) (nhu )?the nao\b"), 0.65),
+)
+
+_IMPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
+    ("thoi_ky_cho_con_bu", _r(r"\bcho con bu\b|\bcho bu\b|\bdang bu\b|\bcon bu\b|\bsua me\b|\bnuoi con bang sua\b"), 0.9),
+    ("thoi_ky_mang_thai", _r(r"\bmang thai\b|\bco thai\b|\bba bau\b|\bmang bau\b|\bco bau\b|\bdang bau\b|\bthai phu\b|"
+                             r"\bthai ky\b|\bthai nhi\b|\bthai ki\b"), 0.9),
+    ("loai_thuoc", _r(r"\bthuoc nhom\b|\bnhom thuoc\b|\bnhom( [a-z0-9]+){0,2} (nao|gi)\b|\bloai thuoc\b|"
+                      r"\bthuoc loai\b|\bla thuoc gi\b"), 0.85),
+    ("chi_dinh", _r(r"\bde lam gi\b|\b(tri|chua|dieu tri) (benh )?(gi|nao)\b|\bdung de (tri|chua|dieu tri)\b|"
+                    r"\bdung khi nao\b|\bdung (trong|cho) (nhung |cac )?(benh|truong hop)\b|\bcong dung\b|"
+                    r"\b(co )?tac dung (gi|the nao)\b|\bdung lam gi\b|\bde tri\b|\bde chua\b"), 0.85),
+    ("chong_chi_dinh", _r(r"\bkhong (duoc|nen) (dung|uong|su dung|tiem)\b|\bai khong (duoc|nen)\b|"
+                          r"\bkhong dung duoc\b|\b(nguoi|truong hop) nao khong\b|\bcam dung\b"), 0.8),
+    ("than_trong", _r(r"\bluu y\b|\bchu y\b|\bcan tranh\b|\bcanh bao\b|\bcan than\b"), 0.8),
+    ("tac_dung_khong_mong_muon", _r(r"\bgay( ra)?\b"), 0.6),
+)
+
+
+def route_section(text: str) -> SectionRoute | None:
+    """The section a question asks about, or None when its phrasing names none."""
+    folded = fold(text)
+    for key, pattern, confidence in _EXPLICIT:
+        m = pattern.search(folded)
+        if m:
+            return SectionRoute(key, confidence, m.group(0))
+    m = _STRENGTH.search(folded)
+    if m and not _DOSE_CONTEXT.search(folded):
+        return SectionRoute("dang_thuoc_ham_luong", 0.8, m.group(0))
+    if _dose_word(text, folded):
+        return SectionRoute("lieu_luong_cach_dung", 0.95, "lieu")
+    for key, pattern, confidence in (*_DOSE[1:], *_IMPLICIT):
+        m = pattern.search(folded)
+        if m:
+            return SectionRoute(key, confidence, m.group(0))
+    return None
+
+
+def is_dose_question(text: str) -> bool:
+    route = route_section(text)
+    return route is not None and route.key == "lieu_luong_cach_dung"
+
+
+def _dose_word(text: str, folded: str) -> bool:
+    """'liều' (dose), but not 'liệu' (whether) — distinguishable only when the turn has diacritics."""
+    if not _DOSE[0][1].search(folded):
+        return False
+    if text.isascii():
+        return not re.search(r"\blieu (co|rang|the)\b", folded)
+    return "liều" in text.lower() or "lieu" in text.lower()
