@@ -20,7 +20,7 @@ from states.frame import Pending, QueryFrame
 class Failure:
     """A provider or work failure in the current state, read by the next transition's guards."""
 
-    kind: str  # "budget" | "provider" | "output"
+    kind: str  # "budget" | "provider" | "output" | "index"
     site: str
     message: str
 

@@ -26,6 +26,7 @@ from retrieval.corpus import Chunk
 from retrieval.errors import (
     AnswerGenerationUnavailable,
     ConversationNotFound,
+    IndexUnavailable,
     ProviderOutputInvalid,
     RequestBudgetExhausted,
     StoreConflict,
@@ -203,25 +204,46 @@ class Engine:
             reason=reason, missing=question.missing, quick_replies=question.quick_replies, question=question.text
         )
 
+    def _retrieving(self, ctx: TurnContext, fn: Callable[[], None]) -> None:
+        """Run retrieval work; an index outage becomes a failure the next transition abstains on."""
+        try:
+            fn()
+        except IndexUnavailable as exc:
+            ctx.failure = Failure("index", ctx.state, str(exc))
+            ctx.evidence, ctx.safety_evidence, ctx.routes_found = [], [], []
+            ctx.trace.notes.append(f"index unavailable: {exc}")
+        self._note_evidence(ctx)
+
     def _retrieve_single(self, ctx: TurnContext) -> None:
         ctx.path = "single_drug"
-        ctx.evidence, ctx.routes_found = paths.single_drug_evidence(self.retrieval, ctx.frame)
-        self._note_evidence(ctx)
+
+        def run() -> None:
+            ctx.evidence, ctx.routes_found = paths.single_drug_evidence(self.retrieval, ctx.frame)
+
+        self._retrieving(ctx, run)
 
     def _retrieve_interaction(self, ctx: TurnContext) -> None:
         ctx.path = "interaction"
-        ctx.evidence = paths.interaction_evidence(self.retrieval, ctx.frame)
-        self._note_evidence(ctx)
+
+        def run() -> None:
+            ctx.evidence = paths.interaction_evidence(self.retrieval, ctx.frame)
+
+        self._retrieving(ctx, run)
 
     def _retrieve_condition(self, ctx: TurnContext) -> None:
         ctx.path = "condition_to_drug"
-        ctx.evidence, ctx.candidates = paths.condition_evidence(self.retrieval, ctx.frame)
-        self._note_evidence(ctx)
+
+        def run() -> None:
+            ctx.evidence, ctx.candidates = paths.condition_evidence(self.retrieval, ctx.frame)
+
+        self._retrieving(ctx, run)
 
     def _review_safety(self, ctx: TurnContext) -> None:
-        ctx.safety_evidence = paths.safety_evidence(self.retrieval, ctx.frame, ctx.candidates)
-        ctx.evidence = [*ctx.evidence, *ctx.safety_evidence]
-        self._note_evidence(ctx)
+        def run() -> None:
+            ctx.safety_evidence = paths.safety_evidence(self.retrieval, ctx.frame, ctx.candidates)
+            ctx.evidence = [*ctx.evidence, *ctx.safety_evidence]
+
+        self._retrieving(ctx, run)
 
     def _note_evidence(self, ctx: TurnContext) -> None:
         ctx.trace.evidence = [c.doc_id for c in ctx.evidence]
@@ -244,6 +266,8 @@ class Engine:
             weight_kg=f.weight_kg,
             route=f.route,
             condition=f.condition,
+            # Folded names/aliases/classes per drug: how the extractive generator finds mentions in evidence.
+            drug_names={d: self.retrieval.names.names_of(d) for d in dict.fromkeys([*f.drugs, *ctx.candidates])},
         )
 
     def _generate(self, ctx: TurnContext) -> None:

@@ -236,6 +236,8 @@ def build_guards(max_clarify: int, max_wall_ms: int, max_calls: int) -> tuple[Gu
               "The provider failed or returned invalid output",
               lambda ctx: ctx.failure is not None and ctx.failure.kind in ("provider", "output"),
               on_trip="Từ chối (đóng an toàn)."),
+        Guard("index_unavailable", "Chỉ mục Dược thư không phục vụ được", "The formulary index cannot serve",
+              _failed("index"), on_trip="Từ chối / index_unavailable: không trả lời khi không tra được nguồn."),
         Guard("no_evidence", "Không tìm thấy đoạn nào trong Dược thư", "No evidence retrieved", _no_evidence),
         Guard("evidence_quarantined", "Có bảng/khối chưa trích xuất được (phải đối chiếu PDF)",
               "Evidence contains a quarantined block (verify in the PDF)", _quarantined,
@@ -296,6 +298,13 @@ def _provider_failures(trigger: str, source: str, reason: str) -> tuple[Transiti
     )
 
 
+def _index_failure(trigger: str, source: str) -> tuple[TransitionSpec, ...]:
+    # Checked first: with the index down there is no evidence, and "no evidence" must not read as "the formulary
+    # has nothing on this" (or, for an interaction, as anything at all).
+    return (_T(trigger, source, "abstained", ("index_unavailable",), outcome="abstain", reason="index_unavailable",
+               rationale="Chỉ mục lỗi thì đóng an toàn; không coi là \"không có dữ liệu\"."),)
+
+
 ROUTING_TABLE: tuple[TransitionSpec, ...] = (
     _T("route", "routing", "abstained", ("non_human_subject",), "1", "abstain", "out_of_scope",
        "Câu hỏi về động vật (thú y) nằm ngoài phạm vi; kiểm tra trước mọi câu hỏi lại để không trông như có thể "
@@ -340,6 +349,7 @@ def build_transitions() -> tuple[TransitionSpec, ...]:
            reason="clarify_loop_exhausted", rationale=_RATIONALE_BREAKER),
         _T("ask", "asking", "clarified", (), outcome="clarify"),
         # single drug
+        *_index_failure("retrieved", "retrieving_single"),
         _T("retrieved", "retrieving_single", "abstained", ("no_evidence",), outcome="abstain", reason="no_evidence"),
         _T("retrieved", "retrieving_single", "flagged", ("evidence_quarantined",), outcome="verify_pdf",
            reason="quarantined_content", rationale="Nội dung cách ly không bao giờ được dùng để sinh câu trả lời."),
@@ -347,6 +357,7 @@ def build_transitions() -> tuple[TransitionSpec, ...]:
            reason="ambiguous_route", rationale=_RATIONALE_ROUTE),
         *_budgeted("retrieved", "retrieving_single", "generating"),
         # interaction
+        *_index_failure("retrieved", "retrieving_interaction"),
         _T("retrieved", "retrieving_interaction", "abstained", ("no_evidence",), outcome="abstain",
            reason="no_interaction_evidence",
            rationale="Không tìm thấy trong mục tương tác của từng thuốc — KHÔNG có nghĩa là an toàn khi phối hợp."),
@@ -355,12 +366,14 @@ def build_transitions() -> tuple[TransitionSpec, ...]:
            rationale="Giữ cả phần cần đối chiếu PDF: bảng tương tác chưa trích xuất có thể chứa đúng cặp thuốc này."),
         *_budgeted("retrieved", "retrieving_interaction", "generating"),
         # condition → drug
+        *_index_failure("retrieved", "retrieving_condition"),
         _T("retrieved", "retrieving_condition", "abstained", ("no_evidence",), outcome="abstain",
            reason="no_indication_evidence"),
         _T("retrieved", "retrieving_condition", "reviewing_safety", ("needs_safety_review",)),
         _T("retrieved", "retrieving_condition", "flagged", ("evidence_quarantined",), outcome="verify_pdf",
            reason="quarantined_content"),
         *_budgeted("retrieved", "retrieving_condition", "generating"),
+        *_index_failure("reviewed", "reviewing_safety"),
         _T("reviewed", "reviewing_safety", "abstained", ("no_safety_evidence",), outcome="abstain",
            reason="no_safety_evidence", rationale="Không suy ra thuốc là phù hợp/an toàn khi thiếu dữ liệu an toàn."),
         _T("reviewed", "reviewing_safety", "flagged", ("evidence_quarantined",), outcome="verify_pdf",

@@ -157,6 +157,15 @@ def _usage(message: Any) -> dict[str, int]:
     return {k: int(v) for k in keys if isinstance(v := getattr(usage, k, None), int)}
 
 
+def _malformed(message: Any) -> str | None:
+    """Why a parsed reply is not a usable Messages reply (the SDK does not validate responses by default)."""
+    if getattr(message, "type", None) != "message" or not isinstance(getattr(message, "content", None), list):
+        return "the provider's response is not a Messages reply"
+    if message.stop_reason in ("max_tokens", "refusal", "model_context_window_exceeded"):
+        return f"the reply stopped early (stop_reason={message.stop_reason})"
+    return None
+
+
 def cached_system(system: str) -> list[dict[str, Any]]:
     """The system prompt as one text block marked as a prompt-cache breakpoint."""
     return [{"type": "text", "text": system, "cache_control": CACHE_EPHEMERAL}]
@@ -208,16 +217,25 @@ class ClaudeClient:
         """One Messages call: budget check first, then the request, then usage and latency recorded."""
         budget.require(call_site)  # raises RequestBudgetExhausted before anything is sent
         started = self._clock()
+        err: AnswerGenerationUnavailable | None = None
+        cause: BaseException | None = None
+        message: Any = None
         try:
             message = self._client.messages.create(model=self.model, max_tokens=self.max_tokens, **params)
         except anthropic.AnthropicError as exc:
-            err = translate_error(exc, call_site)
-            budget.record(LlmCall(call_site, self._clock() - started, ok=False, error=str(err)))
-            log.warning("provider call failed", extra={"call_site": call_site, "error": str(err)})
-            raise err from exc
-        budget.record(LlmCall(call_site, self._clock() - started, ok=True, usage=_usage(message)))
-        if message.stop_reason in ("max_tokens", "refusal", "model_context_window_exceeded"):
-            raise output_invalid(call_site, f"the reply stopped early (stop_reason={message.stop_reason})")
+            err, cause = translate_error(exc, call_site), exc
+        except ValueError as exc:  # a 2xx whose body is not JSON at all
+            err, cause = output_invalid(call_site, f"the provider's response is not JSON ({exc})"), exc
+        if err is None:
+            problem = _malformed(message)
+            if problem is not None:
+                err = output_invalid(call_site, problem)
+        elapsed = self._clock() - started
+        if err is not None:
+            budget.record(LlmCall(call_site, elapsed, ok=False, usage=_usage(message), error=str(err)))
+            log.warning("provider call failed: %s", err)
+            raise err from cause
+        budget.record(LlmCall(call_site, elapsed, ok=True, usage=_usage(message)))
         return message
 
     # -------------------------------------------------------------------------------- structured
@@ -264,18 +282,23 @@ class ClaudeClient:
             system=cached_system(system),
             messages=[{"role": "user", "content": content}],
         )
-        parts: list[TextPart] = []
-        for block in message.content:
-            if getattr(block, "type", None) != "text":
-                continue
-            spans: list[CitedSpan] = []
-            for c in block.citations or ():
-                if getattr(c, "type", None) != "search_result_location":
-                    raise output_invalid(call_site, f"unexpected citation type {getattr(c, 'type', None)!r}")
-                if not 0 <= c.search_result_index < len(blocks):
-                    raise output_invalid(call_site, f"citation of search result {c.search_result_index}, "
-                                                    f"only {len(blocks)} were sent")
-                spans.append(CitedSpan(c.search_result_index, c.source, c.cited_text, c.start_block_index,
-                                       c.end_block_index))
-            parts.append(TextPart(block.text, tuple(spans)))
+        try:
+            parts = [_text_part(block, len(blocks), call_site) for block in message.content
+                     if getattr(block, "type", None) == "text"]
+        except (AttributeError, TypeError) as exc:  # a block missing its fields (responses are not validated)
+            raise output_invalid(call_site, f"malformed text block or citation ({exc})") from exc
         return CitedReply(tuple(parts), message.stop_reason, raw=message.model_dump(mode="json", exclude_none=True))
+
+
+def _text_part(block: Any, n_results: int, call_site: str) -> TextPart:
+    spans: list[CitedSpan] = []
+    for c in block.citations or ():
+        if getattr(c, "type", None) != "search_result_location":
+            raise output_invalid(call_site, f"unexpected citation type {getattr(c, 'type', None)!r}")
+        if not 0 <= c.search_result_index < n_results:
+            raise output_invalid(call_site, f"citation of search result {c.search_result_index}, "
+                                            f"only {n_results} were sent")
+        spans.append(CitedSpan(c.search_result_index, c.source, c.cited_text, c.start_block_index, c.end_block_index))
+    if not isinstance(block.text, str):
+        raise output_invalid(call_site, "a text block without text")
+    return TextPart(block.text, tuple(spans))

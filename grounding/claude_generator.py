@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from grounding.anthropic_adapter import CitedReply, ClaudeClient, SearchResult
 from grounding.answer import Answer, Claim, GenerationRequest
+from grounding.anthropic_adapter import CitedReply, ClaudeClient, SearchResult, output_invalid
 from grounding.budget import RequestBudget
 from grounding.sentences import sentences
 from retrieval.corpus import Chunk
@@ -107,6 +107,10 @@ def answer_from_reply(reply: CitedReply, sent: Sequence[Chunk], request: Generat
             if not _is_glue(text):
                 claims.append(Claim(text=text))  # uncited substance: grounding rejects it
             continue
+        for s in part.citations:
+            if s.source != sent[s.search_result_index].doc_id:
+                raise output_invalid(CALL_SITE, f"citation source {s.source!r} is not search result "
+                                                f"{s.search_result_index} ({sent[s.search_result_index].doc_id})")
         doc_ids = list(dict.fromkeys(sent[s.search_result_index].doc_id for s in part.citations))
         drug_ids: list[str] = []
         if request.mode == "list":

@@ -28,10 +28,7 @@ MIN_COVERAGE = 0.8
 DOSING_SECTION = "lieu_luong_cach_dung"
 
 STOPWORDS = frozenset(
-    """
-    va hoac voi cua cho la thi ma nhung cac mot nhu de duoc bi tu den trong tren duoi khi neu tai theo
-    nay do ay co khong se da dang van rat cung hon nhat moi vi nen o ra vao lai
-    """.split()
+    ["va", "hoac", "voi", "cua", "cho", "la", "thi", "ma", "nhung", "cac", "mot", "nhu", "de", "duoc", "bi", "tu", "den", "trong", "tren", "duoi", "khi", "neu", "tai", "theo", "nay", "do", "ay", "co", "khong", "se", "da", "dang", "van", "rat", "cung", "hon", "nhat", "moi", "vi", "nen", "o", "ra", "vao", "lai"]
 )
 _WORD = re.compile(r"[a-z]+")
 _MAX_DOSE = re.compile(r"\b(toi da|khong qua|khong duoc qua|khong vuot qua)\b")

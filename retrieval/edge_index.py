@@ -26,7 +26,14 @@ from tqdm import tqdm
 
 from retrieval.corpus import Chunk, DrugNames, Monograph, ScoredChunk
 from retrieval.errors import EngineError, IndexUnavailable
-from retrieval.index_common import TEXT_VECTOR, IndexManifest, chunk_from_payload, chunk_payload, in_book_order, prepare
+from retrieval.index_common import (
+    TEXT_VECTOR,
+    IndexManifest,
+    chunk_from_payload,
+    chunk_payload,
+    in_book_order,
+    prepare,
+)
 
 MANIFEST_FILE = "manifest.json"
 SHARD_DIR = "shard"
@@ -142,12 +149,16 @@ class EdgeIndex:
         with _translated(what):
             return fn(self._shard)
 
+    def _scroll_page(self, request: qe.ScrollRequest) -> tuple[list[qe.Record], Any]:
+        return self._call("scroll", lambda s: s.scroll(request))
+
     def _scroll(self, flt: qe.Filter) -> list[Chunk]:
         payloads: list[dict[str, Any] | None] = []
         offset: Any = None
         while True:
-            records, offset = self._call("scroll", lambda s, o=offset: s.scroll(
-                qe.ScrollRequest(offset=o, limit=_SCROLL_PAGE, filter=flt, with_payload=True, with_vector=False)))
+            request = qe.ScrollRequest(offset=offset, limit=_SCROLL_PAGE, filter=flt, with_payload=True,
+                                       with_vector=False)
+            records, offset = self._scroll_page(request)
             payloads.extend(r.payload for r in records)
             if offset is None:
                 return in_book_order(payloads)

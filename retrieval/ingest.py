@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, Field
+
 from retrieval.chunking import chunk_monograph
 from retrieval.corpus import Monograph
 from retrieval.edge_index import MANIFEST_FILE, EdgeIndex

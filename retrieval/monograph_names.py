@@ -8,6 +8,7 @@ with `Aspirin` an alias.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from retrieval.corpus import DrugNames, Monograph
 from retrieval.text import fold, normalize
@@ -63,10 +64,10 @@ def classes_from(text: str) -> list[str]:
     return _unique(p for p in (_clean(x) for x in (*outside, *inside)) if len(p) >= 2)
 
 
-def _unique(items: object) -> list[str]:
+def _unique(items: Iterable[str]) -> list[str]:
     seen: set[str] = set()
     out: list[str] = []
-    for item in items:  # type: ignore[attr-defined]
+    for item in items:
         key = fold(item)
         if key not in seen:
             seen.add(key)

@@ -10,6 +10,7 @@ it writes a new physical collection and then moves the alias. Every qdrant-clien
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -19,7 +20,14 @@ from tqdm import tqdm
 
 from retrieval.corpus import Chunk, DrugNames, Monograph, ScoredChunk
 from retrieval.errors import EngineError, IndexUnavailable
-from retrieval.index_common import TEXT_VECTOR, IndexManifest, chunk_from_payload, chunk_payload, in_book_order, prepare
+from retrieval.index_common import (
+    TEXT_VECTOR,
+    IndexManifest,
+    chunk_from_payload,
+    chunk_payload,
+    in_book_order,
+    prepare,
+)
 from retrieval.sparse_bm25 import embed_document, embed_query
 
 MANIFEST_ID = 0
@@ -85,7 +93,7 @@ class QdrantServerIndex:
                 sparse_vectors_config={TEXT_VECTOR: models.SparseVectorParams(modifier=models.Modifier.IDF)})
             try:
                 for field in ("drug_id", "section_key", "kind"):
-                    _quietly(lambda f=field: client.create_payload_index(physical, f, models.PayloadSchemaType.KEYWORD))
+                    _quietly(client.create_payload_index, physical, field, models.PayloadSchemaType.KEYWORD)
                 client.upsert(physical, [models.PointStruct(
                     id=MANIFEST_ID, vector={}, payload={"kind": "manifest", "manifest": manifest.model_dump()})])
                 bar = tqdm(total=len(chunks), desc="indexing", unit="chunk", disable=not progress)
@@ -124,12 +132,15 @@ class QdrantServerIndex:
         payloads: list[dict[str, Any] | None] = []
         offset: Any = None
         while True:
-            records, offset = self._call("scroll", lambda c, o=offset: c.scroll(
-                self.collection, scroll_filter=flt, limit=_SCROLL_PAGE, offset=o, with_payload=True,
-                with_vectors=False))
+            records, offset = self._scroll_page(flt, offset)
             payloads.extend(r.payload for r in records)
             if offset is None:
                 return in_book_order(payloads)
+
+    def _scroll_page(self, flt: models.Filter, offset: Any) -> tuple[list[models.Record], Any]:
+        with _translated("scroll"):
+            return self.client.scroll(self.collection, scroll_filter=flt, limit=_SCROLL_PAGE, offset=offset,
+                                      with_payload=True, with_vectors=False)
 
     def find_by_section(self, drug_id: str, section_key: str) -> list[Chunk]:
         return self._scroll(models.Filter(must=[_IS_CHUNK, _match("drug_id", drug_id),
@@ -165,10 +176,8 @@ class QdrantServerIndex:
             self.client.close()
 
 
-def _quietly(fn: Callable[[], object]) -> None:
+def _quietly(fn: Callable[..., object], *args: object) -> None:
     """Local mode warns that payload indexes have no effect there; the server uses them."""
-    import warnings
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        fn()
+        fn(*args)

@@ -60,7 +60,7 @@ class RetrievalService:
         chunks = self.index.find_by_drug(drug_id)
         if not query:
             ident = [c for c in chunks if c.section_key in IDENTITY_SECTIONS]
-            return sorted(ident, key=lambda c: (BOOK_ORDER.get(c.section_key, 99), c.doc_id))[:limit]
+            return sorted(ident, key=lambda c: BOOK_ORDER.get(c.section_key, 99))[:limit]  # stable: book order within
         ranked = rerank(chunks, query)
         return ranked[:limit] if ranked else chunks[:limit]
 

@@ -64,6 +64,9 @@ def abstain_text(reason: str, frame: QueryFrame, names: NameBook) -> str:
     if reason in ("ungrounded_answer", "not_entailed", "incomplete_answer"):
         return ("Tôi không thể xác minh đầy đủ câu trả lời với nội dung Dược thư, nên tôi không trả lời. "
                 "Vui lòng hỏi cụ thể hơn hoặc tra trực tiếp Dược thư.")
+    if reason == "index_unavailable":
+        return ("Hiện không tra cứu được Dược thư, nên tôi không trả lời (không có nghĩa là Dược thư không có "
+                "thông tin này). Vui lòng thử lại sau.")
     if reason in ("generation_unavailable", "verification_unavailable"):
         return "Hiện không soạn được câu trả lời đã kiểm chứng. Vui lòng thử lại sau."
     return "Đã có lỗi khi hiểu câu hỏi, nên tôi không trả lời. Vui lòng thử lại."
@@ -88,6 +91,10 @@ def answer_text(answer: Answer, path: str, frame: QueryFrame, names: NameBook) -
         head = f"Theo Dược thư ({_drugs(frame, names)}{' – ' + section if section else ''}):"
     if answer.preamble:
         head = answer.preamble
+    if frame.unknown_drugs:
+        # A partly-resolved question must not read as if the unknown drug had been checked.
+        head = (f"Lưu ý: không tìm thấy {', '.join(frame.unknown_drugs)} trong Dược thư; thông tin dưới đây chỉ "
+                f"về {_drugs(frame, names)}.\n{head}")
     lines = [head] + [f"- {c.text} {_markers(c.citations, order)}".rstrip() for c in answer.claims]
     return "\n".join(lines)
 

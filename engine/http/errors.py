@@ -44,9 +44,9 @@ def error_response(status: int, code: str, message: str, headers: dict[str, str]
 # Most specific first: the first matching class decides.
 _ENGINE_ERRORS: tuple[tuple[type[EngineError], int, str, str], ...] = (
     (StoreConflict, 409, "conversation_conflict",
-     "another turn on this conversation was committed first; nothing of this turn was saved — resend it"),
+     "another turn on this conversation was committed first and nothing of this turn was saved: resend it"),
     (ConversationNotFound, 404, "conversation_not_found",
-     "no such conversation for this API key; omit conversation_id to start a new one"),
+     "it does not exist or belongs to another API key; omit conversation_id to start a new conversation"),
     (InvalidInput, 422, "invalid_input", ""),
     (StoreUnavailable, 503, "store_unavailable", "the conversation store cannot serve right now; retry later"),
     (IndexUnavailable, 503, "index_unavailable", "the formulary index cannot serve right now; retry later"),
@@ -58,7 +58,7 @@ _ENGINE_ERRORS: tuple[tuple[type[EngineError], int, str, str], ...] = (
 def engine_error_response(exc: EngineError) -> JSONResponse:
     for kind, status, code, message in _ENGINE_ERRORS:
         if isinstance(exc, kind):
-            detail = f"{message}: {exc}" if message and str(exc) else (message or str(exc))
+            detail = "; ".join(part for part in (str(exc), message) if part)
             return error_response(status, code, detail)
     return error_response(503, "engine_error", f"the engine could not serve this turn: {exc}")
 

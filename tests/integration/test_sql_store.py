@@ -6,24 +6,33 @@ semantics: versions, conflicts that write nothing, owners, the bounded history w
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
 
 import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
 
+from engine.cli import main as cli_main
+from engine.config import load_settings
 from engine.runner import Engine
 from engine.store.base import ConversationStore, ConversationUpdate, TurnRecord
 from engine.store.faults import FaultyStore
 from engine.store.memory import MemoryStore
-from engine.store.sql import SqlStore
-from retrieval.errors import StoreConflict
+from engine.store.migrate import current_revision, head_revision
+from engine.store.schema import metadata
+from engine.store.sql import SqlStore, create_store_engine, normalize_url
+from retrieval.errors import ConfigurationError, StoreConflict, StoreUnavailable
 from states.frame import QueryFrame
 from states.replies import NO_MEMORY_NOTICE
 from states.scripted import ScriptedUnderstander
-from tests.integration.sql_support import fresh_postgres_schema
+from tests.integration.sql_support import execute_raw, fresh_postgres_schema
 from tests.unit.machine_kit import make_engine
 
 pytestmark = pytest.mark.integration
@@ -76,7 +85,7 @@ def new_id() -> str:
 
 
 def update(state: str = "awaiting_answer", *, streak: int = 1, frame: QueryFrame | None = PEDIATRIC_DOSE,
-           pending: dict[str, object] | None = None) -> ConversationUpdate:
+           pending: dict[str, Any] | None = None) -> ConversationUpdate:
     return ConversationUpdate(
         state=state,
         frame=frame.model_dump() if frame else None,
@@ -105,7 +114,7 @@ def grow(store: ConversationStore, cid: str, n: int, owner: str | None = OWNER) 
     snap = store.load(cid, owner)
     version = snap.version if snap else 0
     for _ in range(n):
-        seq = (store.load(cid, owner).turn_count if version else 0) + 1  # type: ignore[union-attr]
+        seq = version + 1  # one turn per version: the turn count is the version
         version = store.commit_turn(cid, owner, version, update(), turn(seq, f"câu hỏi {seq}", f"trả lời {seq}"))
     return version
 
@@ -473,3 +482,132 @@ def test_a_conversation_resting_in_a_state_the_spec_no_longer_has_resumes_from_r
     assert reply.outcome == "clarify" and reply.persisted is True
     snap = store.load(cid, OWNER)
     assert snap is not None and snap.state == "awaiting_answer" and snap.spec_fingerprint == engine.fingerprint
+
+
+# ----------------------------------------------------------------------------- SQL backends only
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def sql_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The URL of an empty database (nothing migrated yet)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'data' / 'formulary.db'}"
+    else:
+        with fresh_postgres_schema() as url:
+            yield url
+
+
+def test_the_migrations_create_exactly_the_schema_the_store_declares(sql_url: str) -> None:
+    store = SqlStore(sql_url)
+    store.close()
+    engine = create_store_engine(normalize_url(sql_url))
+    try:
+        with engine.connect() as conn:
+            differences = compare_metadata(MigrationContext.configure(conn), metadata)
+        assert current_revision(engine) == head_revision()
+    finally:
+        engine.dispose()
+    assert differences == []
+
+
+def test_several_processes_opening_a_new_database_at_once_all_get_a_working_store(sql_url: str) -> None:
+    opened: list[SqlStore] = []
+    errors: list[BaseException] = []
+    start = threading.Barrier(4)
+
+    def open_store() -> None:
+        try:
+            start.wait(timeout=30)
+            opened.append(SqlStore(sql_url))
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=open_store) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+
+    assert not errors, errors
+    cid = new_id()
+    grow(opened[0], cid, 1)
+    assert all(s.load(cid, OWNER) is not None for s in opened)
+    for s in opened:
+        s.close()
+    SqlStore(sql_url).close()  # and opening an up-to-date database again is a no-op
+
+
+def test_a_database_error_surfaces_as_store_unavailable_never_a_vendor_exception(sql_url: str) -> None:
+    store = SqlStore(sql_url)
+    cid = new_id()
+    grow(store, cid, 1)
+    execute_raw(sql_url, "DROP TABLE turns")
+
+    with pytest.raises(StoreUnavailable, match="could not load the history") as caught:
+        store.history(cid)
+    with pytest.raises(StoreUnavailable, match="could not write the turn"):
+        store.commit_turn(cid, OWNER, 1, update(), turn(2))
+    store.close()
+
+    assert "SELECT" not in str(caught.value)  # no SQL (and no user text) in the message
+
+
+def test_text_with_a_nul_character_is_stored_on_every_backend(sql_url: str) -> None:
+    store = SqlStore(sql_url)
+    cid = new_id()
+    store.commit_turn(cid, OWNER, 0, update(), turn(1, "Liều\x00 paracetamol"))
+
+    [stored] = store.turns(cid)
+    store.close()
+    assert stored.user_text == "Liều\ufffd paracetamol"
+
+
+def test_the_sqlite_database_runs_in_wal_mode_with_foreign_keys(tmp_path: Path) -> None:
+    path = tmp_path / "formulary.db"
+    SqlStore(f"sqlite:///{path}").close()
+
+    with sqlite3.connect(path) as raw:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_an_unreachable_postgresql_is_store_unavailable_at_open() -> None:
+    with pytest.raises(StoreUnavailable, match="could not migrate"):
+        SqlStore("postgresql://postgres@127.0.0.1:9/test")  # nothing listens on the discard port
+
+
+def test_a_plain_postgresql_url_means_psycopg_3() -> None:
+    assert normalize_url("postgresql://postgres@127.0.0.1:5432/test").drivername == "postgresql+psycopg"
+    assert normalize_url("postgres://u@h/db").drivername == "postgresql+psycopg"
+    assert normalize_url("sqlite:///var/formulary.db").drivername == "sqlite"
+
+
+def test_an_unsupported_database_url_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigurationError, match="not supported"):
+        SqlStore("mysql://u@h/db")
+    with pytest.raises(ConfigurationError, match="not a valid"):
+        SqlStore("not a url")
+
+
+def test_purge_command_deletes_conversations_idle_longer_than_the_retention(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    url = load_settings().sqlalchemy_url
+    long_ago = SqlStore(url, clock=lambda: datetime.now(UTC) - timedelta(days=40))
+    old = new_id()
+    grow(long_ago, old, 2)
+    long_ago.close()
+    store = SqlStore(url)
+    recent = new_id()
+    grow(store, recent, 1)
+
+    assert cli_main(["purge", "--days", "30"]) == 0
+
+    assert "purged 1 conversation" in capsys.readouterr().out
+    assert store.load(old, OWNER) is None
+    assert store.load(recent, OWNER) is not None
+    monkeypatch.setenv("RETENTION_DAYS", "60")
+    assert cli_main(["purge"]) == 0
+    assert "purged 0 conversation" in capsys.readouterr().out
+    store.close()

@@ -1,0 +1,228 @@
+"""Claude entailment verification, and the reference system's optional sufficiency check.
+
+Entailment runs after citation/numeric grounding has passed: one forced tool call judges, per cited claim,
+whether its blocks state its content, and lists grounded omissions (statements of the cited blocks the
+answer must include not to mislead; each must name a retrieved block and its numbers must be in it, or it
+is dropped). It fails closed: a provider failure or a verdict missing for any claim raises.
+
+Two call savers, both safe:
+- a claim that only restates the exact spans the provider cited for it (every folded word and number of
+  the claim is in its quotes, same negations) needs no model to judge it; when every claim is such, the
+  call is skipped (DESIGN.md, "Grounding"). Omission detection is then skipped too — the price of the
+  saved call, kept switchable (`skip_when_covered`).
+- the reference's one same-claim retry on a lone reject (the call is measurably noisy), only while the
+  budget allows it.
+
+`check_sufficiency` is the reference system's sufficiency call. It fails OPEN (an error means "proceed"),
+and is skipped on the agent path (`prechecked=True` — always so in this engine, whose machine already
+decides clarifications), in list mode, and with fewer than 2 evidence blocks. It is not wired by default.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pydantic import BaseModel, Field
+
+from grounding.answer import Answer, Claim, EntailmentResult
+from grounding.anthropic_adapter import ClaudeClient, ToolSpec, output_invalid, parse_tool_input
+from grounding.budget import RequestBudget
+from grounding.verify import ungrounded_quantities
+from retrieval.corpus import Chunk
+from retrieval.errors import AnswerGenerationUnavailable
+from retrieval.text import fold
+
+CALL_SITE = "entail"
+RETRY_SITE = "entail_retry"
+SUFFICIENCY_SITE = "sufficiency"
+TOOL_NAME = "record_entailment"
+
+_NEGATIONS = frozenset({"khong", "chua", "cam", "tranh", "ngung", "chong", "not", "no"})
+
+SYSTEM_PROMPT = """\
+You verify answers about the Vietnamese national drug formulary (Dược thư Quốc gia Việt Nam 2018) against
+the formulary blocks they cite. You never rewrite the answer. Call the record_entailment tool exactly once.
+
+For every claim, decide `entailed`: true only when the claim's content — every fact, number, unit,
+population, route, condition and negation — is stated by the block(s) it cites. A claim that adds, drops a
+condition from, generalises, or contradicts its block is not entailed. Give a short reason.
+
+Then list `omissions`: statements in the cited blocks that the answer must include so that what it says is
+not misleading (a maximum dose, an age or weight limit, a condition of use, an exception) — each with the
+doc_id of the block that states it, quoted as written. Do not list merely related extra facts.
+"""
+
+ENTAILMENT_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "claims": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "index": {"type": "integer", "minimum": 0},
+                    "entailed": {"type": "boolean"},
+                    "reason": {"type": "string"},
+                },
+                "required": ["index", "entailed"],
+            },
+        },
+        "omissions": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"statement": {"type": "string"}, "doc_id": {"type": "string"}},
+                "required": ["statement", "doc_id"],
+            },
+        },
+    },
+    "required": ["claims", "omissions"],
+}
+
+
+class ClaimVerdict(BaseModel):
+    index: int = Field(ge=0)
+    entailed: bool
+    reason: str = ""
+
+
+class Omission(BaseModel):
+    statement: str
+    doc_id: str
+
+
+class EntailmentOutput(BaseModel):
+    claims: list[ClaimVerdict]
+    omissions: list[Omission] = Field(default_factory=list)
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w+", fold(text)))
+
+
+def covered_by_quotes(claim: Claim) -> bool:
+    """The claim only restates the spans cited for it: no word or number the quotes lack, same negations."""
+    if not claim.quotes or not claim.citations:
+        return False
+    claim_words = _words(claim.text)
+    quoted = set().union(*(_words(q) for q in claim.quotes))
+    return bool(claim_words) and claim_words <= quoted and (claim_words & _NEGATIONS) == (quoted & _NEGATIONS)
+
+
+def _blocks_text(chunks: Sequence[Chunk]) -> str:
+    return "\n\n".join(f"[{c.doc_id}]\n{c.text}" for c in chunks)
+
+
+def _prompt(claims: Sequence[tuple[int, Claim]], cited: Sequence[Chunk]) -> str:
+    lines = ["Cited blocks:", _blocks_text(cited), "", "Claims:"]
+    lines += [f"{i}. {c.text}  (cites: {', '.join(c.citations)})" for i, c in claims]
+    return "\n".join(lines)
+
+
+class ClaudeVerifier:
+    name = "anthropic"
+    calls_llm = True
+
+    def __init__(self, client: ClaudeClient, *, skip_when_covered: bool = True, retry_lone_reject: bool = True) -> None:
+        self.client = client
+        self.skip_when_covered = skip_when_covered
+        self.retry_lone_reject = retry_lone_reject
+
+    def verify(self, answer: Answer, evidence: Sequence[Chunk], budget: RequestBudget) -> EntailmentResult:
+        by_id = {c.doc_id: c for c in evidence if not c.has_quarantined_content}
+        indexed = list(enumerate(answer.claims))
+        if not indexed:
+            return EntailmentResult(ok=False, problems=["answer has no claims to verify"])
+        if self.skip_when_covered and all(covered_by_quotes(c) for _, c in indexed):
+            return EntailmentResult(ok=True, problems=[])
+        cited = [by_id[d] for d in dict.fromkeys(d for _, c in indexed for d in c.citations) if d in by_id]
+        output = self._judge(CALL_SITE, indexed, cited, budget)
+        rejected = [v.index for v in output.claims if not v.entailed]
+        reasons = {v.index: v.reason for v in output.claims}
+        if self.retry_lone_reject and len(rejected) == 1 and budget.can_call():
+            lone = rejected[0]
+            again = self._judge(RETRY_SITE, [indexed[lone]], cited, budget)
+            if all(v.entailed for v in again.claims):
+                rejected = []
+        problems = [f"claim {i} not entailed by its block(s): {reasons.get(i) or 'no reason given'}" for i in rejected]
+        omissions: list[str] = []
+        for o in output.omissions:
+            block = by_id.get(o.doc_id)
+            if block is None:
+                problems.append(f"omission dropped: cites {o.doc_id}, which the answer did not retrieve")
+            elif ungrounded_quantities(o.statement, [block]):
+                problems.append(f"omission dropped: its numbers are not in {o.doc_id}: «{o.statement}»")
+            else:
+                omissions.append(o.statement)
+        return EntailmentResult(ok=not rejected and not omissions, rejected=rejected, omissions=omissions,
+                                problems=problems)
+
+    def _judge(self, site: str, claims: Sequence[tuple[int, Claim]], cited: Sequence[Chunk],
+               budget: RequestBudget) -> EntailmentOutput:
+        tool = ToolSpec(TOOL_NAME, "Record the entailment verdict of every claim, and grounded omissions.",
+                        ENTAILMENT_SCHEMA)
+        raw = self.client.call_tool(site, SYSTEM_PROMPT, [{"role": "user", "content": _prompt(claims, cited)}],
+                                    tool, budget)
+        output = parse_tool_input(EntailmentOutput, raw, site)
+        expected = {i for i, _ in claims}
+        judged = {v.index for v in output.claims}
+        if judged != expected:
+            # Fail closed: a claim without a verdict is a claim nobody verified.
+            raise output_invalid(site, f"verdicts for claims {sorted(judged)}, expected {sorted(expected)}")
+        return output
+
+
+# ------------------------------------------------------------------------------------- sufficiency
+
+SUFFICIENCY_TOOL = "record_sufficiency"
+SUFFICIENCY_PROMPT = """\
+You decide whether formulary blocks let a question be answered without guessing. When the blocks give
+different answers for populations, routes or indications the question has not chosen between, the evidence
+is not sufficient: write one short clarifying question in Vietnamese and its quick replies. Call
+record_sufficiency exactly once.
+"""
+SUFFICIENCY_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "sufficient": {"type": "boolean"},
+        "question": {"type": ["string", "null"]},
+        "quick_replies": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["sufficient"],
+}
+
+
+class Sufficiency(BaseModel):
+    sufficient: bool = True
+    question: str | None = None
+    quick_replies: list[str] = Field(default_factory=list)
+    skipped: bool = False
+    failed_open: bool = False
+    note: str = ""
+
+
+def check_sufficiency(
+    client: ClaudeClient,
+    query: str,
+    evidence: Sequence[Chunk],
+    budget: RequestBudget,
+    *,
+    prechecked: bool = True,
+    list_mode: bool = False,
+) -> Sufficiency:
+    """The optional sufficiency call. Fails OPEN; skipped on the agent path, in list mode, under 2 blocks."""
+    usable = [c for c in evidence if not c.has_quarantined_content]
+    if prechecked or list_mode or len(usable) < 2:
+        return Sufficiency(skipped=True, note="skipped (agent path, list mode or fewer than 2 blocks)")
+    tool = ToolSpec(SUFFICIENCY_TOOL, "Record whether the blocks suffice, or the clarifying question.",
+                    SUFFICIENCY_SCHEMA)
+    prompt = f"Question: {query}\n\nBlocks:\n{_blocks_text(usable)}"
+    try:
+        raw = client.call_tool(SUFFICIENCY_SITE, SUFFICIENCY_PROMPT, [{"role": "user", "content": prompt}], tool,
+                               budget)
+        return parse_tool_input(Sufficiency, {k: v for k, v in raw.items() if k in SUFFICIENCY_SCHEMA["properties"]},
+                                SUFFICIENCY_SITE)
+    except AnswerGenerationUnavailable as exc:
+        # Fail open: a check that cannot run must not block an answer the later checks still verify.
+        return Sufficiency(failed_open=True, note=str(exc))

@@ -1,0 +1,158 @@
+"""Ingest: exactly the given corpus becomes the serving index, swapped in whole; bad input is named."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from retrieval.edge_index import EdgeIndex
+from retrieval.errors import CorpusError, IndexUnavailable
+from retrieval.ingest import FIXTURE_FORMULARY, current_shard, ensure_index, ingest, load_corpus
+
+pytestmark = pytest.mark.integration
+
+REPO = Path(__file__).resolve().parents[2]
+
+GOOD_JSONL = (
+    '{"title": "IBUPROFEN", "synthetic": true, "sections": ['
+    '{"key": "chi_dinh", "text": "Giảm đau, hạ sốt.", "page": 760},'
+    '{"key": "tuong_tac_thuoc", "text": "Warfarin: tăng chảy máu.", "quarantined_blocks": ["| bảng | hỏng |"]},'
+    '{"heading": "Tên thương mại", "text": "Brufen; Advil."}]}\n'
+    '{"title": "WARFARIN", "sections": [{"key": "nonsense", "text": "x"}]}\n'
+    'this line is not JSON\n'
+    '{"title": "DIGOXIN", "sections": [{"key": "chi_dinh", "text": "Suy tim."}, '
+    '{"heading": "Dược lực học", "text": "Ức chế Na-K-ATPase."}]}\n'
+)
+
+
+def _serving(data_dir: Path) -> EdgeIndex:
+    shard = current_shard(data_dir)
+    assert shard is not None
+    return EdgeIndex.open(shard)
+
+
+def test_load_corpus_reports_malformed_lines_and_loads_the_rest(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(GOOD_JSONL, encoding="utf-8")
+    monographs, report = load_corpus([corpus])
+    assert [m.drug_id for m in monographs] == ["ibuprofen", "digoxin"]
+    assert [(e.file, e.line) for e in report.errors] == [(str(corpus), 2), (str(corpus), 3)]
+    assert "nonsense" in report.errors[0].problem and "JSON" in report.errors[1].problem
+    assert [(u.line, "Dược lực học" in u.problem) for u in report.unknown_headings] == [(4, True)]
+    assert (report.monographs, report.sections, report.chunks, report.quarantined_blocks) == (2, 4, 5, 1)
+
+
+def test_ingest_builds_exactly_the_given_corpus(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(GOOD_JSONL, encoding="utf-8")
+    summary = ingest([corpus], tmp_path / "data")
+    index = _serving(tmp_path / "data")
+    try:
+        assert sorted(n.drug_id for n in index.drug_names()) == ["digoxin", "ibuprofen"]
+        assert index.count() == summary.chunks == 5
+        assert index.find_by_section("ibuprofen", "chi_dinh")[0].page == 760
+        assert [c.has_quarantined_content for c in index.find_by_section("ibuprofen", "tuong_tac_thuoc")] == [
+            False, True]
+        assert "Brufen" in next(n for n in index.drug_names() if n.drug_id == "ibuprofen").brands
+    finally:
+        index.close()
+
+
+def test_re_ingesting_the_same_corpus_is_idempotent(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    first = ingest([FIXTURE_FORMULARY], data)
+    before = _serving(data)
+    first_lookup = before.find_by_section("paracetamol", "lieu_luong_cach_dung")
+    before.close()
+    second = ingest([FIXTURE_FORMULARY], data)
+    after = _serving(data)
+    try:
+        assert first.model_dump(exclude={"index_path"}) == second.model_dump(exclude={"index_path"})
+        assert after.count() == first.chunks
+        assert after.find_by_section("paracetamol", "lieu_luong_cach_dung") == first_lookup
+        assert [h.chunk.doc_id for h in after.search_text("tăng huyết áp", section_keys=["chi_dinh"])]
+    finally:
+        after.close()
+    builds = list((data / "index" / "shards").iterdir())
+    assert len(builds) <= 2, "old builds are pruned"
+
+
+def test_an_ingest_with_nothing_loadable_leaves_the_old_index_serving(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    ingest([FIXTURE_FORMULARY], data)
+    old = current_shard(data)
+    broken = tmp_path / "broken.md"
+    broken.write_text("no title here\n## **Chỉ định**\n", encoding="utf-8")
+    with pytest.raises(CorpusError, match="broken.md"):
+        ingest([broken], data)
+    assert current_shard(data) == old
+
+
+def test_a_build_that_fails_midway_leaves_the_old_index_serving(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tmp_path / "data"
+    ingest([FIXTURE_FORMULARY], data)
+    old = current_shard(data)
+    real_build = EdgeIndex.build
+
+    def build_then_crash(path: Path, monographs, *, progress: bool = False):  # type: ignore[no-untyped-def]
+        real_build(path, monographs[:1], progress=progress)
+        raise IndexUnavailable("disk full (simulated)")
+
+    monkeypatch.setattr(EdgeIndex, "build", staticmethod(build_then_crash))
+    with pytest.raises(IndexUnavailable):
+        ingest([FIXTURE_FORMULARY], data)
+    assert current_shard(data) == old
+    assert [p for p in (data / "index" / "shards").iterdir()] == [old], "the half-built shard is removed"
+    index = _serving(data)
+    try:
+        assert len(index.drug_names()) == 30
+    finally:
+        index.close()
+
+
+def test_ensure_index_builds_the_fixture_formulary_once(tmp_path: Path) -> None:
+    first = ensure_index(tmp_path / "data")
+    assert ensure_index(tmp_path / "data") == first
+    index = EdgeIndex.open(first)
+    try:
+        assert index.is_synthetic() and len(index.drug_names()) == 30
+    finally:
+        index.close()
+
+
+def _cli(*args: str, data_dir: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "DATA_DIR": str(data_dir)}
+    return subprocess.run([sys.executable, "-m", "engine.cli", "ingest", *args], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_cli_prints_the_summary_as_json(tmp_path: Path) -> None:
+    result = _cli(str(FIXTURE_FORMULARY), "--json", data_dir=tmp_path / "data")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert set(summary) == {"monographs", "sections", "chunks", "quarantined_blocks", "unknown_headings", "errors"}
+    assert summary["monographs"] == 30 and summary["quarantined_blocks"] >= 2
+    assert summary["unknown_headings"] == [] and summary["errors"] == []
+    assert current_shard(tmp_path / "data") is not None
+
+
+def test_cli_names_the_file_line_and_problem_of_a_malformed_input(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(GOOD_JSONL, encoding="utf-8")
+    result = _cli(str(corpus), str(FIXTURE_FORMULARY / "paracetamol.md"), data_dir=tmp_path / "data")
+    assert result.returncode == 1, "partial input exits non-zero"
+    assert f"{corpus}:3: not valid JSON" in result.stdout
+    assert "monographs: 3" in result.stdout
+    assert "indexing" in result.stderr, "a progress bar goes to stderr"
+
+
+def test_cli_with_only_bad_input_fails_and_says_why(tmp_path: Path) -> None:
+    result = _cli(str(tmp_path / "missing.md"), data_dir=tmp_path / "data")
+    assert result.returncode == 2
+    assert "missing.md" in result.stderr and "no such file" in result.stderr
