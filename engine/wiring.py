@@ -6,6 +6,7 @@ The embedded default is SQLite + Qdrant Edge + the offline providers (rules, ext
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from engine.config import Settings
 from engine.runner import Engine, EngineLimits
@@ -16,6 +17,9 @@ from retrieval.index import FormularyIndex
 from retrieval.resolver import DrugResolver
 from retrieval.service import RetrievalService
 from states.understander import Understander
+
+if TYPE_CHECKING:  # the anthropic SDK is imported only when a Claude mode is configured
+    from grounding.anthropic_adapter import ClaudeClient
 
 
 def spec_from(settings: Settings) -> MachineSpec:
@@ -42,7 +46,7 @@ def open_store(settings: Settings) -> ConversationStore:
     return SqlStore(settings.sqlalchemy_url)
 
 
-def _claude_client(settings: Settings):  # type: ignore[no-untyped-def]
+def _claude_client(settings: Settings) -> ClaudeClient:
     from grounding.anthropic_adapter import ClaudeClient
 
     return ClaudeClient.from_settings(

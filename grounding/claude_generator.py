@@ -2,11 +2,12 @@
 
 Each evidence chunk is one search result (source = doc_id, title = drug + section) whose content is the
 chunk split into sentence-sized text blocks: a citation's `cited_text` is always whole text blocks, so
-sentence blocks make every citation point at the exact sentence a claim rests on. Each cited text block of
-the reply becomes a Claim citing the doc_ids of its search results, with the cited text kept as quotes.
+sentence blocks make every citation point at the exact sentence a claim rests on. Each sentence of the reply
+(the API splits sentences into text blocks at citation boundaries) becomes a Claim citing the doc_ids of
+its search results, with the cited text kept as quotes.
 
-Text the model wrote without a citation is never shown as fact: number-free connective glue ("Theo Dược
-thư, ") is dropped; anything substantive becomes an uncited claim, which grounding rejects (fail closed).
+Text the model wrote without a citation is never shown as fact: a number-free framing sentence ("Theo Dược
+thư:") is dropped; any other uncited sentence becomes an uncited claim, which grounding rejects.
 
 Never generated over: quarantined chunks are filtered out before the request is built (the machine routes
 them to verify_pdf first; this is the second line).
@@ -18,7 +19,7 @@ import re
 from collections.abc import Sequence
 
 from grounding.answer import Answer, Claim, GenerationRequest
-from grounding.anthropic_adapter import CitedReply, ClaudeClient, SearchResult, output_invalid
+from grounding.anthropic_adapter import CitedReply, ClaudeClient, SearchResult, TextPart, output_invalid
 from grounding.budget import RequestBudget
 from grounding.sentences import sentences
 from retrieval.corpus import Chunk
@@ -30,6 +31,7 @@ REPAIR_SITE = "repair"
 INSUFFICIENT = "[KHÔNG ĐỦ DỮ LIỆU]"
 """What the model answers, alone, when the search results do not state the answer."""
 GLUE_MAX_WORDS = 12
+_SENTENCE_END = re.compile(r"[.!?](\s|$)|\n")
 
 SYSTEM_PROMPT = f"""\
 You answer questions about the Vietnamese national drug formulary (Dược thư Quốc gia Việt Nam 2018) for
@@ -94,30 +96,50 @@ def _mentions(text: str, names: dict[str, list[str]]) -> list[str]:
     return [d for d, ns in names.items() if any(n and f" {fold(n)} " in folded for n in ns)]
 
 
+def _statements(parts: Sequence[TextPart]) -> list[list[TextPart]]:
+    """Group response text blocks into sentences: the API splits a sentence at each citation boundary."""
+    groups: list[list[TextPart]] = []
+    current: list[TextPart] = []
+    for part in parts:
+        current.append(part)
+        if _SENTENCE_END.search(part.text):
+            groups.append(current)
+            current = []
+    if current:
+        groups.append(current)
+    return groups
+
+
 def answer_from_reply(reply: CitedReply, sent: Sequence[Chunk], request: GenerationRequest) -> Answer:
-    """Map the reply's text blocks and citations onto claims (search_result_index → the chunk's doc_id)."""
+    """Map the reply's sentences and their citations onto claims (search_result_index → the chunk's doc_id).
+
+    A sentence keeps all its text, cited or not, so what is shown is exactly what is verified. A sentence
+    with no citation is dropped when it is number-free framing ("Theo Dược thư:"), and otherwise kept as an
+    uncited claim, which grounding rejects.
+    """
     if INSUFFICIENT in reply.text:
         return Answer(claims=[], generator="anthropic", insufficient=True)
     claims: list[Claim] = []
-    for part in reply.parts:
-        text = part.text.strip().lstrip("-•* ").strip()
+    for group in _statements(reply.parts):
+        text = re.sub(r"\s+", " ", "".join(p.text for p in group)).strip().lstrip("-•* ").strip()
+        spans = [s for p in group for s in p.citations]
         if not text:
             continue
-        if not part.citations:
+        if not spans:
             if not _is_glue(text):
                 claims.append(Claim(text=text))  # uncited substance: grounding rejects it
             continue
-        for s in part.citations:
+        for s in spans:
             if s.source != sent[s.search_result_index].doc_id:
                 raise output_invalid(CALL_SITE, f"citation source {s.source!r} is not search result "
                                                 f"{s.search_result_index} ({sent[s.search_result_index].doc_id})")
-        doc_ids = list(dict.fromkeys(sent[s.search_result_index].doc_id for s in part.citations))
+        doc_ids = list(dict.fromkeys(sent[s.search_result_index].doc_id for s in spans))
         drug_ids: list[str] = []
         if request.mode == "list":
-            cited_drugs = [sent[s.search_result_index].drug_id for s in part.citations]
+            cited_drugs = [sent[s.search_result_index].drug_id for s in spans]
             drug_ids = list(dict.fromkeys([*cited_drugs, *_mentions(text, request.drug_names)]))
         claims.append(Claim(text=text, citations=doc_ids, drug_ids=drug_ids,
-                            quotes=list(dict.fromkeys(s.cited_text for s in part.citations))))
+                            quotes=list(dict.fromkeys(s.cited_text for s in spans))))
     return Answer(claims=claims, generator="anthropic")
 
 

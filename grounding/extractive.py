@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.budget import RequestBudget
-from grounding.dosing_select import paragraphs, patient_lines, select_paragraphs
+from grounding.dosing_select import paragraphs, patient_lines, population_of, select_paragraphs
 from grounding.sentences import clean, lines, sentences
 from retrieval.corpus import Chunk
 from retrieval.text import fold
@@ -91,12 +91,29 @@ class ExtractiveGenerator:
             # No labels to select by, or a question about the whole section: quote its opening.
             return self._section(request, evidence)
         chosen = select_paragraphs(chunks, request.population, request.route, request.age_months)
+        if not chosen and request.population is not None:
+            return self._population_mentions(chunks, request.population)
         claims: list[Claim] = []
         for paragraph in chosen:
             quoted = paragraph.lines
             if request.population == "pediatric":
                 quoted = patient_lines(paragraph, request.age_months, request.weight_kg)
             claims += [Claim(text=clean(line), citations=[paragraph.chunk.doc_id]) for line in quoted if clean(line)]
+        return claims
+
+    def _population_mentions(self, chunks: Sequence[Chunk], population: str) -> list[Claim]:
+        """No paragraph for this population: what the section says about it elsewhere ("không có liều … trẻ em").
+
+        Only sentences outside any route/population paragraph, so another population's dose is never quoted.
+        """
+        claims: list[Claim] = []
+        for chunk in chunks:
+            for paragraph in paragraphs(chunk):
+                if paragraph.populations:
+                    continue
+                claims += [Claim(text=s, citations=[chunk.doc_id])
+                           for line in paragraph.lines for s in sentences(line)
+                           if population in population_of(s)]
         return claims
 
     def _section(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
@@ -132,7 +149,7 @@ class ExtractiveGenerator:
                     continue
                 for sentence in sentences(chunk.text):
                     if any(_phrase_in(fold(sentence), n) for n in other_names):
-                        claims.append(Claim(text=f"{_title(chunk)}: {sentence}", citations=[chunk.doc_id]))
+                        claims.append(Claim(text=f"{_title(chunk)} — {sentence}", citations=[chunk.doc_id]))
         return claims
 
     # -------------------------------------------------------------------------------------------- list
@@ -149,7 +166,7 @@ class ExtractiveGenerator:
             indications.append(claim)
             for chunk in (c for c in own if c.section_key in SAFETY_SECTIONS):
                 picked = self._safety_sentences(chunk)
-                safety += [Claim(text=f"{_title(chunk)}: {s}", citations=[chunk.doc_id], drug_ids=[drug_id])
+                safety += [Claim(text=f"{_title(chunk)} — {s}", citations=[chunk.doc_id], drug_ids=[drug_id])
                            for s in picked]
         return [*indications, *safety]
 
@@ -157,7 +174,7 @@ class ExtractiveGenerator:
         for chunk in (c for c in chunks if c.section_key == "chi_dinh"):
             for unit in [*sentences(chunk.text), *lines(chunk.text)]:
                 if _phrase_in(fold(unit), condition):
-                    return Claim(text=f"{_title(chunk)}: {unit}", citations=[chunk.doc_id], drug_ids=[drug_id])
+                    return Claim(text=f"{_title(chunk)} — {unit}", citations=[chunk.doc_id], drug_ids=[drug_id])
         return None
 
     def _safety_sentences(self, chunk: Chunk) -> list[str]:

@@ -42,6 +42,7 @@ class RecordedRequest:
     method: str
     path: str
     headers: Mapping[str, str]
+    """Lower-cased names."""
     body: dict[str, Any]
 
     @property
@@ -58,6 +59,12 @@ class RecordedRequest:
                 elif block.get("type") == "tool_result" and isinstance(block.get("content"), list):
                     found += [b for b in block["content"] if b.get("type") == "search_result"]
         return found
+
+    @property
+    def api_key(self) -> str | None:
+        """The credential sent, as `x-api-key` or as a bearer token (SDK versions differ)."""
+        bearer = self.headers.get("authorization", "")
+        return self.headers.get("x-api-key") or (bearer[7:] if bearer.lower().startswith("bearer ") else None)
 
     @property
     def forced_tool(self) -> str | None:
@@ -357,7 +364,8 @@ def _record(method: str, path: str, headers: dict[str, str], raw: bytes) -> Reco
         body = json.loads(raw or b"{}")
     except ValueError:
         body = {"_unparseable": raw.decode(errors="replace")}
-    return RecordedRequest(method, path, headers, body if isinstance(body, dict) else {"_body": body})
+    lowered = {k.lower(): v for k, v in headers.items()}  # http.server keeps the sender's header case
+    return RecordedRequest(method, path, lowered, body if isinstance(body, dict) else {"_body": body})
 
 
 def _validate(r: RecordedRequest) -> str | None:

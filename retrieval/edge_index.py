@@ -13,6 +13,7 @@ swap in a new one while they run. Every qdrant_edge exception is translated to I
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import weakref
@@ -39,6 +40,7 @@ MANIFEST_FILE = "manifest.json"
 SHARD_DIR = "shard"
 BATCH = 512
 _SCROLL_PAGE = 1024
+_COPY_PREFIX = "formulary-edge-"
 T = TypeVar("T")
 
 
@@ -76,11 +78,13 @@ class EdgeIndex:
 
     def __init__(self, shard: qe.EdgeShard, manifest: IndexManifest, *, path: Path,
                  private_copy: Path | None = None) -> None:
-        self._shard: qe.EdgeShard | None = shard
+        self._holder: list[qe.EdgeShard] = [shard]
         self._manifest = manifest
         self._bm25 = _bm25(manifest.avg_len)
         self.path = path
-        self._cleanup = weakref.finalize(self, shutil.rmtree, private_copy, True) if private_copy else None
+        # Also at interpreter exit: close the shard *before* removing its private copy, or the shard's
+        # final flush recreates the directory after it was removed.
+        self._release = weakref.finalize(self, _release, self._holder, private_copy)
 
     # -- building and opening ---------------------------------------------------------------------
     @classmethod
@@ -125,7 +129,8 @@ class EdgeIndex:
         private: Path | None = None
         target = source
         if read_only:
-            private = Path(tempfile.mkdtemp(prefix="formulary-edge-"))
+            _sweep_stale_copies()
+            private = Path(tempfile.mkdtemp(prefix=f"{_COPY_PREFIX}{os.getpid()}-"))
             target = private / SHARD_DIR
             try:
                 # The writer's lock file must not travel with the copy.
@@ -144,10 +149,10 @@ class EdgeIndex:
 
     # -- FormularyIndex -------------------------------------------------------------------------------
     def _call(self, what: str, fn: Callable[[qe.EdgeShard], T]) -> T:
-        if self._shard is None:
+        if not self._holder:
             raise IndexUnavailable("Qdrant Edge index is closed")
         with _translated(what):
-            return fn(self._shard)
+            return fn(self._holder[0])
 
     def _scroll_page(self, request: qe.ScrollRequest) -> tuple[list[qe.Record], Any]:
         return self._call("scroll", lambda s: s.scroll(request))
@@ -173,8 +178,12 @@ class EdgeIndex:
         vector = self._bm25.embed_query(query)
         if not vector.indices or limit <= 0:
             return []
-        flt = qe.Filter(must=[qe.FieldCondition("section_key", match=qe.MatchAny(list(section_keys)))]) \
-            if section_keys else None
+        flt: qe.Filter | None = None
+        if section_keys:
+            keys = list(section_keys)
+            # One key is the common case (indications); MatchValue is the cheaper condition for it.
+            match = qe.MatchValue(keys[0]) if len(keys) == 1 else qe.MatchAny(keys)
+            flt = qe.Filter(must=[qe.FieldCondition("section_key", match=match)])
         request = qe.QueryRequest(limit=limit, query=qe.Query.Nearest(vector, using=TEXT_VECTOR), filter=flt,
                                   with_payload=True, with_vector=False)
         points = self._call("search", lambda s: s.query(request))
@@ -190,9 +199,28 @@ class EdgeIndex:
         return self._call("count", lambda s: s.count(qe.CountRequest(exact=True)))
 
     def close(self) -> None:
-        shard, self._shard = self._shard, None
-        if shard is not None:
-            with _translated("close"):
-                shard.close()
-        if self._cleanup is not None:
-            self._cleanup()
+        with _translated("close"):
+            self._release()
+
+
+def _release(holder: list[qe.EdgeShard], private_copy: Path | None) -> None:
+    try:
+        while holder:
+            holder.pop().close()
+    finally:
+        if private_copy is not None:
+            shutil.rmtree(private_copy, ignore_errors=True)
+
+
+def _sweep_stale_copies() -> None:
+    """Remove private copies left by processes that died without closing (killed servers)."""
+    for copy in Path(tempfile.gettempdir()).glob(f"{_COPY_PREFIX}*-*"):
+        pid_text = copy.name.removeprefix(_COPY_PREFIX).split("-", 1)[0]
+        if not pid_text.isdigit():
+            continue
+        try:
+            os.kill(int(pid_text), 0)
+        except ProcessLookupError:
+            shutil.rmtree(copy, ignore_errors=True)
+        except OSError:
+            continue  # alive, owned by someone else

@@ -21,6 +21,7 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
@@ -31,6 +32,9 @@ from retrieval.errors import CorpusError, CorpusFormatError
 from retrieval.jsonl_loader import load_jsonl
 from retrieval.load_report import LoadIssue, LoadReport
 from retrieval.markdown_loader import load_markdown
+
+if TYPE_CHECKING:
+    from qdrant_client import QdrantClient
 
 FIXTURE_FORMULARY = Path(__file__).resolve().parents[1] / "fixtures" / "formulary"
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -160,20 +164,39 @@ def _build_and_swap(monographs: Sequence[Monograph], data_dir: Path, progress: b
     return build
 
 
-def ingest(paths: Sequence[Path], data_dir: Path, *, progress: bool = False) -> IngestSummary:
-    """Build the index from exactly `paths` and make it the serving one; re-ingesting the same corpus
-    yields the same index. Raises CorpusError when nothing loadable was found (the old index stays)."""
+def _load_for_ingest(paths: Sequence[Path], progress: bool) -> tuple[list[Monograph], LoadReport]:
     monographs, report = load_corpus(paths)
     if not monographs:
         problems = "; ".join(str(e) for e in report.errors[:5]) or "no monographs"
         raise CorpusError(f"nothing to index: {problems}")
     if progress:
         print(f"loaded {len(monographs)} monographs, {report.chunks} chunks", file=sys.stderr)
-    with _locked(data_dir):
-        build = _build_and_swap(monographs, data_dir, progress)
+    return monographs, report
+
+
+def _summary(report: LoadReport, where: str) -> IngestSummary:
     return IngestSummary(monographs=report.monographs, sections=report.sections, chunks=report.chunks,
                          quarantined_blocks=report.quarantined_blocks, unknown_headings=report.unknown_headings,
-                         errors=report.errors, index_path=str(build))
+                         errors=report.errors, index_path=where)
+
+
+def ingest(paths: Sequence[Path], data_dir: Path, *, progress: bool = False) -> IngestSummary:
+    """Build the Edge index from exactly `paths` and make it the serving one; re-ingesting the same corpus
+    yields the same index. Raises CorpusError when nothing loadable was found (the old index stays)."""
+    monographs, report = _load_for_ingest(paths, progress)
+    with _locked(data_dir):
+        build = _build_and_swap(monographs, data_dir, progress)
+    return _summary(report, str(build))
+
+
+def ingest_qdrant(paths: Sequence[Path], client: QdrantClient, collection: str, *,
+                  progress: bool = False) -> IngestSummary:
+    """The same for a Qdrant server: a new physical collection, then the alias `collection` moves to it."""
+    from retrieval.qdrant_index import QdrantServerIndex
+
+    monographs, report = _load_for_ingest(paths, progress)
+    QdrantServerIndex.build(client, collection, monographs, progress=progress)
+    return _summary(report, f"qdrant collection {collection}")
 
 
 def ensure_index(data_dir: Path, *, progress: bool = False) -> Path:

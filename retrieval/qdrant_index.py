@@ -61,11 +61,14 @@ class QdrantServerIndex:
         self.collection = collection
         self._manifest = self._load_manifest()
 
+    @staticmethod
+    def client_for(url: str, *, timeout_s: float = 10.0) -> QdrantClient:
+        with _translated(f"connecting to {url}"):
+            return QdrantClient(url=url, timeout=int(timeout_s))
+
     @classmethod
     def connect(cls, url: str, collection: str = "formulary", *, timeout_s: float = 10.0) -> QdrantServerIndex:
-        with _translated(f"connecting to {url}"):
-            client = QdrantClient(url=url, timeout=int(timeout_s))
-        return cls(client, collection)
+        return cls(cls.client_for(url, timeout_s=timeout_s), collection)
 
     def _load_manifest(self) -> IndexManifest:
         records = self._call("reading the manifest", lambda c: c.retrieve(self.collection, [MANIFEST_ID],

@@ -49,7 +49,9 @@ _COMMON_WORDS = frozenset(
 _DRUG_SUFFIX = re.compile(
     r"(vir|mab|nib|pril|sartan|olol|azol|azole|mycin|micin|cillin|cilin|floxacin|statin|dol|fil|grel|prazol|"
     r"prazole|dipin|dipine|tidin|tidine|mectin|cyclin|cycline|profen|coxib|parin|xaban|gliptin|gliflozin|lukast|"
-    r"semid|semide|thiazid|thiazide|azepam|oxetin|oxetine|triptan|nison|nisone|prilat|toxin|oxin)$"
+    r"semid|semide|thiazid|thiazide|azepam|oxetin|oxetine|triptan|nison|nisone|prilat|toxin|oxin|izin|izine|azepin|"
+    r"azepine|toin|fenac|etamol|olon|olone|terol|pirid|piride|adin|adine|kacin|micin|morphin|codein|zolid|"
+    r"olamin|dronat|dronate|setron|tropin|caine|cain)$|^(cef|ceph|levo|dexa|methyl|fos|oxc)[a-z]{4,}$"
 )
 _DRUG_CUE = frozenset({"thuoc", "biet", "duoc"})  # "thuốc X", "biệt dược X"
 

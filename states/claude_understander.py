@@ -1,9 +1,8 @@
 """The Claude understander: a QueryFrame through forced tool use, bounded by the resolver's candidates.
 
 The model only extracts; the code decides which slots are required (routing). The resolver has already
-bounded the drug set before the model runs: the candidates are bound into the prompt *and* into the
-tool's schema (`drugs.items.enum`), and the reply is checked again — an id outside the set is dropped and
-reported (the runner re-checks a third time). It fails closed: any provider failure or invalid output
+bounded the drug set before the model runs: the candidates are bound into the prompt, and the reply is
+checked against them — an id outside the set is dropped and reported (the runner re-checks). It fails closed: any provider failure or invalid output
 raises, and the runner turns that into abstain / system_error.
 """
 
@@ -61,21 +60,24 @@ Rules:
 """
 
 
-def frame_schema(candidate_ids: list[str]) -> dict[str, Any]:
-    """QueryFrame's JSON schema minus the fields the code sets, with the drug ids bound to the candidates."""
+def frame_schema() -> dict[str, Any]:
+    """QueryFrame's JSON schema minus the fields the code sets.
+
+    The candidate ids are bound in the prompt, not here: tools come first in the prompt-cache prefix, so a
+    per-turn enum would make every turn miss the cache of the tools and the system prompt. The reply is
+    checked against the candidates instead (and again by the runner).
+    """
     schema = copy.deepcopy(QueryFrame.model_json_schema())
     for name in _NOT_EXTRACTED:
         schema["properties"].pop(name, None)
     schema.pop("title", None)
-    drugs = schema["properties"]["drugs"]
-    if candidate_ids:
-        drugs["items"] = {"type": "string", "enum": list(candidate_ids)}
-    else:
-        drugs["maxItems"] = 0
     schema["properties"]["section_key"] = {
         "anyOf": [{"type": "string", "enum": list(SECTION_HEADINGS)}, {"type": "null"}], "default": None
     }
     return schema
+
+
+FRAME_TOOL = ToolSpec(TOOL_NAME, "Record what the user's turn asks, as a structured query frame.", frame_schema())
 
 
 def user_message(request: UnderstandingRequest) -> str:
@@ -110,13 +112,8 @@ class ClaudeUnderstander:
 
     def understand(self, request: UnderstandingRequest, budget: RequestBudget) -> Understanding:
         candidate_ids = request.candidates.drug_ids
-        tool = ToolSpec(
-            TOOL_NAME,
-            "Record what the user's turn asks, as a structured query frame.",
-            frame_schema(candidate_ids),
-        )
         raw = self.client.call_tool(
-            CALL_SITE, SYSTEM_PROMPT, [{"role": "user", "content": user_message(request)}], tool, budget
+            CALL_SITE, SYSTEM_PROMPT, [{"role": "user", "content": user_message(request)}], FRAME_TOOL, budget
         )
         return understanding_from_output(raw, candidate_ids)
 

@@ -1,12 +1,192 @@
-"""Frame merge with the prior frame. TODO(issue 3): replaced by the understanding work."""
+"""Frame merge: fold a turn's frame into the conversation's prior frame when the turn continues it.
+
+- Awaiting an answer (a pending question): a short reply ("Uống", "18 kg", "5 tuổi", a quick-reply chip) fills
+  the pending slots and keeps the drug, turn type and question. A reply that fills nothing ("không biết") keeps
+  the pending question — the prior frame comes back unchanged, so the machine asks again (and the clarify
+  streak bounds it).
+- After an answer: an elliptical follow-up that names no drug and no new question ("còn trẻ em thì sao?")
+  keeps the drug and turn type and switches the slot it names; "còn aspirin thì sao?" keeps the question and
+  switches the drug; a new question with no drug ("thế còn chống chỉ định?", "thuốc này bà bầu dùng được
+  không?") keeps the drug.
+- A turn naming a new drug and its own question starts afresh. Smalltalk, out-of-scope and non-human turns are
+  never merged into the prior question.
+- An animal subject persists: after a non-human turn, a subject-dependent follow-up that names no human
+  ("cho nó uống paracetamol được không?") is still about the animal.
+"""
 
 from __future__ import annotations
 
+import re
+
+from retrieval.text import fold
+from states.followup import adds_interaction_partner, has_anaphora, is_elliptical
 from states.frame import Pending, QueryFrame
+
+_PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route")
+_CONTEXT_SLOTS = ("renal", "hepatic")
+_CONTEXT_FLAGS = ("pregnant", "breastfeeding")
+_NEVER_MERGED = ("smalltalk", "out_of_scope")
+_LOOKUPS = ("condition_to_drug", "symptom_to_drug", "condition_relation")
+_HUMAN_SUBJECT = re.compile(r"\b(toi|minh|nguoi|be|tre|con toi|con minh|chau|em be|ba bau|phu nu|benh nhan)\b")
+_SUBJECT_DEPENDENT = re.compile(r"\b(duoc khong|co sao khong|co duoc khong|cho no|no uong|nen uong|uong gi)\b")
+
+
+def _own_question(frame: QueryFrame) -> bool:
+    """The turn asks something itself: a section, a dose, an interaction, a condition lookup."""
+    return frame.section_key is not None or frame.turn_type in (
+        "dosing_calc", "interaction", "condition_to_drug", "symptom_to_drug", "condition_relation",
+    )
+
+
+def _slot_updates(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
+    """Patient values the new turn states, applied over the prior frame's."""
+    update: dict[str, object] = {}
+    for name in _PATIENT_SLOTS + _CONTEXT_SLOTS:
+        value = getattr(new, name)
+        if value is not None:
+            update[name] = value
+    for name in _CONTEXT_FLAGS:
+        if getattr(new, name):
+            update[name] = True
+    if new.comorbidities:
+        update["comorbidities"] = list(dict.fromkeys([*prior.comorbidities, *new.comorbidities]))
+    if new.condition and not prior.condition:
+        update["condition"] = new.condition
+    population = update.get("population")
+    if population is not None and prior.population is not None and population != prior.population:
+        # A different patient group: the prior age and weight belonged to the other group.
+        for name in ("age_text", "age_months", "weight_kg"):
+            update.setdefault(name, None)
+    return update
+
+
+def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
+    """A fresh question in the same conversation keeps the patient context stated before it."""
+    update: dict[str, object] = {}
+    for name in _CONTEXT_SLOTS:
+        if getattr(new, name) is None and getattr(prior, name) is not None:
+            update[name] = getattr(prior, name)
+    if not new.comorbidities and prior.comorbidities:
+        update["comorbidities"] = list(prior.comorbidities)
+    if new.population is None and prior.population is not None:
+        for name in _PATIENT_SLOTS[:-1]:
+            if getattr(new, name) is None:
+                update[name] = getattr(prior, name)
+    return new.model_copy(update=update) if update else new
+
+
+def _settled(frame: QueryFrame, *, confidence: float) -> QueryFrame:
+    return frame.model_copy(update={"needs_clarify": False, "clarify_reason": None, "quick_replies": [],
+                                    "confidence": min(frame.confidence, confidence)})
+
+
+def _still_non_human(new: QueryFrame, prior: QueryFrame, text: str) -> bool:
+    if not prior.non_human or new.turn_type == "smalltalk" or new.population is not None:
+        return False
+    folded = fold(text)
+    if _HUMAN_SUBJECT.search(folded):
+        return False
+    return (
+        new.turn_type in ("dosing_calc", "symptom_to_drug", "condition_to_drug")
+        or has_anaphora(text)
+        or bool(_SUBJECT_DEPENDENT.search(folded))
+    )
+
+
+def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
+    """"còn aspirin thì sao?" keeps the question and switches the drug; "với aspirin thì sao?" after an
+    interaction question adds (or swaps) the partner."""
+    interaction_prior = prior.turn_type == "interaction" or prior.section_key == "tuong_tac_thuoc"
+    if interaction_prior and (adds_interaction_partner(text) or prior.turn_type == "interaction"):
+        anchor = prior.drugs[:1] if prior.turn_type == "interaction" else prior.drugs
+        drugs = list(dict.fromkeys([*anchor, *new.drugs]))
+        turn = "interaction" if len(drugs) >= 2 else prior.turn_type
+        return prior.model_copy(update={"turn_type": turn, "drugs": drugs, "section_key": "tuong_tac_thuoc",
+                                        "unknown_drugs": new.unknown_drugs, **_slot_updates(new, prior)})
+    # Routes belong to a drug's dosage forms: the new drug's route is asked (or found) anew.
+    return prior.model_copy(update={"drugs": new.drugs, "unknown_drugs": new.unknown_drugs, "route": None,
+                                    **_slot_updates(new, prior)})
 
 
 def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | None, text: str) -> QueryFrame:
-    if prior is None or new.drugs:
+    if prior is None or new.non_human:
         return new
-    keep = {k: v for k, v in new.model_dump().items() if v not in (None, [], False)}
-    return prior.model_copy(update={k: v for k, v in keep.items() if k not in ("turn_type", "drugs", "section_key")})
+    if _still_non_human(new, prior, text):
+        return new.model_copy(update={"turn_type": "out_of_scope", "non_human": True, "section_key": None,
+                                      "drugs": new.drugs or prior.drugs})
+    if new.turn_type in _NEVER_MERGED or new.turn_type in _LOOKUPS:
+        return new
+    if prior.turn_type in _NEVER_MERGED and not prior.non_human:
+        return new
+    if pending is not None:
+        return _merge_pending(new, prior, pending, text)
+    return _merge_after_answer(new, prior, text)
+
+
+def _is_slot_answer(frame: QueryFrame) -> bool:
+    """"18 kg", "5 tuổi", "Người lớn", "Uống": patient values and nothing else."""
+    return not frame.drugs and not frame.unknown_drugs and frame.section_key is None and any(
+        getattr(frame, name) is not None for name in _PATIENT_SLOTS)
+
+
+def _with_question(prior: QueryFrame, new: QueryFrame, update: dict[str, object]) -> QueryFrame:
+    """The prior drug(s) asked the new turn's question ("thế còn chống chỉ định?", a quick-reply chip)."""
+    key = new.section_key
+    if key == "lieu_luong_cach_dung":
+        turn = "dosing_calc"
+    elif key == "tuong_tac_thuoc" and len(prior.drugs) >= 2:
+        turn = "interaction"
+    else:
+        turn = "drug_attribute"
+    return prior.model_copy(update={**update, "section_key": key, "turn_type": turn, "non_human": False})
+
+
+def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: str) -> QueryFrame:
+    update = _slot_updates(new, prior)
+    if new.drugs and set(new.drugs) != set(prior.drugs):
+        if prior.drugs:
+            if _own_question(new) or not is_elliptical(text):
+                return new  # a new drug mid-clarify starts afresh
+            return _settled(_switch_drugs(prior, new, text), confidence=0.8)
+        # The pending question asked for the drug: it fills that slot; question and patient values stay.
+        if _own_question(new) and not _is_slot_answer(new):
+            return _carry_patient(new, prior)
+        return _settled(prior.model_copy(update={**update, "drugs": new.drugs, "unknown_drugs": new.unknown_drugs}),
+                        confidence=0.85)
+    if new.unknown_drugs and not new.drugs:
+        return new  # a name the formulary lacks: report it (drug_not_in_formulary)
+    if new.section_key is not None and new.section_key != prior.section_key:
+        return _settled(_with_question(prior, new, update), confidence=0.8)
+    if not update:
+        return prior  # nothing filled ("không biết"): the pending question stands and is asked again
+    return _settled(prior.model_copy(update=update), confidence=0.85)
+
+
+def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
+    if new.drugs:
+        if not prior.drugs:
+            # The patient described themselves first ("Tôi 65 tuổi bị suy thận nhẹ"), then named the drug.
+            return _carry_patient(new, prior)
+        if set(new.drugs) == set(prior.drugs) and not _own_question(new):
+            return _settled(prior.model_copy(update=_slot_updates(new, prior)), confidence=0.8)
+        if is_elliptical(text) and new.section_key is None and new.turn_type in ("drug_overview", "drug_attribute"):
+            return _settled(_switch_drugs(prior, new, text), confidence=0.8)
+        return new
+    if new.unknown_drugs or not prior.drugs:
+        return new
+    update = _slot_updates(new, prior)
+    if new.section_key is not None:
+        # A new question about the same drug ("thế còn chống chỉ định?", "liều dùng cho người lớn?").
+        return _settled(_with_question(prior, new, update), confidence=0.8)
+    if _is_slot_answer(new) or is_elliptical(text) or has_anaphora(text):
+        # "còn trẻ em thì sao?", "còn tiêm bắp thì sao?": same drug and question, another patient or route.
+        if prior.non_human:
+            # The animal's age and weight are not the human patient's.
+            prior = prior.model_copy(update={n: None for n in _PATIENT_SLOTS})
+        merged = prior.model_copy(update=update)
+        if prior.non_human:
+            # The earlier question was declined as veterinary; a human patient group now asks for the dose.
+            merged = merged.model_copy(update={"non_human": False, "turn_type": "dosing_calc",
+                                               "section_key": "lieu_luong_cach_dung"})
+        return _settled(merged, confidence=0.75)
+    return new

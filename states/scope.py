@@ -14,11 +14,13 @@ _ANIMAL_WORDS = re.compile(
     re.IGNORECASE,
 )
 # ... but folded, "cho" is also the preposition "for" and "ga", "bo", "lon" are ordinary words; so text typed
-# without diacritics counts only in unambiguous contexts.
+# without diacritics counts only in unambiguous contexts. "cho con" is left out: folded it is far more often
+# "cho con bú" / "cho con tôi" than "chó con"; "còn cho con bú" folds to "con cho con bu", hence the lookahead.
 _FOLDED_ANIMAL = re.compile(
-    r"\b(con cho|chu cho|cho con|cho nha|cho cua toi|cho toi bi|cho bi|cho cho|"
-    r"con meo|meo|thu cung|gia suc|gia cam|con heo|con lon|con ga|dan ga|con bo|con trau|con ngua|vat nuoi|thu y|"
-    r"cun|hamster|ca canh|dog|cat|pet|puppy|kitten|veterinary)\b"
+    r"\b(con cho(?! (con|be|tre|nguoi|ba|me|toi|minh|em)\b)|chu cho|cho nha toi|cho nha minh|cho cua toi|"
+    r"cho cho|cho meo|cho toi bi|(?<!thuoc )cho bi|"
+    r"con meo|meo(?! (chua|tri|giam|hay|vat|de|nho|dan gian)\b)|thu cung|gia suc|gia cam|con heo|con lon|con ga|dan ga|con bo|con trau|"
+    r"con ngua|vat nuoi|thu y|cun|hamster|ca canh|dog|cat|pet|puppy|kitten|veterinary)\b"
 )
 
 

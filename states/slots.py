@@ -42,10 +42,15 @@ _ROUTES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("iv", re.compile(r"\b(tiem tinh mach|truyen tinh mach|tinh mach|truyen|tiem truyen|iv)\b")),
     ("im", re.compile(r"\b(tiem bap|im)\b")),
     ("sc", re.compile(r"\b(tiem duoi da|duoi da|sc)\b")),
-    ("topical", re.compile(r"\b(boi|thoa|dung ngoai|ngoai da|kem boi|thuoc mo)\b")),
+    ("topical", re.compile(r"\b(boi(?! vi\b)|thoa|dung ngoai|ngoai da|kem boi|thuoc mo)\b")),
     ("inhaled", re.compile(r"\b(khi dung|xit|hit|phun mu|binh xit)\b")),
-    ("oral", re.compile(r"\b(uong|duong uong|ngam|nhai)\b")),
+    # "ngậm dưới lưỡi" (sublingual) is not oral: isosorbid dinitrat's sublingual and oral regimens differ.
+    ("oral", re.compile(r"\b(uong|duong uong|nhai)\b")),
 )
+# Folded, "khi dung" is also "khi dùng" (when using) and "boi" also "bởi" (because): with diacritics in the turn
+# the route word must be there as written; without them only in unambiguous company.
+_AS_WRITTEN = {"inhaled": ("khí dung", "xịt", "hít", "phun mù"), "topical": ("bôi", "thoa", "dùng ngoài", "ngoài da", "mỡ")}
+_ASCII_INHALED = re.compile(r"\b(xit|hit|phun mu|binh xit|(may|bang|dang|duong|phun|thuoc) khi dung|khi dung (cho|mot|ngay|lan))\b")
 
 # --- patient context -------------------------------------------------------------------------------------
 _PREGNANT = re.compile(r"\b(mang thai|co thai|ba bau|mang bau|co bau|dang bau|thai phu|thai ky|thai ki|"
@@ -136,12 +141,23 @@ def extract_weight(folded: str) -> float | None:
     return value if 0.3 <= value <= 300 else None
 
 
-def extract_route(folded: str) -> str | None:
+def _route_named(route: str, pattern: re.Pattern[str], folded: str, text: str) -> bool:
+    if not pattern.search(folded):
+        return False
+    if route in _AS_WRITTEN and text and not text.isascii():
+        lowered = text.lower()
+        return any(word in lowered for word in _AS_WRITTEN[route])
+    if route == "inhaled" and text.isascii():
+        return bool(_ASCII_INHALED.search(folded))
+    return True
+
+
+def extract_route(folded: str, text: str = "") -> str | None:
     """The one route the turn names; None when it names none or several ("uống hay đặt hậu môn?")."""
     found: list[str] = []
     rest = folded
     for route, pattern in _ROUTES:
-        if pattern.search(rest):
+        if _route_named(route, pattern, rest, text):
             found.append(route)
             rest = pattern.sub(" ", rest)  # "tiêm tĩnh mạch" must not also count as another route
     if len(found) == 2 and found[1] == "oral" and not re.search(r"\b(hay|hoac|hoặc)\b", folded):
@@ -186,7 +202,7 @@ def extract_slots(text: str) -> Slots:
         age_text=age_text,
         age_months=age_months,
         weight_kg=extract_weight(folded),
-        route=extract_route(folded),
+        route=extract_route(folded, text),
         pregnant=pregnant,
         breastfeeding=breastfeeding,
         renal=_span_as_written(text, folded, renal_m) if renal_m else None,

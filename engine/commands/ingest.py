@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from engine.config import load_settings
-from retrieval.ingest import IngestSummary, ingest
+from retrieval.ingest import IngestSummary, ingest, ingest_qdrant
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,7 +33,18 @@ def _print_summary(summary: IngestSummary) -> None:
 
 def run(args: argparse.Namespace) -> int:
     settings = load_settings()
-    summary = ingest(args.paths, settings.data_dir, progress=not args.no_progress and not args.json)
+    progress = not args.no_progress and not args.json
+    if settings.qdrant_url:
+        # Serving reads the server when QDRANT_URL is set, so that is where the corpus must go.
+        from retrieval.qdrant_index import QdrantServerIndex
+
+        client = QdrantServerIndex.client_for(settings.qdrant_url)
+        try:
+            summary = ingest_qdrant(args.paths, client, settings.qdrant_collection, progress=progress)
+        finally:
+            client.close()
+    else:
+        summary = ingest(args.paths, settings.data_dir, progress=progress)
     if args.json:
         print(json.dumps(summary.to_json_dict(), ensure_ascii=False))
     else:

@@ -28,9 +28,7 @@ _ISOLATED_VARIABLES = (
 
 def default_runtime(data_dir: Path, **overrides: Any) -> Runtime:
     """The embedded default (SQLite + Qdrant Edge + offline providers) under `data_dir`."""
-    import sys; sys.path.insert(0, "/tmp/h8"); from dev import script  # DEV-ONLY
-    from states.scripted import ScriptedUnderstander
-    return build_engine(Settings(data_dir=data_dir, **overrides), understander=ScriptedUnderstander(script))
+    return build_engine(Settings(data_dir=data_dir, **overrides))
 
 
 def free_port() -> int:

@@ -26,7 +26,7 @@ from engine.config import Settings
 from engine.http.app import create_app
 from engine.http.auth import owner_of_key
 from engine.wiring import Runtime, build_engine
-from retrieval.errors import IndexUnavailable, StoreUnavailable
+from retrieval.errors import ConfigurationError, IndexUnavailable, StoreUnavailable
 from retrieval.memory_index import MemoryIndex
 from states.frame import QueryFrame
 from states.scripted import ScriptedUnderstander
@@ -63,7 +63,7 @@ def ask(client: TestClient, message: str, conversation_id: str | None = None, **
     return body
 
 
-def assert_error(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
+def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
     assert response.status_code == status, response.text
     assert response.headers["content-type"].startswith("application/json")
     body: dict[str, Any] = response.json()
@@ -199,7 +199,7 @@ class _UnreachableStore:
 
 def test_not_ready_names_the_store_when_the_database_is_down(runtime: Runtime) -> None:
     broken = Runtime(settings=runtime.settings, engine=runtime.engine, index=runtime.index,
-                     store=_UnreachableStore())  # type: ignore[arg-type]
+                     store=_UnreachableStore())
     with TestClient(create_app(runtime=broken)) as client:
         response = client.get("/ready")
     assert response.status_code == 503
@@ -422,14 +422,28 @@ class _IndexDown:
         return getattr(self._inner, name)
 
 
-def test_an_index_outage_mid_turn_is_a_503_json_error_not_a_traceback(runtime: Runtime, data_dir: Path) -> None:
-    broken = build_engine(Settings(data_dir=data_dir), index=_IndexDown(runtime.index),  # type: ignore[arg-type]
-                          store=runtime.store)
+def test_an_index_outage_mid_turn_abstains_saying_the_formulary_cannot_be_read(runtime: Runtime,
+                                                                                 data_dir: Path) -> None:
+    broken = build_engine(Settings(data_dir=data_dir), index=_IndexDown(runtime.index), store=runtime.store)
     with TestClient(create_app(runtime=broken)) as client:
         cid = ask(client, PAEDIATRIC_QUESTION)["conversation_id"]
         ask(client, "Bé nặng 18 kg", cid)
-        response = client.post("/v1/rag/query", json={"message": "5 tuổi", "conversation_id": cid})
-    assert "index" in assert_error(response, 503, "index_unavailable")["message"]
+        reply = ask(client, "5 tuổi", cid)
+    assert (reply["outcome"], reply["reason"]) == ("abstain", "index_unavailable")
+    assert reply["citations"] == []
+
+
+def test_an_engine_error_escaping_a_turn_is_a_json_error_naming_it_not_a_traceback(
+    runtime: Runtime, data_dir: Path
+) -> None:
+    def misconfigured(request: UnderstandingRequest) -> Exception:
+        return ConfigurationError("UNDERSTANDING_PROVIDER points at a model that does not exist")
+
+    broken = build_engine(Settings(data_dir=data_dir), index=runtime.index, store=runtime.store,
+                          understander=ScriptedUnderstander(misconfigured))
+    with TestClient(create_app(runtime=broken)) as client:
+        response = client.post("/v1/rag/query", json={"message": PAEDIATRIC_QUESTION})
+    assert "UNDERSTANDING_PROVIDER" in assert_error(response, 503, "configuration_error")["message"]
 
 
 def _rendezvous_understander(parties: int) -> tuple[ScriptedUnderstander, threading.Barrier]:

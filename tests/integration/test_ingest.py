@@ -6,13 +6,25 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from qdrant_client import QdrantClient
 
+from retrieval.corpus import Monograph
 from retrieval.edge_index import EdgeIndex
 from retrieval.errors import CorpusError, IndexUnavailable
-from retrieval.ingest import FIXTURE_FORMULARY, current_shard, ensure_index, ingest, load_corpus
+from retrieval.index_common import IndexManifest
+from retrieval.ingest import (
+    FIXTURE_FORMULARY,
+    current_shard,
+    ensure_index,
+    ingest,
+    ingest_qdrant,
+    load_corpus,
+)
+from retrieval.qdrant_index import QdrantServerIndex
 
 pytestmark = pytest.mark.integration
 
@@ -100,7 +112,7 @@ def test_a_build_that_fails_midway_leaves_the_old_index_serving(tmp_path: Path,
     old = current_shard(data)
     real_build = EdgeIndex.build
 
-    def build_then_crash(path: Path, monographs, *, progress: bool = False):  # type: ignore[no-untyped-def]
+    def build_then_crash(path: Path, monographs: Sequence[Monograph], *, progress: bool = False) -> IndexManifest:
         real_build(path, monographs[:1], progress=progress)
         raise IndexUnavailable("disk full (simulated)")
 
@@ -114,6 +126,17 @@ def test_a_build_that_fails_midway_leaves_the_old_index_serving(tmp_path: Path,
         assert len(index.drug_names()) == 30
     finally:
         index.close()
+
+
+def test_ingest_into_qdrant_serves_exactly_the_given_corpus(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(GOOD_JSONL, encoding="utf-8")
+    client = QdrantClient(location=":memory:")
+    ingest_qdrant([FIXTURE_FORMULARY], client, "formulary")
+    summary = ingest_qdrant([corpus], client, "formulary")
+    index = QdrantServerIndex(client, "formulary")
+    assert sorted(n.drug_id for n in index.drug_names()) == ["digoxin", "ibuprofen"]
+    assert index.count() == summary.chunks
 
 
 def test_ensure_index_builds_the_fixture_formulary_once(tmp_path: Path) -> None:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import httpx2
-
 from engine.runner import Engine, EngineLimits
 from engine.spec import build_spec
 from engine.store import MemoryStore
@@ -95,6 +93,5 @@ ADULT_ORAL_FRAME = {"turn_type": "dosing_calc", "drugs": ["paracetamol"], "secti
 
 
 def adult_oral_answer() -> TextReply:
-    """A citations reply quoting the adult oral sentence (a connective, then the cited statement)."""
-    return TextReply(("Theo Dược thư, ",
-                      cited("người lớn uống 500 mg – 1 g mỗi 4–6 giờ.", Cite(source=ADULT_ORAL, contains="500 mg"))))
+    """A citations reply restating the adult oral sentence, as the system prompt asks (no preamble)."""
+    return TextReply((cited("Người lớn uống 500 mg – 1 g mỗi 4–6 giờ.", Cite(source=ADULT_ORAL, contains="500 mg")),))

@@ -16,6 +16,14 @@ from retrieval.text import fold
 
 FORMULARY = Path(__file__).resolve().parents[2] / "fixtures" / "formulary"
 _FOLDED_HEADINGS = {fold(h).replace("(adr)", "").strip(): k for k, h in SECTION_HEADINGS.items()}
+# The heading variants the fixture uses on purpose (the real loader tolerates more).
+_FOLDED_HEADINGS |= {
+    "thoi ki mang thai": "thoi_ky_mang_thai",
+    "lieu dung va cach dung": "lieu_luong_cach_dung",
+    "thong tin qui che": "thong_tin_quy_che",
+    "tac dung khong mong muon": "tac_dung_khong_mong_muon",
+    "qua lieu cap tinh va xu tri": "qua_lieu_xu_tri",
+}
 _QUARANTINE = re.compile(r"<!-- QUARANTINED.*?<!-- /QUARANTINED -->", re.DOTALL)
 
 

@@ -6,8 +6,8 @@ import pytest
 
 from engine.config import load_settings
 from engine.runner import EngineLimits
-from grounding.anthropic_adapter import ClaudeClient, ToolSpec
 from grounding.answer import Answer, Claim, GenerationRequest
+from grounding.anthropic_adapter import ClaudeClient, ToolSpec
 from grounding.budget import RequestBudget
 from grounding.claude_generator import INSUFFICIENT, ClaudeGenerator
 from grounding.claude_verifier import ClaudeVerifier, check_sufficiency
@@ -16,6 +16,7 @@ from grounding.fake_messages import (
     ErrorReply,
     FakeMessages,
     RawReply,
+    Reply,
     TextReply,
     ToolReply,
     cited,
@@ -82,10 +83,20 @@ def test_frame_is_parsed_from_the_forced_tool_call_and_validated() -> None:
     sent = fake.requests[0]
     assert sent.forced_tool == "record_query_frame"
     schema = sent.body["tools"][0]["input_schema"]
-    assert schema["properties"]["drugs"]["items"]["enum"] == ["paracetamol"]
     assert "understood_by" not in schema["properties"] and "confidence" not in schema["properties"]
-    assert sent.body["system"][0]["cache_control"] == {"type": "ephemeral"}
-    assert "- paracetamol" in sent.user_text
+    assert "- paracetamol" in sent.user_text  # the candidates are bound in the prompt
+
+
+def test_understanding_prefix_is_identical_across_turns_so_the_prompt_cache_holds() -> None:
+    fake = FakeMessages([frame_reply(turn_type="smalltalk"), frame_reply(turn_type="smalltalk")])
+    understander = ClaudeUnderstander(client_for(fake))
+    understander.understand(_request("Liều paracetamol?"), RequestBudget())
+    understander.understand(UnderstandingRequest(text="Chào bạn", candidates=ResolverResult()), RequestBudget())
+
+    first, second = fake.requests
+    assert first.body["system"][0]["cache_control"] == {"type": "ephemeral"}
+    assert (first.body["tools"], first.body["system"]) == (second.body["tools"], second.body["system"])
+    assert first.user_text != second.user_text
 
 
 def test_drug_id_outside_the_candidates_is_dropped_and_reported() -> None:
@@ -166,6 +177,20 @@ def test_generation_maps_citations_to_claims_that_pass_grounding() -> None:
     assert "Liều lượng và cách dùng" in results[0]["title"] and "PARACETAMOL" in results[0]["title"]
 
 
+def test_a_sentence_split_at_its_citation_stays_one_claim_and_a_framing_line_is_dropped() -> None:
+    fake = FakeMessages([TextReply((
+        "Theo Dược thư:\n",
+        "Người lớn uống ", cited("500 mg – 1 g", Cite(source=ADULT_ORAL, contains="500 mg")), " mỗi 4–6 giờ; ",
+        cited("tối đa 4 g/ngày", Cite(source=ADULT_ORAL, contains="Tối đa")), ".",
+    ))])
+    request = _generation()
+    answer = ClaudeGenerator(client_for(fake)).generate(request, RequestBudget())
+
+    assert [(c.text, c.citations) for c in answer.claims] == [
+        ("Người lớn uống 500 mg – 1 g mỗi 4–6 giờ; tối đa 4 g/ngày.", [ADULT_ORAL])]
+    assert verify_grounding(answer, request.evidence).ok
+
+
 def test_answer_without_citations_is_rejected_by_grounding() -> None:
     fake = FakeMessages([TextReply(("Người lớn uống 500 mg – 1 g mỗi 4–6 giờ.",))])
     request = _generation()
@@ -228,7 +253,6 @@ def test_repair_asks_for_the_answer_completed_with_the_omissions() -> None:
 
     assert "Tối đa 4 g/ngày." in fake.requests[0].user_text
     assert [c.text for c in repaired.claims] == ["Người lớn uống 500 mg – 1 g mỗi 4–6 giờ.", "Tối đa 4 g/ngày."]
-    assert [r.call_site for r in []] == []
 
 
 # ---------------------------------------------------------------------------------------- entailment
@@ -308,7 +332,9 @@ def test_sufficiency_check_fails_open_when_the_provider_is_down() -> None:
     ],
     ids=["timeout", "429", "529", "500", "400", "401", "not-json", "not-a-message", "truncated"],
 )
-def test_sdk_errors_become_the_projects_errors_after_at_most_two_attempts(script, error, attempts) -> None:  # type: ignore[no-untyped-def]
+def test_sdk_errors_become_the_projects_errors_after_at_most_two_attempts(
+    script: list[Reply], error: type[Exception], attempts: int
+) -> None:
     fake = FakeMessages(script)
     budget = RequestBudget()
     with pytest.raises(error):
@@ -373,7 +399,7 @@ def test_engine_answers_a_dosing_turn_through_claude_with_the_cited_sentence() -
 
 @pytest.mark.parametrize("outage", [timeouts(), rate_limited(), overloaded(), server_error()],
                          ids=["timeout", "429", "529", "500"])
-def test_provider_outage_during_generation_abstains_within_budget(outage) -> None:  # type: ignore[no-untyped-def]
+def test_provider_outage_during_generation_abstains_within_budget(outage: list[Reply]) -> None:
     fake = FakeMessages([frame_reply(**ADULT_ORAL_FRAME), *outage])
     reply = claude_engine(client_for(fake)).handle("Liều paracetamol uống cho người lớn?")
 
@@ -385,7 +411,7 @@ def test_provider_outage_during_generation_abstains_within_budget(outage) -> Non
 
 @pytest.mark.parametrize("outage", [timeouts(), rate_limited(), overloaded(), server_error()],
                          ids=["timeout", "429", "529", "500"])
-def test_provider_outage_during_understanding_abstains_as_a_system_error(outage) -> None:  # type: ignore[no-untyped-def]
+def test_provider_outage_during_understanding_abstains_as_a_system_error(outage: list[Reply]) -> None:
     fake = FakeMessages(outage)
     reply = claude_engine(client_for(fake)).handle("Liều paracetamol uống cho người lớn?")
 
@@ -418,16 +444,32 @@ def test_hybrid_engine_answers_with_no_understanding_call_when_rules_are_confide
 
 @pytest.mark.parametrize("mode", [{"answer_provider": "anthropic"}, {"understanding_provider": "hybrid"},
                                   {"understanding_provider": "anthropic"}, {"verifier": "anthropic"}])
-def test_a_mode_that_needs_a_key_without_one_fails_at_start_up(mode, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_mode_that_needs_a_key_without_one_fails_at_start_up(
+    mode: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     with pytest.raises(ConfigurationError, match="needs ANTHROPIC_API_KEY"):
         load_settings(**mode)
 
 
-def test_anthropic_modes_wire_the_claude_adapters(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_anthropic_modes_wire_the_claude_adapters() -> None:
     from engine.wiring import make_generator, make_verifier
 
     settings = load_settings(answer_provider="anthropic", verifier="anthropic", anthropic_api_key="k",
                              anthropic_base_url="http://127.0.0.1:9")
     assert isinstance(make_generator(settings), ClaudeGenerator)
     assert isinstance(make_verifier(settings), ClaudeVerifier)
+
+
+# ------------------------------------------------------------------------------------ bench support
+
+
+def test_the_fake_applies_a_per_call_latency_through_its_sleep_hook() -> None:
+    """The benchmark's simulated latency: a latency per call site, slept through a swappable clock."""
+    slept: list[float] = []
+    reference = {"record_query_frame": 3.0, None: 2.5, "record_entailment": 1.5}
+    fake = FakeMessages([frame_reply(**ADULT_ORAL_FRAME), adult_oral_answer()],
+                        latency=lambda request: reference[request.forced_tool], sleep=slept.append)
+    claude_engine(client_for(fake)).handle("Liều paracetamol uống cho người lớn?")
+
+    assert slept == [3.0, 2.5]

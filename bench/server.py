@@ -1,0 +1,101 @@
+"""`formulary-fsm serve` as a subprocess on 127.0.0.1 for the HTTP benchmarks: start, wait ready, stop."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """One `formulary-fsm serve` process group (its own session, so stopping it stops its workers too)."""
+
+    def __init__(self, env: dict[str, str], *, workers: int = 1, log: Path | None = None) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env = env
+        self.workers = workers
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self, ready_timeout_s: float = 90.0) -> Server:
+        out = open(self.log, "wb") if self.log else subprocess.DEVNULL  # noqa: SIM115 (closed with the process)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "engine.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+             "--workers", str(self.workers), "--log-level", "warning"],
+            cwd=REPO_ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        deadline = time.monotonic() + ready_timeout_s
+        with httpx.Client(timeout=2.0) as client:
+            while time.monotonic() < deadline:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"formulary-fsm serve exited with {self.proc.returncode}{self._tail()}")
+                try:
+                    if client.get(f"{self.url}/ready").status_code == 200:
+                        return self
+                except httpx.HTTPError:
+                    pass
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"formulary-fsm serve was not ready within {ready_timeout_s:.0f} s{self._tail()}")
+
+    def _tail(self) -> str:
+        if self.log and self.log.is_file():
+            return ":\n" + "\n".join(self.log.read_text(errors="replace").splitlines()[-8:])
+        return ""
+
+    def worker_pids(self) -> list[int]:
+        """The serving processes: the server itself with one worker, else its children (uvicorn's workers)."""
+        assert self.proc is not None
+        if self.workers == 1:
+            return [self.proc.pid]
+        children: list[int] = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    stat = (entry / "stat").read_text()
+                except OSError:
+                    continue
+                fields = stat.rsplit(")", 1)[1].split()
+                if int(fields[1]) == self.proc.pid:
+                    children.append(int(entry.name))
+        return children
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def __enter__(self) -> Server:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def rss_mib(pid: int) -> dict[str, float]:
+    """VmRSS (now) and VmHWM (peak) of a process, in MiB, from /proc/<pid>/status."""
+    found: dict[str, float] = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            found[key] = int(value.split()[0]) / 1024
+    return found

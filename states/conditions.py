@@ -1,0 +1,140 @@
+"""The condition or symptom a turn names, as written ("tăng huyết áp", "đau đầu", "nổi mẩn ngứa").
+
+Condition → drug lookups match the phrase literally in the formulary's `Chỉ định` text, so the phrase is cut to
+the condition itself: the subject ("con tôi bị"), "bệnh", intensifiers ("quá") and readings ("39 độ") go.
+"""
+
+from __future__ import annotations
+
+import re
+
+from retrieval.text import fold, normalize
+
+# "… dùng thuốc gì?", "… uống gì?", "… dùng kháng sinh gì?" — the question tail after the condition.
+_TAIL = re.compile(r"[\s,]*(?:thi\s+)?(?:nen\s+|phai\s+|co the\s+|can\s+)?(?:dung|uong|tiem|boi|xai|chon|lay)\s+"
+                   r"(?:(?:thuoc|khang sinh|loai thuoc|loai)\s*)?(?:gi|nao)\b")
+# "thuốc (nào) trị …", "thuốc điều trị …", "kháng sinh chữa …"
+_HEAD = re.compile(r"\b(?:thuoc|khang sinh|loai thuoc)(?:\s+(?:nao|gi))?\s+(?:de\s+|dung de\s+|co the\s+)?"
+                   r"(?:tri|dieu tri|chua|chua tri|danh cho|cho nguoi|giam|ha|cam|chong(?! chi dinh))\s+"
+                   r"(?:benh\s+|bi\s+)?")
+_FOR_WHOM = re.compile(r"\s+(?:cho|o|danh cho)\s+(?:tre|be|nguoi|ba|phu nu|me|chau|con)\b.*$")
+# "uống thuốc gì khi bị cảm cúm?" — the question first, the condition after it.
+_LEAD = re.compile(r"^(?:nen\s+|phai\s+)?(?:uong|dung|tiem|boi)\s+(?:thuoc|khang sinh)?\s*(?:gi|nao)\s+"
+                   r"(?:khi|de|neu|luc|cho)\s+(?:bi\s+|nguoi bi\s+)?")
+# "…, có bệnh nền đái tháo đường": what follows is patient context, not the condition asked about.
+_CONTEXT_CUT = re.compile(r"\s*,?\s*(?:co |kem |va )?(?:benh nen|tien su|dang mang thai|dang cho con bu|dang dung)\b.*$")
+_SUBJECT = re.compile(r"^(?:(?:toi|minh|em|con toi|con minh|con|be|chau|nguoi|benh nhan|me toi|bo toi|vo toi|"
+                      r"chong toi|ba toi|ong toi|ba bau|phu nu co thai|phu nu mang thai|nguoi mang thai|me bau|"
+                      r"nguoi lon|tre em|tre nho|tre|em be|nguoi gia|nguoi cao tuoi|me dang cho con bu)\s+)?(?:dang\s+|hay\s+|thuong\s+|bi\s+)*(?:bi|mac|benh|nhiem benh)?\s*")
+_TRAILING = re.compile(r"(?:\s+(?:qua|lam|nhieu|thi|roi|ha|a|nhe|vay|do|the))+$|\s+(?:type|typ|tuyp|loai)\s*\d*$|"
+                       r"\s+\d+(?:[.,]\d+)?\s*(?:do|do c|oc)?$|[\s,.;:?!]+$")
+
+_SYMPTOMS: tuple[str, ...] = (
+    "sot", "dau", "ho", "ngua", "noi man", "man ngua", "me day", "buon non", "non", "oi", "day bung",
+    "chuong bung", "o chua", "o hoi", "tieu chay", "tao bon", "chong mat", "mat ngu", "so mui", "nghet mui",
+    "hat hoi", "cam", "cum", "kho tho", "dau hong", "viem hong", "phat ban", "met", "nhuc dau", "dau bung",
+)
+
+
+def _as_written(text: str, start: int, end: int) -> str:
+    return text[start:end].strip(" ,.;:?!")
+
+
+def _clean(text: str, folded: str) -> str:
+    """Strip the subject and trailing noise from a condition phrase (same positions in text and folded)."""
+    m = _SUBJECT.match(folded)
+    start = m.end() if m else 0
+    end = len(folded)
+    while True:
+        t = _TRAILING.search(folded[start:end])
+        if not t or t.start() == t.end():
+            break
+        end = start + t.start()
+    return _as_written(text, start, end)
+
+
+def find_condition_question(text: str) -> str | None:
+    """The condition of a "which drug for X" question, or None when the turn is not one."""
+    text = normalize(text)
+    folded = fold(text)
+    if len(text) != len(folded):
+        text = folded  # positions must agree; fall back to the folded phrase
+    cut = _CONTEXT_CUT.search(folded)
+    if cut and cut.start() > 0:
+        tail_after = _TAIL.search(folded[cut.start():])
+        if tail_after:
+            # keep the question tail ("…, nên dùng thuốc gì?") so the shapes below still apply
+            folded = folded[:cut.start()] + folded[cut.start() + tail_after.start():]
+            text = text[:cut.start()] + text[cut.start() + tail_after.start():]
+    lead = _LEAD.match(folded)
+    if lead:
+        phrase = _clean(text[lead.end():], folded[lead.end():])
+        return phrase or None
+    tail = _TAIL.search(folded)
+    if tail and tail.start() > 0:
+        phrase = _clean(text[:tail.start()], folded[:tail.start()])
+        if phrase and not _HEAD.match(folded):
+            return phrase
+    head = _HEAD.search(folded)
+    if head:
+        rest_end = len(folded)
+        tail = re.search(r"\s+(?:la gi|nao|gi|hieu qua|tot)\b.*$|[?.!]+$", folded[head.end():])
+        if tail:
+            rest_end = head.end() + tail.start()
+        who = _FOR_WHOM.search(folded[head.end():rest_end])
+        if who:
+            rest_end = head.end() + who.start()
+        phrase = _clean(text[head.end():rest_end], folded[head.end():rest_end])
+        return phrase or None
+    return None
+
+
+def is_symptom(condition: str) -> bool:
+    folded = fold(condition)
+    return any(folded == s or folded.startswith(s + " ") or folded.startswith(s + ",") for s in _SYMPTOMS)
+
+
+def condition_in_drug_turn(text: str) -> str | None:
+    """The indication a drug question names ("… cho người lớn bị gút", "… để trị loét dạ dày")."""
+    text = normalize(text)
+    folded = fold(text)
+    if len(text) != len(folded):
+        text = folded
+    m = re.search(r"\b(?:bi|de tri|de dieu tri|dieu tri|de chua)\s+(?!(?:sao|gi|lam sao|benh gi|benh nao|nhung benh|cac benh|gi)\b)", folded)
+    if not m:
+        return None
+    rest = folded[m.end():]
+    stop = re.search(r"[,.;?!]|\s+(?:thi|phai|nen|co|duoc|khong|lam|uong|dung|cho|de|lieu|bao nhieu|may|khi|"
+                     r"sau|truoc)\b", rest)
+    end = m.end() + (stop.start() if stop else len(rest))
+    phrase = _as_written(text, m.end(), end)
+    return phrase or None
+
+
+def relation_condition(text: str) -> str | None:
+    """The condition of a reverse-relation question ("Thuốc nào gây suy thận?" → "suy thận")."""
+    text = normalize(text)
+    folded = fold(text)
+    if len(text) != len(folded):
+        text = folded
+    patterns = (
+        r"\bgay(?:\s+ra)?\s+",
+        r"\bchong chi dinh\s+(?:cho|voi|o|trong)?\s*(?:nguoi\s+)?(?:bi\s+|dang\s+)?",
+        r"\bcho\s+(?:nguoi\s+)?(?:bi\s+)?",
+    )
+    for p in patterns:
+        m = re.search(p, folded)
+        if m:
+            rest = folded[m.end():]
+            stop = re.search(r"[,.;?!]|\s+(?:khong|duoc|nao|gi)\b", rest)
+            end = m.end() + (stop.start() if stop else len(rest))
+            phrase = _as_written(text, m.end(), end)
+            if phrase:
+                return phrase
+    m = re.search(r"\bnguoi\s+(?:bi\s+)?", folded)
+    if m:
+        rest = folded[m.end():]
+        stop = re.search(r"\s+(?:can|nen|khong|dung|uong)\b|[,.;?!]", rest)
+        end = m.end() + (stop.start() if stop else len(rest))
+        return _as_written(text, m.end(), end) or None
+    return None

@@ -1,0 +1,39 @@
+"""Cues that a turn continues the conversation instead of asking afresh.
+
+"còn trẻ em thì sao?", "thế còn chống chỉ định?", "với aspirin thì sao?" (elliptical) and "thuốc này", "nó"
+(anaphora) tell the merge to keep what the earlier turn established.
+"""
+
+from __future__ import annotations
+
+import re
+
+from retrieval.text import fold
+
+# "còn …" opens an elliptical follow-up; folded, "con" is also "con" (child), so "con tôi", "con nhà" are not.
+_OPENER = re.compile(r"^(?:(?:the|vay|va|the thi|nhung|ok|roi)\s+)?(?:con|cung)\s+(?!(?:toi|minh|tui|nha|trai|gai|cua|em)\b)"
+                     r"|^(?:the|vay)\s+(?:con\s+)?(?:voi|cho)\b|^(?:con\s+)?voi\b|^va\s+")
+_TAIL = re.compile(r"\b(thi sao|thi the nao|thi ra sao|the nao|sao|thi nao)\s*(a|nhi|nhe|vay|ha)?\s*[?.!]*$")
+_ANAPHORA = re.compile(r"\b(thuoc nay|thuoc do|thuoc tren|thuoc ay|loai nay|loai do|hai thuoc nay|cac thuoc nay)\b")
+_IT = re.compile(r"(?<!\w)(nó|no)(?!\w)")
+_WITH = re.compile(r"^(?:(?:the|vay|con|the con|vay con)\s+)*voi\b|\bcon voi\b")
+
+
+def is_elliptical(text: str) -> bool:
+    """The turn leans on the previous one: "còn X thì sao?", "thế còn …", "với X thì sao?"."""
+    folded = fold(text).strip(" ?.!")
+    return bool(_OPENER.search(folded) or _TAIL.search(fold(text)))
+
+
+def has_anaphora(text: str) -> bool:
+    """The turn refers back to a drug already named ("thuốc này", "nó")."""
+    if _ANAPHORA.search(fold(text)):
+        return True
+    # "nó" (it); typed without diacritics "no" could also be "no" (full), so only as a standalone word.
+    m = _IT.search(text.lower() if not text.isascii() else fold(text))
+    return m is not None and (m.group(1) == "nó" or text.isascii())
+
+
+def adds_interaction_partner(text: str) -> bool:
+    """"với aspirin thì sao?" after an interaction question adds a partner instead of switching the drug."""
+    return bool(_WITH.search(fold(text).strip()))

@@ -1,0 +1,234 @@
+"""The rules understander: Vietnamese turns → QueryFrame, offline and deterministic (the embedded default).
+
+It reads one turn; the conversation is folded in afterwards by `states.merge.merge_frames`. Drug ids come only
+from the resolver's candidates (`request.candidates`), so it cannot name a drug the formulary lacks. Its
+confidence says how sure the parse is, so a hybrid understander can ask a model only when the rules are unsure.
+
+Turn types follow the labelled set (fixtures/labelled/understanding.jsonl): any dose question is `dosing_calc`
+(section `lieu_luong_cach_dung`); two or more named drugs asked together are an `interaction`; an overdose
+question is `drug_attribute`/`qua_lieu_xu_tri`; an animal subject is `out_of_scope` but still lists its drugs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from grounding.budget import RequestBudget
+from retrieval.names import NameBook
+from retrieval.resolver import ResolverResult
+from retrieval.section_router import SectionRoute, route_section
+from retrieval.text import fold, normalize
+from states.conditions import condition_in_drug_turn, find_condition_question, is_symptom, relation_condition
+from states.followup import has_anaphora, is_elliptical
+from states.frame import QueryFrame
+from states.scope import looks_non_human
+from states.slots import Slots, extract_slots
+from states.understander import Understanding, UnderstandingRequest
+
+_SMALLTALK = re.compile(
+    r"^(xin )?chao\b|\bchao (ban|em|anh|chi|bac si|ad|admin|shop)\b|\bcam on\b|\bthank|\bhello\b|^hi\b|^hey\b|"
+    r"\bban la ai\b|\bban (lam|giup) (duoc )?(nhung |cac )?(gi|viec gi)\b|\bban co the (lam|giup) (duoc )?gi\b|"
+    r"\btam biet\b|\bbye\b|^(ok|oke|okay|vang|da|uh|um)\b|\bban ten (la )?gi\b|"
+    r"\bban (co )?(phai )?la (bac si|nguoi|robot|ai|chatbot|may|duoc si)\b|\bgoodbye\b|\bhen gap lai\b"
+)
+_OUT_OF_SCOPE = re.compile(
+    r"\b(thoi tiet|bong da|tran dau|ket qua tran|ty so|gia vang|chung khoan|co phieu|bitcoin|nau an|cach nau|"
+    r"mon an|cong thuc nau|python|javascript|lap trinh|viet code|ham python|dich (giup|sang|cau)|tieng anh|"
+    r"bai hat|phim|du lich|xo so|ve may bay|chinh tri|bau cu|gia ban|gia thuoc|bao nhieu tien|mua o dau|"
+    r"ban o dau|mua online|giao hang|khuyen mai)\b"
+)
+# Words that make a turn about medicines or health, even without a drug name.
+_DOMAIN = re.compile(
+    r"\b(thuoc|lieu|uong|tiem|truyen|vien|benh|trieu chung|sot|dau|ho|ngua|non|tieu chay|khang sinh|bac si|"
+    r"duoc si|don|mg|ml|kg|tuoi|thang|be|tre|con toi|mang thai|bau|cho con bu|suy|viem|nhiem|hen|tang huyet ap|"
+    r"dai thao duong|di ung|tac dung|chong chi dinh|tuong tac|bao quan|qua lieu)\b"
+)
+# Words that carry no question of their own in a drug turn ("cho tôi biết về thuốc X", "còn X thì sao?").
+_FILLER = frozenset(
+    ["thuoc", "cho", "toi", "minh", "em", "biet", "ve", "thong", "tin", "hoi", "tim", "hieu", "muon", "la", "gi", "con", "thi", "sao", "the", "vay", "nhe", "a", "a", "nhi", "di", "voi", "va", "oi", "ban", "xin", "duoc", "khong", "ko", "k", "gioi", "thieu", "noi", "chut", "mot", "it", "ten", "nao", "ha", "hay", "dung", "loai", "biet", "duoc", "nao"]
+)
+_OVERVIEW = re.compile(r"\b(cho (toi|minh|em) (biet|hoi)|thong tin|tim hieu|hoi ve|noi ve|gioi thieu|"
+                       r"tong quan|mo ta)\b")
+_RELATION_Q = re.compile(r"\b(nhung |cac |loai )?thuoc (nao|gi)\b|\bnhung thuoc\b")
+_RELATION_OF_SECTION = {
+    "tac_dung_khong_mong_muon": "adverse_effect",
+    "chong_chi_dinh": "contraindication",
+    "than_trong": "caution",
+    "thoi_ky_mang_thai": "other",
+    "thoi_ky_cho_con_bu": "other",
+}
+_CAN_USE = re.compile(r"\b(duoc khong|dung duoc|uong duoc|co sao khong|an toan|co nen)\b")
+_INTERACTION_COMPATIBLE = ("tuong_tac_thuoc", "than_trong", "chi_dinh")
+
+
+def _ordered_drugs(text: str, candidates: ResolverResult) -> list[str]:
+    folded = fold(text)
+
+    def position(span: str) -> int:
+        at = folded.find(fold(span))
+        return at if at >= 0 else len(folded)
+
+    return [c.drug_id for c in sorted(candidates.candidates, key=lambda c: position(c.span))]
+
+
+def _leftover_words(text: str, candidates: ResolverResult) -> list[str]:
+    folded = fold(text)
+    for c in candidates.candidates:
+        folded = folded.replace(fold(c.span), " ")
+    for name in candidates.unknown:
+        folded = folded.replace(fold(name), " ")
+    words = re.findall(r"[a-z0-9]+", folded)
+    return [w for w in words if w not in _FILLER]
+
+
+class RulesUnderstander:
+    """Deterministic Vietnamese understanding over the formulary's own names."""
+
+    name = "rules"
+
+    def __init__(self, names: NameBook) -> None:
+        self.names = names
+
+    def understand(self, request: UnderstandingRequest, budget: RequestBudget) -> Understanding:
+        frame = self.parse(request.text, request.candidates, awaiting_answer=request.pending is not None)
+        return Understanding(frame=frame, provider_output=None)
+
+    # ---------------------------------------------------------------------------------------------- parse
+
+    def parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False) -> QueryFrame:
+        text = normalize(text)
+        folded = fold(text)
+        allowed = set(self.names.ids()) if self.names.ids() else None
+        drugs = [d for d in _ordered_drugs(text, candidates) if allowed is None or d in allowed]
+        unknown = list(candidates.unknown)
+        slots = extract_slots(text)
+        route = route_section(text)
+        name_confidence = min((c.score for c in candidates.candidates), default=100.0) / 100.0
+        base = _slot_fields(slots)
+
+        if looks_non_human(text):
+            # Row 1: an animal subject is out of scope (veterinary use), decided before any clarify.
+            return _frame(turn_type="out_of_scope", drugs=drugs, unknown_drugs=unknown, non_human=True,
+                              confidence=0.95, **base)
+
+        named = len(drugs) + len(unknown)
+        if named:
+            return self._drug_turn(text, candidates, drugs, unknown, route, slots, base, name_confidence)
+
+        if _SMALLTALK.search(folded) and route is None:
+            return _frame(turn_type="smalltalk", confidence=0.95)
+
+        condition = find_condition_question(text)
+        patient_group = route is not None and route.key in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
+        if condition is None or not patient_group:
+            # "Thuốc nào gây suy thận?" — but "bà bầu bị sốt uống thuốc gì" is a symptom lookup with context.
+            relation = self._relation_turn(text, route, base)
+            if relation is not None:
+                return relation
+        if condition is not None:
+            kind = "symptom_to_drug" if is_symptom(condition) else "condition_to_drug"
+            base["comorbidities"] = [c for c in slots.comorbidities if fold(c) not in fold(condition)]
+            return _frame(turn_type=kind, condition=condition, condition_relation="indication",
+                          condition_ambiguous=fold(condition) in ("benh", "dau", "kho chiu", "met", "om"),
+                          confidence=0.85, **base)
+
+        if route is not None:
+            # A question about a section with no drug named: a follow-up ("thế còn chống chỉ định?"), merged
+            # with the conversation; standing alone it asks which drug.
+            turn = "dosing_calc" if route.key == "lieu_luong_cach_dung" else "drug_attribute"
+            return _frame(turn_type=turn, section_key=route.key, confidence=min(route.confidence, 0.7),
+                              **base)
+
+        if _OUT_OF_SCOPE.search(folded):
+            return _frame(turn_type="out_of_scope", confidence=0.8)
+
+        if slots.any_patient_value() and (slots.route is None or len(folded.split()) <= 4 or is_elliptical(text)):
+            # "18 kg", "5 tuổi", "Người lớn", "Uống": a slot answer; only dosing needs these slots.
+            # Standing alone it still names no drug (the machine asks which one).
+            return _frame(turn_type="dosing_calc", confidence=0.6, **base)
+
+        if not awaiting_answer and not _DOMAIN.search(folded) and len(folded.split()) >= 3:
+            return _frame(turn_type="out_of_scope", confidence=0.5)
+
+        # Nothing understood ("không biết"): no drug, no question; the machine asks (or asks again).
+        return _frame(turn_type="drug_overview", confidence=0.3, **base)
+
+    # ------------------------------------------------------------------------------------------ drug turns
+
+    def _drug_turn(
+        self,
+        text: str,
+        candidates: ResolverResult,
+        drugs: list[str],
+        unknown: list[str],
+        route: SectionRoute | None,
+        slots: Slots,
+        base: dict[str, object],
+        name_confidence: float,
+    ) -> QueryFrame:
+        named = len(drugs) + len(unknown)
+        condition = condition_in_drug_turn(text)
+        adverse = route is not None and route.key in ("huong_dan_xu_tri_adr", "tac_dung_khong_mong_muon")
+        relation = ("adverse_effect" if adverse else "indication") if condition else None
+        common = {"drugs": drugs, "unknown_drugs": unknown, "condition": condition,
+                  "condition_relation": relation, **base}
+        dose = route is not None and route.key == "lieu_luong_cach_dung"
+        if named >= 2 and not dose and (route is None or route.key in _INTERACTION_COMPATIBLE):
+            return _frame(turn_type="interaction", section_key="tuong_tac_thuoc",
+                              confidence=round(0.9 * name_confidence, 3), **common)
+        if route is not None:
+            turn = "dosing_calc" if dose else "drug_attribute"
+            return _frame(turn_type=turn, section_key=route.key,
+                          confidence=round(route.confidence * name_confidence, 3), **common)
+        folded = fold(text)
+        if _OUT_OF_SCOPE.search(folded):
+            # Price, shops, delivery: not in the formulary.
+            return _frame(turn_type="out_of_scope", confidence=0.7, **common)
+        if slots.age_months is not None or slots.weight_kg is not None:
+            # "ibuprofen cho bé 5t 18 cân": an age or weight with a drug only matters for a dose.
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
+                          confidence=round(0.7 * name_confidence, 3), **common)
+        if (slots.renal or slots.hepatic or slots.comorbidities) and _CAN_USE.search(folded):
+            # "paracetamol cho người suy gan được không": the precautions; a guess, so say so.
+            return _frame(turn_type="drug_attribute", section_key="than_trong",
+                          confidence=round(0.5 * name_confidence, 3), **common)
+        leftover = _leftover_words(text, candidates)
+        if not leftover or _OVERVIEW.search(fold(text)) or is_elliptical(text):
+            confident = 0.95 if not leftover else (0.6 if is_elliptical(text) else 0.85)
+            return _frame(turn_type="drug_overview", confidence=round(confident * name_confidence, 3),
+                              **common)
+        if has_anaphora(text):
+            return _frame(turn_type="drug_overview", confidence=0.5, **common)
+        # A drug and words the rules cannot place: ask what about it (missing_attribute), and say it is a guess.
+        return _frame(turn_type="drug_attribute", confidence=0.4, **common)
+
+    # ----------------------------------------------------------------------------------- relation turns
+
+    def _relation_turn(self, text: str, route: SectionRoute | None, base: dict[str, object]) -> QueryFrame | None:
+        """"Thuốc nào gây suy thận?": a drug–condition relation other than indication (unsupported, row 9)."""
+        folded = fold(text)
+        if route is None or route.key not in _RELATION_OF_SECTION or not _RELATION_Q.search(folded):
+            return None
+        return _frame(turn_type="condition_relation", section_key=route.key,
+                          condition=relation_condition(text),
+                          condition_relation=_RELATION_OF_SECTION[route.key],
+                          confidence=0.8, **base)
+
+
+def _frame(**fields: object) -> QueryFrame:
+    return QueryFrame.model_validate(fields)
+
+
+def _slot_fields(slots: Slots) -> dict[str, object]:
+    return {
+        "population": slots.population,
+        "age_text": slots.age_text,
+        "age_months": slots.age_months,
+        "weight_kg": slots.weight_kg,
+        "route": slots.route,
+        "pregnant": slots.pregnant,
+        "breastfeeding": slots.breastfeeding,
+        "renal": slots.renal,
+        "hepatic": slots.hepatic,
+        "comorbidities": list(slots.comorbidities),
+    }

@@ -1,0 +1,323 @@
+"""The extractive generator quotes exactly the evidence that fits the request, and only quotable evidence."""
+
+from __future__ import annotations
+
+import pytest
+
+from grounding.answer import Answer, GenerationRequest
+from grounding.budget import RequestBudget
+from grounding.extractive import ExtractiveGenerator
+from grounding.lexical import LexicalVerifier
+from grounding.verbatim import VerbatimGenerator
+from grounding.verify import verify_grounding
+from retrieval.corpus import Chunk, DrugNames
+from retrieval.names import NameBook
+from tests.unit.grounding_fixtures import chunk, fixture_chunks, has_fixture
+
+DOSING = "lieu_luong_cach_dung"
+ADULT_ORAL = chunk("paracetamol__lieu_luong_cach_dung__1",
+                   "*Uống – Người lớn:* 500 mg – 1 g/lần, mỗi 4–6 giờ nếu cần; tối đa 4 g/ngày.",
+                   title="PARACETAMOL (Acetaminophen)")
+CHILD_ORAL = chunk(
+    "paracetamol__lieu_luong_cach_dung__2",
+    "*Uống – Trẻ em:* Liều theo tuổi, mỗi 4–6 giờ một lần, không quá 4 lần trong 24 giờ:\n"
+    "- Trẻ 3–6 tháng tuổi: 60 mg/lần.\n"
+    "- Trẻ 6 tháng – 2 tuổi: 120 mg/lần.\n"
+    "- Trẻ 2–4 tuổi: 180 mg/lần.\n"
+    "- Trẻ 4–6 tuổi: 240 mg/lần.\n"
+    "- Trẻ 6–8 tuổi: 240–250 mg/lần.\n"
+    "Liều theo cân nặng: 10–15 mg/kg/lần, mỗi 4–6 giờ; tối đa 60 mg/kg/ngày.",
+    title="PARACETAMOL (Acetaminophen)",
+)
+NEONATE_ORAL = chunk("paracetamol__lieu_luong_cach_dung__3",
+                     "*Uống – Trẻ sơ sinh:* Trẻ sơ sinh đủ tháng: 10–15 mg/kg/lần, mỗi 6–8 giờ; "
+                     "tối đa 60 mg/kg/ngày.")
+CHILD_IV = chunk(
+    "paracetamol__lieu_luong_cach_dung__4",
+    "*Truyền tĩnh mạch – Trẻ em:* Liều theo cân nặng, truyền trong 15 phút:\n"
+    "- Trẻ dưới 10 kg: 10 mg/kg/lần; tối đa 30 mg/kg/ngày.\n"
+    "- Trẻ 10–50 kg: 15 mg/kg/lần; tối đa 60 mg/kg/ngày.",
+)
+DOSING_EVIDENCE = [ADULT_ORAL, CHILD_ORAL, NEONATE_ORAL, CHILD_IV]
+
+
+def _budget() -> RequestBudget:
+    return RequestBudget()
+
+
+def _dose(evidence: list[Chunk], **frame: object) -> Answer:
+    request = GenerationRequest(query="liều paracetamol", evidence=evidence, section_key=DOSING,
+                                drug_ids=["paracetamol"], **frame)  # type: ignore[arg-type]
+    return ExtractiveGenerator().generate(request, _budget())
+
+
+def _texts(answer: Answer) -> list[str]:
+    return [c.text for c in answer.claims]
+
+
+def _passes_verification(answer: Answer, evidence: list[Chunk]) -> None:
+    assert verify_grounding(answer, evidence).ok, verify_grounding(answer, evidence).problems
+    assert LexicalVerifier().verify(answer, evidence, _budget()).ok
+
+
+# -------------------------------------------------------------------------------------------- dosing
+
+def test_a_five_year_old_of_18_kg_gets_the_4_to_6_year_band_and_the_mg_per_kg_rule_not_the_adult_dose() -> None:
+    answer = _dose(DOSING_EVIDENCE, population="pediatric", age_months=60, weight_kg=18, route="oral")
+    texts = _texts(answer)
+    assert "Trẻ 4–6 tuổi: 240 mg/lần." in texts
+    assert "Liều theo cân nặng: 10–15 mg/kg/lần, mỗi 4–6 giờ; tối đa 60 mg/kg/ngày." in texts
+    assert not any("Trẻ 2–4 tuổi" in t or "Trẻ 6–8 tuổi" in t or "4 g/ngày" in t for t in texts)
+    assert {d for c in answer.claims for d in c.citations} == {CHILD_ORAL.doc_id}
+    _passes_verification(answer, DOSING_EVIDENCE)
+
+
+def test_the_paediatric_answer_keeps_the_blocks_frequency_line() -> None:
+    answer = _dose(DOSING_EVIDENCE, population="pediatric", age_months=60, weight_kg=18, route="oral")
+    assert any("không quá 4 lần trong 24 giờ" in t for t in _texts(answer))
+
+
+@pytest.mark.parametrize(("age_months", "band"), [
+    (4, "Trẻ 3–6 tháng tuổi"), (12, "Trẻ 6 tháng – 2 tuổi"), (36, "Trẻ 2–4 tuổi"), (48, "Trẻ 4–6 tuổi"),
+])
+def test_the_age_band_containing_the_childs_age_is_quoted(age_months: float, band: str) -> None:
+    answer = _dose(DOSING_EVIDENCE, population="pediatric", age_months=age_months, weight_kg=12, route="oral")
+    bands = [t for t in _texts(answer) if t.startswith("Trẻ ")]
+    assert len(bands) == 1 and bands[0].startswith(band)
+
+
+def test_a_weight_band_is_chosen_by_the_childs_weight() -> None:
+    light = _texts(_dose(DOSING_EVIDENCE, population="pediatric", age_months=9, weight_kg=8, route="iv"))
+    heavy = _texts(_dose(DOSING_EVIDENCE, population="pediatric", age_months=60, weight_kg=18, route="iv"))
+    assert any(t.startswith("Trẻ dưới 10 kg") for t in light) and not any("10–50 kg" in t for t in light)
+    assert any(t.startswith("Trẻ 10–50 kg") for t in heavy) and not any("dưới 10 kg" in t for t in heavy)
+
+
+def test_when_no_band_fits_the_whole_population_and_route_block_is_quoted() -> None:
+    answer = _dose(DOSING_EVIDENCE, population="pediatric", age_months=150, weight_kg=40, route="oral")
+    assert len(answer.claims) == len(CHILD_ORAL.text.splitlines())
+    _passes_verification(answer, DOSING_EVIDENCE)
+
+
+def test_a_newborn_gets_the_neonatal_paragraph() -> None:
+    answer = _dose(DOSING_EVIDENCE, population="pediatric", age_months=0.5, weight_kg=3.2, route="oral")
+    assert {d for c in answer.claims for d in c.citations} == {NEONATE_ORAL.doc_id}
+
+
+def test_an_adult_gets_the_adult_block_for_the_route() -> None:
+    answer = _dose(DOSING_EVIDENCE, population="adult", route="oral")
+    assert _texts(answer) == ["Uống – Người lớn: 500 mg – 1 g/lần, mỗi 4–6 giờ nếu cần; tối đa 4 g/ngày."]
+    _passes_verification(answer, DOSING_EVIDENCE)
+
+
+def test_a_chunk_holding_several_labelled_paragraphs_is_split_at_its_labels() -> None:
+    merged = chunk("paracetamol__lieu_luong_cach_dung__0", f"{ADULT_ORAL.text}\n\n{CHILD_ORAL.text}")
+    answer = _dose([merged], population="pediatric", age_months=60, weight_kg=18, route="oral")
+    assert "Trẻ 4–6 tuổi: 240 mg/lần." in _texts(answer)
+    assert not any("4 g/ngày" in t for t in _texts(answer))
+
+
+def test_no_paragraph_for_the_population_means_no_claims_rather_than_another_populations_dose() -> None:
+    answer = _dose([ADULT_ORAL], population="pediatric", age_months=60, weight_kg=18, route="oral")
+    assert answer.claims == [] and answer.insufficient
+    assert not verify_grounding(answer, [ADULT_ORAL]).ok
+
+
+def test_with_no_paediatric_paragraph_only_what_the_section_says_about_children_is_quoted() -> None:
+    usage = chunk("isosorbid_dinitrat__lieu_luong_cach_dung__0",
+                  "*Cách dùng:* Viên nén uống với nước. Không có liều khuyến cáo cho trẻ em.")
+    adult = chunk("isosorbid_dinitrat__lieu_luong_cach_dung__1", "*Uống – Người lớn:* 5–20 mg/lần, 2–3 lần/ngày.")
+    answer = _dose([usage, adult], population="pediatric", age_months=60, weight_kg=18, route="oral")
+    assert _texts(answer) == ["Không có liều khuyến cáo cho trẻ em."]
+
+
+@pytest.mark.skipif(not has_fixture("paracetamol"), reason="fixture formulary not written yet")
+def test_on_the_fixture_monograph_a_five_year_old_gets_only_the_oral_child_block() -> None:
+    evidence = [c for c in fixture_chunks("paracetamol") if c.section_key == DOSING]
+    answer = _dose(evidence, population="pediatric", age_months=60, weight_kg=18, route="oral")
+    texts = _texts(answer)
+    assert "Trẻ 4–6 tuổi: 240 mg/lần." in texts
+    assert any("10–15 mg/kg/lần" in t for t in texts)
+    assert not any("Người lớn" in t or "Trẻ 2–4 tuổi" in t for t in texts)
+    assert len({d for c in answer.claims for d in c.citations}) == 1
+    _passes_verification(answer, evidence)
+
+
+# ------------------------------------------------------------------------------------- other sections
+
+def test_another_section_is_quoted_sentence_by_sentence_trimmed_to_six() -> None:
+    text = " ".join(f"Người bệnh nhóm {i} không được dùng." for i in range(1, 10))
+    contraindications = chunk("paracetamol__chong_chi_dinh__0", text)
+    request = GenerationRequest(query="chống chỉ định", evidence=[contraindications], section_key="chong_chi_dinh")
+    answer = ExtractiveGenerator().generate(request, _budget())
+    assert _texts(answer) == [f"Người bệnh nhóm {i} không được dùng." for i in range(1, 7)]
+    _passes_verification(answer, [contraindications])
+
+
+# ---------------------------------------------------------------------------------------- quarantine
+
+QUARANTINED = chunk("paracetamol__lieu_luong_cach_dung__7",
+                    "<!-- QUARANTINED: bảng -->\n*Uống – Trẻ em:* | Trẻ 4–6 tuổi | 2 40 mg |\n<!-- /QUARANTINED -->",
+                    quarantined=True)
+
+
+@pytest.mark.parametrize("mode", ["single", "interaction", "list"])
+def test_a_quarantined_chunk_is_never_quoted(mode: str) -> None:
+    table = chunk("paracetamol__tuong_tac_thuoc__1", "Warfarin | tăng INR | 4 tuần", quarantined=True)
+    indication = chunk("paracetamol__chi_dinh__1", "Hạ sốt | bảng", quarantined=True)
+    evidence = [*DOSING_EVIDENCE, QUARANTINED, table, indication]
+    request = GenerationRequest(query="q", evidence=evidence, mode=mode, section_key=DOSING,  # type: ignore[arg-type]
+                                drug_ids=["paracetamol", "warfarin"], candidate_drug_ids=["paracetamol"],
+                                population="pediatric", age_months=60, weight_kg=18, route="oral",
+                                condition="sốt", drug_names={"warfarin": ["warfarin"]})
+    for generator in (ExtractiveGenerator(), VerbatimGenerator()):
+        answer = generator.generate(request, _budget())
+        cited = {d for c in answer.claims for d in c.citations}
+        assert not cited & {QUARANTINED.doc_id, table.doc_id, indication.doc_id}
+
+
+# --------------------------------------------------------------------------------------- interaction
+
+PARA_INTERACTIONS = chunk(
+    "paracetamol__tuong_tac_thuoc__0",
+    "Uống paracetamol liều cao dài ngày làm tăng nhẹ tác dụng chống đông của warfarin. "
+    "Các thuốc chống động kinh (phenytoin, carbamazepin) làm tăng độc tính của paracetamol đối với gan.\n"
+    "Uống nhiều rượu làm tăng nguy cơ độc cho gan.",
+    title="PARACETAMOL (Acetaminophen)",
+)
+WARFARIN_INTERACTIONS = chunk(
+    "warfarin__tuong_tac_thuoc__0",
+    "Warfarin có rất nhiều tương tác thuốc.\n"
+    "Thuốc chống viêm không steroid (ibuprofen, diclofenac): tăng nguy cơ chảy máu.\n"
+    "Paracetamol: dùng liều cao kéo dài làm tăng nhẹ tác dụng chống đông của warfarin.",
+    title="WARFARIN",
+)
+NAMES = NameBook([
+    DrugNames(drug_id="paracetamol", name="Paracetamol", aliases=("Acetaminophen",), brands=("Panadol",)),
+    DrugNames(drug_id="warfarin", name="Warfarin", brands=("Coumadin",), classes=("thuốc chống đông coumarin",)),
+    DrugNames(drug_id="cetirizin", name="Cetirizin", brands=("Zyrtec",)),
+])
+
+
+def _interaction(drugs: list[str], evidence: list[Chunk]) -> Answer:
+    request = GenerationRequest(query="tương tác", evidence=evidence, mode="interaction", drug_ids=drugs,
+                                drug_names={d: NAMES.names_of(d) for d in drugs})
+    return ExtractiveGenerator().generate(request, _budget())
+
+
+def test_interaction_mode_quotes_only_sentences_naming_the_other_drug() -> None:
+    evidence = [PARA_INTERACTIONS, WARFARIN_INTERACTIONS]
+    answer = _interaction(["paracetamol", "warfarin"], evidence)
+    assert _texts(answer) == [
+        "Paracetamol — Uống paracetamol liều cao dài ngày làm tăng nhẹ tác dụng chống đông của warfarin.",
+        "Warfarin — Paracetamol: dùng liều cao kéo dài làm tăng nhẹ tác dụng chống đông của warfarin.",
+    ]
+    _passes_verification(answer, evidence)
+
+
+def test_interaction_mode_finds_a_drug_named_by_its_brand() -> None:
+    branded = chunk("warfarin__tuong_tac_thuoc__0", "Dùng cùng Panadol liều cao làm tăng INR.", title="WARFARIN")
+    assert len(_interaction(["paracetamol", "warfarin"], [branded]).claims) == 1
+
+
+def test_interaction_mode_with_no_mention_of_the_other_drug_quotes_nothing() -> None:
+    cetirizin = chunk("cetirizin__tuong_tac_thuoc__0", "Rượu và thuốc ức chế thần kinh trung ương tăng buồn ngủ.")
+    answer = _interaction(["cetirizin", "warfarin"], [cetirizin, WARFARIN_INTERACTIONS])
+    assert answer.claims == [] and answer.insufficient
+
+
+@pytest.mark.skipif(not has_fixture("warfarin") or not has_fixture("paracetamol"), reason="fixture not written")
+def test_on_the_fixture_warfarin_and_paracetamol_quote_each_others_lines_only() -> None:
+    evidence = [c for d in ("paracetamol", "warfarin") for c in fixture_chunks(d) if c.section_key == "tuong_tac_thuoc"]
+    answer = _interaction(["paracetamol", "warfarin"], evidence)
+    assert answer.claims
+    for claim in answer.claims:
+        owner = claim.citations[0].split("__")[0]
+        other = "warfarin" if owner == "paracetamol" else "paracetamol"
+        assert NAMES.mentions(claim.text.split(" — ", 1)[1], other)
+    _passes_verification(answer, evidence)
+
+
+# ---------------------------------------------------------------------------------------------- list
+
+def _list(evidence: list[Chunk], candidates: list[str], condition: str = "sốt") -> Answer:
+    request = GenerationRequest(query="thuốc trị sốt", evidence=evidence, mode="list", condition=condition,
+                                candidate_drug_ids=candidates)
+    return ExtractiveGenerator().generate(request, _budget())
+
+
+PARA_INDICATION = chunk("paracetamol__chi_dinh__0", "Giảm đau nhẹ và vừa. Hạ sốt ở người lớn và trẻ em.",
+                        title="PARACETAMOL (Acetaminophen)")
+IBU_INDICATION = chunk("ibuprofen__chi_dinh__0", "Hạ sốt, giảm đau nhẹ và vừa.", title="IBUPROFEN")
+ASPIRIN_INDICATION = chunk("acid_acetylsalicylic__chi_dinh__0", "Hạ sốt, giảm đau.",
+                           title="ACID ACETYLSALICYLIC (Aspirin)")
+PARA_PREGNANCY = chunk("paracetamol__thoi_ky_mang_thai__0",
+                       "Paracetamol được coi là thuốc giảm đau, hạ sốt lựa chọn khi mang thai.",
+                       title="PARACETAMOL (Acetaminophen)")
+IBU_CONTRA = chunk("ibuprofen__chong_chi_dinh__0",
+                   "Loét dạ dày tiến triển. Ba tháng cuối thai kỳ (từ tuần thứ 30) vì nguy cơ cho thai.",
+                   title="IBUPROFEN")
+
+
+def test_list_mode_gives_one_indication_claim_per_candidate_bound_to_its_own_block() -> None:
+    evidence = [PARA_INDICATION, IBU_INDICATION]
+    answer = _list(evidence, ["paracetamol", "ibuprofen"])
+    assert [(c.drug_ids, c.citations) for c in answer.claims] == [
+        (["paracetamol"], [PARA_INDICATION.doc_id]), (["ibuprofen"], [IBU_INDICATION.doc_id])]
+    assert _texts(answer)[0] == "Paracetamol — Hạ sốt ở người lớn và trẻ em."
+    assert verify_grounding(answer, evidence, candidate_drug_ids=["paracetamol", "ibuprofen"]).ok
+    assert LexicalVerifier().verify(answer, evidence, _budget()).ok
+
+
+def test_list_mode_never_names_a_drug_outside_the_candidates_even_when_its_block_is_in_evidence() -> None:
+    answer = _list([PARA_INDICATION, IBU_INDICATION, ASPIRIN_INDICATION], ["paracetamol", "ibuprofen"])
+    assert {d for c in answer.claims for d in c.drug_ids} == {"paracetamol", "ibuprofen"}
+
+
+def test_list_mode_adds_each_candidates_safety_sentences_after_the_indications() -> None:
+    evidence = [PARA_INDICATION, IBU_INDICATION, PARA_PREGNANCY, IBU_CONTRA]
+    answer = _list(evidence, ["paracetamol", "ibuprofen"])
+    safety = answer.claims[2:]
+    assert [(c.drug_ids, c.citations) for c in safety] == [
+        (["paracetamol"], [PARA_PREGNANCY.doc_id]), (["ibuprofen"], [IBU_CONTRA.doc_id])]
+    # Of a contraindication block only the sentences about the patient context (here, pregnancy) are quoted.
+    assert safety[1].text == "Ibuprofen — Ba tháng cuối thai kỳ (từ tuần thứ 30) vì nguy cơ cho thai."
+    assert verify_grounding(answer, evidence, candidate_drug_ids=["paracetamol", "ibuprofen"]).ok
+
+
+# -------------------------------------------------------------------------------------------- repair
+
+def test_repair_appends_the_omitted_maximum_dose_citing_its_block_and_then_verifies() -> None:
+    request = GenerationRequest(query="q", evidence=DOSING_EVIDENCE, section_key=DOSING, population="pediatric",
+                                age_months=60, weight_kg=18, route="oral")
+    partial = Answer(claims=[c for c in ExtractiveGenerator().generate(request, _budget()).claims
+                             if "mg/kg" not in c.text], generator="extractive")
+    entailment = LexicalVerifier().verify(partial, DOSING_EVIDENCE, _budget())
+    assert entailment.omissions
+    repaired = ExtractiveGenerator().repair(request, partial, entailment.omissions, _budget())
+    added = repaired.claims[len(partial.claims):]
+    assert [(c.text, c.citations) for c in added] == [
+        ("Liều theo cân nặng: 10–15 mg/kg/lần, mỗi 4–6 giờ; tối đa 60 mg/kg/ngày.", [CHILD_ORAL.doc_id])]
+    _passes_verification(repaired, DOSING_EVIDENCE)
+
+
+def test_repair_ignores_an_omission_no_block_states() -> None:
+    request = GenerationRequest(query="q", evidence=DOSING_EVIDENCE, section_key=DOSING)
+    answer = Answer(claims=[], generator="extractive")
+    assert ExtractiveGenerator().repair(request, answer, ["Tối đa 9 g/ngày."], _budget()).claims == []
+
+
+# ---------------------------------------------------------------------------------------- verbatim
+
+def test_retrieval_only_mode_quotes_every_quotable_block_verbatim_citing_itself() -> None:
+    evidence = [*DOSING_EVIDENCE, QUARANTINED]
+    request = GenerationRequest(query="q", evidence=evidence)
+    answer = VerbatimGenerator().generate(request, _budget())
+    assert [(c.text, c.citations) for c in answer.claims] == [(c.text, [c.doc_id]) for c in DOSING_EVIDENCE]
+    assert answer.generator == "verbatim"
+    assert verify_grounding(answer, evidence).ok
+
+
+def test_the_offline_generators_say_they_call_no_llm() -> None:
+    assert (ExtractiveGenerator.name, ExtractiveGenerator.calls_llm) == ("extractive", False)
+    assert (VerbatimGenerator.name, VerbatimGenerator.calls_llm) == ("verbatim", False)

@@ -1,0 +1,161 @@
+"""Frame merge replays multi-turn exchanges: short replies fill the pending question, follow-ups keep the drug."""
+
+from __future__ import annotations
+
+from states.frame import Pending, QueryFrame
+from states.merge import merge_frames
+from tests.unit.understanding_kit import fixture_engine, merged, understand
+
+POPULATION = Pending(reason="missing_population", missing=["population"], quick_replies=["Người lớn", "Trẻ em"])
+AGE_WEIGHT = Pending(reason="missing_pediatric_age_or_weight", missing=["age", "weight"])
+AGE = Pending(reason="missing_pediatric_age_or_weight", missing=["age"])
+ATTRIBUTE = Pending(reason="missing_attribute", missing=["attribute"])
+ROUTE = Pending(reason="ambiguous_route", missing=["route"],
+                quick_replies=["Uống", "Đặt trực tràng", "Tiêm/truyền tĩnh mạch"])
+
+
+def test_dose_then_population_then_weight_then_age_builds_one_pediatric_dose_question() -> None:
+    f = understand("Liều paracetamol?")
+    assert (f.turn_type, f.drugs, f.population) == ("dosing_calc", ["paracetamol"], None)
+    f = merged("Trẻ em", f, POPULATION)
+    assert (f.turn_type, f.drugs, f.section_key, f.population) == (
+        "dosing_calc", ["paracetamol"], "lieu_luong_cach_dung", "pediatric")
+    f = merged("18 kg", f, AGE_WEIGHT)
+    assert (f.population, f.weight_kg, f.age_months) == ("pediatric", 18, None)
+    f = merged("5 tuổi", f, AGE)
+    assert (f.drugs, f.turn_type, f.population, f.weight_kg, f.age_months) == (
+        ["paracetamol"], "dosing_calc", "pediatric", 18, 60)
+
+
+def test_a_route_chip_fills_the_route_and_keeps_the_dose_question() -> None:
+    prior = understand("Liều paracetamol cho trẻ 5 tuổi 18 kg")
+    for chip, route in (("Uống", "oral"), ("Đặt trực tràng", "rectal"), ("Tiêm/truyền tĩnh mạch", "iv")):
+        f = merged(chip, prior, ROUTE)
+        assert (f.drugs, f.turn_type, f.route, f.age_months, f.weight_kg) == (
+            ["paracetamol"], "dosing_calc", route, 60, 18)
+
+
+def test_an_attribute_chip_fills_the_question_about_the_same_drug() -> None:
+    prior = understand("Paracetamol có tốt không?")
+    f = merged("Chống chỉ định", prior, ATTRIBUTE)
+    assert (f.turn_type, f.drugs, f.section_key) == ("drug_attribute", ["paracetamol"], "chong_chi_dinh")
+    f = merged("Liều dùng", prior, ATTRIBUTE)
+    assert (f.turn_type, f.drugs, f.section_key) == ("dosing_calc", ["paracetamol"], "lieu_luong_cach_dung")
+
+
+def test_a_reply_that_fills_nothing_returns_the_prior_frame_so_the_machine_asks_again() -> None:
+    prior = understand("Liều paracetamol cho trẻ em?")
+    assert merged("không biết", prior, AGE_WEIGHT) == prior
+    assert merged("hmm", prior, AGE_WEIGHT) == prior
+
+
+def test_after_an_answer_còn_trẻ_em_thì_sao_switches_population_and_clears_age_and_weight() -> None:
+    prior = understand("Liều amoxicilin cho người lớn 60 kg?")
+    f = merged("còn trẻ em thì sao?", prior)
+    assert (f.turn_type, f.drugs, f.section_key, f.population) == (
+        "dosing_calc", ["amoxicilin"], "lieu_luong_cach_dung", "pediatric")
+    assert f.weight_kg is None and f.age_months is None
+    back = merged("còn người lớn?", f)
+    assert (back.drugs, back.population) == (["amoxicilin"], "adult")
+
+
+def test_after_an_answer_a_route_follow_up_keeps_patient_and_question() -> None:
+    prior = understand("Liều paracetamol cho trẻ 5 tuổi 18 kg")
+    f = merged("còn đặt hậu môn thì sao?", prior)
+    assert (f.drugs, f.turn_type, f.route, f.age_months, f.weight_kg) == (["paracetamol"], "dosing_calc", "rectal",
+                                                                          60, 18)
+
+
+def test_còn_aspirin_thì_sao_keeps_the_question_and_switches_the_drug() -> None:
+    prior = understand("Chống chỉ định của ibuprofen?")
+    f = merged("còn aspirin thì sao?", prior)
+    assert (f.turn_type, f.drugs, f.section_key) == ("drug_attribute", ["acid_acetylsalicylic"], "chong_chi_dinh")
+
+
+def test_với_x_thì_sao_after_an_interaction_question_pairs_the_new_drug_with_the_first() -> None:
+    prior = understand("Uống warfarin với aspirin được không?")
+    f = merged("còn với ibuprofen thì sao?", prior)
+    assert (f.turn_type, f.drugs) == ("interaction", ["warfarin", "ibuprofen"])
+    single = understand("Warfarin có tương tác với thuốc nào?")
+    f = merged("với aspirin thì sao?", single)
+    assert (f.turn_type, f.drugs, f.section_key) == ("interaction", ["warfarin", "acid_acetylsalicylic"],
+                                                     "tuong_tac_thuoc")
+
+
+def test_a_new_question_without_a_drug_keeps_the_drug() -> None:
+    prior = understand("Tác dụng phụ của warfarin là gì?")
+    for text, key in (("thế còn chống chỉ định?", "chong_chi_dinh"),
+                      ("thuốc này bà bầu dùng được không?", "thoi_ky_mang_thai"),
+                      ("quá liều thì xử trí thế nào?", "qua_lieu_xu_tri")):
+        f = merged(text, prior)
+        assert (f.drugs, f.section_key, f.turn_type) == (["warfarin"], key, "drug_attribute")
+
+
+def test_a_new_drug_mid_clarify_starts_a_fresh_frame() -> None:
+    prior = understand("Liều paracetamol cho trẻ em?")
+    f = merged("Chống chỉ định của omeprazol?", prior, AGE_WEIGHT)
+    assert (f.turn_type, f.drugs, f.section_key, f.population) == (
+        "drug_attribute", ["omeprazol"], "chong_chi_dinh", None)
+    f = merged("Liều ibuprofen cho người lớn", prior, AGE_WEIGHT)
+    assert (f.drugs, f.population) == (["ibuprofen"], "adult")
+
+
+def test_a_drug_named_in_answer_to_which_drug_fills_it_and_keeps_the_patient() -> None:
+    prior = understand("Tôi 65 tuổi bị suy thận nhẹ")
+    f = merged("metformin", prior, Pending(reason="no_drug", missing=["drug"]))
+    assert (f.drugs, f.population, f.age_months, f.renal) == (["metformin"], "adult", 780, "suy thận nhẹ")
+
+
+def test_smalltalk_out_of_scope_and_animal_turns_are_never_merged_into_the_question() -> None:
+    prior = understand("Liều paracetamol cho trẻ em?")
+    for text in ("cảm ơn nhé", "Hôm nay thời tiết Hà Nội thế nào?", "Liều paracetamol cho chó 10kg"):
+        f = merged(text, prior, AGE_WEIGHT)
+        assert f == understand(text, awaiting=True)
+        assert f.turn_type in ("smalltalk", "out_of_scope")
+
+
+def test_an_animal_subject_persists_into_a_follow_up_that_names_no_human() -> None:
+    prior = understand("Con chó nhà tôi nặng 10kg bị đau chân")
+    f = merged("cho nó uống paracetamol được không?", prior)
+    assert (f.turn_type, f.non_human, f.drugs) == ("out_of_scope", True, ["paracetamol"])
+    f = merged("liều paracetamol bao nhiêu?", understand("Mèo nhà tôi bị sốt"))
+    assert (f.turn_type, f.non_human) == ("out_of_scope", True)
+
+
+def test_naming_a_human_after_an_animal_question_asks_the_dose_for_the_human() -> None:
+    prior = understand("Liều paracetamol cho chó 10kg")
+    f = merged("thế còn cho người lớn thì sao?", prior)
+    assert (f.turn_type, f.drugs, f.section_key, f.population, f.non_human, f.weight_kg) == (
+        "dosing_calc", ["paracetamol"], "lieu_luong_cach_dung", "adult", False, None)
+
+
+def test_without_a_prior_frame_the_new_frame_is_returned_as_is() -> None:
+    new = understand("Liều paracetamol cho trẻ em?")
+    assert merge_frames(new, None, None, "Liều paracetamol cho trẻ em?") is new
+
+
+def test_a_merged_frame_is_settled_and_never_more_confident_than_its_parts() -> None:
+    prior = QueryFrame(turn_type="dosing_calc", drugs=["paracetamol"], section_key="lieu_luong_cach_dung",
+                       population="pediatric", confidence=0.7, needs_clarify=True, clarify_reason="x")
+    f = merged("18 kg", prior, AGE_WEIGHT)
+    assert not f.needs_clarify and f.clarify_reason is None and f.confidence <= 0.7
+
+
+def test_the_machine_replays_the_pediatric_dose_conversation_to_an_answer() -> None:
+    engine = fixture_engine()
+    first = engine.handle("Liều paracetamol cho trẻ em?")
+    assert (first.outcome, first.reason) == ("clarify", "missing_pediatric_age_or_weight")
+    second = engine.handle("Bé nặng 18 kg", first.conversation_id)
+    assert second.outcome == "clarify" and "18 kg" in second.reply
+    third = engine.handle("không biết", first.conversation_id)
+    assert third.outcome == "clarify" and "18 kg" in third.reply  # the same question, asked again
+    fourth = engine.handle("5 tuổi", first.conversation_id)
+    assert fourth.frame["age_months"] == 60 and fourth.frame["weight_kg"] == 18
+    assert (fourth.outcome, fourth.reason) == ("clarify", "ambiguous_route")  # the fixture has three routes
+    assert "Uống" in fourth.quick_replies
+    fifth = engine.handle("Uống", first.conversation_id)
+    assert fifth.outcome == "answerable"
+    assert all(c.doc_id.startswith("paracetamol__lieu_luong_cach_dung") for c in fifth.citations)
+    assert "Trẻ em" in fifth.reply
+    sixth = engine.handle("còn người lớn thì sao?", first.conversation_id)
+    assert sixth.outcome == "answerable" and "Người lớn" in sixth.reply

@@ -1,0 +1,128 @@
+"""The drug resolver finds formulary drugs by every name people use, and never invents one."""
+
+from __future__ import annotations
+
+import pytest
+
+from retrieval.resolver import ACCEPT_SCORE, DrugResolver
+from retrieval.text import fold
+from tests.unit.formulary_names import fixture_drugs
+
+DRUGS = fixture_drugs()
+RESOLVER = DrugResolver(DRUGS)
+
+
+def _ids(text: str) -> list[str]:
+    return RESOLVER.resolve(text).drug_ids
+
+
+def test_the_fixture_formulary_has_all_thirty_drugs() -> None:
+    assert len(DRUGS) == 30
+
+
+@pytest.mark.parametrize("entry", DRUGS, ids=lambda e: e.drug_id)
+def test_every_fixture_drug_is_found_by_its_inn_in_a_question(entry) -> None:  # type: ignore[no-untyped-def]
+    assert _ids(f"Chống chỉ định của {entry.name} là gì?") == [entry.drug_id]
+    assert _ids(f"chong chi dinh cua {fold(entry.name)}") == [entry.drug_id]
+    assert _ids(entry.name.upper()) == [entry.drug_id]
+
+
+@pytest.mark.parametrize(
+    ("name", "drug_id"),
+    [(n, e.drug_id) for e in DRUGS for n in (*e.aliases, *e.brands)],
+)
+def test_each_alias_and_brand_resolves_to_its_drug(name: str, drug_id: str) -> None:
+    result = RESOLVER.resolve(f"Liều {name} cho người lớn")
+    assert result.drug_ids == [drug_id]
+    assert result.candidates[0].score == 100
+    assert _ids(f"lieu {fold(name)} cho nguoi lon") == [drug_id]
+
+
+@pytest.mark.parametrize(
+    ("typed", "drug_id"),
+    [
+        ("paracetamon", "paracetamol"),
+        ("amoxicilin", "amoxicilin"),
+        ("amoxicillin", "amoxicilin"),
+        ("amoxixilin", "amoxicilin"),
+        ("ibuprofene", "ibuprofen"),
+        ("wafarin", "warfarin"),
+        ("metfomin", "metformin"),
+        ("ceftriaxone", "ceftriaxon"),
+        ("ciprofloxacine", "ciprofloxacin"),
+        ("prednisolone", "prednisolon"),
+        ("furosemide", "furosemid"),
+        ("omeprazole", "omeprazol"),
+    ],
+)
+def test_common_typos_and_english_spellings_resolve(typed: str, drug_id: str) -> None:
+    result = RESOLVER.resolve(f"tac dung phu cua {typed}")
+    assert result.drug_ids == [drug_id]
+    assert result.candidates[0].span == typed
+    assert result.candidates[0].score >= ACCEPT_SCORE
+
+
+@pytest.mark.parametrize(
+    ("text", "drug_id"),
+    [
+        ("isosorbid dinitrat dùng để làm gì?", "isosorbid_dinitrat"),
+        ("isosorbide dinitrate", "isosorbid_dinitrat"),
+        ("Chống chỉ định của acid acetylsalicylic", "acid_acetylsalicylic"),
+        ("Aspirin pH8 dùng để làm gì?", "acid_acetylsalicylic"),
+    ],
+)
+def test_multi_word_names_resolve_as_one_drug(text: str, drug_id: str) -> None:
+    assert _ids(text) == [drug_id]
+
+
+def test_several_drugs_are_all_candidates_with_their_spans() -> None:
+    result = RESOLVER.resolve("Phenytoin, carbamazepin và wafarin có tương tác với nhau không?")
+    assert set(result.drug_ids) == {"phenytoin", "carbamazepin", "warfarin"}
+    assert {c.span for c in result.candidates} == {"Phenytoin", "carbamazepin", "wafarin"}
+    assert result.drug_ids[-1] == "warfarin"  # the fuzzy match ranks below the exact ones
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["esomeprazol", "esomeprazole", "prednison", "digitoxin", "enalaprilat", "ampicillin", "roxithromycin", "erythromycin", "levofloxacin", "valsartan", "lisinopril", "ketoconazol", "atorvastatin", "rosuvastatin", "cefuroxim", "tinidazol", "levocetirizin", "oxcarbazepin", "fosphenytoin", "aceclofenac", "dexibuprofen", "propacetamol", "methylprednisolon", "salmeterol", "nifedipin", "clopidogrel", "ivermectin", "oseltamivir", "sildenafil", "tramadol"],
+)
+def test_a_non_formulary_neighbour_is_reported_unknown_never_mapped_to_a_formulary_drug(name: str) -> None:
+    result = RESOLVER.resolve(f"Liều {name} cho người lớn")
+    assert result.drug_ids == []
+    assert result.unknown == [name]
+
+
+@pytest.mark.parametrize(
+    ("text", "unknown"),
+    [
+        ("Cho tôi biết về thuốc xyz123", ["xyz123"]),
+        ("Tamiflu cho bà bầu được không?", ["Tamiflu"]),
+        ("Viagra bảo quản thế nào?", ["Viagra"]),
+        ("tuong tac giua sildenafil va tramadol", ["sildenafil", "tramadol"]),
+    ],
+)
+def test_drug_like_names_that_resolve_to_nothing_are_reported(text: str, unknown: list[str]) -> None:
+    result = RESOLVER.resolve(text)
+    assert result.drug_ids == []
+    assert result.unknown == unknown
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thuốc nào trị tăng huyết áp?",
+        "thuoc nao dieu tri trao nguoc da day",
+        "bi tieu chay uong thuoc gi",
+        "con toi bi sot 39 do nen uong gi",
+        "chao ban, ban lam duoc nhung gi",
+        "viet giup toi ham python sap xep mang",
+        "Kết quả trận Việt Nam Thái Lan tối qua",
+        "Nhiễm Helicobacter pylori dùng thuốc gì?",
+        "nguoi lon khong duoc dung thuoc nay khi nao, lieu bao nhieu vien, than trong gi",
+        "truong hop nao chong chi dinh, tuong tac, bao quan o nhiet do phong",
+    ],
+)
+def test_common_vietnamese_words_never_map_to_a_drug(text: str) -> None:
+    result = RESOLVER.resolve(text)
+    assert result.candidates == []
+    assert result.unknown == []
