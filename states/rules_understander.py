@@ -44,9 +44,12 @@ _DOMAIN = re.compile(
     r"dai thao duong|di ung|tac dung|chong chi dinh|tuong tac|bao quan|qua lieu)\b"
 )
 # Words that carry no question of their own in a drug turn ("cho tôi biết về thuốc X", "còn X thì sao?").
-_FILLER = frozenset(
-    ["thuoc", "cho", "toi", "minh", "em", "biet", "ve", "thong", "tin", "hoi", "tim", "hieu", "muon", "la", "gi", "con", "thi", "sao", "the", "vay", "nhe", "a", "a", "nhi", "di", "voi", "va", "oi", "ban", "xin", "duoc", "khong", "ko", "k", "gioi", "thieu", "noi", "chut", "mot", "it", "ten", "nao", "ha", "hay", "dung", "loai", "biet", "duoc", "nao"]
-)
+_FILLER = frozenset({
+    "a", "ban", "biet", "cho", "chut", "con", "di", "dung", "duoc", "em", "gi", "gioi", "ha", "hay", "hieu",
+    "hoi", "it", "k", "khong", "ko", "la", "loai", "minh", "mot", "muon", "nao", "nhe", "nhi", "noi", "oi",
+    "sao", "ten", "the", "thi", "thieu", "thong", "thuoc", "tim", "tin", "toi", "va", "vay", "ve", "voi",
+    "xin",
+})
 _OVERVIEW = re.compile(r"\b(cho (toi|minh|em) (biet|hoi)|thong tin|tim hieu|hoi ve|noi ve|gioi thieu|"
                        r"tong quan|mo ta)\b")
 _RELATION_Q = re.compile(r"\b(nhung |cac |loai )?thuoc (nao|gi)\b|\bnhung thuoc\b")

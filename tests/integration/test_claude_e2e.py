@@ -64,8 +64,10 @@ def server() -> Iterator[FakeMessagesServer]:
 
 
 def _claude_settings(data_dir: Path, base_url: str, **overrides: object) -> Settings:
-    return load_settings(data_dir=data_dir, answer_provider="anthropic", understanding_provider="anthropic",
-                         verifier="anthropic", anthropic_api_key="test-key", anthropic_base_url=base_url, **overrides)
+    fields: dict[str, object] = {"answer_provider": "anthropic", "understanding_provider": "anthropic",
+                                 "verifier": "anthropic", "anthropic_api_key": "test-key",
+                                 "anthropic_base_url": base_url}
+    return load_settings(data_dir=data_dir, **{**fields, **overrides})
 
 
 @pytest.fixture(scope="module")

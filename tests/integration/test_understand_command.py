@@ -20,7 +20,7 @@ def _run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tm
     return json.loads(capsys.readouterr().out)
 
 
-def test_understand_prints_the_frame_with_the_issue_field_names(capsys, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_understand_prints_the_frame_with_the_issue_field_names(capsys, monkeypatch, tmp_path) -> None:
     out = _run(capsys, monkeypatch, tmp_path, "Liều paracetamol cho bé 5 tuổi 18kg")
     assert list(out)[:11] == ["turn_type", "drugs", "unknown_drugs", "section_key", "population", "age_months",
                               "weight_kg", "route", "condition", "needs_clarify", "confidence"]
@@ -28,7 +28,7 @@ def test_understand_prints_the_frame_with_the_issue_field_names(capsys, monkeypa
         "dosing_calc", ["paracetamol"], "pediatric", 60.0, 18.0)
 
 
-def test_understand_after_earlier_turns_prints_the_merged_frame(capsys, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_understand_after_earlier_turns_prints_the_merged_frame(capsys, monkeypatch, tmp_path) -> None:
     out = _run(capsys, monkeypatch, tmp_path, "Bé nặng 18 kg", "--after", "Liều paracetamol cho trẻ em?",
                "--candidates")
     assert (out["drugs"], out["weight_kg"], out["population"]) == (["paracetamol"], 18.0, "pediatric")

@@ -33,6 +33,7 @@ def scored() -> list[tuple[dict[str, Any], dict[str, Any]]]:
         for text in [*row.get("context", []), row["text"]]:
             reply = engine.handle(text, conversation)
             conversation = reply.conversation_id
+        assert reply.frame is not None
         out.append((row, reply.frame))
     return out
 
@@ -56,12 +57,12 @@ def _accuracy(scored: list[tuple[dict[str, Any], dict[str, Any]]], field: str) -
 
 
 @pytest.mark.parametrize("field", ["turn_type", "drugs", "section_key"])
-def test_each_field_is_correct_on_at_least_95_percent(scored, field: str) -> None:  # type: ignore[no-untyped-def]
+def test_each_field_is_correct_on_at_least_95_percent(scored, field: str) -> None:
     accuracy, wrong = _accuracy(scored, field)
     assert accuracy >= MIN_ACCURACY, "\n".join(wrong)
 
 
-def test_no_drug_is_ever_invented(scored) -> None:  # type: ignore[no-untyped-def]
+def test_no_drug_is_ever_invented(scored) -> None:
     invented = [f"{row['text']!r}: {sorted(set(frame['drugs']) - set(row['expect']['drugs']))}"
                 for row, frame in scored if set(frame["drugs"]) - set(row["expect"]["drugs"])]
     assert invented == []

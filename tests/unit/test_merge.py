@@ -150,6 +150,7 @@ def test_the_machine_replays_the_pediatric_dose_conversation_to_an_answer() -> N
     third = engine.handle("không biết", first.conversation_id)
     assert third.outcome == "clarify" and "18 kg" in third.reply  # the same question, asked again
     fourth = engine.handle("5 tuổi", first.conversation_id)
+    assert fourth.frame is not None
     assert fourth.frame["age_months"] == 60 and fourth.frame["weight_kg"] == 18
     assert (fourth.outcome, fourth.reason) == ("clarify", "ambiguous_route")  # the fixture has three routes
     assert "Uống" in fourth.quick_replies
