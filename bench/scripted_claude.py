@@ -38,8 +38,9 @@ class RecordingRules:
         return self.last
 
 
-def _frame_reply(rules: RecordingRules, request: RecordedRequest) -> Reply:
-    frame = rules.last.frame.model_dump(exclude={"understood_by", "confidence"}) if rules.last else {}
+def _frame_reply(rules: RecordingRules | None, request: RecordedRequest) -> Reply:
+    last = rules.last if rules is not None else None
+    frame = last.frame.model_dump(exclude={"understood_by", "confidence"}) if last else {}
     tool = next((t for t in request.body.get("tools", []) if t.get("name") == "record_query_frame"), {})
     allowed = tool.get("input_schema", {}).get("properties", {}).get("drugs", {}).get("items", {}).get("enum")
     frame["drugs"] = [d for d in frame.get("drugs", []) if allowed and d in allowed]
@@ -60,7 +61,7 @@ def _cited_reply(request: RecordedRequest) -> Reply:
     return TextReply(tuple(parts) if parts else ("[KHÔNG ĐỦ DỮ LIỆU]",))
 
 
-def responder(rules: RecordingRules) -> Callable[[RecordedRequest], Reply]:
+def responder(rules: RecordingRules | None = None) -> Callable[[RecordedRequest], Reply]:
     def respond(request: RecordedRequest) -> Reply:
         tool = request.forced_tool
         if tool == "record_query_frame":
@@ -76,5 +77,5 @@ def responder(rules: RecordingRules) -> Callable[[RecordedRequest], Reply]:
     return respond
 
 
-def scripted_fake(rules: RecordingRules, *, latency: Callable[[RecordedRequest], float] | None = None) -> FakeMessages:
+def scripted_fake(rules: RecordingRules | None = None, *, latency: Callable[[RecordedRequest], float] | None = None) -> FakeMessages:
     return FakeMessages(fallback=responder(rules), latency=latency)

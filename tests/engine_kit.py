@@ -3,6 +3,8 @@ engines and SQLite stores made cheaply on top of it."""
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -28,10 +30,14 @@ class EngineKit:
         self.spec = build_spec()
         self.checker = InvariantChecker(self.spec, self.chunks)
         self._n = 0
+        # Conversation databases on tmpfs when there is one: the runs commit thousands of turns, and fsync on a
+        # disk would dominate them. The store code is the same; only the file lives in memory.
+        shm = Path("/dev/shm")
+        self.db_dir = Path(tempfile.mkdtemp(prefix="formulary-db-", dir=shm if shm.is_dir() else data_dir))
 
     def sqlite_url(self, name: str | None = None) -> str:
         self._n += 1
-        return f"sqlite:///{(self.data_dir / (name or f'conversations-{self._n}.db')).as_posix()}"
+        return f"sqlite:///{(self.db_dir / (name or f'conversations-{self._n}.db')).as_posix()}"
 
     def engine(self, store: Any, *, spec: MachineSpec | None = None, **settings: Any) -> Engine:
         s = self.settings.model_copy(update=settings) if settings else self.settings
@@ -39,6 +45,7 @@ class EngineKit:
 
     def close(self) -> None:
         self.index.close()
+        shutil.rmtree(self.db_dir, ignore_errors=True)
 
 
 def run_checked(engine: Engine, checker: InvariantChecker, turns: Sequence[str]) -> tuple[list[Reply], list[str]]:
