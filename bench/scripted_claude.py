@@ -57,7 +57,7 @@ def _cited_reply(request: RecordedRequest) -> Reply:
     parts: list[Text | str] = []
     for i, result in enumerate(request.search_results[:RESULTS_CITED]):
         for k, block in enumerate(result.get("content", [])[:BLOCKS_PER_RESULT]):
-            parts.append(Text(block.get("text", ""), (Cite(index=i, start=k, end=k + 1),)))
+            parts.append(Text(block.get("text", "") + "\n", (Cite(index=i, start=k, end=k + 1),)))
     return TextReply(tuple(parts) if parts else ("[KHÔNG ĐỦ DỮ LIỆU]",))
 
 
