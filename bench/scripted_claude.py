@@ -41,7 +41,7 @@ class RecordingRules:
 def _frame_reply(rules: RecordingRules | None, request: RecordedRequest) -> Reply:
     last = rules.last if rules is not None else None
     frame = last.frame.model_dump(exclude={"understood_by", "confidence"}) if last else {}
-    tool = next((t for t in request.body.get("tools", []) if t.get("name") == "record_query_frame"), {})
+    tool: dict[str, Any] = next((t for t in request.body.get("tools", []) if t.get("name") == "record_query_frame"), {})
     allowed = tool.get("input_schema", {}).get("properties", {}).get("drugs", {}).get("items", {}).get("enum")
     frame["drugs"] = [d for d in frame.get("drugs", []) if allowed and d in allowed]
     return ToolReply(input=frame)

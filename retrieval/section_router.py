@@ -46,7 +46,7 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("ten_thuong_mai", _r(r"\bten thuong mai\b|\bbiet duoc\b|\bthuong hieu\b|\bten bien duoc\b|\bbiet duoc nao\b"), 0.95),
     ("ma_atc", _r(r"\batc\b"), 0.97),
     ("thong_tin_quy_che", _r(r"\bquy che\b|\bqui che\b|\bke don\b|\bcan don\b|\bdon (cua )?bac si\b|\bdon thuoc\b|"
-                             r"\bthuoc doc\b|\bgay nghien\b|\bhuong than\b|\bdanh muc\b|\bbán tu do\b|\bban tu do\b"), 0.9),
+                             r"\bthuoc doc\b|\bgay nghien\b|\bhuong than\b|\bdanh muc\b|\bban tu do\b"), 0.9),
     ("duoc_ly_co_che", _r(r"\bco che\b|\bduoc ly\b|\bduoc dong hoc\b|\bduoc luc hoc\b|\bhap thu\b|\bthai tru\b|"
                           r"\bnua doi\b|\bchuyen hoa\b|\bsinh kha dung\b"), 0.9),
     ("tuong_tac_thuoc", _r(r"\btuong tac\b|\b(dung|uong|phoi hop|ket hop|tiem) (chung|cung)\b|\bcung nhau\b|"
@@ -84,6 +84,8 @@ _IMPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("chi_dinh", _r(r"\bde lam gi\b|\b(tri|chua|dieu tri) (benh )?(gi|nao)\b|\bdung de (tri|chua|dieu tri)\b|"
                     r"\bdung khi nao\b|\bdung (trong|cho) (nhung |cac )?(benh|truong hop)\b|\bcong dung\b|"
                     r"\b(co )?tac dung (gi|the nao)\b|\bdung lam gi\b|\bde tri\b|\bde chua\b"), 0.85),
+    # "Paracetamol trị sốt được không?", "Panadol có giảm đau không?" — whether it is indicated for X.
+    ("chi_dinh", _r(r"\b(tri|chua|dieu tri|giam|ha|cat)( [a-z]+){1,4} (duoc )?khong\b"), 0.7),
     ("chong_chi_dinh", _r(r"\bkhong (duoc|nen) (dung|uong|su dung|tiem)\b|\bai khong (duoc|nen)\b|"
                           r"\bkhong dung duoc\b|\b(nguoi|truong hop) nao khong\b|\bcam dung\b"), 0.8),
     ("than_trong", _r(r"\bluu y\b|\bchu y\b|\bcan tranh\b|\bcanh bao\b|\bcan than\b"), 0.8),

@@ -110,7 +110,7 @@ def _plain_machine(spec: MachineSpec) -> Machine:
     import engine.machine as machine_module
 
     locked = machine_module.LockedMachine
-    machine_module.LockedMachine = Machine  # type: ignore[misc]
+    machine_module.LockedMachine = Machine  # type: ignore[misc,assignment]
     try:
         return build_machine(spec)
     finally:

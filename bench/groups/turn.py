@@ -81,6 +81,12 @@ def run() -> GroupResult:
         at_most(11, "full offline turn, p50", whole.p50, TARGET_P50_MS, "ms", label="p50 "),
         at_most(11, "full offline turn, p99", whole.p99, TARGET_P99_MS, "ms", label="p99 "),
     ]
+    if whole.p99 > TARGET_P99_MS or whole.p50 > TARGET_P50_MS:
+        result.notes.append(
+            "The two 'of which' rows split each turn: everything up to the outcome (store load, understanding, "
+            "retrieval, generation, verification) and what follows it (the reply and the SQLite commit, one fsync "
+            "in WAL mode). The tail comes from answerable turns, which run the whole pipeline, and from the "
+            "commit; on this shared 2-core machine other processes' load lands in the tail too.")
     if not transcripts():
         result.notes.append("fixtures/transcripts/ holds no golden transcripts yet: labelled single turns only")
     return result
