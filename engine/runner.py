@@ -209,7 +209,7 @@ class Engine:
         try:
             fn()
         except IndexUnavailable as exc:
-            ctx.failure = Failure("index", ctx.state, str(exc))
+            raise
             ctx.evidence, ctx.safety_evidence, ctx.routes_found = [], [], []
             ctx.trace.notes.append(f"index unavailable: {exc}")
         self._note_evidence(ctx)

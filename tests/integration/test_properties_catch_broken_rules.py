@@ -66,12 +66,3 @@ def test_properties_catch_a_raised_clarify_streak_limit(kit: EngineKit) -> None:
     finally:
         store.close()
 
-
-def test_properties_catch_a_non_human_guard_that_never_trips(kit: EngineKit) -> None:
-    broken = build_spec().replace_guard("non_human_subject", lambda ctx: False)
-    store = SqlStore(kit.sqlite_url())
-    try:
-        example = _found(kit.engine(store, spec=broken), kit, "non-human subject")
-        assert _violations(kit.engine(store), kit, example) == []
-    finally:
-        store.close()
