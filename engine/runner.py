@@ -209,7 +209,7 @@ class Engine:
         try:
             fn()
         except IndexUnavailable as exc:
-            raise
+            ctx.failure = Failure("index", ctx.state, str(exc))
             ctx.evidence, ctx.safety_evidence, ctx.routes_found = [], [], []
             ctx.trace.notes.append(f"index unavailable: {exc}")
         self._note_evidence(ctx)

@@ -9,11 +9,13 @@ fixtures/transcripts/pending/ (docs/replay.md).
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
 from engine.reply import Reply
+from engine.runner import Engine
 from engine.store import MemoryStore
 from engine.store.sql import SqlStore
 from engine.stored_replay import replay_stored
@@ -32,12 +34,19 @@ def kit(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EngineKit]:
     kit.close()
 
 
+@dataclass
+class Shared:
+    engine: Engine
+    store: SqlStore
+    url: str
+
+
 @pytest.fixture(scope="module")
-def shared(kit: EngineKit):  # type: ignore[no-untyped-def]
+def shared(kit: EngineKit) -> Iterator[Shared]:
     """One engine over one SQLite database; every example is a new conversation in it."""
     url = kit.sqlite_url("shared.db")
     store = SqlStore(url)
-    yield kit.engine(store), store, url
+    yield Shared(kit.engine(store), store, url)
     store.close()
 
 
@@ -63,24 +72,23 @@ def _decisions(replies: Sequence[Reply]) -> list[tuple[object, ...]]:
 
 @SLOW_OK
 @given(turns=transcripts())
-def test_safety_invariants_hold_after_every_turn(kit: EngineKit, shared, turns: list[str]) -> None:  # type: ignore[no-untyped-def]
-    engine, _, _ = shared
-    replies, problems = run_checked(engine, kit.checker, turns)
+def test_safety_invariants_hold_after_every_turn(kit: EngineKit, shared: Shared, turns: list[str]) -> None:
+    replies, problems = run_checked(shared.engine, kit.checker, turns)
     fail_with(turns, replies, problems)
 
 
 @SLOW_OK
 @given(turns=transcripts(max_turns=4))
-def test_restart_between_turns_and_stored_replay_change_no_outcome(kit: EngineKit, shared, turns: list[str]) -> None:  # type: ignore[no-untyped-def]
-    engine, store, url = shared
-    continuous, problems = run_checked(engine, kit.checker, turns)
+def test_restart_between_turns_and_stored_replay_change_no_outcome(kit: EngineKit, shared: Shared,
+                                                                   turns: list[str]) -> None:
+    continuous, problems = run_checked(shared.engine, kit.checker, turns)
     fail_with(turns, continuous, problems)
 
     # The same conversation with the engine (and its store object) dropped and rebuilt before every turn.
     restarted: list[Reply] = []
     cid: str | None = None
     for text in turns:
-        fresh_store = reopen(url)
+        fresh_store = reopen(shared.url)
         try:
             reply = kit.engine(fresh_store).handle(text, cid)
         finally:
@@ -90,5 +98,5 @@ def test_restart_between_turns_and_stored_replay_change_no_outcome(kit: EngineKi
     assert _decisions(restarted) == _decisions(continuous)
 
     # Replaying the stored conversation with its recorded provider outputs reproduces its outcomes.
-    diffs = replay_stored(kit.engine(MemoryStore()), store.turns(continuous[0].conversation_id))
+    diffs = replay_stored(kit.engine(MemoryStore()), shared.store.turns(continuous[0].conversation_id))
     assert [d.line() for d in diffs if d.changed] == []
