@@ -40,6 +40,30 @@ def _as_written(text: str, start: int, end: int) -> str:
     return text[start:end].strip(" ,.;:?!")
 
 
+# Too vague to look up ("đau" where?): the machine asks which condition (row 5, ambiguous_condition).
+AMBIGUOUS_CONDITIONS = ("benh", "dau", "kho chiu", "met", "om")
+
+# A phrase that is only the person ("Tôi nên dùng thuốc gì?") names no condition: the turn must be asked.
+_PERSON_ONLY = {"toi", "minh", "em", "con", "be", "chau", "nguoi", "ban", "anh", "chi", "ong", "ba", "me", "bo",
+                "con toi", "nguoi benh", "benh nhan", "nguoi ta"}
+# "suy thận bị tăng huyết áp", "cho con bú bị dị ứng": the patient context comes first, the condition after the
+# last "bị"/"mắc" (the context itself is read into the frame's patient fields by the slot parser).
+_LAST_BI = re.compile(r"\b(?:bi|mac)\s+")
+
+
+def condition_core(phrase: str) -> str | None:
+    """The condition itself, without a leading patient context; None when only a person is named."""
+    folded = fold(phrase)
+    if len(folded) == len(phrase):
+        marks = list(_LAST_BI.finditer(folded))
+        if marks:
+            phrase = phrase[marks[-1].end():].strip(" ,.;:?!")
+            folded = fold(phrase)
+    if not folded or folded in _PERSON_ONLY:
+        return None
+    return phrase
+
+
 def _clean(text: str, folded: str) -> str:
     """Strip the subject and trailing noise from a condition phrase (same positions in text and folded)."""
     m = _SUBJECT.match(folded)
@@ -69,12 +93,12 @@ def find_condition_question(text: str) -> str | None:
     lead = _LEAD.match(folded)
     if lead:
         phrase = _clean(text[lead.end():], folded[lead.end():])
-        return phrase or None
+        return condition_core(phrase) if phrase else None
     tail = _TAIL.search(folded)
     if tail and tail.start() > 0:
         phrase = _clean(text[:tail.start()], folded[:tail.start()])
         if phrase and not _HEAD.match(folded):
-            return phrase
+            return condition_core(phrase)
     head = _HEAD.search(folded)
     if head:
         rest_end = len(folded)
@@ -85,8 +109,14 @@ def find_condition_question(text: str) -> str | None:
         if who:
             rest_end = head.end() + who.start()
         phrase = _clean(text[head.end():rest_end], folded[head.end():rest_end])
-        return phrase or None
+        return condition_core(phrase) if phrase else None
     return None
+
+
+def asks_which_drug(text: str) -> bool:
+    """The turn asks which drug to use ("Tôi nên dùng thuốc gì?") — with or without naming a condition."""
+    folded = fold(normalize(text))
+    return bool(_TAIL.search(folded) or _LEAD.match(folded) or _HEAD.search(folded))
 
 
 def is_symptom(condition: str) -> bool:

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 
-from retrieval.text import fold
+from retrieval.text import fold, normalize
+from states.conditions import AMBIGUOUS_CONDITIONS
 from states.followup import adds_interaction_partner, has_anaphora, is_elliptical
 from states.frame import Pending, QueryFrame
 
@@ -141,7 +142,29 @@ def _with_question(prior: QueryFrame, new: QueryFrame, update: dict[str, object]
     return prior.model_copy(update={**update, "section_key": key, "turn_type": turn, "non_human": False})
 
 
+# Replies that answer nothing: the pending question stands and is asked again (the clarify streak bounds it).
+_NON_ANSWERS = re.compile(r"^(khong biet|khong ro|ko biet|k biet|chiu|khong|khong co|chua biet|hong biet|\?+)$")
+
+
+def _condition_reply(new: QueryFrame, prior: QueryFrame, pending: Pending, text: str) -> QueryFrame | None:
+    """A reply to "bệnh nào?" is the condition itself ("đau thắt ngực"): it fills the pending condition slot."""
+    if "condition" not in pending.missing or new.drugs or new.unknown_drugs or new.section_key is not None:
+        return None
+    phrase = normalize(text).strip(" ,.;:?!")
+    folded = fold(phrase)
+    if not folded or _NON_ANSWERS.match(folded) or not re.search(r"[a-z]{2,}", folded):
+        return None
+    turn = prior.turn_type if prior.turn_type in ("condition_to_drug", "symptom_to_drug") else "symptom_to_drug"
+    return _settled(prior.model_copy(update={
+        **_slot_updates(new, prior), "turn_type": turn, "condition": new.condition or phrase,
+        "condition_relation": "indication", "condition_ambiguous": folded in AMBIGUOUS_CONDITIONS,
+    }), confidence=0.75)
+
+
 def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: str) -> QueryFrame:
+    filled = _condition_reply(new, prior, pending, text)
+    if filled is not None:
+        return filled
     update = _slot_updates(new, prior)
     if new.drugs and set(new.drugs) != set(prior.drugs):
         if prior.drugs:

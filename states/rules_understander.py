@@ -18,7 +18,14 @@ from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from retrieval.section_router import SectionRoute, route_section
 from retrieval.text import fold, normalize
-from states.conditions import condition_in_drug_turn, find_condition_question, is_symptom, relation_condition
+from states.conditions import (
+    AMBIGUOUS_CONDITIONS,
+    asks_which_drug,
+    condition_in_drug_turn,
+    find_condition_question,
+    is_symptom,
+    relation_condition,
+)
 from states.followup import has_anaphora, is_elliptical
 from states.frame import QueryFrame
 from states.scope import looks_non_human
@@ -132,8 +139,11 @@ class RulesUnderstander:
             kind = "symptom_to_drug" if is_symptom(condition) else "condition_to_drug"
             base["comorbidities"] = [c for c in slots.comorbidities if fold(c) not in fold(condition)]
             return _frame(turn_type=kind, condition=condition, condition_relation="indication",
-                          condition_ambiguous=fold(condition) in ("benh", "dau", "kho chiu", "met", "om"),
+                          condition_ambiguous=fold(condition) in AMBIGUOUS_CONDITIONS,
                           confidence=0.85, **base)
+        if asks_which_drug(text):
+            # "Tôi nên dùng thuốc gì?": a condition→drug question that names no condition (row 8 asks for it).
+            return _frame(turn_type="condition_to_drug", condition_relation="indication", confidence=0.6, **base)
 
         if route is not None:
             # A question about a section with no drug named: a follow-up ("thế còn chống chỉ định?"), merged
