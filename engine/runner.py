@@ -196,7 +196,7 @@ class Engine:
     def _ask(self, ctx: TurnContext) -> None:
         reason = ctx.reason or "needs_more_info"
         question = clarify.question_for(reason, ctx.frame, self.retrieval.names, ctx.routes_found)
-        if reason == "ambiguous_route":
+        if reason in ("ambiguous_route", "route_not_documented"):
             question = question.model_copy(update={"quick_replies": route_quick_replies(ctx.routes_found)})
         ctx.reply_text = question.text
         ctx.quick_replies = question.quick_replies

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from engine.context import TurnContext
 from states import routing
-from states.dosing import route_ambiguous
+from states.dosing import route_ambiguous, route_not_documented
 
 Predicate = Callable[[TurnContext], bool]
 
@@ -154,6 +154,10 @@ def _route_ambiguous(ctx: TurnContext) -> bool:
     return route_ambiguous(ctx.frame, ctx.routes_found)
 
 
+def _route_not_documented(ctx: TurnContext) -> bool:
+    return route_not_documented(ctx.frame, ctx.routes_found)
+
+
 def _needs_safety_review(ctx: TurnContext) -> bool:
     return ctx.frame.has_patient_context
 
@@ -245,6 +249,9 @@ def build_guards(max_clarify: int, max_wall_ms: int, max_calls: int) -> tuple[Gu
         Guard("route_ambiguous", "Dữ liệu liều có nhiều đường dùng, chưa chọn đường dùng",
               "Dosage evidence has several routes and none was chosen", _route_ambiguous,
               on_trip="Hỏi lại đường dùng, các đường tìm thấy là lựa chọn nhanh."),
+        Guard("route_not_documented", "Đường dùng được chọn không có trong dữ liệu liều",
+              "The chosen route has no regimen in the dosage evidence", _route_not_documented,
+              on_trip="Hỏi lại với các đường dùng Dược thư có; không tự đổi sang đường khác."),
         Guard("needs_safety_review", "Có bối cảnh bệnh nhân (thai, cho con bú, suy thận/gan, bệnh nền)",
               "Patient context present (pregnancy, breastfeeding, renal/hepatic, comorbidity)", _needs_safety_review),
         Guard("no_safety_evidence", "Không có dữ liệu an toàn cho bối cảnh bệnh nhân",
@@ -355,6 +362,9 @@ def build_transitions() -> tuple[TransitionSpec, ...]:
            reason="quarantined_content", rationale="Nội dung cách ly không bao giờ được dùng để sinh câu trả lời."),
         _T("retrieved", "retrieving_single", "asking", ("route_ambiguous",), outcome="clarify",
            reason="ambiguous_route", rationale=_RATIONALE_ROUTE),
+        _T("retrieved", "retrieving_single", "asking", ("route_not_documented",), outcome="clarify",
+           reason="route_not_documented",
+           rationale="Không đưa liều của đường dùng khác khi người dùng đã chọn một đường: hỏi lại với các đường có."),
         *_budgeted("retrieved", "retrieving_single", "generating"),
         # interaction
         *_index_failure("retrieved", "retrieving_interaction"),

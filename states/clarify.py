@@ -70,6 +70,14 @@ def question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: 
             text=f"Dược thư ghi liều {drug}{' cho ' + who if who else ''} theo nhiều đường dùng ({routes}). "
                  f"Bạn muốn dùng đường nào?",
             quick_replies=[ROUTE_LABELS_VI[r] for r in routes_found], missing=["route"])
+    if reason == "route_not_documented":
+        chosen = ROUTE_LABELS_VI.get(frame.route or "", frame.route or "")
+        routes = ", ".join(ROUTE_LABELS_VI[r] for r in routes_found)
+        who = POPULATION_LABELS_VI.get(frame.population or "", "")
+        return Question(
+            text=f"Dược thư không ghi liều {drug}{' cho ' + who if who else ''} theo đường \"{chosen}\"; "
+                 f"các đường có trong Dược thư: {routes}. Bạn muốn xem liều theo đường nào?",
+            quick_replies=[ROUTE_LABELS_VI[r] for r in routes_found], missing=["route"])
     if reason == "missing_attribute":
         return Question(text=f"Bạn muốn biết thông tin gì về {drug}?", quick_replies=ATTRIBUTE_CHIPS,
                         missing=["attribute"])

@@ -81,5 +81,16 @@ def route_ambiguous(frame: QueryFrame, routes_found: Sequence[str]) -> bool:
     )
 
 
+def route_not_documented(frame: QueryFrame, routes_found: Sequence[str]) -> bool:
+    """The user chose a route the dosage evidence gives no regimen for (ibuprofen "đặt trực tràng")."""
+    return (
+        frame.turn_type == "dosing_calc"
+        and not frame.section_overview
+        and frame.route is not None
+        and bool(routes_found)
+        and frame.route not in routes_found
+    )
+
+
 def route_quick_replies(routes_found: Sequence[str]) -> list[str]:
     return [ROUTE_LABELS_VI[r] for r in routes_found]
