@@ -2,8 +2,8 @@
 
 A dosage section is a run of paragraphs each starting with a label, `*Uống – Trẻ em:*`, naming a route and
 a population. Paediatric paragraphs list bands one per line (`- Trẻ 4–6 tuổi: 240 mg/lần.`,
-`- Trẻ dưới 10 kg: …`). The label/route/population patterns are copied from `states/dosing.py` because
-`grounding` must not import `states`; keep the two in step.
+`- Trẻ dưới 10 kg: …`). The label/route/population patterns live here, the lower layer; `states/dosing.py`
+uses them to find the routes the evidence offers.
 """
 
 from __future__ import annotations

@@ -7,47 +7,16 @@ a chip funnel for a question that was already precise enough.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
+from grounding.dosing_select import label_of, population_of, routes_of
 from retrieval.corpus import Chunk
-from retrieval.text import fold
 from states.frame import ROUTE_LABELS_VI, QueryFrame
-
-# Folded keyword → route. Order matters only for readability; every match counts.
-_ROUTE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("oral", re.compile(r"\b(uong|duong uong)\b")),
-    ("rectal", re.compile(r"\b(dat truc trang|dat hau mon|truc trang|hau mon|thuoc dan)\b")),
-    ("iv", re.compile(r"\b(tiem tinh mach|truyen tinh mach|tinh mach|truyen)\b")),
-    ("im", re.compile(r"\b(tiem bap)\b")),
-    ("sc", re.compile(r"\b(tiem duoi da)\b")),
-    ("topical", re.compile(r"\b(boi|dung ngoai|ngoai da)\b")),
-    ("inhaled", re.compile(r"\b(khi dung|hit|phun mu)\b")),
-)
-_LABEL = re.compile(r"^\s*\*([^*]{2,80}?):?\*\s*:?")
-_POP_ADULT = re.compile(r"\b(nguoi lon|nguoi truong thanh)\b")
-_POP_CHILD = re.compile(r"\b(tre em|tre so sinh|tre nho|tre \d|tre duoi|tre tren)\b")
 
 
 def chunk_label(chunk: Chunk) -> str:
     """The italic label a dosing paragraph starts with (`*Uống – Trẻ em:*`), folded; '' if none."""
-    m = _LABEL.match(chunk.text)
-    return fold(m.group(1)) if m else ""
-
-
-def routes_of(text: str) -> list[str]:
-    folded = fold(text)
-    return [route for route, pattern in _ROUTE_PATTERNS if pattern.search(folded)]
-
-
-def population_of(text: str) -> set[str]:
-    folded = fold(text)
-    found: set[str] = set()
-    if _POP_ADULT.search(folded):
-        found.add("adult")
-    if _POP_CHILD.search(folded):
-        found.add("pediatric")
-    return found
+    return label_of(chunk.text)
 
 
 def regimen_chunks(evidence: Sequence[Chunk], population: str | None) -> list[Chunk]:
