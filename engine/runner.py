@@ -105,8 +105,7 @@ class Engine:
         if conversation_id is None:
             return ctx, ConversationSnapshot(id=self.new_id(), owner=owner)
         try:
-            snapshot = self.store.load(conversation_id, owner)
-            history = self.store.history(conversation_id)
+            snapshot, history = self.store.load_with_history(conversation_id, owner)
         except StoreError as exc:
             # Fail-open: the turn runs with no memory, and the reply and trace say so.
             ctx.memory_loaded = False

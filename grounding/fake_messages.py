@@ -35,6 +35,13 @@ import httpx2
 # ---------------------------------------------------------------------------------------- requests
 
 
+class _Server(ThreadingHTTPServer):
+    # http.server's default listen backlog is 5: twenty simultaneous clients would overflow it and each wait
+    # about a second for a SYN retry, which a load test would misread as the engine serialising turns.
+    request_queue_size = 128
+    daemon_threads = True
+
+
 @dataclass(frozen=True)
 class RecordedRequest:
     """One request as the fake received it."""
@@ -464,7 +471,7 @@ class FakeMessagesServer:
             def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
                 return  # keep test output quiet
 
-        server = ThreadingHTTPServer((self._host, self._port), Handler)
+        server = _Server((self._host, self._port), Handler)
         server.daemon_threads = True
         self._server = server
         self._thread = threading.Thread(target=server.serve_forever, name="fake-messages", daemon=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from decimal import Decimal
 
 from retrieval.text import fold
@@ -235,6 +236,12 @@ def _as_range(folded: str, left: _Atom, right: _Atom) -> Quantity | None:
 
 def extract_quantities(text: str) -> list[Quantity]:
     """Every number in `text`, with its unit, ranges merged, in reading order."""
+    return list(_extract_quantities(text))
+
+
+@lru_cache(maxsize=16_384)
+def _extract_quantities(text: str) -> tuple[Quantity, ...]:
+    # Evidence blocks are re-read for every claim that cites them; Quantity is immutable, so caching is safe.
     folded = fold(text)
     atoms = _atoms(folded)
     out: list[Quantity] = []
@@ -248,7 +255,7 @@ def extract_quantities(text: str) -> list[Quantity]:
                 continue
         out.append(_single(atoms[i]))
         i += 1
-    return out
+    return tuple(out)
 
 
 def written_numbers(text: str) -> set[Decimal]:

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _SPACES = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=65_536)
 def fold(text: str) -> str:
-    """'Thời kỳ mang thai' → 'thoi ky mang thai'. Used for headings, names and keyword matching."""
+    """'Thời kỳ mang thai' → 'thoi ky mang thai'. Used for headings, names and keyword matching.
+
+    Cached: the same evidence texts and drug names are folded many times per turn (measured: a third of an
+    offline turn's CPU before the cache)."""
     text = text.replace("đ", "d").replace("Đ", "D")
     decomposed = unicodedata.normalize("NFD", text)
     stripped = "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn")

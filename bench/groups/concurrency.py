@@ -31,12 +31,8 @@ ANSWERABLE = ("Chống chỉ định của ibuprofen là gì?", "Tác dụng kh�
 
 
 def run() -> GroupResult:
-    import grounding.fake_messages as fake_messages
-    from grounding.fake_messages import FakeMessagesServer
+    from grounding.fake_messages import FakeMessagesServer  # its listen backlog is sized for this load
 
-    # http.server's default listen backlog is 5: 20 simultaneous connections would overflow it and wait for
-    # a TCP SYN retry (~1 s), which is the fake's limit, not the engine's. A real provider accepts them all.
-    fake_messages.ThreadingHTTPServer.request_queue_size = 128
     result = GroupResult(group="concurrency", title=TITLE)
     fake = scripted_fake(latency=lambda _request: DELAY_S)
     with tempfile.TemporaryDirectory(prefix="bench-concurrency-") as tmp, FakeMessagesServer(fake) as provider:

@@ -58,6 +58,8 @@ def run() -> GroupResult:
         "turns sent": total, "successful replies": load.ok, "errors": len(load.errors),
         "turns stored in PostgreSQL": stored, "lost turns (successful replies − stored turns)": load.ok - stored,
         "replies saying not persisted": load.not_persisted, "wall clock, s": round(load.wall_s, 2),
+        "load generator CPU, s (shares the 2 cores with the server)": round(load.client_cpu_s, 2),
+        "load generator CPU share of the machine": f"{load.client_cpu_s / (2 * load.wall_s):.0%}" if load.wall_s else "",
         "throughput, turns/s": round(throughput, 1),
         **{f"outcome {k}": v for k, v in sorted(load.outcomes.items())},
     })
@@ -68,7 +70,7 @@ def run() -> GroupResult:
     result.setup = {
         "server": f"formulary-fsm serve --workers {WORKERS} on 127.0.0.1; DATABASE_URL = PostgreSQL (fresh schema); "
                   "Qdrant Edge fixture index; rules + extractive + lexical",
-        "client": f"httpx.AsyncClient, {CONVERSATIONS} conversations at once × {TURNS_EACH} turns each, in order",
+        "client": f"minimal asyncio HTTP/1.1 keep-alive client (bench/load.py), {CONVERSATIONS} conversations at once × {TURNS_EACH} turns each, in order",
         "warm-up": "10 conversations × 2 turns before the measured load (not counted)",
     }
     if throughput < TARGET_TURNS_PER_S:

@@ -54,6 +54,12 @@ class ConversationStore(Protocol):
         """The last `lines` history lines ("Người dùng: …" / "Trợ lý: …"), oldest first."""
         ...
 
+    def load_with_history(
+        self, conversation_id: str, owner: str | None, lines: int = HISTORY_LINES
+    ) -> tuple[ConversationSnapshot | None, list[str]]:
+        """`load` and `history` together: what a turn reads before it runs (one round trip where possible)."""
+        ...
+
     def commit_turn(
         self,
         conversation_id: str,

@@ -89,6 +89,12 @@ class FaultyStore:
         self._check(self._reads, "read")
         return self.inner.history(conversation_id, lines)
 
+    def load_with_history(
+        self, conversation_id: str, owner: str | None, lines: int = HISTORY_LINES
+    ) -> tuple[ConversationSnapshot | None, list[str]]:
+        self._check(self._reads, "read")
+        return self.inner.load_with_history(conversation_id, owner, lines)
+
     def turns(self, conversation_id: str) -> list[TurnRecord]:
         self._check(self._reads, "read")
         return self.inner.turns(conversation_id)

@@ -33,6 +33,12 @@ class MemoryStore:
             out += [f"Người dùng: {t.user_text}", f"Trợ lý: {t.reply_text}"]
         return out[-lines:]
 
+    def load_with_history(
+        self, conversation_id: str, owner: str | None, lines: int = HISTORY_LINES
+    ) -> tuple[ConversationSnapshot | None, list[str]]:
+        snapshot = self.load(conversation_id, owner)
+        return snapshot, (self.history(conversation_id, lines) if snapshot is not None else [])
+
     def commit_turn(
         self,
         conversation_id: str,

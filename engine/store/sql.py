@@ -211,14 +211,31 @@ class SqlStore:
     # ------------------------------------------------------------------------------------------ reads
 
     def load(self, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
-        c = conversations.c
         with self._read("load the conversation") as conn:
-            row = conn.execute(sa.select(conversations).where(c.id == _clean(conversation_id))).mappings().first()
+            return self._load(conn, conversation_id, owner)
+
+    def history(self, conversation_id: str, lines: int = HISTORY_LINES) -> list[str]:
+        with self._read("load the history") as conn:
+            return self._history(conn, conversation_id, lines)
+
+    def load_with_history(
+        self, conversation_id: str, owner: str | None, lines: int = HISTORY_LINES
+    ) -> tuple[ConversationSnapshot | None, list[str]]:
+        # One pooled connection for both reads: every checkout costs a pre-ping round trip on PostgreSQL.
+        with self._read("load the conversation") as conn:
+            snapshot = self._load(conn, conversation_id, owner)
+            return snapshot, (self._history(conn, conversation_id, lines) if snapshot is not None else [])
+
+    @staticmethod
+    def _load(conn: Connection, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
+        c = conversations.c
+        row = conn.execute(sa.select(conversations).where(c.id == _clean(conversation_id))).mappings().first()
         if row is None or (row["owner"] is not None and row["owner"] != owner):
             return None
         return ConversationSnapshot.model_validate(dict(row))
 
-    def history(self, conversation_id: str, lines: int = HISTORY_LINES) -> list[str]:
+    @staticmethod
+    def _history(conn: Connection, conversation_id: str, lines: int) -> list[str]:
         if lines <= 0:
             return []
         t = turns.c
@@ -230,8 +247,7 @@ class SqlStore:
             .order_by(t.seq.desc())
             .limit((lines + 1) // 2)
         )
-        with self._read("load the history") as conn:
-            rows = conn.execute(query).all()
+        rows = conn.execute(query).all()
         out: list[str] = []
         for user_text, reply_text in reversed(rows):
             out += [f"Người dùng: {user_text}", f"Trợ lý: {reply_text}"]
