@@ -13,10 +13,9 @@ shared model list is mutated, by add_model/remove_model, and `TurnMachine` seria
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any, cast
-
-import threading
 
 from transitions import EventData, Machine
 

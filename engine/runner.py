@@ -84,7 +84,6 @@ class Engine:
     def handle(self, turn: str, conversation_id: str | None = None, owner: str | None = None) -> Reply:
         started = time.perf_counter()
         ctx, snapshot = self._begin(turn, conversation_id, owner)
-        cid = snapshot.id
         initial = snapshot.state
         self.machine.add_model(ctx, initial=initial)
         try:
@@ -96,7 +95,7 @@ class Engine:
         reply = self._reply(ctx, snapshot)
         reply.persisted = self._persist(ctx, snapshot, reply, owner)
         self.metrics.observe_turn(reply, ctx)
-        return reply.model_copy(update={"conversation_id": cid})
+        return reply
 
     def _begin(self, turn: str, conversation_id: str | None, owner: str | None) -> tuple[TurnContext, ConversationSnapshot]:
         budget = RequestBudget(self.limits.max_wall_clock_ms, self.limits.max_llm_calls, self.clock)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.context import TurnContext
+from retrieval.decide import Decision, decide
 from states import routing
 from states.dosing import route_ambiguous, route_not_documented
 
@@ -142,12 +143,13 @@ def _non_human(ctx: TurnContext) -> bool:
     return ctx.frame.non_human
 
 
+# Both evidence guards read the one deterministic decision (never a model's self-reported confidence).
 def _quarantined(ctx: TurnContext) -> bool:
-    return any(c.has_quarantined_content for c in ctx.evidence)
+    return decide(ctx.evidence) is Decision.VERIFY_PDF
 
 
 def _no_evidence(ctx: TurnContext) -> bool:
-    return not ctx.evidence
+    return decide(ctx.evidence) is Decision.ABSTAIN
 
 
 def _route_ambiguous(ctx: TurnContext) -> bool:

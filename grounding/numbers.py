@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from decimal import Decimal
+from functools import lru_cache
 
 from retrieval.text import fold
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import Enum
+from enum import StrEnum
 
 from retrieval.corpus import Chunk
 
 
-class Decision(str, Enum):
+class Decision(StrEnum):
     ANSWERABLE = "answerable"
     VERIFY_PDF = "verify_pdf"
     ABSTAIN = "abstain"
