@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from retrieval.text import fold
+from retrieval.text import fold, fold_query
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ _IMPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
 
 def route_section(text: str) -> SectionRoute | None:
     """The section a question asks about, or None when its phrasing names none."""
-    folded = fold(text)
+    folded = fold_query(text)
     for key, pattern, confidence in _EXPLICIT:
         m = pattern.search(folded)
         if m:

@@ -24,3 +24,14 @@ def fold(text: str) -> str:
 def normalize(text: str) -> str:
     """NFC-normalise (mixed NFD/NFC input from OCR and keyboards) and collapse whitespace."""
     return _SPACES.sub(" ", unicodedata.normalize("NFC", text)).strip()
+
+
+# Chat abbreviations in typed questions ("ko nên", "đc không", "bn mg"): expanded before phrase rules run.
+_ABBREVIATIONS = {"ko": "khong", "k": "khong", "hok": "khong", "hong": "khong", "dc": "duoc", "đc": "duoc",
+                  "bn": "bao nhieu", "ng": "nguoi", "j": "gi", "ntn": "nhu the nao", "sd": "su dung"}
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def fold_query(text: str) -> str:
+    """`fold`, then common chat abbreviations expanded: for matching the phrasing of a question."""
+    return _WORD.sub(lambda m: _ABBREVIATIONS.get(m.group(0), m.group(0)), fold(text))
