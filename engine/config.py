@@ -18,6 +18,8 @@ class Settings(BaseSettings):
     database_url: str | None = Field(default=None, description="SQLAlchemy URL; default SQLite under DATA_DIR.")
     qdrant_url: str | None = Field(default=None, description="Qdrant server URL; default embedded Qdrant Edge.")
     qdrant_collection: str = "formulary"
+    embedder: Literal["none", "trigram"] = Field(
+        default="none", description="Dense embedder for the optional dense retrieval path; none = BM25 only.")
 
     answer_provider: Literal["disabled", "extractive", "anthropic"] = "extractive"
     understanding_provider: Literal["rules", "anthropic", "hybrid"] = "rules"

@@ -13,6 +13,7 @@ from engine.runner import Engine, EngineLimits
 from engine.spec import MachineSpec, build_spec
 from engine.store.base import ConversationStore
 from grounding.generator import AnswerGenerator, EntailmentVerifier
+from retrieval.embedder import make_embedder
 from retrieval.index import FormularyIndex
 from retrieval.resolver import DrugResolver
 from retrieval.service import RetrievalService
@@ -34,7 +35,7 @@ def open_index(settings: Settings, *, progress: bool = False) -> FormularyIndex:
     from retrieval.edge_index import EdgeIndex
     from retrieval.ingest import ensure_index
 
-    shard = ensure_index(settings.data_dir, progress=progress)
+    shard = ensure_index(settings.data_dir, progress=progress, embedder=make_embedder(settings.embedder))
     # A shard is locked by the process that opens it: each serving process opens its own read-only copy.
     return EdgeIndex.open(shard, read_only=True)
 
@@ -124,7 +125,7 @@ def build_engine(
 ) -> Runtime:
     index = index or open_index(settings, progress=progress)
     store = store or open_store(settings)
-    retrieval = RetrievalService(index)
+    retrieval = RetrievalService(index, make_embedder(settings.embedder))
     engine = Engine(
         spec=spec or spec_from(settings),
         understander=understander or make_understander(settings, retrieval),

@@ -15,6 +15,7 @@ from grounding.budget import RequestBudget
 from grounding.dosing_select import paragraphs, patient_lines, population_of, select_paragraphs
 from grounding.sentences import clean, lines, sentences
 from retrieval.corpus import Chunk
+from retrieval.fuzzy_phrase import fuzzy_states
 from retrieval.text import fold
 
 DOSING_SECTION = "lieu_luong_cach_dung"
@@ -172,8 +173,11 @@ class ExtractiveGenerator:
 
     def _indication(self, chunks: Sequence[Chunk], condition: str, drug_id: str) -> Claim | None:
         for chunk in (c for c in chunks if c.section_key == "chi_dinh"):
+            # A chunk without the literal phrase is a dense-fallback hit ("tanghuyetap"), already checked to
+            # state the condition fuzzily: quote its sentence that does. Literal chunks are quoted as before.
+            fuzzy = not _phrase_in(fold(chunk.text), condition)
             for unit in [*sentences(chunk.text), *lines(chunk.text)]:
-                if _phrase_in(fold(unit), condition):
+                if fuzzy_states(unit, condition) if fuzzy else _phrase_in(fold(unit), condition):
                     return Claim(text=f"{_title(chunk)} — {unit}", citations=[chunk.doc_id], drug_ids=[drug_id])
         return None
 

@@ -7,6 +7,8 @@ chunk forces VERIFY_PDF and is never generated over (ADR 0006 of the reference s
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -72,3 +74,5 @@ class ScoredChunk(BaseModel):
 
     chunk: Chunk
     score: float
+    source: Literal["keyword", "dense", "hybrid"] = "keyword"
+    """Which search scored it: keyword (BM25) score, dense cosine similarity, or reciprocal-rank fusion."""

@@ -2,9 +2,10 @@
 
 On disk an index is a directory:
 
-    <path>/manifest.json   drug-name table, synthetic flag, counts (IndexManifest)
+    <path>/manifest.json   drug-name table, synthetic flag, counts, dense embedder name/dim (IndexManifest)
     <path>/shard/          the Edge shard: BM25 sparse vectors (multilingual tokenizer, ASCII folding,
-                           IDF modifier) and keyword payload indexes on drug_id and section_key
+                           IDF modifier), keyword payload indexes on drug_id and section_key, and, only
+                           when built with an embedder, a cosine dense vector "dense" per chunk
 
 A shard is locked by the process that opens it (its WAL), so `open(read_only=True)` loads a private
 copy in a temporary directory: any number of server processes can serve one index, and a re-ingest can
@@ -26,12 +27,16 @@ import qdrant_edge as qe
 from tqdm import tqdm
 
 from retrieval.corpus import Chunk, DrugNames, Monograph, ScoredChunk
+from retrieval.embedder import DenseEmbedder
 from retrieval.errors import EngineError, IndexUnavailable
 from retrieval.index_common import (
+    DENSE_VECTOR,
     TEXT_VECTOR,
     IndexManifest,
+    check_dense_query,
     chunk_from_payload,
     chunk_payload,
+    dense_vectors,
     in_book_order,
     prepare,
 )
@@ -66,6 +71,15 @@ def _match(key: str, value: str) -> qe.FieldCondition:
     return qe.FieldCondition(key, match=qe.MatchValue(value))
 
 
+def _section_filter(section_keys: Sequence[str] | None) -> qe.Filter | None:
+    if not section_keys:
+        return None
+    keys = list(section_keys)
+    # One key is the common case (indications); MatchValue is the cheaper condition for it.
+    match = qe.MatchValue(keys[0]) if len(keys) == 1 else qe.MatchAny(keys)
+    return qe.Filter(must=[qe.FieldCondition("section_key", match=match)])
+
+
 def read_manifest(path: Path) -> IndexManifest:
     try:
         return IndexManifest.model_validate_json((path / MANIFEST_FILE).read_text(encoding="utf-8"))
@@ -88,15 +102,40 @@ class EdgeIndex:
 
     # -- building and opening ---------------------------------------------------------------------
     @classmethod
-    def build(cls, path: Path, monographs: Sequence[Monograph], *, progress: bool = False) -> IndexManifest:
-        """Write a new index at `path` (which must not hold one) from exactly these monographs."""
-        path = Path(path)
+    def build(cls, path: Path, monographs: Sequence[Monograph], *, progress: bool = False,
+              embedder: DenseEmbedder | None = None) -> IndexManifest:
+        """Write a new index at `path` (which must not hold one) from exactly these monographs; with an
+        embedder, each chunk also gets a dense vector and the manifest records the embedder's name and dim."""
+        chunks, manifest = prepare(monographs, embedder)
+        return cls._write(Path(path), chunks, manifest, embedder, progress)
+
+    @classmethod
+    def rebuild(cls, source: Path, path: Path, *, progress: bool = False,
+                embedder: DenseEmbedder | None = None) -> IndexManifest:
+        """Write a new index at `path` holding exactly the chunks of the index at `source`, embedded with
+        `embedder` (None: no dense vectors). For a change of EMBEDDER without re-reading the corpus files."""
+        old = cls.open(source, read_only=True)
+        try:
+            chunks = old._scroll(qe.Filter())
+            manifest = old._manifest
+        finally:
+            old.close()
+        manifest = manifest.model_copy(update={"embedder": embedder.name if embedder else None,
+                                               "embedder_dim": embedder.dim if embedder else None})
+        return cls._write(Path(path), chunks, manifest, embedder, progress)
+
+    @classmethod
+    def _write(cls, path: Path, chunks: Sequence[Chunk], manifest: IndexManifest,
+               embedder: DenseEmbedder | None, progress: bool) -> IndexManifest:
         if (path / SHARD_DIR).exists():
             raise IndexUnavailable(f"{path}: an index already exists there; build into a new directory")
-        chunks, manifest = prepare(monographs)
         bm25 = _bm25(manifest.avg_len)
+        dense = dense_vectors(embedder, chunks)
         path.mkdir(parents=True, exist_ok=True)
-        config = qe.EdgeConfig(sparse_vectors={TEXT_VECTOR: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+        vectors = ({DENSE_VECTOR: qe.EdgeVectorParams(size=embedder.dim, distance=qe.Distance.Cosine)}
+                   if embedder else None)
+        config = qe.EdgeConfig(vectors=vectors,
+                               sparse_vectors={TEXT_VECTOR: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
                                payload_memory=qe.Memory.Cached)
         with _translated("build"):
             shard = qe.EdgeShard.create(str(path / SHARD_DIR), config)
@@ -106,8 +145,12 @@ class EdgeIndex:
                 bar = tqdm(total=len(chunks), desc="indexing", unit="chunk", disable=not progress)
                 for start in range(0, len(chunks), BATCH):
                     batch = chunks[start:start + BATCH]
-                    points = [qe.Point(start + i, {TEXT_VECTOR: bm25.embed_document(c.text)},
-                                       chunk_payload(c, start + i)) for i, c in enumerate(batch)]
+                    points = []
+                    for i, c in enumerate(batch):
+                        vector: dict[str, Any] = {TEXT_VECTOR: bm25.embed_document(c.text)}
+                        if dense is not None:
+                            vector[DENSE_VECTOR] = dense[start + i]
+                        points.append(qe.Point(start + i, vector, chunk_payload(c, start + i)))
                     shard.update(qe.UpdateOperation.upsert_points(points))
                     bar.update(len(batch))
                 bar.close()
@@ -178,16 +221,23 @@ class EdgeIndex:
         vector = self._bm25.embed_query(query)
         if not vector.indices or limit <= 0:
             return []
-        flt: qe.Filter | None = None
-        if section_keys:
-            keys = list(section_keys)
-            # One key is the common case (indications); MatchValue is the cheaper condition for it.
-            match = qe.MatchValue(keys[0]) if len(keys) == 1 else qe.MatchAny(keys)
-            flt = qe.Filter(must=[qe.FieldCondition("section_key", match=match)])
-        request = qe.QueryRequest(limit=limit, query=qe.Query.Nearest(vector, using=TEXT_VECTOR), filter=flt,
-                                  with_payload=True, with_vector=False)
+        request = qe.QueryRequest(limit=limit, query=qe.Query.Nearest(vector, using=TEXT_VECTOR),
+                                  filter=_section_filter(section_keys), with_payload=True, with_vector=False)
         points = self._call("search", lambda s: s.query(request))
         return [ScoredChunk(chunk=chunk_from_payload(p.payload), score=float(p.score)) for p in points]
+
+    def search_dense(self, vector: Sequence[float], *, section_keys: Sequence[str] | None = None,
+                     limit: int = 10) -> list[ScoredChunk]:
+        """Cosine nearest neighbours on the dense vector; [] when the index was built without an embedder."""
+        if limit <= 0 or not check_dense_query(self._manifest, vector, str(self.path)):
+            return []
+        request = qe.QueryRequest(limit=limit, query=qe.Query.Nearest([float(v) for v in vector], using=DENSE_VECTOR),
+                                  filter=_section_filter(section_keys), with_payload=True, with_vector=False)
+        points = self._call("dense search", lambda s: s.query(request))
+        return [ScoredChunk(chunk=chunk_from_payload(p.payload), score=float(p.score)) for p in points]
+
+    def dense_embedder_name(self) -> str | None:
+        return self._manifest.embedder
 
     def drug_names(self) -> list[DrugNames]:
         return list(self._manifest.drugs)

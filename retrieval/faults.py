@@ -4,8 +4,8 @@
     index.fail()            # every lookup raises IndexUnavailable until heal()
     index.fail(times=1)     # only the next lookup fails
 
-Only the per-turn lookups fail (find_by_section, find_by_drug, search_text); the name table read at start-up
-and `close` always reach the inner index.
+Only the per-turn lookups fail (find_by_section, find_by_drug, search_text, search_dense); the name table and
+embedder name read at start-up and `close` always reach the inner index.
 """
 
 from __future__ import annotations
@@ -56,6 +56,14 @@ class FaultyIndex:
     def search_text(self, query: str, *, section_keys: Sequence[str] | None = None, limit: int = 10) -> list[ScoredChunk]:
         self._check("search_text")
         return self.inner.search_text(query, section_keys=section_keys, limit=limit)
+
+    def search_dense(self, vector: Sequence[float], *, section_keys: Sequence[str] | None = None,
+                     limit: int = 10) -> list[ScoredChunk]:
+        self._check("search_dense")
+        return self.inner.search_dense(vector, section_keys=section_keys, limit=limit)
+
+    def dense_embedder_name(self) -> str | None:
+        return self.inner.dense_embedder_name()
 
     def drug_names(self) -> list[DrugNames]:
         return self.inner.drug_names()

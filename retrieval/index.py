@@ -22,6 +22,15 @@ class FormularyIndex(Protocol):
         """BM25 keyword search, optionally limited to some section keys."""
         ...
 
+    def search_dense(self, vector: Sequence[float], *, section_keys: Sequence[str] | None = None,
+                     limit: int = 10) -> list[ScoredChunk]:
+        """Cosine search on the chunks' dense vectors; [] when the index was built without an embedder."""
+        ...
+
+    def dense_embedder_name(self) -> str | None:
+        """The embedder the index's dense vectors came from; None when it has none."""
+        ...
+
     def drug_names(self) -> list[DrugNames]:
         """Every drug with its names, for the resolver."""
         ...

@@ -9,13 +9,16 @@ from pydantic import BaseModel, Field
 
 from retrieval.chunking import chunk_monograph
 from retrieval.corpus import Chunk, DrugNames, Monograph
-from retrieval.errors import IndexUnavailable
+from retrieval.embedder import DenseEmbedder
+from retrieval.errors import ConfigurationError, IndexUnavailable
 from retrieval.monograph_names import names_of
 from retrieval.sparse_bm25 import average_length
 
 MANIFEST_FORMAT = 1
 TEXT_VECTOR = "bm25"
 """Name of the sparse (BM25) vector in both adapters."""
+DENSE_VECTOR = "dense"
+"""Name of the optional dense (cosine) vector, present only in an index built with an embedder."""
 
 
 class IndexManifest(BaseModel):
@@ -29,9 +32,13 @@ class IndexManifest(BaseModel):
     avg_len: float = 0.0
     """Average document length in tokens (BM25 length normalisation)."""
     drugs: list[DrugNames] = Field(default_factory=list)
+    embedder: str | None = None
+    """Name of the dense embedder the chunks were embedded with; None when the index has no dense vectors."""
+    embedder_dim: int | None = None
 
 
-def prepare(monographs: Sequence[Monograph]) -> tuple[list[Chunk], IndexManifest]:
+def prepare(monographs: Sequence[Monograph],
+            embedder: DenseEmbedder | None = None) -> tuple[list[Chunk], IndexManifest]:
     """Chunks in book order (monographs as given, sections as printed) and the manifest."""
     chunks = [c for m in monographs for c in chunk_monograph(m)]
     manifest = IndexManifest(
@@ -40,8 +47,31 @@ def prepare(monographs: Sequence[Monograph]) -> tuple[list[Chunk], IndexManifest
         chunks=len(chunks),
         avg_len=average_length(c.text for c in chunks),
         drugs=[names_of(m) for m in monographs],
+        embedder=embedder.name if embedder else None,
+        embedder_dim=embedder.dim if embedder else None,
     )
     return chunks, manifest
+
+
+def check_dense_query(manifest: IndexManifest, vector: Sequence[float], where: str) -> bool:
+    """False when the index has no dense vectors (the query finds nothing); a vector of the wrong size is a
+    configuration mistake (an embedder other than the one that built the index), reported as such."""
+    if manifest.embedder is None:
+        return False
+    if len(vector) != manifest.embedder_dim:
+        raise ConfigurationError(f"{where}: dense query of size {len(vector)}, but the index was built with "
+                                 f"{manifest.embedder} (size {manifest.embedder_dim}); re-ingest with EMBEDDER set")
+    return True
+
+
+def dense_vectors(embedder: DenseEmbedder | None, chunks: Sequence[Chunk]) -> list[list[float]] | None:
+    """One dense vector per chunk, or None when no embedder is configured."""
+    if embedder is None:
+        return None
+    vectors = embedder.embed([c.text for c in chunks])
+    if len(vectors) != len(chunks) or any(len(v) != embedder.dim for v in vectors):
+        raise ConfigurationError(f"embedder {embedder.name} returned vectors of the wrong number or size")
+    return vectors
 
 
 def chunk_payload(chunk: Chunk, seq: int) -> dict[str, Any]:

@@ -27,7 +27,8 @@ from pydantic import BaseModel, Field
 
 from retrieval.chunking import chunk_monograph
 from retrieval.corpus import Monograph
-from retrieval.edge_index import MANIFEST_FILE, EdgeIndex
+from retrieval.edge_index import MANIFEST_FILE, EdgeIndex, read_manifest
+from retrieval.embedder import DenseEmbedder
 from retrieval.errors import CorpusError, CorpusFormatError
 from retrieval.jsonl_loader import load_jsonl
 from retrieval.load_report import LoadIssue, LoadReport
@@ -150,11 +151,16 @@ def _prune(root: Path, keep: str) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def _build_and_swap(monographs: Sequence[Monograph], data_dir: Path, progress: bool) -> Path:
+def _build_and_swap(monographs: Sequence[Monograph] | Path, data_dir: Path, progress: bool,
+                    embedder: DenseEmbedder | None = None) -> Path:
+    """Build from monographs, or (given the serving build's path) re-embed that build's chunks."""
     root = _index_root(data_dir)
     build = root / "shards" / f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
     try:
-        EdgeIndex.build(build, monographs, progress=progress)
+        if isinstance(monographs, Path):
+            EdgeIndex.rebuild(monographs, build, progress=progress, embedder=embedder)
+        else:
+            EdgeIndex.build(build, monographs, progress=progress, embedder=embedder)
         EdgeIndex.open(build, read_only=True).close()  # serve only what opens
     except BaseException:
         shutil.rmtree(build, ignore_errors=True)
@@ -180,35 +186,47 @@ def _summary(report: LoadReport, where: str) -> IngestSummary:
                          errors=report.errors, index_path=where)
 
 
-def ingest(paths: Sequence[Path], data_dir: Path, *, progress: bool = False) -> IngestSummary:
+def ingest(paths: Sequence[Path], data_dir: Path, *, progress: bool = False,
+           embedder: DenseEmbedder | None = None) -> IngestSummary:
     """Build the Edge index from exactly `paths` and make it the serving one; re-ingesting the same corpus
-    yields the same index. Raises CorpusError when nothing loadable was found (the old index stays)."""
+    yields the same index. With an embedder the chunks also get dense vectors. Raises CorpusError when
+    nothing loadable was found (the old index stays)."""
     monographs, report = _load_for_ingest(paths, progress)
     with _locked(data_dir):
-        build = _build_and_swap(monographs, data_dir, progress)
+        build = _build_and_swap(monographs, data_dir, progress, embedder)
     return _summary(report, str(build))
 
 
 def ingest_qdrant(paths: Sequence[Path], client: QdrantClient, collection: str, *,
-                  progress: bool = False) -> IngestSummary:
+                  progress: bool = False, embedder: DenseEmbedder | None = None) -> IngestSummary:
     """The same for a Qdrant server: a new physical collection, then the alias `collection` moves to it."""
     from retrieval.qdrant_index import QdrantServerIndex
 
     monographs, report = _load_for_ingest(paths, progress)
-    QdrantServerIndex.build(client, collection, monographs, progress=progress)
+    QdrantServerIndex.build(client, collection, monographs, progress=progress, embedder=embedder)
     return _summary(report, f"qdrant collection {collection}")
 
 
-def ensure_index(data_dir: Path, *, progress: bool = False) -> Path:
-    """The serving build's path; built from the repo's fixture formulary first when there is none."""
+def _serves(shard: Path | None, embedder: DenseEmbedder | None) -> bool:
+    """The shard exists and its dense vectors (if any) came from the configured embedder (none: no vectors)."""
+    return shard is not None and read_manifest(shard).embedder == (embedder.name if embedder else None)
+
+
+def ensure_index(data_dir: Path, *, progress: bool = False, embedder: DenseEmbedder | None = None) -> Path:
+    """The serving build's path; built from the repo's fixture formulary first when there is none.
+
+    When the serving build was embedded otherwise than configured (another EMBEDDER, or none), its chunks
+    are re-embedded into a new build that is swapped in like an ingest: the corpus stays exactly as ingested."""
     found = current_shard(data_dir)
-    if found is not None:
+    if found is not None and _serves(found, embedder):
         return found
     with _locked(data_dir):
         found = current_shard(data_dir)  # another process may have built it while we waited
         if found is not None:
-            return found
+            if _serves(found, embedder):
+                return found
+            return _build_and_swap(found, data_dir, progress, embedder)
         monographs, report = load_corpus([FIXTURE_FORMULARY])
         if not monographs:
             raise CorpusError(f"no index under {data_dir} and no fixture formulary at {FIXTURE_FORMULARY}")
-        return _build_and_swap(monographs, data_dir, progress)
+        return _build_and_swap(monographs, data_dir, progress, embedder)

@@ -54,6 +54,15 @@ class MemoryIndex:
         scored.sort(key=lambda s: -s.score)
         return scored[:limit]
 
+    def search_dense(self, vector: Sequence[float], *, section_keys: Sequence[str] | None = None,
+                     limit: int = 10) -> list[ScoredChunk]:
+        """No dense vectors here: the dense path finds nothing, as in an index built without an embedder."""
+        self._check()
+        return []
+
+    def dense_embedder_name(self) -> str | None:
+        return None
+
     def drug_names(self) -> list[DrugNames]:
         return list(self._names)
 

@@ -19,12 +19,16 @@ from qdrant_client import QdrantClient, models
 from tqdm import tqdm
 
 from retrieval.corpus import Chunk, DrugNames, Monograph, ScoredChunk
+from retrieval.embedder import DenseEmbedder
 from retrieval.errors import EngineError, IndexUnavailable
 from retrieval.index_common import (
+    DENSE_VECTOR,
     TEXT_VECTOR,
     IndexManifest,
+    check_dense_query,
     chunk_from_payload,
     chunk_payload,
+    dense_vectors,
     in_book_order,
     prepare,
 )
@@ -51,6 +55,13 @@ def _match(key: str, value: str) -> models.FieldCondition:
 
 
 _IS_CHUNK = _match("kind", "chunk")
+
+
+def _chunk_filter(section_keys: Sequence[str] | None) -> models.Filter:
+    must: list[Any] = [_IS_CHUNK]
+    if section_keys:
+        must.append(models.FieldCondition(key="section_key", match=models.MatchAny(any=list(section_keys))))
+    return models.Filter(must=must)
 
 
 class QdrantServerIndex:
@@ -83,16 +94,20 @@ class QdrantServerIndex:
     # -- building -----------------------------------------------------------------------------------------
     @classmethod
     def build(cls, client: QdrantClient, collection: str, monographs: Sequence[Monograph], *,
-              progress: bool = False) -> IndexManifest:
+              progress: bool = False, embedder: DenseEmbedder | None = None) -> IndexManifest:
         """Write exactly these monographs into a new physical collection, then point alias `collection` at it.
 
-        Until the alias moves, readers keep the old collection; a failed build leaves it serving.
+        Until the alias moves, readers keep the old collection; a failed build leaves it serving. With an
+        embedder each chunk also gets a cosine dense vector "dense" and the manifest names the embedder.
         """
-        chunks, manifest = prepare(monographs)
+        chunks, manifest = prepare(monographs, embedder)
+        dense = dense_vectors(embedder, chunks)
         physical = f"{collection}__{time.strftime('%Y%m%d%H%M%S')}_{time.time_ns() % 1_000_000:06d}"
+        vectors_config: dict[str, models.VectorParams] = (
+            {DENSE_VECTOR: models.VectorParams(size=embedder.dim, distance=models.Distance.COSINE)} if embedder else {})
         with _translated(f"building {physical}"):
             client.create_collection(
-                physical, vectors_config={},
+                physical, vectors_config=vectors_config,
                 sparse_vectors_config={TEXT_VECTOR: models.SparseVectorParams(modifier=models.Modifier.IDF)})
             try:
                 for field in ("drug_id", "section_key", "kind"):
@@ -105,9 +120,11 @@ class QdrantServerIndex:
                     points = []
                     for i, c in enumerate(batch):
                         indices, values = embed_document(c.text, manifest.avg_len)
-                        points.append(models.PointStruct(
-                            id=start + i + 1, payload=chunk_payload(c, start + i),
-                            vector={TEXT_VECTOR: models.SparseVector(indices=indices, values=values)}))
+                        vector: dict[str, Any] = {TEXT_VECTOR: models.SparseVector(indices=indices, values=values)}
+                        if dense is not None:
+                            vector[DENSE_VECTOR] = dense[start + i]
+                        points.append(models.PointStruct(id=start + i + 1, payload=chunk_payload(c, start + i),
+                                                         vector=vector))
                     client.upsert(physical, points)
                     bar.update(len(batch))
                 bar.close()
@@ -156,13 +173,23 @@ class QdrantServerIndex:
         indices, values = embed_query(query)
         if not indices or limit <= 0:
             return []
-        must: list[Any] = [_IS_CHUNK]
-        if section_keys:
-            must.append(models.FieldCondition(key="section_key", match=models.MatchAny(any=list(section_keys))))
         response = self._call("search", lambda c: c.query_points(
             self.collection, query=models.SparseVector(indices=indices, values=values), using=TEXT_VECTOR,
-            query_filter=models.Filter(must=must), limit=limit, with_payload=True, with_vectors=False))
+            query_filter=_chunk_filter(section_keys), limit=limit, with_payload=True, with_vectors=False))
         return [ScoredChunk(chunk=chunk_from_payload(p.payload), score=float(p.score)) for p in response.points]
+
+    def search_dense(self, vector: Sequence[float], *, section_keys: Sequence[str] | None = None,
+                     limit: int = 10) -> list[ScoredChunk]:
+        """Cosine nearest neighbours on the dense vector; [] when the collection was built without an embedder."""
+        if limit <= 0 or not check_dense_query(self._manifest, vector, f"Qdrant collection {self.collection!r}"):
+            return []
+        response = self._call("dense search", lambda c: c.query_points(
+            self.collection, query=[float(v) for v in vector], using=DENSE_VECTOR,
+            query_filter=_chunk_filter(section_keys), limit=limit, with_payload=True, with_vectors=False))
+        return [ScoredChunk(chunk=chunk_from_payload(p.payload), score=float(p.score)) for p in response.points]
+
+    def dense_embedder_name(self) -> str | None:
+        return self._manifest.embedder
 
     def drug_names(self) -> list[DrugNames]:
         return list(self._manifest.drugs)

@@ -1,16 +1,28 @@
-"""Retrieval queries over a FormularyIndex: the three lookups the paths use."""
+"""Retrieval queries over a FormularyIndex: the three lookups the paths use, plus hybrid search.
+
+Dense retrieval is optional (`EMBEDDER`, none by default): without an embedder every query is exactly the
+BM25 one. With one, `retrieve_by_indication` falls back to the dense query only when BM25 found no chunk
+that states the condition, and `hybrid_search` fuses both result lists by reciprocal rank.
+"""
 
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 
 from retrieval.corpus import Chunk, ScoredChunk
+from retrieval.embedder import DenseEmbedder
+from retrieval.errors import ConfigurationError
 from retrieval.index import FormularyIndex
 from retrieval.names import NameBook
 from retrieval.sections import BOOK_ORDER, IDENTITY_SECTIONS
 from retrieval.sparse_bm25 import tokens
+from retrieval.text import fold
+
+RRF_K = 60
+"""Reciprocal-rank fusion constant (Cormack et al. 2009): a chunk's fused score is Σ 1/(k + rank)."""
 
 
 def rerank(chunks: Sequence[Chunk], query: str) -> list[Chunk]:
@@ -42,9 +54,45 @@ def rerank(chunks: Sequence[Chunk], query: str) -> list[Chunk]:
     return [chunks[i] for _, i in scored]
 
 
+def states_phrase(text: str, phrase: str) -> bool:
+    """The folded phrase occurs in the folded text as whole words."""
+    folded = fold(phrase)
+    return bool(folded) and bool(re.search(rf"(?<![a-z0-9]){re.escape(folded)}(?![a-z0-9])", fold(text)))
+
+
+def fuse(*ranked: Sequence[ScoredChunk], k: int = RRF_K) -> list[ScoredChunk]:
+    """Reciprocal-rank fusion: each list adds 1/(k + rank) to a chunk's score; ties keep first-seen order."""
+    scores: dict[str, float] = {}
+    chunks: dict[str, Chunk] = {}
+    for hits in ranked:
+        for rank, hit in enumerate(hits, start=1):
+            doc = hit.chunk.doc_id
+            chunks.setdefault(doc, hit.chunk)
+            scores[doc] = scores.get(doc, 0.0) + 1.0 / (k + rank)
+    order = sorted(scores, key=lambda d: -scores[d])  # sorted() is stable: first-seen order breaks ties
+    return [ScoredChunk(chunk=chunks[d], score=scores[d], source="hybrid") for d in order]
+
+
+def check_embedder(index: FormularyIndex, embedder: DenseEmbedder | None) -> None:
+    """Start-up check: a configured embedder needs an index embedded with that same embedder.
+
+    With none configured an index's dense vectors are simply not used (BM25 only, the default behaviour)."""
+    if embedder is None:
+        return
+    built_with = index.dense_embedder_name()
+    if built_with is None:
+        raise ConfigurationError(f"EMBEDDER is set ({embedder.name}) but the formulary index has no dense vectors; "
+                                 "re-ingest with EMBEDDER set (formulary-fsm ingest PATH...), or unset EMBEDDER")
+    if built_with != embedder.name:
+        raise ConfigurationError(f"the formulary index was embedded with {built_with}, but EMBEDDER gives "
+                                 f"{embedder.name}; re-ingest with the EMBEDDER you mean to serve with")
+
+
 class RetrievalService:
-    def __init__(self, index: FormularyIndex) -> None:
+    def __init__(self, index: FormularyIndex, embedder: DenseEmbedder | None = None) -> None:
+        check_embedder(index, embedder)
         self.index = index
+        self.embedder = embedder
         self.names = NameBook(index.drug_names())
 
     def display_name(self, drug_id: str) -> str:
@@ -64,9 +112,25 @@ class RetrievalService:
         ranked = rerank(chunks, query)
         return ranked[:limit] if ranked else chunks[:limit]
 
+    def _dense(self, query: str, section_keys: Sequence[str] | None, limit: int) -> list[ScoredChunk]:
+        if self.embedder is None:
+            return []
+        vector = self.embedder.embed([query])[0]
+        hits = self.index.search_dense(vector, section_keys=section_keys, limit=limit)
+        return [h.model_copy(update={"source": "dense"}) for h in hits]
+
     def retrieve_by_indication(self, condition: str, limit: int = 12) -> list[ScoredChunk]:
-        """Keyword (BM25) search over `chi_dinh` chunks; a dense fallback only when an embedder is configured."""
-        return self.index.search_text(condition, section_keys=["chi_dinh"], limit=limit)
+        """Keyword (BM25) search over `chi_dinh` chunks. Only when no BM25 hit states the condition and an
+        embedder is configured, the dense query's hits instead (marked source="dense"; callers must still
+        check each one states the condition, fuzzily: the dense path ranks everything)."""
+        hits = self.index.search_text(condition, section_keys=["chi_dinh"], limit=limit)
+        if self.embedder is None or any(states_phrase(h.chunk.text, condition) for h in hits):
+            return hits
+        return self._dense(condition, ["chi_dinh"], limit)
 
     def hybrid_search(self, query: str, section_keys: Sequence[str] | None = None, limit: int = 10) -> list[ScoredChunk]:
-        return self.index.search_text(query, section_keys=section_keys, limit=limit)
+        """BM25; with an embedder, reciprocal-rank fusion of the BM25 and dense lists (each `limit` long)."""
+        bm25 = self.index.search_text(query, section_keys=section_keys, limit=limit)
+        if self.embedder is None:
+            return bm25
+        return fuse(bm25, self._dense(query, section_keys, limit))[:limit]

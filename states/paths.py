@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from retrieval.corpus import Chunk
+from retrieval.corpus import Chunk, ScoredChunk
+from retrieval.fuzzy_phrase import fuzzy_states
 from retrieval.service import RetrievalService
 from retrieval.text import fold
 from states.dosing import routes_in_evidence
@@ -47,13 +48,21 @@ def _phrase_in(text: str, phrase: str) -> bool:
     return bool(re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", fold(text)))
 
 
+def _states_condition(hit: ScoredChunk, condition: str) -> bool:
+    """The chunk states the condition: literally (whole words), or, for a dense-fallback hit only, fuzzily
+    (rapidfuzz partial_ratio ≥ 90 with spaces removed). A hit failing both is never evidence."""
+    if _phrase_in(hit.chunk.text, condition):
+        return True
+    return hit.source == "dense" and fuzzy_states(hit.chunk.text, condition)
+
+
 def condition_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tuple[list[Chunk], list[str]]:
     """Indication chunks that state the condition; candidate drugs come from the matched doc ids, never the frame."""
     condition = fold(frame.condition or "")
     if not condition:
         return [], []
     hits = retrieval.retrieve_by_indication(frame.condition or "", limit=40)
-    matched = [h.chunk for h in hits if h.chunk.section_key == "chi_dinh" and _phrase_in(h.chunk.text, condition)]
+    matched = [h.chunk for h in hits if h.chunk.section_key == "chi_dinh" and _states_condition(h, condition)]
     candidates: list[str] = []
     for chunk in matched:
         drug_id = chunk.doc_id.split("__", 1)[0]

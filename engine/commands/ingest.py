@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from engine.config import load_settings
+from retrieval.embedder import make_embedder
 from retrieval.ingest import IngestSummary, ingest, ingest_qdrant
 
 
@@ -34,17 +35,19 @@ def _print_summary(summary: IngestSummary) -> None:
 def run(args: argparse.Namespace) -> int:
     settings = load_settings()
     progress = not args.no_progress and not args.json
+    embedder = make_embedder(settings.embedder)  # EMBEDDER: the chunks get dense vectors too
     if settings.qdrant_url:
         # Serving reads the server when QDRANT_URL is set, so that is where the corpus must go.
         from retrieval.qdrant_index import QdrantServerIndex
 
         client = QdrantServerIndex.client_for(settings.qdrant_url)
         try:
-            summary = ingest_qdrant(args.paths, client, settings.qdrant_collection, progress=progress)
+            summary = ingest_qdrant(args.paths, client, settings.qdrant_collection, progress=progress,
+                                    embedder=embedder)
         finally:
             client.close()
     else:
-        summary = ingest(args.paths, settings.data_dir, progress=progress)
+        summary = ingest(args.paths, settings.data_dir, progress=progress, embedder=embedder)
     if args.json:
         print(json.dumps(summary.to_json_dict(), ensure_ascii=False))
     else:

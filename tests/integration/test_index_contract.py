@@ -11,7 +11,8 @@ from qdrant_client import QdrantClient
 from retrieval.chunking import chunk_monograph
 from retrieval.corpus import Monograph
 from retrieval.edge_index import EdgeIndex
-from retrieval.errors import IndexUnavailable
+from retrieval.embedder import DenseEmbedder, TrigramEmbedder
+from retrieval.errors import ConfigurationError, IndexUnavailable
 from retrieval.index import FormularyIndex
 from retrieval.ingest import FIXTURE_FORMULARY, load_corpus
 from retrieval.markdown_loader import parse_markdown
@@ -30,18 +31,18 @@ def corpus() -> list[Monograph]:
     return monographs
 
 
-def _edge(tmp: Path, monographs: list[Monograph]) -> EdgeIndex:
-    EdgeIndex.build(tmp / "edge", monographs)
+def _edge(tmp: Path, monographs: list[Monograph], embedder: DenseEmbedder | None = None) -> EdgeIndex:
+    EdgeIndex.build(tmp / "edge", monographs, embedder=embedder)
     return EdgeIndex.open(tmp / "edge", read_only=True)
 
 
-def _qdrant_local(tmp: Path, monographs: list[Monograph]) -> QdrantServerIndex:
+def _qdrant_local(tmp: Path, monographs: list[Monograph], embedder: DenseEmbedder | None = None) -> QdrantServerIndex:
     client = QdrantClient(location=":memory:")
-    QdrantServerIndex.build(client, "formulary", monographs)
+    QdrantServerIndex.build(client, "formulary", monographs, embedder=embedder)
     return QdrantServerIndex(client, "formulary")
 
 
-ADAPTERS: dict[str, Callable[[Path, list[Monograph]], FormularyIndex]] = {
+ADAPTERS: dict[str, Callable[..., FormularyIndex]] = {
     "edge": _edge, "qdrant_local": _qdrant_local}
 
 
@@ -141,6 +142,55 @@ def test_a_closed_index_is_unavailable(tmp_path: Path, corpus: list[Monograph]) 
         built.close()
         with pytest.raises(IndexUnavailable):
             built.find_by_drug(corpus[0].drug_id)
+
+
+# -- the dense contract (an index built with an embedder) ----------------------------------------------------
+EMBEDDER = TrigramEmbedder()
+
+
+@pytest.fixture(scope="module", params=sorted(ADAPTERS))
+def dense_index(request: pytest.FixtureRequest, corpus: list[Monograph],
+                tmp_path_factory: pytest.TempPathFactory) -> Iterator[FormularyIndex]:
+    built = ADAPTERS[request.param](tmp_path_factory.mktemp(f"dense-{request.param}"), corpus, EMBEDDER)
+    yield built
+    built.close()
+
+
+def test_an_index_built_with_an_embedder_names_it(dense_index: FormularyIndex) -> None:
+    assert dense_index.dense_embedder_name() == EMBEDDER.name
+
+
+def test_an_index_built_without_an_embedder_has_no_dense_vectors(index: FormularyIndex) -> None:
+    assert index.dense_embedder_name() is None
+    assert index.search_dense(EMBEDDER.embed(["tăng huyết áp"])[0], section_keys=["chi_dinh"]) == []
+
+
+def test_dense_search_finds_the_section_a_near_duplicate_query_copies(dense_index: FormularyIndex) -> None:
+    target = dense_index.find_by_section("paracetamol", "qua_lieu_xu_tri")[0]
+    # Dropped accents and a run-together word: BM25 tokens would miss parts of this; trigrams do not.
+    query = target.text[:160].replace("ă", "a").replace("ộ", "o").replace(" ", "", 3)
+    hits = dense_index.search_dense(EMBEDDER.embed([query])[0], limit=3)
+    assert hits[0].chunk.doc_id == target.doc_id
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_dense_search_honours_the_section_filter(dense_index: FormularyIndex) -> None:
+    interaction = dense_index.find_by_section("warfarin", "tuong_tac_thuoc")[0]
+    hits = dense_index.search_dense(EMBEDDER.embed([interaction.text])[0], section_keys=["chi_dinh"], limit=8)
+    assert len(hits) == 8 and {h.chunk.section_key for h in hits} == {"chi_dinh"}
+    unfiltered = dense_index.search_dense(EMBEDDER.embed([interaction.text])[0], limit=1)
+    assert unfiltered[0].chunk.doc_id == interaction.doc_id
+
+
+def test_run_together_hypertension_finds_the_hypertension_indications(dense_index: FormularyIndex) -> None:
+    assert dense_index.search_text("tanghuyetap", section_keys=["chi_dinh"]) == []
+    hits = dense_index.search_dense(EMBEDDER.embed(["tanghuyetap"])[0], section_keys=["chi_dinh"], limit=5)
+    assert {h.chunk.drug_id for h in hits} == HYPERTENSION_DRUGS
+
+
+def test_a_dense_query_from_another_embedder_is_a_configuration_error(dense_index: FormularyIndex) -> None:
+    with pytest.raises(ConfigurationError):
+        dense_index.search_dense(TrigramEmbedder(dim=64).embed(["tăng huyết áp"])[0])
 
 
 # -- adapter specifics ---------------------------------------------------------------------------------------

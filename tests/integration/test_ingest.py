@@ -14,6 +14,7 @@ from qdrant_client import QdrantClient
 
 from retrieval.corpus import Monograph
 from retrieval.edge_index import EdgeIndex
+from retrieval.embedder import DenseEmbedder
 from retrieval.errors import CorpusError, IndexUnavailable
 from retrieval.index_common import IndexManifest
 from retrieval.ingest import (
@@ -112,8 +113,9 @@ def test_a_build_that_fails_midway_leaves_the_old_index_serving(tmp_path: Path,
     old = current_shard(data)
     real_build = EdgeIndex.build
 
-    def build_then_crash(path: Path, monographs: Sequence[Monograph], *, progress: bool = False) -> IndexManifest:
-        real_build(path, monographs[:1], progress=progress)
+    def build_then_crash(path: Path, monographs: Sequence[Monograph], *, progress: bool = False,
+                         embedder: DenseEmbedder | None = None) -> IndexManifest:
+        real_build(path, monographs[:1], progress=progress, embedder=embedder)
         raise IndexUnavailable("disk full (simulated)")
 
     monkeypatch.setattr(EdgeIndex, "build", staticmethod(build_then_crash))
