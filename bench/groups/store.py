@@ -69,8 +69,8 @@ class Conversation:
 
     def turn(self) -> None:
         store = self.store
-        snapshot = store.load(self.cid, None)  # type: ignore[attr-defined]
-        store.history(self.cid)  # type: ignore[attr-defined]
+        # What Engine.handle reads before a turn: the conversation and its history window, on one connection.
+        snapshot, _history = store.load_with_history(self.cid, None)  # type: ignore[attr-defined]
         version = snapshot.version if snapshot is not None else 0
         self.version = store.commit_turn(self.cid, None, version, _update(), _record(version + 1))  # type: ignore[attr-defined]
 
@@ -138,7 +138,7 @@ def _measure(url: str, label: str, result: GroupResult) -> None:
 def run() -> GroupResult:
     result = GroupResult(group="store", title=TITLE)
     result.setup = {
-        "turn": "SqlStore.load + history (12 lines) + commit_turn, a realistic turn record (trace ~30 guard "
+        "turn": "SqlStore.load_with_history (the row + 12 history lines, one connection) + commit_turn, a realistic turn record (trace ~30 guard "
                 "evaluations, frame, reply ~500 chars)",
         "pre-fill": "one bulk insert of the rows commit_turn would write (not timed)",
         "10 turns": f"{SHORT_CONVERSATIONS} conversations pre-filled with {SHORT_TURNS} turns, round-robin",
