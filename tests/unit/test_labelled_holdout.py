@@ -5,33 +5,20 @@ The bar here is the issue's 95% with the precision rule that matters most: no dr
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from tests.unit.formulary_names import LABELLED
-from tests.unit.understanding_kit import fixture_engine
+from tests.unit.understanding_kit import labelled_rows, score_labelled
 
 
 def _rows() -> list[dict[str, Any]]:
-    rows = [json.loads(line) for line in
-            (LABELLED / "understanding_holdout.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
-    return [r for r in rows if "_comment" not in r]
+    return labelled_rows("understanding_holdout.jsonl")
 
 
 @pytest.fixture(scope="module")
 def scored() -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    engine = fixture_engine()
-    out = []
-    for row in _rows():
-        conversation = None
-        for text in [*row.get("context", []), row["text"]]:
-            reply = engine.handle(text, conversation)
-            conversation = reply.conversation_id
-        assert reply.frame is not None
-        out.append((row, reply.frame))
-    return out
+    return score_labelled(_rows())
 
 
 @pytest.mark.parametrize("field", ["turn_type", "drugs", "section_key"])

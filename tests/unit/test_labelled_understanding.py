@@ -7,35 +7,22 @@ section key each ≥ 95% correct, and no drug id outside the expected set (preci
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from tests.unit.formulary_names import LABELLED
-from tests.unit.understanding_kit import fixture_engine
+from tests.unit.understanding_kit import labelled_rows, score_labelled
 
 MIN_ACCURACY = 0.95
 
 
 def _rows() -> list[dict[str, Any]]:
-    lines = (LABELLED / "understanding.jsonl").read_text(encoding="utf-8").splitlines()
-    rows = [json.loads(line) for line in lines if line.strip()]
-    return [r for r in rows if "_comment" not in r]
+    return labelled_rows("understanding.jsonl")
 
 
 @pytest.fixture(scope="module")
 def scored() -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    engine = fixture_engine()
-    out = []
-    for row in _rows():
-        conversation = None
-        for text in [*row.get("context", []), row["text"]]:
-            reply = engine.handle(text, conversation)
-            conversation = reply.conversation_id
-        assert reply.frame is not None
-        out.append((row, reply.frame))
-    return out
+    return score_labelled(_rows())
 
 
 def test_the_labelled_set_is_large_and_varied_enough() -> None:
