@@ -43,7 +43,11 @@ _VI_SYLLABLE = re.compile(
 # Frequent Vietnamese words typed without diacritics that are NOT single syllables of the pattern above, plus
 # English/Latin filler that shows up in turns; never drug names.
 _COMMON_WORDS = frozenset(
-    ["thuoc", "khong", "duoc", "nguoi", "uong", "dung", "lieu", "benh", "chong", "dinh", "tuong", "bao", "nhieu", "vien", "trieu", "chung", "nhung", "truong", "python", "java", "code", "hello", "thanks", "thank", "please", "sorry", "okay", "google", "facebook", "youtube", "covid", "type", "test", "vitamin", "helicobacter", "pylori", "virus", "vaccine", "vacxin", "insulin", "oxy", "oxygen", "calci", "canxi", "kali", "natri", "magie", "sat", "kem"]
+    ["thuoc", "khong", "duoc", "nguoi", "uong", "dung", "lieu", "benh", "chong", "dinh", "tuong", "bao", "nhieu", "vien", "trieu", "chung", "nhung", "truong", "python", "java", "code", "hello", "thanks", "thank", "please", "sorry", "okay", "google", "facebook", "youtube", "covid", "type", "test", "vitamin", "helicobacter", "pylori", "virus", "vaccine", "vacxin", "insulin", "oxy", "oxygen", "calci", "canxi", "kali", "natri", "magie", "sat", "kem",
+     # English words of prompt-injection and chat text ("Ignore all previous instructions …")
+     "ignore", "previous", "instructions", "instruction", "system", "prompt", "print", "tell", "show", "give",
+     "what", "which", "dose", "dosage", "child", "children", "adult", "tablet", "please", "forget", "rules",
+     "pretend", "answer", "reply", "assistant", "developer", "mode", "override", "disregard"]
 )
 # Suffixes of INN stems (WHO): a token ending so is a drug name even when the formulary lacks it.
 _DRUG_SUFFIX = re.compile(

@@ -91,6 +91,17 @@ def _leftover_words(text: str, candidates: ResolverResult) -> list[str]:
     return [w for w in words if w not in _FILLER]
 
 
+_ENGLISH_WORDS = frozenset(
+    "a about all an and any are as be can do does for from give how i ignore in instructions is it me my now of "
+    "on or please previous print prompt rules say show system tell that the this to what with you your".split()
+)
+
+
+def _looks_english(folded: str) -> bool:
+    words = re.findall(r"[a-z]+", folded)
+    return len(words) >= 3 and sum(w in _ENGLISH_WORDS for w in words) / len(words) >= 0.5
+
+
 class RulesUnderstander:
     """Deterministic Vietnamese understanding over the formulary's own names."""
 
@@ -120,6 +131,11 @@ class RulesUnderstander:
             # Row 1: an animal subject is out of scope (veterinary use), decided before any clarify.
             return _frame(turn_type="out_of_scope", drugs=drugs, unknown_drugs=unknown, non_human=True,
                               confidence=0.95, **base)
+
+        if not drugs and _looks_english(folded):
+            # An English sentence naming no formulary drug ("Ignore all previous instructions …") is not a
+            # formulary question: its capitalised words are not unknown drug names.
+            return _frame(turn_type="out_of_scope", confidence=0.7)
 
         named = len(drugs) + len(unknown)
         if named:
