@@ -172,10 +172,12 @@ def _matches(line: BandLine, age_months: float | None, weight_kg: float | None, 
 
 
 def patient_lines(paragraph: DosingParagraph, age_months: float | None, weight_kg: float | None) -> list[str]:
-    """The paragraph's general lines plus the band lines that fit this child; every line if no band fits.
+    """The paragraph's general lines plus the band lines that fit this child.
 
     Bands are half-open first ("2–4 tuổi" then "4–6 tuổi": a 4-year-old is in the second), closed as a
-    fallback so a child at the top edge of the last band still finds it.
+    fallback so a child at the top edge of the last band still finds it. When no band fits (a 2-month-old
+    and bands from 3 months), only the general lines are quoted: another age band's dose is never put in
+    front of a reader for this child (`no_band_fits` lets the generator say so).
     """
     lines = [band_line(line) for line in paragraph.lines]
     bands = [b for b in lines if b.is_band]
@@ -184,7 +186,11 @@ def patient_lines(paragraph: DosingParagraph, age_months: float | None, weight_k
     fitting = [b for b in bands if _matches(b, age_months, weight_kg, closed=False)]
     if not fitting:
         fitting = [b for b in bands if _matches(b, age_months, weight_kg, closed=True)]
-    if not fitting:
-        return paragraph.lines
     keep = {id(b) for b in fitting}
     return [b.text for b in lines if not b.is_band or id(b) in keep]
+
+
+def no_band_fits(paragraph: DosingParagraph, age_months: float | None, weight_kg: float | None) -> bool:
+    """The paragraph has age/weight bands and none of them fits this child."""
+    bands = [b for b in (band_line(line) for line in paragraph.lines) if b.is_band]
+    return bool(bands) and not any(_matches(b, age_months, weight_kg, closed=True) for b in bands)

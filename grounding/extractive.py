@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.budget import RequestBudget
-from grounding.dosing_select import paragraphs, patient_lines, population_of, select_paragraphs
+from grounding.dosing_select import no_band_fits, paragraphs, patient_lines, population_of, select_paragraphs
 from grounding.sentences import clean, lines, sentences
 from retrieval.corpus import Chunk
 from retrieval.fuzzy_phrase import fuzzy_states
@@ -44,6 +44,12 @@ def _title(chunk: Chunk) -> str:
     return title.capitalize() if title else chunk.drug_id.replace("_", " ").capitalize()
 
 
+NO_BAND_PREAMBLE = (
+    "Dược thư không ghi nhóm tuổi/cân nặng nào khớp với bé; dưới đây chỉ là phần chung của đoạn liều này "
+    "(không áp dụng liều của nhóm tuổi khác). Vui lòng hỏi bác sĩ hoặc dược sĩ:"
+)
+
+
 class ExtractiveGenerator:
     name = "extractive"
     calls_llm = False
@@ -56,9 +62,18 @@ class ExtractiveGenerator:
             claims = self._list(request, evidence)
         elif request.section_key == DOSING_SECTION:
             claims = self._dosing(request, evidence)
+            if claims and self._outside_every_band(request, evidence):
+                return Answer(claims=claims, generator=self.name, preamble=NO_BAND_PREAMBLE)
         else:
             claims = self._section(request, evidence)
         return Answer(claims=claims, generator=self.name, insufficient=not claims)
+
+    def _outside_every_band(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> bool:
+        if request.population != "pediatric":
+            return False
+        chunks = [c for c in evidence if c.section_key == DOSING_SECTION]
+        chosen = select_paragraphs(chunks, request.population, request.route, request.age_months)
+        return any(no_band_fits(p, request.age_months, request.weight_kg) for p in chosen)
 
     def repair(
         self, request: GenerationRequest, answer: Answer, omissions: Sequence[str], budget: RequestBudget

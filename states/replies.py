@@ -90,7 +90,7 @@ def answer_text(answer: Answer, path: str, frame: QueryFrame, names: NameBook) -
         section = SECTION_HEADINGS.get(frame.section_key or "", "")
         head = f"Theo Dược thư ({_drugs(frame, names)}{' – ' + section if section else ''}):"
     if answer.preamble:
-        head = answer.preamble
+        head = f"{head}\n{answer.preamble}"  # the generator's number-free notice, e.g. no age band fits
     if frame.unknown_drugs:
         # A partly-resolved question must not read as if the unknown drug had been checked.
         head = (f"Lưu ý: không tìm thấy {', '.join(frame.unknown_drugs)} trong Dược thư; thông tin dưới đây chỉ "

@@ -6,7 +6,7 @@ import pytest
 
 from grounding.answer import Answer, GenerationRequest
 from grounding.budget import RequestBudget
-from grounding.extractive import ExtractiveGenerator
+from grounding.extractive import NO_BAND_PREAMBLE, ExtractiveGenerator
 from grounding.lexical import LexicalVerifier
 from grounding.verbatim import VerbatimGenerator
 from grounding.verify import verify_grounding
@@ -93,10 +93,20 @@ def test_a_weight_band_is_chosen_by_the_childs_weight() -> None:
     assert any(t.startswith("Trẻ 10–50 kg") for t in heavy) and not any("dưới 10 kg" in t for t in heavy)
 
 
-def test_when_no_band_fits_the_whole_population_and_route_block_is_quoted() -> None:
+def test_when_no_band_fits_no_other_age_bands_dose_is_quoted_and_the_answer_says_so() -> None:
+    # A 12½-year-old against bands that stop at 8 years: quoting the 6–8-year band would put another age
+    # group's dose in front of the reader. Only the block's general lines are quoted, under a notice.
     answer = _dose(DOSING_EVIDENCE, population="pediatric", age_months=150, weight_kg=40, route="oral")
-    assert len(answer.claims) == len(CHILD_ORAL.text.splitlines())
+    texts = _texts(answer)
+    assert not any(t.lstrip("- ").startswith("Trẻ ") for t in texts), texts
+    assert any("10–15 mg/kg/lần" in t for t in texts)  # the weight rule is a general line of the block
+    assert answer.preamble == NO_BAND_PREAMBLE
     _passes_verification(answer, DOSING_EVIDENCE)
+
+
+def test_a_child_inside_a_band_gets_no_notice() -> None:
+    answer = _dose(DOSING_EVIDENCE, population="pediatric", age_months=60, weight_kg=18, route="oral")
+    assert answer.preamble == ""
 
 
 def test_a_newborn_gets_the_neonatal_paragraph() -> None:
