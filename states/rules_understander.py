@@ -92,8 +92,7 @@ def _leftover_words(text: str, candidates: ResolverResult) -> list[str]:
 
 
 _ENGLISH_WORDS = frozenset(
-    "a about all an and any are as be can do does for from give how i ignore in instructions is it me my now of "
-    "on or please previous print prompt rules say show system tell that the this to what with you your".split()
+    ["a", "about", "all", "an", "and", "any", "are", "as", "be", "can", "do", "does", "for", "from", "give", "how", "i", "ignore", "in", "instructions", "is", "it", "me", "my", "now", "of", "on", "or", "please", "previous", "print", "prompt", "rules", "say", "show", "system", "tell", "that", "the", "this", "to", "what", "with", "you", "your"]
 )
 
 
