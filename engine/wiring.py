@@ -60,7 +60,21 @@ def _claude_client(settings: Settings) -> ClaudeClient:
     )
 
 
-def make_understander(settings: Settings, retrieval: RetrievalService) -> Understander:
+class SharedClaude:
+    """One ClaudeClient (one connection pool) for every Claude-backed provider of a runtime, made on first use."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._client: ClaudeClient | None = None
+
+    def __call__(self) -> ClaudeClient:
+        if self._client is None:
+            self._client = _claude_client(self._settings)
+        return self._client
+
+
+def make_understander(settings: Settings, retrieval: RetrievalService,
+                      claude: SharedClaude | None = None) -> Understander:
     from states.rules_understander import RulesUnderstander
 
     rules = RulesUnderstander(retrieval.names)
@@ -68,15 +82,15 @@ def make_understander(settings: Settings, retrieval: RetrievalService) -> Unders
         return rules
     from states.claude_understander import ClaudeUnderstander
 
-    claude = ClaudeUnderstander(_claude_client(settings))
+    model = ClaudeUnderstander((claude or SharedClaude(settings))())
     if settings.understanding_provider == "anthropic":
-        return claude
+        return model
     from states.hybrid import HybridUnderstander
 
-    return HybridUnderstander(rules, claude, settings.hybrid_min_confidence)
+    return HybridUnderstander(rules, model, settings.hybrid_min_confidence)
 
 
-def make_generator(settings: Settings) -> AnswerGenerator:
+def make_generator(settings: Settings, claude: SharedClaude | None = None) -> AnswerGenerator:
     if settings.answer_provider == "disabled":
         from grounding.verbatim import VerbatimGenerator
 
@@ -84,17 +98,17 @@ def make_generator(settings: Settings) -> AnswerGenerator:
     if settings.answer_provider == "anthropic":
         from grounding.claude_generator import ClaudeGenerator
 
-        return ClaudeGenerator(_claude_client(settings))
+        return ClaudeGenerator((claude or SharedClaude(settings))())
     from grounding.extractive import ExtractiveGenerator
 
     return ExtractiveGenerator()
 
 
-def make_verifier(settings: Settings) -> EntailmentVerifier:
+def make_verifier(settings: Settings, claude: SharedClaude | None = None) -> EntailmentVerifier:
     if settings.verifier == "anthropic":
         from grounding.claude_verifier import ClaudeVerifier
 
-        return ClaudeVerifier(_claude_client(settings))
+        return ClaudeVerifier((claude or SharedClaude(settings))())
     from grounding.lexical import LexicalVerifier
 
     return LexicalVerifier()
@@ -126,13 +140,14 @@ def build_engine(
     index = index or open_index(settings, progress=progress)
     store = store or open_store(settings)
     retrieval = RetrievalService(index, make_embedder(settings.embedder))
+    claude = SharedClaude(settings)
     engine = Engine(
         spec=spec or spec_from(settings),
-        understander=understander or make_understander(settings, retrieval),
+        understander=understander or make_understander(settings, retrieval, claude),
         resolver=DrugResolver(retrieval.names.entries()),
         retrieval=retrieval,
-        generator=generator or make_generator(settings),
-        verifier=verifier or make_verifier(settings),
+        generator=generator or make_generator(settings, claude),
+        verifier=verifier or make_verifier(settings, claude),
         store=store,
         limits=EngineLimits(
             settings.max_consecutive_clarify, settings.max_wall_clock_ms, settings.max_llm_calls_per_turn

@@ -461,6 +461,20 @@ def test_anthropic_modes_wire_the_claude_adapters() -> None:
     assert isinstance(make_verifier(settings), ClaudeVerifier)
 
 
+def test_one_runtime_shares_one_claude_client_across_its_providers() -> None:
+    from engine.store import MemoryStore
+    from engine.wiring import build_engine
+    from retrieval.memory_index import MemoryIndex
+    from tests.unit.machine_kit import CHUNKS, NAMES
+
+    settings = load_settings(understanding_provider="hybrid", answer_provider="anthropic", verifier="anthropic",
+                             anthropic_api_key="k", anthropic_base_url="http://127.0.0.1:9")
+    engine = build_engine(settings, index=MemoryIndex(CHUNKS, NAMES), store=MemoryStore()).engine
+    clients = {id(engine.understander.claude.client), id(engine.generator.client),  # type: ignore[attr-defined]
+               id(engine.verifier.client)}  # type: ignore[attr-defined]
+    assert len(clients) == 1  # one connection pool per process, not one per provider
+
+
 # ------------------------------------------------------------------------------------ bench support
 
 
