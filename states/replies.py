@@ -95,8 +95,22 @@ def answer_text(answer: Answer, path: str, frame: QueryFrame, names: NameBook) -
         # A partly-resolved question must not read as if the unknown drug had been checked.
         head = (f"Lưu ý: không tìm thấy {', '.join(frame.unknown_drugs)} trong Dược thư; thông tin dưới đây chỉ "
                 f"về {_drugs(frame, names)}.\n{head}")
-    lines = [head] + [f"- {c.text} {_markers(c.citations, order)}".rstrip() for c in answer.claims]
+    lines = [head]
+    # Claims about several drugs on the single-drug path (two drugs' doses in one turn) are grouped under each
+    # drug's name: a dose must never read as if it belonged to the drug quoted just before it.
+    group_by_drug = path == "single_drug" and len({_claim_drug(c.citations) for c in answer.claims}) > 1
+    current: str | None = None
+    for claim in answer.claims:
+        drug = _claim_drug(claim.citations)
+        if group_by_drug and drug != current:
+            lines.append(f"{names.display(drug)}:")
+            current = drug
+        lines.append(f"- {claim.text} {_markers(claim.citations, order)}".rstrip())
     return "\n".join(lines)
+
+
+def _claim_drug(citations: Sequence[str]) -> str:
+    return citations[0].split("__", 1)[0] if citations else ""
 
 
 def verify_pdf_text(flagged: Sequence[Chunk], names: NameBook) -> str:
