@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -148,7 +149,7 @@ def _sqlite_engine(url: URL, busy_timeout_ms: int) -> Engine:
         cursor = dbapi_connection.cursor()
         try:
             cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")  # set first: the next may wait
-            cursor.execute("PRAGMA journal_mode = WAL")  # readers never block the one writer
+            _enable_wal(cursor, busy_timeout_ms)  # readers never block the one writer
             cursor.execute("PRAGMA foreign_keys = ON")  # ON DELETE CASCADE of turns
         finally:
             cursor.close()
@@ -161,6 +162,28 @@ def _sqlite_engine(url: URL, busy_timeout_ms: int) -> Engine:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
+
+
+def _enable_wal(cursor: Any, busy_timeout_ms: int) -> None:
+    """Switch a database to WAL, retrying while another process does the same.
+
+    On a brand-new file, several processes opening it at once race to change the journal mode; SQLite may
+    answer SQLITE_BUSY at once instead of waiting for the busy timeout (seen in CI with four concurrent
+    openers). Once one of them has switched, WAL is persistent and the others see it.
+    """
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    delay = 0.01
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.25)
 
 
 class SqlStore:
@@ -182,11 +205,28 @@ class SqlStore:
             raise ConfigurationError(f"DATABASE_URL cannot be used: {_vendor_message(exc)}") from exc
         if run_migrations:
             try:
-                with translated("migrate the schema"):
-                    migrate(self._engine)
+                self._migrate(busy_timeout_ms)
             except StoreError:
                 self._engine.dispose()
                 raise
+
+    def _migrate(self, busy_timeout_ms: int) -> None:
+        """Upgrade to head. On SQLite, processes opening a brand-new file together can get "database is
+        locked" before the busy handler applies (journal-mode switch, WAL recovery): retried until the busy
+        timeout, since the first opener finishes the schema and the others then find it at head."""
+        deadline = time.monotonic() + busy_timeout_ms / 1000
+        delay = 0.02
+        while True:
+            try:
+                with translated("migrate the schema"):
+                    migrate(self._engine)
+                return
+            except StoreUnavailable as exc:
+                locked = self.backend == "sqlite" and "locked" in str(exc)
+                if not locked or time.monotonic() >= deadline:
+                    raise
+                time.sleep(delay)
+                delay = min(delay * 2, 0.5)
 
     @property
     def backend(self) -> str:
