@@ -7,7 +7,7 @@ import subprocess
 from collections.abc import Iterable
 
 from engine.fingerprint import spec_fingerprint
-from engine.review.labels import Lang, transition_label
+from engine.review.labels import OUTCOME_LABEL, Lang, condition_text, transition_label
 from engine.spec import MachineSpec
 from retrieval.errors import ConfigurationError
 
@@ -51,6 +51,33 @@ def render_dot(
             turns = ", ".join(str(n) for n in taken[i])
             attrs = [f"label={_q(f'★ {label} (lượt {turns})')}", 'color="#b45309"', "penwidth=3"]
         lines.append(f"  {t.source} -> {t.dest} [{', '.join(attrs)}];")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def render_routing_dot(spec: MachineSpec, lang: Lang = "vi") -> str:
+    """The routing table alone, as a decision list a reviewer can read top to bottom (first match wins)."""
+    fp = spec_fingerprint(spec)
+    title = ("Bảng định tuyến — khớp đầu tiên được chọn" if lang == "vi" else "Routing — first match wins")
+    lines = [
+        "digraph routing {",
+        f"  label={_q(f'{title} — spec {fp[:12]}')}; labelloc=t; fontsize=16;",
+        '  rankdir=LR; nodesep=0.15; node [fontname="DejaVu Sans", fontsize=11]; edge [fontname="DejaVu Sans"];',
+        f'  routing [label={_q(spec.state("routing").label_vi if lang == "vi" else "Routing")}, shape=diamond, '
+        'style=filled, fillcolor="#fef3c7"];',
+    ]
+    rows = [t for t in spec.transitions if t.row and t.source == "routing"]
+    for i, t in enumerate(rows):
+        dest = spec.state(t.dest)
+        outcome = OUTCOME_LABEL[lang].get(t.outcome or "", "") if t.outcome else (
+            dest.label_vi if lang == "vi" else dest.label_en)
+        text = f"#{t.row}  {condition_text(spec, t, lang)}\n→ {outcome}{' / ' + t.reason if t.reason else ''}\n"
+        # Graphviz's "\\l" ends a left-aligned line; quote first, then turn the newlines into it.
+        label = _q(text).replace("\n", "\\l")
+        lines.append(f'  row_{i} [label={label}, shape=box, style="rounded,filled", fillcolor="#f9fafb"];')
+        lines.append(f"  routing -> row_{i};")
+    lines.append("  { rank=same; " + " ".join(f"row_{i};" for i in range(len(rows))) + " }")
+    lines += [f"  row_{i} -> row_{i + 1} [style=invis];" for i in range(len(rows) - 1)]
     lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engine.review.dot import dot_available, dot_to_svg, render_dot
+from engine.review.dot import dot_available, dot_to_svg, render_dot, render_routing_dot
 from engine.review.html import render_html
 from engine.review.labels import Lang
 from engine.review.mermaid import render_mermaid
@@ -16,7 +16,7 @@ from engine.review.spec_json import spec_document
 from engine.review.tables import render_guards, render_routing
 from engine.spec import MachineSpec
 
-DETERMINISTIC_FILES = ("spec.json", "machine.mmd", "machine.dot", "routing.md", "guards.md")
+DETERMINISTIC_FILES = ("spec.json", "machine.mmd", "machine.dot", "routing.dot", "routing.md", "guards.md")
 """Files whose content depends only on the spec (review.html carries a date; SVG depends on Graphviz)."""
 
 
@@ -25,6 +25,7 @@ def render_all(spec: MachineSpec, lang: Lang = "vi") -> dict[str, str]:
         "spec.json": json.dumps(spec_document(spec), ensure_ascii=False, indent=2, sort_keys=True) + "\n",
         "machine.mmd": render_mermaid(spec, lang),
         "machine.dot": render_dot(spec, lang),
+        "routing.dot": render_routing_dot(spec, lang),
         "routing.md": render_routing(spec, lang),
         "guards.md": render_guards(spec, lang),
     }
@@ -36,13 +37,16 @@ def write_export(spec: MachineSpec, out: Path, lang: Lang = "vi", *, now: dateti
     files = render_all(spec, lang)
     messages: list[str] = []
     svg: str | None = None
+    routing_svg: str | None = None
     if dot_available():
         svg = dot_to_svg(files["machine.dot"])
         files["machine.svg"] = svg
+        routing_svg = dot_to_svg(files["routing.dot"])
+        files["routing.svg"] = routing_svg
     else:
         messages.append("Graphviz `dot` not found (Debian: apt-get install graphviz): machine.svg not written; "
                         "review.html shows the Mermaid source instead")
-    files["review.html"] = render_html(spec, svg=svg, mermaid=files["machine.mmd"],
+    files["review.html"] = render_html(spec, svg=svg, routing_svg=routing_svg, mermaid=files["machine.mmd"],
                                        generated=now or datetime.now(UTC), lang=lang)
     for name, text in files.items():
         tmp = out / f".{name}.tmp"

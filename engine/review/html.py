@@ -25,7 +25,8 @@ def _e(text: str | None) -> str:
     return html.escape(text or "")
 
 
-def render_html(spec: MachineSpec, *, svg: str | None, mermaid: str, generated: datetime, lang: Lang = "vi") -> str:
+def render_html(spec: MachineSpec, *, svg: str | None, mermaid: str, generated: datetime, lang: Lang = "vi",
+                routing_svg: str | None = None) -> str:
     fp = spec_fingerprint(spec)
     rows = []
     for t in spec.transitions:
@@ -53,7 +54,9 @@ def render_html(spec: MachineSpec, *, svg: str | None, mermaid: str, generated: 
 <p>Spec fingerprint: <span class="fp" id="fingerprint">{fp}</span><br>
 Ngày tạo: <span id="generated">{generated.strftime("%Y-%m-%d %H:%M UTC")}</span></p>
 <h2>Giới hạn đang chạy</h2><ul>{limits}</ul>
-<h2>Sơ đồ</h2><div class="diagram">{diagram}</div>
+<h2>Sơ đồ định tuyến (đọc từ trên xuống, khớp đầu tiên được chọn)</h2>
+<div class="diagram routing-diagram">{routing_svg or ""}</div>
+<h2>Sơ đồ toàn bộ máy trạng thái</h2><div class="diagram">{diagram}</div>
 <h2>Bảng định tuyến (khớp đầu tiên được chọn)</h2>
 <table id="routing"><tr><th>#</th><th>Điều kiện</th><th>Kết quả</th><th>Lý do</th><th>Cơ sở</th></tr>
 {"".join(rows)}</table>

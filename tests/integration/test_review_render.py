@@ -43,8 +43,9 @@ def test_review_page_renders_in_chromium_with_diagram_and_tables(tmp_path: Path)
         assert page.inner_text("#fingerprint") == spec_fingerprint(spec)
         assert page.locator("#routing tr").count() == 1 + sum(1 for t in spec.transitions if t.row)
         if dot_available():
-            box = page.locator(".diagram svg").bounding_box()
-            assert box is not None and box["width"] > 100 and box["height"] > 50
+            for diagram in (".routing-diagram svg", ".diagram:not(.routing-diagram) svg"):
+                box = page.locator(diagram).bounding_box()
+                assert box is not None and box["width"] > 100 and box["height"] > 50, diagram
         page.screenshot(path=str(tmp_path / "review.png"), full_page=True)
         browser.close()
     assert (tmp_path / "review.png").stat().st_size > 10_000

@@ -106,3 +106,18 @@ def test_spec_json_has_markup_guard_labels_and_fingerprint(spec: MachineSpec) ->
     assert {g["name"] for g in doc["guards"]} == {g.name for g in spec.guards}
     assert all(g["label_vi"] and g["label_en"] for g in doc["guards"])
     assert set(DETERMINISTIC_FILES) == set(render_all(spec))
+
+
+def test_routing_diagram_lists_every_row_in_table_order_with_its_guard_labels(spec: MachineSpec) -> None:
+    from engine.review.dot import render_routing_dot
+
+    dot = render_routing_dot(spec)
+    boxes = [line for line in dot.splitlines() if line.strip().startswith("row_") and "[label=" in line]
+    rows = [t for t in spec.transitions if t.row and t.source == "routing"]
+    assert len(boxes) == len(rows)
+    for box, t in zip(boxes, rows, strict=True):
+        assert f'label="#{t.row}  ' in box
+        for label in guard_labels(spec, t, "vi"):
+            assert label in box
+        if t.reason:
+            assert t.reason in box
