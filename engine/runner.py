@@ -36,7 +36,6 @@ from retrieval.resolver import DrugResolver
 from retrieval.sections import SECTION_HEADINGS
 from retrieval.service import RetrievalService
 from states import clarify, paths, replies
-from states.dosing import route_quick_replies
 from states.frame import Pending, QueryFrame
 from states.merge import merge_frames
 from states.synthesis import synthesize_query
@@ -194,8 +193,6 @@ class Engine:
     def _ask(self, ctx: TurnContext) -> None:
         reason = ctx.reason or "needs_more_info"
         question = clarify.question_for(reason, ctx.frame, self.retrieval.names, ctx.routes_found)
-        if reason in ("ambiguous_route", "route_not_documented"):
-            question = question.model_copy(update={"quick_replies": route_quick_replies(ctx.routes_found)})
         ctx.reply_text = question.text
         ctx.quick_replies = question.quick_replies
         ctx.new_pending = Pending(

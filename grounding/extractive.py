@@ -16,7 +16,7 @@ from grounding.dosing_select import no_band_fits, paragraphs, patient_lines, pop
 from grounding.sentences import clean, lines, sentences
 from retrieval.corpus import Chunk
 from retrieval.fuzzy_phrase import fuzzy_states
-from retrieval.text import fold
+from retrieval.text import fold, states_phrase
 
 DOSING_SECTION = "lieu_luong_cach_dung"
 MAX_SENTENCES_PER_CHUNK = 6
@@ -32,10 +32,6 @@ _PATIENT_PHRASES = ("mang thai", "co thai", "thai ky", "cho con bu", "sua me", "
 def quotable(evidence: Sequence[Chunk]) -> list[Chunk]:
     """Evidence that may be quoted: never a block that failed extraction."""
     return [c for c in evidence if not c.has_quarantined_content and "<!-- QUARANTINED" not in c.text]
-
-
-def _phrase_in(folded_text: str, phrase: str) -> bool:
-    return bool(phrase) and re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", folded_text) is not None
 
 
 def _title(chunk: Chunk) -> str:
@@ -164,7 +160,7 @@ class ExtractiveGenerator:
                 if chunk.drug_id != drug_id or chunk.section_key != "tuong_tac_thuoc":
                     continue
                 for sentence in sentences(chunk.text):
-                    if any(_phrase_in(fold(sentence), n) for n in other_names):
+                    if any(states_phrase(sentence, n) for n in other_names):
                         claims.append(Claim(text=f"{_title(chunk)} — {sentence}", citations=[chunk.doc_id]))
         return claims
 
@@ -190,16 +186,16 @@ class ExtractiveGenerator:
         for chunk in (c for c in chunks if c.section_key == "chi_dinh"):
             # A chunk without the literal phrase is a dense-fallback hit ("tanghuyetap"), already checked to
             # state the condition fuzzily: quote its sentence that does. Literal chunks are quoted as before.
-            fuzzy = not _phrase_in(fold(chunk.text), condition)
+            fuzzy = not states_phrase(chunk.text, condition)
             for unit in [*sentences(chunk.text), *lines(chunk.text)]:
-                if fuzzy_states(unit, condition) if fuzzy else _phrase_in(fold(unit), condition):
+                if fuzzy_states(unit, condition) if fuzzy else states_phrase(unit, condition):
                     return Claim(text=f"{_title(chunk)} — {unit}", citations=[chunk.doc_id], drug_ids=[drug_id])
         return None
 
     def _safety_sentences(self, chunk: Chunk) -> list[str]:
         all_sentences = sentences(chunk.text)
         if chunk.section_key in ("chong_chi_dinh", "than_trong"):
-            about_patient = [s for s in all_sentences if any(_phrase_in(fold(s), p) for p in _PATIENT_PHRASES)]
+            about_patient = [s for s in all_sentences if any(states_phrase(s, p) for p in _PATIENT_PHRASES)]
             if about_patient:
                 return about_patient[:MAX_SENTENCES_PER_CHUNK]
         return all_sentences[:MAX_SENTENCES_PER_CHUNK]

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 
 from retrieval.corpus import DrugNames
-from retrieval.text import fold
+from retrieval.text import fold, states_phrase
 
 
 class NameBook:
@@ -36,6 +35,4 @@ class NameBook:
         return sorted(names, key=len, reverse=True)
 
     def mentions(self, text: str, drug_id: str, *, with_classes: bool = True) -> bool:
-        folded = fold(text)
-        return any(re.search(rf"(?<![a-z0-9]){re.escape(n)}(?![a-z0-9])", folded)
-                   for n in self.names_of(drug_id, with_classes=with_classes))
+        return any(states_phrase(text, n) for n in self.names_of(drug_id, with_classes=with_classes))

@@ -8,7 +8,6 @@ that states the condition, and `hybrid_search` fuses both result lists by recipr
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -19,7 +18,7 @@ from retrieval.index import FormularyIndex
 from retrieval.names import NameBook
 from retrieval.sections import BOOK_ORDER, IDENTITY_SECTIONS
 from retrieval.sparse_bm25 import tokens
-from retrieval.text import fold
+from retrieval.text import states_phrase
 
 RRF_K = 60
 """Reciprocal-rank fusion constant (Cormack et al. 2009): a chunk's fused score is Σ 1/(k + rank)."""
@@ -53,11 +52,6 @@ def rerank(chunks: Sequence[Chunk], query: str) -> list[Chunk]:
     scored.sort(key=lambda s: (-s[0], s[1]))
     return [chunks[i] for _, i in scored]
 
-
-def states_phrase(text: str, phrase: str) -> bool:
-    """The folded phrase occurs in the folded text as whole words."""
-    folded = fold(phrase)
-    return bool(folded) and bool(re.search(rf"(?<![a-z0-9]){re.escape(folded)}(?![a-z0-9])", fold(text)))
 
 
 def fuse(*ranked: Sequence[ScoredChunk], k: int = RRF_K) -> list[ScoredChunk]:

@@ -35,3 +35,9 @@ _WORD = re.compile(r"[a-z0-9]+")
 def fold_query(text: str) -> str:
     """`fold`, then common chat abbreviations expanded: for matching the phrasing of a question."""
     return _WORD.sub(lambda m: _ABBREVIATIONS.get(m.group(0), m.group(0)), fold(text))
+
+
+def states_phrase(text: str, phrase: str) -> bool:
+    """The folded phrase occurs in the folded text as whole words ("sot" in "ha sot.", not in "sotalol")."""
+    folded = fold(phrase)
+    return bool(folded) and re.search(rf"(?<![a-z0-9]){re.escape(folded)}(?![a-z0-9])", fold(text)) is not None

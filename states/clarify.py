@@ -56,6 +56,20 @@ def pediatric_question(frame: QueryFrame, names: NameBook) -> Question:
     )
 
 
+def _route_question(reason: str, frame: QueryFrame, drug: str, routes_found: Sequence[str]) -> Question:
+    """Ask which route, offering exactly the routes the dosage evidence gives a regimen for."""
+    routes = [ROUTE_LABELS_VI[r] for r in routes_found]
+    who = POPULATION_LABELS_VI.get(frame.population or "", "")
+    subject = f"{drug}{' cho ' + who if who else ''}"
+    if reason == "ambiguous_route":
+        text = f"Dược thư ghi liều {subject} theo nhiều đường dùng ({', '.join(routes)}). Bạn muốn dùng đường nào?"
+    else:
+        chosen = ROUTE_LABELS_VI.get(frame.route or "", frame.route or "")
+        text = (f"Dược thư không ghi liều {subject} theo đường \"{chosen}\"; các đường có trong Dược thư: "
+                f"{', '.join(routes)}. Bạn muốn xem liều theo đường nào?")
+    return Question(text=text, quick_replies=routes, missing=["route"])
+
+
 def question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: Sequence[str] = ()) -> Question:
     drug = _drug_list(frame, names)
     if reason == "missing_population":
@@ -63,21 +77,8 @@ def question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: 
                         quick_replies=["Người lớn", "Trẻ em"], missing=["population"])
     if reason == "missing_pediatric_age_or_weight":
         return pediatric_question(frame, names)
-    if reason == "ambiguous_route":
-        routes = ", ".join(ROUTE_LABELS_VI[r] for r in routes_found)
-        who = POPULATION_LABELS_VI.get(frame.population or "", "")
-        return Question(
-            text=f"Dược thư ghi liều {drug}{' cho ' + who if who else ''} theo nhiều đường dùng ({routes}). "
-                 f"Bạn muốn dùng đường nào?",
-            quick_replies=[ROUTE_LABELS_VI[r] for r in routes_found], missing=["route"])
-    if reason == "route_not_documented":
-        chosen = ROUTE_LABELS_VI.get(frame.route or "", frame.route or "")
-        routes = ", ".join(ROUTE_LABELS_VI[r] for r in routes_found)
-        who = POPULATION_LABELS_VI.get(frame.population or "", "")
-        return Question(
-            text=f"Dược thư không ghi liều {drug}{' cho ' + who if who else ''} theo đường \"{chosen}\"; "
-                 f"các đường có trong Dược thư: {routes}. Bạn muốn xem liều theo đường nào?",
-            quick_replies=[ROUTE_LABELS_VI[r] for r in routes_found], missing=["route"])
+    if reason in ("ambiguous_route", "route_not_documented"):
+        return _route_question(reason, frame, drug, routes_found)
     if reason == "missing_attribute":
         return Question(text=f"Bạn muốn biết thông tin gì về {drug}?", quick_replies=ATTRIBUTE_CHIPS,
                         missing=["attribute"])

@@ -59,7 +59,3 @@ def route_not_documented(frame: QueryFrame, routes_found: Sequence[str]) -> bool
         and bool(routes_found)
         and frame.route not in routes_found
     )
-
-
-def route_quick_replies(routes_found: Sequence[str]) -> list[str]:
-    return [ROUTE_LABELS_VI[r] for r in routes_found]

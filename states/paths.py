@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from retrieval.corpus import Chunk, ScoredChunk
 from retrieval.fuzzy_phrase import fuzzy_states
 from retrieval.service import RetrievalService
-from retrieval.text import fold
+from retrieval.text import fold, states_phrase
 from states.dosing import routes_in_evidence
 from states.frame import QueryFrame
 
@@ -44,14 +43,10 @@ def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list
     return kept
 
 
-def _phrase_in(text: str, phrase: str) -> bool:
-    return bool(re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", fold(text)))
-
-
 def _states_condition(hit: ScoredChunk, condition: str) -> bool:
     """The chunk states the condition: literally (whole words), or, for a dense-fallback hit only, fuzzily
     (rapidfuzz partial_ratio ≥ 90 with spaces removed). A hit failing both is never evidence."""
-    if _phrase_in(hit.chunk.text, condition):
+    if states_phrase(hit.chunk.text, condition):
         return True
     return hit.source == "dense" and fuzzy_states(hit.chunk.text, condition)
 
@@ -110,7 +105,7 @@ def safety_evidence(retrieval: RetrievalService, frame: QueryFrame, candidates: 
         for section in safety_sections(frame):
             for chunk in retrieval.find_by_section(drug_id, section):
                 whole_section = section in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
-                if whole_section or any(_phrase_in(chunk.text, t) for t in terms):
+                if whole_section or any(states_phrase(chunk.text, t) for t in terms):
                     found.append(chunk)
     return found
 
