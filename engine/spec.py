@@ -351,7 +351,10 @@ def build_transitions() -> tuple[TransitionSpec, ...]:
     return (
         *_budgeted("receive", "ready", "understanding"),
         *_budgeted("receive", "awaiting_answer", "understanding"),
-        *_provider_failures("understood", "understanding", "budget_exhausted")[:1],
+        # Only a spent budget abstains here; any other understanding failure goes on to routing, where row 1
+        # (non-human, decided on the text) still comes first and row 4 abstains with system_error.
+        _T("understood", "understanding", "abstained", ("budget_spent_during_call",), outcome="abstain",
+           reason="budget_exhausted"),
         _T("understood", "understanding", "routing"),
         *ROUTING_TABLE,
         _T("ask", "asking", "abstained", ("clarify_streak_exhausted",), outcome="abstain",
