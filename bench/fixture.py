@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from retrieval.corpus import DrugNames, Monograph
+from core.corpus import DrugNames, Monograph
 
 FIXTURE_DIR = Path(__file__).resolve().parents[1] / "fixtures"
 TRANSCRIPTS_DIR = FIXTURE_DIR / "transcripts"

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from grounding.budget import RequestBudget
+from core.budget import RequestBudget
 from grounding.fake_messages import Cite, FakeMessages, RecordedRequest, Reply, Text, TextReply, ToolReply
 from states.understander import Understander, Understanding, UnderstandingRequest
 

@@ -6,7 +6,7 @@ import argparse
 import importlib
 import sys
 
-from retrieval.errors import EngineError
+from core.errors import EngineError
 
 COMMANDS = {
     "serve": "Serve the HTTP chat backend (uvicorn)",

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from retrieval.errors import ConfigurationError
+from core.errors import ConfigurationError
 
 
 class Settings(BaseSettings):

@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.budget import RequestBudget
+from core.corpus import Chunk
 from engine.reply import Citation, GuardEvaluation, Trace, TransitionTaken
 from grounding.answer import Answer, EntailmentResult, GroundingResult
-from grounding.budget import RequestBudget
-from retrieval.corpus import Chunk
 from states.frame import Pending, QueryFrame
 
 

@@ -20,9 +20,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from core.errors import InvalidInput
 from engine.reply import Outcome, Reply
 from engine.runner import Engine
-from retrieval.errors import InvalidInput
 
 EXPECT_KEYS = ("outcome", "reason", "reply_contains", "reply_not_contains", "cites", "state", "max_llm_calls")
 

@@ -11,19 +11,9 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine.context import Failure, TurnContext
-from engine.fingerprint import spec_fingerprint
-from engine.machine import build_machine
-from engine.metrics import Metrics
-from engine.reply import Citation, LlmCallRecord, Outcome, Reply
-from engine.spec import MachineSpec
-from engine.store.base import ConversationSnapshot, ConversationStore, ConversationUpdate, TurnRecord
-from grounding.answer import GenerationRequest
-from grounding.budget import Clock, RequestBudget, monotonic_ms
-from grounding.generator import AnswerGenerator, EntailmentVerifier
-from grounding.verify import verify_grounding
-from retrieval.corpus import Chunk
-from retrieval.errors import (
+from core.budget import Clock, RequestBudget, monotonic_ms
+from core.corpus import Chunk
+from core.errors import (
     AnswerGenerationUnavailable,
     ConversationNotFound,
     IndexUnavailable,
@@ -32,8 +22,18 @@ from retrieval.errors import (
     StoreConflict,
     StoreError,
 )
+from core.sections import SECTION_HEADINGS
+from engine.context import Failure, TurnContext
+from engine.fingerprint import spec_fingerprint
+from engine.machine import build_machine
+from engine.metrics import Metrics
+from engine.reply import Citation, LlmCallRecord, Outcome, Reply
+from engine.spec import MachineSpec
+from engine.store.base import ConversationSnapshot, ConversationStore, ConversationUpdate, TurnRecord
+from grounding.answer import GenerationRequest
+from grounding.generator import AnswerGenerator, EntailmentVerifier
+from grounding.verify import verify_grounding
 from retrieval.resolver import DrugResolver
-from retrieval.sections import SECTION_HEADINGS
 from retrieval.service import RetrievalService
 from states import clarify, paths, replies
 from states.frame import Pending, QueryFrame

@@ -18,13 +18,13 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from core.budget import RequestBudget
+from core.corpus import Chunk
+from core.errors import ProviderOutputInvalid
 from engine.reply import Reply
 from engine.runner import Engine
 from engine.store.base import TurnRecord
 from grounding.answer import Answer, EntailmentResult, GenerationRequest
-from grounding.budget import RequestBudget
-from retrieval.corpus import Chunk
-from retrieval.errors import ProviderOutputInvalid
 from states.understander import Understander, Understanding, UnderstandingRequest
 
 

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from retrieval.corpus import Chunk
+from core.corpus import Chunk
 
 
 class Claim(BaseModel):

@@ -1,7 +1,7 @@
 """The one module that owns the `anthropic` client.
 
 Everything vendor-specific stops here: the SDK client and its timeouts, the Messages wire shapes, usage
-accounting, and the translation of SDK exceptions into the project's hierarchy (retrieval.errors).
+accounting, and the translation of SDK exceptions into the project's hierarchy (core.errors).
 Callers (the Claude understander, generator and verifier) see plain dicts and small dataclasses.
 
 Every call:
@@ -27,8 +27,8 @@ import anthropic
 import httpx2
 from pydantic import BaseModel, ValidationError
 
-from grounding.budget import LlmCall, RequestBudget, monotonic_ms
-from retrieval.errors import (
+from core.budget import LlmCall, RequestBudget, monotonic_ms
+from core.errors import (
     AnswerGenerationUnavailable,
     ProviderOutputInvalid,
     ProviderRequestRejected,

@@ -18,13 +18,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from core.budget import RequestBudget
+from core.corpus import Chunk
+from core.sections import SECTION_HEADINGS
+from core.text import fold
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.anthropic_adapter import CitedReply, ClaudeClient, SearchResult, TextPart, output_invalid
-from grounding.budget import RequestBudget
 from grounding.sentences import sentences
-from retrieval.corpus import Chunk
-from retrieval.sections import SECTION_HEADINGS
-from retrieval.text import fold
 
 CALL_SITE = "generate"
 REPAIR_SITE = "repair"

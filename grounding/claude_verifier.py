@@ -25,13 +25,13 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
+from core.budget import RequestBudget
+from core.corpus import Chunk
+from core.errors import AnswerGenerationUnavailable
+from core.text import fold
 from grounding.answer import Answer, Claim, EntailmentResult
 from grounding.anthropic_adapter import ClaudeClient, ToolSpec, output_invalid, parse_tool_input
-from grounding.budget import RequestBudget
 from grounding.verify import ungrounded_quantities
-from retrieval.corpus import Chunk
-from retrieval.errors import AnswerGenerationUnavailable
-from retrieval.text import fold
 
 CALL_SITE = "entail"
 RETRY_SITE = "entail_retry"

@@ -13,9 +13,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from core.corpus import Chunk
+from core.text import fold
 from grounding.numbers import extract_quantities
-from retrieval.corpus import Chunk
-from retrieval.text import fold
 
 _ROUTE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("oral", re.compile(r"\b(uong|duong uong)\b")),

@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from core.budget import RequestBudget
+from core.corpus import Chunk
+from core.fuzzy_phrase import fuzzy_states
+from core.text import fold, states_phrase
 from grounding.answer import Answer, Claim, GenerationRequest
-from grounding.budget import RequestBudget
 from grounding.dosing_select import no_band_fits, paragraphs, patient_lines, population_of, select_paragraphs
 from grounding.sentences import clean, lines, sentences
-from retrieval.corpus import Chunk
-from retrieval.fuzzy_phrase import fuzzy_states
-from retrieval.text import fold, states_phrase
 
 DOSING_SECTION = "lieu_luong_cach_dung"
 MAX_SENTENCES_PER_CHUNK = 6

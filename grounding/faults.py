@@ -24,16 +24,16 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 
-from grounding.answer import Answer, Claim, EntailmentResult, GenerationRequest
-from grounding.budget import LlmCall, RequestBudget
-from grounding.generator import AnswerGenerator, EntailmentVerifier
-from retrieval.corpus import Chunk
-from retrieval.errors import (
+from core.budget import LlmCall, RequestBudget
+from core.corpus import Chunk
+from core.errors import (
     AnswerGenerationUnavailable,
     ProviderOutputInvalid,
     ProviderRequestRejected,
     ProviderUnavailable,
 )
+from grounding.answer import Answer, Claim, EntailmentResult, GenerationRequest
+from grounding.generator import AnswerGenerator, EntailmentVerifier
 
 ALWAYS = -1
 PROVIDER_KINDS = ("timeout", "error", "malformed")

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from core.budget import RequestBudget
+from core.corpus import Chunk
 from grounding.answer import Answer, EntailmentResult, GenerationRequest
-from grounding.budget import RequestBudget
-from retrieval.corpus import Chunk
 
 
 class AnswerGenerator(Protocol):

@@ -15,14 +15,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from core.budget import RequestBudget
+from core.corpus import Chunk
+from core.text import fold
 from grounding.answer import Answer, EntailmentResult
-from grounding.budget import RequestBudget
 from grounding.dosing_select import DosingParagraph, paragraphs
 from grounding.numbers import Quantity, extract_quantities
 from grounding.sentences import clean, split_sentences
 from grounding.verify import ungrounded_quantities
-from retrieval.corpus import Chunk
-from retrieval.text import fold
 
 MIN_COVERAGE = 0.8
 DOSING_SECTION = "lieu_luong_cach_dung"

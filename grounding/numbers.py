@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
-from retrieval.text import fold
+from core.text import fold
 
 __all__ = ["Quantity", "extract_quantities", "written_numbers", "has_number", "display_unit"]
 

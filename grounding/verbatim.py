@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from core.budget import RequestBudget
 from grounding.answer import Answer, Claim, GenerationRequest
-from grounding.budget import RequestBudget
 from grounding.extractive import quotable
 
 

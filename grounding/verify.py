@@ -20,9 +20,9 @@ import re
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
+from core.corpus import Chunk
 from grounding.answer import Answer, Claim, GroundingResult
 from grounding.numbers import Quantity, extract_quantities
-from retrieval.corpus import Chunk
 
 __all__ = [
     "verify_grounding",

@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from retrieval.corpus import Chunk, Monograph, Section
+from core.corpus import Chunk, Monograph, Section
 from retrieval.markdown_loader import PAGE_MARKER, QUARANTINE_END, QUARANTINE_START
 
 MAX_CHARS = 900

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
-from retrieval.corpus import Chunk
+from core.corpus import Chunk
 
 
 class Decision(StrEnum):

@@ -26,9 +26,9 @@ from typing import Any, TypeVar
 import qdrant_edge as qe
 from tqdm import tqdm
 
-from retrieval.corpus import Chunk, DrugNames, Monograph, ScoredChunk
+from core.corpus import Chunk, DrugNames, Monograph, ScoredChunk
+from core.errors import EngineError, IndexUnavailable
 from retrieval.embedder import DenseEmbedder
-from retrieval.errors import EngineError, IndexUnavailable
 from retrieval.index_common import (
     DENSE_VECTOR,
     TEXT_VECTOR,

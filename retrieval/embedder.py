@@ -14,8 +14,8 @@ import math
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from retrieval.errors import ConfigurationError
-from retrieval.text import fold
+from core.errors import ConfigurationError
+from core.text import fold
 
 
 @runtime_checkable

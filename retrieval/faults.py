@@ -13,8 +13,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
-from retrieval.corpus import Chunk, DrugNames, ScoredChunk
-from retrieval.errors import IndexUnavailable
+from core.corpus import Chunk, DrugNames, ScoredChunk
+from core.errors import IndexUnavailable
 from retrieval.index import FormularyIndex
 
 ALWAYS = -1

@@ -12,8 +12,8 @@ import re
 
 from rapidfuzz import fuzz
 
-from retrieval.sections import SECTION_HEADINGS
-from retrieval.text import fold
+from core.sections import SECTION_HEADINGS
+from core.text import fold
 
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-from retrieval.corpus import Chunk, DrugNames, ScoredChunk
+from core.corpus import Chunk, DrugNames, ScoredChunk
 
 
 @runtime_checkable

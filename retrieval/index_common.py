@@ -7,10 +7,10 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from core.corpus import Chunk, DrugNames, Monograph
+from core.errors import ConfigurationError, IndexUnavailable
 from retrieval.chunking import chunk_monograph
-from retrieval.corpus import Chunk, DrugNames, Monograph
 from retrieval.embedder import DenseEmbedder
-from retrieval.errors import ConfigurationError, IndexUnavailable
 from retrieval.monograph_names import names_of
 from retrieval.sparse_bm25 import average_length
 

@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
+from core.corpus import Monograph
+from core.errors import CorpusError, CorpusFormatError
 from retrieval.chunking import chunk_monograph
-from retrieval.corpus import Monograph
 from retrieval.edge_index import MANIFEST_FILE, EdgeIndex, read_manifest
 from retrieval.embedder import DenseEmbedder
-from retrieval.errors import CorpusError, CorpusFormatError
 from retrieval.jsonl_loader import load_jsonl
 from retrieval.load_report import LoadIssue, LoadReport
 from retrieval.markdown_loader import load_markdown

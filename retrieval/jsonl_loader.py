@@ -12,12 +12,12 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from retrieval.corpus import Monograph, Section
-from retrieval.errors import CorpusError, CorpusFormatError
+from core.corpus import Monograph, Section
+from core.errors import CorpusError, CorpusFormatError
+from core.sections import SECTION_HEADINGS
 from retrieval.headings import match_heading
 from retrieval.load_report import LoadIssue, LoadReport
 from retrieval.monograph_names import DRUG_ID, clean_title, complete_names, display_name, drug_id_from_title
-from retrieval.sections import SECTION_HEADINGS
 
 
 class JsonSection(BaseModel):

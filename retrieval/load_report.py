@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from retrieval.errors import CorpusFormatError
+from core.errors import CorpusFormatError
 
 
 class LoadIssue(BaseModel):

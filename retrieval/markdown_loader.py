@@ -20,13 +20,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from retrieval.corpus import Monograph, Section
-from retrieval.errors import CorpusError, CorpusFormatError
+from core.corpus import Monograph, Section
+from core.errors import CorpusError, CorpusFormatError
+from core.sections import SECTION_HEADINGS
+from core.text import normalize
 from retrieval.headings import match_heading
 from retrieval.load_report import LoadIssue, LoadReport
 from retrieval.monograph_names import clean_title, complete_names, display_name, drug_id_from_title
-from retrieval.sections import SECTION_HEADINGS
-from retrieval.text import normalize
 
 PAGE_MARKER = re.compile(r"^<!--\s*page:\s*(\d+)\s*-->$", re.I)
 QUARANTINE_START = re.compile(r"^<!--\s*QUARANTINED\b:?\s*(.*?)\s*-->$", re.I)

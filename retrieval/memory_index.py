@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from retrieval.corpus import Chunk, DrugNames, ScoredChunk
-from retrieval.errors import IndexUnavailable
-from retrieval.sections import BOOK_ORDER
-from retrieval.text import fold
+from core.corpus import Chunk, DrugNames, ScoredChunk
+from core.errors import IndexUnavailable
+from core.sections import BOOK_ORDER
+from core.text import fold
 
 
 def _book_key(c: Chunk) -> tuple[int, int]:

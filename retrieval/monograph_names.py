@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from retrieval.corpus import DrugNames, Monograph
-from retrieval.text import fold, normalize
+from core.corpus import DrugNames, Monograph
+from core.text import fold, normalize
 
 DRUG_ID = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)*$")
 _PARENS = re.compile(r"\(([^()]*)\)")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from retrieval.corpus import DrugNames
-from retrieval.text import fold, states_phrase
+from core.corpus import DrugNames
+from core.text import fold, states_phrase
 
 
 class NameBook:

@@ -23,8 +23,8 @@ from pydantic import BaseModel, Field
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
-from retrieval.corpus import DrugNames
-from retrieval.text import fold
+from core.corpus import DrugNames
+from core.text import fold
 
 ACCEPT_SCORE = 88.0
 """rapidfuzz ratio (0–100) a fuzzy match must reach (besides the prefix and edit-distance guards)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from retrieval.text import fold_query
+from core.text import fold_query
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,14 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 
-from retrieval.corpus import Chunk, ScoredChunk
+from core.corpus import Chunk, ScoredChunk
+from core.errors import ConfigurationError
+from core.sections import BOOK_ORDER, IDENTITY_SECTIONS
+from core.text import states_phrase
 from retrieval.embedder import DenseEmbedder
-from retrieval.errors import ConfigurationError
 from retrieval.index import FormularyIndex
 from retrieval.names import NameBook
-from retrieval.sections import BOOK_ORDER, IDENTITY_SECTIONS
 from retrieval.sparse_bm25 import tokens
-from retrieval.text import states_phrase
 
 RRF_K = 60
 """Reciprocal-rank fusion constant (Cormack et al. 2009): a chunk's fused score is Σ 1/(k + rank)."""

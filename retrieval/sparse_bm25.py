@@ -14,7 +14,7 @@ import zlib
 from collections import Counter
 from collections.abc import Iterable
 
-from retrieval.text import fold
+from core.text import fold
 
 K1 = 1.2
 B = 0.75

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import cycle
 
+from core.corpus import Monograph
 from retrieval.chunking import chunk_monograph
-from retrieval.corpus import Monograph
 
 
 def scaled_corpus(monographs: Sequence[Monograph], target_chunks: int = 30_000) -> list[Monograph]:

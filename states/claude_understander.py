@@ -13,9 +13,9 @@ import json
 import logging
 from typing import Any
 
+from core.budget import RequestBudget
+from core.sections import SECTION_HEADINGS
 from grounding.anthropic_adapter import ClaudeClient, ToolSpec, parse_tool_input
-from grounding.budget import RequestBudget
-from retrieval.sections import SECTION_HEADINGS
 from states.frame import QueryFrame
 from states.understander import Understanding, UnderstandingRequest
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from retrieval.text import fold, normalize
+from core.text import fold, normalize
 
 # "… dùng thuốc gì?", "… uống gì?", "… dùng kháng sinh gì?" — the question tail after the condition.
 _TAIL = re.compile(r"[\s,]*(?:thi\s+)?(?:nen\s+|phai\s+|co the\s+|can\s+)?(?:dung|uong|tiem|boi|xai|chon|lay|"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from core.corpus import Chunk
 from grounding.dosing_select import label_of, population_of, routes_of
-from retrieval.corpus import Chunk
 from states.frame import ROUTE_LABELS_VI, QueryFrame
 
 

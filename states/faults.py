@@ -10,7 +10,7 @@ records one LLM call, like the Claude understander, so the budget guards can be 
 
 from __future__ import annotations
 
-from grounding.budget import RequestBudget
+from core.budget import RequestBudget
 from grounding.faults import PROVIDER_KINDS, ProviderFault, account
 from states.understander import Understander, Understanding, UnderstandingRequest
 

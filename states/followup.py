@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from retrieval.text import fold
+from core.text import fold
 
 # "còn …" opens an elliptical follow-up; folded, "con" is also "con" (child), so "con tôi", "con nhà" are not.
 _OPENER = re.compile(r"^(?:(?:the|vay|va|the thi|nhung|ok|roi)\s+)?(?:con|cung)\s+(?!(?:toi|minh|tui|nha|trai|gai|cua|em)\b)"

@@ -9,7 +9,7 @@ unconfident rules frame is not used as a silent fallback).
 
 from __future__ import annotations
 
-from grounding.budget import RequestBudget
+from core.budget import RequestBudget
 from states.understander import Understander, Understanding, UnderstandingRequest
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from retrieval.text import fold, normalize
+from core.text import fold, normalize
 from states.conditions import AMBIGUOUS_CONDITIONS
 from states.followup import adds_interaction_partner, has_anaphora, is_elliptical
 from states.frame import Pending, QueryFrame

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from retrieval.corpus import Chunk, ScoredChunk
-from retrieval.fuzzy_phrase import fuzzy_states
+from core.corpus import Chunk, ScoredChunk
+from core.fuzzy_phrase import fuzzy_states
+from core.text import fold, states_phrase
 from retrieval.service import RetrievalService
-from retrieval.text import fold, states_phrase
 from states.dosing import routes_in_evidence
 from states.frame import QueryFrame
 

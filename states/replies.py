@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from core.corpus import Chunk
+from core.sections import SECTION_HEADINGS
 from grounding.answer import Answer
-from retrieval.corpus import Chunk
 from retrieval.names import NameBook
-from retrieval.sections import SECTION_HEADINGS
 from states.frame import QueryFrame
 from states.scope import looks_non_human
 

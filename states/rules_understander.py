@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 
-from grounding.budget import RequestBudget
+from core.budget import RequestBudget
+from core.text import fold, normalize
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from retrieval.section_router import SectionRoute, route_section
-from retrieval.text import fold, normalize
 from states.conditions import (
     AMBIGUOUS_CONDITIONS,
     asks_which_drug,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from retrieval.text import fold
+from core.text import fold
 
 # Row 1 of the routing table: a non-human subject is out of scope (veterinary use), decided before any clarify so
 # such a request never looks recoverable. With diacritics the animal words are unambiguous ...

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from grounding.budget import RequestBudget
-from retrieval.errors import AnswerGenerationUnavailable, ProviderOutputInvalid
+from core.budget import RequestBudget
+from core.errors import AnswerGenerationUnavailable, ProviderOutputInvalid
 from states.frame import QueryFrame
 from states.understander import Understanding, UnderstandingRequest
 

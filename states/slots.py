@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from retrieval.text import fold, normalize
+from core.text import fold, normalize
 
 ADULT_FROM_MONTHS = 18 * 12
 

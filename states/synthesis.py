@@ -7,8 +7,8 @@ The patient-specific list variant, which withholds raw patient values, is `state
 
 from __future__ import annotations
 
-from retrieval.sections import SECTION_HEADINGS
-from retrieval.text import fold
+from core.sections import SECTION_HEADINGS
+from core.text import fold
 from states.clarify import format_age, format_number
 from states.frame import POPULATION_LABELS_VI, ROUTE_LABELS_VI, QueryFrame
 

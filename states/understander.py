@@ -6,7 +6,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from grounding.budget import RequestBudget
+from core.budget import RequestBudget
 from retrieval.resolver import ResolverResult
 from states.frame import Pending, QueryFrame
 

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.corpus import Chunk
 from engine.reply import Reply
 from engine.spec import MachineSpec
 from grounding.answer import Answer
 from grounding.verify import verify_grounding
-from retrieval.corpus import Chunk
 from retrieval.index import FormularyIndex
 from states.replies import NO_MEMORY_NOTICE, QUARANTINED_QUOTE
 from states.scope import looks_non_human

@@ -13,7 +13,7 @@ import unicodedata
 
 from hypothesis import strategies as st
 
-from retrieval.text import fold
+from core.text import fold
 
 # drug id → the names users type (INN, alias, brands). From the fixture formulary's title and Tên thương mại.
 DRUG_NAMES: dict[str, tuple[str, ...]] = {

@@ -15,12 +15,12 @@ from transitions import Machine
 
 from bench.results import Distribution, GroupResult, at_most, compare
 from bench.timing import cycle, interleaved, time_each
+from core.budget import RequestBudget
+from core.corpus import Chunk
 from engine.context import TurnContext
 from engine.machine import build_machine
 from engine.spec import MachineSpec, build_spec
 from grounding.answer import Answer, Claim, EntailmentResult, GroundingResult
-from grounding.budget import RequestBudget
-from retrieval.corpus import Chunk
 from states.frame import QueryFrame
 
 TITLE = "machine overhead per turn (routing through all guards, no I/O)"

@@ -12,7 +12,7 @@ import json
 from bench.fixture import FIXTURE_DIR, fixture_names
 from bench.results import Distribution, GroupResult, at_most
 from bench.timing import cycle, time_each
-from grounding.budget import RequestBudget
+from core.budget import RequestBudget
 from retrieval.names import NameBook
 from retrieval.resolver import DrugResolver
 from states.understander import UnderstandingRequest

@@ -10,11 +10,11 @@ import argparse
 import sys
 from typing import TextIO
 
+from core.errors import ConversationNotFound, StoreError
 from engine.config import load_settings
 from engine.reply import Reply
 from engine.runner import Engine
 from engine.wiring import build_engine
-from retrieval.errors import ConversationNotFound, StoreError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -19,13 +19,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from core.errors import ConversationNotFound, InvalidInput
 from engine.config import Settings, load_settings
 from engine.replay import ReplaySummary, load_transcripts, run_transcripts
 from engine.runner import Engine
 from engine.store.sql import SqlStore
 from engine.stored_replay import replay_stored
 from engine.wiring import build_engine, open_index, open_store
-from retrieval.errors import ConversationNotFound, InvalidInput
 from retrieval.index import FormularyIndex
 
 OFFLINE = {"answer_provider": "extractive", "understanding_provider": "rules", "verifier": "lexical"}

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from core.errors import ConversationNotFound
 from engine.config import load_settings
 from engine.review.export import drift, write_export, write_overlay
 from engine.wiring import open_store, spec_from
-from retrieval.errors import ConversationNotFound
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 
+from core.budget import RequestBudget
 from engine.config import load_settings
 from engine.wiring import make_understander, open_index
-from grounding.budget import RequestBudget
 from retrieval.resolver import DrugResolver
 from retrieval.service import RetrievalService
 from states import routing

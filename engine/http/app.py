@@ -28,6 +28,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
+from core.errors import ConversationNotFound, EngineError, StoreConflict
 from engine.config import Settings, load_settings
 from engine.fingerprint import canonical_spec
 from engine.http import readiness
@@ -38,7 +39,6 @@ from engine.http.openapi import OPENAPI
 from engine.spec import MachineSpec
 from engine.store.base import TurnRecord
 from engine.wiring import Runtime, build_engine
-from retrieval.errors import ConversationNotFound, EngineError, StoreConflict
 
 T = TypeVar("T")
 Lang = Literal["vi", "en"]

@@ -12,7 +12,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from retrieval.errors import (
+from core.errors import (
     AnswerGenerationUnavailable,
     ConfigurationError,
     ConversationNotFound,

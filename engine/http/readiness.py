@@ -6,8 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from core.errors import EngineError
 from engine.wiring import Runtime
-from retrieval.errors import EngineError
 
 RETRIEVAL_ONLY_NOTICE = (
     "ANSWER_PROVIDER=disabled: this deployment answers retrieval-only — evidence is quoted verbatim, "

@@ -6,10 +6,10 @@ import shutil
 import subprocess
 from collections.abc import Iterable
 
+from core.errors import ConfigurationError
 from engine.fingerprint import spec_fingerprint
 from engine.review.labels import OUTCOME_LABEL, Lang, condition_text, transition_label
 from engine.spec import MachineSpec
-from retrieval.errors import ConfigurationError
 
 _KIND_STYLE = {
     "resting": 'shape=doublecircle, style=filled, fillcolor="#dbeafe"',

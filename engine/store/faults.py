@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from datetime import datetime
 
+from core.errors import StoreUnavailable
 from engine.store.base import (
     HISTORY_LINES,
     ConversationSnapshot,
@@ -17,7 +18,6 @@ from engine.store.base import (
     ConversationUpdate,
     TurnRecord,
 )
-from retrieval.errors import StoreUnavailable
 
 ALWAYS: int = -1
 

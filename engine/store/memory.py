@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 from datetime import UTC, datetime
 
+from core.errors import StoreConflict
 from engine.store.base import HISTORY_LINES, ConversationSnapshot, ConversationUpdate, TurnRecord
-from retrieval.errors import StoreConflict
 
 
 class MemoryStore:

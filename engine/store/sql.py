@@ -25,10 +25,10 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.pool import StaticPool
 
+from core.errors import ConfigurationError, StoreConflict, StoreError, StoreUnavailable
 from engine.store.base import HISTORY_LINES, ConversationSnapshot, ConversationUpdate, TurnRecord
 from engine.store.migrate import migrate
 from engine.store.schema import conversations, turns
-from retrieval.errors import ConfigurationError, StoreConflict, StoreError, StoreUnavailable
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 """How long a SQLite writer waits for another process's write transaction before giving up."""

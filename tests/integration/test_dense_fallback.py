@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from qdrant_client import QdrantClient
 
+from core.errors import ConfigurationError
 from engine.config import Settings
 from engine.wiring import Runtime, build_engine
 from retrieval.edge_index import read_manifest
 from retrieval.embedder import TrigramEmbedder
-from retrieval.errors import ConfigurationError
 from retrieval.ingest import FIXTURE_FORMULARY, current_shard, ensure_index, ingest, load_corpus
 from retrieval.qdrant_index import QdrantServerIndex
 from retrieval.service import RetrievalService

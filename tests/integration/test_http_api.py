@@ -22,11 +22,11 @@ import httpx
 import pytest
 from starlette.testclient import TestClient
 
+from core.errors import ConfigurationError, IndexUnavailable, StoreUnavailable
 from engine.config import Settings
 from engine.http.app import create_app
 from engine.http.auth import owner_of_key
 from engine.wiring import Runtime, build_engine
-from retrieval.errors import ConfigurationError, IndexUnavailable, StoreUnavailable
 from retrieval.memory_index import MemoryIndex
 from states.frame import QueryFrame
 from states.scripted import ScriptedUnderstander

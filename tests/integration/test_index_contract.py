@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from qdrant_client import QdrantClient
 
+from core.corpus import Monograph
+from core.errors import ConfigurationError, IndexUnavailable
 from retrieval.chunking import chunk_monograph
-from retrieval.corpus import Monograph
 from retrieval.edge_index import EdgeIndex
 from retrieval.embedder import DenseEmbedder, TrigramEmbedder
-from retrieval.errors import ConfigurationError, IndexUnavailable
 from retrieval.index import FormularyIndex
 from retrieval.ingest import FIXTURE_FORMULARY, load_corpus
 from retrieval.markdown_loader import parse_markdown

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from qdrant_client import QdrantClient
 
-from retrieval.corpus import Monograph
+from core.corpus import Monograph
+from core.errors import CorpusError, IndexUnavailable
 from retrieval.edge_index import EdgeIndex
 from retrieval.embedder import DenseEmbedder
-from retrieval.errors import CorpusError, IndexUnavailable
 from retrieval.index_common import IndexManifest
 from retrieval.ingest import (
     FIXTURE_FORMULARY,

@@ -19,6 +19,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 
+from core.errors import ConfigurationError, StoreConflict, StoreUnavailable
 from engine.cli import main as cli_main
 from engine.config import load_settings
 from engine.runner import Engine
@@ -28,7 +29,6 @@ from engine.store.memory import MemoryStore
 from engine.store.migrate import current_revision, head_revision
 from engine.store.schema import metadata
 from engine.store.sql import SqlStore, create_store_engine, normalize_url
-from retrieval.errors import ConfigurationError, StoreConflict, StoreUnavailable
 from states.frame import QueryFrame
 from states.replies import NO_MEMORY_NOTICE
 from states.scripted import ScriptedUnderstander

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from core.errors import ConversationNotFound
 from engine.runner import Engine
 from engine.store.faults import FaultyStore
 from engine.store.sql import SqlStore
@@ -27,7 +28,6 @@ from engine.wiring import build_engine
 from grounding.extractive import ExtractiveGenerator
 from grounding.faults import GENERATOR_KINDS, PROVIDER_KINDS, VERIFIER_KINDS, FaultyGenerator, FaultyVerifier
 from grounding.lexical import LexicalVerifier
-from retrieval.errors import ConversationNotFound
 from retrieval.faults import FaultyIndex
 from retrieval.service import RetrievalService
 from states.faults import FaultyUnderstander

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from core.budget import RequestBudget
+from core.corpus import Chunk, DrugNames
 from engine.runner import Engine, EngineLimits
 from engine.spec import build_spec
 from engine.store import MemoryStore
 from grounding.anthropic_adapter import ClaudeClient
-from grounding.budget import RequestBudget
 from grounding.claude_generator import ClaudeGenerator
 from grounding.claude_verifier import ClaudeVerifier
 from grounding.fake_messages import Cite, FakeMessages, TextReply, ToolReply, cited
-from retrieval.corpus import Chunk, DrugNames
 from retrieval.memory_index import MemoryIndex
 from retrieval.resolver import Candidate, ResolverResult
 from retrieval.service import RetrievalService

@@ -6,8 +6,8 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from core.corpus import Chunk, DrugNames
 from retrieval.chunking import chunk_monograph
-from retrieval.corpus import Chunk, DrugNames
 from retrieval.ingest import load_corpus
 from retrieval.memory_index import MemoryIndex
 from retrieval.monograph_names import names_of

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from retrieval.corpus import Chunk
-from retrieval.sections import SECTION_HEADINGS
-from retrieval.text import fold
+from core.corpus import Chunk
+from core.sections import SECTION_HEADINGS
+from core.text import fold
 
 FORMULARY = Path(__file__).resolve().parents[2] / "fixtures" / "formulary"
 _FOLDED_HEADINGS = {fold(h).replace("(adr)", "").strip(): k for k, h in SECTION_HEADINGS.items()}

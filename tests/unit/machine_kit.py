@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from core.budget import RequestBudget
+from core.corpus import Chunk, DrugNames
 from engine.runner import Engine, EngineLimits
 from engine.spec import MachineSpec, build_spec
 from engine.store import MemoryStore
 from grounding.answer import Answer, Claim, EntailmentResult, GenerationRequest
-from grounding.budget import RequestBudget
-from retrieval.corpus import Chunk, DrugNames
 from retrieval.memory_index import MemoryIndex
 from retrieval.resolver import Candidate, ResolverResult
 from retrieval.service import RetrievalService

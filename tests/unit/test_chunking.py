@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from core.corpus import Monograph, Section
 from retrieval.chunking import chunk_monograph, chunk_section
-from retrieval.corpus import Monograph, Section
 from retrieval.jsonl_loader import load_jsonl
 from retrieval.markdown_loader import parse_markdown
 

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import pytest
 
+from core.budget import RequestBudget
+from core.errors import (
+    ConfigurationError,
+    ProviderOutputInvalid,
+    ProviderRequestRejected,
+    ProviderUnavailable,
+    RequestBudgetExhausted,
+)
 from engine.config import load_settings
 from engine.runner import EngineLimits
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.anthropic_adapter import ClaudeClient, ToolSpec
-from grounding.budget import RequestBudget
 from grounding.claude_generator import INSUFFICIENT, ClaudeGenerator
 from grounding.claude_verifier import ClaudeVerifier, check_sufficiency
 from grounding.fake_messages import (
@@ -26,13 +33,6 @@ from grounding.fake_messages import (
     timeouts,
 )
 from grounding.verify import verify_grounding
-from retrieval.errors import (
-    ConfigurationError,
-    ProviderOutputInvalid,
-    ProviderRequestRejected,
-    ProviderUnavailable,
-    RequestBudgetExhausted,
-)
 from retrieval.resolver import Candidate, ResolverResult
 from states.claude_understander import ClaudeUnderstander
 from states.frame import Pending, QueryFrame

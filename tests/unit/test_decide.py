@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from retrieval.corpus import Chunk
+from core.corpus import Chunk
 from retrieval.decide import Decision, decide
 
 

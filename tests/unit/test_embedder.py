@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
+from core.errors import ConfigurationError
 from retrieval.embedder import DenseEmbedder, TrigramEmbedder, cosine, make_embedder
-from retrieval.errors import ConfigurationError
 
 TEXT = "Tăng huyết áp, dùng đơn độc hoặc phối hợp với các thuốc hạ huyết áp khác."
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from core.budget import RequestBudget
+from core.corpus import Chunk, DrugNames
 from grounding.answer import Answer, GenerationRequest
-from grounding.budget import RequestBudget
 from grounding.extractive import NO_BAND_PREAMBLE, ExtractiveGenerator
 from grounding.lexical import LexicalVerifier
 from grounding.verbatim import VerbatimGenerator
 from grounding.verify import verify_grounding
-from retrieval.corpus import Chunk, DrugNames
 from retrieval.names import NameBook
 from tests.unit.grounding_fixtures import chunk, fixture_chunks, has_fixture
 

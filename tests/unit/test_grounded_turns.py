@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from core.budget import RequestBudget
 from engine.runner import Engine
 from grounding.answer import Answer, Claim, GenerationRequest
-from grounding.budget import RequestBudget
 from grounding.extractive import ExtractiveGenerator
 from grounding.lexical import LexicalVerifier
 from states.frame import QueryFrame

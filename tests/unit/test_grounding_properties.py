@@ -8,11 +8,11 @@ from decimal import Decimal
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.budget import RequestBudget
+from core.corpus import Chunk
 from grounding.answer import Answer, Claim
-from grounding.budget import RequestBudget
 from grounding.lexical import LexicalVerifier
 from grounding.verify import verify_grounding
-from retrieval.corpus import Chunk
 from tests.unit.grounding_fixtures import chunk
 
 UNITS = ["mg", "g", "mcg", "µg", "microgam", "mg/kg", "mg/kg/ngày", "mg/kg/lần", "mg/lần", "ml", "giờ", "ngày",

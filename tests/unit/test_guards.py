@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from core.budget import RequestBudget
 from engine.runner import EngineLimits
 from engine.store import MemoryStore
 from grounding.answer import Answer, Claim, GenerationRequest
-from grounding.budget import RequestBudget
 from states.frame import QueryFrame
 from states.scripted import ScriptedUnderstander
 from tests.unit.machine_kit import make_engine

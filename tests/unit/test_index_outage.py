@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from retrieval.corpus import Chunk
+from core.corpus import Chunk
 from states.frame import QueryFrame
 from states.scripted import ScriptedUnderstander
 from tests.unit.machine_kit import make_engine

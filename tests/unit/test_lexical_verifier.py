@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from core.budget import RequestBudget
 from grounding.answer import Answer, Claim, EntailmentResult
-from grounding.budget import RequestBudget
 from grounding.lexical import LexicalVerifier, content_words
 from tests.unit.grounding_fixtures import chunk
 

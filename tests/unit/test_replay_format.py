@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from core.budget import RequestBudget
+from core.errors import ProviderUnavailable
 from engine.replay import (
     Expect,
     TranscriptFormatError,
@@ -17,8 +19,6 @@ from engine.replay import (
     transcript_files,
 )
 from engine.reply import Citation, LlmCallRecord, Reply, Trace
-from grounding.budget import RequestBudget
-from retrieval.errors import ProviderUnavailable
 from states.frame import QueryFrame
 from states.scripted import ScriptedUnderstander
 from states.understander import Understanding, UnderstandingRequest

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from core.text import fold
 from retrieval.resolver import ACCEPT_SCORE, DrugResolver
-from retrieval.text import fold
 from tests.unit.formulary_names import fixture_drugs
 
 DRUGS = fixture_drugs()

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from retrieval.errors import ProviderUnavailable
+from core.errors import ProviderUnavailable
 from states.frame import QueryFrame
 from states.scripted import ScriptedUnderstander
 from tests.unit.machine_kit import make_engine

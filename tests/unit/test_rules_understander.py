@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from grounding.budget import RequestBudget
+from core.budget import RequestBudget
 from retrieval.section_router import route_section
 from states.frame import Pending
 from states.scope import looks_non_human

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from retrieval.errors import RequestBudgetExhausted
+from core.errors import RequestBudgetExhausted
 
 MAX_WALL_CLOCK_MS = 40_000
 MAX_LLM_CALLS_PER_TURN = 8

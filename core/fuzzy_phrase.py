@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rapidfuzz import fuzz
 
-from retrieval.text import fold
+from core.text import fold
 
 FUZZY_PHRASE_MIN = 90
 """A typo or two in a condition name passes; a different word of similar letters does not."""
