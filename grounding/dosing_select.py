@@ -15,21 +15,14 @@ from dataclasses import dataclass, field
 
 from core.corpus import Chunk
 from core.text import fold
+from core.vocabulary import BOOK_ADULT, BOOK_CHILD, NEONATE, route_patterns
 from grounding.numbers import extract_quantities
 
-_ROUTE_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("oral", re.compile(r"\b(uong|duong uong)\b")),
-    ("rectal", re.compile(r"\b(dat truc trang|dat hau mon|truc trang|hau mon|thuoc dan)\b")),
-    ("iv", re.compile(r"\b(tiem tinh mach|truyen tinh mach|tinh mach|truyen)\b")),
-    ("im", re.compile(r"\b(tiem bap)\b")),
-    ("sc", re.compile(r"\b(tiem duoi da)\b")),
-    ("topical", re.compile(r"\b(boi|dung ngoai|ngoai da)\b")),
-    ("inhaled", re.compile(r"\b(khi dung|hit|phun mu)\b")),
-)
+_ROUTE_PATTERNS = route_patterns("book")
 LABEL = re.compile(r"^\s*\*([^*]{2,80}?):?\*\s*:?\s*")
-_POP_ADULT = re.compile(r"\b(nguoi lon|nguoi truong thanh)\b")
-_POP_CHILD = re.compile(r"\b(tre em|tre so sinh|tre nho|tre \d|tre duoi|tre tren)\b")
-_NEONATE = re.compile(r"\b(so sinh)\b")
+_POP_ADULT = BOOK_ADULT
+_POP_CHILD = BOOK_CHILD
+_NEONATE = NEONATE
 _BULLET = re.compile(r"^\s*(?:[-•+–]|\d+[.)])\s+")
 _BELOW = re.compile(r"\b(duoi|nho hon|<)\s*$")
 _ABOVE = re.compile(r"\b(tren|lon hon|>|≥|tu)\s*$")

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
+from core.vocabulary import POPULATION_LABELS_VI, ROUTE_LABELS_VI
 from retrieval.names import NameBook
-from states.frame import POPULATION_LABELS_VI, ROUTE_LABELS_VI, QueryFrame
+from states.frame import QueryFrame
 
 ATTRIBUTE_CHIPS = ["Chỉ định", "Chống chỉ định", "Liều dùng", "Tác dụng không mong muốn", "Tương tác thuốc"]
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.corpus import Chunk
+from core.vocabulary import ROUTE_LABELS_VI
 from grounding.dosing_select import label_of, population_of, routes_of
-from states.frame import ROUTE_LABELS_VI, QueryFrame
+from states.frame import QueryFrame
 
 
 def chunk_label(chunk: Chunk) -> str:

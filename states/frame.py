@@ -21,18 +21,6 @@ Population = Literal["adult", "pediatric"]
 Route = Literal["oral", "rectal", "iv", "im", "sc", "topical", "inhaled"]
 ConditionRelation = Literal["indication", "contraindication", "adverse_effect", "caution", "other"]
 
-ROUTE_LABELS_VI: dict[str, str] = {
-    "oral": "Uống",
-    "rectal": "Đặt trực tràng",
-    "iv": "Tiêm/truyền tĩnh mạch",
-    "im": "Tiêm bắp",
-    "sc": "Tiêm dưới da",
-    "topical": "Bôi ngoài da",
-    "inhaled": "Khí dung/hít",
-}
-POPULATION_LABELS_VI: dict[str, str] = {"adult": "người lớn", "pediatric": "trẻ em"}
-
-
 class QueryFrame(BaseModel):
     """Fields the understanders extract. The code, not the model, decides which are required."""
 

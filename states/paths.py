@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from core.corpus import Chunk, ScoredChunk
 from core.fuzzy_phrase import fuzzy_states
 from core.text import fold, states_phrase
+from core.vocabulary import PATIENT_TERMS
 from retrieval.service import RetrievalService
 from states.dosing import routes_in_evidence
 from states.frame import QueryFrame
@@ -66,12 +67,7 @@ def condition_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tuple[
     return matched, candidates
 
 
-_PATIENT_TERMS = {
-    "pregnant": ("mang thai", "co thai", "thai ky", "thai phu", "phu nu co thai"),
-    "breastfeeding": ("cho con bu", "sua me", "dang cho bu"),
-    "renal": ("suy than", "chuc nang than", "do thanh thai creatinin", "thanh thai creatinin"),
-    "hepatic": ("suy gan", "chuc nang gan", "benh gan"),
-}
+_PATIENT_TERMS = PATIENT_TERMS
 
 
 def patient_terms(frame: QueryFrame) -> list[str]:

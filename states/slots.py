@@ -10,6 +10,15 @@ import re
 from dataclasses import dataclass, field
 
 from core.text import fold, normalize
+from core.vocabulary import (
+    CHAT_ADULT,
+    CHAT_BREASTFEEDING,
+    CHAT_CHILD,
+    CHAT_PREGNANT,
+    NEWBORN,
+    ROUTES,
+    route_patterns,
+)
 
 ADULT_FROM_MONTHS = 18 * 12
 
@@ -30,32 +39,18 @@ _WEIGHT = re.compile(rf"(?<![/\w]){_NUM}\s*(?:kg|kgs|ky|ki|kilo|kilogram|kilogam
 _WEIGHT_BARE = re.compile(rf"\bnang {_NUM}\b(?!\s*(?:tuoi|thang|mg|ml|g)\b)")
 
 # --- population ------------------------------------------------------------------------------------------
-_ADULT = re.compile(r"\b(nguoi lon|nguoi truong thanh|nguoi cao tuoi|nguoi gia|phu nu|ba bau|thai phu|san phu|"
-                    r"nam gioi|nu gioi|dan ong|nguoi me|me dang|me cho)\b")
-_CHILD = re.compile(r"\b(tre em|tre so sinh|so sinh|tre nho|tre|be|em be|chau|con toi|con minh|con tui|con em|"
-                    r"con nha|con trai|con gai|nhi|thieu nhi|nhu nhi|hoc sinh|thieu nien)\b")
-_NEWBORN = re.compile(r"\b(tre so sinh|so sinh)\b")
+_ADULT = CHAT_ADULT
+_CHILD = CHAT_CHILD
+_NEWBORN = NEWBORN
 
 # --- route -----------------------------------------------------------------------------------------------
-_ROUTES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("rectal", re.compile(r"\b(dat hau mon|dat truc trang|truc trang|hau mon|thuoc dan|vien dat|nhet hau mon)\b")),
-    ("iv", re.compile(r"\b(tiem tinh mach|truyen tinh mach|tinh mach|truyen|tiem truyen|iv)\b")),
-    ("im", re.compile(r"\b(tiem bap|im)\b")),
-    ("sc", re.compile(r"\b(tiem duoi da|duoi da|sc)\b")),
-    ("topical", re.compile(r"\b(boi(?! vi\b)|thoa|dung ngoai|ngoai da|kem boi|thuoc mo)\b")),
-    ("inhaled", re.compile(r"\b(khi dung|xit|hit|phun mu|binh xit)\b")),
-    # "ngậm dưới lưỡi" (sublingual) is not oral: isosorbid dinitrat's sublingual and oral regimens differ.
-    ("oral", re.compile(r"\b(uong|duong uong|nhai)\b")),
-)
-# Folded, "khi dung" is also "khi dùng" (when using) and "boi" also "bởi" (because): with diacritics in the turn
-# the route word must be there as written; without them only in unambiguous company.
-_AS_WRITTEN = {"inhaled": ("khí dung", "xịt", "hít", "phun mù"), "topical": ("bôi", "thoa", "dùng ngoài", "ngoài da", "mỡ")}
+_ROUTES = route_patterns("chat")
+_AS_WRITTEN = {r.route: r.as_written for r in ROUTES if r.as_written}
 _ASCII_INHALED = re.compile(r"\b(xit|hit|phun mu|binh xit|(may|bang|dang|duong|phun|thuoc) khi dung|khi dung (cho|mot|ngay|lan))\b")
 
 # --- patient context -------------------------------------------------------------------------------------
-_PREGNANT = re.compile(r"\b(mang thai|co thai|ba bau|mang bau|co bau|dang bau|thai phu|thai ky|thai ki|"
-                       r"phu nu co thai)\b")
-_BREASTFEEDING = re.compile(r"\b(cho con bu|cho bu|dang bu|sua me|nuoi con bang sua)\b")
+_PREGNANT = CHAT_PREGNANT
+_BREASTFEEDING = CHAT_BREASTFEEDING
 _RENAL = re.compile(r"\b(suy than( (nhe|vua|nang|man|cap|giai doan \d))?|do thanh thai creatinin[^.,;?]*|"
                     r"thanh thai creatinin[^.,;?]*|clcr[^.,;?]*|chay than|loc mau|benh than|chuc nang than kem)")
 _HEPATIC = re.compile(r"\b(suy gan( (nhe|vua|nang))?|xo gan|benh gan|viem gan( [a-z])?|men gan cao|"

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from core.sections import SECTION_HEADINGS
 from core.text import fold
+from core.vocabulary import POPULATION_LABELS_VI, ROUTE_LABELS_VI
 from states.clarify import format_age, format_number
-from states.frame import POPULATION_LABELS_VI, ROUTE_LABELS_VI, QueryFrame
+from states.frame import QueryFrame
 
 
 def _sentence(text: str) -> str:

@@ -1,0 +1,99 @@
+"""The clinical vocabulary every layer shares: routes, populations and patient terms, written once.
+
+Two registers of the same words: what the formulary's own text says (`book`) and what users type in chat
+(`chat`, a superset: abbreviations such as "iv", everyday words such as "xịt", "nhai"). Patterns match
+folded text (core.text.fold: no diacritics, lower case). Keeping both registers side by side in one table is
+the point: the dosage reader and the slot extractor used to keep their own lists, and they drifted apart.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+ROUTE_LABELS_VI: dict[str, str] = {
+    "oral": "Uống",
+    "rectal": "Đặt trực tràng",
+    "iv": "Tiêm/truyền tĩnh mạch",
+    "im": "Tiêm bắp",
+    "sc": "Tiêm dưới da",
+    "topical": "Bôi ngoài da",
+    "inhaled": "Khí dung/hít",
+}
+"""Display order and wording of routes (quick replies, synthesized queries)."""
+
+POPULATION_LABELS_VI: dict[str, str] = {"adult": "người lớn", "pediatric": "trẻ em"}
+
+
+@dataclass(frozen=True)
+class RouteTerms:
+    route: str
+    book: tuple[str, ...]
+    """Folded regex fragments the formulary's text uses for this route."""
+    chat: tuple[str, ...]
+    """Folded regex fragments a user's turn may use (a superset of `book`)."""
+    as_written: tuple[str, ...] = ()
+    """When the user typed diacritics, one of these must be there as written: the folds collide with other
+    words ("khi dung" is also "khi dùng", when using; "boi" is also "bởi", because)."""
+
+
+# Matching priority: oral last, because "uống" is often just the verb ("uống Ventolin xịt").
+ROUTES: tuple[RouteTerms, ...] = (
+    RouteTerms("rectal", ("dat truc trang", "dat hau mon", "truc trang", "hau mon", "thuoc dan"),
+               ("dat hau mon", "dat truc trang", "truc trang", "hau mon", "thuoc dan", "vien dat", "nhet hau mon")),
+    RouteTerms("iv", ("tiem tinh mach", "truyen tinh mach", "tinh mach", "truyen"),
+               ("tiem tinh mach", "truyen tinh mach", "tinh mach", "truyen", "tiem truyen", "iv")),
+    RouteTerms("im", ("tiem bap",), ("tiem bap", "im")),
+    RouteTerms("sc", ("tiem duoi da",), ("tiem duoi da", "duoi da", "sc")),
+    RouteTerms("topical", ("boi", "dung ngoai", "ngoai da"),
+               ("boi(?! vi\\b)", "thoa", "dung ngoai", "ngoai da", "kem boi", "thuoc mo"),
+               as_written=("bôi", "thoa", "dùng ngoài", "ngoài da", "mỡ")),
+    RouteTerms("inhaled", ("khi dung", "hit", "phun mu"), ("khi dung", "xit", "hit", "phun mu", "binh xit"),
+               as_written=("khí dung", "xịt", "hít", "phun mù")),
+    # "ngậm dưới lưỡi" (sublingual) is not oral: isosorbid dinitrat's sublingual and oral regimens differ.
+    RouteTerms("oral", ("uong", "duong uong"), ("uong", "duong uong", "nhai")),
+)
+ROUTE_TERMS: dict[str, RouteTerms] = {r.route: r for r in ROUTES}
+
+
+def _alternation(fragments: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"\b(" + "|".join(fragments) + r")\b")
+
+
+@cache
+def route_patterns(register: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """(route, pattern) in matching priority, for `register` "book" (formulary text) or "chat" (a user turn)."""
+    if register not in ("book", "chat"):
+        raise ValueError(f"unknown register {register!r}: use 'book' or 'chat'")
+    return tuple((r.route, _alternation(r.book if register == "book" else r.chat)) for r in ROUTES)
+
+
+# --- populations -------------------------------------------------------------------------------------------
+BOOK_ADULT = _alternation(("nguoi lon", "nguoi truong thanh"))
+BOOK_CHILD = _alternation(("tre em", "tre so sinh", "tre nho", "tre \\d", "tre duoi", "tre tren"))
+NEONATE = _alternation(("so sinh",))
+NEWBORN = _alternation(("tre so sinh", "so sinh"))
+
+CHAT_ADULT = _alternation((
+    "nguoi lon", "nguoi truong thanh", "nguoi cao tuoi", "nguoi gia", "phu nu", "ba bau", "thai phu", "san phu",
+    "nam gioi", "nu gioi", "dan ong", "nguoi me", "me dang", "me cho",
+))
+CHAT_CHILD = _alternation((
+    "tre em", "tre so sinh", "so sinh", "tre nho", "tre", "be", "em be", "chau", "con toi", "con minh", "con tui",
+    "con em", "con nha", "con trai", "con gai", "nhi", "thieu nhi", "nhu nhi", "hoc sinh", "thieu nien",
+))
+
+# --- patient context ---------------------------------------------------------------------------------------
+PATIENT_TERMS: dict[str, tuple[str, ...]] = {
+    "pregnant": ("mang thai", "co thai", "thai ky", "thai phu", "phu nu co thai"),
+    "breastfeeding": ("cho con bu", "sua me", "dang cho bu"),
+    "renal": ("suy than", "chuc nang than", "do thanh thai creatinin", "thanh thai creatinin"),
+    "hepatic": ("suy gan", "chuc nang gan", "benh gan"),
+}
+"""Folded phrases the formulary's safety sections use for each patient context (the safety review's search
+terms)."""
+
+CHAT_PREGNANT = _alternation(("mang thai", "co thai", "ba bau", "mang bau", "co bau", "dang bau", "thai phu",
+                              "thai ky", "thai ki", "phu nu co thai"))
+CHAT_BREASTFEEDING = _alternation(("cho con bu", "cho bu", "dang bu", "sua me", "nuoi con bang sua"))
