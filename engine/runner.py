@@ -25,7 +25,6 @@ from engine.store.base import ConversationSnapshot, ConversationStore, Conversat
 from grounding.generator import AnswerGenerator, EntailmentVerifier
 from retrieval.resolver import DrugResolver
 from retrieval.service import RetrievalService
-from states.frame import Pending, QueryFrame
 from states.step import Services, Update
 from states.understander import Understander
 
@@ -140,8 +139,8 @@ class Engine:
         ctx.history = history
         ctx.clarify_streak = snapshot.clarify_streak
         if not self.retrieval_only:
-            ctx.prior_frame = QueryFrame.model_validate(snapshot.frame) if snapshot.frame else None
-            ctx.pending = Pending.model_validate(snapshot.pending) if snapshot.pending else None
+            ctx.prior_frame = snapshot.frame
+            ctx.pending = snapshot.pending
         return ctx, snapshot
 
     def drive(self, ctx: TurnContext, initial: str, stop: Callable[[str], bool] | None = None) -> None:
@@ -196,8 +195,8 @@ class Engine:
         streak = ctx.clarify_streak + 1 if reply.outcome == "clarify" else 0  # any other outcome resets it
         update = ConversationUpdate(
             state=reply.state,
-            frame=ctx.frame.model_dump(),
-            pending=ctx.new_pending.model_dump() if ctx.new_pending and reply.outcome == "clarify" else None,
+            frame=ctx.frame,
+            pending=ctx.new_pending if ctx.new_pending and reply.outcome == "clarify" else None,
             clarify_streak=streak,
             spec_fingerprint=self.fingerprint,
         )
@@ -207,8 +206,8 @@ class Engine:
             reply_text=reply.reply,
             outcome=reply.outcome,
             reason=reply.reason,
-            frame=ctx.frame.model_dump(),
-            trace=ctx.trace.model_dump(),
+            frame=ctx.frame,
+            trace=ctx.trace,
             evidence_ids=[c.doc_id for c in ctx.evidence],
         )
         if snapshot.version < 0:
