@@ -40,6 +40,7 @@ from states.frame import Pending, QueryFrame
 from states.merge import merge_frames
 from states.synthesis import synthesize_query
 from states.understander import Understander, UnderstandingRequest
+from states.verify_pdf import compose_verify_pdf
 
 OUTCOME_OF_STATE: dict[str, Outcome] = {
     "answered": "answerable",
@@ -336,9 +337,8 @@ class Engine:
         return text, [self._citation(by_id[d]) for d in cited if d in by_id]
 
     def _compose_verify_pdf(self, ctx: TurnContext) -> tuple[str, list[Citation]]:
-        flagged = [c for c in ctx.evidence if c.has_quarantined_content]
-        text = replies.verify_pdf_text(flagged, self.retrieval.names)
-        return text, [self._citation(c, quote=replies.QUARANTINED_QUOTE) for c in flagged]
+        composed = compose_verify_pdf(ctx.evidence, ctx.frame, ctx.path or "single_drug", self.retrieval.names)
+        return composed.text, [self._citation(chunk, quote=quote) for chunk, quote in composed.quotes]
 
     def _citation(self, chunk: Chunk, quote: str | None = None) -> Citation:
         return Citation(
