@@ -87,7 +87,7 @@ async def query(request: Request) -> Response:
     message, conversation_id = parse_query(await read_body(request))
     runtime = services.require_runtime()
     try:
-        reply = await services.run(runtime.engine.handle, message, conversation_id, owner)
+        reply = await services.run(runtime.handle, message, conversation_id, owner)  # follows a swapped index
     except StoreConflict:
         runtime.engine.metrics.store_conflicts += 1  # only the event loop writes this counter
         raise
