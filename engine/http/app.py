@@ -28,7 +28,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from core.errors import ConversationNotFound, EngineError, StoreConflict
+from core.errors import ConversationNotFound, EngineError, StoreConflict, StoreError
 from engine.config import Settings, load_settings
 from engine.fingerprint import canonical_spec
 from engine.http import readiness
@@ -36,6 +36,7 @@ from engine.http.auth import authenticate
 from engine.http.body import parse_conversation_id, parse_query, read_body, require_json_content_type
 from engine.http.errors import EXCEPTION_HANDLERS, ApiError, error_response
 from engine.http.openapi import OPENAPI
+from engine.signoff import require_signed, signoffs_of
 from engine.spec import MachineSpec
 from engine.store.base import TurnRecord
 from engine.wiring import Runtime, build_engine
@@ -146,7 +147,15 @@ async def machine(request: Request) -> Response:
         document = spec_document(spec)
     except ImportError:  # the review exporter is optional; the canonical spec alone still identifies the machine
         document = {}
-    return JSONResponse({**document, "fingerprint": engine.fingerprint, "spec": canonical_spec(spec)})
+    services = _services(request)
+    signed: list[dict[str, Any]] | None
+    try:
+        found = await services.run(signoffs_of, services.require_runtime().store, engine.fingerprint)
+        signed = [s.model_dump(mode="json") for s in found]
+    except StoreError:
+        signed = None  # the spec is still served while the database is down; null says "unknown", not "none"
+    return JSONResponse({**document, "fingerprint": engine.fingerprint, "spec": canonical_spec(spec),
+                         "signoffs": signed})
 
 
 def _render(fmt: str, spec: MachineSpec, lang: Lang) -> str:
@@ -255,6 +264,12 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         built: Runtime | None = None
         if services.runtime is None:
             built = await anyio.to_thread.run_sync(build_engine, settings)
+            if settings.require_signoff:  # also when started as a bare uvicorn factory, not through `serve`
+                try:
+                    await anyio.to_thread.run_sync(require_signed, built.store, built.engine.fingerprint)
+                except EngineError:
+                    built.close()
+                    raise
             services.runtime = built
         try:
             yield
