@@ -311,7 +311,7 @@ class Engine:
         state = ctx.state
         if state == "answered":
             if ctx.reason == "smalltalk":
-                ctx.reply_text = replies.SMALLTALK
+                ctx.reply_text = replies.smalltalk_reply(ctx.text)
             else:
                 ctx.reason = ctx.path if not self.retrieval_only else "retrieval_only"
                 assert ctx.answer is not None

@@ -2,21 +2,33 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from core.sections import SECTION_HEADINGS
+from core.text import fold
 from grounding.answer import Answer
 from retrieval.names import NameBook
 from states.frame import QueryFrame
 from states.scope import looks_non_human
 from states.verify_pdf import QUARANTINED_QUOTE
 
-__all__ = ["looks_non_human", "QUARANTINED_QUOTE", "SMALLTALK", "abstain_text", "answer_text"]
+__all__ = ["looks_non_human", "QUARANTINED_QUOTE", "SMALLTALK", "THANKS", "abstain_text", "answer_text",
+           "smalltalk_reply"]
 
 SMALLTALK = (
     "Xin chào! Tôi trả lời câu hỏi về thuốc dựa trên nội dung Dược thư Quốc gia Việt Nam: chỉ định, chống chỉ "
     "định, liều dùng, tác dụng không mong muốn, tương tác thuốc… Bạn muốn hỏi về thuốc nào?"
 )
+THANKS = "Không có gì! Nếu cần tra thêm thông tin về thuốc trong Dược thư, bạn cứ hỏi nhé."
+_THANKS = re.compile(r"\b(cam on|cam ta|thank|thanks|tks|thx)\b")
+
+
+def smalltalk_reply(text: str) -> str:
+    """A thanks is answered as a thanks ("cảm ơn nhé" was once answered "Xin chào!"); anything else is greeted."""
+    return THANKS if _THANKS.search(fold(text)) else SMALLTALK
+
+
 SYNTHETIC_NOTICE = (
     "Lưu ý: đây là dữ liệu thử nghiệm tổng hợp (fixture), KHÔNG phải Dược thư thật và không phải hướng dẫn y khoa."
 )
