@@ -12,6 +12,7 @@ lifespan builds one from settings (`engine.wiring.build_engine`) and closes it o
 from __future__ import annotations
 
 import functools
+import json
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -40,6 +41,8 @@ from engine.signoff import require_signed, signoffs_of
 from engine.spec import MachineSpec
 from engine.store.base import TurnRecord
 from engine.wiring import Runtime, build_engine
+from states.reason_labels import labels_document
+from states.replies import SYNTHETIC_NOTICE
 
 T = TypeVar("T")
 Lang = Literal["vi", "en"]
@@ -220,9 +223,18 @@ def _chat_page() -> str:
     return resources.files("engine.http").joinpath("chat.html").read_text(encoding="utf-8")
 
 
+def _page_config(services: Services) -> str:
+    """What the chat page shows before any question: plain labels, and whether the index is synthetic test data.
+    Embedded as JSON in a non-executed script element; "<" is escaped so no text can close the element."""
+    engine = services.runtime.engine if services.runtime is not None else None
+    config = {"synthetic": engine.synthetic_corpus if engine is not None else None,
+              "synthetic_notice": SYNTHETIC_NOTICE, "labels": labels_document()}
+    return json.dumps(config, ensure_ascii=False).replace("<", "\\u003c")
+
+
 async def index(request: Request) -> Response:
     nonce = secrets.token_urlsafe(16)
-    html = _chat_page().replace("{{nonce}}", nonce)
+    html = _chat_page().replace("{{nonce}}", nonce).replace("{{page_config}}", _page_config(_services(request)))
     return HTMLResponse(html, headers={
         "Content-Security-Policy": _PAGE_CSP.format(nonce=nonce),
         "X-Content-Type-Options": "nosniff",
