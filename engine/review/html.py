@@ -46,6 +46,7 @@ pre,code.cmd{white-space:pre-wrap;font-size:.8rem;background:#f9fafb;padding:.3r
 .b-answerable{background:#dcfce7;color:#166534}.b-clarify{background:#e0e7ff;color:#3730a3}
 .b-verify_pdf{background:#fef3c7;color:#92400e}.b-abstain{background:#fee2e2;color:#991b1b}
 .cite{font-size:.8rem;color:#374151;border-left:3px solid #9ca3af;padding-left:.5rem;margin:.25rem 0}
+.sr{position:absolute;left:-9999px}
 .chip{display:inline-block;border:1px solid #2563eb;color:#2563eb;border-radius:999px;padding:0 .5rem;
 margin:.2rem .2rem 0 0;font-size:.8rem}
 @media print{body{margin:1cm}.diagram{page-break-inside:avoid;overflow:visible}.example{page-break-inside:avoid}}
@@ -212,7 +213,9 @@ def render_html(spec: MachineSpec, *, svg: str | None, mermaid: str, generated: 
     for i, tr in enumerate(spec.transitions):
         if not tr.row:
             continue
-        head = f"{_e(t['row'])} {_e(numbers[i])}: {_e(condition_text(spec, tr, lang))} → {_e(outcome_text(spec, tr, lang))}"
+        result = outcome_text(spec, tr, lang)
+        arrow = " " if result.startswith("→") else " → "
+        head = f"{_e(t['row'])} {_e(numbers[i])}: {_e(condition_text(spec, tr, lang))}{arrow}{_e(result)}"
         if tr.reason:
             head += f" ({_e(reason_label(tr.reason, lang))})"
         body = _example_html(examples[i], t) if i in examples else f"<p><em>{_e(t['no_example'])}</em></p>"
