@@ -43,11 +43,10 @@ def test_a_server_requiring_signoff_refuses_an_unsigned_spec_and_starts_once_sig
     assert signed.returncode == 0, signed.stderr
     assert "DS. Trần Thị B" in signed.stdout
 
-    with server.start(), httpx.Client(base_url=server.url, timeout=30) as client:
+    with server, httpx.Client(base_url=server.url, timeout=30) as client:  # __enter__ starts it, __exit__ stops it
         machine = client.get("/v1/machine").json()
         assert machine["fingerprint"] == fingerprint
         assert [(s["signed_by"], s["role"]) for s in machine["signoffs"]] == [("DS. Trần Thị B", "Dược sĩ lâm sàng")]
-    server.stop()
 
 
 def test_a_signoff_of_another_fingerprint_does_not_open_the_gate(tmp_path: Path) -> None:
