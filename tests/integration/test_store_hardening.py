@@ -5,15 +5,34 @@ and explicit claims of ownerless conversations."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from core.errors import StoreConflict
 from engine.store.base import ConversationStore
 from engine.store.idempotency import turn_key
+from engine.store.memory import MemoryStore
+from engine.store.sql import SqlStore
+from tests.integration.sql_support import fresh_postgres_schema
 from tests.integration.test_sql_store import OWNER, grow, new_id, turn, update
-from tests.integration.test_sql_store import backend as backend_fixture  # noqa: F401 (the same backends)
-from tests.integration.test_sql_store import store as store_fixture  # noqa: F401
+
+
+@pytest.fixture(params=["memory", "sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ConversationStore]:
+    if request.param == "memory":
+        yield MemoryStore()
+        return
+    if request.param == "sqlite":
+        sql = SqlStore(f"sqlite:///{tmp_path / 'formulary.db'}")
+        yield sql
+        sql.close()
+        return
+    with fresh_postgres_schema() as url:
+        sql = SqlStore(url)
+        yield sql
+        sql.close()
 
 pytestmark = pytest.mark.integration
 
