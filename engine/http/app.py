@@ -15,7 +15,7 @@ import functools
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Literal, TypeVar
 
@@ -23,7 +23,6 @@ import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
@@ -33,11 +32,20 @@ from engine.config import Settings, load_settings
 from engine.fingerprint import canonical_spec
 from engine.http import readiness
 from engine.http.auth import authenticate
-from engine.http.body import parse_conversation_id, parse_query, read_body, require_json_content_type
+from engine.http.body import (
+    parse_conversation_id,
+    parse_idempotency_key,
+    parse_page,
+    parse_query,
+    read_body,
+    require_json_content_type,
+)
+from engine.http.cors import JsonCORSMiddleware
 from engine.http.errors import EXCEPTION_HANDLERS, ApiError, error_response
 from engine.http.openapi import OPENAPI
 from engine.spec import MachineSpec
 from engine.store.base import TurnRecord
+from engine.turn_entry import IdempotencyKeyReused, run_turn
 from engine.wiring import Runtime, build_engine
 
 T = TypeVar("T")
@@ -56,16 +64,18 @@ class Services:
     settings: Settings
     runtime: Runtime | None = None
     limiter: anyio.CapacityLimiter | None = None
+    in_flight: set[str] = field(default_factory=set)
+    """Idempotency-Keys of turns running in this process (a retry while the first attempt runs gets 409)."""
 
     def require_runtime(self) -> Runtime:
         if self.runtime is None:
             raise ApiError(503, "not_started", "the engine is still starting; retry in a moment")
         return self.runtime
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         if self.limiter is None:  # created lazily, inside the running event loop
             self.limiter = anyio.CapacityLimiter(self.settings.worker_threads)
-        return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=self.limiter)
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs), limiter=self.limiter)
 
 
 def _services(request: Request) -> Services:
@@ -84,15 +94,29 @@ async def query(request: Request) -> Response:
     services = _services(request)
     owner = authenticate(request, services.settings.api_key_set)
     require_json_content_type(request)
+    key = parse_idempotency_key(request)
     message, conversation_id = parse_query(await read_body(request))
     runtime = services.require_runtime()
+    if key is not None:
+        if key in services.in_flight:
+            raise ApiError(409, "idempotency_key_in_flight",
+                           "a turn with this Idempotency-Key is still running; resend it in a moment to get its reply",
+                           {"Retry-After": "1"})
+        services.in_flight.add(key)  # only the event loop touches this set
     try:
-        reply = await services.run(runtime.engine.handle, message, conversation_id, owner)
+        result = await services.run(run_turn, runtime.engine, message, conversation_id, owner,
+                                    idempotency_key=key, max_turns=services.settings.max_turns_per_conversation)
     except StoreConflict:
         runtime.engine.metrics.store_conflicts += 1  # only the event loop writes this counter
         raise
-    body = reply.model_dump(mode="json", exclude=None if _wants_trace(request) else {"trace"})
-    return JSONResponse(body)
+    except IdempotencyKeyReused as exc:
+        raise ApiError(422, "idempotency_key_reused", str(exc)) from None
+    finally:
+        if key is not None:
+            services.in_flight.discard(key)
+    body = result.reply.model_dump(mode="json", exclude=None if _wants_trace(request) else {"trace"})
+    headers = {"Idempotent-Replayed": "true"} if result.replayed else None
+    return JSONResponse(body, headers=headers)
 
 
 def _turn_json(turn: TurnRecord, with_trace: bool) -> dict[str, Any]:
@@ -111,12 +135,16 @@ async def conversation(request: Request) -> Response:
             raise ConversationNotFound(f"no conversation {conversation_id}")
         return JSONResponse({"conversation_id": conversation_id, "deleted": True})
 
+    with_trace = _wants_trace(request)
+    offset, limit = parse_page(request, with_trace=with_trace)
+
     def read() -> dict[str, Any]:
         snapshot = store.load(conversation_id, owner)
         if snapshot is None:
             raise ConversationNotFound(f"no conversation {conversation_id}")
-        turns = store.turns(conversation_id)
-        with_trace = _wants_trace(request)
+        # One bounded page: a 3,000-turn conversation is never read (or serialised) whole.
+        turns = store.turns_page(conversation_id, offset, limit)
+        end = offset + len(turns)
         return {
             "conversation_id": snapshot.id,
             "state": snapshot.state,
@@ -127,6 +155,10 @@ async def conversation(request: Request) -> Response:
             "version": snapshot.version,
             "created_at": snapshot.created_at.isoformat() if snapshot.created_at else None,
             "updated_at": snapshot.updated_at.isoformat() if snapshot.updated_at else None,
+            "turn_count": snapshot.turn_count,
+            "offset": offset,
+            "limit": limit,
+            "next_offset": end if end < snapshot.turn_count else None,
             "turns": [_turn_json(t, with_trace) for t in turns],
         }
 
@@ -241,8 +273,8 @@ def _middleware(settings: Settings) -> list[Middleware]:
     origins = [o.strip() for o in settings.cors_origins.split(",") if o.strip()]
     if not origins:
         return []  # CORS off by default: the chat page is same-origin
-    return [Middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST", "DELETE"],
-                       allow_headers=["Authorization", "X-API-Key", "Content-Type"], max_age=600)]
+    return [Middleware(JsonCORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST", "DELETE"],
+                       allow_headers=["Authorization", "X-API-Key", "Content-Type", "Idempotency-Key"], max_age=600)]
 
 
 def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> Starlette:
