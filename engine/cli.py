@@ -17,6 +17,7 @@ COMMANDS = {
     "review": "Export the machine for clinical review (diagram, routing table, fingerprint)",
     "bench": "Run the benchmarks (writes bench/results.json and bench/RESULTS.md)",
     "purge": "Delete conversations older than the retention limit",
+    "claim": "Give a conversation created with auth off to one API key (admin)",
 }
 
 

@@ -22,8 +22,10 @@ and only the per-turn user message varies.
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -52,6 +54,21 @@ for a slot no longer than its deadline."""
 CACHE_EPHEMERAL: dict[str, str] = {"type": "ephemeral"}
 
 M = TypeVar("M", bound=BaseModel)
+
+_counts_lock = threading.Lock()
+_call_counts: Counter[tuple[str, str]] = Counter()
+"""Every provider call this process sent, by (call site, ok|error): also the calls of turns that were then
+discarded (a commit conflict), which the per-turn metrics never see."""
+
+
+def call_counts() -> dict[tuple[str, str], int]:
+    with _counts_lock:
+        return dict(_call_counts)
+
+
+def _count(call_site: str, ok: bool) -> None:
+    with _counts_lock:
+        _call_counts[(call_site, "ok" if ok else "error")] += 1
 
 
 @dataclass(frozen=True)
@@ -198,6 +215,7 @@ class ClaudeClient:
         self.read_timeout_s = read_timeout_s
         self._clock = clock
         self._slots = threading.BoundedSemaphore(CALL_THREADS)
+        self._reach: tuple[float, str | None] | None = None
 
     @classmethod
     def from_settings(
@@ -224,6 +242,26 @@ class ClaudeClient:
 
     def close(self) -> None:
         self._client.close()
+
+    def reachable(self, timeout_s: float = 1.0, cache_s: float = 10.0) -> str | None:
+        """None when the provider's host accepts a TCP connection, else why not. Cached `cache_s` seconds.
+
+        For /ready: a configured provider whose URL does not answer cannot serve a turn, and saying "ok"
+        would send traffic to a deployment that can only abstain. Never sends a Messages request (no cost).
+        """
+        now = time.monotonic()
+        if self._reach is not None and now - self._reach[0] < cache_s:
+            return self._reach[1]
+        url = self._client.base_url
+        host = url.host or "localhost"
+        port = url.port or (443 if url.scheme == "https" else 80)
+        problem: str | None = None
+        try:
+            socket.create_connection((host, port), timeout=timeout_s).close()
+        except OSError as exc:
+            problem = f"cannot reach {url.scheme}://{host}:{port} ({exc.strerror or type(exc).__name__})"
+        self._reach = (now, problem)
+        return problem
 
     def _timeout(self, remaining_s: float) -> httpx2.Timeout:
         """Each attempt's timeouts: the configured ones, cut to the time the turn has left."""
@@ -277,6 +315,7 @@ class ClaudeClient:
         try:
             message = self._send(call_site, budget, params)
         except RequestBudgetExhausted as exc:
+            _count(call_site, ok=False)
             budget.record(LlmCall(call_site, self._clock() - started, ok=False, error=str(exc)))
             log.warning("provider call abandoned at the turn's deadline: %s", exc)
             raise
@@ -289,6 +328,7 @@ class ClaudeClient:
             if problem is not None:
                 err = output_invalid(call_site, problem)
         elapsed = self._clock() - started
+        _count(call_site, ok=err is None)
         if err is not None:
             budget.record(LlmCall(call_site, elapsed, ok=False, usage=_usage(message), error=str(err)))
             log.warning("provider call failed: %s", err)

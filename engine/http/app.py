@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import secrets
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ from engine.http.body import (
 )
 from engine.http.cors import JsonCORSMiddleware
 from engine.http.errors import EXCEPTION_HANDLERS, ApiError, error_response
+from engine.http.limits import HeaderCountLimit
 from engine.http.openapi import OPENAPI
 from engine.spec import MachineSpec
 from engine.store.base import TurnRecord
@@ -229,8 +231,18 @@ async def ready(request: Request) -> Response:
     return JSONResponse(body, status_code=200 if result.ready else 503)
 
 
+def _provider_requests() -> str:
+    """Every provider call the process sent (grounding.anthropic_adapter counts them as they are made)."""
+    adapter = sys.modules.get("grounding.anthropic_adapter")  # loaded only when a provider is configured
+    counts: dict[tuple[str, str], int] = adapter.call_counts() if adapter is not None else {}
+    lines = ["# TYPE formulary_provider_requests_total counter"]
+    lines += [f'formulary_provider_requests_total{{site="{site}",status="{status}"}} {n}'
+              for (site, status), n in sorted(counts.items())]
+    return "\n".join(lines) + "\n"
+
+
 async def metrics(request: Request) -> Response:
-    text = _services(request).require_runtime().engine.metrics.render()
+    text = _services(request).require_runtime().engine.metrics.render() + _provider_requests()
     return PlainTextResponse(text, media_type="text/plain; version=0.0.4; charset=utf-8")
 
 
@@ -270,10 +282,11 @@ ROUTES = [
 
 
 def _middleware(settings: Settings) -> list[Middleware]:
+    bounded = [Middleware(HeaderCountLimit, max_headers=settings.max_header_count)]
     origins = [o.strip() for o in settings.cors_origins.split(",") if o.strip()]
     if not origins:
-        return []  # CORS off by default: the chat page is same-origin
-    return [Middleware(JsonCORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST", "DELETE"],
+        return bounded  # CORS off by default: the chat page is same-origin
+    return [*bounded, Middleware(JsonCORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST", "DELETE"],
                        allow_headers=["Authorization", "X-API-Key", "Content-Type", "Idempotency-Key"], max_age=600)]
 
 

@@ -220,6 +220,37 @@ class SqlStore:
             except StoreError:
                 self._engine.dispose()
                 raise
+        self._file, self._identity = self._sqlite_file()
+
+    def _sqlite_file(self) -> tuple[Path | None, tuple[int, int] | None]:
+        """The SQLite database file and its (device, inode) at open; (None, None) for memory or PostgreSQL."""
+        if self.backend != "sqlite" or self.url.database in (None, "", ":memory:"):
+            return None, None
+        path = Path(str(self.url.database)).expanduser()
+        try:
+            st = path.stat()
+        except OSError:
+            return path, None
+        return path, (st.st_dev, st.st_ino)
+
+    def _check_file(self) -> None:
+        """Raise StoreUnavailable when the database file was removed or replaced since the store opened it.
+
+        SQLite keeps writing to an unlinked file through its open descriptors: without this check, turns
+        after `rm -rf DATA_DIR` report persisted=true and /ready says ok, and everything is gone at restart.
+        """
+        if self._file is None or self._identity is None:
+            return
+        try:
+            st = self._file.stat()
+        except FileNotFoundError:
+            raise StoreUnavailable(f"the database file {self._file} was removed; restore it or restart the "
+                                   "server (turns are not being saved)") from None
+        except OSError as exc:
+            raise StoreUnavailable(f"the database file {self._file} cannot be read: {exc.strerror}") from None
+        if (st.st_dev, st.st_ino) != self._identity:
+            raise StoreUnavailable(f"the database file {self._file} was replaced by another file; restart the "
+                                   "server to use it (turns are not being saved)")
 
     def _migrate(self, busy_timeout_ms: int) -> None:
         """Upgrade to head. On SQLite, processes opening a brand-new file together can get "database is
@@ -249,6 +280,7 @@ class SqlStore:
 
     @contextmanager
     def _write(self, action: str, conversation_id: str | None = None) -> Iterator[Connection]:
+        self._check_file()
         with translated(action, conversation_id), self._engine.connect() as conn:
             conn.execution_options(**{_WRITE: True})
             with conn.begin():
@@ -256,6 +288,7 @@ class SqlStore:
 
     @contextmanager
     def _read(self, action: str) -> Iterator[Connection]:
+        self._check_file()
         with translated(action), self._engine.connect() as conn:
             yield conn
 
