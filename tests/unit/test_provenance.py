@@ -106,3 +106,24 @@ def test_an_earlier_childs_age_is_not_kept_for_a_question_about_adults() -> None
                                 user_turns("còn người lớn thì sao?", ["Người dùng: paracetamol cho bé 5 tuổi 18 kg"]))
     assert (frame.population, frame.age_months, frame.weight_kg) == ("adult", None, None)
     assert len(notes) == 2
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(frames=st.lists(_MODEL_FRAME, min_size=2, max_size=3), texts=st.lists(_TEXT, min_size=3, max_size=3))
+def test_the_merged_frame_the_gates_read_holds_only_values_from_the_users_turns(
+    frames: list[dict[str, Any]], texts: list[str]
+) -> None:
+    """The whole turn (understand → merge → route), over a conversation, through the real SDK."""
+    from tests.unit.claude_kit import claude_engine
+
+    fake = FakeMessages()
+    engine = claude_engine(client_for(fake))
+    conversation_id = None
+    said: list[str] = []
+    for frame, text in zip(frames, texts, strict=False):
+        fake._fallback = fooled_model(frame)
+        reply = engine.handle(text, conversation_id)
+        conversation_id = reply.conversation_id
+        said.append(text)
+        assert reply.frame is not None
+        _assert_supported(QueryFrame.model_validate(reply.frame), said)
