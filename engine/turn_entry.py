@@ -109,6 +109,7 @@ def run_turn(
         if found is not None:
             return TurnResult(_replay(found, message, conversation_id, owner), replayed=True)
     snapshot: ConversationSnapshot | None = None
+    claim_token = str(uuid.uuid4())
     if conversation_id is not None:
         try:
             snapshot = store.load(conversation_id, owner)
@@ -120,13 +121,13 @@ def run_turn(
             if too_long(snapshot, max_turns):
                 return TurnResult(too_long_reply(engine, snapshot, max_turns))
             try:
-                store.claim_turn(conversation_id, snapshot.version, str(uuid.uuid4()))
+                store.claim_turn(conversation_id, snapshot.version, claim_token)
             except StoreConflict:
                 raise
             except StoreError as exc:  # the claim is an optimisation; the commit's version check still holds
                 log.warning("could not claim the turn; it runs unclaimed: %s", exc)
     try:
-        with turn_key(idempotency_key):
+        with turn_key(idempotency_key, claim_token):
             reply = engine.handle(message, conversation_id, owner)
     except StoreConflict:
         if idempotency_key is not None:
