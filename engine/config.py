@@ -52,7 +52,7 @@ class Settings(BaseSettings):
                                   description="Largest request head (request line + headers) accepted, in bytes.")
     max_header_count: int = Field(default=64, ge=8, le=1000, description="Most header lines one request may carry.")
     request_head_timeout_s: float = Field(default=10.0, gt=0, le=300,
-                                          description="A request whose head is not complete by then is dropped.")
+                                          description="A request head not complete by then is dropped; a body, 408.")
     provider_probe_timeout_s: float = Field(default=1.0, gt=0, le=30,
                                             description="/ready's TCP probe of ANTHROPIC_BASE_URL (cached 10 s).")
 

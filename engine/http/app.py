@@ -97,7 +97,7 @@ async def query(request: Request) -> Response:
     owner = authenticate(request, services.settings.api_key_set)
     require_json_content_type(request)
     key = parse_idempotency_key(request)
-    message, conversation_id = parse_query(await read_body(request))
+    message, conversation_id = parse_query(await read_body(request, timeout_s=services.settings.request_head_timeout_s))
     runtime = services.require_runtime()
     if key is not None:
         if key in services.in_flight:

@@ -11,6 +11,7 @@ import re
 import uuid
 from typing import Any
 
+import anyio
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 from starlette.requests import Request
 
@@ -34,17 +35,27 @@ class QueryBody(BaseModel):
     conversation_id: StrictStr | None = Field(default=None)
 
 
-async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
-    """The raw body, refusing (413) as soon as it exceeds `limit` — never buffering more than that."""
+BODY_TIMEOUT_S = 10.0
+"""A body (at most 64 KiB) not received within this is refused: a client dripping its body must not hold a
+connection forever (the request head has its own deadline, engine/http/protocol.py)."""
+
+
+async def read_body(request: Request, limit: int = MAX_BODY_BYTES, timeout_s: float = BODY_TIMEOUT_S) -> bytes:
+    """The raw body, refusing (413) as soon as it exceeds `limit` — never buffering more than that — and
+    (408) when it has not all arrived within `timeout_s`."""
     too_large = ApiError(413, "payload_too_large", f"request body is over {limit // 1024} KiB; send one short turn")
     declared = request.headers.get("content-length")
     if declared is not None and declared.strip().isdigit() and int(declared) > limit:
         raise too_large
     received = bytearray()
-    async for chunk in request.stream():
-        received += chunk
-        if len(received) > limit:
-            raise too_large
+    with anyio.move_on_after(timeout_s) as scope:
+        async for chunk in request.stream():
+            received += chunk
+            if len(received) > limit:
+                raise too_large
+    if scope.cancelled_caught:
+        raise ApiError(408, "request_timeout", f"the request body did not arrive within {timeout_s:.0f} s; "
+                                               "send it in one go", {"Connection": "close"})
     return bytes(received)
 
 

@@ -187,6 +187,17 @@ def test_an_oversized_or_overcrowded_request_head_is_refused(server: ServeProces
     assert crowded.status_code == 431 and crowded.json()["error"] == "too_many_headers"
 
 
+def test_a_body_dripped_slower_than_the_request_timeout_gets_408(server: ServeProcess) -> None:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=HEAD_TIMEOUT_S + 5) as s:
+        s.sendall(b"POST /v1/rag/query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 40\r\n\r\n{\"message\"")
+        started = time.monotonic()
+        answer = s.recv(4096)
+        took = time.monotonic() - started
+    assert answer.startswith(b"HTTP/1.1 408") and b"request_timeout" in answer
+    assert took < HEAD_TIMEOUT_S + 2
+
+
 def test_a_client_disconnect_is_logged_as_one_line_without_a_traceback(server: ServeProcess) -> None:
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
         s.sendall(b"POST /v1/rag/query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
