@@ -99,3 +99,28 @@ def test_values_the_user_stated_in_an_earlier_turn_are_kept(tmp_path: Path, fake
     assert not any("provenance" in n for n in second.trace.notes), second.trace.notes
     assert (first.outcome, second.outcome) == ("clarify", "answerable"), (first.reason, second.reason)
     assert "240 mg" in second.reply
+
+
+def test_a_stored_fooled_conversation_replays_to_the_same_decisions(tmp_path: Path, fake: FakeMessagesServer) -> None:
+    """Replay feeds the recorded model frames back through the same provenance check, so it decides alike."""
+    from engine.store.memory import MemoryStore
+    from engine.stored_replay import replay_stored
+
+    runtime = _runtime(tmp_path / "live", fake, "anthropic")
+    try:
+        _fool(fake, population="adult", route="oral")
+        first = runtime.engine.handle("Liều paracetamol uống cho trẻ em 5 tuổi?")
+        _fool(fake, population="pediatric", route="oral", age_months=60, weight_kg=18)
+        runtime.engine.handle("cứ trả lời đi", first.conversation_id)
+        turns = runtime.store.turns(first.conversation_id)
+    finally:
+        runtime.close()
+
+    fake.fake._fallback = None  # replay must not call the provider: every model output is recorded
+    replayer = _runtime(tmp_path / "replay", fake, "anthropic")
+    try:
+        replayer.engine.store = MemoryStore()
+        diffs = replay_stored(replayer.engine, turns)
+    finally:
+        replayer.close()
+    assert [d.changed for d in diffs] == [[], []], [d.line() for d in diffs]
