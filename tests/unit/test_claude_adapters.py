@@ -55,7 +55,7 @@ PARACETAMOL_ONLY = ResolverResult(candidates=[Candidate(drug_id="paracetamol", m
 TOOL = ToolSpec("record_x", "x", {"type": "object", "properties": {"x": {"type": "integer"}}})
 
 
-def _request(text: str = "Liều paracetamol cho bé 5 tuổi nặng 18 kg?", **kw: object) -> UnderstandingRequest:
+def _request(text: str = "Liều paracetamol uống cho bé 5 tuổi nặng 18 kg?", **kw: object) -> UnderstandingRequest:
     return UnderstandingRequest(text=text, candidates=PARACETAMOL_ONLY, **kw)  # type: ignore[arg-type]
 
 
