@@ -63,7 +63,7 @@ def _recording(spec: MachineSpec, reads: dict[str, set[str]]) -> MachineSpec:
         seen = reads.setdefault(state.name, set())
 
         def recorded(ctx: TurnView, services: Services, step: Step = step) -> Update:
-            return step(ReadRecorder(ctx, seen), services)  # type: ignore[arg-type]
+            return step(ReadRecorder(ctx, seen), services)
 
         return dataclasses.replace(state, step=recorded)
 
