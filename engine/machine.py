@@ -1,19 +1,20 @@
 """Build the one `transitions` machine a process runs, from the spec data.
 
-`model=None`, `auto_transitions=False`: the machine has no model of its own; each turn's context is
-added with `add_model(ctx, initial=<persisted state>)` and removed afterwards. Every guard is wrapped
-so its evaluation is recorded in the turn trace, and every transition records itself and the reason it
-decides.
+`model=None`, `auto_transitions=False`: the machine has no model of its own, and no turn is ever added to it.
+A turn's context carries its current state (`ctx.state`) and the runner fires the machine's own events on it
+(`TurnMachine.fire`: `Event.trigger(ctx)`, the guards in spec order, first match wins), so the object that runs
+is the object that is exported and drawn, without `add_model`/`remove_model` per turn (which rebuilt a
+trigger method per event and an `is_<state>` per state on every turn, and mutated a shared model list under a
+lock). Every guard is wrapped so its evaluation is recorded in the turn (as a plain tuple, made into the
+trace's records once per turn), and every transition records itself and the reason it decides.
 
-Concurrency: a non-queued `transitions.Machine` keeps all per-turn state on the model (each trigger builds
-its own EventData), so triggers on different models may run on different worker threads at once. Only the
-shared model list is mutated, by add_model/remove_model, and `TurnMachine` serialises exactly those.
-(`LockedMachine` would also lock every trigger and attribute access: measured 3× slower per turn.)
+Concurrency: a non-queued `transitions.Machine` keeps all per-turn state on the model (each trigger builds its
+own EventData), and no turn mutates the machine, so turns run on different worker threads at once without a
+lock. (`LockedMachine` would lock every trigger: measured 3× slower per turn.)
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any, cast
 
@@ -24,10 +25,12 @@ from engine.spec import Guard, MachineSpec, TransitionSpec
 
 
 def _traced(guard: Guard) -> Callable[[EventData], bool]:
+    name, predicate = guard.name, guard.predicate
+
     def check(event: EventData) -> bool:
         ctx = cast(TurnContext, event.model)
-        result = bool(guard.predicate(ctx))
-        ctx.record_guard(guard.name, result)
+        result = bool(predicate(ctx))
+        ctx.guard_log.append((ctx.state, name, result))
         return result
 
     check.__name__ = guard.name
@@ -46,19 +49,12 @@ def _after(spec: TransitionSpec) -> Callable[[EventData], None]:
 
 
 class TurnMachine(Machine):
-    """The process's one machine; add_model/remove_model are serialised, triggers are not."""
+    """The process's one machine. Turns are never added to it: `fire` runs one of its events on a turn."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self._models_lock = threading.Lock()
-        super().__init__(*args, **kwargs)
-
-    def add_model(self, model: Any, initial: Any = None) -> None:
-        with self._models_lock:
-            super().add_model(model, initial=initial)
-
-    def remove_model(self, model: Any) -> None:
-        with self._models_lock:
-            super().remove_model(model)
+    def fire(self, ctx: TurnContext, trigger: str) -> None:
+        """Fire `trigger` from `ctx.state`: its transitions in spec order, the first whose guards all pass."""
+        if not self.events[trigger].trigger(ctx):
+            raise RuntimeError(f"no transition on {trigger!r} out of {ctx.state!r} passed its guards")
 
 
 def build_machine(spec: MachineSpec) -> TurnMachine:
