@@ -18,7 +18,7 @@ from bench.timing import cycle, interleaved, time_each
 from core.budget import RequestBudget
 from core.corpus import Chunk
 from engine.context import TurnContext
-from engine.machine import build_machine
+from engine.machine import build_machine, build_machine_as
 from engine.spec import MachineSpec, build_spec
 from grounding.answer import Answer, Claim, EntailmentResult, GroundingResult
 from states.frame import QueryFrame
@@ -109,14 +109,7 @@ def _locked_machine(spec: MachineSpec) -> Machine:
     """The same machine as transitions' `LockedMachine` (locks every trigger): the design alternative, for comparison."""
     from transitions.extensions import LockedMachine
 
-    import engine.machine as machine_module
-
-    engine_class = machine_module.TurnMachine
-    machine_module.TurnMachine = LockedMachine  # type: ignore[misc,assignment]
-    try:
-        return build_machine(spec)
-    finally:
-        machine_module.TurnMachine = engine_class  # type: ignore[misc]
+    return build_machine_as(spec, LockedMachine)
 
 
 def run() -> GroupResult:
