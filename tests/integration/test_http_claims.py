@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import httpx
 import pytest
@@ -165,7 +166,7 @@ def test_purge_with_an_absurd_number_of_days_says_what_to_give_instead(tmp_path:
 class HistoryFails(FaultyStore):
     """The turn's own read (load_with_history) fails; the entry's count of turns still works."""
 
-    def load_with_history(self, conversation_id: str, owner: str | None, lines: int = 12):  # type: ignore[no-untyped-def]
+    def load_with_history(self, conversation_id: str, owner: str | None, lines: int = 12) -> NoReturn:
         from core.errors import StoreUnavailable
 
         raise StoreUnavailable("injected: history unreadable")
