@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from core.vocabulary import POPULATION_LABELS_VI, ROUTE_LABELS_VI
 from retrieval.names import NameBook
 from states.frame import QueryFrame
+from states.person import subject
 
 ATTRIBUTE_CHIPS = ["Chỉ định", "Chống chỉ định", "Liều dùng", "Tác dụng không mong muốn", "Tương tác thuốc"]
 
@@ -46,15 +47,37 @@ def _drug_list(frame: QueryFrame, names: NameBook) -> str:
 def pediatric_question(frame: QueryFrame, names: NameBook) -> Question:
     drug = _drug_list(frame, names)
     has_age, has_weight = frame.age_months is not None, frame.weight_kg is not None
+    who = subject(frame.person, "pediatric")
+    Who = who[:1].upper() + who[1:]
+    if frame.unanswered >= 2:
+        return way_forward(frame, drug, who, missing=["weight"] if has_age else ["age"] if has_weight
+                           else ["age", "weight"])
     if has_weight and not has_age:
-        return Question(text=f"Bé nặng {format_number(frame.weight_kg or 0)} kg, vậy bé bao nhiêu tuổi?",
+        return Question(text=f"{Who} nặng {format_number(frame.weight_kg or 0)} kg, vậy {who} bao nhiêu tuổi?",
                         missing=["age"])
     if has_age and not has_weight:
-        return Question(text=f"Bé {format_age(frame)}, vậy bé nặng bao nhiêu kg?", missing=["weight"])
+        return Question(text=f"{Who} {format_age(frame)}, vậy {who} nặng bao nhiêu kg?", missing=["weight"])
     return Question(
-        text=f"Để tra liều {drug} cho trẻ em, bé bao nhiêu tuổi và nặng bao nhiêu kg?",
+        text=f"Để tra liều {drug} cho trẻ em, {who} bao nhiêu tuổi và nặng bao nhiêu kg?",
         missing=["age", "weight"],
     )
+
+
+def way_forward(frame: QueryFrame, drug: str, who: str, missing: list[str]) -> Question:
+    """The third ask of a slot nobody can give (#21.4): how to get it, or whom to ask — never a dose without it.
+
+    The paediatric gate stays: the formulary branches on age AND weight, so no dose is looked up on one of them."""
+    needs = " và ".join({"age": "tuổi", "weight": "cân nặng"}[m] for m in missing)
+    how = []
+    if "weight" in missing:
+        how.append(f"Nếu chưa cân được: bế {who} đứng lên cân cùng người lớn rồi trừ cân nặng của người lớn, "
+                   "hoặc xem cân nặng gần nhất trong sổ tiêm chủng / sổ khám bệnh")
+    if "age" in missing:
+        how.append(f"tuổi của {who} có trong giấy khai sinh hoặc sổ tiêm chủng")
+    text = (f"Dược thư ghi liều {drug} cho trẻ em theo cả tuổi và cân nặng, nên tôi không thể tra liều khi chưa "
+            f"biết {needs} của {who}. " + "; ".join(how) + ". Nếu không có, vui lòng hỏi dược sĩ hoặc bác sĩ "
+            f"để được tư vấn liều phù hợp cho {who}. Khi biết {needs}, bạn gửi lại cho tôi.")
+    return Question(text=text, missing=missing)
 
 
 def _route_question(reason: str, frame: QueryFrame, drug: str, routes_found: Sequence[str]) -> Question:
@@ -72,6 +95,15 @@ def _route_question(reason: str, frame: QueryFrame, drug: str, routes_found: Seq
 
 
 def question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: Sequence[str] = ()) -> Question:
+    """The question for `reason`, after what the frame's notes must say first (a converted unit, a corrected
+    or rejected value, the person the question is now about)."""
+    question = _question_for(reason, frame, names, routes_found)
+    if frame.notes:
+        question = question.model_copy(update={"text": "\n".join([*frame.notes, question.text])})
+    return question
+
+
+def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: Sequence[str] = ()) -> Question:
     drug = _drug_list(frame, names)
     if reason == "missing_population":
         return Question(text=f"Bạn hỏi liều {drug} cho người lớn hay trẻ em?",

@@ -19,9 +19,13 @@ from __future__ import annotations
 import re
 
 from core.text import fold, normalize
+from core.vocabulary import POPULATION_LABELS_VI
+from states.clarify import format_age, format_number
 from states.conditions import AMBIGUOUS_CONDITIONS
 from states.followup import adds_interaction_partner, has_anaphora, is_elliptical
 from states.frame import Pending, QueryFrame
+from states.person import GENERIC, Person, person_of
+from states.quantities import weight_fits_age
 
 _PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route")
 _CONTEXT_SLOTS = ("renal", "hepatic")
@@ -110,7 +114,31 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
 
 
 def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | None, text: str) -> QueryFrame:
-    if prior is None or new.non_human:
+    """The conversation's frame after this turn, whose `notes` say what the reply must echo first."""
+    notes = list(new.notes)
+    if prior is None:
+        return _checked(new, None, None, notes, text)
+    prior = prior.model_copy(update={"notes": []})
+    person = person_of(text)
+    switched = person is not None and not new.non_human and switches_person(prior, person)
+    base = forget_person(prior) if switched else prior
+    merged = _merge(new, base, pending, text)
+    if switched and merged is not new and person is not None:
+        if merged.population is None and person.key == "younger" and prior.population == "pediatric":
+            merged = merged.model_copy(update={"population": "pediatric"})  # the younger sibling of a child
+        merged = merged.model_copy(update={"person": person.label})
+        was = prior.person or POPULATION_LABELS_VI.get(prior.population or "", "")
+        if was and _has_person_values(prior):
+            notes.append(f"Về {person.label}: tôi không dùng tuổi, cân nặng hay bệnh của {was} đã nêu trước đó.")
+    elif merged is not new and person is not None and (merged.person is None or person.key not in GENERIC):
+        merged = merged.model_copy(update={"person": person.label})
+    elif merged is not new and merged.person is None and prior.person is not None:
+        merged = merged.model_copy(update={"person": prior.person})
+    return _checked(merged, prior if not switched else None, pending, notes, text)
+
+
+def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: str) -> QueryFrame:
+    if new.non_human:
         return new
     if _still_non_human(new, prior, text):
         return new.model_copy(update={"turn_type": "out_of_scope", "non_human": True, "section_key": None,
@@ -213,3 +241,78 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
                                                "section_key": "lieu_luong_cach_dung"})
         return _settled(merged, confidence=0.75)
     return new
+
+
+# --- who the patient is ----------------------------------------------------------------------------------
+_PERSON_VALUES = ("population", "age_text", "age_months", "weight_kg", "renal", "hepatic", "person")
+
+
+def switches_person(prior: QueryFrame, person: Person) -> bool:
+    """The turn is about someone other than the person the prior frame holds values for.
+
+    A generic word ("bé", "người lớn") after a named person of the same group is that person ("em nó" … "bé
+    10 kg"); a named person ("mẹ bé", "em nó", "bà tôi") other than the one before is someone else."""
+    before = person_of(prior.person) if prior.person else None
+    if person.key in GENERIC:
+        if prior.population is not None and person.population != prior.population:
+            return True
+        return before is not None and before.key in GENERIC and before.key != person.key
+    if before is None:
+        # The first named person: someone else if the prior values were stated for a patient at all.
+        return _has_person_values(prior) or prior.population is not None
+    if before.key != person.key:
+        return True
+    return before.key == "relative" and fold(before.label) != fold(person.label)
+
+
+def _has_person_values(frame: QueryFrame) -> bool:
+    return any(getattr(frame, n) is not None for n in ("age_months", "weight_kg", "renal", "hepatic")) or bool(
+        frame.pregnant or frame.breastfeeding or frame.comorbidities)
+
+
+def forget_person(frame: QueryFrame) -> QueryFrame:
+    """The frame without anything that belonged to its patient: the drug and the question stay."""
+    update: dict[str, object] = {name: None for name in _PERSON_VALUES}
+    update.update(pregnant=False, breastfeeding=False, comorbidities=[], unanswered=0)
+    return frame.model_copy(update=update)
+
+
+# --- values that cannot be, corrections, unanswered questions --------------------------------------------
+
+def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | None, notes: list[str],
+             text: str) -> QueryFrame:
+    update: dict[str, object] = {}
+    if merged.age_months is not None and merged.weight_kg is not None and not weight_fits_age(
+            merged.weight_kg, merged.age_months):
+        # A 5-year-old of 180 kg is a typing slip, not a patient: the value this turn gave is not used, and the
+        # paediatric gate asks for it again. Never dosed on.
+        age_new = prior is None or merged.age_months != prior.age_months
+        weight_new = prior is None or merged.weight_kg != prior.weight_kg
+        subject = merged.person or ("bé" if merged.population != "adult" else "người bệnh")
+        notes.append(f"Cân nặng {format_number(merged.weight_kg)} kg không phù hợp với {subject} "
+                     f"{format_age(merged)}; tôi chưa dùng giá trị này. Vui lòng kiểm tra lại.")
+        if weight_new or not age_new:
+            update["weight_kg"] = None
+        else:
+            update.update(age_months=None, age_text=None)
+    if prior is not None and pending is not None and merged.population == prior.population:
+        notes += _corrections(merged.model_copy(update=update), prior)
+    if prior is not None and pending is not None:
+        answered = merged != prior or bool(update)
+        update["unanswered"] = 0 if answered else prior.unanswered + 1
+    elif merged.unanswered:
+        update["unanswered"] = 0
+    if list(dict.fromkeys(notes)) != merged.notes:
+        update["notes"] = list(dict.fromkeys(notes))
+    return merged.model_copy(update=update) if update else merged
+
+
+def _corrections(merged: QueryFrame, prior: QueryFrame) -> list[str]:
+    """A value that replaces one already given ("à nhầm, bé 16kg", "đã bảo 3 tuổi rồi!!") is said back."""
+    said: list[str] = []
+    if prior.weight_kg is not None and merged.weight_kg is not None and merged.weight_kg != prior.weight_kg:
+        said.append(f"Đã sửa cân nặng: {format_number(merged.weight_kg)} kg (thay cho "
+                    f"{format_number(prior.weight_kg)} kg).")
+    if prior.age_months is not None and merged.age_months is not None and merged.age_months != prior.age_months:
+        said.append(f"Đã sửa tuổi: {format_age(merged)} (thay cho {format_age(prior)}).")
+    return said

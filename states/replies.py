@@ -9,6 +9,7 @@ from core.sections import SECTION_HEADINGS
 from grounding.answer import Answer
 from retrieval.names import NameBook
 from states.frame import QueryFrame
+from states.person import about_line
 from states.scope import looks_non_human
 
 __all__ = ["looks_non_human", "SMALLTALK", "abstain_text", "answer_text", "verify_pdf_text"]
@@ -91,6 +92,7 @@ def answer_text(answer: Answer, path: str, frame: QueryFrame, names: NameBook) -
         head = f"Theo Dược thư ({_drugs(frame, names)}{' – ' + section if section else ''}):"
     if answer.preamble:
         head = f"{head}\n{answer.preamble}"  # the generator's number-free notice, e.g. no age band fits
+    head = "\n".join([*frame.notes, *about_line(frame), head])  # conversions, corrections, whom it is about
     if frame.unknown_drugs:
         # A partly-resolved question must not read as if the unknown drug had been checked.
         head = (f"Lưu ý: không tìm thấy {', '.join(frame.unknown_drugs)} trong Dược thư; thông tin dưới đây chỉ "

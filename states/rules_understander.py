@@ -28,6 +28,7 @@ from states.conditions import (
 )
 from states.followup import has_anaphora, is_elliptical
 from states.frame import QueryFrame
+from states.person import GENERIC, person_of
 from states.scope import looks_non_human
 from states.slots import Slots, extract_slots
 from states.understander import Understanding, UnderstandingRequest
@@ -96,7 +97,9 @@ _ENGLISH_WORDS = frozenset(
 )
 
 
-def _looks_english(folded: str) -> bool:
+def _looks_english(folded: str, text: str = "") -> bool:
+    if text and not text.isascii():
+        return False  # Vietnamese typed with diacritics ("à nhầm, bé 16kg") is not English however short
     words = re.findall(r"[a-z]+", folded)
     return len(words) >= 3 and sum(w in _ENGLISH_WORDS for w in words) / len(words) >= 0.5
 
@@ -116,6 +119,10 @@ class RulesUnderstander:
     # ---------------------------------------------------------------------------------------------- parse
 
     def parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False) -> QueryFrame:
+        frame = self._parse(text, candidates, awaiting_answer=awaiting_answer)
+        return _with_person_and_notes(frame, normalize(text))
+
+    def _parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False) -> QueryFrame:
         text = normalize(text)
         folded = fold(text)
         allowed = set(self.names.ids()) if self.names.ids() else None
@@ -131,7 +138,7 @@ class RulesUnderstander:
             return _frame(turn_type="out_of_scope", drugs=drugs, unknown_drugs=unknown, non_human=True,
                               confidence=0.95, **base)
 
-        if not drugs and _looks_english(folded):
+        if not drugs and _looks_english(folded, text):
             # An English sentence naming no formulary drug ("Ignore all previous instructions …") is not a
             # formulary question: its capitalised words are not unknown drug names.
             return _frame(turn_type="out_of_scope", confidence=0.7)
@@ -140,7 +147,9 @@ class RulesUnderstander:
         if named:
             return self._drug_turn(text, candidates, drugs, unknown, route, slots, base, name_confidence)
 
-        if _SMALLTALK.search(folded) and route is None:
+        if _SMALLTALK.search(folded) and route is None and not _states_patient(slots):
+            # "dạ cảm ơn, bé 5 tuổi 18 ký ạ", "đã bảo 3 tuổi rồi!!": politeness or exasperation around an
+            # answer is still the answer.
             return _frame(turn_type="smalltalk", confidence=0.95)
 
         condition = find_condition_question(text)
@@ -169,6 +178,10 @@ class RulesUnderstander:
 
         if _OUT_OF_SCOPE.search(folded):
             return _frame(turn_type="out_of_scope", confidence=0.8)
+
+        if person_of(text) is not None and (is_elliptical(text) or awaiting_answer):
+            # "còn bố nó thì sao?": the same question about another person (merged with the conversation).
+            return _frame(turn_type="drug_overview", confidence=0.5, **base)
 
         if slots.any_patient_value() and (slots.route is None or len(folded.split()) <= 4 or is_elliptical(text)):
             # "18 kg", "5 tuổi", "Người lớn", "Uống": a slot answer; only dosing needs these slots.
@@ -241,6 +254,33 @@ class RulesUnderstander:
                           condition=relation_condition(text),
                           condition_relation=_RELATION_OF_SECTION[route.key],
                           confidence=0.8, **base)
+
+
+def _states_patient(slots: Slots) -> bool:
+    """The turn states a patient value (or tried to: a rejected one), so it answers something."""
+    return slots.age_months is not None or slots.weight_kg is not None or bool(slots.rejected)
+
+
+def _with_person_and_notes(frame: QueryFrame, text: str) -> QueryFrame:
+    """Whom the turn is about, and what its reply must echo first (a converted unit, a rejected value)."""
+    if frame.turn_type in ("smalltalk",):
+        return frame
+    slots = extract_slots(text)
+    update: dict[str, object] = {}
+    person = person_of(text)
+    if person is not None and not frame.non_human:
+        update["person"] = person.label
+        if person.key not in GENERIC and frame.age_months is None:
+            # "thế mẹ bé uống thì bao nhiêu?": the patient is the mother; "bé" only says whose mother.
+            update["population"] = person.population
+    notes: list[str] = []
+    if slots.weight_note and frame.weight_kg is not None:
+        notes.append(f"Đã đổi đơn vị: {slots.weight_note}.")
+    for problem in slots.rejected:
+        notes.append(f"Tôi không dùng giá trị này: {problem}. Vui lòng kiểm tra lại.")
+    if notes:
+        update["notes"] = [*frame.notes, *notes]
+    return frame.model_copy(update=update) if update else frame
 
 
 def _frame(**fields: object) -> QueryFrame:

@@ -19,6 +19,7 @@ from core.vocabulary import (
     ROUTES,
     route_patterns,
 )
+from states.quantities import MAX_AGE_YEARS, fmt, read_weight, spell_out
 
 ADULT_FROM_MONTHS = 18 * 12
 
@@ -33,10 +34,6 @@ _AGE_MONTHS_BARE = re.compile(rf"^(?:be |chau |tre |con )?{_NUM}\s*thang\b")
 _AGE_WEEKS = re.compile(rf"\b{_NUM}\s*tuan tuoi\b")
 _AGE_DAYS = re.compile(rf"\b{_NUM}\s*ngay tuoi\b")
 _PREGNANCY_MONTHS = re.compile(rf"\b(thai|bau|mang thai|co thai)( [a-z]+){{0,2}} {_NUM}\s*(thang|tuan)\b")
-
-# --- weight ----------------------------------------------------------------------------------------------
-_WEIGHT = re.compile(rf"(?<![/\w]){_NUM}\s*(?:kg|kgs|ky|ki|kilo|kilogram|kilogam|can)\b")
-_WEIGHT_BARE = re.compile(rf"\bnang {_NUM}\b(?!\s*(?:tuoi|thang|mg|ml|g)\b)")
 
 # --- population ------------------------------------------------------------------------------------------
 _ADULT = CHAT_ADULT
@@ -76,6 +73,10 @@ class Slots:
     hepatic: str | None = None
     comorbidities: list[str] = field(default_factory=list)
     newborn: bool = False
+    weight_note: str | None = None
+    """A converted weight, echoed in the reply: "40 lbs ≈ 18,1 kg"."""
+    rejected: list[str] = field(default_factory=list)
+    """Values no patient can have (negative, zero, 200 tuổi): never used; the reply says why and asks again."""
 
     def any_patient_value(self) -> bool:
         return any(v is not None for v in (self.population, self.age_months, self.weight_kg, self.route))
@@ -96,30 +97,84 @@ def _span_as_written(text: str, folded: str, m: re.Match[str]) -> str:
     return m.group(0).strip()
 
 
+@dataclass(frozen=True)
+class Age:
+    months: float | None
+    text: str | None
+    rejected: str | None = None
+    """Why the value cannot be this patient's age (negative, over 120 years, a range), in Vietnamese."""
+
+
+# "1 tuổi 3 tháng", "2 tuổi rưỡi", "18 tháng rưỡi": compound ages, read before the simple patterns.
+_AGE_YEARS_MONTHS = re.compile(rf"\b{_NUM}\s*tuoi\s+(?:va\s+|,\s*)?{_NUM}\s*thang\b(?! (dau|cuoi|giua|nay|truoc|sau))")
+_AGE_AND_HALF = re.compile(rf"\b{_NUM}\s*(tuoi|thang)\s+ruoi\b")
+
+
+def _sign_problem(folded: str, start: int, raw: str) -> str | None:
+    """A minus sign or a range right before the number: "-5 tuổi" is no age, "2-3 tuổi" is not one age."""
+    before = folded[:start].rstrip()
+    if not before.endswith(("-", "–")):
+        return None
+    low = re.search(r"(\d+(?:[.,]\d+)?)\s*[-–]$", before)
+    if low:
+        return f"tuổi \"{low.group(1)}-{raw}\" là một khoảng, không phải tuổi của một người"
+    return f"tuổi \"-{raw}\" là số âm"
+
+
 def extract_age(folded: str) -> tuple[float | None, str | None]:
     """Age in months and as Vietnamese text; pregnancy durations ("mang thai 3 tháng") are not ages."""
-    scrubbed = _PREGNANCY_MONTHS.sub(" ", folded)
+    age = read_age(folded)
+    return age.months, age.text
+
+
+def read_age(folded: str) -> Age:
+    """The age a turn states, with the reason when it is no age a patient can have."""
+    scrubbed = _PREGNANCY_MONTHS.sub(lambda m: " " * len(m.group(0)), folded)
+    m = _AGE_YEARS_MONTHS.search(scrubbed)
+    if m:
+        years, months = _number(m.group(1)), _number(m.group(2))
+        problem = _sign_problem(scrubbed, m.start(1), m.group(1))
+        if problem:
+            return Age(None, None, problem)
+        if months >= 12 or years > MAX_AGE_YEARS:
+            return Age(None, None, f"tuổi \"{m.group(0)}\" không hợp lệ")
+        return Age(years * 12 + months, f"{_fmt(years)} tuổi {_fmt(months)} tháng")
+    m = _AGE_AND_HALF.search(scrubbed)
+    if m:
+        n = _number(m.group(1))
+        problem = _sign_problem(scrubbed, m.start(1), m.group(1))
+        if problem:
+            return Age(None, None, problem)
+        if m.group(2) == "tuoi":
+            if n > MAX_AGE_YEARS:
+                return Age(None, None, f"tuổi {_fmt(n)} không phải tuổi của một người")
+            return Age(n * 12 + 6, f"{_fmt(n)} tuổi rưỡi")
+        return Age(n + 0.5, f"{_fmt(n)} tháng rưỡi")
     for pattern, unit in ((_AGE_MONTHS_TUOI, "m"), (_AGE_WEEKS, "w"), (_AGE_DAYS, "d"),
                           (_AGE_MONTHS_PERSON, "m"), (_AGE_MONTHS_BARE, "m"), (_AGE_YEARS, "y")):
         m = pattern.search(scrubbed)
         if not m:
             continue
-        raw = next(g for g in reversed(m.groups()) if g and re.fullmatch(_NUM, g))
+        index = next(i for i in range(len(m.groups()), 0, -1) if m.group(i) and re.fullmatch(_NUM, m.group(i)))
+        raw = m.group(index)
         n = _number(raw)
+        if unit == "y" and m.group(0).endswith("t") and not _short_or_person(scrubbed, m):
+            continue
+        problem = _sign_problem(scrubbed, m.start(index), raw)
+        if problem:
+            return Age(None, None, problem)
         if unit == "y":
-            if m.group(0).endswith("t") and not _short_or_person(scrubbed, m):
-                continue
-            if n > 120:
-                continue
-            return n * 12, f"{_fmt(n)} tuổi"
+            if n > MAX_AGE_YEARS:
+                return Age(None, None, f"tuổi {_fmt(n)} không phải tuổi của một người")
+            return Age(n * 12, f"{_fmt(n)} tuổi")
         if unit == "w":
-            return round(n / 4.345, 2), f"{_fmt(n)} tuần tuổi"
+            return Age(round(n / 4.345, 2), f"{_fmt(n)} tuần tuổi")
         if unit == "d":
-            return round(n / 30.44, 2), f"{_fmt(n)} ngày tuổi"
+            return Age(round(n / 30.44, 2), f"{_fmt(n)} ngày tuổi")
         if n > 60:
             continue
-        return n, f"{_fmt(n)} tháng tuổi"
-    return None, None
+        return Age(n, f"{_fmt(n)} tháng tuổi")
+    return Age(None, None)
 
 
 def _short_or_person(folded: str, m: re.Match[str]) -> bool:
@@ -129,11 +184,8 @@ def _short_or_person(folded: str, m: re.Match[str]) -> bool:
 
 
 def extract_weight(folded: str) -> float | None:
-    m = _WEIGHT.search(folded) or _WEIGHT_BARE.search(folded)
-    if not m:
-        return None
-    value = _number(m.group(1))
-    return value if 0.3 <= value <= 300 else None
+    weight = read_weight(spell_out(folded))
+    return weight.kg if weight else None
 
 
 def _route_named(route: str, pattern: re.Pattern[str], folded: str, text: str) -> bool:
@@ -180,7 +232,12 @@ def extract_population(folded: str, age_months: float | None, *, mother: bool) -
 def extract_slots(text: str) -> Slots:
     text = normalize(text)
     folded = fold(text)
-    age_months, age_text = extract_age(folded)
+    # Number words become digits for the quantities only: the other slots quote the turn by position.
+    spelt = spell_out(folded, text)
+    age = read_age(spelt)
+    age_months, age_text = age.months, age.text
+    weight = read_weight(spelt)
+    rejected = [r for r in (age.rejected, weight.rejected if weight else None) if r]
     pregnant = bool(_PREGNANT.search(folded))
     breastfeeding = bool(_BREASTFEEDING.search(folded))
     renal_m = _RENAL.search(folded)
@@ -196,7 +253,7 @@ def extract_slots(text: str) -> Slots:
                                       and not re.search(r"\b(tre em|so sinh)\b", folded)),
         age_text=age_text,
         age_months=age_months,
-        weight_kg=extract_weight(folded),
+        weight_kg=weight.kg if weight else None,
         route=extract_route(folded, text),
         pregnant=pregnant,
         breastfeeding=breastfeeding,
@@ -204,4 +261,7 @@ def extract_slots(text: str) -> Slots:
         hepatic=_span_as_written(text, folded, hepatic_m) if hepatic_m else None,
         comorbidities=comorbidities,
         newborn=bool(_NEWBORN.search(folded)),
+        weight_note=f"{weight.as_written} ≈ {fmt(weight.kg)} kg" if weight and weight.converted and weight.kg
+        else None,
+        rejected=rejected,
     )

@@ -45,8 +45,10 @@ def test_an_attribute_chip_fills_the_question_about_the_same_drug() -> None:
 
 def test_a_reply_that_fills_nothing_returns_the_prior_frame_so_the_machine_asks_again() -> None:
     prior = understand("Liều paracetamol cho trẻ em?")
-    assert merged("không biết", prior, AGE_WEIGHT) == prior
-    assert merged("hmm", prior, AGE_WEIGHT) == prior
+    once = merged("không biết", prior, AGE_WEIGHT)
+    assert once.model_copy(update={"unanswered": 0}) == prior and once.unanswered == 1
+    twice = merged("hmm", once, AGE_WEIGHT)
+    assert twice.model_copy(update={"unanswered": 0}) == prior and twice.unanswered == 2
 
 
 def test_after_an_answer_còn_trẻ_em_thì_sao_switches_population_and_clears_age_and_weight() -> None:
