@@ -56,6 +56,12 @@ ROUTES: tuple[RouteTerms, ...] = (
 )
 ROUTE_TERMS: dict[str, RouteTerms] = {r.route: r for r in ROUTES}
 
+INJECTION_ROUTES: tuple[str, ...] = ("iv", "im", "sc")
+"""What "đường tiêm" (by injection) may mean: the dosage evidence decides which of them the formulary gives."""
+CHAT_INJECTION = re.compile(r"\b(duong tiem|thuoc tiem|tiem|chich|dang tiem|injection|injectable)\b")
+INJECTION_AS_WRITTEN = ("tiêm", "chích", "injection", "injectable")
+"""Folded, "tiem" is also "tiệm" (a shop: "tiệm thuốc"); with diacritics typed it must read "tiêm"."""
+
 
 def _alternation(fragments: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"\b(" + "|".join(fragments) + r")\b")

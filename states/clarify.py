@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from core.vocabulary import POPULATION_LABELS_VI, ROUTE_LABELS_VI
+from core.vocabulary import INJECTION_ROUTES, POPULATION_LABELS_VI, ROUTE_LABELS_VI
 from retrieval.names import NameBook
 from states.frame import QueryFrame
 from states.person import subject
@@ -63,6 +63,10 @@ def pediatric_question(frame: QueryFrame, names: NameBook) -> Question:
     )
 
 
+_WAY_FORWARD = ("Nếu bạn chưa có thông tin này, vui lòng hỏi dược sĩ hoặc bác sĩ đang điều trị; tôi chỉ tra được "
+                "Dược thư khi đủ thông tin. Bạn cũng có thể nêu lại đầy đủ câu hỏi trong một tin nhắn.")
+
+
 def way_forward(frame: QueryFrame, drug: str, who: str, missing: list[str]) -> Question:
     """The third ask of a slot nobody can give (#21.4): how to get it, or whom to ask — never a dose without it.
 
@@ -85,6 +89,14 @@ def _route_question(reason: str, frame: QueryFrame, drug: str, routes_found: Seq
     routes = [ROUTE_LABELS_VI[r] for r in routes_found]
     who = POPULATION_LABELS_VI.get(frame.population or "", "")
     subject = f"{drug}{' cho ' + who if who else ''}"
+    injections = [ROUTE_LABELS_VI[r] for r in routes_found if r in INJECTION_ROUTES]
+    if frame.route_family == "injection" and reason == "ambiguous_route" and len(injections) > 1:
+        return Question(text=f"Dược thư ghi liều tiêm {subject} theo nhiều đường ({', '.join(injections)}). "
+                             "Bạn muốn xem liều theo đường nào?", quick_replies=injections, missing=["route"])
+    if frame.route_family == "injection" and not injections:
+        return Question(text=f"Dược thư không ghi liều {subject} theo đường tiêm; các đường có trong Dược thư: "
+                             f"{', '.join(routes)}. Bạn muốn xem liều theo đường nào?", quick_replies=routes,
+                        missing=["route"])
     if reason == "ambiguous_route":
         text = f"Dược thư ghi liều {subject} theo nhiều đường dùng ({', '.join(routes)}). Bạn muốn dùng đường nào?"
     else:
@@ -98,6 +110,9 @@ def question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: 
     """The question for `reason`, after what the frame's notes must say first (a converted unit, a corrected
     or rejected value, the person the question is now about)."""
     question = _question_for(reason, frame, names, routes_found)
+    if frame.unanswered >= 2 and "weight" not in question.missing and "age" not in question.missing:
+        # Asked twice without an answer (#21.4): say how to go on instead of the same sentence a third time.
+        question = question.model_copy(update={"text": f"{question.text}\n{_WAY_FORWARD}"})
     if frame.notes:
         question = question.model_copy(update={"text": "\n".join([*frame.notes, question.text])})
     return question

@@ -27,7 +27,7 @@ from states.frame import Pending, QueryFrame
 from states.person import GENERIC, Person, person_of
 from states.quantities import weight_fits_age
 
-_PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route")
+_PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
 _CONTEXT_SLOTS = ("renal", "hepatic")
 _CONTEXT_FLAGS = ("pregnant", "breastfeeding")
 _NEVER_MERGED = ("smalltalk", "out_of_scope")
@@ -55,6 +55,10 @@ def _slot_updates(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
             update[name] = True
     if new.comorbidities:
         update["comorbidities"] = list(dict.fromkeys([*prior.comorbidities, *new.comorbidities]))
+    if new.route is not None:
+        update["route_family"] = None
+    elif new.route_family is not None:
+        update["route"] = None  # "thế còn đường tiêm?" after an oral answer: the oral route is not kept
     if new.condition and not prior.condition:
         update["condition"] = new.condition
     population = update.get("population")
@@ -74,7 +78,7 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
     if not new.comorbidities and prior.comorbidities:
         update["comorbidities"] = list(prior.comorbidities)
     if new.population is None and prior.population is not None:
-        for name in _PATIENT_SLOTS[:-1]:
+        for name in _PATIENT_SLOTS[:4]:
             if getattr(new, name) is None:
                 update[name] = getattr(prior, name)
     return new.model_copy(update=update) if update else new
@@ -110,7 +114,7 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
                                         "unknown_drugs": new.unknown_drugs, **_slot_updates(new, prior)})
     # Routes belong to a drug's dosage forms: the new drug's route is asked (or found) anew.
     return prior.model_copy(update={"drugs": new.drugs, "unknown_drugs": new.unknown_drugs, "route": None,
-                                    **_slot_updates(new, prior)})
+                                    "route_family": None, **_slot_updates(new, prior)})
 
 
 def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | None, text: str) -> QueryFrame:
@@ -206,6 +210,10 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
                         confidence=0.85)
     if new.unknown_drugs and not new.drugs:
         return new  # a name the formulary lacks: report it (drug_not_in_formulary)
+    if weight_typed_as_age(new, prior, pending):
+        return prior  # nothing filled: asked again, with the note the caller adds
+    if _person_only(new, text):
+        new = new.model_copy(update={"section_key": None, "turn_type": prior.turn_type})
     if new.section_key is not None and new.section_key != prior.section_key:
         return _settled(_with_question(prior, new, update), confidence=0.8)
     if not update:
@@ -225,6 +233,9 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         return new
     if new.unknown_drugs or not prior.drugs:
         return new
+    if _person_only(new, text):
+        # "thế còn bà bầu?": the previous question, for another patient (not the pregnancy section).
+        new = new.model_copy(update={"section_key": None, "turn_type": prior.turn_type})
     update = _slot_updates(new, prior)
     if new.section_key is not None:
         # A new question about the same drug ("thế còn chống chỉ định?", "liều dùng cho người lớn?").
@@ -241,6 +252,24 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
                                                "section_key": "lieu_luong_cach_dung"})
         return _settled(merged, confidence=0.75)
     return new
+
+
+def _person_only(new: QueryFrame, text: str) -> bool:
+    """An elliptical turn that names only a patient group ("thế còn bà bầu?", "còn người cho con bú thì sao?")
+    asks the previous question for them: its section comes only from the group's own words."""
+    if new.section_key not in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu") or not is_elliptical(text):
+        return False
+    return not re.search(r"\b(duoc khong|dung duoc|uong duoc|co sao|an toan|anh huong|co nen|nen dung|"
+                         r"co dung|co uong|thoi ky|mang thai thi|cho con bu thi)\b", fold(text))
+
+
+def weight_typed_as_age(new: QueryFrame, prior: QueryFrame, pending: Pending | None) -> bool:
+    """Asked for the weight of a child whose age is known, the reply gives another age and nothing else ("18
+    tuổi"): most likely the weight typed with the wrong unit. Never taken as a new age (that would make the
+    child an adult); asked again."""
+    return (pending is not None and pending.missing == ["weight"] and prior.age_months is not None
+            and new.age_months is not None and new.age_months != prior.age_months and new.weight_kg is None
+            and new.person is None)
 
 
 # --- who the patient is ----------------------------------------------------------------------------------
@@ -274,6 +303,9 @@ def forget_person(frame: QueryFrame) -> QueryFrame:
     """The frame without anything that belonged to its patient: the drug and the question stay."""
     update: dict[str, object] = {name: None for name in _PERSON_VALUES}
     update.update(pregnant=False, breastfeeding=False, comorbidities=[], unanswered=0)
+    if frame.condition and fold(frame.condition) in {fold(v) for v in (frame.renal, frame.hepatic,
+                                                                       *frame.comorbidities) if v}:
+        update["condition"] = None  # "bị suy thận" was the patient's state, not the question
     return frame.model_copy(update=update)
 
 
@@ -295,6 +327,9 @@ def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | No
             update["weight_kg"] = None
         else:
             update.update(age_months=None, age_text=None)
+    if prior is not None and merged is prior and weight_typed_as_age(_reparse_age(text), prior, pending):
+        notes.append(f"Tôi đang hỏi cân nặng; \"{_reparse_age(text).age_text}\" là tuổi. Nếu ý bạn là cân "
+                     "nặng, vui lòng ghi rõ đơn vị, ví dụ \"18 kg\".")
     if prior is not None and pending is not None and merged.population == prior.population:
         notes += _corrections(merged.model_copy(update=update), prior)
     if prior is not None and pending is not None:
@@ -305,6 +340,13 @@ def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | No
     if list(dict.fromkeys(notes)) != merged.notes:
         update["notes"] = list(dict.fromkeys(notes))
     return merged.model_copy(update=update) if update else merged
+
+
+def _reparse_age(text: str) -> QueryFrame:
+    from states.slots import extract_slots  # the slot parser reads only this turn's words
+
+    slots = extract_slots(text)
+    return QueryFrame(age_months=slots.age_months, age_text=slots.age_text, weight_kg=slots.weight_kg)
 
 
 def _corrections(merged: QueryFrame, prior: QueryFrame) -> list[str]:

@@ -76,13 +76,15 @@ def person_of(text: str) -> Person | None:
     else:
         # With diacritics typed, "còn bố" is not "con bò": blank only what is written as an animal.
         scrubbed = folded
-        for m in _NOT_PERSON_WRITTEN.finditer(text):
-            scrubbed = scrubbed[:m.start()] + " " * (m.end() - m.start()) + scrubbed[m.end():]
+        for animal in _NOT_PERSON_WRITTEN.finditer(text):
+            scrubbed = scrubbed[:animal.start()] + " " * (animal.end() - animal.start()) + scrubbed[animal.end():]
     for pattern, key, population in _COMPILED:
         m = pattern.search(scrubbed)
         if not m:
             continue
         label = _as_written(text, folded, m).strip()
+        if label.lower().startswith("còn "):
+            label = label[4:]  # "còn bé …" (and what about the child): "còn" is the opener, not "con" (child)
         if key == "relative":
             kin = label.split()[0].lower()
             population = ADULT if kin in ("mẹ", "bố", "ba", "bà", "ông", "cha", "vợ", "chồng", "me", "bo", "ong",

@@ -294,6 +294,7 @@ def _slot_fields(slots: Slots) -> dict[str, object]:
         "age_months": slots.age_months,
         "weight_kg": slots.weight_kg,
         "route": slots.route,
+        "route_family": slots.route_family,
         "pregnant": slots.pregnant,
         "breastfeeding": slots.breastfeeding,
         "renal": slots.renal,

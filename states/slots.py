@@ -14,7 +14,9 @@ from core.vocabulary import (
     CHAT_ADULT,
     CHAT_BREASTFEEDING,
     CHAT_CHILD,
+    CHAT_INJECTION,
     CHAT_PREGNANT,
+    INJECTION_AS_WRITTEN,
     NEWBORN,
     ROUTES,
     route_patterns,
@@ -73,6 +75,8 @@ class Slots:
     hepatic: str | None = None
     comorbidities: list[str] = field(default_factory=list)
     newborn: bool = False
+    route_family: str | None = None
+    """"đường tiêm": injection, without saying which (settled against the dosage evidence)."""
     weight_note: str | None = None
     """A converted weight, echoed in the reply: "40 lbs ≈ 18,1 kg"."""
     rejected: list[str] = field(default_factory=list)
@@ -213,6 +217,15 @@ def extract_route(folded: str, text: str = "") -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+def injection_named(folded: str, text: str) -> str | None:
+    """"thế còn đường tiêm?", "chích": injection in general (which of IV, IM, SC is for the evidence to say)."""
+    if not CHAT_INJECTION.search(folded):
+        return None
+    if not text.isascii() and not any(w in text.lower() for w in INJECTION_AS_WRITTEN):
+        return None
+    return "injection"
+
+
 def extract_population(folded: str, age_months: float | None, *, mother: bool) -> str | None:
     if age_months is not None:
         return "adult" if age_months >= ADULT_FROM_MONTHS else "pediatric"
@@ -254,6 +267,7 @@ def extract_slots(text: str) -> Slots:
         age_text=age_text,
         age_months=age_months,
         weight_kg=weight.kg if weight else None,
+        route_family=injection_named(folded, text) if extract_route(folded, text) is None else None,
         route=extract_route(folded, text),
         pregnant=pregnant,
         breastfeeding=breastfeeding,
