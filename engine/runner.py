@@ -36,6 +36,7 @@ from grounding.verify import verify_grounding
 from retrieval.resolver import DrugResolver
 from retrieval.service import RetrievalService
 from states import clarify, paths, replies
+from states.followup import settle_route_family
 from states.frame import Pending, QueryFrame
 from states.merge import merge_frames
 from states.synthesis import synthesize_query
@@ -214,6 +215,7 @@ class Engine:
 
         def run() -> None:
             ctx.evidence, ctx.routes_found = paths.single_drug_evidence(self.retrieval, ctx.frame)
+            ctx.frame = settle_route_family(ctx.frame, ctx.routes_found)
 
         self._retrieving(ctx, run)
 
