@@ -10,8 +10,10 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from core.vocabulary import INJECTION_ROUTES, POPULATION_LABELS_VI, ROUTE_LABELS_VI
+from core.text import fold
+from core.vocabulary import CONDITION_SPELLINGS, INJECTION_ROUTES, POPULATION_LABELS_VI, ROUTE_LABELS_VI
 from retrieval.names import NameBook
+from states.conditions import ambiguous_fold
 from states.frame import QueryFrame
 from states.person import subject
 
@@ -133,6 +135,10 @@ def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found:
     if reason == "no_drug":
         return Question(text="Bạn muốn hỏi về thuốc nào? Vui lòng cho biết tên thuốc (tên gốc hoặc biệt dược).",
                         missing=["drug"])
+    if reason == "ambiguous_condition" and frame.condition and ambiguous_fold(frame.condition):
+        readings = list(CONDITION_SPELLINGS[fold(frame.condition)])
+        return Question(text=f"\"{frame.condition}\" có thể là {' hoặc '.join(readings)}. Bạn muốn tìm thuốc cho "
+                             "bệnh nào? Vui lòng viết có dấu.", quick_replies=readings, missing=["condition"])
     if reason == "ambiguous_condition":
         return Question(text="Bạn muốn tìm thuốc cho bệnh hoặc triệu chứng cụ thể nào?", missing=["condition"])
     if reason == "no_condition":

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from core.text import fold, normalize
+from core.vocabulary import CONDITION_SPELLINGS, CONDITION_VARIANTS
 
 # "… dùng thuốc gì?", "… uống gì?", "… dùng kháng sinh gì?" — the question tail after the condition.
 _TAIL = re.compile(r"[\s,]*(?:thi\s+)?(?:nen\s+|phai\s+|co the\s+|can\s+)?(?:dung|uong|tiem|boi|xai|chon|lay|"
@@ -44,6 +45,11 @@ def _as_written(text: str, start: int, end: int) -> str:
 
 # Too vague to look up ("đau" where?): the machine asks which condition (row 5, ambiguous_condition).
 AMBIGUOUS_CONDITIONS = ("benh", "dau", "kho chiu", "met", "om")
+
+
+def is_ambiguous_condition(condition: str) -> bool:
+    """Too vague ("đau"), or typed without diacritics onto several conditions ("soi": sởi or sỏi): asked."""
+    return fold(condition) in AMBIGUOUS_CONDITIONS or ambiguous_fold(condition)
 
 # A phrase that is only the person ("Tôi nên dùng thuốc gì?") names no condition: the turn must be asked.
 _PERSON_ONLY = {"toi", "minh", "em", "con", "be", "chau", "nguoi", "ban", "anh", "chi", "ong", "ba", "me", "bo",
@@ -170,3 +176,66 @@ def relation_condition(text: str) -> str | None:
         end = m.end() + (stop.start() if stop else len(rest))
         return _as_written(text, m.end(), end) or None
     return None
+
+
+# --- is the condition stated by a piece of formulary text? --------------------------------------------------
+_DASHES = re.compile(r"\s*[-–—]\s*")
+
+
+def _plain(text: str) -> str:
+    """NFC, lower case, dashes as spaces ("dạ dày – tá tràng" = "dạ dày - tá tràng" = "dạ dày tá tràng")."""
+    return re.sub(r"\s+", " ", _DASHES.sub(" ", normalize(text).lower())).strip()
+
+
+def condition_spellings(condition: str) -> list[str]:
+    """The condition and the spellings the book uses for it ("mề đay" → also "mày đay"), plain."""
+    plain = _plain(condition)
+    folded = fold(plain)
+    for group in CONDITION_VARIANTS:
+        plain_group = [_plain(v) for v in group]
+        if folded in plain_group:
+            return [plain, *[v for v in plain_group if v != folded]]
+    return [plain]
+
+
+def _whole_word_spans(haystack_folded: str, needle_folded: str) -> list[tuple[int, int]]:
+    pattern = rf"(?<![a-z0-9]){re.escape(needle_folded)}(?![a-z0-9])"
+    return [(m.start(), m.end()) for m in re.finditer(pattern, haystack_folded)]
+
+
+def condition_stated(text: str, condition: str) -> bool:
+    """The formulary text states the condition the user asked about, as the user wrote it.
+
+    Typed with diacritics, the words must agree on them: "sởi" (measles) is not "sỏi thận" (kidney stones), "ho"
+    (cough) is not "hỗ trợ". Typed without, the fold matches, except where the fold is known to be another word
+    of the book (core.vocabulary.CONDITION_SPELLINGS: "ho" is never "hỗ"). Variant spellings the book uses
+    ("mày đay"/"mề đay", "dạ dày – tá tràng") match each other."""
+    plain_text = _plain(text)
+    folded_text = fold(plain_text)
+    aligned = len(folded_text) == len(plain_text)
+    for i, spelling in enumerate(condition_spellings(condition)):
+        folded = fold(spelling)
+        if not folded:
+            continue
+        spans = _whole_word_spans(folded_text, folded)
+        if not spans:
+            continue
+        if not aligned:
+            return True  # positions do not map back (unusual characters): the fold decides
+        typed_with_marks = spelling != folded and i == 0
+        allowed = CONDITION_SPELLINGS.get(folded)
+        for start, end in spans:
+            written = plain_text[start:end]
+            if typed_with_marks:
+                if written == spelling:
+                    return True
+            elif i > 0 or allowed is None or written in allowed:
+                # variants are the book's own spellings: their fold suffices
+                return True
+    return False
+
+
+def ambiguous_fold(condition: str) -> bool:
+    """Typed without diacritics, the condition folds onto several conditions of the book ("soi": sởi, sỏi)."""
+    plain = _plain(condition)
+    return plain.isascii() and len(CONDITION_SPELLINGS.get(plain, ())) > 1

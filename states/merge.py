@@ -21,7 +21,7 @@ import re
 from core.text import fold, normalize
 from core.vocabulary import POPULATION_LABELS_VI
 from states.clarify import format_age, format_number
-from states.conditions import AMBIGUOUS_CONDITIONS
+from states.conditions import is_ambiguous_condition
 from states.followup import adds_interaction_partner, has_anaphora, is_elliptical
 from states.frame import Pending, QueryFrame
 from states.person import GENERIC, Person, person_of
@@ -189,7 +189,7 @@ def _condition_reply(new: QueryFrame, prior: QueryFrame, pending: Pending, text:
     turn = prior.turn_type if prior.turn_type in ("condition_to_drug", "symptom_to_drug") else "symptom_to_drug"
     return _settled(prior.model_copy(update={
         **_slot_updates(new, prior), "turn_type": turn, "condition": new.condition or phrase,
-        "condition_relation": "indication", "condition_ambiguous": folded in AMBIGUOUS_CONDITIONS,
+        "condition_relation": "indication", "condition_ambiguous": is_ambiguous_condition(new.condition or phrase),
     }), confidence=0.75)
 
 
@@ -198,6 +198,9 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
     if filled is not None:
         return filled
     update = _slot_updates(new, prior)
+    partner = _pronoun_partner(new, prior, text)
+    if partner is not None:
+        return partner
     if new.drugs and set(new.drugs) != set(prior.drugs):
         if prior.drugs:
             if _own_question(new) or not is_elliptical(text):
@@ -221,7 +224,22 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
     return _settled(prior.model_copy(update=update), confidence=0.85)
 
 
+def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
+    """"nó uống chung với amlodipin được không" after simvastatin: "nó" is simvastatin, and the question is
+    the interaction of the two — never amlodipin's whole interaction list."""
+    if not (new.drugs and prior.drugs and has_anaphora(text)) or set(new.drugs) & set(prior.drugs):
+        return None
+    if new.section_key != "tuong_tac_thuoc" and new.turn_type != "interaction":
+        return None
+    drugs = list(dict.fromkeys([*prior.drugs[:1], *new.drugs]))
+    return _settled(new.model_copy(update={"turn_type": "interaction", "section_key": "tuong_tac_thuoc",
+                                           "drugs": drugs}), confidence=0.8)
+
+
 def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
+    partner = _pronoun_partner(new, prior, text)
+    if partner is not None:
+        return partner
     if new.drugs:
         if not prior.drugs:
             # The patient described themselves first ("Tôi 65 tuổi bị suy thận nhẹ"), then named the drug.

@@ -15,14 +15,15 @@ import re
 
 from core.budget import RequestBudget
 from core.text import fold, normalize
+from core.vocabulary import CLINICAL_TERMS
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from retrieval.section_router import SectionRoute, route_section
 from states.conditions import (
-    AMBIGUOUS_CONDITIONS,
     asks_which_drug,
     condition_in_drug_turn,
     find_condition_question,
+    is_ambiguous_condition,
     is_symptom,
     relation_condition,
 )
@@ -127,7 +128,10 @@ class RulesUnderstander:
         folded = fold(text)
         allowed = set(self.names.ids()) if self.names.ids() else None
         drugs = [d for d in _ordered_drugs(text, candidates) if allowed is None or d in allowed]
-        unknown = list(candidates.unknown)
+        # "Kawasaki", "ClCr", "INR": capitalised disease names and clinical terms, not unknown drug names.
+        unknown = [u for u in candidates.unknown if not set(fold(u).split()) & CLINICAL_TERMS]
+        if len(unknown) != len(candidates.unknown):
+            candidates = candidates.model_copy(update={"unknown": unknown})
         slots = extract_slots(text)
         route = route_section(text)
         name_confidence = min((c.score for c in candidates.candidates), default=100.0) / 100.0
@@ -163,7 +167,7 @@ class RulesUnderstander:
             kind = "symptom_to_drug" if is_symptom(condition) else "condition_to_drug"
             base["comorbidities"] = [c for c in slots.comorbidities if fold(c) not in fold(condition)]
             return _frame(turn_type=kind, condition=condition, condition_relation="indication",
-                          condition_ambiguous=fold(condition) in AMBIGUOUS_CONDITIONS,
+                          condition_ambiguous=is_ambiguous_condition(condition),
                           confidence=0.85, **base)
         if asks_which_drug(text):
             # "Tôi nên dùng thuốc gì?": a condition→drug question that names no condition (row 8 asks for it).

@@ -226,13 +226,31 @@ def injection_named(folded: str, text: str) -> str | None:
     return "injection"
 
 
-def extract_population(folded: str, age_months: float | None, *, mother: bool) -> str | None:
+def _child_named(folded: str, text: str) -> bool:
+    """A word for a child, agreeing on diacritics where typed: "rung nhĩ" (atrial fibrillation) is not "nhi"
+    (paediatric), "bể" is not "bé"."""
+    aligned = bool(text) and not text.isascii() and len(text) == len(folded)
+    for m in _CHILD.finditer(folded):
+        if not aligned:
+            return True
+        written = text[m.start():m.end()].lower()
+        if written in _CHILD_MISREAD:
+            continue
+        return True
+    return False
+
+
+_CHILD_MISREAD = frozenset({"nhĩ", "nhị", "nhì", "nhí", "bể", "bẻ", "bè", "bẽ", "trê", "trễ", "trề", "châu", "chậu",
+                            "chấu", "chầu"})
+
+
+def extract_population(folded: str, age_months: float | None, *, mother: bool, text: str = "") -> str | None:
     if age_months is not None:
         return "adult" if age_months >= ADULT_FROM_MONTHS else "pediatric"
     if mother:
         # "mẹ cho con bú … có ảnh hưởng đến bé không": the patient is the mother; "bé" is the nursing infant.
         return "adult"
-    adult, child = bool(_ADULT.search(folded)), bool(_CHILD.search(_BREASTFEEDING.sub(" ", folded)))
+    adult, child = bool(_ADULT.search(folded)), _child_named(_BREASTFEEDING.sub(" ", folded), text)
     if adult and child:
         return None
     if adult:
@@ -263,7 +281,7 @@ def extract_slots(text: str) -> Slots:
                 comorbidities.append(_span_as_written(text, folded, m))
     return Slots(
         population=extract_population(folded, age_months, mother=(pregnant or breastfeeding)
-                                      and not re.search(r"\b(tre em|so sinh)\b", folded)),
+                                      and not re.search(r"\b(tre em|so sinh)\b", folded), text=text),
         age_text=age_text,
         age_months=age_months,
         weight_kg=weight.kg if weight else None,
