@@ -36,6 +36,7 @@ from grounding.verify import verify_grounding
 from retrieval.resolver import DrugResolver
 from retrieval.service import RetrievalService
 from states import clarify, paths, replies
+from states.conditions import condition_as_in_book
 from states.followup import settle_route_family
 from states.frame import Pending, QueryFrame
 from states.merge import merge_frames
@@ -232,6 +233,7 @@ class Engine:
 
         def run() -> None:
             ctx.evidence, ctx.candidates = paths.condition_evidence(self.retrieval, ctx.frame)
+            ctx.frame = condition_as_in_book(ctx.frame, ctx.evidence)
 
         self._retrieving(ctx, run)
 

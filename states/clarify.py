@@ -14,6 +14,7 @@ from core.text import fold
 from core.vocabulary import CONDITION_SPELLINGS, INJECTION_ROUTES, POPULATION_LABELS_VI, ROUTE_LABELS_VI
 from retrieval.names import NameBook
 from states.conditions import ambiguous_fold
+from states.english import ENGLISH_ONLY, ENGLISH_ONLY_TEXT
 from states.frame import QueryFrame
 from states.person import subject
 
@@ -145,6 +146,8 @@ def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found:
         return Question(text="Bạn muốn tìm thuốc cho bệnh nào?", missing=["condition"])
     if reason == "no_indication":
         return Question(text="Bạn đang có triệu chứng gì? Vui lòng mô tả cụ thể.", missing=["condition"])
+    if frame.clarify_reason == ENGLISH_ONLY:
+        return Question(text=ENGLISH_ONLY_TEXT, missing=["details"])
     # needs_more_info: the understander's own question when it has one, else a generic one.
     return Question(
         text="Bạn có thể nói rõ hơn câu hỏi không? Ví dụ: tên thuốc và điều bạn muốn biết (liều dùng, chống chỉ "

@@ -7,9 +7,12 @@ the condition itself: the subject ("con tôi bị"), "bệnh", intensifiers ("qu
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
+from core.corpus import Chunk
 from core.text import fold, normalize
 from core.vocabulary import CONDITION_SPELLINGS, CONDITION_VARIANTS
+from states.frame import QueryFrame
 
 # "… dùng thuốc gì?", "… uống gì?", "… dùng kháng sinh gì?" — the question tail after the condition.
 _TAIL = re.compile(r"[\s,]*(?:thi\s+)?(?:nen\s+|phai\s+|co the\s+|can\s+)?(?:dung|uong|tiem|boi|xai|chon|lay|"
@@ -28,7 +31,10 @@ _LEAD = re.compile(r"^(?:nen\s+|phai\s+)?(?:uong|dung|tiem|boi)\s+(?:thuoc|khang
 _CONTEXT_CUT = re.compile(r"\s*,?\s*(?:co |kem |va )?(?:benh nen|tien su|dang mang thai|dang cho con bu|dang dung)\b.*$")
 _SUBJECT = re.compile(r"^(?:(?:toi|minh|em|con toi|con minh|con|be|chau|nguoi|benh nhan|me toi|bo toi|vo toi|"
                       r"chong toi|ba toi|ong toi|ba bau|phu nu co thai|phu nu mang thai|nguoi mang thai|me bau|"
-                      r"nguoi lon|tre em|tre nho|tre|em be|nguoi gia|nguoi cao tuoi|me dang cho con bu)\s+)?(?:dang\s+|hay\s+|thuong\s+|bi\s+)*(?:bi|mac|benh|nhiem benh)?\s*")
+                      r"nguoi lon|tre em|tre nho|tre|em be|nguoi gia|nguoi cao tuoi|me dang cho con bu)\s+)?"
+                      # the patient described before the condition: "bé 3 tuổi 14 ký sốt …", "bé nhà em 2 tuổi, 12kg bị …"
+                      r"(?:(?:nha (?:em|toi|minh)|nang|duoc|\d+(?:[.,]\d+)?\s*(?:tuoi|thang|tuan|ngay|kg|ky|ki|can|t)\b|,)\s*)*"
+                      r"(?:dang\s+|hay\s+|thuong\s+|bi\s+)*(?:bi|mac|benh|nhiem benh)?\s*")
 _TRAILING = re.compile(r"(?:\s+(?:qua|lam|nhieu|thi|roi|ha|a|nhe|vay|do|the))+$|\s+(?:type|typ|tuyp|loai)\s*\d*$|"
                        r"\s+\d+(?:[.,]\d+)?\s*(?:do|do c|oc)?$|[\s,.;:?!]+$")
 
@@ -239,3 +245,23 @@ def ambiguous_fold(condition: str) -> bool:
     """Typed without diacritics, the condition folds onto several conditions of the book ("soi": sởi, sỏi)."""
     plain = _plain(condition)
     return plain.isascii() and len(CONDITION_SPELLINGS.get(plain, ())) > 1
+
+
+def condition_as_in_book(frame: QueryFrame, evidence: Sequence[Chunk]) -> QueryFrame:
+    """The condition as the matched evidence spells it ("mề đay" asked, "mày đay" in the book), so that the
+    answer quotes and names what the book says; unchanged when the user's own spelling is there."""
+    if not frame.condition or not evidence:
+        return frame
+    spellings = condition_spellings(frame.condition)
+    if len(spellings) == 1:
+        return frame
+    texts = [_plain(c.text) for c in evidence]
+    if any(_whole_word_spans(fold(t), fold(spellings[0])) for t in texts):
+        return frame
+    for variant in spellings[1:]:
+        for t in texts:
+            spans = _whole_word_spans(fold(t), fold(variant))
+            if spans and len(fold(t)) == len(t):
+                start, end = spans[0]
+                return frame.model_copy(update={"condition": t[start:end]})
+    return frame

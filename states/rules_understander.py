@@ -27,10 +27,12 @@ from states.conditions import (
     is_symptom,
     relation_condition,
 )
+from states.english import ENGLISH_ONLY, english_patient, english_section, looks_english
 from states.followup import has_anaphora, is_elliptical
 from states.frame import QueryFrame
 from states.person import GENERIC, person_of
 from states.scope import looks_non_human
+from states.shorthand import expand_chat
 from states.slots import Slots, extract_slots
 from states.understander import Understanding, UnderstandingRequest
 
@@ -69,6 +71,9 @@ _RELATION_OF_SECTION = {
     "thoi_ky_mang_thai": "other",
     "thoi_ky_cho_con_bu": "other",
 }
+_NEGATED_USE = re.compile(r"\b(khong|chua) (nen |duoc |the )?(dung|uong|su dung|xai)(?: [a-z0-9]+){0,3}? "
+                          r"(cho (ai|nguoi nao|nhung ai|truong hop nao|benh nao)|khi nao|luc nao|trong truong hop nao|"
+                          r"truong hop nao|voi ai)\b|\b(ai|nguoi nao|truong hop nao) (khong|chua) (nen |duoc )?(dung|uong)\b")
 _CAN_USE = re.compile(r"\b(duoc khong|dung duoc|uong duoc|co sao khong|an toan|co nen)\b")
 _INTERACTION_COMPATIBLE = ("tuong_tac_thuoc", "than_trong", "chi_dinh")
 
@@ -120,8 +125,10 @@ class RulesUnderstander:
     # ---------------------------------------------------------------------------------------------- parse
 
     def parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False) -> QueryFrame:
+        # "ko", "đc", "bn", "ng lớn": written out first, so every rule below reads the words themselves.
+        text = expand_chat(normalize(text))
         frame = self._parse(text, candidates, awaiting_answer=awaiting_answer)
-        return _with_person_and_notes(frame, normalize(text))
+        return _with_person_and_notes(frame, text)
 
     def _parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False) -> QueryFrame:
         text = normalize(text)
@@ -134,6 +141,11 @@ class RulesUnderstander:
             candidates = candidates.model_copy(update={"unknown": unknown})
         slots = extract_slots(text)
         route = route_section(text)
+        negated = _NEGATED_USE.search(folded)
+        if negated and (route is None or route.key in ("chi_dinh", "lieu_luong_cach_dung")):
+            # "paracetamol ko dùng cho ai", "k đc dùng khi nào": who must NOT take it is the contraindications,
+            # never the indications the same words without "không" would ask for.
+            route = SectionRoute("chong_chi_dinh", 0.85, negated.group(0))
         name_confidence = min((c.score for c in candidates.candidates), default=100.0) / 100.0
         base = _slot_fields(slots)
 
@@ -148,6 +160,8 @@ class RulesUnderstander:
             return _frame(turn_type="out_of_scope", confidence=0.7)
 
         named = len(drugs) + len(unknown)
+        if drugs and looks_english(folded, text, ignore=_drug_words(candidates)):
+            return _english_turn(folded, drugs, unknown, base)
         if named:
             return self._drug_turn(text, candidates, drugs, unknown, route, slots, base, name_confidence)
 
@@ -258,6 +272,24 @@ class RulesUnderstander:
                           condition=relation_condition(text),
                           condition_relation=_RELATION_OF_SECTION[route.key],
                           confidence=0.8, **base)
+
+
+def _drug_words(candidates: ResolverResult) -> tuple[str, ...]:
+    return tuple(w for c in candidates.candidates for w in fold(c.span).split())
+
+
+def _english_turn(folded: str, drugs: list[str], unknown: list[str], base: dict[str, object]) -> QueryFrame:
+    """A question in English about a formulary drug: understood when its words are unmistakable (the reply is
+    Vietnamese all the same), else a request to ask in Vietnamese — never "what about this drug?"."""
+    fields: dict[str, object] = {**base, **english_patient(folded), "drugs": drugs, "unknown_drugs": unknown}
+    section = english_section(folded)
+    if len(drugs) + len(unknown) >= 2 and section in (None, "tuong_tac_thuoc"):
+        return _frame(turn_type="interaction", section_key="tuong_tac_thuoc", confidence=0.6, **fields)
+    if section is None:
+        return _frame(turn_type="drug_overview", needs_clarify=True, clarify_reason=ENGLISH_ONLY, confidence=0.4,
+                      **fields)
+    turn = "dosing_calc" if section == "lieu_luong_cach_dung" else "drug_attribute"
+    return _frame(turn_type=turn, section_key=section, confidence=0.6, **fields)
 
 
 def _states_patient(slots: Slots) -> bool:

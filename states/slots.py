@@ -50,8 +50,11 @@ _ASCII_INHALED = re.compile(r"\b(xit|hit|phun mu|binh xit|(may|bang|dang|duong|p
 # --- patient context -------------------------------------------------------------------------------------
 _PREGNANT = CHAT_PREGNANT
 _BREASTFEEDING = CHAT_BREASTFEEDING
-_RENAL = re.compile(r"\b(suy than( (nhe|vua|nang|man|cap|giai doan \d))?|do thanh thai creatinin[^.,;?]*|"
-                    r"thanh thai creatinin[^.,;?]*|clcr[^.,;?]*|chay than|loc mau|benh than|chuc nang than kem)")
+# A creatinine clearance is quoted with its value only ("ClCr 30 ml/phút"), never the rest of the sentence.
+_CLEARANCE_VALUE = r"(?:\s*(?:la|=|:|<|>|<=|>=|duoi|tren|khoang)?\s*\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)?"
+_RENAL = re.compile(r"\b(suy than( (nhe|vua|nang|man|cap|giai doan \d))?|"
+                    rf"do thanh thai creatinin{_CLEARANCE_VALUE}|thanh thai creatinin{_CLEARANCE_VALUE}|"
+                    rf"clcr{_CLEARANCE_VALUE}|egfr{_CLEARANCE_VALUE}|chay than|loc mau|benh than|chuc nang than kem)")
 _HEPATIC = re.compile(r"\b(suy gan( (nhe|vua|nang))?|xo gan|benh gan|viem gan( [a-z])?|men gan cao|"
                       r"chuc nang gan kem)\b")
 _COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|mac benh|mac|kem theo|bi ca)\b")
