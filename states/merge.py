@@ -263,13 +263,24 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         if prior.non_human:
             # The animal's age and weight are not the human patient's.
             prior = prior.model_copy(update={n: None for n in _PATIENT_SLOTS})
-        merged = prior.model_copy(update=update)
+        merged = prior.model_copy(update={**update, **_other_measurements(new, prior)})
         if prior.non_human:
             # The earlier question was declined as veterinary; a human patient group now asks for the dose.
             merged = merged.model_copy(update={"non_human": False, "turn_type": "dosing_calc",
                                                "section_key": "lieu_luong_cach_dung"})
         return _settled(merged, confidence=0.75)
     return new
+
+
+def _other_measurements(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
+    """After an answer, "còn bé 2 tuổi thì sao?" may be another child: a new age does not keep the old weight,
+    nor a new weight the old age (the 6-year-old's 20 kg once reached a 1-year-old, #18). The gate then asks."""
+    update: dict[str, object] = {}
+    if new.age_months is not None and new.age_months != prior.age_months and new.weight_kg is None:
+        update["weight_kg"] = None
+    if new.weight_kg is not None and new.weight_kg != prior.weight_kg and new.age_months is None:
+        update.update(age_months=None, age_text=None)
+    return update
 
 
 def _person_only(new: QueryFrame, text: str) -> bool:
