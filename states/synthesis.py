@@ -13,7 +13,6 @@ from core.vocabulary import POPULATION_LABELS_VI, ROUTE_LABELS_VI
 from states.clarify import format_age, format_number
 from states.frame import QueryFrame
 
-
 _GENERIC_WORDS = ("tre em", "nguoi lon", "be", "tre", "tre nho", "chau")
 
 
