@@ -263,7 +263,8 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         if prior.non_human:
             # The animal's age and weight are not the human patient's.
             prior = prior.model_copy(update={n: None for n in _PATIENT_SLOTS})
-        merged = prior.model_copy(update={**update, **_other_measurements(new, prior)})
+        others = {} if is_correction(text) else _other_measurements(new, prior)
+        merged = prior.model_copy(update={**update, **others})
         if prior.non_human:
             # The earlier question was declined as veterinary; a human patient group now asks for the dose.
             merged = merged.model_copy(update={"non_human": False, "turn_type": "dosing_calc",
@@ -296,9 +297,22 @@ def weight_typed_as_age(new: QueryFrame, prior: QueryFrame, pending: Pending | N
     """Asked for the weight of a child whose age is known, the reply gives another age and nothing else ("18
     tuổi"): most likely the weight typed with the wrong unit. Never taken as a new age (that would make the
     child an adult); asked again."""
-    return (pending is not None and pending.missing == ["weight"] and prior.age_months is not None
+    if not (pending is not None and pending.missing == ["weight"] and prior.age_months is not None
             and new.age_months is not None and new.age_months != prior.age_months and new.weight_kg is None
-            and new.person is None)
+            and new.person is None):
+        return False
+    # The number read as kilograms would be a plausible weight for the child ("18 tuổi" for a 5-year-old);
+    # "3 tuổi" is not (3 kg), so it stands as a corrected age.
+    return weight_fits_age(new.age_months / 12, prior.age_months)
+
+
+_CORRECTION = re.compile(r"^(?:a |a,|ay |ui |oi )?(?:nham|khong phai|ko phai|k phai|sua lai|xin loi|sorry|da bao|"
+                         r"toi da noi|da noi|y (?:toi|minh|em) la|dinh chinh|chinh xac la)\b")
+
+
+def is_correction(text: str) -> bool:
+    """"à nhầm, …", "không phải, …", "đã bảo … rồi": the turn corrects a value already given."""
+    return bool(_CORRECTION.search(fold(text).strip()))
 
 
 # --- who the patient is ----------------------------------------------------------------------------------
@@ -359,7 +373,7 @@ def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | No
     if prior is not None and merged is prior and weight_typed_as_age(_reparse_age(text), prior, pending):
         notes.append(f"Tôi đang hỏi cân nặng; \"{_reparse_age(text).age_text}\" là tuổi. Nếu ý bạn là cân "
                      "nặng, vui lòng ghi rõ đơn vị, ví dụ \"18 kg\".")
-    if prior is not None and pending is not None and merged.population == prior.population:
+    if prior is not None and (pending is not None or is_correction(text)) and merged.population == prior.population:
         notes += _corrections(merged.model_copy(update=update), prior)
     if prior is not None and pending is not None:
         answered = merged != prior or bool(update)
