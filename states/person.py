@@ -37,7 +37,7 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (rf"\b(?:me|ma|má) (?:{_OF})\b", "mother", ADULT),
     (rf"\b(?:bo|cha|ba) (?:{_OF})\b", "father", ADULT),
     (rf"\b(?:ong|ba) (?:noi|ngoai) (?:{_OF})\b|\b(?:ong|ba) (?:noi|ngoai)\b", "grandparent", ADULT),
-    (rf"\b(?:em|em trai|em gai|thang em|dua em|be em) (?:{_OF})\b|\b(?:thang|dua|be) em\b", "younger",
+    (rf"\b(?:em|em trai|em gai|thang em|dua em|be em) (?!be\b)(?:{_OF})\b|\b(?:thang|dua|be) em\b", "younger",
      None),
     (rf"\b(?:anh|chi|anh trai|chi gai|anh hai|chi hai) (?:{_OF})\b", "older", None),
     (r"\b(?:me|bo|ba|cha|ong|vo|chong|anh|chi|em|ban|co|chu|bac|di|cau|mo|thim) (?:toi|minh|tui|em|tao)\b",
