@@ -123,6 +123,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     if prior is None:
         return _checked(new, None, None, notes, text)
     prior = prior.model_copy(update={"notes": []})
+    new = _bare_number_answer(new, pending, text, notes)
     person = person_of(text)
     switched = person is not None and not new.non_human and switches_person(prior, person)
     base = forget_person(prior) if switched else prior
@@ -282,6 +283,26 @@ def _other_measurements(new: QueryFrame, prior: QueryFrame) -> dict[str, object]
     if new.weight_kg is not None and new.weight_kg != prior.weight_kg and new.age_months is None:
         update.update(age_months=None, age_text=None)
     return update
+
+
+_BARE_NUMBER = re.compile(r"(?:khoang |tam |chung |duoc )?(\d+(?:[.,]\d)?)(?: a| nhe| thoi| roi)?")
+
+
+def _bare_number_answer(new: QueryFrame, pending: Pending | None, text: str, notes: list[str]) -> QueryFrame:
+    """"18" to "bé nặng bao nhiêu kg?" is 18 kg: the question named the unit. To a question about the age, or
+    about both, a bare number could be years or months, kilograms or years: asked, never guessed."""
+    m = _BARE_NUMBER.fullmatch(fold(text).strip(" .!?"))
+    if pending is None or m is None or new.weight_kg is not None or new.age_months is not None:
+        return new
+    value = float(m.group(1).replace(",", "."))
+    if pending.missing == ["weight"]:
+        return new.model_copy(update={"weight_kg": value, "turn_type": "dosing_calc"}) if value > 0 else new
+    if "age" in pending.missing or "weight" in pending.missing:
+        shown = format_number(value)
+        options = (f"\"{shown} tuổi\" hay \"{shown} tháng\"" if pending.missing == ["age"]
+                   else f"\"{shown} kg\" hay \"{shown} tuổi\"")
+        notes.append(f"\"{shown}\" là {options}? Vui lòng ghi rõ đơn vị.")
+    return new
 
 
 def _person_only(new: QueryFrame, text: str) -> bool:

@@ -313,7 +313,10 @@ def _with_person_and_notes(frame: QueryFrame, text: str) -> QueryFrame:
     if slots.weight_note and frame.weight_kg is not None:
         notes.append(f"Đã đổi đơn vị: {slots.weight_note}.")
     for problem in slots.rejected:
-        notes.append(f"Tôi không dùng giá trị này: {problem}. Vui lòng kiểm tra lại.")
+        if problem.startswith("tin nhắn"):
+            notes.append(f"T{problem[1:]}.")
+        else:
+            notes.append(f"Tôi không dùng giá trị này: {problem}. Vui lòng kiểm tra lại.")
     if notes:
         update["notes"] = [*frame.notes, *notes]
     return frame.model_copy(update=update) if update else frame

@@ -184,10 +184,28 @@ def read_age(folded: str) -> Age:
     return Age(None, None)
 
 
+_ALL_YEARS = re.compile(rf"(?<![\d,.\-–])\b{_NUM}\s*tuoi\b(?! (thai|ruoi))")
+_ALL_KG = re.compile(rf"(?<![/\w\-–]){_NUM}\s*(?:kg|kgs|ky|ki|kilo|can)\b")
+
+
+def several_values(folded: str) -> str | None:
+    """Two different ages, or two different weights, in one turn: which belongs to whom cannot be known."""
+    for pattern, unit in ((_ALL_YEARS, "tuổi"), (_ALL_KG, "kg")):
+        values = list(dict.fromkeys(_number(m.group(1)) for m in pattern.finditer(folded)))
+        if len(values) > 1:
+            shown = ", ".join(f"{_fmt(v)} {unit}" for v in values)
+            return (f"tin nhắn có nhiều giá trị khác nhau ({shown}); tôi chỉ tra liều cho từng người một, vui lòng "
+                    "hỏi riêng cho mỗi người")
+    return None
+
+
 def _short_or_person(folded: str, m: re.Match[str]) -> bool:
     """'5t' counts as an age in a short reply or right after a person word ('bé 5t')."""
     before = folded[:m.start()].split()
-    return len(folded.split()) <= 3 or bool(before and re.fullmatch(_PERSON, before[-1]))
+    if len(folded.split()) <= 3 or bool(before and re.fullmatch(_PERSON, before[-1])):
+        return True
+    # "bé nhà mình 15kg, 3t, uống …": next to a weight, in a turn about a person.
+    return bool(read_weight(folded)) and bool(re.search(rf"\b{_PERSON}\b", folded))
 
 
 def extract_weight(folded: str) -> float | None:
@@ -272,6 +290,12 @@ def extract_slots(text: str) -> Slots:
     age_months, age_text = age.months, age.text
     weight = read_weight(spelt)
     rejected = [r for r in (age.rejected, weight.rejected if weight else None) if r]
+    several = several_values(spelt)
+    if several:
+        # "con em 4 tuổi 16kg, còn thằng anh 8 tuổi 25kg": two people in one turn. Reading the first would dose
+        # one child with a value of the other half the time; neither is used, and each is asked on its own.
+        age_months = age_text = weight = None
+        rejected.append(several)
     pregnant = bool(_PREGNANT.search(folded))
     breastfeeding = bool(_BREASTFEEDING.search(folded))
     renal_m = _RENAL.search(folded)
