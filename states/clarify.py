@@ -16,7 +16,7 @@ from retrieval.names import NameBook
 from states.conditions import ambiguous_fold
 from states.english import ENGLISH_ONLY, ENGLISH_ONLY_TEXT
 from states.frame import QueryFrame
-from states.person import subject
+from states.person import GENERIC, person_of, subject
 
 ATTRIBUTE_CHIPS = ["Chỉ định", "Chống chỉ định", "Liều dùng", "Tác dụng không mong muốn", "Tương tác thuốc"]
 
@@ -124,6 +124,12 @@ def question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: 
 def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: Sequence[str] = ()) -> Question:
     drug = _drug_list(frame, names)
     if reason == "missing_population":
+        named = person_of(frame.person) if frame.person else None
+        if named is not None and named.key not in GENERIC:
+            # "thế còn anh nó?": ask about that person, by name.
+            who = named.label[:1].upper() + named.label[1:]
+            return Question(text=f"{who} là người lớn hay trẻ em (bao nhiêu tuổi)? Tôi cần biết để tra liều {drug}.",
+                            quick_replies=["Người lớn", "Trẻ em"], missing=["population"])
         return Question(text=f"Bạn hỏi liều {drug} cho người lớn hay trẻ em?",
                         quick_replies=["Người lớn", "Trẻ em"], missing=["population"])
     if reason == "missing_pediatric_age_or_weight":

@@ -119,6 +119,8 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
 
 def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | None, text: str) -> QueryFrame:
     """The conversation's frame after this turn, whose `notes` say what the reply must echo first."""
+    if new.understood_by != "rules":
+        new = _in_own_words(new, text)
     notes = list(new.notes)
     if prior is None:
         return _checked(new, None, None, notes, text)
@@ -283,6 +285,28 @@ def _other_measurements(new: QueryFrame, prior: QueryFrame) -> dict[str, object]
     if new.weight_kg is not None and new.weight_kg != prior.weight_kg and new.age_months is None:
         update.update(age_months=None, age_text=None)
     return update
+
+
+def _in_own_words(new: QueryFrame, text: str) -> QueryFrame:
+    """A model's frame, held to the user's words for the quantities a gate reads: pounds are converted (and
+    said), values no patient can have are dropped (and said), two people's values are not split."""
+    from states.slots import extract_slots  # the slot parser reads only this turn's words
+
+    slots = extract_slots(text)
+    update: dict[str, object] = {}
+    notes = list(new.notes)
+    if slots.weight_note and slots.weight_kg is not None:
+        update["weight_kg"] = slots.weight_kg
+        notes.append(f"Đã đổi đơn vị: {slots.weight_note}.")
+    if slots.rejected:
+        if slots.age_months is None:
+            update.update(age_months=None, age_text=None)
+        if slots.weight_kg is None:
+            update["weight_kg"] = None
+        notes += [f"Tôi không dùng giá trị này: {p}." for p in slots.rejected]
+    if notes != new.notes:
+        update["notes"] = notes
+    return new.model_copy(update=update) if update else new
 
 
 _BARE_NUMBER = re.compile(r"(?:khoang |tam |chung |duoc )?(\d+(?:[.,]\d)?)(?: a| nhe| thoi| roi)?")

@@ -47,7 +47,7 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba)\b", "elderly", ADULT),
     (r"\b(?:nguoi lon|nguoi truong thanh)\b", "adult", ADULT),
     (r"\b(?:tre so sinh|so sinh|tre em|tre nho|em be|con toi|con minh|con tui|con em|be|chau|tre|thang be|con be|"
-     r"thang cu|con nho)\b", "child", CHILD),
+     r"thang cu|con nho|con trai|con gai|dua nho|dua be)\b", "child", CHILD),
 )
 _COMPILED = tuple((re.compile(p), key, pop) for p, key, pop in _RELATIVES)
 # Kin words whose population follows from the word itself once typed with diacritics.

@@ -266,3 +266,21 @@ def test_a_stored_frame_without_the_new_fields_still_loads() -> None:
         stored.pop(name)
     assert QueryFrame.model_validate(stored).person is None
     assert read_weight("40 lbs") is not None
+
+
+def test_a_models_frame_is_held_to_the_users_words_for_pounds_and_impossible_values() -> None:
+    from states.merge import merge_frames
+
+    model = QueryFrame(turn_type="dosing_calc", drugs=["ibuprofen"], section_key="lieu_luong_cach_dung",
+                       population="pediatric", age_months=60, weight_kg=40, understood_by="claude")
+    f = merge_frames(model, None, None, "liều ibuprofen cho bé 5 tuổi nặng 40 lbs")
+    assert f.weight_kg == pytest.approx(18.1) and any("40 lbs" in n for n in f.notes)
+    model = model.model_copy(update={"age_months": -60})
+    f = merge_frames(model, None, None, "liều ibuprofen cho bé -5 tuổi nặng 18 kg")
+    assert f.age_months is None
+
+
+def test_a_named_person_of_unknown_age_is_asked_by_name() -> None:
+    f = merged("thế còn anh nó?", understand("liều ibuprofen cho bé 5 tuổi 18 kg"))
+    assert (f.population, f.age_months, f.weight_kg, f.person) == (None, None, None, "anh nó")
+    assert question_for("missing_population", f, NAMES).text.startswith("Anh nó là người lớn hay trẻ em")
