@@ -63,9 +63,13 @@ def _slot_updates(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
         update["condition"] = new.condition
     population = update.get("population")
     if population is not None and prior.population is not None and population != prior.population:
-        # A different patient group: the prior age and weight belonged to the other group.
-        for name in ("age_text", "age_months", "weight_kg"):
+        # A different patient group is another patient: the prior age, weight, pregnancy, kidneys and liver
+        # belonged to the other one.
+        for name in ("age_text", "age_months", "weight_kg", "renal", "hepatic"):
             update.setdefault(name, None)
+        update.setdefault("pregnant", new.pregnant)
+        update.setdefault("breastfeeding", new.breastfeeding)
+        update.setdefault("comorbidities", list(new.comorbidities))
     return update
 
 
@@ -391,8 +395,8 @@ def forget_person(frame: QueryFrame) -> QueryFrame:
     """The frame without anything that belonged to its patient: the drug and the question stay."""
     update: dict[str, object] = {name: None for name in _PERSON_VALUES}
     update.update(pregnant=False, breastfeeding=False, comorbidities=[], unanswered=0)
-    if frame.condition and fold(frame.condition) in {fold(v) for v in (frame.renal, frame.hepatic,
-                                                                       *frame.comorbidities) if v}:
+    if frame.condition and (frame.turn_type == "dosing_calc" or fold(frame.condition) in {
+            fold(v) for v in (frame.renal, frame.hepatic, *frame.comorbidities) if v}):
         update["condition"] = None  # "bị suy thận" was the patient's state, not the question
     return frame.model_copy(update=update)
 

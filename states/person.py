@@ -42,6 +42,9 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (rf"\b(?:anh|chi|anh trai|chi gai|anh hai|chi hai) (?:{_OF})\b", "older", None),
     (r"\b(?:me|bo|ba|cha|ong|vo|chong|anh|chi|em|ban|co|chu|bac|di|cau|mo|thim) (?:toi|minh|tui|em|tao)\b",
      "relative", None),
+    # The user themselves, when the turn describes them: "tôi 30 tuổi", "mình đang mang thai", "tui bị suy thận".
+    (r"(?:^|[,.] ?|\b(?:con|the con|va|nhung|rieng|con ve) )(?:toi|minh|tui)(?= (?:\d+|bi|dang|nang|uong|mang|co thai|"
+     r"cho con bu|nam nay|thi|da|cung|hien|mac|la nguoi)\b)", "self", None),
     (r"\b(?:ba bau|me bau|phu nu (?:co thai|mang thai|dang mang thai)|nguoi (?:co thai|mang thai)|thai phu|san phu)\b",
      "pregnant", ADULT),
     (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba)\b", "elderly", ADULT),
@@ -85,6 +88,12 @@ def person_of(text: str) -> Person | None:
         label = _as_written(text, folded, m).strip()
         if label.lower().startswith("còn "):
             label = label[4:]  # "còn bé …" (and what about the child): "còn" is the opener, not "con" (child)
+        if key == "self":
+            start = m.end() - len(m.group(0).split()[-1])
+            if not text.isascii() and len(text) == len(folded) and text[start:m.end()].lower() not in (
+                    "tôi", "mình", "tui"):
+                continue  # "tối uống" (in the evening) is not "tôi"
+            return Person("self", "bạn", None)
         if key == "relative":
             kin = label.split()[0].lower()
             population = ADULT if kin in ("mẹ", "bố", "ba", "bà", "ông", "cha", "vợ", "chồng", "me", "bo", "ong",

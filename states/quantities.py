@@ -135,6 +135,8 @@ def read_weight(folded: str) -> Weight | None:
     m = _KG.search(folded)
     if m:
         value = _number(m.group(2)) + (int(m.group(3)) / 10 if m.group(3) else 0.0)
+        if not m.group(3) and re.match(r"\s+ruoi\b", folded[m.end():]):
+            value += 0.5  # "18 cân rưỡi"
         written = m.group(0).strip()
         if m.group(1):
             return Weight(None, written, rejected=f"cân nặng \"{written}\" là số âm")

@@ -306,7 +306,7 @@ def _with_person_and_notes(frame: QueryFrame, text: str) -> QueryFrame:
     person = person_of(text)
     if person is not None and not frame.non_human:
         update["person"] = person.label
-        if person.key not in GENERIC and frame.age_months is None:
+        if person.key not in GENERIC and frame.age_months is None and person.population is not None:
             # "thế mẹ bé uống thì bao nhiêu?": the patient is the mother; "bé" only says whose mother.
             update["population"] = person.population
     notes: list[str] = []

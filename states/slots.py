@@ -262,7 +262,8 @@ def _child_named(folded: str, text: str) -> bool:
 
 
 _CHILD_MISREAD = frozenset({"nhĩ", "nhị", "nhì", "nhí", "bể", "bẻ", "bè", "bẽ", "trê", "trễ", "trề", "châu", "chậu",
-                            "chấu", "chầu"})
+                            "chấu", "chầu", "còn tôi", "còn mình", "còn tui", "còn em", "còn nhà", "còn trai",
+                            "còn gái", "còn con"})
 
 
 def extract_population(folded: str, age_months: float | None, *, mother: bool, text: str = "") -> str | None:
