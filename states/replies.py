@@ -57,9 +57,15 @@ def abstain_text(reason: str, frame: QueryFrame, names: NameBook) -> str:
         return ("Tôi chưa hỗ trợ tra ngược thuốc theo quan hệ này (chỉ hỗ trợ tìm thuốc theo chỉ định). "
                 "Vui lòng hỏi về một thuốc cụ thể.")
     if reason == "clarify_loop_exhausted":
-        return ("Tôi đã hỏi lại nhiều lần mà vẫn chưa đủ thông tin để trả lời an toàn. Vui lòng nêu lại đầy đủ câu "
+        text = ("Tôi đã hỏi lại nhiều lần mà vẫn chưa đủ thông tin để trả lời an toàn. Vui lòng nêu lại đầy đủ câu "
                 "hỏi trong một tin nhắn (tên thuốc, đối tượng, tuổi, cân nặng, đường dùng) hoặc bắt đầu cuộc hội "
                 "thoại mới.")
+        if frame.turn_type == "dosing_calc" and frame.population == "pediatric" and (
+                frame.age_months is None or frame.weight_kg is None):
+            # #21.4: the parent who cannot weigh the child is told how to go on, not only refused.
+            text += (" Nếu chưa biết cân nặng hoặc tuổi của bé, vui lòng hỏi dược sĩ hoặc bác sĩ để được tư vấn "
+                     "liều phù hợp.")
+        return text
     if reason == "budget_exhausted":
         return "Yêu cầu vượt quá thời gian xử lý cho phép nên tôi dừng lại để không trả lời thiếu kiểm chứng. Vui lòng thử lại."
     if reason in ("ungrounded_answer", "not_entailed", "incomplete_answer"):
