@@ -54,6 +54,8 @@ class QueryFrame(BaseModel):
     quick_replies: list[str] = Field(default_factory=list)
     confidence: float = 1.0
     understood_by: str = "rules"
+    weight_text: str | None = None
+    """A weight converted from another unit, as said back ("40 lbs ≈ 18,1 kg"); goes with `weight_kg`."""
     person: str | None = None
     """Whom the question is about, as the user named them ("em nó", "mẹ bé", "bà tôi"); None when unnamed.
     Slot values belong to this person: a turn about another person starts their slots afresh."""

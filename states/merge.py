@@ -25,7 +25,7 @@ from states.conditions import is_ambiguous_condition
 from states.followup import adds_interaction_partner, has_anaphora, is_elliptical
 from states.frame import Pending, QueryFrame
 from states.person import GENERIC, Person, person_of
-from states.quantities import weight_fits_age
+from states.quantities import fmt, weight_fits_age
 
 _PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
 _CONTEXT_SLOTS = ("renal", "hepatic")
@@ -55,6 +55,8 @@ def _slot_updates(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
             update[name] = True
     if new.comorbidities:
         update["comorbidities"] = list(dict.fromkeys([*prior.comorbidities, *new.comorbidities]))
+    if new.weight_kg is not None:
+        update["weight_text"] = new.weight_text
     if new.route is not None:
         update["route_family"] = None
     elif new.route_family is not None:
@@ -135,7 +137,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     base = forget_person(prior) if switched else prior
     merged = _merge(new, base, pending, text)
     if switched and merged is not new and person is not None:
-        if merged.population is None and person.key == "younger" and prior.population == "pediatric":
+        if merged.population is None and person.key in ("younger", "sibling") and prior.population == "pediatric":
             merged = merged.model_copy(update={"population": "pediatric"})  # the younger sibling of a child
         merged = merged.model_copy(update={"person": person.label})
         was = prior.person or POPULATION_LABELS_VI.get(prior.population or "", "")
@@ -365,7 +367,7 @@ def is_correction(text: str) -> bool:
 
 
 # --- who the patient is ----------------------------------------------------------------------------------
-_PERSON_VALUES = ("population", "age_text", "age_months", "weight_kg", "renal", "hepatic", "person")
+_PERSON_VALUES = ("population", "age_text", "age_months", "weight_kg", "weight_text", "renal", "hepatic", "person")
 
 
 def switches_person(prior: QueryFrame, person: Person) -> bool:
@@ -429,6 +431,10 @@ def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | No
         update["unanswered"] = 0 if answered else prior.unanswered + 1
     elif merged.unanswered:
         update["unanswered"] = 0
+    weight = update.get("weight_kg", merged.weight_kg)
+    if merged.weight_text and (not isinstance(weight, float | int)
+                               or not merged.weight_text.endswith(f"≈ {fmt(weight)} kg")):
+        update["weight_text"] = None  # the converted text goes with its weight, never with another
     if list(dict.fromkeys(notes)) != merged.notes:
         update["notes"] = list(dict.fromkeys(notes))
     return merged.model_copy(update=update) if update else merged

@@ -40,6 +40,8 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (rf"\b(?:em|em trai|em gai|thang em|dua em|be em) (?!be\b)(?:{_OF})\b|\b(?:thang|dua|be) em\b", "younger",
      None),
     (rf"\b(?:anh|chi|anh trai|chi gai|anh hai|chi hai) (?:{_OF})\b", "older", None),
+    # Another child of the family, named by rank: "đứa nhỏ", "bé út", "thằng lớn", "bé kia" — never the one before.
+    (r"\b(?:dua|thang|con|be|chau) (?:nho|ut|lon|kia|thu hai|thu ba|sau|dau)\b", "sibling", None),
     (r"\b(?:me|bo|ba|cha|ong|vo|chong|anh|chi|em|ban|co|chu|bac|di|cau|mo|thim) (?:toi|minh|tui|em|tao)\b",
      "relative", None),
     # The user themselves, when the turn describes them: "tôi 30 tuổi", "mình đang mang thai", "tui bị suy thận".
@@ -50,7 +52,7 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba)\b", "elderly", ADULT),
     (r"\b(?:nguoi lon|nguoi truong thanh)\b", "adult", ADULT),
     (r"\b(?:tre so sinh|so sinh|tre em|tre nho|em be|con toi|con minh|con tui|con em|be|chau|tre|thang be|con be|"
-     r"thang cu|con nho|con trai|con gai|dua nho|dua be)\b", "child", CHILD),
+     r"thang cu|con trai|con gai|dua be)\b", "child", CHILD),
 )
 _COMPILED = tuple((re.compile(p), key, pop) for p, key, pop in _RELATIVES)
 # Kin words whose population follows from the word itself once typed with diacritics.
@@ -94,6 +96,8 @@ def person_of(text: str) -> Person | None:
                     "tôi", "mình", "tui"):
                 continue  # "tối uống" (in the evening) is not "tôi"
             return Person("self", "bạn", None)
+        if key == "sibling" and fold(label).split()[-1] in ("nho", "ut"):
+            population = CHILD  # "đứa nhỏ", "bé út": a small child
         if key == "relative":
             kin = label.split()[0].lower()
             population = ADULT if kin in ("mẹ", "bố", "ba", "bà", "ông", "cha", "vợ", "chồng", "me", "bo", "ong",
@@ -126,7 +130,15 @@ def subject(frame_person: str | None, population: str | None) -> str:
 
 
 def about_line(frame: QueryFrame) -> list[str]:
-    """"Đối tượng: mẹ bé (người lớn)." for an answer about a named person; nothing for a generic one."""
+    """"Đối tượng: mẹ bé (người lớn)." for an answer about a named person; the converted weight it used
+    ("Cân nặng: 40 lbs ≈ 18,1 kg.") when this turn's notes do not already say it."""
+    lines: list[str] = []
+    if frame.weight_text and frame.weight_kg is not None and not any(frame.weight_text in n for n in frame.notes):
+        lines.append(f"Cân nặng: {frame.weight_text}.")
+    return _named(frame) + lines
+
+
+def _named(frame: QueryFrame) -> list[str]:
     if not frame.person or frame.turn_type not in ("dosing_calc", "drug_attribute", "drug_overview"):
         return []
     person = person_of(frame.person)

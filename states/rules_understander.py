@@ -334,6 +334,7 @@ def _slot_fields(slots: Slots) -> dict[str, object]:
         "weight_kg": slots.weight_kg,
         "route": slots.route,
         "route_family": slots.route_family,
+        "weight_text": slots.weight_note,
         "pregnant": slots.pregnant,
         "breastfeeding": slots.breastfeeding,
         "renal": slots.renal,
