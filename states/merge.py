@@ -224,7 +224,7 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
         return new  # a name the formulary lacks: report it (drug_not_in_formulary)
     if weight_typed_as_age(new, prior, pending):
         return prior  # nothing filled: asked again, with the note the caller adds
-    if _person_only(new, text):
+    if prior.turn_type == "dosing_calc" and _person_only(new, text):
         new = new.model_copy(update={"section_key": None, "turn_type": prior.turn_type})
     if new.section_key is not None and new.section_key != prior.section_key:
         return _settled(_with_question(prior, new, update), confidence=0.8)
@@ -260,8 +260,9 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         return new
     if new.unknown_drugs or not prior.drugs:
         return new
-    if _person_only(new, text):
-        # "thế còn bà bầu?": the previous question, for another patient (not the pregnancy section).
+    if prior.turn_type == "dosing_calc" and _person_only(new, text):
+        # "thế còn bà bầu?" after a dose: the dose, for another patient (not the pregnancy section). After any
+        # other question the pregnancy section is what is asked.
         new = new.model_copy(update={"section_key": None, "turn_type": prior.turn_type})
     update = _slot_updates(new, prior)
     if new.section_key is not None:
