@@ -93,6 +93,8 @@ _OUNCES = re.compile(rf"(?<![/\w]){_SIGN}{_NUM}\s*(?:oz|ounces|ounce)\b")
 # "3 ký 2", "3 cân 2 lạng": kilograms and tenths (hectograms), as babies' weights are said.
 _KG = re.compile(rf"(?<![/\w]){_SIGN}{_NUM}\s*{_KG_UNITS}\b(?:\s+(\d)(?:\s*lang)?(?!\s*[\d,.]|\s*(?:tuoi|thang|tuan|ngay|"
                  rf"kg|ky|ki|can|mg|ml|g|lan|vien|goi|ong|t)\b))?")
+_KG_COMPACT = re.compile(rf"(?<![/\w]){_SIGN}(\d+)\s*(?:kg|ky|ki|can)\s?(\d{{1,3}})(?:\s*(?:g|gam|gram))?\b"
+                         r"(?!\s*(?:tuoi|thang|tuan|ngay|kg|mg|ml|lan|vien|goi|ong|t)\b)")
 _BARE = re.compile(rf"\bnang\s+{_SIGN}{_NUM}\b(?!\s*(?:tuoi|thang|mg|ml|g|lbs|lb|pound|pounds|pao|oz)\b)")
 
 
@@ -132,6 +134,12 @@ def read_weight(folded: str) -> Weight | None:
         if m.group(1):
             return Weight(None, written, rejected=f"cân nặng \"{written}\" là số âm")
         return _checked(Weight(round(_number(m.group(2)) * OZ_KG, 2), written, converted=True))
+    m = _KG_COMPACT.search(folded)
+    if m:
+        # "3kg5", "3 ký 500": kilograms and the rest in tenths or grams, as newborns' weights are written.
+        value = _number(m.group(2)) + int(m.group(3)) / 10 ** len(m.group(3))
+        return Weight(None, m.group(0), rejected=f"cân nặng \"{m.group(0)}\" là số âm") if m.group(1) else \
+            _checked(Weight(value, m.group(0).strip()))
     m = _KG.search(folded)
     if m:
         value = _number(m.group(2)) + (int(m.group(3)) / 10 if m.group(3) else 0.0)

@@ -26,7 +26,8 @@ NAMES = fixture_name_book()
 # --- quantities -------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("text", "kg"), [("bé nặng 40 lbs", 18.1), ("40 lb", 18.1), ("44 pounds", 20.0),
-                                          ("7 lb 8 oz", 3.4), ("bé 3 ký 2", 3.2), ("bé 3 cân 2 lạng", 3.2)])
+                                          ("7 lb 8 oz", 3.4), ("bé 3 ký 2", 3.2), ("bé 3 cân 2 lạng", 3.2),
+                                          ("bé 3kg5", 3.5), ("sơ sinh 3 ký 500", 3.5), ("18 cân rưỡi", 18.5)])
 def test_pounds_ounces_and_tenths_become_kilograms(text: str, kg: float) -> None:
     assert extract_slots(text).weight_kg == pytest.approx(kg, abs=0.05)
 
