@@ -196,6 +196,12 @@ def several_values(folded: str) -> str | None:
             shown = ", ".join(f"{_fmt(v)} {unit}" for v in values)
             return (f"tin nhắn có nhiều giá trị khác nhau ({shown}); tôi chỉ tra liều cho từng người một, vui lòng "
                     "hỏi riêng cho mỗi người")
+    pounds = read_weight(_ALL_KG.sub(" ", folded))
+    kilos = [_number(m.group(1)) for m in _ALL_KG.finditer(folded)]
+    if pounds and pounds.converted and pounds.kg and kilos and abs(kilos[0] - pounds.kg) > 0.5:
+        # "18 kg hay 50 lbs": two weights that disagree; which one is meant is asked.
+        return (f"tin nhắn có hai cân nặng không khớp nhau ({_fmt(kilos[0])} kg và {pounds.as_written}); vui lòng "
+                "cho biết một cân nặng")
     return None
 
 

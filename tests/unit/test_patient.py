@@ -285,3 +285,9 @@ def test_a_named_person_of_unknown_age_is_asked_by_name() -> None:
     f = merged("thế còn anh nó?", understand("liều ibuprofen cho bé 5 tuổi 18 kg"))
     assert (f.population, f.age_months, f.weight_kg, f.person) == (None, None, None, "anh nó")
     assert "\nAnh nó là người lớn hay trẻ em" in question_for("missing_population", f, NAMES).text
+
+
+def test_two_weights_that_disagree_are_asked_and_two_that_agree_are_one() -> None:
+    assert extract_slots("bé 18 kg (40 lbs)").weight_kg == pytest.approx(18.1)
+    disagree = extract_slots("bé 18 kg hay 50 lbs")
+    assert disagree.weight_kg is None and disagree.rejected
