@@ -36,6 +36,20 @@ _HUMAN_SUBJECT = re.compile(r"\b(toi|minh|nguoi|be|tre|con toi|con minh|chau|em 
 _SUBJECT_DEPENDENT = re.compile(r"\b(duoc khong|co sao khong|co duoc khong|cho no|no uong|nen uong|uong gi)\b")
 
 
+def _carries_question(frame: QueryFrame) -> bool:
+    if frame.turn_type in _NEVER_MERGED:
+        return frame.kept is not None
+    return not frame.non_human and bool(frame.drugs or frame.condition)
+
+
+def _resting(prior: QueryFrame) -> QueryFrame:
+    """The question kept across a smalltalk/out-of-scope turn (itself never nested)."""
+    if prior.turn_type in _NEVER_MERGED and prior.kept is not None:
+        return QueryFrame.model_validate(prior.kept)
+    return prior.model_copy(update={"needs_clarify": False, "clarify_reason": None, "quick_replies": [],
+                                    "unanswered": 0, "notes": [], "kept": None})
+
+
 def _own_question(frame: QueryFrame) -> bool:
     """The turn asks something itself: a section, a dose, an interaction, a condition lookup."""
     return frame.section_key is not None or frame.turn_type in (
@@ -145,7 +159,8 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
             notes.append(f"Về {person.label}: tôi không dùng tuổi, cân nặng hay bệnh của {was} đã nêu trước đó.")
     elif merged is not new and person is not None and (merged.person is None or person.key not in GENERIC):
         merged = merged.model_copy(update={"person": person.label})
-    elif merged is not new and merged.person is None and prior.person is not None:
+    elif merged is not new and merged.person is None and prior.person is not None and \
+            merged.turn_type not in _NEVER_MERGED:
         merged = merged.model_copy(update={"person": prior.person})
     return _checked(merged, prior if not switched else None, pending, notes, text)
 
@@ -156,10 +171,16 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
     if _still_non_human(new, prior, text):
         return new.model_copy(update={"turn_type": "out_of_scope", "non_human": True, "section_key": None,
                                       "drugs": new.drugs or prior.drugs})
+    if new.turn_type in _NEVER_MERGED and _carries_question(prior) and not (new.drugs or new.unknown_drugs):
+        # "cảm ơn bạn nhiều" between two questions: the reply is smalltalk, but the conversation's question and
+        # patient stay for the next follow-up ("thế còn em nó 3 tuổi?"). Never merged INTO the question.
+        return new.model_copy(update={"kept": _resting(prior).model_dump()})
     if new.turn_type in _NEVER_MERGED or new.turn_type in _LOOKUPS:
         return new
     if prior.turn_type in _NEVER_MERGED and not prior.non_human:
-        return new
+        if prior.kept is None:
+            return new
+        prior = QueryFrame.model_validate(prior.kept)
     if pending is not None:
         return _merge_pending(new, prior, pending, text)
     return _merge_after_answer(new, prior, text)

@@ -291,3 +291,12 @@ def test_two_weights_that_disagree_are_asked_and_two_that_agree_are_one() -> Non
     assert extract_slots("bé 18 kg (40 lbs)").weight_kg == pytest.approx(18.1)
     disagree = extract_slots("bé 18 kg hay 50 lbs")
     assert disagree.weight_kg is None and disagree.rejected
+
+
+def test_thanks_between_two_questions_keeps_the_question_for_the_next_follow_up() -> None:
+    answered = understand("liều ibuprofen cho bé 5 tuổi 18 kg")
+    thanks = merged("cảm ơn bạn nhiều", answered)
+    assert thanks.turn_type == "smalltalk" and thanks.drugs == []
+    f = merged("thế còn em nó 3 tuổi 14 ký", thanks)
+    assert (f.turn_type, f.drugs, f.age_months, f.weight_kg, f.person) == (
+        "dosing_calc", ["ibuprofen"], 36, 14, "em nó")
