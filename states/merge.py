@@ -144,6 +144,9 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     notes = list(new.notes)
     if prior is None:
         return _checked(new, None, None, notes, text)
+    if prior.turn_type in _NEVER_MERGED and prior.kept is not None and new.turn_type not in _NEVER_MERGED:
+        # The question kept across "cảm ơn": the person check below must see its patient.
+        prior = QueryFrame.model_validate(prior.kept)
     prior = prior.model_copy(update={"notes": []})
     new = _bare_number_answer(new, pending, text, notes)
     person = person_of(text)

@@ -300,3 +300,9 @@ def test_thanks_between_two_questions_keeps_the_question_for_the_next_follow_up(
     f = merged("thế còn em nó 3 tuổi 14 ký", thanks)
     assert (f.turn_type, f.drugs, f.age_months, f.weight_kg, f.person) == (
         "dosing_calc", ["ibuprofen"], 36, 14, "em nó")
+
+
+def test_thanks_in_between_does_not_let_the_older_childs_values_reach_the_sibling() -> None:
+    thanks = merged("cảm ơn", understand("liều paracetamol cho bé 2 tuổi nặng 10,1 kg bị suy thận uống"))
+    f = merged("còn em nó thì sao?", thanks)
+    assert (f.weight_kg, f.age_months, f.renal, f.person) == (None, None, None, "em nó")
