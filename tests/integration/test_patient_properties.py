@@ -20,7 +20,7 @@ from states.quantities import LB_KG, fmt
 from tests.engine_kit import EngineKit
 
 pytestmark = pytest.mark.integration
-PROPERTY = settings(max_examples=40, deadline=None,
+PROPERTY = settings(max_examples=80, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
@@ -63,7 +63,8 @@ def switch_conversations(draw: st.DrawFn) -> tuple[list[str], float, int, str, b
     )))
     said_age = "{a}" in switch and later_age is not None
     text = switch.replace("{a}", f" {later_age} tuổi" if said_age else "")
-    middle = draw(st.lists(st.sampled_from(("cảm ơn", "uống", "ok")), max_size=1))
+    middle = draw(st.lists(st.sampled_from(("cảm ơn", "uống", "ok", "xin chào", "giá vàng hôm nay", "không biết")),
+                           max_size=2))
     return [first, *middle, text], weight, age, context, said_age
 
 
