@@ -16,7 +16,7 @@ from retrieval.names import NameBook
 from states.conditions import ambiguous_fold
 from states.english import ENGLISH_ONLY, ENGLISH_ONLY_TEXT
 from states.frame import QueryFrame
-from states.person import GENERIC, person_of, subject
+from states.person import GENERIC, person_of
 
 ATTRIBUTE_CHIPS = ["Chỉ định", "Chống chỉ định", "Liều dùng", "Tác dụng không mong muốn", "Tương tác thuốc"]
 
@@ -47,19 +47,37 @@ def _drug_list(frame: QueryFrame, names: NameBook) -> str:
     return " và ".join(names.display(d) for d in frame.drugs) or "thuốc này"
 
 
+TEEN_MONTHS = 12 * 12
+TEEN_WEIGHT_KG = 40.0
+
+
+def child_word(frame: QueryFrame) -> str:
+    """How to speak of the child to a parent: "bé" for a young child, "cháu" from about twelve (by age, or, with
+    no age yet, by a teenager's weight). A 16-year-old called "bé" reads as if the question were misread."""
+    if frame.age_months is not None:
+        return "cháu" if frame.age_months >= TEEN_MONTHS else "bé"
+    return "cháu" if (frame.weight_kg or 0) >= TEEN_WEIGHT_KG else "bé"
+
+
+def _who(frame: QueryFrame) -> str:
+    """The child as the user named them ("em nó", "đứa nhỏ"), else "bé" / "cháu" by age (child_word)."""
+    named = person_of(frame.person) if frame.person else None
+    return named.label if named is not None and named.key not in GENERIC else child_word(frame)
+
+
 def pediatric_question(frame: QueryFrame, names: NameBook) -> Question:
     drug = _drug_list(frame, names)
     has_age, has_weight = frame.age_months is not None, frame.weight_kg is not None
-    who = subject(frame.person, "pediatric")
-    Who = who[:1].upper() + who[1:]
+    who = _who(frame)
     if frame.unanswered >= 2:
         return way_forward(frame, drug, who, missing=["weight"] if has_age else ["age"] if has_weight
                            else ["age", "weight"])
     if has_weight and not has_age:
-        return Question(text=f"{Who} nặng {format_number(frame.weight_kg or 0)} kg, vậy {who} bao nhiêu tuổi?",
-                        missing=["age"])
+        return Question(text=f"{who[:1].upper() + who[1:]} nặng {format_number(frame.weight_kg or 0)} kg, vậy {who} "
+                             "bao nhiêu tuổi?", missing=["age"])
     if has_age and not has_weight:
-        return Question(text=f"{Who} {format_age(frame)}, vậy {who} nặng bao nhiêu kg?", missing=["weight"])
+        return Question(text=f"{who[:1].upper() + who[1:]} {format_age(frame)}, vậy {who} nặng bao nhiêu kg?",
+                        missing=["weight"])
     return Question(
         text=f"Để tra liều {drug} cho trẻ em, {who} bao nhiêu tuổi và nặng bao nhiêu kg?",
         missing=["age", "weight"],

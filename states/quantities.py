@@ -86,7 +86,7 @@ def spell_out(folded: str, text: str = "") -> str:
 
 # --- weights -----------------------------------------------------------------------------------------------
 _NUM = r"(\d+(?:[.,]\d+)?)"
-_SIGN = r"(-\s*)?"
+_SIGN = r"([-\u2212]\s*)?"
 _KG_UNITS = r"(?:kg|kgs|ky|ki|kilo|kilogram|kilogam|can)"
 _POUNDS = re.compile(rf"(?<![/\w]){_SIGN}{_NUM}\s*(?:lbs|lb|pounds|pound|pao)\b(?:\s*{_NUM}\s*(?:oz|ounces|ounce)\b)?")
 _OUNCES = re.compile(rf"(?<![/\w]){_SIGN}{_NUM}\s*(?:oz|ounces|ounce)\b")

@@ -25,6 +25,9 @@ from states.quantities import MAX_AGE_YEARS, fmt, read_weight, spell_out
 
 ADULT_FROM_MONTHS = 18 * 12
 
+# A minus sign before a number makes it no age or weight at all ("bé -5 tuổi" is a typo or a probe): the
+# slot stays empty, the reply says why, and the machine asks rather than dosing for 5 years (read_age's
+# _sign_problem; for weights states.quantities).
 _NUM = r"(\d+(?:[.,]\d+)?)"
 
 # --- age -------------------------------------------------------------------------------------------------
@@ -120,9 +123,9 @@ _AGE_AND_HALF = re.compile(rf"\b{_NUM}\s*(tuoi|thang)\s+ruoi\b")
 def _sign_problem(folded: str, start: int, raw: str) -> str | None:
     """A minus sign or a range right before the number: "-5 tuổi" is no age, "2-3 tuổi" is not one age."""
     before = folded[:start].rstrip()
-    if not before.endswith(("-", "–")):
+    if not before.endswith(("-", "–", "\u2212")):
         return None
-    low = re.search(r"(\d+(?:[.,]\d+)?)\s*[-–]$", before)
+    low = re.search(r"(\d+(?:[.,]\d+)?)\s*[-–\u2212]$", before)
     if low:
         return f"tuổi \"{low.group(1)}-{raw}\" là một khoảng, không phải tuổi của một người"
     return f"tuổi \"-{raw}\" là số âm"
