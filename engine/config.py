@@ -89,10 +89,6 @@ class Settings(BaseSettings):
     def sqlalchemy_url(self) -> str:
         return self.database_url or f"sqlite:///{(self.data_dir / 'formulary.db').as_posix()}"
 
-    @property
-    def index_dir(self) -> Path:
-        return self.data_dir / "index"
-
 
 def load_settings(**overrides: object) -> Settings:
     """Read and validate settings; raise ConfigurationError naming every bad variable."""

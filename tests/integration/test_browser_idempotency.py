@@ -58,7 +58,7 @@ def test_a_turn_whose_reply_was_lost_is_resent_with_its_key_and_stored_once(serv
             box.fill("Bé nặng 18 kg")
             send.click()
             expect(replies).to_have_count(2)
-            conversation_id = page.evaluate("sessionStorage.getItem('conversation_id')")
+            conversation_id = page.evaluate("localStorage.getItem('formulary.conversation_id')")
         finally:
             browser.close()
 
