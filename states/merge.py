@@ -297,7 +297,7 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         if prior.non_human:
             # The animal's age and weight are not the human patient's.
             prior = prior.model_copy(update={n: None for n in _PATIENT_SLOTS})
-        others = {} if is_correction(text) else _other_measurements(new, prior)
+        others = {} if is_correction(text) else {**_other_measurements(new, prior), **_other_context(new, text)}
         merged = prior.model_copy(update={**update, **others})
         if prior.non_human:
             # The earlier question was declined as veterinary; a human patient group now asks for the dose.
@@ -358,6 +358,16 @@ def _bare_number_answer(new: QueryFrame, pending: Pending | None, text: str, not
                    else f"\"{shown} kg\" hay \"{shown} tuổi\"")
         notes.append(f"\"{shown}\" là {options}? Vui lòng ghi rõ đơn vị.")
     return new
+
+
+def _other_context(new: QueryFrame, text: str) -> dict[str, object]:
+    """"còn người suy gan thì sao?" after "người suy thận": another patient group, so the kidneys asked about
+    before are not this patient's. The follow-up's own context replaces the earlier one."""
+    states_context = bool(new.renal or new.hepatic or new.pregnant or new.breastfeeding or new.comorbidities)
+    if not (states_context and is_elliptical(text)):
+        return {}
+    return {"renal": new.renal, "hepatic": new.hepatic, "pregnant": new.pregnant,
+            "breastfeeding": new.breastfeeding, "comorbidities": list(new.comorbidities)}
 
 
 def _person_only(new: QueryFrame, text: str) -> bool:

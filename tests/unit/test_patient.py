@@ -306,3 +306,8 @@ def test_thanks_in_between_does_not_let_the_older_childs_values_reach_the_siblin
     thanks = merged("cảm ơn", understand("liều paracetamol cho bé 2 tuổi nặng 10,1 kg bị suy thận uống"))
     f = merged("còn em nó thì sao?", thanks)
     assert (f.weight_kg, f.age_months, f.renal, f.person) == (None, None, None, "em nó")
+
+
+def test_another_patient_group_in_a_follow_up_replaces_the_earlier_context() -> None:
+    f = merged("còn người suy gan thì sao", understand("metformin cho người suy thận được không"))
+    assert (f.drugs, f.hepatic, f.renal) == (["metformin"], "suy gan", None)
