@@ -27,6 +27,8 @@ def expand_chat(text: str) -> str:
 
     def replace(m: re.Match[str]) -> str:
         token = m.group(1).lower()
+        if re.search(r"(vitamin|vit|nhóm|nhom|loại|loai)\s*$", text[:m.start()], re.IGNORECASE):
+            return m.group(0)  # "vitamin K", "nhóm B": a name, not shorthand
         if token == "bn":
             after, before = text[m.end():], text[:m.start()]
             return "bệnh nhân" if _PATIENT_AFTER.match(after) or _PATIENT_BEFORE.search(before) else "bao nhiêu"

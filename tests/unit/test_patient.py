@@ -240,7 +240,7 @@ def test_disease_eponyms_and_clinical_terms_are_not_unknown_drugs(text: str) -> 
 @pytest.mark.parametrize(("text", "expanded"), [
     ("uống bn viên", "uống bao nhiêu viên"), ("cho bn suy gan", "cho bệnh nhân suy gan"),
     ("bn 60 tuổi", "bệnh nhân 60 tuổi"), ("bn tuổi", "bao nhiêu tuổi"), ("ko dc", "không được"),
-    ("ng lớn", "người lớn"), ("18kg", "18kg"),
+    ("ng lớn", "người lớn"), ("18kg", "18kg"), ("vitamin K", "vitamin K"),
 ])
 def test_chat_shorthand_is_written_out_bn_by_its_context(text: str, expanded: str) -> None:
     assert expand_chat(text) == expanded
