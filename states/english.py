@@ -62,6 +62,10 @@ def english_section(folded: str) -> str | None:
 def english_patient(folded: str) -> dict[str, object]:
     """Population and age stated in English ("for adults", "my 5 year old")."""
     out: dict[str, object] = {}
+    if re.search(r"\bpregnan", folded):
+        out.update(pregnant=True, population="adult")
+    if re.search(r"\bbreast ?feed|\blactat|\bnursing\b", folded):
+        out.update(breastfeeding=True, population="adult")
     m = _AGE.search(folded)
     if m:
         n = float(m.group(1))
