@@ -26,6 +26,7 @@ from grounding.generator import AnswerGenerator, EntailmentVerifier
 from retrieval.resolver import DrugResolver
 from retrieval.service import RetrievalService
 from states.step import Services, Update
+from states.streak import answered_something, next_clarify_streak
 from states.understander import Understander
 
 OUTCOME_OF_STATE: dict[str, Outcome] = {
@@ -192,7 +193,9 @@ class Engine:
         )
 
     def _persist(self, ctx: TurnContext, snapshot: ConversationSnapshot, reply: Reply, owner: str | None) -> bool:
-        streak = ctx.clarify_streak + 1 if reply.outcome == "clarify" else 0  # any other outcome resets it
+        # Only a clarify to a turn that answered nothing counts; smalltalk keeps it; any other outcome resets it.
+        answered = answered_something(ctx.prior_frame, ctx.frame, ctx.pending)
+        streak = next_clarify_streak(ctx.clarify_streak, reply.outcome, reply.reason, answered)
         update = ConversationUpdate(
             state=reply.state,
             frame=ctx.frame,

@@ -21,6 +21,7 @@ from retrieval.decide import Decision, decide
 from states import asking, generating, outcome, repairing, retrieving, routing, understanding, verifying
 from states.dosing import route_ambiguous, route_not_documented
 from states.step import Step
+from states.streak import answered_something, next_clarify_streak
 
 Predicate = Callable[[TurnContext], bool]
 
@@ -145,12 +146,12 @@ STATES: tuple[StateSpec, ...] = (
     StateSpec("asking", "work", "Soạn câu hỏi lại", "Composing a clarifying question", "ask", asking.ask,
               reads=("reason", "frame", "routes_found"), writes=("reply_text", "quick_replies", "new_pending")),
     StateSpec("retrieving_single", "work", "Tra cứu một thuốc", "Retrieving: single drug", "retrieved",
-              retrieving.retrieve_single, reads=("state", "frame"), writes=_RETRIEVAL_WRITES),
+              retrieving.retrieve_single, reads=("state", "frame"), writes=(*_RETRIEVAL_WRITES, "frame")),
     StateSpec("retrieving_interaction", "work", "Tra cứu tương tác", "Retrieving: interaction", "retrieved",
               retrieving.retrieve_interaction, reads=("state", "frame"), writes=_RETRIEVAL_WRITES),
     StateSpec("retrieving_condition", "work", "Tra cứu theo bệnh/chỉ định", "Retrieving: condition → drug",
               "retrieved", retrieving.retrieve_condition, reads=("state", "frame"),
-              writes=(*_RETRIEVAL_WRITES, "candidates")),
+              writes=(*_RETRIEVAL_WRITES, "candidates", "frame")),
     StateSpec("reviewing_safety", "work", "Rà soát an toàn theo bệnh nhân", "Patient safety review", "reviewed",
               retrieving.review_safety, reads=("state", "frame", "candidates", "evidence"),
               writes=("evidence", "safety_evidence", "routes_found", "failure")),
@@ -182,9 +183,11 @@ def _budget_remaining(ctx: TurnContext) -> bool:
 
 
 def _streak_exhausted(ctx: TurnContext) -> bool:
-    # The reply being composed would be one more consecutive clarify. The limit is the spec's (ctx.limits is
-    # spec.limits, set by the runner): the one the labels, the fingerprint and the review export show.
-    return ctx.clarify_streak + 1 > ctx.limits.max_consecutive_clarify
+    # The streak the clarify being composed would leave (states/streak.py: a turn that filled a slot the pending
+    # question asked for is progress and does not count; one that filled nothing does). The limit is the spec's
+    # (ctx.limits is spec.limits, set by the runner): the one the labels, the fingerprint and the review show.
+    answered = answered_something(ctx.prior_frame, ctx.frame, ctx.pending)
+    return next_clarify_streak(ctx.clarify_streak, "clarify", ctx.reason, answered) > ctx.limits.max_consecutive_clarify
 
 
 def _failed(kind: str) -> Predicate:

@@ -28,6 +28,7 @@ from grounding.verify import verify_grounding
 from retrieval.index import FormularyIndex
 from states.replies import NO_MEMORY_NOTICE, QUARANTINED_QUOTE
 from states.scope import looks_non_human
+from states.streak import ALL_SLOTS, answered_something
 
 NOT_SAFE = "KHÔNG có nghĩa là an toàn"
 PENDING_DIR = Path(__file__).resolve().parents[1] / "fixtures" / "transcripts" / "pending"
@@ -160,14 +161,27 @@ class ConversationCheck:
 
     checker: InvariantChecker
     streak: int = 0
+    raw: int = 0
     turns: list[str] = field(default_factory=list)
     replies: list[Reply] = field(default_factory=list)
 
     def after_turn(self, text: str, reply: Reply, llm_limit: int | None = None) -> list[str]:
-        problems = self.checker.turn_problems(text, reply, self.streak if reply.memory_loaded else 0, llm_limit)
+        # Issue #18: a clarify to a turn that filled an empty slot is progress and does not count toward the
+        # breaker (states/streak.py); smalltalk keeps the streak. Counted here independently of the engine (any
+        # slot newly filled), and the raw run of clarifies is still bounded: the limit plus one per slot.
+        previous = self.replies[-1] if self.replies else None
+        progress = (reply.outcome == "clarify" and previous is not None and previous.outcome == "clarify"
+                    and answered_something(previous.frame or {}, reply.frame or {}, ALL_SLOTS))
+        streak_before = self.streak if reply.memory_loaded else 0
+        problems = self.checker.turn_problems(text, reply, streak_before - 1 if progress else streak_before, llm_limit)
+        if reply.outcome == "clarify" and reply.memory_loaded and self.raw + 1 > self.checker.max_consecutive_clarify + len(ALL_SLOTS):
+            problems.append(f"clarify number {self.raw + 1} in a row, slots filled or not")
         if reply.persisted:
             # The streak the next turn reads: a turn that was not persisted leaves the stored one unchanged.
-            self.streak = self.streak + 1 if reply.outcome == "clarify" else 0
+            smalltalk = reply.outcome == "answerable" and reply.reason == "smalltalk"
+            self.streak = (self.streak if progress else self.streak + 1) if reply.outcome == "clarify" else (
+                self.streak if smalltalk else 0)
+            self.raw = self.raw + 1 if reply.outcome == "clarify" else (self.raw if smalltalk else 0)
         self.turns.append(text)
         self.replies.append(reply)
         return problems
@@ -175,6 +189,7 @@ class ConversationCheck:
     def forget(self) -> None:
         """A new conversation starts."""
         self.streak = 0
+        self.raw = 0
         self.turns.clear()
         self.replies.clear()
 
