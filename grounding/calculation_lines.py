@@ -1,0 +1,254 @@
+"""Which regimen line the calculator may compute for this patient, and the maxima that bind it.
+
+The calculator is only as safe as the line it is handed. A line is computed only when all of these hold, each
+for its own reason (a failure is a `Refusal`, and the cited line is shown alone, as without a calculator):
+- the block is a dosage block and not quarantined (never computed over text that failed extraction);
+- the weight is known and plausible for the population;
+- the patient has no renal/hepatic context (those lines adjust the dose in words a calculator cannot apply);
+- no exclusion line of the block applies to the patient ("Không khuyến cáo cho trẻ dưới 7 kg");
+- the line is for this route, this population, this band (age, weight), and, when it is under an indication
+  lead-in, for the indication the user named; a neonatal line only for a neonate and the reverse;
+- the line's rule was parsed with certainty (`rule` not None) and is weight-based;
+- every dose number on the line and on its ceiling lines is understood (the rule or a stated maximum): a
+  number the parser did not place ("tối đa 1,4 mg/kg/ngày hoặc 100 mg/ngày" read as one cap) stops the
+  calculation rather than letting an unread maximum pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from core.corpus import Chunk
+from core.dosage.lines import dose_quantities, maxima, rule
+from core.dosage.model import Band, Bound, DosageTree, Maximum, Patient, RegimenLine, Rule
+from core.dosage.parse import parse_dosage
+from core.text import fold
+from grounding.calculator import Ceiling, Refusal, Span
+
+DOSING_SECTION = "lieu_luong_cach_dung"
+MIN_WEIGHT_KG = 0.4
+MAX_WEIGHT_KG = {"pediatric": 150.0, "adult": 250.0}
+NEONATE_MONTHS = 1.0
+_MAX_CUE = re.compile(r"\b(toi da|khong (duoc )?(qua|vuot qua|vuot)|khong (tiem|truyen|dung) (vuot )?qua)\b")
+_DOSES_CAP = re.compile(r"\b(toi da|khong qua|khong vuot qua) (\d+) lan( trong| moi|/| /) ?(24 gio|ngay)\b")
+# More than one frequency on a line ("mỗi 8 giờ hoặc mỗi 12 giờ", "một lần mỗi ngày hoặc chia 2 lần"): the
+# split of a daily dose is not a reading of the text.
+_FREQUENCY = re.compile(r"\b(chia( lam| thanh)? \d|\d+(\s*[-–]\s*\d+)? lan\s*/\s*(ngay|24 gio)|(moi|cach|cu)( nhau)?"
+                        r"( khoang)? \d+(\s*[-–]\s*\d+)?\s*gio|(mot|hai|ba|bon) lan (moi|mot|trong|/) ?ngay)")
+
+
+@dataclass(frozen=True)
+class Selected:
+    """A line the calculator may compute, with everything it needs."""
+
+    chunk: Chunk
+    line: RegimenLine
+    rule: Rule
+    """`rule_of(line.text)`: what the derivation check re-reads from the cited text."""
+    span: Span
+    ceilings: tuple[Ceiling, ...]
+    frequency_certain: bool
+    frequency_shown: str
+
+
+@lru_cache(maxsize=512)
+def tree_of(text: str) -> DosageTree:
+    """The dosage tree of one block (cached: the guard and the step read the same block)."""
+    return parse_dosage(text)
+
+
+def weight_plausible(weight_kg: float | None, population: str | None) -> bool:
+    if weight_kg is None or population not in MAX_WEIGHT_KG:
+        return False
+    return MIN_WEIGHT_KG <= weight_kg <= MAX_WEIGHT_KG[population]
+
+
+def _bound_has(bound: Bound | None, value: float | None, *, closed: bool) -> bool:
+    if bound is None:
+        return True
+    return value is not None and bound.contains(value, closed=closed)
+
+
+def band_contains(band: Band, patient: Patient, *, closed: bool = False) -> bool:
+    """Every dimension the band states is known for the patient and holds them (an unknown value is in no band)."""
+    if band.renal_ml_min is not None or band.hepatic is not None:
+        return False  # never computed for a renal/hepatic band (the calculator refuses those patients anyway)
+    return (_bound_has(band.age_months, patient.age_months, closed=closed)
+            and _bound_has(band.weight_kg, patient.weight_kg, closed=closed)
+            and _bound_has(band.gestation_weeks, patient.gestation_weeks, closed=closed))
+
+
+def _for_route(line: RegimenLine, route: str | None) -> bool:
+    return bool(line.routes) and (route is None or route in line.routes)
+
+
+def _for_indication(line: RegimenLine, condition: str | None) -> bool:
+    if not line.context.indication:
+        return True
+    if not condition:
+        return False  # a line for one indication is not this patient's without that indication named
+    wanted = fold(condition)
+    return any(wanted in fold(i) or fold(i) in wanted for i in line.context.indication)
+
+
+def _for_age_group(line: RegimenLine, patient: Patient) -> bool:
+    neonate = patient.age_months is not None and patient.age_months < NEONATE_MONTHS
+    if line.context.neonate == neonate:
+        return True
+    # Across the neonatal divide only when the band itself names the patient's age ("trẻ dưới 3 tháng tuổi").
+    return line.band.age_months is not None and band_contains(line.band, patient, closed=True)
+
+
+def _is_prefix(outer: tuple[str, ...], inner: tuple[str, ...]) -> bool:
+    return inner[: len(outer)] == outer
+
+
+def _applies(line: RegimenLine, patient: Patient, *, closed: bool) -> bool:
+    return (line.population == patient.population and _for_route(line, patient.route)
+            and _for_indication(line, patient.indication) and not line.context.renal and not line.context.hepatic
+            and _for_age_group(line, patient) and band_contains(line.band, patient, closed=closed))
+
+
+def _neonate(patient: Patient) -> bool:
+    return patient.age_months is not None and patient.age_months < NEONATE_MONTHS
+
+
+def _span(chunk: Chunk, line: RegimenLine) -> Span:
+    return Span(doc_id=chunk.doc_id, start=line.start, end=line.end, text=line.text)
+
+
+def _understood(text: str, has_rule: bool) -> bool:
+    """Every dose number of the line is the rule or a maximum the parser read (a doses-a-day cap has no dose)."""
+    return len(dose_quantities(text)) == int(has_rule) + len([m for m in maxima(text) if m.kind != "doses_per_day"])
+
+
+def as_written(text: str, folded: str) -> str:
+    """The span of `text` whose folded form is `folded` ('moi 4–6 gio' → 'mỗi 4–6 giờ'); `folded` if none."""
+    parts = [p for p in folded.split(", ") if p]
+    found: list[str] = []
+    for part in parts:
+        hit = next((text[i:j] for i in range(len(text)) for j in range(i + len(part), min(len(text), i + len(part) + 8) + 1)
+                    if fold(text[i:j]) == part), None)
+        found.append((hit or part).strip())
+    return ", ".join(found)
+
+
+def doses_cap(text: str) -> tuple[Maximum, ...]:
+    """'không quá 4 lần trong 24 giờ' / 'tối đa 3 lần/ngày' as a doses-a-day maximum (when the parser has none)."""
+    if any(m.kind == "doses_per_day" for m in maxima(text)):
+        return ()
+    m = _DOSES_CAP.search(fold(text))
+    if m is None:
+        return ()
+    n = float(m.group(2))
+    return (Maximum("doses_per_day", n, n, "lan/ngay", m.group(0)),)
+
+
+def line_maxima(text: str) -> tuple[Maximum, ...]:
+    """Every maximum a line states that the calculator reads: the parser's, and a doses-a-day cap."""
+    return (*maxima(text), *doses_cap(text))
+
+
+def frequency_certain(text: str) -> bool:
+    """The line states one frequency ("mỗi 8 giờ hoặc mỗi 12 giờ" states two: the split is not computed)."""
+    folded = fold(text)
+    return len(_FREQUENCY.findall(folded)) <= 1 and " hoac " not in folded
+
+
+def rule_of(text: str) -> Rule | None:
+    """The line's rule as the calculator reads it; the derivation check re-reads a cited line with this same function.
+
+    "tối đa 3 lần/ngày" states the most doses a day, not the number: 1 to 3."""
+    parsed = rule(text)
+    if parsed is None or parsed.doses_per_day is None:
+        return parsed
+    folded = fold(text)
+    at = folded.find(parsed.frequency_text) if parsed.frequency_text else -1
+    if at > 0 and re.search(r"(toi da|khong qua)\s*$", folded[:at]):
+        return replace(parsed, doses_per_day=(1.0, parsed.doses_per_day[1]),
+                       frequency_text=f"{folded[:at].split()[-2]} {folded[:at].split()[-1]} {parsed.frequency_text}")
+    return parsed
+
+
+def _has_unread_maximum(line: RegimenLine) -> bool:
+    """A 'tối đa' / 'không vượt quá' not read as a number ("Không vượt quá liều người lớn")."""
+    return bool(_MAX_CUE.search(fold(line.text))) and not line_maxima(line.text)
+
+
+def select(evidence: Sequence[Chunk], patient: Patient) -> tuple[list[Selected], list[str]]:
+    """The lines the calculator may compute for this patient, and why any other weight-based line was refused.
+
+    The lines of every dosage block of the evidence are read together: a neonatal cap may sit in its own
+    labelled block ("*Uống – Trẻ sơ sinh:* … trẻ dưới 3 tháng tuổi: tối đa 30 mg/kg/ngày").
+    """
+    if not weight_plausible(patient.weight_kg, patient.population):
+        return [], ["weight missing or implausible"]
+    if patient.renal or patient.renal_ml_min is not None or patient.hepatic is not None:
+        return [], ["renal or hepatic context: the adjustment is in words, not computed"]
+    refused: list[str] = []
+    placed: list[tuple[Chunk, RegimenLine]] = []
+    for chunk in evidence:
+        if chunk.section_key != DOSING_SECTION:
+            continue
+        if chunk.has_quarantined_content or "<!-- QUARANTINED" in chunk.text:
+            return [], [f"{chunk.doc_id}: quarantined block"]
+        placed += [(chunk, line) for line in tree_of(chunk.text).lines]
+    excluded = [line for _, line in placed if line.kind == "exclusion" and line.population == patient.population
+                and (not line.routes or _for_route(line, patient.route))
+                and not line.band.empty and band_contains(line.band, patient, closed=True)]
+    if excluded:
+        return [], [f"excluded for this patient: «{excluded[0].text}»"]
+    regimen = [(c, line) for c, line in placed if line.kind == "regimen"]
+    weight_based = [(c, line) for c, line in regimen if line.rule is not None and line.rule.kind != "fixed"]
+    # The neonate's own age stands in for an unbanded child's line only through `speaks_to_neonates` below.
+    def speaks_to_neonates(line: RegimenLine) -> bool:
+        # A child's line computed for a neonate only when its own paragraph caps neonates ("Trẻ sơ sinh: không
+        # vượt quá 50 mg/kg/ngày"): the text then says the line is for them too, within that cap.
+        return any(other.context.neonate and other.path == line.path and line_maxima(other.text)
+                   and band_contains(other.band, patient, closed=True) for _, other in placed)
+
+    def applies(line: RegimenLine, closed: bool) -> bool:
+        if _applies(line, patient, closed=closed):
+            return True
+        relaxed = replace(patient, age_months=None) if _neonate(patient) and line.band.age_months is None else None
+        return relaxed is not None and not line.context.neonate and speaks_to_neonates(line) and _applies(
+            line, replace(relaxed, age_months=NEONATE_MONTHS), closed=closed)
+
+    chosen = [(c, line) for c, line in weight_based if applies(line, False)]
+    if not chosen:
+        chosen = [(c, line) for c, line in weight_based if applies(line, True)]
+    if patient.indication and len(chosen) > 1:
+        # The indication the user named picks its own line over the general one ("Viêm màng não: 100 mg/kg/ngày").
+        specific = [(c, line) for c, line in chosen if line.context.indication]
+        chosen = specific or chosen
+    if len(chosen) > 1:
+        # Two weight-based rules for one patient ("liều thử …; sau đó …", two routes, two indications): never by
+        # guess.
+        return [], ["several weight-based rules apply: " + " | ".join(line.text for _, line in chosen)]
+    selected: list[Selected] = []
+    for chunk, line in chosen:
+        parsed = rule_of(line.text)
+        if parsed is None:
+            refused.append(f"«{line.text}»: rule not read with certainty")
+            continue
+        ceiling_lines = [(c, other) for c, other in placed if other.kind != "exclusion" and line_maxima(other.text)
+                         and (other is line or (
+            other.rule is None and other.population == line.population and other.routes == line.routes
+            and _is_prefix(other.path, line.path) and band_contains(other.band, patient, closed=True)
+            and (_for_age_group(other, patient) or _neonate(patient)) and not other.context.renal and not other.context.hepatic
+            and _for_indication(other, patient.indication)))]
+        unread = [other for c, other in placed if c is chunk and other is not line
+                  and other.population in (None, line.population) and other.routes in ((), line.routes)
+                  and band_contains(other.band, patient, closed=True)
+                  and (_has_unread_maximum(other) or (other.maxima and not _understood(other.text, other.rule
+                                                                                       is not None)))]
+        if not _understood(line.text, True) or _has_unread_maximum(line) or unread:
+            refused.append(f"a maximum on «{(unread or [line])[0].text}» is not read as a number: not computed")
+            continue
+        ceilings = tuple(Ceiling(m, _span(c, other)) for c, other in ceiling_lines for m in line_maxima(other.text))
+        selected.append(Selected(chunk, line, parsed, _span(chunk, line), ceilings, frequency_certain(line.text),
+                                 as_written(line.text, parsed.frequency_text)))
+    return selected, refused
