@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.config import Settings
-from engine.runner import Engine, EngineLimits
+from engine.runner import Engine
 from engine.spec import MachineSpec, build_spec
 from engine.store.base import ConversationStore
 from grounding.generator import AnswerGenerator, EntailmentVerifier
@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # the anthropic SDK is imported only when a Claude mode is co
 
 
 def spec_from(settings: Settings) -> MachineSpec:
+    """The spec with the configured limits: the one object the guards, the budget and the fingerprint read."""
     return build_spec(settings.max_consecutive_clarify, settings.max_wall_clock_ms, settings.max_llm_calls_per_turn)
 
 
@@ -149,9 +150,6 @@ def build_engine(
         generator=generator or make_generator(settings, claude),
         verifier=verifier or make_verifier(settings, claude),
         store=store,
-        limits=EngineLimits(
-            settings.max_consecutive_clarify, settings.max_wall_clock_ms, settings.max_llm_calls_per_turn
-        ),
         retrieval_only=settings.answer_provider == "disabled",
         synthetic_corpus=index.is_synthetic(),
     )

@@ -49,8 +49,8 @@ class ChunkBook:
 
 def final_answer(reply: Reply) -> Answer | None:
     """The answer the reply was composed from: the last generate or repair output recorded in the trace."""
-    outputs = [o for o in reply.trace.provider_outputs if o.get("site") in ("generate", "repair")]
-    return Answer.model_validate(outputs[-1]["output"]) if outputs else None
+    outputs = [o for o in reply.trace.provider_outputs if o.site in ("generate", "repair")]
+    return Answer.model_validate(outputs[-1].output) if outputs else None
 
 
 @dataclass
@@ -109,7 +109,7 @@ class InvariantChecker:
         if answered and any(c.has_quarantined_content for c in evidence):
             problems.append("answered although the evidence holds a quarantined block (must be verify_pdf)")
         if reply.outcome == "verify_pdf":
-            if any(o.get("site") == "generate" for o in reply.trace.provider_outputs):
+            if any(o.site == "generate" for o in reply.trace.provider_outputs):
                 problems.append("generated an answer over quarantined content")
             if any(c.quote != QUARANTINED_QUOTE for c in reply.citations):
                 problems.append("verify_pdf reply quotes the quarantined block's text")

@@ -2,9 +2,9 @@
 
 The process's one `transitions` machine is built from `engine.spec.build_spec` as the engine builds it; each
 measured turn adds a TurnContext whose frame and evidence are already prepared (what the work functions
-would have written), fires the triggers exactly as `Engine._run` does, until a resting state, and removes the
-context. What is timed is therefore the machine's own work: add_model, every guard evaluation (traced), every
-transition callback, remove_model.
+would have written), fires each state's trigger exactly as `Engine.run_states` does, until a resting state, and
+removes the context. What is timed is therefore the machine's own work: add_model, every guard evaluation
+(traced), every transition callback, remove_model.
 """
 
 from __future__ import annotations
@@ -79,12 +79,13 @@ SCENARIOS: tuple[Scenario, ...] = (
 
 
 class WorkFreeRunner:
-    """`Engine._run` without the work functions: fire each state's trigger until a resting state."""
+    """`Engine.run_states` without the steps: fire each state's trigger until a resting state."""
 
     def __init__(self, spec: MachineSpec, machine: Machine | None = None) -> None:
         self.spec = spec
         self.machine = machine if machine is not None else build_machine(spec)
         self.resting = set(spec.resting_states)
+        self.trigger = {s.name: s.trigger for s in spec.states}
 
     def turn(self, ctx: TurnContext, initial: str = "ready") -> None:
         self.machine.add_model(ctx, initial=initial)
@@ -92,8 +93,7 @@ class WorkFreeRunner:
             ctx.trace.states.append(initial)
             steps = 0
             while True:
-                triggers = self.spec.triggers_from(ctx.state)
-                ctx.trigger(triggers[0])  # type: ignore[attr-defined]
+                ctx.trigger(self.trigger[ctx.state])  # type: ignore[attr-defined]
                 steps += 1
                 if ctx.state in self.resting or steps > 64:
                     return
@@ -159,8 +159,8 @@ def run() -> GroupResult:
     result.setup = {
         "machine": "engine.machine.build_machine(engine.spec.build_spec()): a transitions Machine (add_model/"
                    "remove_model serialised), model=None, auto_transitions=False",
-        "turn": "add_model → each state's trigger until a resting state (as Engine._run) → remove_model; the work "
-                "functions are replaced by prepared frames and evidence",
+        "turn": "add_model → each state's trigger until a resting state (as Engine.run_states) → remove_model; the "
+                "steps are replaced by prepared frames and evidence",
         "samples": f"{len(SCENARIOS)} scenarios × {PER_SCENARIO} turns each, then a mixed run of {MIX_TURNS} turns "
                    "interleaved with the same turns on a LockedMachine",
     }

@@ -97,7 +97,7 @@ async def query(request: Request) -> Response:
 
 def _turn_json(turn: TurnRecord, with_trace: bool) -> dict[str, Any]:
     body = turn.model_dump(mode="json", exclude=None if with_trace else {"trace"})
-    body["trace_id"] = turn.trace.get("trace_id", "")
+    body["trace_id"] = turn.trace.trace_id
     return body
 
 
@@ -120,8 +120,8 @@ async def conversation(request: Request) -> Response:
         return {
             "conversation_id": snapshot.id,
             "state": snapshot.state,
-            "frame": snapshot.frame,
-            "pending": snapshot.pending,
+            "frame": snapshot.frame.model_dump(mode="json") if snapshot.frame is not None else None,
+            "pending": snapshot.pending.model_dump(mode="json") if snapshot.pending is not None else None,
             "clarify_streak": snapshot.clarify_streak,
             "spec_fingerprint": snapshot.spec_fingerprint,
             "version": snapshot.version,

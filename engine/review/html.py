@@ -7,6 +7,7 @@ from datetime import datetime
 
 from engine.fingerprint import spec_fingerprint
 from engine.review.labels import OUTCOME_LABEL, Lang, condition_text
+from engine.review.tables import state_rows
 from engine.spec import MachineSpec
 
 _CSS = """
@@ -45,6 +46,7 @@ def render_html(spec: MachineSpec, *, svg: str | None, mermaid: str, generated: 
         f"<td>{_e(t.dest)}</td><td><code>{_e(t.reason)}</code></td></tr>"
         for t in spec.transitions if not t.row
     ]
+    states = "".join("<tr>" + "".join(f"<td>{_e(x)}</td>" for x in row) + "</tr>" for row in state_rows(spec))
     diagram = svg if svg else f"<p>Graphviz không có sẵn; sơ đồ Mermaid:</p><pre>{_e(mermaid)}</pre>"
     limits = "".join(f"<li><code>{_e(n)}</code> = {v}</li>" for n, v in spec.limits)
     return f"""<!DOCTYPE html>
@@ -65,6 +67,9 @@ Ngày tạo: <span id="generated">{generated.strftime("%Y-%m-%d %H:%M UTC")}</sp
 <h2>Các điều kiện (guard)</h2>
 <table id="guards"><tr><th>Guard</th><th>Nhãn</th><th>Label</th><th>Giới hạn</th><th>Khi điều kiện đúng</th></tr>
 {"".join(guards)}</table>
+<h2>Các trạng thái và công việc</h2>
+<table id="states"><tr><th>Trạng thái</th><th>Sự kiện</th><th>Bước</th><th>Đọc</th><th>Ghi</th><th>Gọi mô hình</th></tr>
+{states}</table>
 <h2>Ký duyệt</h2>
 <table class="sign"><tr><th>Vai trò</th><th>Họ tên</th><th>Chữ ký</th><th>Ngày</th></tr>
 <tr><td>Dược sĩ lâm sàng</td><td></td><td></td><td></td></tr><tr><td>Bác sĩ</td><td></td><td></td><td></td></tr></table>

@@ -1,4 +1,4 @@
-"""routing.md and guards.md: the routing table in order and the guards with their limits."""
+"""routing.md and guards.md: the routing table in order, the guards with their limits, and each state's work."""
 
 from __future__ import annotations
 
@@ -14,11 +14,6 @@ _HEAD = {
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
-
-
-def routing_rows(spec: MachineSpec) -> list[tuple[str, str, str | None, str | None, str, str]]:
-    """(row, dest, outcome, reason, trigger, rationale) for each transition of the routing table, in order."""
-    return [(t.row or "", t.dest, t.outcome, t.reason, t.trigger, t.rationale) for t in spec.transitions if t.row]
 
 
 def render_routing(spec: MachineSpec, lang: Lang = "vi") -> str:
@@ -59,4 +54,24 @@ def render_guards(spec: MachineSpec, lang: Lang = "vi") -> str:
         used = sorted({f"{t.source}→{t.dest}" for t in spec.transitions if g.name in t.guards})
         lines.append("| " + " | ".join(_cell(x) for x in (
             f"`{g.name}`", g.label_vi, g.label_en, g.limit or "", g.on_trip, ", ".join(used))) + " |")
+    lines += ["", *render_states(spec, lang)]
     return "\n".join(lines) + "\n"
+
+
+def state_rows(spec: MachineSpec) -> list[tuple[str, str, str, str, str, str]]:
+    """(state, trigger, step, reads, writes, calls a model) per state, in spec order."""
+    return [(s.name, s.trigger, s.step_name or "", ", ".join(s.reads), ", ".join(s.writes),
+             "✓" if s.calls_model else "") for s in spec.states]
+
+
+def render_states(spec: MachineSpec, lang: Lang = "vi") -> list[str]:
+    """Each state's work: its step (a function in states/), what it reads and writes, whether it calls a model."""
+    title = "Các trạng thái và công việc" if lang == "vi" else "States and their work"
+    head = ("Trạng thái", "Sự kiện", "Bước (step)", "Đọc", "Ghi", "Gọi mô hình") if lang == "vi" else (
+        "State", "Trigger", "Step", "Reads", "Writes", "Calls a model")
+    lines = [f"## {title}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in state_rows(spec):
+        name, trigger, step, reads, writes, calls = row
+        lines.append("| " + " | ".join(_cell(x) for x in (
+            f"`{name}`", f"`{trigger}`", f"`{step}`" if step else "", reads, writes, calls)) + " |")
+    return lines

@@ -1,11 +1,18 @@
-"""The conversation-store protocol and its records."""
+"""The conversation-store protocol and its records.
+
+The records are typed end to end (`QueryFrame`, `Pending`, `Trace`); only an adapter (engine/store/sql.py) turns
+them into stored JSON and back, in the same JSON shape as before, so an existing database still loads.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 from pydantic import BaseModel, Field
+
+from engine.reply import Trace
+from states.frame import Pending, QueryFrame
 
 HISTORY_LINES = 12
 """Last 12 lines (6 turns) of history per turn, whatever the conversation's length."""
@@ -15,8 +22,8 @@ class ConversationSnapshot(BaseModel):
     id: str
     owner: str | None = None
     state: str = "ready"
-    frame: dict[str, Any] | None = None
-    pending: dict[str, Any] | None = None
+    frame: QueryFrame | None = None
+    pending: Pending | None = None
     clarify_streak: int = 0
     spec_fingerprint: str = ""
     version: int = 0
@@ -27,8 +34,8 @@ class ConversationSnapshot(BaseModel):
 
 class ConversationUpdate(BaseModel):
     state: str
-    frame: dict[str, Any] | None
-    pending: dict[str, Any] | None
+    frame: QueryFrame | None
+    pending: Pending | None
     clarify_streak: int
     spec_fingerprint: str
 
@@ -39,8 +46,8 @@ class TurnRecord(BaseModel):
     reply_text: str
     outcome: str
     reason: str
-    frame: dict[str, Any] | None = None
-    trace: dict[str, Any] = Field(default_factory=dict)
+    frame: QueryFrame | None = None
+    trace: Trace = Field(default_factory=Trace)
     evidence_ids: list[str] = Field(default_factory=list)
     created_at: datetime | None = None
 

@@ -63,7 +63,7 @@ class MemoryStore:
                 updated_at=now,
                 version=expected_version + 1,
                 turn_count=(current.turn_count if current else 0) + 1,
-                **update.model_dump(),
+                **dict(update.model_copy(deep=True)),
             )
             self._conversations[conversation_id] = snap
             # The store numbers turns (seq = turn count), as the SQL store does; the caller's seq is a hint.

@@ -272,7 +272,7 @@ class SqlStore:
         row = conn.execute(sa.select(conversations).where(c.id == _clean(conversation_id))).mappings().first()
         if row is None or (row["owner"] is not None and row["owner"] != owner):
             return None
-        return ConversationSnapshot.model_validate(dict(row))
+        return ConversationSnapshot.model_validate(dict(row))  # the JSON columns validate into QueryFrame, Pending
 
     @staticmethod
     def _history(conn: Connection, conversation_id: str, lines: int) -> list[str]:
@@ -298,6 +298,7 @@ class SqlStore:
         query = sa.select(turns).where(t.conversation_id == _clean(conversation_id)).order_by(t.seq)
         with self._read("load the turns") as conn:
             rows = conn.execute(query).mappings().all()
+        # The JSON columns validate into QueryFrame and Trace (the shape `commit_turn` wrote).
         return [TurnRecord.model_validate({k: v for k, v in row.items() if k != "conversation_id"}) for row in rows]
 
     def ping(self) -> None:
@@ -316,7 +317,7 @@ class SqlStore:
     ) -> int:
         cid = _clean(conversation_id)
         now = self._clock()
-        values = update.model_dump()
+        values = update.model_dump()  # QueryFrame and Pending become the JSON the columns hold
         values["state"] = _clean(values["state"])
         c = conversations.c
         with self._write("write the turn", conversation_id) as conn:
@@ -355,8 +356,8 @@ class SqlStore:
                     reply_text=_clean(turn.reply_text),
                     outcome=_clean(turn.outcome),
                     reason=_clean(turn.reason),
-                    frame=turn.frame,
-                    trace=turn.trace,
+                    frame=turn.frame.model_dump() if turn.frame is not None else None,
+                    trace=turn.trace.model_dump(),
                     evidence_ids=turn.evidence_ids,
                     created_at=now,
                 )

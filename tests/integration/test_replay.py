@@ -128,7 +128,7 @@ def test_stored_replay_feeds_back_the_recorded_llm_understanding(kit: EngineKit)
     b = recorded.handle("câu hai", a.conversation_id)
     assert (a.reason, b.reason) == ("missing_population", "single_drug")
     turns = recorded.store.turns(a.conversation_id)
-    assert any(o["site"] == "understand" for o in turns[0].trace["provider_outputs"])
+    assert any(o.site == "understand" for o in turns[0].trace.provider_outputs)
 
     replayer = kit.engine(MemoryStore())
     replayer.resolver = _EveryDrug(replayer.resolver)  # type: ignore[assignment]

@@ -13,7 +13,7 @@ from core.errors import (
     RequestBudgetExhausted,
 )
 from engine.config import load_settings
-from engine.runner import EngineLimits
+from engine.spec import build_spec
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.anthropic_adapter import ClaudeClient, ToolSpec
 from grounding.claude_generator import INSUFFICIENT, ClaudeGenerator
@@ -394,7 +394,7 @@ def test_engine_answers_a_dosing_turn_through_claude_with_the_cited_sentence() -
     # understand + generate; entailment skipped because the claim restates its cited sentence.
     assert [c.call_site for c in reply.trace.llm_calls] == ["understand", "generate"]
     assert reply.trace.understood_by == "anthropic"
-    assert {o["site"] for o in reply.trace.provider_outputs} >= {"understand", "generate"}
+    assert {o.site for o in reply.trace.provider_outputs} >= {"understand", "generate"}
 
 
 @pytest.mark.parametrize("outage", [timeouts(), rate_limited(), overloaded(), server_error()],
@@ -421,7 +421,7 @@ def test_provider_outage_during_understanding_abstains_as_a_system_error(outage:
 
 def test_a_turn_that_would_need_one_call_more_than_its_budget_abstains_before_sending_it() -> None:
     fake = FakeMessages([frame_reply(**ADULT_ORAL_FRAME), TextReply((INSUFFICIENT,)), adult_oral_answer()])
-    engine = claude_engine(client_for(fake), limits=EngineLimits(max_llm_calls=2))
+    engine = claude_engine(client_for(fake), spec=build_spec(max_calls=2))
     reply = engine.handle("Liều paracetamol uống cho người lớn?")
 
     assert (reply.outcome, reply.reason) == ("abstain", "budget_exhausted")
