@@ -26,7 +26,7 @@ from core.dosage.lines import dose_quantities, maxima, rule
 from core.dosage.model import Band, Bound, DosageTree, Maximum, Patient, RegimenLine, Rule
 from core.dosage.parse import parse_dosage
 from core.text import fold
-from grounding.calculator import Ceiling, Refusal, Span
+from grounding.calculator import Ceiling, Span
 
 DOSING_SECTION = "lieu_luong_cach_dung"
 MIN_WEIGHT_KG = 0.4

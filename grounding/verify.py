@@ -10,6 +10,8 @@ calls `verify_grounding`, which runs them all:
 - `check_numbers`: every number with its unit in a claim is stated by one of the blocks it cites. A dose
   the answer computed (18 kg × 15 mg/kg), a widened range, a unit swapped (mg ↔ mg/kg) or a dose copied
   from another drug's block all fail here.
+- `check_calculations` (grounding.derivation_check): the ONLY way a computed number passes — a calculation of
+  the answer is accepted when its derivation reproduces from the cited line's text and the frame's weight.
 - `check_list_binding` (list mode): claims name only candidate drugs, and a claim naming a candidate cites
   that candidate's own block.
 """
@@ -22,6 +24,7 @@ from decimal import Decimal
 
 from core.corpus import Chunk
 from grounding.answer import Answer, Claim, GroundingResult
+from grounding.derivation_check import check_calculations
 from grounding.numbers import Quantity, extract_quantities
 
 __all__ = [
@@ -118,15 +121,19 @@ def check_list_binding(answer: Answer, by_id: Mapping[str, Chunk], candidate_dru
 
 
 def verify_grounding(
-    answer: Answer, evidence: Sequence[Chunk], *, candidate_drug_ids: Sequence[str] | None = None
+    answer: Answer, evidence: Sequence[Chunk], *, candidate_drug_ids: Sequence[str] | None = None,
+    weight_kg: float | None = None,
 ) -> GroundingResult:
-    """All grounding checks; `candidate_drug_ids` not None means list mode (the candidate set is bound)."""
+    """All grounding checks; `candidate_drug_ids` not None means list mode (the candidate set is bound).
+
+    `weight_kg` is the frame's weight: the one slot value a calculation may be derived from."""
     by_id = {c.doc_id: c for c in evidence}
     problems = [
         *check_has_claims(answer),
         *check_preamble(answer),
         *check_citations(answer, by_id),
         *check_numbers(answer, by_id),
+        *check_calculations(answer.calculations, evidence, weight_kg),
     ]
     if candidate_drug_ids is not None:
         problems += check_list_binding(answer, by_id, candidate_drug_ids)

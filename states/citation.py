@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from grounding.calculator import Derivation
+
 
 class Citation(BaseModel):
     doc_id: str
@@ -13,3 +15,5 @@ class Citation(BaseModel):
     section_title: str = ""
     quote: str
     page: int | None = None
+    derivation: Derivation | None = None
+    """When the reply computed an amount from a line of this block: the derivation it was verified by."""
