@@ -41,6 +41,8 @@ class Answer(BaseModel):
     """Fixed, number-free framing text (e.g. "Theo Dược thư:") — not a claim, never contains numbers."""
     calculation_requests: list[CalculationRequest] = Field(default_factory=list)
     """Calculations a generator proposes (operands only); the `calculating` state decides and computes."""
+    calculation_notes: list[str] = Field(default_factory=list)
+    """Number-free notices of the calculator (a dose per m² it does not compute); grounding rejects any digit."""
     calculations: list[Calculation] = Field(default_factory=list)
     """Computed by code (grounding.calculator) in the `calculating` state; accepted by grounding only when each
     derivation reproduces from the cited text and the frame's weight (grounding.derivation_check)."""

@@ -34,6 +34,9 @@ MAX_WEIGHT_KG = {"pediatric": 150.0, "adult": 250.0}
 NEONATE_MONTHS = 1.0
 _MAX_CUE = re.compile(r"\b(toi da|khong (duoc )?(qua|vuot qua|vuot)|khong (tiem|truyen|dung) (vuot )?qua)\b")
 _DOSES_CAP = re.compile(r"\b(toi da|khong qua|khong vuot qua) (\d+) lan( trong| moi|/| /) ?(24 gio|ngay)\b")
+_NOT_MG = re.compile(r"\b(mcg|microgam|µg|ug|g|ui|iu|don vi)/(kg|m2|m²)\b|/m2\b|/m²")
+_BODY_SURFACE = re.compile(r"\b(mg|mcg|g|microgam)/m(2|²)\b|\b(mg|mcg|g)/m²")
+BODY_SURFACE_REFUSAL = "dose per body surface area (mg/m²)"
 # More than one frequency on a line ("mỗi 8 giờ hoặc mỗi 12 giờ", "một lần mỗi ngày hoặc chia 2 lần"): the
 # split of a daily dose is not a reading of the text.
 _FREQUENCY = re.compile(r"\b(chia( lam| thanh)? \d|\d+(\s*[-–]\s*\d+)? lan\s*/\s*(ngay|24 gio)|(moi|cach|cu)( nhau)?"
@@ -217,6 +220,10 @@ def select(evidence: Sequence[Chunk], patient: Patient) -> tuple[list[Selected],
         return relaxed is not None and not line.context.neonate and speaks_to_neonates(line) and _applies(
             line, replace(relaxed, age_months=NEONATE_MONTHS), closed=closed)
 
+    surface = [line for _, line in regimen if _BODY_SURFACE.search(fold(line.text)) and applies(line, True)]
+    if surface:
+        # mg/m² needs a body surface area the frame never holds: out of scope, and the reply says so.
+        return [], [f"{BODY_SURFACE_REFUSAL}: «{surface[0].text}»"]
     chosen = [(c, line) for c, line in weight_based if applies(line, False)]
     if not chosen:
         chosen = [(c, line) for c, line in weight_based if applies(line, True)]
@@ -231,6 +238,11 @@ def select(evidence: Sequence[Chunk], patient: Patient) -> tuple[list[Selected],
     selected: list[Selected] = []
     for chunk, line in chosen:
         parsed = rule_of(line.text)
+        if _NOT_MG.search(fold(line.text)):
+            # "100 mcg/kg": the amount would be shown in mg beside a line written in mcg — a unit slip waiting to
+            # happen at the bedside. The cited line alone.
+            refused.append(f"«{line.text}»: written in another unit than mg")
+            continue
         if parsed is None:
             refused.append(f"«{line.text}»: rule not read with certainty")
             continue
@@ -249,6 +261,11 @@ def select(evidence: Sequence[Chunk], patient: Patient) -> tuple[list[Selected],
             refused.append(f"a maximum on «{(unread or [line])[0].text}» is not read as a number: not computed")
             continue
         ceilings = tuple(Ceiling(m, _span(c, other)) for c, other in ceiling_lines for m in line_maxima(other.text))
+        unplaceable = [c for c in ceilings if c.maximum.kind == "absolute"]
+        if unplaceable:
+            # "tối đa 6,25 mg": per dose or per day is not stated, so it cannot be applied, so nothing is computed.
+            refused.append(f"maximum «{unplaceable[0].span.text}» is not stated per dose or per day")
+            continue
         selected.append(Selected(chunk, line, parsed, _span(chunk, line), ceilings, frequency_certain(line.text),
                                  as_written(line.text, parsed.frequency_text)))
     return selected, refused

@@ -50,9 +50,8 @@ def check_has_claims(answer: Answer) -> list[str]:
 
 
 def check_preamble(answer: Answer) -> list[str]:
-    if re.search(r"\d", answer.preamble):
-        return [f"preamble contains a number, which no block can ground: «{answer.preamble}»"]
-    return []
+    return [f"preamble contains a number, which no block can ground: «{text}»"
+            for text in (answer.preamble, *answer.calculation_notes) if re.search(r"\d", text)]
 
 
 def check_citations(answer: Answer, by_id: Mapping[str, Chunk]) -> list[str]:

@@ -17,7 +17,7 @@ from core.corpus import Chunk
 from core.dosage.model import Patient
 from core.numbers import extract_quantities
 from grounding.answer import Answer, CalculationRequest
-from grounding.calculation_lines import Selected, select
+from grounding.calculation_lines import BODY_SURFACE_REFUSAL, Selected, select
 from grounding.calculator import Calculation, compute, exact
 from grounding.extractive import NO_BAND_PREAMBLE
 from states.frame import QueryFrame
@@ -25,6 +25,10 @@ from states.step import Services, TurnView, Update, update
 
 DOSING_SECTION = "lieu_luong_cach_dung"
 HEADING = "Tính liều theo cân nặng (mã tính, theo dòng liều được trích dẫn):"
+BODY_SURFACE_NOTICE = (
+    "Dược thư ghi liều này theo diện tích da (mg/m²): hệ thống không tính liều theo diện tích da; hãy tính cùng "
+    "bác sĩ hoặc dược sĩ."
+)
 
 
 def patient_of(frame: QueryFrame) -> Patient:
@@ -50,8 +54,14 @@ def applicable(frame: QueryFrame, evidence: Sequence[Chunk], answer: Answer | No
 
 
 def calculation_applies(frame: QueryFrame, evidence: Sequence[Chunk], answer: Answer | None) -> bool:
-    """Guard: weight-based line, weight known and plausible, the line applies to this patient."""
-    return bool(applicable(frame, evidence, answer)[0])
+    """Guard: weight-based line, weight known and plausible, the line applies to this patient (or the line that
+    applies is per m², which the reply must say is not computed)."""
+    chosen, refused = applicable(frame, evidence, answer)
+    return bool(chosen) or _per_surface(refused)
+
+
+def _per_surface(refused: Sequence[str]) -> bool:
+    return any(r.startswith(BODY_SURFACE_REFUSAL) for r in refused)
 
 
 def _request_problem(request: CalculationRequest, chosen: Selected, frame: QueryFrame) -> str | None:
@@ -85,11 +95,14 @@ def calculate(ctx: TurnView, services: Services) -> Update:
         problem = _request_problem(request, chosen[0], ctx.frame) if chosen else "no line applies to this patient"
         notes.append(f"proposed calculation rejected: {problem}" if problem else
                      f"proposed calculation matches the line computed ({request.doc_id})")
-    return update(answer=answer.model_copy(update={"calculations": calculations}), notes=notes)
+    notices = [BODY_SURFACE_NOTICE] if _per_surface(refused) else []
+    return update(answer=answer.model_copy(update={"calculations": calculations, "calculation_notes": notices}),
+                  notes=notes)
 
 
 def calculation_lines(answer: Answer | None) -> list[str]:
     """The calculation block of the reply text (under the cited lines)."""
-    if answer is None or not answer.calculations:
+    if answer is None or not (answer.calculations or answer.calculation_notes):
         return []
-    return [HEADING, *(f"- {line}" for calc in answer.calculations for line in calc.lines)]
+    return [HEADING, *(f"- {line}" for calc in answer.calculations for line in calc.lines),
+            *(f"- {note}" for note in answer.calculation_notes)]

@@ -242,3 +242,41 @@ def test_no_computed_amount_exceeds_a_stated_maximum_and_every_derivation_reprod
         assert d.per_day is not None and (Fraction(d.per_day[0]), Fraction(d.per_day[1])) == (low, high)
     by_id = {c.doc_id: c for c in all_dosing_chunks()}
     assert check_calculation(result, by_id, weight) == []
+
+
+def _patient_for(line: RegimenLine, weight: float) -> Patient:
+    """A patient the line is written for: its population, route, indication and (mid-)age band."""
+    age = line.band.age_months
+    months = None if age is None else (age.low + min(age.high, 216.0)) / 2
+    if months is None:
+        months = 0.5 if line.context.neonate else 60.0 if line.population == "pediatric" else 480.0
+    indication = line.context.indication[-1] if line.context.indication else None
+    return Patient(population=line.population, age_months=months, weight_kg=weight,
+                   route=line.routes[0] if line.routes else None, indication=indication)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_selected_lines_respect_every_maximum_of_their_context(data: st.DataObject) -> None:
+    """As the engine runs it: the line selected for a patient it is written for, capped by its context's maxima."""
+    doc_id, line = data.draw(st.sampled_from(WEIGHT_RULES))
+    weight = data.draw(_weights(line))
+    drug = doc_id.split("__")[0]
+    patient = _patient_for(line, weight)
+    chosen, _ = select(dosing_chunks(drug), patient)
+    for s in chosen:
+        result = compute(s.rule, s.ceilings, exact(weight), rule_line=s.span, frequency_certain=s.frequency_certain,
+                         frequency_shown=s.frequency_shown)
+        assert isinstance(result, Calculation), result
+        d, w = result.derivation, exact(weight)
+        for c in s.ceilings:
+            limit = exact(c.maximum.high) * (w if c.maximum.kind.startswith("per_kg") else 1)
+            if c.maximum.kind in ("per_dose", "per_kg_dose") and d.per_dose:
+                assert Fraction(d.per_dose[1]) <= limit
+            if c.maximum.kind in ("per_day", "per_kg_day"):
+                # A day's figure is never above a daily maximum, and neither is a single dose.
+                for figure in (d.per_day, d.per_dose):
+                    assert figure is None or Fraction(figure[1]) <= limit
+            if c.maximum.kind == "doses_per_day" and d.doses_per_day:
+                assert Fraction(d.doses_per_day[1]) <= exact(c.maximum.high)
+        assert check_calculation(result, {c.doc_id: c for c in dosing_chunks(drug)}, weight) == []  # type: ignore[arg-type]
