@@ -12,6 +12,9 @@ calls `verify_grounding`, which runs them all:
   from another drug's block all fail here.
 - `check_list_binding` (list mode): claims name only candidate drugs, and a claim naming a candidate cites
   that candidate's own block.
+- `check_dosing_binding` (a dosing request about one patient): every quoted dosage line is this patient's
+  (population, band, route), even when quoted verbatim; and the ceilings that apply to what the answer quotes are
+  stated (an omitted maximum is a problem: the answer is incomplete in the way that matters most).
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from core.corpus import Chunk
-from grounding.answer import Answer, Claim, GroundingResult
+from grounding.answer import Answer, Claim, GenerationRequest, GroundingResult
+from grounding.dosing_binding import binding_problems, missing_maxima, patient_for
 from grounding.numbers import Quantity, extract_quantities
 
 __all__ = [
@@ -31,6 +35,7 @@ __all__ = [
     "check_citations",
     "check_numbers",
     "check_list_binding",
+    "check_dosing_binding",
     "ungrounded_quantities",
 ]
 
@@ -117,10 +122,23 @@ def check_list_binding(answer: Answer, by_id: Mapping[str, Chunk], candidate_dru
     return problems
 
 
+def check_dosing_binding(answer: Answer, evidence: Sequence[Chunk], request: GenerationRequest) -> list[str]:
+    patient = patient_for(request)
+    if patient is None:
+        return []
+    problems = binding_problems(answer, evidence, patient)
+    if not problems:
+        problems += [f"omission: the applicable maximum «{line}» is not stated (dosing binding: omission)"
+                     for line in missing_maxima(answer, evidence, patient)]
+    return problems
+
+
 def verify_grounding(
-    answer: Answer, evidence: Sequence[Chunk], *, candidate_drug_ids: Sequence[str] | None = None
+    answer: Answer, evidence: Sequence[Chunk], *, candidate_drug_ids: Sequence[str] | None = None,
+    request: GenerationRequest | None = None,
 ) -> GroundingResult:
-    """All grounding checks; `candidate_drug_ids` not None means list mode (the candidate set is bound)."""
+    """All grounding checks; `candidate_drug_ids` not None means list mode (the candidate set is bound);
+    `request` (the generation request) binds a dosing answer to its patient."""
     by_id = {c.doc_id: c for c in evidence}
     problems = [
         *check_has_claims(answer),
@@ -130,4 +148,6 @@ def verify_grounding(
     ]
     if candidate_drug_ids is not None:
         problems += check_list_binding(answer, by_id, candidate_drug_ids)
+    if request is not None and not problems:
+        problems += check_dosing_binding(answer, evidence, request)
     return GroundingResult(ok=not problems, problems=problems)

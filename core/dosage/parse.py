@@ -324,6 +324,16 @@ class _Parser:
             anywhere = tuple(r for r, p in _ROUTES if p.search(fold(text)))
             if len(anywhere) == 1:
                 context = replace(context, routes=anywhere)
+        previous = self.tree.lines[-1] if self.tree.lines else None
+        if previous is not None and _continues(self.text, previous, start, context, kind):
+            # The same patients' next clause (the ceiling after a dose: "…: 20 mg/kg …; sau đó … tối đa 30 mg/kg/
+            # ngày") is one line: quoting a dose without its own ceiling would leave out the maximum.
+            assert previous is not None
+            start = previous.start
+            text = self.text[start:end]
+            context = replace(context, routes=tuple(dict.fromkeys((*previous.routes, *context.routes))))
+            kind = "regimen" if "regimen" in (kind, previous.kind) else kind
+            self.tree.lines.pop()
         line = RegimenLine(text=text, start=start, end=end, context=context, kind=kind,
                            maxima=maxima(text), rule=rule(text) if kind == "regimen" else None)
         self.tree.lines.append(line)
@@ -374,6 +384,19 @@ class _Parser:
             population, neonate = "pediatric", True
         return Context(routes=routes, indication=tuple(indications), population=population, neonate=neonate,
                        renal=renal or band.renal_ml_min is not None, hepatic=hepatic, band=band, path=tuple(path))
+
+
+def _continues(text: str, previous: RegimenLine, start: int, context: Context, kind: str) -> bool:
+    """The clause at `start` continues the dose line `previous`: same source line, same patients, not an
+    exclusion. Notes stay one clause each (a sentence about children after one about tablets is its own line)."""
+    if kind == "exclusion" or previous.kind != "regimen" or "\n" in text[previous.end:start]:
+        return False
+    if re.search(r"\w", text[previous.end:start]):
+        return False  # a lead-in sits between them: its clause is another context
+    a, b = previous.context, context
+    same = (a.path, a.population, a.band, a.indication, a.renal, a.hepatic, a.neonate) == \
+        (b.path, b.population, b.band, b.indication, b.renal, b.hepatic, b.neonate)
+    return same and (not a.routes or not b.routes or a.routes == b.routes)
 
 
 def _opening(body: str) -> str:
