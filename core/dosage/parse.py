@@ -458,16 +458,18 @@ def _lines(text: str) -> Iterator[tuple[int, int]]:
 
 # A clause ends at ';', at a sentence end (". " then a capital, digit or bracket) and before ", trẻ em:" (the
 # child's dose run into an adult line: "Người lớn: 2 g/ngày chia 2 lần, trẻ em: 50 mg/kg/ngày").
-_CLAUSE_END = re.compile(r";\s+|\.\s+(?=[A-ZĐÀ-ỸÁ-Ỹ\d(<>≥≤])|,\s+(?=(?:trẻ em|người lớn)[^:,;.]{0,30}:)", re.I)
-_SENTENCE_UPPER = re.compile(r"\.\s+(?=\S)")
+_CLAUSE_END = re.compile(r";\s+|\.\s+(?=[A-ZĐÀ-ỸÁ-Ỹ\d(<>≥≤]|eGFR)|,\s+(?=(?:trẻ em|người lớn)[^:,;.]{0,30}:)", re.I)
+_LOWER_SENTENCE_START = re.compile(r"(eGFR|mGFR|eClcr)\b")
+"""Sentences that start in lower case: the renal measures ("… tối đa 2 000 mg/ngày. eGFR 30–44 …")."""
 
 
 def _clauses(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     pos = start
     for m in _CLAUSE_END.finditer(text, start, end):
         sep = text[m.start():m.end()]
-        if sep.startswith(".") and not (text[m.end():m.end() + 1].isupper() or text[m.end():m.end() + 1] in "(<>≥≤"
-                                        or text[m.end():m.end() + 1].isdigit()):
+        nxt = text[m.end():m.end() + 1]
+        if sep.startswith(".") and not (nxt.isupper() or nxt in "(<>≥≤" or nxt.isdigit()
+                                        or _LOWER_SENTENCE_START.match(text, m.end())):
             continue
         if sep.startswith(".") and re.search(r"\b[A-Z]$", text[max(start, m.start() - 2):m.start()]):
             continue  # "H. pylori"
