@@ -14,6 +14,9 @@ calls `verify_grounding`, which runs them all:
   the answer is accepted when its derivation reproduces from the cited line's text and the frame's weight.
 - `check_list_binding` (list mode): claims name only candidate drugs, and a claim naming a candidate cites
   that candidate's own block.
+- `check_dosing_binding` (a dosing request about one patient): every quoted dosage line is this patient's
+  (population, band, route), even when quoted verbatim; and the ceilings that apply to what the answer quotes are
+  stated (an omitted maximum is a problem: the answer is incomplete in the way that matters most).
 """
 
 from __future__ import annotations
@@ -23,8 +26,9 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from core.corpus import Chunk
-from grounding.answer import Answer, Claim, GroundingResult
+from grounding.answer import Answer, Claim, GenerationRequest, GroundingResult
 from grounding.derivation_check import check_calculations
+from grounding.dosing_binding import binding_problems, missing_maxima, patient_for
 from grounding.numbers import Quantity, extract_quantities
 
 __all__ = [
@@ -34,6 +38,7 @@ __all__ = [
     "check_citations",
     "check_numbers",
     "check_list_binding",
+    "check_dosing_binding",
     "ungrounded_quantities",
 ]
 
@@ -119,13 +124,24 @@ def check_list_binding(answer: Answer, by_id: Mapping[str, Chunk], candidate_dru
     return problems
 
 
+def check_dosing_binding(answer: Answer, evidence: Sequence[Chunk], request: GenerationRequest) -> list[str]:
+    patient = patient_for(request)
+    if patient is None:
+        return []
+    problems = binding_problems(answer, evidence, patient)
+    if not problems:
+        problems += [f"omission: the applicable maximum «{line}» is not stated (dosing binding: omission)"
+                     for line in missing_maxima(answer, evidence, patient)]
+    return problems
+
+
 def verify_grounding(
     answer: Answer, evidence: Sequence[Chunk], *, candidate_drug_ids: Sequence[str] | None = None,
-    weight_kg: float | None = None,
+    request: GenerationRequest | None = None, weight_kg: float | None = None,
 ) -> GroundingResult:
-    """All grounding checks; `candidate_drug_ids` not None means list mode (the candidate set is bound).
-
-    `weight_kg` is the frame's weight: the one slot value a calculation may be derived from."""
+    """All grounding checks; `candidate_drug_ids` not None means list mode (the candidate set is bound);
+    `request` (the generation request) binds a dosing answer to its patient; `weight_kg` is the frame's weight,
+    the one slot value a calculation may be derived from."""
     by_id = {c.doc_id: c for c in evidence}
     problems = [
         *check_has_claims(answer),
@@ -136,4 +152,6 @@ def verify_grounding(
     ]
     if candidate_drug_ids is not None:
         problems += check_list_binding(answer, by_id, candidate_drug_ids)
+    if request is not None and not problems:
+        problems += check_dosing_binding(answer, evidence, request)
     return GroundingResult(ok=not problems, problems=problems)

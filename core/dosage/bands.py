@@ -34,6 +34,8 @@ class BandReading:
     band: Band
     dimensions: int
     """How many dimensions were read (0 = the phrase states no band)."""
+    ambiguous: bool = False
+    """The phrase states several bands of one dimension: it cannot be placed in one."""
 
 
 def _qualifier(before: str) -> str:
@@ -82,13 +84,16 @@ def _bound(q: Quantity, before: str, after: str) -> Bound:
     return Bound(low, low, high_open=False)
 
 
-def _join(a: Bound, b: Bound) -> Bound:
-    """Two one-sided bounds of one dimension ("> 21 kg - dưới 30 kg") as one interval."""
-    if a.high == math.inf and b.low == 0.0:
+def _join(a: Bound, b: Bound) -> Bound | None:
+    """Two one-sided bounds of one dimension ("> 21 kg - dưới 30 kg") as one interval; None when they are two
+    bands ("trẻ < 12 tháng tuổi, 12 tháng tuổi - 10 tuổi và 11 tuổi - 18 tuổi"): which one is meant is not read."""
+    if a.high == b.high == math.inf and a.low == b.low:
+        return Bound(a.low, math.inf, low_open=a.low_open and b.low_open)  # "2 tuổi hoặc trên 2 tuổi"
+    if a.high == math.inf and b.low == 0.0 and a.low < b.high:
         return Bound(a.low, b.high, low_open=a.low_open, high_open=b.high_open)
-    if b.high == math.inf and a.low == 0.0:
+    if b.high == math.inf and a.low == 0.0 and b.low < a.high:
         return Bound(b.low, a.high, low_open=b.low_open, high_open=a.high_open)
-    return a
+    return None
 
 
 def repair_lost_dashes(folded: str) -> str:
@@ -117,6 +122,7 @@ def read_band(phrase: str) -> BandReading:
     """The band a phrase states (a lead-in, or the opening words of a line)."""
     folded = repair_lost_dashes(fold(phrase))
     found: dict[str, Bound] = {}
+    ambiguous = False
     for q in extract_quantities(folded):
         dim = _dimension(q, folded)
         if dim is None:
@@ -130,14 +136,18 @@ def read_band(phrase: str) -> BandReading:
                           else math.inf, bound.low_open, bound.high_open)
         if dim == "renal" and not _RENAL_CUE.search(folded) and not re.search(r"\bml/\s*phut\b", folded):
             continue
-        found[dim] = _join(found[dim], bound) if dim in found else bound
+        joined = _join(found[dim], bound) if dim in found else bound
+        if joined is None:
+            ambiguous = True
+        else:
+            found[dim] = joined
     if "gestation" not in found and re.search(r"\b(thieu thang|de non)\b", folded):
         found["gestation"] = Bound(0.0, 37.0)
     elif "gestation" not in found and re.search(r"\bdu thang\b", folded):
         found["gestation"] = Bound(37.0, math.inf, high_open=False)
     band = Band(age_months=found.get("age"), weight_kg=found.get("weight"), renal_ml_min=found.get("renal"),
                 gestation_weeks=found.get("gestation"))
-    return BandReading(band, len(found))
+    return BandReading(band, len(found), ambiguous)
 
 
 def renal_value(text: str) -> float | None:

@@ -45,9 +45,11 @@ _SEVERITY = re.compile(r"^(nhiem khuan|nhiem trung|benh|the|muc do|truong hop)?\
 _BAND_LIKE = re.compile(r"\d")
 _WORD = re.compile(r"\w+")
 _POPULATION_INLINE = re.compile(r"^(o |cho |voi |doi voi )?(tre em|tre nho|tre|nguoi lon|nguoi cao tuoi)\b")
+_TRAILING_BAND = re.compile(r"\b(cho|o|doi voi|voi) (tre|nguoi|benh nhan|so sinh)[^;.]*")
+_INNER_LEADIN = re.compile(r"(?:^|[.,)]\s+)([^:;.,()]{3,60}):\s")
 _ELIDED = re.compile(r"^(\(|\d|duoi|tren|tu |>|<|≥|≤|hoac)")
 _BAND_CUE = re.compile(r"\b(tre|so sinh|nguoi|benh nhan|clcr|egfr|thanh thai|can nang)\b")
-MAX_LEADIN_WORDS = 14
+MAX_LEADIN_WORDS = 22
 NEONATE_MONTHS = Bound(0.0, 1.0)
 MAX_ROUTE_WORDS = 10
 MAX_POPULATION_WORDS = 7
@@ -76,6 +78,8 @@ class _Parser:
     noise: tuple[str, ...]
     tree: DosageTree = field(init=False)
     stack: list[_Entry] = field(default_factory=list)
+    unplaceable: str = ""
+    """Why the clause being read cannot be placed ('' = it can)."""
 
     def __post_init__(self) -> None:
         self.tree = DosageTree(text=self.text)
@@ -149,6 +153,7 @@ class _Parser:
             return
         lstart = body_start + (len(self.text[body_start:end]) - len(self.text[body_start:end].lstrip()))
         lend = lstart + len(line_text)
+        self.unplaceable = ""
         if not had_band and not excludes(self.text[pos:end]):
             self._body_band(self.text[pos:end])
         self._emit(lstart, lend, self.text[pos:end])
@@ -181,6 +186,9 @@ class _Parser:
             return "section"
         band = read_band(phrase)
         population, neonate = _population(folded)
+        if band.dimensions and band.ambiguous:
+            self._open_band(phrase, Band(), population, neonate, readable=False)
+            return "band"
         if band.dimensions:
             if _RENAL.search(folded) and not re.search(r"\bbinh thuong\b", folded) and not self._has("special"):
                 self._open("special", _Entry("special", phrase, renal=True))
@@ -197,7 +205,7 @@ class _Parser:
             # "Sơ sinh:" under "Trẻ em" is a band of children (the first month), not a new population.
             self._open_band(phrase, Band(age_months=NEONATE_MONTHS), "pediatric", True)
             return "band"
-        if population and words <= MAX_POPULATION_WORDS:
+        if population and words <= MAX_POPULATION_WORDS and not folded.startswith("lieu"):
             self._open("population", _Entry("population", phrase, population=population, neonate=neonate))
             return "population"
         if _BAND_LIKE.search(folded) and re.search(r"\b(tuoi|thang|kg|tuan|ngay|clcr)\b", folded):
@@ -282,16 +290,29 @@ class _Parser:
 
     def _body_band(self, body: str) -> None:
         """A clause with no band lead-in may state its band in its opening words ("Trẻ 3 tháng - 12 tuổi dùng
-        tối đa …", "Các liều cho trẻ từ 3 tháng - 18 tuổi …", "Nếu uống, ở trẻ em, Clcr < 10 ml/phút, …")."""
+        tối đa …", "Các liều cho trẻ từ 3 tháng - 18 tuổi …", "Nếu uống, ở trẻ em, Clcr < 10 ml/phút, …") or after
+        its dose ("0,09 mg/kg/ngày, cho trẻ từ 11 tuổi - 18 tuổi"). A clause that names its patients by a band it
+        does not state ("trẻ nặng hơn …") or by several bands is marked unplaceable."""
+        folded = fold(body)
         opening = _opening(body)
-        if not _BAND_CUE.search(" ".join(opening.split()[:7])):
-            return  # "ngừng sau 6 - 12 tháng" is a duration, not a band: a band names whom it is for
-        band = read_band(opening)
-        if band.dimensions:
-            # The band is stated in the line itself: nothing to add to the path; a population named there is
-            # opened by _inline_context, so it carries on to the next line too.
-            self._pop_kinds({"band"})
-            self.stack.append(_Entry("band", "", neonate=bool(NEONATE.search(opening)), band=band.band))
+        head = " ".join(opening.split()[:7])
+        self.unplaceable = ""
+        if _BAND_CUE.search(head) and re.search(r"\b(nang|lon|nhieu tuoi|be) hon\b", opening):
+            self.unplaceable = "a band named by comparison, not stated"
+            return
+        band = read_band(opening) if _BAND_CUE.search(head) else None
+        if band is None or not band.dimensions:
+            trailing = _TRAILING_BAND.search(folded[len(opening):]) if opening != folded else None
+            band = read_band(trailing.group(0)) if trailing else band
+        if band is None or not band.dimensions:
+            return
+        if band.ambiguous:
+            self.unplaceable = "several bands in one line"
+            return
+        # The band is stated in the line itself: nothing to add to the path; a population named there is opened
+        # by _inline_context, so it carries on to the next line too.
+        self._pop_kinds({"band"})
+        self.stack.append(_Entry("band", "", neonate=bool(NEONATE.search(opening)), band=band.band))
 
     # ----------------------------------------------------------------------------------------------- lines
 
@@ -301,6 +322,14 @@ class _Parser:
             e.used = True
         if looks_like_table(text):
             self.tree.unplaced.append(Unplaced(text, start, end, "flattened table (numbers without their labels)"))
+            return
+        if self.unplaceable:
+            self.tree.unplaced.append(Unplaced(text, start, end, self.unplaceable))
+            return
+        inner = _INNER_LEADIN.search(body)
+        if inner and (read_band(inner.group(1)).dimensions or _population(fold(inner.group(1)))[0]):
+            # "…: Người dưới 40 kg: 45 mg/kg/ngày" left inside a line: whose dose it is was not read.
+            self.tree.unplaced.append(Unplaced(text, start, end, f"lead-in inside a line: «{inner.group(1)}»"))
             return
         band_entry = self._last("band")
         if band_entry is not None and not band_entry.readable:
@@ -321,9 +350,20 @@ class _Parser:
                 kind = "exclusion"
                 context = replace(context, band=band)
         if kind == "regimen" and not context.routes:
-            anywhere = tuple(r for r, p in _ROUTES if p.search(fold(text)))
+            anywhere = tuple(r for r, p in _ROUTES if p.search(fold(text))
+                             and (r != "inhaled" or re.search(r"khí dung|hít|phun mù", text, re.I)))
             if len(anywhere) == 1:
                 context = replace(context, routes=anywhere)
+        previous = self.tree.lines[-1] if self.tree.lines else None
+        if previous is not None and _continues(self.text, previous, start, context, kind):
+            # The same patients' next clause (the ceiling after a dose: "…: 20 mg/kg …; sau đó … tối đa 30 mg/kg/
+            # ngày") is one line: quoting a dose without its own ceiling would leave out the maximum.
+            assert previous is not None
+            start = previous.start
+            text = self.text[start:end]
+            context = replace(context, routes=tuple(dict.fromkeys((*previous.routes, *context.routes))))
+            kind = "regimen" if "regimen" in (kind, previous.kind) else kind
+            self.tree.lines.pop()
         line = RegimenLine(text=text, start=start, end=end, context=context, kind=kind,
                            maxima=maxima(text), rule=rule(text) if kind == "regimen" else None)
         self.tree.lines.append(line)
@@ -376,6 +416,19 @@ class _Parser:
                        renal=renal or band.renal_ml_min is not None, hepatic=hepatic, band=band, path=tuple(path))
 
 
+def _continues(text: str, previous: RegimenLine, start: int, context: Context, kind: str) -> bool:
+    """The clause at `start` continues the dose line `previous`: same source line, same patients, not an
+    exclusion. Notes stay one clause each (a sentence about children after one about tablets is its own line)."""
+    if kind == "exclusion" or previous.kind != "regimen" or "\n" in text[previous.end:start]:
+        return False
+    if re.search(r"\w", text[previous.end:start]):
+        return False  # a lead-in sits between them: its clause is another context
+    a, b = previous.context, context
+    same = (a.path, a.population, a.band, a.indication, a.renal, a.hepatic, a.neonate) == \
+        (b.path, b.population, b.band, b.indication, b.renal, b.hepatic, b.neonate)
+    return same and (not a.routes or not b.routes or a.routes == b.routes)
+
+
 def _opening(body: str) -> str:
     """The words of a line before its first dose: where a line states whom it is for."""
     folded = fold(body)
@@ -405,16 +458,18 @@ def _lines(text: str) -> Iterator[tuple[int, int]]:
 
 # A clause ends at ';', at a sentence end (". " then a capital, digit or bracket) and before ", trẻ em:" (the
 # child's dose run into an adult line: "Người lớn: 2 g/ngày chia 2 lần, trẻ em: 50 mg/kg/ngày").
-_CLAUSE_END = re.compile(r";\s+|\.\s+(?=[A-ZĐÀ-ỸÁ-Ỹ\d(<>≥≤])|,\s+(?=(?:trẻ em|người lớn)[^:,;.]{0,30}:)", re.I)
-_SENTENCE_UPPER = re.compile(r"\.\s+(?=\S)")
+_CLAUSE_END = re.compile(r";\s+|\.\s+(?=[A-ZĐÀ-ỸÁ-Ỹ\d(<>≥≤]|eGFR)|,\s+(?=(?:trẻ em|người lớn)[^:,;.]{0,30}:)", re.I)
+_LOWER_SENTENCE_START = re.compile(r"(eGFR|mGFR|eClcr)\b")
+"""Sentences that start in lower case: the renal measures ("… tối đa 2 000 mg/ngày. eGFR 30–44 …")."""
 
 
 def _clauses(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     pos = start
     for m in _CLAUSE_END.finditer(text, start, end):
         sep = text[m.start():m.end()]
-        if sep.startswith(".") and not (text[m.end():m.end() + 1].isupper() or text[m.end():m.end() + 1] in "(<>≥≤"
-                                        or text[m.end():m.end() + 1].isdigit()):
+        nxt = text[m.end():m.end() + 1]
+        if sep.startswith(".") and not (nxt.isupper() or nxt in "(<>≥≤" or nxt.isdigit()
+                                        or _LOWER_SENTENCE_START.match(text, m.end())):
             continue
         if sep.startswith(".") and re.search(r"\b[A-Z]$", text[max(start, m.start() - 2):m.start()]):
             continue  # "H. pylori"
