@@ -19,7 +19,6 @@ from core.numbers import extract_quantities
 from grounding.answer import Answer, CalculationRequest
 from grounding.calculation_lines import BODY_SURFACE_REFUSAL, Selected, select
 from grounding.calculator import Calculation, compute, exact
-from grounding.extractive import NO_BAND_PREAMBLE
 from states.frame import QueryFrame
 from states.step import Services, TurnView, Update, update
 
@@ -42,10 +41,6 @@ def applicable(frame: QueryFrame, evidence: Sequence[Chunk], answer: Answer | No
     """The line the calculator may compute for this turn (at most one), and why others were refused."""
     if answer is None or not answer.claims or answer.insufficient:
         return [], ["no answer to calculate beside"]
-    if answer.preamble == NO_BAND_PREAMBLE:
-        # The answer told the reader no age/weight band of the text fits this patient: an amount beside it would
-        # contradict that, and be computed from a line the reader was told is not theirs.
-        return [], ["the answer says no band of the text fits this patient"]
     if frame.section_key != DOSING_SECTION or not frame.drugs or len(frame.drugs) != 1:
         return [], ["not a one-drug dosing answer"]
     if frame.weight_kg is None or not math.isfinite(frame.weight_kg):

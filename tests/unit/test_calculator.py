@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.corpus import Chunk
 from core.dosage.model import Patient, RegimenLine
 from core.dosage.parse import parse_dosage
 from grounding.calculation_lines import Selected, as_written, frequency_certain, line_maxima, rule_of, select
@@ -132,8 +133,13 @@ def test_a_line_under_an_indication_the_user_did_not_name_is_not_computed() -> N
 
 def test_a_maximum_the_parser_could_not_read_stops_the_calculation() -> None:
     # "tối đa 1,4 mg/kg/ngày hoặc 100 mg/ngày": a second, unread cap must not let an amount through.
-    chosen, refused = select(dosing_chunks("losartan"), Patient(population="pediatric", age_months=100,
-                                                                weight_kg=80, route="oral"))
+    chosen, _ = select(dosing_chunks("losartan"), Patient(population="pediatric", age_months=100, weight_kg=80,
+                                                          route="oral"))
+    assert chosen == []
+    # SYNTHETIC text: a rule, then a ceiling line with a cap in words ("liều người lớn") the calculator cannot apply.
+    block = Chunk(doc_id="x__lieu_luong_cach_dung__0", drug_id="x", section_key="lieu_luong_cach_dung",
+                  text="*Uống – Trẻ em:* Liều theo cân nặng: 1–2 mg/kg/lần, mỗi 12 giờ.\nKhông vượt quá liều người lớn.")
+    chosen, refused = select([block], Patient(population="pediatric", age_months=100, weight_kg=30, route="oral"))
     assert chosen == [] and any("not read as a number" in r for r in refused)
 
 
