@@ -41,6 +41,8 @@ class Settings(BaseSettings):
     cors_origins: str = Field(default="", description="Comma-separated origins; empty keeps CORS off.")
     worker_threads: int = Field(default=32, ge=1, le=512, description="Bounded pool running turns off the loop.")
     retention_days: int = Field(default=90, ge=1)
+    require_signoff: bool = Field(
+        default=False, description="Refuse to serve a spec fingerprint nobody signed (formulary-fsm signoff).")
 
     @field_validator("database_url", "qdrant_url", "anthropic_api_key", "anthropic_base_url", mode="before")
     @classmethod

@@ -213,6 +213,8 @@ class Engine:
             frame=ctx.frame,
             trace=ctx.trace,
             evidence_ids=[c.doc_id for c in ctx.evidence],
+            citations=[c.model_dump() for c in reply.citations],  # a reloaded chat shows them again
+            quick_replies=reply.quick_replies,
         )
         if snapshot.version < 0:
             ctx.trace.notes.append("not persisted: the conversation could not be read")

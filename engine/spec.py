@@ -135,7 +135,7 @@ class MachineSpec:
 
 # ---------------------------------------------------------------------------------------------- states
 
-_OUTCOME_READS = ("state", "reason", "reply_text", "path", "answer", "evidence", "frame", "memory_loaded")
+_OUTCOME_READS = ("state", "text", "reason", "reply_text", "path", "answer", "evidence", "frame", "memory_loaded")
 _OUTCOME_WRITES = ("reply_text", "reason", "citations", "quick_replies")
 _RETRIEVAL_WRITES = ("path", "evidence", "safety_evidence", "routes_found", "failure")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.corpus import Chunk
 from core.sections import SECTION_HEADINGS
-from states import replies
+from states import replies, verify_pdf
 from states.calculating import calculation_lines
 from states.citation import Citation
 from states.step import Services, TurnView, Update
@@ -17,7 +17,7 @@ def outcome(ctx: TurnView, services: Services) -> Update:
     reason, reply_text = ctx.reason, ctx.reply_text
     if state == "answered":
         if reason == "smalltalk":
-            reply_text = replies.SMALLTALK
+            reply_text = replies.smalltalk_reply(ctx.text)
         else:
             reason = ctx.path if not services.retrieval_only else "retrieval_only"
             assert ctx.answer is not None
@@ -51,9 +51,8 @@ def compose_answer(ctx: TurnView, services: Services) -> tuple[str, list[Citatio
 
 
 def compose_verify_pdf(ctx: TurnView, services: Services) -> tuple[str, list[Citation]]:
-    flagged = [c for c in ctx.evidence if c.has_quarantined_content]
-    text = replies.verify_pdf_text(flagged, services.names)
-    return text, [citation(c, services, quote=replies.QUARANTINED_QUOTE) for c in flagged]
+    composed = verify_pdf.compose_verify_pdf(ctx.evidence, ctx.frame, ctx.path or "single_drug", services.names)
+    return composed.text, [citation(chunk, services, quote=quote) for chunk, quote in composed.quotes]
 
 
 def citation(chunk: Chunk, services: Services, quote: str | None = None) -> Citation:

@@ -113,8 +113,16 @@ class InvariantChecker:
         if reply.outcome == "verify_pdf":
             if any(o.site == "generate" for o in reply.trace.provider_outputs):
                 problems.append("generated an answer over quarantined content")
-            if any(c.quote != QUARANTINED_QUOTE for c in reply.citations):
-                problems.append("verify_pdf reply quotes the quarantined block's text")
+            by_id = {c.doc_id: c for c in evidence}
+            for citation in reply.citations:
+                chunk = by_id.get(citation.doc_id)
+                if chunk is None:
+                    continue  # reported above as a stray citation
+                if chunk.has_quarantined_content and citation.quote != QUARANTINED_QUOTE:
+                    problems.append("verify_pdf reply quotes the quarantined block's text")
+                if not chunk.has_quarantined_content and any(
+                        line not in chunk.text for line in citation.quote.splitlines()):
+                    problems.append(f"verify_pdf quote of {chunk.doc_id} is not verbatim readable text")
 
         # An interaction with no evidence never reads as safe.
         if reply.reason == "no_interaction_evidence" and NOT_SAFE not in reply.reply:

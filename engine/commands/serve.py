@@ -23,10 +23,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def prepare(settings: Settings) -> None:
     """Build the index if it is missing and migrate the store, once, before any worker starts."""
-    from engine.wiring import open_index, open_store
+    from engine.fingerprint import spec_fingerprint
+    from engine.signoff import require_signed
+    from engine.wiring import open_index, open_store, spec_from
 
     open_index(settings, progress=True).close()
-    open_store(settings).close()
+    store = open_store(settings)
+    try:
+        if settings.require_signoff:  # refused here, before any worker starts, with the command that signs it
+            require_signed(store, spec_fingerprint(spec_from(settings)))
+    finally:
+        store.close()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ lifespan builds one from settings (`engine.wiring.build_engine`) and closes it o
 from __future__ import annotations
 
 import functools
+import json
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -28,7 +29,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from core.errors import ConversationNotFound, EngineError, StoreConflict
+from core.errors import ConversationNotFound, EngineError, StoreConflict, StoreError
 from engine.config import Settings, load_settings
 from engine.fingerprint import canonical_spec
 from engine.http import readiness
@@ -36,9 +37,12 @@ from engine.http.auth import authenticate
 from engine.http.body import parse_conversation_id, parse_query, read_body, require_json_content_type
 from engine.http.errors import EXCEPTION_HANDLERS, ApiError, error_response
 from engine.http.openapi import OPENAPI
+from engine.signoff import require_signed, signoffs_of
 from engine.spec import MachineSpec
 from engine.store.base import TurnRecord
 from engine.wiring import Runtime, build_engine
+from states.reason_labels import labels_document
+from states.replies import SYNTHETIC_NOTICE
 
 T = TypeVar("T")
 Lang = Literal["vi", "en"]
@@ -87,7 +91,7 @@ async def query(request: Request) -> Response:
     message, conversation_id = parse_query(await read_body(request))
     runtime = services.require_runtime()
     try:
-        reply = await services.run(runtime.engine.handle, message, conversation_id, owner)
+        reply = await services.run(runtime.handle, message, conversation_id, owner)  # follows a swapped index
     except StoreConflict:
         runtime.engine.metrics.store_conflicts += 1  # only the event loop writes this counter
         raise
@@ -146,7 +150,15 @@ async def machine(request: Request) -> Response:
         document = spec_document(spec)
     except ImportError:  # the review exporter is optional; the canonical spec alone still identifies the machine
         document = {}
-    return JSONResponse({**document, "fingerprint": engine.fingerprint, "spec": canonical_spec(spec)})
+    services = _services(request)
+    signed: list[dict[str, Any]] | None
+    try:
+        found = await services.run(signoffs_of, services.require_runtime().store, engine.fingerprint)
+        signed = [s.model_dump(mode="json") for s in found]
+    except StoreError:
+        signed = None  # the spec is still served while the database is down; null says "unknown", not "none"
+    return JSONResponse({**document, "fingerprint": engine.fingerprint, "spec": canonical_spec(spec),
+                         "signoffs": signed})
 
 
 def _render(fmt: str, spec: MachineSpec, lang: Lang) -> str:
@@ -211,9 +223,18 @@ def _chat_page() -> str:
     return resources.files("engine.http").joinpath("chat.html").read_text(encoding="utf-8")
 
 
+def _page_config(services: Services) -> str:
+    """What the chat page shows before any question: plain labels, and whether the index is synthetic test data.
+    Embedded as JSON in a non-executed script element; "<" is escaped so no text can close the element."""
+    engine = services.runtime.engine if services.runtime is not None else None
+    config = {"synthetic": engine.synthetic_corpus if engine is not None else None,
+              "synthetic_notice": SYNTHETIC_NOTICE, "labels": labels_document()}
+    return json.dumps(config, ensure_ascii=False).replace("<", "\\u003c")
+
+
 async def index(request: Request) -> Response:
     nonce = secrets.token_urlsafe(16)
-    html = _chat_page().replace("{{nonce}}", nonce)
+    html = _chat_page().replace("{{nonce}}", nonce).replace("{{page_config}}", _page_config(_services(request)))
     return HTMLResponse(html, headers={
         "Content-Security-Policy": _PAGE_CSP.format(nonce=nonce),
         "X-Content-Type-Options": "nosniff",
@@ -255,6 +276,12 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         built: Runtime | None = None
         if services.runtime is None:
             built = await anyio.to_thread.run_sync(build_engine, settings)
+            if settings.require_signoff:  # also when started as a bare uvicorn factory, not through `serve`
+                try:
+                    await anyio.to_thread.run_sync(require_signed, built.store, built.engine.fingerprint)
+                except EngineError:
+                    built.close()
+                    raise
             services.runtime = built
         try:
             yield

@@ -21,6 +21,8 @@ class Readiness(BaseModel):
     failing: list[str] = Field(default_factory=list)
     mode: str = "generative"
     message: str = ""
+    index_version: str = ""
+    """The build this process serves (ingest prints the version it swapped in); empty for a Qdrant server."""
 
 
 def _probe(provider: Any) -> str | None:
@@ -39,6 +41,7 @@ def _probe(provider: Any) -> str | None:
 
 
 def check(runtime: Runtime) -> Readiness:
+    runtime.refresh_index()  # a probe after an ingest reports the new version, not the one it replaced
     checks: dict[str, str] = {}
     failing: list[str] = []
     try:
@@ -50,7 +53,8 @@ def check(runtime: Runtime) -> Readiness:
     try:
         count = runtime.index.count()
         if count > 0:
-            checks["index"] = f"ok ({count} chunks)"
+            version = f", version {runtime.index_version}" if runtime.index_version else ""
+            checks["index"] = f"ok ({count} chunks{version})"
         else:
             checks["index"] = "empty: run `formulary-fsm ingest`"
             failing.append("index")
@@ -73,4 +77,5 @@ def check(runtime: Runtime) -> Readiness:
         message = "not ready: " + "; ".join(parts)
     else:
         message = RETRIEVAL_ONLY_NOTICE if engine.retrieval_only else "ready"
-    return Readiness(ready=not failing, checks=checks, failing=failing, mode=mode, message=message)
+    return Readiness(ready=not failing, checks=checks, failing=failing, mode=mode, message=message,
+                     index_version=runtime.index_version)

@@ -7,9 +7,9 @@ them into stored JSON and back, in the same JSON shape as before, so an existing
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
 
 from engine.reply import Trace
 from states.frame import Pending, QueryFrame
@@ -49,7 +49,15 @@ class TurnRecord(BaseModel):
     frame: QueryFrame | None = None
     trace: Trace = Field(default_factory=Trace)
     evidence_ids: list[str] = Field(default_factory=list)
+    citations: list[dict[str, Any]] = Field(default_factory=list)
+    """The reply's citations as the user saw them (doc id, drug, section, quote, page): a reload shows them again."""
+    quick_replies: list[str] = Field(default_factory=list)
     created_at: datetime | None = None
+
+    @field_validator("citations", "quick_replies", mode="before")
+    @classmethod
+    def _none_is_empty(cls, v: object) -> object:
+        return [] if v is None else v  # turns stored before these columns existed
 
 
 class ConversationStore(Protocol):
@@ -96,4 +104,25 @@ class ConversationStore(Protocol):
         ...
 
     def close(self) -> None:
+        ...
+
+
+class SignOff(BaseModel):
+    """A reviewer's sign-off of one spec fingerprint (the machine exactly as exported for review)."""
+
+    spec_fingerprint: str
+    signed_by: str
+    role: str | None = None
+    note: str | None = None
+    signed_at: datetime | None = None
+
+
+@runtime_checkable
+class SignOffStore(Protocol):
+    def record_signoff(self, signoff: SignOff) -> SignOff:
+        """Store a sign-off (signed_at set by the store); return it as stored."""
+        ...
+
+    def signoffs(self, spec_fingerprint: str) -> list[SignOff]:
+        """Every sign-off of this fingerprint, oldest first."""
         ...

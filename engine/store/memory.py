@@ -6,7 +6,7 @@ import threading
 from datetime import UTC, datetime
 
 from core.errors import StoreConflict
-from engine.store.base import HISTORY_LINES, ConversationSnapshot, ConversationUpdate, TurnRecord
+from engine.store.base import HISTORY_LINES, ConversationSnapshot, ConversationUpdate, SignOff, TurnRecord
 
 
 class MemoryStore:
@@ -14,6 +14,7 @@ class MemoryStore:
         self._lock = threading.Lock()
         self._conversations: dict[str, ConversationSnapshot] = {}
         self._turns: dict[str, list[TurnRecord]] = {}
+        self._signoffs: list[SignOff] = []
 
     def load(self, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
         with self._lock:
@@ -94,6 +95,16 @@ class MemoryStore:
 
     def ping(self) -> None:
         return None
+
+    def record_signoff(self, signoff: SignOff) -> SignOff:
+        stored = signoff.model_copy(update={"signed_at": datetime.now(UTC)})
+        with self._lock:
+            self._signoffs.append(stored)
+        return stored
+
+    def signoffs(self, spec_fingerprint: str) -> list[SignOff]:
+        with self._lock:
+            return [s for s in self._signoffs if s.spec_fingerprint == spec_fingerprint]
 
     def close(self) -> None:
         return None

@@ -26,9 +26,9 @@ from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.pool import StaticPool
 
 from core.errors import ConfigurationError, StoreConflict, StoreError, StoreUnavailable
-from engine.store.base import HISTORY_LINES, ConversationSnapshot, ConversationUpdate, TurnRecord
+from engine.store.base import HISTORY_LINES, ConversationSnapshot, ConversationUpdate, SignOff, TurnRecord
 from engine.store.migrate import migrate
-from engine.store.schema import conversations, turns
+from engine.store.schema import conversations, signoffs, turns
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 """How long a SQLite writer waits for another process's write transaction before giving up."""
@@ -359,6 +359,8 @@ class SqlStore:
                     frame=turn.frame.model_dump() if turn.frame is not None else None,
                     trace=turn.trace.model_dump(),
                     evidence_ids=turn.evidence_ids,
+                    citations=turn.citations,
+                    quick_replies=turn.quick_replies,
                     created_at=now,
                 )
             )
@@ -376,6 +378,25 @@ class SqlStore:
         with self._write("purge old conversations") as conn:
             result = conn.execute(sa.delete(conversations).where(conversations.c.updated_at < older_than))
         return int(result.rowcount)
+
+    # --------------------------------------------------------------------------------------- sign-offs
+
+    def record_signoff(self, signoff: SignOff) -> SignOff:
+        stored = signoff.model_copy(update={"signed_at": self._clock()})
+        with self._write("record the sign-off") as conn:
+            conn.execute(sa.insert(signoffs).values(
+                spec_fingerprint=_clean(stored.spec_fingerprint), signed_by=_clean(stored.signed_by),
+                role=_clean(stored.role) if stored.role else None, note=_clean(stored.note) if stored.note else None,
+                signed_at=stored.signed_at))
+        return stored
+
+    def signoffs(self, spec_fingerprint: str) -> list[SignOff]:
+        s = signoffs.c
+        query = (sa.select(s.spec_fingerprint, s.signed_by, s.role, s.note, s.signed_at)
+                 .where(s.spec_fingerprint == _clean(spec_fingerprint)).order_by(s.signed_at, s.id))
+        with self._read("read the sign-offs") as conn:
+            rows = conn.execute(query).mappings().all()
+        return [SignOff.model_validate(dict(row)) for row in rows]
 
     def close(self) -> None:
         self._engine.dispose()
