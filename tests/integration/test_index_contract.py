@@ -107,7 +107,7 @@ def test_a_query_with_no_words_finds_nothing(index: FormularyIndex) -> None:
 
 def test_drug_names_carry_aliases_brands_and_classes(index: FormularyIndex) -> None:
     names = {n.drug_id: n for n in index.drug_names()}
-    assert len(names) == 30
+    assert len(names) == 33
     aspirin = names["acid_acetylsalicylic"]
     assert "Aspirin" in aspirin.aliases and "Aspegic" in aspirin.brands and "NSAID" in aspirin.classes
     assert "Panadol" in names["paracetamol"].brands
