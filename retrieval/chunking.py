@@ -121,6 +121,12 @@ class _Draft:
     """A later piece of one paragraph split for length (the dosage tree re-joins it with a space)."""
 
 
+def _mid_line(text: str, piece: str) -> bool:
+    """The piece starts inside a line of the unit (a long flattened paragraph cut at a sentence), not at one."""
+    at = text.find(piece)
+    return at > 0 and text[at - 1] != "\n"
+
+
 def _drafts(section: Section, max_chars: int) -> list[_Draft]:
     drafts: list[_Draft] = []
     open_draft: _Draft | None = None  # the plain/labelled chunk that may still absorb a plain paragraph
@@ -137,7 +143,8 @@ def _drafts(section: Section, max_chars: int) -> list[_Draft]:
             open_draft.text += "\n\n" + pieces[0]
             continue
         for i, piece in enumerate(pieces):
-            drafts.append(_Draft(text=piece, page=unit.page, continues=i > 0 and not unit.labelled))
+            drafts.append(_Draft(text=piece, page=unit.page,
+                                 continues=i > 0 and not unit.labelled and _mid_line(unit.text, piece)))
         open_draft = drafts[-1] if len(pieces) == 1 else None
     return drafts
 

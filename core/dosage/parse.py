@@ -80,6 +80,8 @@ class _Parser:
     stack: list[_Entry] = field(default_factory=list)
     unplaceable: str = ""
     """Why the clause being read cannot be placed ('' = it can)."""
+    leadin_line: bool = False
+    """The clause being emitted opens with a lead-in of its own ("Thời gian điều trị: …")."""
 
     def __post_init__(self) -> None:
         self.tree = DosageTree(text=self.text)
@@ -158,6 +160,7 @@ class _Parser:
         self.unplaceable = ""
         if not had_band and not excludes(self.text[pos:end]):
             self._body_band(self.text[pos:end])
+        self.leadin_line = lstart < pos  # the line opens with its own lead-in: never a continuation
         self._emit(lstart, lend, self.text[pos:end])
 
     def _close_severity(self, before: set[int]) -> None:
@@ -240,6 +243,11 @@ class _Parser:
 
     def _indication(self, phrase: str, folded: str) -> None:
         entry = _Entry("indication", phrase, severity=bool(_SEVERITY.match(folded)))
+        special = self._last("special")
+        if special is not None and special.used and not (_RENAL.search(folded) or _HEPATIC.search(folded)):
+            # "Người bệnh thẩm phân máu: …. Viêm bàng quang không biến chứng: …": a new indication after the
+            # renal/hepatic lines is not for those patients only; the special context ends.
+            self.stack = []
         top = self.stack[-1] if self.stack else None
         if top is not None and top.kind == "indication" and not top.used:
             self.stack.append(entry)  # "Bệnh Lyme: Viêm tim nhẹ:" nests
@@ -380,7 +388,7 @@ class _Parser:
             if len(anywhere) == 1:
                 context = replace(context, routes=anywhere)
         previous = self.tree.lines[-1] if self.tree.lines else None
-        if previous is not None and _continues(self.text, previous, start, context, kind):
+        if previous is not None and not self.leadin_line and _continues(self.text, previous, start, context, kind):
             # The same patients' next clause (the ceiling after a dose: "…: 20 mg/kg …; sau đó … tối đa 30 mg/kg/
             # ngày") is one line: quoting a dose without its own ceiling would leave out the maximum.
             assert previous is not None

@@ -222,3 +222,13 @@ def test_qdrant_rebuild_swaps_the_alias_to_exactly_the_new_corpus(corpus: list[M
     assert [n.drug_id for n in index.drug_names()] == [corpus[0].drug_id]
     assert index.count() == len(chunk_monograph(corpus[0]))
     assert len(client.get_collections().collections) == 1
+
+
+def test_a_dosage_paragraph_split_for_length_comes_back_with_its_continuation_flag(
+        index: FormularyIndex, corpus: list[Monograph]) -> None:
+    # The dosage tree re-joins a flattened section with a space where a chunk continues its paragraph: the flag
+    # must survive the adapter's payload, or a band's ceiling sentence would be cut off from its band.
+    cefalexin = next(m for m in corpus if m.drug_id == "cefalexin")
+    expected = [c for c in chunk_monograph(cefalexin) if c.section_key == "lieu_luong_cach_dung"]
+    found = index.find_by_section("cefalexin", "lieu_luong_cach_dung")
+    assert found == expected and any(c.continues for c in found)
