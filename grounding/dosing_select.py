@@ -53,7 +53,7 @@ class SectionTree:
 def _joiner(previous: Chunk, chunk: Chunk) -> str:
     """A space when the chunk continues the previous one's paragraph (flattened text cut at a sentence), else a
     line break. Chunks that start with a label or list item, or follow a multi-line chunk, are structured."""
-    if getattr(chunk, "continues", False):
+    if chunk.continues:
         return " "
     if "\n" in previous.text.strip() or _STRUCTURED_START.match(chunk.text):
         return "\n"

@@ -59,6 +59,10 @@ CONTRAINDICATED_PREAMBLE = (
     "Dược thư ghi chống chỉ định phù hợp với bối cảnh bệnh nhân đã nêu (trích dưới đây), nên tôi không đưa liều. "
     "Vui lòng hỏi bác sĩ hoặc dược sĩ:"
 )
+RENAL_BAND_NOTICE = (
+    "Với chức năng thận của bệnh nhân, mức chỉnh liều ở mục suy thận (dòng \"Suy thận\" bên dưới) thay cho liều "
+    "tối đa thông thường."
+)
 RENAL_VALUE_QUESTION = (
     "Dược thư chỉnh liều theo độ thanh thải creatinin (ClCr) hoặc eGFR: vui lòng cho biết giá trị này để chọn đúng "
     "mức; dưới đây là các mức chỉnh liều Dược thư ghi."
@@ -137,6 +141,8 @@ class ExtractiveGenerator:
                 notices.append(NO_BAND_PREAMBLE if request.population == "pediatric" else GENERAL_ONLY_PREAMBLE)
             if selection.needs_renal_value:
                 notices.append(RENAL_VALUE_QUESTION)
+            elif any(line.context.renal for line in selection.lines):
+                notices.append(RENAL_BAND_NOTICE)
         if len(claims) == len(safety.claims):
             return ([], "") if not safety.claims else (claims, " ".join(notices))
         return claims, " ".join(dict.fromkeys(notices))

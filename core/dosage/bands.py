@@ -24,6 +24,7 @@ _UPPER = re.compile(r"(duoi|nho hon|<|≤|<=|den|toi|cho toi|cho den)\s*$")
 _UPPER_CLOSED = re.compile(r"(≤|<=|den|toi|cho toi|cho den)\s*$")
 _OR_ABOVE = re.compile(r"^\s*(tuoi\s*)?(hoac|va|tro)\s+(tren|len|lon hon)")
 _LOST_DASH = re.compile(r"(?<![\d,.])(\d{1,3})\s+(\d{1,3})\s+(tuoi|thang|kg|tuan)\b")
+_LOST_DASH_UNITS = re.compile(r"(?<![\d,.])(\d{1,3}\s+(?:thang|tuan))\s+(\d{1,3}\s+(?:tuoi|thang))\b")
 _RENAL_CUE = re.compile(r"\b(clcr|egfr|thanh thai creatinin|do loc cau than|muc loc cau than)\b")
 _GESTATION_CUE = re.compile(r"\b(so sinh|tuoi thai|thieu thang)\b")
 _HEPATIC = re.compile(r"\bsuy gan\b(?P<rest>[^.;:]*)")
@@ -98,6 +99,7 @@ def _join(a: Bound, b: Bound) -> Bound | None:
 
 def repair_lost_dashes(folded: str) -> str:
     """'tre em 10 12 tuoi' → 'tre em 10 - 12 tuoi' (the PDF extraction dropped the dash of a range)."""
+    folded = _LOST_DASH_UNITS.sub(lambda m: f"{m.group(1)} - {m.group(2)}", folded)  # "1 tháng 16 tuổi"
     return _LOST_DASH.sub(lambda m: f"{m.group(1)} - {m.group(2)} {m.group(3)}"
                           if int(m.group(1)) < int(m.group(2)) else m.group(0), folded)
 

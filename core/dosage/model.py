@@ -179,7 +179,8 @@ class RegimenLine:
 
     def quoted(self) -> str:
         """The line with its context path, for a reply: 'Trẻ em › Đau, sốt › Uống: Trẻ em 3 - 6 tháng tuổi: 60 mg'."""
-        return f"{' › '.join(self.path)}: {self.text}" if self.path else self.text
+        text = self.text.rstrip(";, ")  # the clause separator is not part of what is quoted
+        return f"{' › '.join(self.path)}: {text}" if self.path else text
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ _TRAILING_BAND = re.compile(r"\b(cho|o|doi voi|voi) (tre|nguoi|benh nhan|so sinh
 _INNER_LEADIN = re.compile(r"(?:^|[.,)]\s+)([^:;.,()]{3,60}):\s")
 _ELIDED = re.compile(r"^(\(|\d|duoi|tren|tu |>|<|≥|≤|hoac)")
 _BAND_CUE = re.compile(r"\b(tre|so sinh|nguoi|benh nhan|clcr|egfr|thanh thai|can nang)\b")
-MAX_LEADIN_WORDS = 22
+MAX_LEADIN_WORDS = 30
 NEONATE_MONTHS = Bound(0.0, 1.0)
 MAX_ROUTE_WORDS = 10
 MAX_POPULATION_WORDS = 7
@@ -80,6 +80,8 @@ class _Parser:
     stack: list[_Entry] = field(default_factory=list)
     unplaceable: str = ""
     """Why the clause being read cannot be placed ('' = it can)."""
+    leadin_line: bool = False
+    """The clause being emitted opens with a lead-in of its own ("Thời gian điều trị: …")."""
 
     def __post_init__(self) -> None:
         self.tree = DosageTree(text=self.text)
@@ -138,6 +140,8 @@ class _Parser:
                 # ("Liều được tính theo cân nặng như sau:") is just dropped from the line.
                 if not _NOTE_START.match(fold(pending_note)):
                     self._indication_before(pending_note, before)
+                elif kind == "band":
+                    self._close_severity(before)
                 body_start = phrase_start if kind == "band" else None
                 pending_note = None
             if kind == "note" and body_start is None:
@@ -156,7 +160,20 @@ class _Parser:
         self.unplaceable = ""
         if not had_band and not excludes(self.text[pos:end]):
             self._body_band(self.text[pos:end])
+        self.leadin_line = lstart < pos  # the line opens with its own lead-in: never a continuation
         self._emit(lstart, lend, self.text[pos:end])
+
+    def _close_severity(self, before: set[int]) -> None:
+        """"Liều theo tuổi: Trẻ em dưới 1 tuổi: …" after "Nhiễm khuẩn nặng: …": the note heads bands of its own;
+        the severity lead-in before it does not carry over to them."""
+        later = [e for e in self.stack if id(e) not in before]
+        severity = next((e for e in self.stack if id(e) in before and e.kind == "indication" and e.severity
+                         and e.used), None)
+        if severity is not None:
+            self.stack = [e for e in self.stack if e is not severity]
+            for e in later:
+                if e not in self.stack:
+                    self.stack.append(e)
 
     def _indication_before(self, phrase: str, before: set[int]) -> None:
         """Insert an indication below the entries opened after it in this clause (they were read first)."""
@@ -226,6 +243,11 @@ class _Parser:
 
     def _indication(self, phrase: str, folded: str) -> None:
         entry = _Entry("indication", phrase, severity=bool(_SEVERITY.match(folded)))
+        special = self._last("special")
+        if special is not None and special.used and not (_RENAL.search(folded) or _HEPATIC.search(folded)):
+            # "Người bệnh thẩm phân máu: …. Viêm bàng quang không biến chứng: …": a new indication after the
+            # renal/hepatic lines is not for those patients only; the special context ends.
+            self.stack = []
         top = self.stack[-1] if self.stack else None
         if top is not None and top.kind == "indication" and not top.used:
             self.stack.append(entry)  # "Bệnh Lyme: Viêm tim nhẹ:" nests
@@ -256,15 +278,26 @@ class _Parser:
         if population is not None and self._stack_population() not in (None, population):
             self._pop_from(self._last("population"))
         self._pop_kinds({"band"})
+        if population is not None and self._stack_population() is None and not elided:
+            # "Người lớn, Clcr 50 - 79 ml/phút: …; Clcr 30 - 49 ml/phút: …": the population a band names carries
+            # on to the bands after it (a population entry with no label of its own).
+            self.stack.append(_Entry("population", "", population=population))
         self.stack.append(_Entry("band", phrase, population=population, neonate=neonate, band=band,
                                  readable=readable))
 
     def _open(self, kind: EntryKind, entry: _Entry) -> None:
         existing = self._last(kind)
+        kept: list[_Entry] = []
         if existing is not None:
+            if kind == "population":
+                # "Viêm tai giữa: Trẻ em: …" — an indication just opened above the old population is this
+                # population's indication, not the old one's: it is kept, below the new population.
+                at = self.stack.index(existing)
+                kept = [e for e in self.stack[at + 1:] if e.kind == "indication" and not e.used]
             self._pop_from(existing)
         elif kind != "band":
             self._pop_kinds({"band"})
+        self.stack.extend(kept)
         self.stack.append(entry)
 
     def _pop_from(self, entry: _Entry | None) -> None:
@@ -355,7 +388,7 @@ class _Parser:
             if len(anywhere) == 1:
                 context = replace(context, routes=anywhere)
         previous = self.tree.lines[-1] if self.tree.lines else None
-        if previous is not None and _continues(self.text, previous, start, context, kind):
+        if previous is not None and not self.leadin_line and _continues(self.text, previous, start, context, kind):
             # The same patients' next clause (the ceiling after a dose: "…: 20 mg/kg …; sau đó … tối đa 30 mg/kg/
             # ngày") is one line: quoting a dose without its own ceiling would leave out the maximum.
             assert previous is not None
@@ -442,7 +475,10 @@ _ADJUSTMENT = re.compile(r"\b(cach nhau \d|moi \d+ gio|giam liều|giam lieu|gia
 
 def _population(folded: str) -> tuple[Literal["adult", "pediatric"] | None, bool]:
     neonate = bool(NEONATE.search(folded))
-    if BOOK_CHILD.search(folded) or neonate or re.search(r"\btre\b", folded):
+    child = bool(BOOK_CHILD.search(folded) or neonate or re.search(r"\btre\b", folded))
+    if child and (BOOK_ADULT.search(folded) or _ELDERLY.search(folded)):
+        return None, False  # "Người lớn và trẻ cân nặng trên 50 kg": both, decided by the band
+    if child:
         return "pediatric", neonate
     if BOOK_ADULT.search(folded) or _ELDERLY.search(folded):
         return "adult", False

@@ -178,7 +178,10 @@ def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
     for line in tree.lines:
         if line.kind != "regimen" or not context_admits(line, unrouted):
             continue
-        if known and not line.band.empty and not band_admits(line.band, unrouted, closed=True):
-            continue  # a route whose only lines are other children's bands is not offered to this one
+        # Only the dimensions the patient has decide here (a newborn's gestation is not asked before the route):
+        # a route whose only lines are other children's age/weight bands is not offered to this one.
+        by_age_weight = Band(age_months=line.band.age_months, weight_kg=line.band.weight_kg)
+        if known and not by_age_weight.empty and not band_admits(by_age_weight, unrouted, closed=True):
+            continue
         found += [r for r in line.routes if r not in found]
     return found

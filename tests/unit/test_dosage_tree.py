@@ -14,6 +14,9 @@ from core.dosage.bands import read_band, renal_value, repair_lost_dashes
 from core.dosage.model import DosageTree, Patient, RegimenLine
 from core.dosage.parse import parse_dosage, placement
 from core.dosage.select import select
+from grounding.dosing_select import section_tree
+from states.dosing import routes_in_evidence
+from tests.unit.grounding_fixtures import fixture_chunks
 from tests.unit.realtext import real_field, real_stems
 
 FIXTURE_LABELLED = (
@@ -220,3 +223,59 @@ def test_every_real_dosage_section_is_mostly_placed_and_every_line_is_an_exact_s
     placed, seen = tree.placement()
     assert seen and placed / seen >= 0.8, [u.reason for u in tree.unplaced]
     assert all(text[line.start:line.end] == line.text for line in tree.lines)
+
+
+# --- the fixture's monographs in the PDF-extracted shape (synthetic test data) ------------------------------
+
+def _fixture_tree(drug: str) -> DosageTree:
+    return section_tree([c for c in fixture_chunks(drug) if c.section_key == "lieu_luong_cach_dung"],
+                        [drug]).tree
+
+
+def test_flattened_fixture_lost_dash_band_and_page_header_are_read() -> None:
+    tree = _fixture_tree("cefalexin")
+    band = _line(tree, "Trẻ em 5 12 tuổi")
+    assert band.band.age_months is not None and (band.band.age_months.low, band.band.age_months.high) == (60, 144)
+    otitis = _line(tree, "75 - 100 mg/kg/ngày")
+    assert otitis.context.indication == ("Viêm tai giữa",)  # "413 Cefalexin" (the running header) is not in it
+    assert otitis.population == "pediatric"
+    assert any("table" in u.reason for u in tree.unplaced)
+    assert not any("1,5 g 750 mg" in line.text for line in tree.lines)
+
+
+def test_flattened_fixture_severity_does_not_carry_over_to_the_age_bands_after_it() -> None:
+    line = _line(_fixture_tree("cefalexin"), "Trẻ em dưới 1 tuổi")
+    assert line.context.indication == ()
+
+
+def test_flattened_fixture_weight_ranges_and_gestational_bands() -> None:
+    tree = _fixture_tree("clindamycin")
+    light = _line(tree, "Với trẻ cân nặng ≥ 10 kg - 20 kg")
+    assert light.band.weight_kg is not None and light.band.weight_kg.contains(20)
+    heavy = _line(tree, "Với trẻ cân nặng > 20 kg - dưới 40 kg")
+    assert heavy.band.weight_kg is not None and not heavy.band.weight_kg.contains(20)
+    preterm = _line(tree, "Sơ sinh 28 - 37 tuần")
+    assert preterm.context.neonate and preterm.routes == ("iv", "im")
+    lost = _line(tree, "Trẻ em 1 tháng 16 tuổi")
+    assert lost.band.age_months is not None and (lost.band.age_months.low, lost.band.age_months.high) == (1, 192)
+
+
+def test_flattened_fixture_renal_bands_keep_the_population_their_first_line_names() -> None:
+    tree = _fixture_tree("levetiracetam")
+    line = _line(tree, "Clcr 30 - 49 ml/phút")
+    assert line.population == "adult" and line.context.renal
+    assert line.band.renal_ml_min is not None and line.band.renal_ml_min.contains(40)
+    exclusion = _line(tree, "Không dùng cho trẻ dưới 1 tháng tuổi")
+    assert exclusion.kind == "exclusion"
+
+
+def test_routes_offered_come_from_lines_for_this_patient() -> None:
+    paracetamol = [c for c in fixture_chunks("paracetamol") if c.section_key == "lieu_luong_cach_dung"]
+    ibuprofen = [c for c in fixture_chunks("ibuprofen") if c.section_key == "lieu_luong_cach_dung"]
+    assert routes_in_evidence(paracetamol, "pediatric", age_months=60, weight_kg=18) == ["oral", "rectal", "iv"]
+    assert routes_in_evidence(ibuprofen, "pediatric", age_months=60, weight_kg=18) == ["oral"]
+    clindamycin = [c for c in fixture_chunks("clindamycin") if c.section_key == "lieu_luong_cach_dung"]
+    # A newborn: the child's oral line (the text sets no age on it) and the neonatal injection lines; the
+    # 1-month-to-16-year injection band is not what offers the injection routes.
+    assert routes_in_evidence(clindamycin, "pediatric", age_months=0.5, weight_kg=3) == ["oral", "iv", "im"]
+    assert routes_in_evidence(clindamycin, "pediatric", age_months=60, weight_kg=40.5) == ["oral", "iv", "im"]
