@@ -198,6 +198,10 @@ def select(evidence: Sequence[Chunk], patient: Patient) -> tuple[list[Selected],
             continue
         if chunk.has_quarantined_content or "<!-- QUARANTINED" in chunk.text:
             return [], [f"{chunk.doc_id}: quarantined block"]
+        if chunk.continues:
+            # A paragraph cut across blocks: read block by block, a lead-in or a maximum of the line could sit in
+            # the other block. Read whole or not at all.
+            return [], [f"{chunk.doc_id}: continues a paragraph split across blocks"]
         placed += [(chunk, line) for line in tree_of(chunk.text).lines]
     excluded = [line for _, line in placed if line.kind == "exclusion" and line.population == patient.population
                 and (not line.routes or _for_route(line, patient.route))

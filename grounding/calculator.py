@@ -331,8 +331,9 @@ def _daily_ceiling_line(work: _Work, day_caps: Sequence[tuple[Fraction, Ceiling]
     expression = _cap_expression(ceiling, weight_kg)
     work.operation("cap_per_day", expression, limit, limit, "mg/ngày", capped_by=_maximum_shown(ceiling.maximum))
     work.derivation.per_day = None
-    return (f"Dược thư không ghi số lần dùng trong ngày ở dòng này ({frequency or 'không ghi'}): không tính "
-            f"tổng mỗi ngày; tổng trong ngày không vượt quá {format_amount(limit)} mg/ngày ({expression}).")
+    stated = f" ({frequency})" if frequency else ""
+    return (f"Dòng này không ghi một số lần dùng trong ngày chắc chắn{stated}: không tính tổng mỗi ngày; tổng "
+            f"trong ngày không vượt quá {format_amount(limit)} mg/ngày ({expression}).")
 
 
 def _cap_expression(ceiling: Ceiling, weight_kg: Fraction) -> str:

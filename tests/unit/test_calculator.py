@@ -286,3 +286,10 @@ def test_selected_lines_respect_every_maximum_of_their_context(data: st.DataObje
             if c.maximum.kind == "doses_per_day" and d.doses_per_day:
                 assert Fraction(d.doses_per_day[1]) <= exact(c.maximum.high)
         assert check_calculation(result, {c.doc_id: c for c in dosing_chunks(drug)}, weight) == []  # type: ignore[arg-type]
+
+
+def test_a_dosage_paragraph_split_across_blocks_gets_no_calculation() -> None:
+    blocks = [c.model_copy(update={"continues": True}) if i == 2 else c
+              for i, c in enumerate(dosing_chunks("paracetamol"))]
+    chosen, refused = select(blocks, CHILD_18KG)
+    assert chosen == [] and "split across blocks" in refused[0]
