@@ -23,10 +23,10 @@ from functools import lru_cache
 
 from core.corpus import Chunk
 from core.dosage.lines import dose_quantities, maxima, rule
-from core.dosage.model import Band, Bound, DosageTree, Maximum, Patient, RegimenLine, Rule
-from core.dosage.parse import parse_dosage
+from core.dosage.model import Band, Bound, Maximum, Patient, RegimenLine, Rule
 from core.text import fold
 from grounding.calculator import Ceiling, Span
+from grounding.dosing_select import SectionTree, section_tree
 
 DOSING_SECTION = "lieu_luong_cach_dung"
 MIN_WEIGHT_KG = 0.4
@@ -57,10 +57,12 @@ class Selected:
     frequency_shown: str
 
 
-@lru_cache(maxsize=512)
-def tree_of(text: str) -> DosageTree:
-    """The dosage tree of one block (cached: the guard and the step read the same block)."""
-    return parse_dosage(text)
+@lru_cache(maxsize=256)
+def _section(blocks: tuple[tuple[str, str, str, bool, str], ...]) -> SectionTree:
+    """One drug's dosage blocks joined back into the section and parsed (cached: the guard and the step read the
+    same blocks). The join is the quoting's own (`dosing_select.section_tree`), so both read the same tree."""
+    return section_tree([Chunk(doc_id=d, drug_id=drug, section_key=DOSING_SECTION, text=text, continues=continues,
+                               drug_title=title) for d, drug, text, continues, title in blocks])
 
 
 def weight_plausible(weight_kg: float | None, population: str | None) -> bool:
@@ -117,10 +119,6 @@ def _applies(line: RegimenLine, patient: Patient, *, closed: bool) -> bool:
 
 def _neonate(patient: Patient) -> bool:
     return patient.age_months is not None and patient.age_months < NEONATE_MONTHS
-
-
-def _span(chunk: Chunk, line: RegimenLine) -> Span:
-    return Span(doc_id=chunk.doc_id, start=line.start, end=line.end, text=line.text)
 
 
 def _understood(text: str, has_rule: bool) -> bool:
@@ -192,17 +190,26 @@ def select(evidence: Sequence[Chunk], patient: Patient) -> tuple[list[Selected],
     if patient.renal or patient.renal_ml_min is not None or patient.hepatic is not None:
         return [], ["renal or hepatic context: the adjustment is in words, not computed"]
     refused: list[str] = []
+    blocks = [c for c in evidence if c.section_key == DOSING_SECTION]
+    quarantined = [c for c in blocks if c.has_quarantined_content or "<!-- QUARANTINED" in c.text]
+    if quarantined:
+        return [], [f"{quarantined[0].doc_id}: quarantined block"]
+    section = _section(tuple((c.doc_id, c.drug_id, c.text, c.continues, c.drug_title) for c in blocks))
+    # Each line is read in the whole section (a paragraph cut across blocks is joined back, as the quoting does)
+    # and cited in the one block that holds it; a line across two blocks has no span and is never computed.
     placed: list[tuple[Chunk, RegimenLine]] = []
-    for chunk in evidence:
-        if chunk.section_key != DOSING_SECTION:
-            continue
-        if chunk.has_quarantined_content or "<!-- QUARANTINED" in chunk.text:
-            return [], [f"{chunk.doc_id}: quarantined block"]
-        if chunk.continues:
-            # A paragraph cut across blocks: read block by block, a lead-in or a maximum of the line could sit in
-            # the other block. Read whole or not at all.
-            return [], [f"{chunk.doc_id}: continues a paragraph split across blocks"]
-        placed += [(chunk, line) for line in tree_of(chunk.text).lines]
+    spans: dict[int, Span] = {}
+    paragraph: dict[str, int] = {}
+    for i, (_, _, c) in enumerate(section.spans):
+        paragraph[c.doc_id] = paragraph[section.spans[i - 1][2].doc_id] if i and c.continues else i
+    for line in section.tree.lines:
+        holders = [(start, c) for start, end, c in section.spans if start <= line.start and line.end <= end]
+        if holders:
+            start, c = holders[0]
+            spans[id(line)] = Span(doc_id=c.doc_id, start=line.start - start, end=line.end - start, text=line.text)
+            placed.append((c, line))
+        else:
+            placed.append((section.chunks_at(line.start, line.end)[0], line))
     excluded = [line for _, line in placed if line.kind == "exclusion" and line.population == patient.population
                 and (not line.routes or _for_route(line, patient.route))
                 and not line.band.empty and band_contains(line.band, patient, closed=True)]
@@ -256,7 +263,7 @@ def select(evidence: Sequence[Chunk], patient: Patient) -> tuple[list[Selected],
             and _is_prefix(other.path, line.path) and band_contains(other.band, patient, closed=True)
             and (_for_age_group(other, patient) or _neonate(patient)) and not other.context.renal and not other.context.hepatic
             and _for_indication(other, patient.indication)))]
-        unread = [other for c, other in placed if c is chunk and other is not line
+        unread = [other for c, other in placed if paragraph[c.doc_id] == paragraph[chunk.doc_id] and other is not line
                   and other.population in (None, line.population) and other.routes in ((), line.routes)
                   and band_contains(other.band, patient, closed=True)
                   and (_has_unread_maximum(other) or (other.maxima and not _understood(other.text, other.rule
@@ -264,12 +271,16 @@ def select(evidence: Sequence[Chunk], patient: Patient) -> tuple[list[Selected],
         if not _understood(line.text, True) or _has_unread_maximum(line) or unread:
             refused.append(f"a maximum on «{(unread or [line])[0].text}» is not read as a number: not computed")
             continue
-        ceilings = tuple(Ceiling(m, _span(c, other)) for c, other in ceiling_lines for m in line_maxima(other.text))
+        unplaced = [other for _, other in [(chunk, line), *ceiling_lines] if id(other) not in spans]
+        if unplaced:
+            refused.append(f"«{unplaced[0].text}» runs across two blocks: not cited as one line, not computed")
+            continue
+        ceilings = tuple(Ceiling(m, spans[id(other)]) for _, other in ceiling_lines for m in line_maxima(other.text))
         unplaceable = [c for c in ceilings if c.maximum.kind == "absolute"]
         if unplaceable:
             # "tối đa 6,25 mg": per dose or per day is not stated, so it cannot be applied, so nothing is computed.
             refused.append(f"maximum «{unplaceable[0].span.text}» is not stated per dose or per day")
             continue
-        selected.append(Selected(chunk, line, parsed, _span(chunk, line), ceilings, frequency_certain(line.text),
+        selected.append(Selected(chunk, line, parsed, spans[id(line)], ceilings, frequency_certain(line.text),
                                  as_written(line.text, parsed.frequency_text)))
     return selected, refused
