@@ -1,17 +1,22 @@
 """Which regimen line the calculator may compute for this patient, and the maxima that bind it.
 
-The calculator is only as safe as the line it is handed. A line is computed only when all of these hold, each
-for its own reason (a failure is a `Refusal`, and the cited line is shown alone, as without a calculator):
-- the block is a dosage block and not quarantined (never computed over text that failed extraction);
+The calculator is only as safe as the line it is handed. The drug's dosage blocks are read as one section (joined
+back exactly as the quoting joins them), and a line is computed only when all of these hold, each for its own
+reason (otherwise a refusal, for the trace, and the cited line is shown alone, as without a calculator):
+- no block is quarantined (never computed over text that failed extraction);
 - the weight is known and plausible for the population;
 - the patient has no renal/hepatic context (those lines adjust the dose in words a calculator cannot apply);
-- no exclusion line of the block applies to the patient ("Không khuyến cáo cho trẻ dưới 7 kg");
-- the line is for this route, this population, this band (age, weight), and, when it is under an indication
-  lead-in, for the indication the user named; a neonatal line only for a neonate and the reverse;
-- the line's rule was parsed with certainty (`rule` not None) and is weight-based;
-- every dose number on the line and on its ceiling lines is understood (the rule or a stated maximum): a
-  number the parser did not place ("tối đa 1,4 mg/kg/ngày hoặc 100 mg/ngày" read as one cap) stops the
-  calculation rather than letting an unread maximum pass.
+- no exclusion line applies to the patient ("Không khuyến cáo cho trẻ dưới 7 kg");
+- the line is for this route, this population, this band (age, weight, gestation), and, when it is under an
+  indication lead-in, for the indication the user named; a neonatal line only for a neonate, and a child's line
+  for a neonate only when its own paragraph caps neonates;
+- exactly one weight-based line applies (two — "liều thử …; sau đó …" — is never settled by guess);
+- its rule is read with certainty, in mg per kg (not mcg/g/IU per kg; a dose per m² is out of scope and the
+  reply says so);
+- every dose number on the line and on its ceiling lines is understood (the rule or a maximum placed per dose
+  or per day): a cap the parser did not read ("… hoặc 100 mg/ngày", "không vượt quá liều người lớn") stops the
+  calculation rather than letting an unread maximum pass;
+- the line and each ceiling sit in one block, so each can be cited as an exact span.
 """
 
 from __future__ import annotations

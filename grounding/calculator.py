@@ -354,11 +354,14 @@ def _capped(work: _Work, quantity: str, low: Fraction, high: Fraction,
     new_low, new_high = min(low, limit), limit
     expression = _cap_expression(ceiling, weight_kg)
     work.operation(quantity, expression, new_low, new_high, unit, capped_by=_maximum_shown(ceiling.maximum))
-    limit_text = f"{format_amount(limit)} {unit}"
+    # The cap's own figure for this patient, in the cap's own unit (a daily cap may bound a single dose).
+    of_cap = f" = {format_amount(limit)} {_CAP_UNIT[ceiling.maximum.kind]}" if ceiling.maximum.kind.startswith(
+        "per_kg") else ""
     return new_low, new_high, (f" → vượt mức tối đa, giới hạn ở {format_range(new_low, new_high)} {unit} "
-                               f"(vì {expression} = {limit_text})" if ceiling.maximum.kind.startswith("per_kg")
-                               else f" → vượt mức tối đa, giới hạn ở {format_range(new_low, new_high)} {unit} "
-                               f"(vì {expression})")
+                               f"(vì {expression}{of_cap})")
+
+
+_CAP_UNIT = {"per_kg_day": "mg/ngày", "per_kg_dose": "mg/lần", "per_day": "mg/ngày", "per_dose": "mg/lần"}
 
 
 def _limit_for_patient(ceiling: Ceiling, weight_kg: Fraction) -> str:
