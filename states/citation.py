@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from grounding.calculator import Derivation
 
@@ -17,3 +17,5 @@ class Citation(BaseModel):
     page: int | None = None
     derivation: Derivation | None = None
     """When the reply computed an amount from a line of this block: the derivation it was verified by."""
+    calculation_lines: list[str] = Field(default_factory=list)
+    """…and the arithmetic as shown (stored with the citation, so a reloaded chat shows it again)."""

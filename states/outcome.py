@@ -44,10 +44,11 @@ def compose_answer(ctx: TurnView, services: Services) -> tuple[str, list[Citatio
     cited: list[str] = []
     for claim in ctx.answer.claims:
         cited += [d for d in claim.citations if d not in cited]
-    derived = {c.derivation.doc_id: c.derivation for c in ctx.answer.calculations}
+    derived = {c.derivation.doc_id: c for c in ctx.answer.calculations}
     cited += [d for d in derived if d not in cited]
-    return text, [citation(by_id[d], services).model_copy(update={"derivation": derived.get(d)})
-                  for d in cited if d in by_id]
+    return text, [citation(by_id[d], services).model_copy(update={"derivation": derived[d].derivation,
+                                                                   "calculation_lines": derived[d].lines})
+                  if d in derived else citation(by_id[d], services) for d in cited if d in by_id]
 
 
 def compose_verify_pdf(ctx: TurnView, services: Services) -> tuple[str, list[Citation]]:
