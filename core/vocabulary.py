@@ -56,6 +56,12 @@ ROUTES: tuple[RouteTerms, ...] = (
 )
 ROUTE_TERMS: dict[str, RouteTerms] = {r.route: r for r in ROUTES}
 
+INJECTION_ROUTES: tuple[str, ...] = ("iv", "im", "sc")
+"""What "đường tiêm" (by injection) may mean: the dosage evidence decides which of them the formulary gives."""
+CHAT_INJECTION = re.compile(r"\b(duong tiem|thuoc tiem|tiem|chich|dang tiem|injection|injectable)\b")
+INJECTION_AS_WRITTEN = ("tiêm", "chích", "injection", "injectable")
+"""Folded, "tiem" is also "tiệm" (a shop: "tiệm thuốc"); with diacritics typed it must read "tiêm"."""
+
 
 def _alternation(fragments: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"\b(" + "|".join(fragments) + r")\b")
@@ -97,3 +103,41 @@ terms)."""
 CHAT_PREGNANT = _alternation(("mang thai", "co thai", "ba bau", "mang bau", "co bau", "dang bau", "thai phu",
                               "thai ky", "thai ki", "phu nu co thai"))
 CHAT_BREASTFEEDING = _alternation(("cho con bu", "cho bu", "dang bu", "sua me", "nuoi con bang sua"))
+
+
+# --- words that look like drug names and are not -----------------------------------------------------------
+CLINICAL_TERMS: frozenset[str] = frozenset({
+    # Capitalised disease names (eponyms) and clinical abbreviations: "Kawasaki dùng thuốc gì", "ClCr 30 thì
+    # liều bao nhiêu" are questions about a disease or a lab value, not about an unknown drug (folded).
+    "kawasaki", "parkinson", "alzheimer", "basedow", "graves", "crohn", "raynaud", "reye", "stevens", "johnson",
+    "lyell", "cushing", "addison", "hashimoto", "wilson", "hodgkin", "guillain", "barre", "sjogren", "behcet",
+    "down", "tourette", "meniere", "paget", "bell", "helicobacter", "pylori", "covid", "corona", "dengue",
+    "clcr", "egfr", "gfr", "inr", "hba1c", "crp", "ecg", "ekg", "mri", "alt", "ast", "ggt", "ldl", "hdl",
+    "g6pd", "hiv", "aids", "copd", "gerd", "adhd", "tsh", "psa", "spo2", "bmi", "creatinin", "creatinine",
+})
+
+# --- folds that collide -------------------------------------------------------------------------------------
+CONDITION_SPELLINGS: dict[str, tuple[str, ...]] = {
+    # Typed without diacritics, these folded words are more than one word of the book; the written forms that
+    # are the condition asked about ("ho" is cough, never "hỗ" of "hỗ trợ"). Several readings → ask.
+    "ho": ("ho",),
+    "soi": ("sởi", "sỏi"),
+    "sot": ("sốt",),
+    "cum": ("cúm",),
+    "gut": ("gút", "gout"),
+    "hen": ("hen",),
+    "non": ("nôn",),
+    "tri": ("trĩ",),
+    "lao": ("lao",),
+    "zona": ("zona",),
+    "thuy dau": ("thủy đậu", "thuỷ đậu"),
+}
+CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
+    # Spellings the book and users use for one condition (folded): any one matches the others.
+    ("me day", "may day", "noi me day", "noi may day"),
+    ("loet da day ta trang", "loet da day - ta trang", "loet da day", "loet ta trang"),
+    ("trao nguoc da day thuc quan", "trao nguoc da day - thuc quan", "trao nguoc da day", "o chua", "o nong"),
+    ("gut", "gout", "thong phong"),
+    ("tieu duong", "dai thao duong"),
+    ("cao huyet ap", "huyet ap cao", "tang huyet ap"),
+)

@@ -18,6 +18,7 @@ COMMANDS = {
     "signoff": "Record a reviewer's sign-off of the running spec fingerprint (checked by REQUIRE_SIGNOFF=true)",
     "bench": "Run the benchmarks (writes bench/results.json and bench/RESULTS.md)",
     "purge": "Delete conversations older than the retention limit",
+    "claim": "Give a conversation created with auth off to one API key (admin)",
 }
 
 

@@ -145,12 +145,12 @@ class Engine:
 
     def drive(self, ctx: TurnContext, initial: str, stop: Callable[[str], bool] | None = None) -> None:
         """Run `ctx` through the machine from `initial` (a resting state) until it rests again, or `stop` says so."""
-        self.machine.add_model(ctx, initial=initial)
+        ctx.state = self._states[initial].name  # a KeyError here is a state the spec does not have
+        ctx.trace.states.append(initial)
         try:
-            ctx.trace.states.append(initial)
             self.run_states(ctx, self.services(), stop)
         finally:
-            self.machine.remove_model(ctx)
+            ctx.close_trace()
 
     def run_states(self, ctx: TurnContext, services: Services, stop: Callable[[str], bool] | None = None) -> None:
         """Step, apply, fire the state's trigger, until a resting state (or a state `stop` accepts)."""
@@ -163,7 +163,7 @@ class Engine:
                 for call in ctx.budget.calls[calls_before:]:
                     ctx.trace.llm_calls.append(LlmCallRecord(**call.__dict__))
                 apply_update(ctx, state, update)
-            ctx.trigger(state.trigger)  # type: ignore[attr-defined]
+            self.machine.fire(ctx, state.trigger)
             if ctx.state in self._resting or (stop is not None and stop(ctx.state)):
                 return
         raise RuntimeError("turn machine did not reach a resting state")

@@ -76,7 +76,7 @@ class RecordedUnderstander:
 
         if _called(self.recorded.trace, "understand"):
             budget.require("understand")  # the recorded call counted against the turn's budget then, too
-        return understanding_from_output(raw, request.candidates.drug_ids)
+        return understanding_from_output(raw, request.candidates.drug_ids, request)
 
 
 class RecordedGenerator:

@@ -10,9 +10,13 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from core.vocabulary import POPULATION_LABELS_VI, ROUTE_LABELS_VI
+from core.text import fold
+from core.vocabulary import CONDITION_SPELLINGS, INJECTION_ROUTES, POPULATION_LABELS_VI, ROUTE_LABELS_VI
 from retrieval.names import NameBook
+from states.conditions import ambiguous_fold
+from states.english import ENGLISH_ONLY, ENGLISH_ONLY_TEXT
 from states.frame import QueryFrame
+from states.person import GENERIC, person_of
 
 ATTRIBUTE_CHIPS = ["Chỉ định", "Chống chỉ định", "Liều dùng", "Tác dụng không mong muốn", "Tương tác thuốc"]
 
@@ -55,20 +59,50 @@ def child_word(frame: QueryFrame) -> str:
     return "cháu" if (frame.weight_kg or 0) >= TEEN_WEIGHT_KG else "bé"
 
 
+def _who(frame: QueryFrame) -> str:
+    """The child as the user named them ("em nó", "đứa nhỏ"), else "bé" / "cháu" by age (child_word)."""
+    named = person_of(frame.person) if frame.person else None
+    return named.label if named is not None and named.key not in GENERIC else child_word(frame)
+
+
 def pediatric_question(frame: QueryFrame, names: NameBook) -> Question:
     drug = _drug_list(frame, names)
     has_age, has_weight = frame.age_months is not None, frame.weight_kg is not None
-    who = child_word(frame)
+    who = _who(frame)
+    if frame.unanswered >= 2:
+        return way_forward(frame, drug, who, missing=["weight"] if has_age else ["age"] if has_weight
+                           else ["age", "weight"])
     if has_weight and not has_age:
-        return Question(text=f"{who.capitalize()} nặng {format_number(frame.weight_kg or 0)} kg, vậy {who} bao nhiêu "
-                             "tuổi?", missing=["age"])
+        return Question(text=f"{who[:1].upper() + who[1:]} nặng {format_number(frame.weight_kg or 0)} kg, vậy {who} "
+                             "bao nhiêu tuổi?", missing=["age"])
     if has_age and not has_weight:
-        return Question(text=f"{who.capitalize()} {format_age(frame)}, vậy {who} nặng bao nhiêu kg?",
+        return Question(text=f"{who[:1].upper() + who[1:]} {format_age(frame)}, vậy {who} nặng bao nhiêu kg?",
                         missing=["weight"])
     return Question(
-        text=f"Để tra liều {drug} cho trẻ em, bé bao nhiêu tuổi và nặng bao nhiêu kg?",
+        text=f"Để tra liều {drug} cho trẻ em, {who} bao nhiêu tuổi và nặng bao nhiêu kg?",
         missing=["age", "weight"],
     )
+
+
+_WAY_FORWARD = ("Nếu bạn chưa có thông tin này, vui lòng hỏi dược sĩ hoặc bác sĩ đang điều trị; tôi chỉ tra được "
+                "Dược thư khi đủ thông tin. Bạn cũng có thể nêu lại đầy đủ câu hỏi trong một tin nhắn.")
+
+
+def way_forward(frame: QueryFrame, drug: str, who: str, missing: list[str]) -> Question:
+    """The third ask of a slot nobody can give (#21.4): how to get it, or whom to ask — never a dose without it.
+
+    The paediatric gate stays: the formulary branches on age AND weight, so no dose is looked up on one of them."""
+    needs = " và ".join({"age": "tuổi", "weight": "cân nặng"}[m] for m in missing)
+    how = []
+    if "weight" in missing:
+        how.append(f"Nếu chưa cân được: bế {who} đứng lên cân cùng người lớn rồi trừ cân nặng của người lớn, "
+                   "hoặc xem cân nặng gần nhất trong sổ tiêm chủng / sổ khám bệnh")
+    if "age" in missing:
+        how.append(f"tuổi của {who} có trong giấy khai sinh hoặc sổ tiêm chủng")
+    text = (f"Dược thư ghi liều {drug} cho trẻ em theo cả tuổi và cân nặng, nên tôi không thể tra liều khi chưa "
+            f"biết {needs} của {who}. " + "; ".join(how) + ". Nếu không có, vui lòng hỏi dược sĩ hoặc bác sĩ "
+            f"để được tư vấn liều phù hợp cho {who}. Khi biết {needs}, bạn gửi lại cho tôi.")
+    return Question(text=text, missing=missing)
 
 
 def _route_question(reason: str, frame: QueryFrame, drug: str, routes_found: Sequence[str]) -> Question:
@@ -76,6 +110,14 @@ def _route_question(reason: str, frame: QueryFrame, drug: str, routes_found: Seq
     routes = [ROUTE_LABELS_VI[r] for r in routes_found]
     who = POPULATION_LABELS_VI.get(frame.population or "", "")
     subject = f"{drug}{' cho ' + who if who else ''}"
+    injections = [ROUTE_LABELS_VI[r] for r in routes_found if r in INJECTION_ROUTES]
+    if frame.route_family == "injection" and reason == "ambiguous_route" and len(injections) > 1:
+        return Question(text=f"Dược thư ghi liều tiêm {subject} theo nhiều đường ({', '.join(injections)}). "
+                             "Bạn muốn xem liều theo đường nào?", quick_replies=injections, missing=["route"])
+    if frame.route_family == "injection" and not injections:
+        return Question(text=f"Dược thư không ghi liều {subject} theo đường tiêm; các đường có trong Dược thư: "
+                             f"{', '.join(routes)}. Bạn muốn xem liều theo đường nào?", quick_replies=routes,
+                        missing=["route"])
     if reason == "ambiguous_route":
         text = f"Dược thư ghi liều {subject} theo nhiều đường dùng ({', '.join(routes)}). Bạn muốn dùng đường nào?"
     else:
@@ -86,8 +128,26 @@ def _route_question(reason: str, frame: QueryFrame, drug: str, routes_found: Seq
 
 
 def question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: Sequence[str] = ()) -> Question:
+    """The question for `reason`, after what the frame's notes must say first (a converted unit, a corrected
+    or rejected value, the person the question is now about)."""
+    question = _question_for(reason, frame, names, routes_found)
+    if frame.unanswered >= 2 and "weight" not in question.missing and "age" not in question.missing:
+        # Asked twice without an answer (#21.4): say how to go on instead of the same sentence a third time.
+        question = question.model_copy(update={"text": f"{question.text}\n{_WAY_FORWARD}"})
+    if frame.notes:
+        question = question.model_copy(update={"text": "\n".join([*frame.notes, question.text])})
+    return question
+
+
+def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: Sequence[str] = ()) -> Question:
     drug = _drug_list(frame, names)
     if reason == "missing_population":
+        named = person_of(frame.person) if frame.person else None
+        if named is not None and named.key not in GENERIC:
+            # "thế còn anh nó?": ask about that person, by name.
+            who = named.label[:1].upper() + named.label[1:]
+            return Question(text=f"{who} là người lớn hay trẻ em (bao nhiêu tuổi)? Tôi cần biết để tra liều {drug}.",
+                            quick_replies=["Người lớn", "Trẻ em"], missing=["population"])
         return Question(text=f"Bạn hỏi liều {drug} cho người lớn hay trẻ em?",
                         quick_replies=["Người lớn", "Trẻ em"], missing=["population"])
     if reason == "missing_pediatric_age_or_weight":
@@ -100,12 +160,18 @@ def question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: 
     if reason == "no_drug":
         return Question(text="Bạn muốn hỏi về thuốc nào? Vui lòng cho biết tên thuốc (tên gốc hoặc biệt dược).",
                         missing=["drug"])
+    if reason == "ambiguous_condition" and frame.condition and ambiguous_fold(frame.condition):
+        readings = list(CONDITION_SPELLINGS[fold(frame.condition)])
+        return Question(text=f"\"{frame.condition}\" có thể là {' hoặc '.join(readings)}. Bạn muốn tìm thuốc cho "
+                             "bệnh nào? Vui lòng viết có dấu.", quick_replies=readings, missing=["condition"])
     if reason == "ambiguous_condition":
         return Question(text="Bạn muốn tìm thuốc cho bệnh hoặc triệu chứng cụ thể nào?", missing=["condition"])
     if reason == "no_condition":
         return Question(text="Bạn muốn tìm thuốc cho bệnh nào?", missing=["condition"])
     if reason == "no_indication":
         return Question(text="Bạn đang có triệu chứng gì? Vui lòng mô tả cụ thể.", missing=["condition"])
+    if frame.clarify_reason == ENGLISH_ONLY:
+        return Question(text=ENGLISH_ONLY_TEXT, missing=["details"])
     # needs_more_info: the understander's own question when it has one, else a generic one.
     return Question(
         text="Bạn có thể nói rõ hơn câu hỏi không? Ví dụ: tên thuốc và điều bạn muốn biết (liều dùng, chống chỉ "

@@ -7,8 +7,12 @@ the condition itself: the subject ("con tôi bị"), "bệnh", intensifiers ("qu
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
+from core.corpus import Chunk
 from core.text import fold, normalize
+from core.vocabulary import CONDITION_SPELLINGS, CONDITION_VARIANTS
+from states.frame import QueryFrame
 
 # "… dùng thuốc gì?", "… uống gì?", "… dùng kháng sinh gì?" — the question tail after the condition.
 _TAIL = re.compile(r"[\s,]*(?:thi\s+)?(?:nen\s+|phai\s+|co the\s+|can\s+)?(?:dung|uong|tiem|boi|xai|chon|lay|"
@@ -27,7 +31,10 @@ _LEAD = re.compile(r"^(?:nen\s+|phai\s+)?(?:uong|dung|tiem|boi)\s+(?:thuoc|khang
 _CONTEXT_CUT = re.compile(r"\s*,?\s*(?:co |kem |va )?(?:benh nen|tien su|dang mang thai|dang cho con bu|dang dung)\b.*$")
 _SUBJECT = re.compile(r"^(?:(?:toi|minh|em|con toi|con minh|con|be|chau|nguoi|benh nhan|me toi|bo toi|vo toi|"
                       r"chong toi|ba toi|ong toi|ba bau|phu nu co thai|phu nu mang thai|nguoi mang thai|me bau|"
-                      r"nguoi lon|tre em|tre nho|tre|em be|nguoi gia|nguoi cao tuoi|me dang cho con bu)\s+)?(?:dang\s+|hay\s+|thuong\s+|bi\s+)*(?:bi|mac|benh|nhiem benh)?\s*")
+                      r"nguoi lon|tre em|tre nho|tre|em be|nguoi gia|nguoi cao tuoi|me dang cho con bu)\s+)?"
+                      # the patient described before the condition: "bé 3 tuổi 14 ký sốt …", "bé nhà em 2 tuổi, 12kg bị …"
+                      r"(?:(?:nha (?:em|toi|minh)|nang|duoc|\d+(?:[.,]\d+)?\s*(?:tuoi|thang|tuan|ngay|kg|ky|ki|can|t)\b|,)\s*)*"
+                      r"(?:dang\s+|hay\s+|thuong\s+|bi\s+)*(?:bi|mac|benh|nhiem benh)?\s*")
 _TRAILING = re.compile(r"(?:\s+(?:qua|lam|nhieu|thi|roi|ha|a|nhe|vay|do|the))+$|\s+(?:type|typ|tuyp|loai)\s*\d*$|"
                        r"\s+\d+(?:[.,]\d+)?\s*(?:do|do c|oc)?$|[\s,.;:?!]+$")
 
@@ -44,6 +51,11 @@ def _as_written(text: str, start: int, end: int) -> str:
 
 # Too vague to look up ("đau" where?): the machine asks which condition (row 5, ambiguous_condition).
 AMBIGUOUS_CONDITIONS = ("benh", "dau", "kho chiu", "met", "om")
+
+
+def is_ambiguous_condition(condition: str) -> bool:
+    """Too vague ("đau"), or typed without diacritics onto several conditions ("soi": sởi or sỏi): asked."""
+    return fold(condition) in AMBIGUOUS_CONDITIONS or ambiguous_fold(condition)
 
 # A phrase that is only the person ("Tôi nên dùng thuốc gì?") names no condition: the turn must be asked.
 _PERSON_ONLY = {"toi", "minh", "em", "con", "be", "chau", "nguoi", "ban", "anh", "chi", "ong", "ba", "me", "bo",
@@ -170,3 +182,86 @@ def relation_condition(text: str) -> str | None:
         end = m.end() + (stop.start() if stop else len(rest))
         return _as_written(text, m.end(), end) or None
     return None
+
+
+# --- is the condition stated by a piece of formulary text? --------------------------------------------------
+_DASHES = re.compile(r"\s*[-–—]\s*")
+
+
+def _plain(text: str) -> str:
+    """NFC, lower case, dashes as spaces ("dạ dày – tá tràng" = "dạ dày - tá tràng" = "dạ dày tá tràng")."""
+    return re.sub(r"\s+", " ", _DASHES.sub(" ", normalize(text).lower())).strip()
+
+
+def condition_spellings(condition: str) -> list[str]:
+    """The condition and the spellings the book uses for it ("mề đay" → also "mày đay"), plain."""
+    plain = _plain(condition)
+    folded = fold(plain)
+    for group in CONDITION_VARIANTS:
+        plain_group = [_plain(v) for v in group]
+        if folded in plain_group:
+            return [plain, *[v for v in plain_group if v != folded]]
+    return [plain]
+
+
+def _whole_word_spans(haystack_folded: str, needle_folded: str) -> list[tuple[int, int]]:
+    pattern = rf"(?<![a-z0-9]){re.escape(needle_folded)}(?![a-z0-9])"
+    return [(m.start(), m.end()) for m in re.finditer(pattern, haystack_folded)]
+
+
+def condition_stated(text: str, condition: str) -> bool:
+    """The formulary text states the condition the user asked about, as the user wrote it.
+
+    Typed with diacritics, the words must agree on them: "sởi" (measles) is not "sỏi thận" (kidney stones), "ho"
+    (cough) is not "hỗ trợ". Typed without, the fold matches, except where the fold is known to be another word
+    of the book (core.vocabulary.CONDITION_SPELLINGS: "ho" is never "hỗ"). Variant spellings the book uses
+    ("mày đay"/"mề đay", "dạ dày – tá tràng") match each other."""
+    plain_text = _plain(text)
+    folded_text = fold(plain_text)
+    aligned = len(folded_text) == len(plain_text)
+    for i, spelling in enumerate(condition_spellings(condition)):
+        folded = fold(spelling)
+        if not folded:
+            continue
+        spans = _whole_word_spans(folded_text, folded)
+        if not spans:
+            continue
+        if not aligned:
+            return True  # positions do not map back (unusual characters): the fold decides
+        typed_with_marks = spelling != folded and i == 0
+        allowed = CONDITION_SPELLINGS.get(folded)
+        for start, end in spans:
+            written = plain_text[start:end]
+            if typed_with_marks:
+                if written == spelling:
+                    return True
+            elif i > 0 or allowed is None or written in allowed:
+                # variants are the book's own spellings: their fold suffices
+                return True
+    return False
+
+
+def ambiguous_fold(condition: str) -> bool:
+    """Typed without diacritics, the condition folds onto several conditions of the book ("soi": sởi, sỏi)."""
+    plain = _plain(condition)
+    return plain.isascii() and len(CONDITION_SPELLINGS.get(plain, ())) > 1
+
+
+def condition_as_in_book(frame: QueryFrame, evidence: Sequence[Chunk]) -> QueryFrame:
+    """The condition as the matched evidence spells it ("mề đay" asked, "mày đay" in the book), so that the
+    answer quotes and names what the book says; unchanged when the user's own spelling is there."""
+    if not frame.condition or not evidence:
+        return frame
+    spellings = condition_spellings(frame.condition)
+    if len(spellings) == 1:
+        return frame
+    texts = [_plain(c.text) for c in evidence]
+    if any(_whole_word_spans(fold(t), fold(spellings[0])) for t in texts):
+        return frame
+    for variant in spellings[1:]:
+        for t in texts:
+            spans = _whole_word_spans(fold(t), fold(variant))
+            if spans and len(fold(t)) == len(t):
+                start, end = spans[0]
+                return frame.model_copy(update={"condition": t[start:end]})
+    return frame

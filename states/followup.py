@@ -7,8 +7,11 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from core.text import fold
+from core.vocabulary import INJECTION_ROUTES
+from states.frame import QueryFrame
 
 # "còn …" opens an elliptical follow-up; folded, "con" is also "con" (child), so "con tôi", "con nhà" are not.
 _OPENER = re.compile(r"^(?:(?:the|vay|va|the thi|nhung|ok|roi)\s+)?(?:con|cung)\s+(?!(?:toi|minh|tui|nha|trai|gai|cua|em)\b)"
@@ -37,3 +40,17 @@ def has_anaphora(text: str) -> bool:
 def adds_interaction_partner(text: str) -> bool:
     """"với aspirin thì sao?" after an interaction question adds a partner instead of switching the drug."""
     return bool(_WITH.search(fold(text).strip()))
+
+
+def settle_route_family(frame: QueryFrame, routes_found: Sequence[str]) -> QueryFrame:
+    """"thế còn đường tiêm?" against the dosage evidence: the one injection route it gives becomes the route.
+
+    With several (IV and IM), the route stays open and the question offers only those. With none, the route is
+    set to IV so that no regimen of another route is ever given for an injection question: the machine says the
+    formulary documents no injection dose (route_not_documented) instead of answering with the oral one."""
+    if frame.route is not None or frame.route_family != "injection" or not routes_found:
+        return frame
+    injections = [r for r in routes_found if r in INJECTION_ROUTES]
+    if len(injections) > 1:
+        return frame
+    return frame.model_copy(update={"route": injections[0] if injections else INJECTION_ROUTES[0]})

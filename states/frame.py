@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -54,6 +54,21 @@ class QueryFrame(BaseModel):
     quick_replies: list[str] = Field(default_factory=list)
     confidence: float = 1.0
     understood_by: str = "rules"
+    weight_text: str | None = None
+    """A weight converted from another unit, as said back ("40 lbs ≈ 18,1 kg"); goes with `weight_kg`."""
+    person: str | None = None
+    """Whom the question is about, as the user named them ("em nó", "mẹ bé", "bà tôi"); None when unnamed.
+    Slot values belong to this person: a turn about another person starts their slots afresh."""
+    route_family: Literal["injection"] | None = None
+    """"đường tiêm" names injection without saying which (IV, IM, SC): settled against the dosage evidence."""
+    unanswered: int = 0
+    """Consecutive turns that answered nothing to the pending question (the third ask offers a way forward)."""
+    kept: dict[str, Any] | None = None
+    """On a smalltalk or out-of-scope turn: the conversation's question and patient, kept for the next
+    follow-up ("cảm ơn" … "thế còn em nó 3 tuổi?"). The turn's own frame stays empty."""
+    notes: list[str] = Field(default_factory=list)
+    """What this turn's reply must say before anything else: a converted unit, a corrected or rejected value,
+    the person the answer is now about. Set anew every turn, never carried."""
 
     @property
     def has_patient_context(self) -> bool:

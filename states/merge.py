@@ -19,17 +19,35 @@ from __future__ import annotations
 import re
 
 from core.text import fold, normalize
-from states.conditions import AMBIGUOUS_CONDITIONS
+from core.vocabulary import POPULATION_LABELS_VI
+from states.clarify import format_age, format_number
+from states.conditions import is_ambiguous_condition
 from states.followup import adds_interaction_partner, has_anaphora, is_elliptical
 from states.frame import Pending, QueryFrame
+from states.person import GENERIC, Person, person_of
+from states.quantities import fmt, weight_fits_age
 
-_PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route")
+_PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
 _CONTEXT_SLOTS = ("renal", "hepatic")
 _CONTEXT_FLAGS = ("pregnant", "breastfeeding")
 _NEVER_MERGED = ("smalltalk", "out_of_scope")
 _LOOKUPS = ("condition_to_drug", "symptom_to_drug", "condition_relation")
 _HUMAN_SUBJECT = re.compile(r"\b(toi|minh|nguoi|be|tre|con toi|con minh|chau|em be|ba bau|phu nu|benh nhan)\b")
 _SUBJECT_DEPENDENT = re.compile(r"\b(duoc khong|co sao khong|co duoc khong|cho no|no uong|nen uong|uong gi)\b")
+
+
+def _carries_question(frame: QueryFrame) -> bool:
+    if frame.turn_type in _NEVER_MERGED:
+        return frame.kept is not None
+    return not frame.non_human and bool(frame.drugs or frame.condition)
+
+
+def _resting(prior: QueryFrame) -> QueryFrame:
+    """The question kept across a smalltalk/out-of-scope turn (itself never nested)."""
+    if prior.turn_type in _NEVER_MERGED and prior.kept is not None:
+        return QueryFrame.model_validate(prior.kept)
+    return prior.model_copy(update={"needs_clarify": False, "clarify_reason": None, "quick_replies": [],
+                                    "unanswered": 0, "notes": [], "kept": None})
 
 
 def _own_question(frame: QueryFrame) -> bool:
@@ -51,13 +69,23 @@ def _slot_updates(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
             update[name] = True
     if new.comorbidities:
         update["comorbidities"] = list(dict.fromkeys([*prior.comorbidities, *new.comorbidities]))
+    if new.weight_kg is not None:
+        update["weight_text"] = new.weight_text
+    if new.route is not None:
+        update["route_family"] = None
+    elif new.route_family is not None:
+        update["route"] = None  # "thế còn đường tiêm?" after an oral answer: the oral route is not kept
     if new.condition and not prior.condition:
         update["condition"] = new.condition
     population = update.get("population")
     if population is not None and prior.population is not None and population != prior.population:
-        # A different patient group: the prior age and weight belonged to the other group.
-        for name in ("age_text", "age_months", "weight_kg"):
+        # A different patient group is another patient: the prior age, weight, pregnancy, kidneys and liver
+        # belonged to the other one.
+        for name in ("age_text", "age_months", "weight_kg", "renal", "hepatic"):
             update.setdefault(name, None)
+        update.setdefault("pregnant", new.pregnant)
+        update.setdefault("breastfeeding", new.breastfeeding)
+        update.setdefault("comorbidities", list(new.comorbidities))
     return update
 
 
@@ -70,7 +98,7 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
     if not new.comorbidities and prior.comorbidities:
         update["comorbidities"] = list(prior.comorbidities)
     if new.population is None and prior.population is not None:
-        for name in _PATIENT_SLOTS[:-1]:
+        for name in _PATIENT_SLOTS[:4]:
             if getattr(new, name) is None:
                 update[name] = getattr(prior, name)
     return new.model_copy(update=update) if update else new
@@ -106,19 +134,56 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
                                         "unknown_drugs": new.unknown_drugs, **_slot_updates(new, prior)})
     # Routes belong to a drug's dosage forms: the new drug's route is asked (or found) anew.
     return prior.model_copy(update={"drugs": new.drugs, "unknown_drugs": new.unknown_drugs, "route": None,
-                                    **_slot_updates(new, prior)})
+                                    "route_family": None, **_slot_updates(new, prior)})
 
 
 def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | None, text: str) -> QueryFrame:
-    if prior is None or new.non_human:
+    """The conversation's frame after this turn, whose `notes` say what the reply must echo first."""
+    if new.understood_by != "rules":
+        new = _in_own_words(new, text)
+    notes = list(new.notes)
+    if prior is None:
+        return _checked(new, None, None, notes, text)
+    if prior.turn_type in _NEVER_MERGED and prior.kept is not None and new.turn_type not in _NEVER_MERGED:
+        # The question kept across "cảm ơn": the person check below must see its patient.
+        prior = QueryFrame.model_validate(prior.kept)
+    prior = prior.model_copy(update={"notes": []})
+    new = _bare_number_answer(new, pending, text, notes)
+    person = person_of(text)
+    switched = person is not None and not new.non_human and switches_person(prior, person)
+    base = forget_person(prior) if switched else prior
+    merged = _merge(new, base, pending, text)
+    if switched and merged is not new and person is not None:
+        if merged.population is None and person.key in ("younger", "sibling") and prior.population == "pediatric":
+            merged = merged.model_copy(update={"population": "pediatric"})  # the younger sibling of a child
+        merged = merged.model_copy(update={"person": person.label})
+        was = prior.person or POPULATION_LABELS_VI.get(prior.population or "", "")
+        if was and _has_person_values(prior):
+            notes.append(f"Về {person.label}: tôi không dùng tuổi, cân nặng hay bệnh của {was} đã nêu trước đó.")
+    elif merged is not new and person is not None and (merged.person is None or person.key not in GENERIC):
+        merged = merged.model_copy(update={"person": person.label})
+    elif merged is not new and merged.person is None and prior.person is not None and \
+            merged.turn_type not in _NEVER_MERGED:
+        merged = merged.model_copy(update={"person": prior.person})
+    return _checked(merged, prior if not switched else None, pending, notes, text)
+
+
+def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: str) -> QueryFrame:
+    if new.non_human:
         return new
     if _still_non_human(new, prior, text):
         return new.model_copy(update={"turn_type": "out_of_scope", "non_human": True, "section_key": None,
                                       "drugs": new.drugs or prior.drugs})
+    if new.turn_type in _NEVER_MERGED and _carries_question(prior) and not (new.drugs or new.unknown_drugs):
+        # "cảm ơn bạn nhiều" between two questions: the reply is smalltalk, but the conversation's question and
+        # patient stay for the next follow-up ("thế còn em nó 3 tuổi?"). Never merged INTO the question.
+        return new.model_copy(update={"kept": _resting(prior).model_dump()})
     if new.turn_type in _NEVER_MERGED or new.turn_type in _LOOKUPS:
         return new
     if prior.turn_type in _NEVER_MERGED and not prior.non_human:
-        return new
+        if prior.kept is None:
+            return new
+        prior = QueryFrame.model_validate(prior.kept)
     if pending is not None:
         return _merge_pending(new, prior, pending, text)
     return _merge_after_answer(new, prior, text)
@@ -157,7 +222,7 @@ def _condition_reply(new: QueryFrame, prior: QueryFrame, pending: Pending, text:
     turn = prior.turn_type if prior.turn_type in ("condition_to_drug", "symptom_to_drug") else "symptom_to_drug"
     return _settled(prior.model_copy(update={
         **_slot_updates(new, prior), "turn_type": turn, "condition": new.condition or phrase,
-        "condition_relation": "indication", "condition_ambiguous": folded in AMBIGUOUS_CONDITIONS,
+        "condition_relation": "indication", "condition_ambiguous": is_ambiguous_condition(new.condition or phrase),
     }), confidence=0.75)
 
 
@@ -166,6 +231,9 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
     if filled is not None:
         return filled
     update = _slot_updates(new, prior)
+    partner = _pronoun_partner(new, prior, text)
+    if partner is not None:
+        return partner
     if new.drugs and set(new.drugs) != set(prior.drugs):
         if prior.drugs:
             if _own_question(new) or not is_elliptical(text):
@@ -178,6 +246,10 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
                         confidence=0.85)
     if new.unknown_drugs and not new.drugs:
         return new  # a name the formulary lacks: report it (drug_not_in_formulary)
+    if weight_typed_as_age(new, prior, pending):
+        return prior  # nothing filled: asked again, with the note the caller adds
+    if prior.turn_type == "dosing_calc" and _person_only(new, text):
+        new = new.model_copy(update={"section_key": None, "turn_type": prior.turn_type})
     if new.section_key is not None and new.section_key != prior.section_key:
         return _settled(_with_question(prior, new, update), confidence=0.8)
     if not update:
@@ -185,7 +257,22 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
     return _settled(prior.model_copy(update=update), confidence=0.85)
 
 
+def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
+    """"nó uống chung với amlodipin được không" after simvastatin: "nó" is simvastatin, and the question is
+    the interaction of the two — never amlodipin's whole interaction list."""
+    if not (new.drugs and prior.drugs and has_anaphora(text)) or set(new.drugs) & set(prior.drugs):
+        return None
+    if new.section_key != "tuong_tac_thuoc" and new.turn_type != "interaction":
+        return None
+    drugs = list(dict.fromkeys([*prior.drugs[:1], *new.drugs]))
+    return _settled(new.model_copy(update={"turn_type": "interaction", "section_key": "tuong_tac_thuoc",
+                                           "drugs": drugs}), confidence=0.8)
+
+
 def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
+    partner = _pronoun_partner(new, prior, text)
+    if partner is not None:
+        return partner
     if new.drugs:
         if not prior.drugs:
             # The patient described themselves first ("Tôi 65 tuổi bị suy thận nhẹ"), then named the drug.
@@ -197,6 +284,10 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         return new
     if new.unknown_drugs or not prior.drugs:
         return new
+    if prior.turn_type == "dosing_calc" and _person_only(new, text):
+        # "thế còn bà bầu?" after a dose: the dose, for another patient (not the pregnancy section). After any
+        # other question the pregnancy section is what is asked.
+        new = new.model_copy(update={"section_key": None, "turn_type": prior.turn_type})
     update = _slot_updates(new, prior)
     if new.section_key is not None:
         # A new question about the same drug ("thế còn chống chỉ định?", "liều dùng cho người lớn?").
@@ -206,10 +297,197 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         if prior.non_human:
             # The animal's age and weight are not the human patient's.
             prior = prior.model_copy(update={n: None for n in _PATIENT_SLOTS})
-        merged = prior.model_copy(update=update)
+        others = {} if is_correction(text) else {**_other_measurements(new, prior), **_other_context(new, text)}
+        merged = prior.model_copy(update={**update, **others})
         if prior.non_human:
             # The earlier question was declined as veterinary; a human patient group now asks for the dose.
             merged = merged.model_copy(update={"non_human": False, "turn_type": "dosing_calc",
                                                "section_key": "lieu_luong_cach_dung"})
         return _settled(merged, confidence=0.75)
     return new
+
+
+def _other_measurements(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
+    """After an answer, "còn bé 2 tuổi thì sao?" may be another child: a new age does not keep the old weight,
+    nor a new weight the old age (the 6-year-old's 20 kg once reached a 1-year-old, #18). The gate then asks."""
+    update: dict[str, object] = {}
+    if new.age_months is not None and new.age_months != prior.age_months and new.weight_kg is None:
+        update["weight_kg"] = None
+    if new.weight_kg is not None and new.weight_kg != prior.weight_kg and new.age_months is None:
+        update.update(age_months=None, age_text=None)
+    return update
+
+
+def _in_own_words(new: QueryFrame, text: str) -> QueryFrame:
+    """A model's frame, held to the user's words for the quantities a gate reads: pounds are converted (and
+    said), values no patient can have are dropped (and said), two people's values are not split."""
+    from states.slots import extract_slots  # the slot parser reads only this turn's words
+
+    slots = extract_slots(text)
+    update: dict[str, object] = {}
+    notes = list(new.notes)
+    if slots.weight_note and slots.weight_kg is not None:
+        update["weight_kg"] = slots.weight_kg
+        notes.append(f"Đã đổi đơn vị: {slots.weight_note}.")
+    if slots.rejected:
+        if slots.age_months is None:
+            update.update(age_months=None, age_text=None)
+        if slots.weight_kg is None:
+            update["weight_kg"] = None
+        notes += [f"Tôi không dùng giá trị này: {p}." for p in slots.rejected]
+    if notes != new.notes:
+        update["notes"] = notes
+    return new.model_copy(update=update) if update else new
+
+
+_BARE_NUMBER = re.compile(r"(?:khoang |tam |chung |duoc )?(\d+(?:[.,]\d)?)(?: a| nhe| thoi| roi)?")
+
+
+def _bare_number_answer(new: QueryFrame, pending: Pending | None, text: str, notes: list[str]) -> QueryFrame:
+    """"18" to "bé nặng bao nhiêu kg?" is 18 kg: the question named the unit. To a question about the age, or
+    about both, a bare number could be years or months, kilograms or years: asked, never guessed."""
+    m = _BARE_NUMBER.fullmatch(fold(text).strip(" .!?"))
+    if pending is None or m is None or new.weight_kg is not None or new.age_months is not None:
+        return new
+    value = float(m.group(1).replace(",", "."))
+    if pending.missing == ["weight"]:
+        return new.model_copy(update={"weight_kg": value, "turn_type": "dosing_calc"}) if value > 0 else new
+    if "age" in pending.missing or "weight" in pending.missing:
+        shown = format_number(value)
+        options = (f"\"{shown} tuổi\" hay \"{shown} tháng\"" if pending.missing == ["age"]
+                   else f"\"{shown} kg\" hay \"{shown} tuổi\"")
+        notes.append(f"\"{shown}\" là {options}? Vui lòng ghi rõ đơn vị.")
+    return new
+
+
+def _other_context(new: QueryFrame, text: str) -> dict[str, object]:
+    """"còn người suy gan thì sao?" after "người suy thận": another patient group, so the kidneys asked about
+    before are not this patient's. The follow-up's own context replaces the earlier one."""
+    states_context = bool(new.renal or new.hepatic or new.pregnant or new.breastfeeding or new.comorbidities)
+    if not (states_context and is_elliptical(text)):
+        return {}
+    return {"renal": new.renal, "hepatic": new.hepatic, "pregnant": new.pregnant,
+            "breastfeeding": new.breastfeeding, "comorbidities": list(new.comorbidities)}
+
+
+def _person_only(new: QueryFrame, text: str) -> bool:
+    """An elliptical turn that names only a patient group ("thế còn bà bầu?", "còn người cho con bú thì sao?")
+    asks the previous question for them: its section comes only from the group's own words."""
+    if new.section_key not in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu") or not is_elliptical(text):
+        return False
+    return not re.search(r"\b(duoc khong|dung duoc|uong duoc|co sao|an toan|anh huong|co nen|nen dung|"
+                         r"co dung|co uong|thoi ky|mang thai thi|cho con bu thi)\b", fold(text))
+
+
+def weight_typed_as_age(new: QueryFrame, prior: QueryFrame, pending: Pending | None) -> bool:
+    """Asked for the weight of a child whose age is known, the reply gives another age and nothing else ("18
+    tuổi"): most likely the weight typed with the wrong unit. Never taken as a new age (that would make the
+    child an adult); asked again."""
+    if not (pending is not None and pending.missing == ["weight"] and prior.age_months is not None
+            and new.age_months is not None and new.age_months != prior.age_months and new.weight_kg is None
+            and new.person is None):
+        return False
+    # The number read as kilograms would be a plausible weight for the child ("18 tuổi" for a 5-year-old);
+    # "3 tuổi" is not (3 kg), so it stands as a corrected age.
+    return weight_fits_age(new.age_months / 12, prior.age_months)
+
+
+_CORRECTION = re.compile(r"^(?:a |a,|ay |ui |oi )?(?:nham|khong phai|ko phai|k phai|sua lai|xin loi|sorry|da bao|"
+                         r"toi da noi|da noi|y (?:toi|minh|em) la|dinh chinh|chinh xac la)\b")
+
+
+def is_correction(text: str) -> bool:
+    """"à nhầm, …", "không phải, …", "đã bảo … rồi": the turn corrects a value already given."""
+    return bool(_CORRECTION.search(fold(text).strip()))
+
+
+# --- who the patient is ----------------------------------------------------------------------------------
+_PERSON_VALUES = ("population", "age_text", "age_months", "weight_kg", "weight_text", "renal", "hepatic", "person")
+
+
+def switches_person(prior: QueryFrame, person: Person) -> bool:
+    """The turn is about someone other than the person the prior frame holds values for.
+
+    A generic word ("bé", "người lớn") after a named person of the same group is that person ("em nó" … "bé
+    10 kg"); a named person ("mẹ bé", "em nó", "bà tôi") other than the one before is someone else."""
+    before = person_of(prior.person) if prior.person else None
+    if person.key in GENERIC:
+        if prior.population is not None and person.population != prior.population:
+            return True
+        return before is not None and before.key in GENERIC and before.key != person.key
+    if before is None:
+        # The first named person: someone else if the prior values were stated for a patient at all.
+        return _has_person_values(prior) or prior.population is not None
+    if before.key != person.key:
+        return True
+    return before.key == "relative" and fold(before.label) != fold(person.label)
+
+
+def _has_person_values(frame: QueryFrame) -> bool:
+    return any(getattr(frame, n) is not None for n in ("age_months", "weight_kg", "renal", "hepatic")) or bool(
+        frame.pregnant or frame.breastfeeding or frame.comorbidities)
+
+
+def forget_person(frame: QueryFrame) -> QueryFrame:
+    """The frame without anything that belonged to its patient: the drug and the question stay."""
+    update: dict[str, object] = {name: None for name in _PERSON_VALUES}
+    update.update(pregnant=False, breastfeeding=False, comorbidities=[], unanswered=0)
+    if frame.condition and (frame.turn_type == "dosing_calc" or fold(frame.condition) in {
+            fold(v) for v in (frame.renal, frame.hepatic, *frame.comorbidities) if v}):
+        update["condition"] = None  # "bị suy thận" was the patient's state, not the question
+    return frame.model_copy(update=update)
+
+
+# --- values that cannot be, corrections, unanswered questions --------------------------------------------
+
+def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | None, notes: list[str],
+             text: str) -> QueryFrame:
+    update: dict[str, object] = {}
+    if merged.age_months is not None and merged.weight_kg is not None and not weight_fits_age(
+            merged.weight_kg, merged.age_months):
+        # A 5-year-old of 180 kg is a typing slip, not a patient: the value this turn gave is not used, and the
+        # paediatric gate asks for it again. Never dosed on.
+        age_new = prior is None or merged.age_months != prior.age_months
+        weight_new = prior is None or merged.weight_kg != prior.weight_kg
+        subject = merged.person or ("bé" if merged.population != "adult" else "người bệnh")
+        notes.append(f"Cân nặng {format_number(merged.weight_kg)} kg không phù hợp với {subject} "
+                     f"{format_age(merged)}; tôi chưa dùng giá trị này. Vui lòng kiểm tra lại.")
+        if weight_new or not age_new:
+            update["weight_kg"] = None
+        else:
+            update.update(age_months=None, age_text=None)
+    if prior is not None and merged is prior and weight_typed_as_age(_reparse_age(text), prior, pending):
+        notes.append(f"Tôi đang hỏi cân nặng; \"{_reparse_age(text).age_text}\" là tuổi. Nếu ý bạn là cân "
+                     "nặng, vui lòng ghi rõ đơn vị, ví dụ \"18 kg\".")
+    if prior is not None and (pending is not None or is_correction(text)) and merged.population == prior.population:
+        notes += _corrections(merged.model_copy(update=update), prior)
+    if prior is not None and pending is not None:
+        answered = merged != prior or bool(update)
+        update["unanswered"] = 0 if answered else prior.unanswered + 1
+    elif merged.unanswered:
+        update["unanswered"] = 0
+    weight = update.get("weight_kg", merged.weight_kg)
+    if merged.weight_text and (not isinstance(weight, float | int)
+                               or not merged.weight_text.endswith(f"≈ {fmt(weight)} kg")):
+        update["weight_text"] = None  # the converted text goes with its weight, never with another
+    if list(dict.fromkeys(notes)) != merged.notes:
+        update["notes"] = list(dict.fromkeys(notes))
+    return merged.model_copy(update=update) if update else merged
+
+
+def _reparse_age(text: str) -> QueryFrame:
+    from states.slots import extract_slots  # the slot parser reads only this turn's words
+
+    slots = extract_slots(text)
+    return QueryFrame(age_months=slots.age_months, age_text=slots.age_text, weight_kg=slots.weight_kg)
+
+
+def _corrections(merged: QueryFrame, prior: QueryFrame) -> list[str]:
+    """A value that replaces one already given ("à nhầm, bé 16kg", "đã bảo 3 tuổi rồi!!") is said back."""
+    said: list[str] = []
+    if prior.weight_kg is not None and merged.weight_kg is not None and merged.weight_kg != prior.weight_kg:
+        said.append(f"Đã sửa cân nặng: {format_number(merged.weight_kg)} kg (thay cho "
+                    f"{format_number(prior.weight_kg)} kg).")
+    if prior.age_months is not None and merged.age_months is not None and merged.age_months != prior.age_months:
+        said.append(f"Đã sửa tuổi: {format_age(merged)} (thay cho {format_age(prior)}).")
+    return said

@@ -9,6 +9,7 @@ from core.fuzzy_phrase import fuzzy_states
 from core.text import fold, states_phrase
 from core.vocabulary import PATIENT_TERMS
 from retrieval.service import RetrievalService
+from states.conditions import condition_stated
 from states.dosing import routes_in_evidence
 from states.frame import QueryFrame
 
@@ -52,11 +53,12 @@ def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list
 
 
 def _states_condition(hit: ScoredChunk, condition: str) -> bool:
-    """The chunk states the condition: literally (whole words), or, for a dense-fallback hit only, fuzzily
-    (rapidfuzz partial_ratio ≥ 90 with spaces removed). A hit failing both is never evidence."""
-    if states_phrase(hit.chunk.text, condition):
+    """The chunk states the condition: literally (whole words, agreeing on the diacritics the user typed, or a
+    spelling variant the book uses — states.conditions.condition_stated), or, for a dense-fallback hit only,
+    fuzzily (rapidfuzz partial_ratio ≥ 90 with spaces removed). A hit failing both is never evidence."""
+    if condition_stated(hit.chunk.text, condition):
         return True
-    return hit.source == "dense" and fuzzy_states(hit.chunk.text, condition)
+    return hit.source == "dense" and fuzzy_states(hit.chunk.text, fold(condition))
 
 
 def condition_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tuple[list[Chunk], list[str]]:
@@ -65,7 +67,7 @@ def condition_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tuple[
     if not condition:
         return [], []
     hits = retrieval.retrieve_by_indication(frame.condition or "", limit=40)
-    matched = [h.chunk for h in hits if h.chunk.section_key == "chi_dinh" and _states_condition(h, condition)]
+    matched = [h.chunk for h in hits if h.chunk.section_key == "chi_dinh" and _states_condition(h, frame.condition or "")]
     candidates: list[str] = []
     for chunk in matched:
         drug_id = chunk.doc_id.split("__", 1)[0]

@@ -10,6 +10,7 @@ from core.text import fold
 from grounding.answer import Answer
 from retrieval.names import NameBook
 from states.frame import QueryFrame
+from states.person import about_line
 from states.scope import looks_non_human
 from states.verify_pdf import QUARANTINED_QUOTE
 
@@ -67,9 +68,15 @@ def abstain_text(reason: str, frame: QueryFrame, names: NameBook) -> str:
         return ("Tôi chưa hỗ trợ tra ngược thuốc theo quan hệ này (chỉ hỗ trợ tìm thuốc theo chỉ định). "
                 "Vui lòng hỏi về một thuốc cụ thể.")
     if reason == "clarify_loop_exhausted":
-        return ("Tôi đã hỏi lại nhiều lần mà vẫn chưa đủ thông tin để trả lời an toàn. Vui lòng nêu lại đầy đủ câu "
+        text = ("Tôi đã hỏi lại nhiều lần mà vẫn chưa đủ thông tin để trả lời an toàn. Vui lòng nêu lại đầy đủ câu "
                 "hỏi trong một tin nhắn (tên thuốc, đối tượng, tuổi, cân nặng, đường dùng) hoặc bắt đầu cuộc hội "
                 "thoại mới.")
+        if frame.turn_type == "dosing_calc" and frame.population == "pediatric" and (
+                frame.age_months is None or frame.weight_kg is None):
+            # #21.4: the parent who cannot weigh the child is told how to go on, not only refused.
+            text += (" Nếu chưa biết cân nặng hoặc tuổi của bé, vui lòng hỏi dược sĩ hoặc bác sĩ để được tư vấn "
+                     "liều phù hợp.")
+        return text
     if reason == "budget_exhausted":
         return "Yêu cầu vượt quá thời gian xử lý cho phép nên tôi dừng lại để không trả lời thiếu kiểm chứng. Vui lòng thử lại."
     if reason in ("ungrounded_answer", "not_entailed", "incomplete_answer"):
@@ -102,6 +109,7 @@ def answer_text(answer: Answer, path: str, frame: QueryFrame, names: NameBook) -
         head = f"Theo Dược thư ({_drugs(frame, names)}{' – ' + section if section else ''}):"
     if answer.preamble:
         head = f"{head}\n{answer.preamble}"  # the generator's number-free notice, e.g. no age band fits
+    head = "\n".join([*frame.notes, *about_line(frame), head])  # conversions, corrections, whom it is about
     if frame.unknown_drugs:
         # A partly-resolved question must not read as if the unknown drug had been checked.
         head = (f"Lưu ý: không tìm thấy {', '.join(frame.unknown_drugs)} trong Dược thư; thông tin dưới đây chỉ "

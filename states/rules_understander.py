@@ -15,20 +15,24 @@ import re
 
 from core.budget import RequestBudget
 from core.text import fold, normalize
+from core.vocabulary import CLINICAL_TERMS
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from retrieval.section_router import SectionRoute, route_section
 from states.conditions import (
-    AMBIGUOUS_CONDITIONS,
     asks_which_drug,
     condition_in_drug_turn,
     find_condition_question,
+    is_ambiguous_condition,
     is_symptom,
     relation_condition,
 )
+from states.english import ENGLISH_ONLY, english_patient, english_section, looks_english
 from states.followup import has_anaphora, is_elliptical
 from states.frame import QueryFrame
+from states.person import GENERIC, person_of
 from states.scope import looks_non_human
+from states.shorthand import expand_chat
 from states.slots import Slots, extract_slots
 from states.understander import Understanding, UnderstandingRequest
 
@@ -67,6 +71,9 @@ _RELATION_OF_SECTION = {
     "thoi_ky_mang_thai": "other",
     "thoi_ky_cho_con_bu": "other",
 }
+_NEGATED_USE = re.compile(r"\b(khong|chua) (nen |duoc |the )?(dung|uong|su dung|xai)(?: [a-z0-9]+){0,3}? "
+                          r"(cho (ai|nguoi nao|nhung ai|truong hop nao|benh nao)|khi nao|luc nao|trong truong hop nao|"
+                          r"truong hop nao|voi ai)\b|\b(ai|nguoi nao|truong hop nao) (khong|chua) (nen |duoc )?(dung|uong)\b")
 _CAN_USE = re.compile(r"\b(duoc khong|dung duoc|uong duoc|co sao khong|an toan|co nen)\b")
 _INTERACTION_COMPATIBLE = ("tuong_tac_thuoc", "than_trong", "chi_dinh")
 
@@ -96,7 +103,9 @@ _ENGLISH_WORDS = frozenset(
 )
 
 
-def _looks_english(folded: str) -> bool:
+def _looks_english(folded: str, text: str = "") -> bool:
+    if text and not text.isascii():
+        return False  # Vietnamese typed with diacritics ("à nhầm, bé 16kg") is not English however short
     words = re.findall(r"[a-z]+", folded)
     return len(words) >= 3 and sum(w in _ENGLISH_WORDS for w in words) / len(words) >= 0.5
 
@@ -116,13 +125,27 @@ class RulesUnderstander:
     # ---------------------------------------------------------------------------------------------- parse
 
     def parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False) -> QueryFrame:
+        # "ko", "đc", "bn", "ng lớn": written out first, so every rule below reads the words themselves.
+        text = expand_chat(normalize(text))
+        frame = self._parse(text, candidates, awaiting_answer=awaiting_answer)
+        return _with_person_and_notes(frame, text)
+
+    def _parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False) -> QueryFrame:
         text = normalize(text)
         folded = fold(text)
         allowed = set(self.names.ids()) if self.names.ids() else None
         drugs = [d for d in _ordered_drugs(text, candidates) if allowed is None or d in allowed]
-        unknown = list(candidates.unknown)
+        # "Kawasaki", "ClCr", "INR": capitalised disease names and clinical terms, not unknown drug names.
+        unknown = [u for u in candidates.unknown if not set(fold(u).split()) & CLINICAL_TERMS]
+        if len(unknown) != len(candidates.unknown):
+            candidates = candidates.model_copy(update={"unknown": unknown})
         slots = extract_slots(text)
         route = route_section(text)
+        negated = _NEGATED_USE.search(folded)
+        if negated and (route is None or route.key in ("chi_dinh", "lieu_luong_cach_dung")):
+            # "paracetamol ko dùng cho ai", "k đc dùng khi nào": who must NOT take it is the contraindications,
+            # never the indications the same words without "không" would ask for.
+            route = SectionRoute("chong_chi_dinh", 0.85, negated.group(0))
         name_confidence = min((c.score for c in candidates.candidates), default=100.0) / 100.0
         base = _slot_fields(slots)
 
@@ -131,16 +154,20 @@ class RulesUnderstander:
             return _frame(turn_type="out_of_scope", drugs=drugs, unknown_drugs=unknown, non_human=True,
                               confidence=0.95, **base)
 
-        if not drugs and _looks_english(folded):
+        if not drugs and _looks_english(folded, text):
             # An English sentence naming no formulary drug ("Ignore all previous instructions …") is not a
             # formulary question: its capitalised words are not unknown drug names.
             return _frame(turn_type="out_of_scope", confidence=0.7)
 
         named = len(drugs) + len(unknown)
+        if drugs and looks_english(folded, text, ignore=_drug_words(candidates)):
+            return _english_turn(folded, drugs, unknown, base)
         if named:
             return self._drug_turn(text, candidates, drugs, unknown, route, slots, base, name_confidence)
 
-        if _SMALLTALK.search(folded) and route is None:
+        if _SMALLTALK.search(folded) and route is None and not _states_patient(slots):
+            # "dạ cảm ơn, bé 5 tuổi 18 ký ạ", "đã bảo 3 tuổi rồi!!": politeness or exasperation around an
+            # answer is still the answer.
             return _frame(turn_type="smalltalk", confidence=0.95)
 
         condition = find_condition_question(text)
@@ -154,7 +181,7 @@ class RulesUnderstander:
             kind = "symptom_to_drug" if is_symptom(condition) else "condition_to_drug"
             base["comorbidities"] = [c for c in slots.comorbidities if fold(c) not in fold(condition)]
             return _frame(turn_type=kind, condition=condition, condition_relation="indication",
-                          condition_ambiguous=fold(condition) in AMBIGUOUS_CONDITIONS,
+                          condition_ambiguous=is_ambiguous_condition(condition),
                           confidence=0.85, **base)
         if asks_which_drug(text):
             # "Tôi nên dùng thuốc gì?": a condition→drug question that names no condition (row 8 asks for it).
@@ -169,6 +196,10 @@ class RulesUnderstander:
 
         if _OUT_OF_SCOPE.search(folded):
             return _frame(turn_type="out_of_scope", confidence=0.8)
+
+        if person_of(text) is not None and (is_elliptical(text) or awaiting_answer):
+            # "còn bố nó thì sao?": the same question about another person (merged with the conversation).
+            return _frame(turn_type="drug_overview", confidence=0.5, **base)
 
         if slots.any_patient_value() and (slots.route is None or len(folded.split()) <= 4 or is_elliptical(text)):
             # "18 kg", "5 tuổi", "Người lớn", "Uống": a slot answer; only dosing needs these slots.
@@ -243,6 +274,54 @@ class RulesUnderstander:
                           confidence=0.8, **base)
 
 
+def _drug_words(candidates: ResolverResult) -> tuple[str, ...]:
+    return tuple(w for c in candidates.candidates for w in fold(c.span).split())
+
+
+def _english_turn(folded: str, drugs: list[str], unknown: list[str], base: dict[str, object]) -> QueryFrame:
+    """A question in English about a formulary drug: understood when its words are unmistakable (the reply is
+    Vietnamese all the same), else a request to ask in Vietnamese — never "what about this drug?"."""
+    fields: dict[str, object] = {**base, **english_patient(folded), "drugs": drugs, "unknown_drugs": unknown}
+    section = english_section(folded)
+    if len(drugs) + len(unknown) >= 2 and section in (None, "tuong_tac_thuoc"):
+        return _frame(turn_type="interaction", section_key="tuong_tac_thuoc", confidence=0.6, **fields)
+    if section is None:
+        return _frame(turn_type="drug_overview", needs_clarify=True, clarify_reason=ENGLISH_ONLY, confidence=0.4,
+                      **fields)
+    turn = "dosing_calc" if section == "lieu_luong_cach_dung" else "drug_attribute"
+    return _frame(turn_type=turn, section_key=section, confidence=0.6, **fields)
+
+
+def _states_patient(slots: Slots) -> bool:
+    """The turn states a patient value (or tried to: a rejected one), so it answers something."""
+    return slots.age_months is not None or slots.weight_kg is not None or bool(slots.rejected)
+
+
+def _with_person_and_notes(frame: QueryFrame, text: str) -> QueryFrame:
+    """Whom the turn is about, and what its reply must echo first (a converted unit, a rejected value)."""
+    if frame.turn_type in ("smalltalk",):
+        return frame
+    slots = extract_slots(text)
+    update: dict[str, object] = {}
+    person = person_of(text)
+    if person is not None and not frame.non_human:
+        update["person"] = person.label
+        if person.key not in GENERIC and frame.age_months is None and person.population is not None:
+            # "thế mẹ bé uống thì bao nhiêu?": the patient is the mother; "bé" only says whose mother.
+            update["population"] = person.population
+    notes: list[str] = []
+    if slots.weight_note and frame.weight_kg is not None:
+        notes.append(f"Đã đổi đơn vị: {slots.weight_note}.")
+    for problem in slots.rejected:
+        if problem.startswith("tin nhắn"):
+            notes.append(f"T{problem[1:]}.")
+        else:
+            notes.append(f"Tôi không dùng giá trị này: {problem}. Vui lòng kiểm tra lại.")
+    if notes:
+        update["notes"] = [*frame.notes, *notes]
+    return frame.model_copy(update=update) if update else frame
+
+
 def _frame(**fields: object) -> QueryFrame:
     return QueryFrame.model_validate(fields)
 
@@ -254,6 +333,8 @@ def _slot_fields(slots: Slots) -> dict[str, object]:
         "age_months": slots.age_months,
         "weight_kg": slots.weight_kg,
         "route": slots.route,
+        "route_family": slots.route_family,
+        "weight_text": slots.weight_note,
         "pregnant": slots.pregnant,
         "breastfeeding": slots.breastfeeding,
         "renal": slots.renal,

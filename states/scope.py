@@ -24,8 +24,13 @@ _FOLDED_ANIMAL = re.compile(
 )
 
 
+# "bé Cún", "cháu Mèo", "thằng Cún": a child's nickname (capitalised, after a word for a child) is a child.
+_NICKNAME = re.compile(r"(?<!\w)(bé|cháu|thằng|cu|em|con bé|bạn|be|chau|thang)\s+[A-ZĐÂĂÊÔƠƯ]\w*")
+
+
 def looks_non_human(text: str) -> bool:
     """True when the turn is about an animal patient."""
+    text = _NICKNAME.sub(lambda m: m.group(1), text)
     if _ANIMAL_WORDS.search(text):
         return True
     # Ambiguity is resolved toward abstaining: a false positive only declines; a false negative could dose an animal.

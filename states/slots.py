@@ -14,14 +14,20 @@ from core.vocabulary import (
     CHAT_ADULT,
     CHAT_BREASTFEEDING,
     CHAT_CHILD,
+    CHAT_INJECTION,
     CHAT_PREGNANT,
+    INJECTION_AS_WRITTEN,
     NEWBORN,
     ROUTES,
     route_patterns,
 )
+from states.quantities import MAX_AGE_YEARS, fmt, read_weight, spell_out
 
 ADULT_FROM_MONTHS = 18 * 12
 
+# A minus sign before a number makes it no age or weight at all ("bé -5 tuổi" is a typo or a probe): the
+# slot stays empty, the reply says why, and the machine asks rather than dosing for 5 years (read_age's
+# _sign_problem; for weights states.quantities).
 _NUM = r"(\d+(?:[.,]\d+)?)"
 
 # --- age -------------------------------------------------------------------------------------------------
@@ -33,10 +39,6 @@ _AGE_MONTHS_BARE = re.compile(rf"^(?:be |chau |tre |con )?{_NUM}\s*thang\b")
 _AGE_WEEKS = re.compile(rf"\b{_NUM}\s*tuan tuoi\b")
 _AGE_DAYS = re.compile(rf"\b{_NUM}\s*ngay tuoi\b")
 _PREGNANCY_MONTHS = re.compile(rf"\b(thai|bau|mang thai|co thai)( [a-z]+){{0,2}} {_NUM}\s*(thang|tuan)\b")
-
-# --- weight ----------------------------------------------------------------------------------------------
-_WEIGHT = re.compile(rf"(?<![/\w]){_NUM}\s*(?:kg|kgs|ky|ki|kilo|kilogram|kilogam|can)\b")
-_WEIGHT_BARE = re.compile(rf"\bnang {_NUM}\b(?!\s*(?:tuoi|thang|mg|ml|g)\b)")
 
 # --- population ------------------------------------------------------------------------------------------
 _ADULT = CHAT_ADULT
@@ -51,8 +53,11 @@ _ASCII_INHALED = re.compile(r"\b(xit|hit|phun mu|binh xit|(may|bang|dang|duong|p
 # --- patient context -------------------------------------------------------------------------------------
 _PREGNANT = CHAT_PREGNANT
 _BREASTFEEDING = CHAT_BREASTFEEDING
-_RENAL = re.compile(r"\b(suy than( (nhe|vua|nang|man|cap|giai doan \d))?|do thanh thai creatinin[^.,;?]*|"
-                    r"thanh thai creatinin[^.,;?]*|clcr[^.,;?]*|chay than|loc mau|benh than|chuc nang than kem)")
+# A creatinine clearance is quoted with its value only ("ClCr 30 ml/phút"), never the rest of the sentence.
+_CLEARANCE_VALUE = r"(?:\s*(?:la|=|:|<|>|<=|>=|duoi|tren|khoang)?\s*\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)?"
+_RENAL = re.compile(r"\b(suy than( (nhe|vua|nang|man|cap|giai doan \d))?|"
+                    rf"do thanh thai creatinin{_CLEARANCE_VALUE}|thanh thai creatinin{_CLEARANCE_VALUE}|"
+                    rf"clcr{_CLEARANCE_VALUE}|egfr{_CLEARANCE_VALUE}|chay than|loc mau|benh than|chuc nang than kem)")
 _HEPATIC = re.compile(r"\b(suy gan( (nhe|vua|nang))?|xo gan|benh gan|viem gan( [a-z])?|men gan cao|"
                       r"chuc nang gan kem)\b")
 _COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|mac benh|mac|kem theo|bi ca)\b")
@@ -76,6 +81,12 @@ class Slots:
     hepatic: str | None = None
     comorbidities: list[str] = field(default_factory=list)
     newborn: bool = False
+    route_family: str | None = None
+    """"đường tiêm": injection, without saying which (settled against the dosage evidence)."""
+    weight_note: str | None = None
+    """A converted weight, echoed in the reply: "40 lbs ≈ 18,1 kg"."""
+    rejected: list[str] = field(default_factory=list)
+    """Values no patient can have (negative, zero, 200 tuổi): never used; the reply says why and asks again."""
 
     def any_patient_value(self) -> bool:
         return any(v is not None for v in (self.population, self.age_months, self.weight_kg, self.route))
@@ -96,44 +107,119 @@ def _span_as_written(text: str, folded: str, m: re.Match[str]) -> str:
     return m.group(0).strip()
 
 
+@dataclass(frozen=True)
+class Age:
+    months: float | None
+    text: str | None
+    rejected: str | None = None
+    """Why the value cannot be this patient's age (negative, over 120 years, a range), in Vietnamese."""
+
+
+# "1 tuổi 3 tháng", "2 tuổi rưỡi", "18 tháng rưỡi": compound ages, read before the simple patterns.
+_AGE_YEARS_MONTHS = re.compile(rf"\b{_NUM}\s*tuoi\s+(?:va\s+|,\s*)?{_NUM}\s*thang\b(?! (dau|cuoi|giua|nay|truoc|sau))")
+_AGE_AND_HALF = re.compile(rf"\b{_NUM}\s*(tuoi|thang)\s+ruoi\b")
+
+
+def _sign_problem(folded: str, start: int, raw: str) -> str | None:
+    """A minus sign or a range right before the number: "-5 tuổi" is no age, "2-3 tuổi" is not one age."""
+    before = folded[:start].rstrip()
+    if not before.endswith(("-", "–", "\u2212")):
+        return None
+    low = re.search(r"(\d+(?:[.,]\d+)?)\s*[-–\u2212]$", before)
+    if low:
+        return f"tuổi \"{low.group(1)}-{raw}\" là một khoảng, không phải tuổi của một người"
+    return f"tuổi \"-{raw}\" là số âm"
+
+
 def extract_age(folded: str) -> tuple[float | None, str | None]:
     """Age in months and as Vietnamese text; pregnancy durations ("mang thai 3 tháng") are not ages."""
-    scrubbed = _PREGNANCY_MONTHS.sub(" ", folded)
+    age = read_age(folded)
+    return age.months, age.text
+
+
+def read_age(folded: str) -> Age:
+    """The age a turn states, with the reason when it is no age a patient can have."""
+    scrubbed = _PREGNANCY_MONTHS.sub(lambda m: " " * len(m.group(0)), folded)
+    m = _AGE_YEARS_MONTHS.search(scrubbed)
+    if m:
+        years, months = _number(m.group(1)), _number(m.group(2))
+        problem = _sign_problem(scrubbed, m.start(1), m.group(1))
+        if problem:
+            return Age(None, None, problem)
+        if months >= 12 or years > MAX_AGE_YEARS:
+            return Age(None, None, f"tuổi \"{m.group(0)}\" không hợp lệ")
+        return Age(years * 12 + months, f"{_fmt(years)} tuổi {_fmt(months)} tháng")
+    m = _AGE_AND_HALF.search(scrubbed)
+    if m:
+        n = _number(m.group(1))
+        problem = _sign_problem(scrubbed, m.start(1), m.group(1))
+        if problem:
+            return Age(None, None, problem)
+        if m.group(2) == "tuoi":
+            if n > MAX_AGE_YEARS:
+                return Age(None, None, f"tuổi {_fmt(n)} không phải tuổi của một người")
+            return Age(n * 12 + 6, f"{_fmt(n)} tuổi rưỡi")
+        return Age(n + 0.5, f"{_fmt(n)} tháng rưỡi")
     for pattern, unit in ((_AGE_MONTHS_TUOI, "m"), (_AGE_WEEKS, "w"), (_AGE_DAYS, "d"),
                           (_AGE_MONTHS_PERSON, "m"), (_AGE_MONTHS_BARE, "m"), (_AGE_YEARS, "y")):
         m = pattern.search(scrubbed)
         if not m:
             continue
-        raw = next(g for g in reversed(m.groups()) if g and re.fullmatch(_NUM, g))
+        index = next(i for i in range(len(m.groups()), 0, -1) if m.group(i) and re.fullmatch(_NUM, m.group(i)))
+        raw = m.group(index)
         n = _number(raw)
+        if unit == "y" and m.group(0).endswith("t") and not _short_or_person(scrubbed, m):
+            continue
+        problem = _sign_problem(scrubbed, m.start(index), raw)
+        if problem:
+            return Age(None, None, problem)
         if unit == "y":
-            if m.group(0).endswith("t") and not _short_or_person(scrubbed, m):
-                continue
-            if n > 120:
-                continue
-            return n * 12, f"{_fmt(n)} tuổi"
+            if n > MAX_AGE_YEARS:
+                return Age(None, None, f"tuổi {_fmt(n)} không phải tuổi của một người")
+            return Age(n * 12, f"{_fmt(n)} tuổi")
         if unit == "w":
-            return round(n / 4.345, 2), f"{_fmt(n)} tuần tuổi"
+            return Age(round(n / 4.345, 2), f"{_fmt(n)} tuần tuổi")
         if unit == "d":
-            return round(n / 30.44, 2), f"{_fmt(n)} ngày tuổi"
+            return Age(round(n / 30.44, 2), f"{_fmt(n)} ngày tuổi")
         if n > 60:
             continue
-        return n, f"{_fmt(n)} tháng tuổi"
-    return None, None
+        return Age(n, f"{_fmt(n)} tháng tuổi")
+    return Age(None, None)
+
+
+_ALL_YEARS = re.compile(rf"(?<![\d,.\-–])\b{_NUM}\s*tuoi\b(?! (thai|ruoi))")
+_ALL_KG = re.compile(rf"(?<![/\w\-–]){_NUM}\s*(?:kg|kgs|ky|ki|kilo|can)\b")
+
+
+def several_values(folded: str) -> str | None:
+    """Two different ages, or two different weights, in one turn: which belongs to whom cannot be known."""
+    for pattern, unit in ((_ALL_YEARS, "tuổi"), (_ALL_KG, "kg")):
+        values = list(dict.fromkeys(_number(m.group(1)) for m in pattern.finditer(folded)))
+        if len(values) > 1:
+            shown = ", ".join(f"{_fmt(v)} {unit}" for v in values)
+            return (f"tin nhắn có nhiều giá trị khác nhau ({shown}); tôi chỉ tra liều cho từng người một, vui lòng "
+                    "hỏi riêng cho mỗi người")
+    pounds = read_weight(_ALL_KG.sub(" ", folded))
+    kilos = [_number(m.group(1)) for m in _ALL_KG.finditer(folded)]
+    if pounds and pounds.converted and pounds.kg and kilos and abs(kilos[0] - pounds.kg) > 0.5:
+        # "18 kg hay 50 lbs": two weights that disagree; which one is meant is asked.
+        return (f"tin nhắn có hai cân nặng không khớp nhau ({_fmt(kilos[0])} kg và {pounds.as_written}); vui lòng "
+                "cho biết một cân nặng")
+    return None
 
 
 def _short_or_person(folded: str, m: re.Match[str]) -> bool:
     """'5t' counts as an age in a short reply or right after a person word ('bé 5t')."""
     before = folded[:m.start()].split()
-    return len(folded.split()) <= 3 or bool(before and re.fullmatch(_PERSON, before[-1]))
+    if len(folded.split()) <= 3 or bool(before and re.fullmatch(_PERSON, before[-1])):
+        return True
+    # "bé nhà mình 15kg, 3t, uống …": next to a weight, in a turn about a person.
+    return bool(read_weight(folded)) and bool(re.search(rf"\b{_PERSON}\b", folded))
 
 
 def extract_weight(folded: str) -> float | None:
-    m = _WEIGHT.search(folded) or _WEIGHT_BARE.search(folded)
-    if not m:
-        return None
-    value = _number(m.group(1))
-    return value if 0.3 <= value <= 300 else None
+    weight = read_weight(spell_out(folded))
+    return weight.kg if weight else None
 
 
 def _route_named(route: str, pattern: re.Pattern[str], folded: str, text: str) -> bool:
@@ -161,13 +247,41 @@ def extract_route(folded: str, text: str = "") -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def extract_population(folded: str, age_months: float | None, *, mother: bool) -> str | None:
+def injection_named(folded: str, text: str) -> str | None:
+    """"thế còn đường tiêm?", "chích": injection in general (which of IV, IM, SC is for the evidence to say)."""
+    if not CHAT_INJECTION.search(folded):
+        return None
+    if not text.isascii() and not any(w in text.lower() for w in INJECTION_AS_WRITTEN):
+        return None
+    return "injection"
+
+
+def _child_named(folded: str, text: str) -> bool:
+    """A word for a child, agreeing on diacritics where typed: "rung nhĩ" (atrial fibrillation) is not "nhi"
+    (paediatric), "bể" is not "bé"."""
+    aligned = bool(text) and not text.isascii() and len(text) == len(folded)
+    for m in _CHILD.finditer(folded):
+        if not aligned:
+            return True
+        written = text[m.start():m.end()].lower()
+        if written in _CHILD_MISREAD:
+            continue
+        return True
+    return False
+
+
+_CHILD_MISREAD = frozenset({"nhĩ", "nhị", "nhì", "nhí", "bể", "bẻ", "bè", "bẽ", "trê", "trễ", "trề", "châu", "chậu",
+                            "chấu", "chầu", "còn tôi", "còn mình", "còn tui", "còn em", "còn nhà", "còn trai",
+                            "còn gái", "còn con"})
+
+
+def extract_population(folded: str, age_months: float | None, *, mother: bool, text: str = "") -> str | None:
     if age_months is not None:
         return "adult" if age_months >= ADULT_FROM_MONTHS else "pediatric"
     if mother:
         # "mẹ cho con bú … có ảnh hưởng đến bé không": the patient is the mother; "bé" is the nursing infant.
         return "adult"
-    adult, child = bool(_ADULT.search(folded)), bool(_CHILD.search(_BREASTFEEDING.sub(" ", folded)))
+    adult, child = bool(_ADULT.search(folded)), _child_named(_BREASTFEEDING.sub(" ", folded), text)
     if adult and child:
         return None
     if adult:
@@ -180,7 +294,18 @@ def extract_population(folded: str, age_months: float | None, *, mother: bool) -
 def extract_slots(text: str) -> Slots:
     text = normalize(text)
     folded = fold(text)
-    age_months, age_text = extract_age(folded)
+    # Number words become digits for the quantities only: the other slots quote the turn by position.
+    spelt = spell_out(folded, text)
+    age = read_age(spelt)
+    age_months, age_text = age.months, age.text
+    weight = read_weight(spelt)
+    rejected = [r for r in (age.rejected, weight.rejected if weight else None) if r]
+    several = several_values(spelt)
+    if several:
+        # "con em 4 tuổi 16kg, còn thằng anh 8 tuổi 25kg": two people in one turn. Reading the first would dose
+        # one child with a value of the other half the time; neither is used, and each is asked on its own.
+        age_months = age_text = weight = None
+        rejected.append(several)
     pregnant = bool(_PREGNANT.search(folded))
     breastfeeding = bool(_BREASTFEEDING.search(folded))
     renal_m = _RENAL.search(folded)
@@ -193,10 +318,11 @@ def extract_slots(text: str) -> Slots:
                 comorbidities.append(_span_as_written(text, folded, m))
     return Slots(
         population=extract_population(folded, age_months, mother=(pregnant or breastfeeding)
-                                      and not re.search(r"\b(tre em|so sinh)\b", folded)),
+                                      and not re.search(r"\b(tre em|so sinh)\b", folded), text=text),
         age_text=age_text,
         age_months=age_months,
-        weight_kg=extract_weight(folded),
+        weight_kg=weight.kg if weight else None,
+        route_family=injection_named(folded, text) if extract_route(folded, text) is None else None,
         route=extract_route(folded, text),
         pregnant=pregnant,
         breastfeeding=breastfeeding,
@@ -204,4 +330,7 @@ def extract_slots(text: str) -> Slots:
         hepatic=_span_as_written(text, folded, hepatic_m) if hepatic_m else None,
         comorbidities=comorbidities,
         newborn=bool(_NEWBORN.search(folded)),
+        weight_note=f"{weight.as_written} ≈ {fmt(weight.kg)} kg" if weight and weight.converted and weight.kg
+        else None,
+        rejected=rejected,
     )

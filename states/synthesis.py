@@ -13,6 +13,8 @@ from core.vocabulary import POPULATION_LABELS_VI, ROUTE_LABELS_VI
 from states.clarify import format_age, format_number
 from states.frame import QueryFrame
 
+_GENERIC_WORDS = ("tre em", "nguoi lon", "be", "tre", "tre nho", "chau")
+
 
 def _sentence(text: str) -> str:
     text = text.strip()
@@ -30,7 +32,9 @@ def synthesize_query(frame: QueryFrame, text: str) -> str:
     if heading and (missing or len(folded.split()) <= 6) and fold(heading) not in folded:
         parts.append(f"Mục: {heading}.")
     if frame.population:
-        parts.append(f"Đối tượng: {POPULATION_LABELS_VI[frame.population]}.")
+        # Whom the question is about, when the user named them ("mẹ bé"): the answer is for that person only.
+        named = f" ({frame.person})" if frame.person and fold(frame.person) not in _GENERIC_WORDS else ""
+        parts.append(f"Đối tượng: {POPULATION_LABELS_VI[frame.population]}{named}.")
     if frame.age_months is not None or frame.age_text:
         parts.append(f"Tuổi: {format_age(frame)}.")
     if frame.weight_kg is not None:

@@ -40,6 +40,20 @@ def _probe(provider: Any) -> str | None:
     return None
 
 
+PROBE_CACHE_S = 10.0
+
+
+def _reachability(provider: Any, timeout_s: float) -> str | None:
+    """A provider behind a network client (Claude, or hybrid's Claude) must reach its URL."""
+    for holder in (provider, getattr(provider, "claude", None), getattr(provider, "inner", None)):
+        client = getattr(holder, "client", None)
+        reachable = getattr(client, "reachable", None)
+        if callable(reachable):
+            problem = reachable(timeout_s, PROBE_CACHE_S)
+            return problem if isinstance(problem, str) else None
+    return None
+
+
 def check(runtime: Runtime) -> Readiness:
     runtime.refresh_index()  # a probe after an ingest reports the new version, not the one it replaced
     checks: dict[str, str] = {}
@@ -66,7 +80,7 @@ def check(runtime: Runtime) -> Readiness:
     for role, provider in (("understanding", engine.understander), ("answer", engine.generator),
                            ("verifier", engine.verifier)):
         name = getattr(provider, "name", type(provider).__name__)
-        problem = _probe(provider)
+        problem = _probe(provider) or _reachability(provider, runtime.settings.provider_probe_timeout_s)
         problems += [f"{role} provider {name}: {problem}"] if problem else []
         checks[f"provider.{role}"] = f"{name}: {problem}" if problem else f"{name}: ok"
     if problems:

@@ -60,6 +60,20 @@ class TurnRecord(BaseModel):
         return [] if v is None else v  # turns stored before these columns existed
 
 
+class IdempotentTurn(BaseModel):
+    """A turn stored under an Idempotency-Key, and the reply body it was sent (None if not yet saved)."""
+
+    conversation_id: str
+    owner: str | None = None
+    turn: TurnRecord
+    reply: dict[str, Any] | None = None
+
+
+CLAIM_LEASE_MS = 120_000
+"""How long a turn's claim on a conversation version holds before another turn may take it over (a turn
+that died mid-way must not lock its conversation forever). Longer than any turn's budget."""
+
+
 class ConversationStore(Protocol):
     def load(self, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
         """The conversation, or None if it does not exist (or belongs to another owner)."""
@@ -101,6 +115,33 @@ class ConversationStore(Protocol):
 
     def ping(self) -> None:
         """Raise StoreUnavailable if the store cannot serve."""
+        ...
+
+    # -- hardening (issue #19): bounded reads, idempotent retries, turn claims, ownership ---------------
+
+    def turns_page(self, conversation_id: str, offset: int, limit: int) -> list[TurnRecord]:
+        """Turns seq offset+1 … offset+limit, oldest first (a bounded read of a long conversation)."""
+        ...
+
+    def find_idempotent(self, key: str) -> IdempotentTurn | None:
+        """The turn stored under Idempotency-Key `key`, whoever owns it (the caller checks the owner)."""
+        ...
+
+    def save_reply(self, conversation_id: str, key: str, reply: dict[str, Any]) -> None:
+        """Attach the reply body sent for the turn stored under `key` (what a retry gets back)."""
+        ...
+
+    def claim_turn(self, conversation_id: str, version: int, token: str, lease_ms: int = CLAIM_LEASE_MS) -> None:
+        """Lease `version` of the conversation to the turn `token`, before its first provider call.
+
+        Raises StoreConflict when the conversation is already past `version`, or another live turn holds
+        `version`: that turn would lose the commit race anyway, so it is refused before it spends anything.
+        Version 0 (a new conversation) has nothing to race for and always succeeds.
+        """
+        ...
+
+    def claim_owner(self, conversation_id: str, owner: str) -> bool:
+        """Give an ownerless conversation (created with auth off) to `owner`; False if none such exists."""
         ...
 
     def close(self) -> None:

@@ -212,12 +212,15 @@ def test_another_owner_can_neither_load_nor_delete_a_conversation(store: Convers
     assert store.load(cid, OWNER) is not None
 
 
-def test_a_conversation_created_without_an_owner_is_open_to_any_caller(store: ConversationStore) -> None:
+def test_a_conversation_created_without_an_owner_is_open_to_no_key(store: ConversationStore) -> None:
+    # Issue #19 item 8: created with auth off, it stays with auth off; a key sees it only once claimed.
     cid = new_id()
     grow(store, cid, 1, owner=None)
 
-    assert store.load(cid, "clinic-b") is not None
-    assert store.delete(cid, "clinic-b") is True
+    assert store.load(cid, "clinic-b") is None
+    assert store.delete(cid, "clinic-b") is False
+    assert store.load(cid, None) is not None
+    assert store.delete(cid, None) is True
     assert store.load(cid, None) is None
 
 

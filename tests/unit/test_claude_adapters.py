@@ -17,7 +17,7 @@ from engine.spec import build_spec
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.anthropic_adapter import ClaudeClient, ToolSpec
 from grounding.claude_generator import INSUFFICIENT, ClaudeGenerator
-from grounding.claude_verifier import ClaudeVerifier, check_sufficiency
+from grounding.claude_verifier import ClaudeVerifier
 from grounding.fake_messages import (
     Cite,
     ErrorReply,
@@ -55,7 +55,7 @@ PARACETAMOL_ONLY = ResolverResult(candidates=[Candidate(drug_id="paracetamol", m
 TOOL = ToolSpec("record_x", "x", {"type": "object", "properties": {"x": {"type": "integer"}}})
 
 
-def _request(text: str = "Liều paracetamol cho bé 5 tuổi nặng 18 kg?", **kw: object) -> UnderstandingRequest:
+def _request(text: str = "Liều paracetamol uống cho bé 5 tuổi nặng 18 kg?", **kw: object) -> UnderstandingRequest:
     return UnderstandingRequest(text=text, candidates=PARACETAMOL_ONLY, **kw)  # type: ignore[arg-type]
 
 
@@ -300,18 +300,6 @@ def test_a_claim_left_without_a_verdict_fails_closed() -> None:
     answer = Answer(claims=[_claim("Người lớn dùng 500 mg – 1 g mỗi 4–6 giờ.")])
     with pytest.raises(ProviderOutputInvalid, match="expected \\[0\\]"):
         ClaudeVerifier(client_for(fake)).verify(answer, CHUNKS, RequestBudget())
-
-
-def test_sufficiency_check_is_skipped_on_the_agent_path() -> None:
-    fake = FakeMessages()
-    result = check_sufficiency(client_for(fake), "Liều paracetamol?", CHUNKS, RequestBudget())
-    assert result.skipped and result.sufficient and fake.requests == []
-
-
-def test_sufficiency_check_fails_open_when_the_provider_is_down() -> None:
-    fake = FakeMessages(overloaded())
-    result = check_sufficiency(client_for(fake), "Liều paracetamol?", CHUNKS, RequestBudget(), prechecked=False)
-    assert result.sufficient and result.failed_open and len(fake.requests) == 2
 
 
 # ------------------------------------------------------------------------------- errors and budget

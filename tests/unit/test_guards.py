@@ -20,6 +20,7 @@ from engine.wiring import Runtime
 from grounding.answer import Answer, Claim, GenerationRequest
 from states.frame import QueryFrame
 from states.scripted import ScriptedUnderstander
+from states.understander import UnderstandingRequest
 from tests.unit.machine_kit import make_engine
 
 NO_DRUG = QueryFrame(turn_type="drug_attribute", section_key="chi_dinh")
@@ -98,7 +99,7 @@ class CountingLlmGenerator:
 def test_budget_guard_abstains_when_the_clock_runs_out_mid_turn() -> None:
     clock = FakeClock()
 
-    def slow_understanding(request):  # type: ignore[no-untyped-def]
+    def slow_understanding(request: UnderstandingRequest) -> QueryFrame:
         clock.now += 41_000  # the understanding call took 41 s
         return ANSWERABLE
 

@@ -63,7 +63,7 @@ def _recording(spec: MachineSpec, reads: dict[str, set[str]]) -> MachineSpec:
         seen = reads.setdefault(state.name, set())
 
         def recorded(ctx: TurnView, services: Services, step: Step = step) -> Update:
-            return step(ReadRecorder(ctx, seen), services)  # type: ignore[arg-type]
+            return step(ReadRecorder(ctx, seen), services)
 
         return dataclasses.replace(state, step=recorded)
 
@@ -117,3 +117,18 @@ def test_the_fingerprint_changes_when_a_state_declares_another_read() -> None:
     wider = dataclasses.replace(asking, reads=(*asking.reads, "history"))
     other = dataclasses.replace(spec, states=tuple(wider if s is asking else s for s in spec.states))
     assert spec_fingerprint(other) != spec_fingerprint(spec)
+
+
+def test_the_understand_command_carries_what_the_spec_would_ask_into_the_next_turn() -> None:
+    from engine.commands.understand import understand_turns
+
+    asked = QueryFrame(turn_type="dosing_calc", drugs=["paracetamol"], section_key="lieu_luong_cach_dung",
+                       population="pediatric")
+    understander = ScriptedUnderstander([asked, QueryFrame(weight_kg=18)])
+    engine = make_engine(understander)
+    frame, _ = understand_turns(engine, ["Liều paracetamol cho trẻ em?", "Bé nặng 18 kg"], RequestBudget())
+    second = understander.requests[1]
+    assert second.pending is not None and second.pending.reason == "missing_pediatric_age_or_weight"
+    assert second.pending.missing == ["age", "weight"]
+    assert (frame.drugs, frame.population, frame.weight_kg) == (["paracetamol"], "pediatric", 18)
+    assert not engine.metrics.turns  # no turn was completed or stored: the command stops before retrieval

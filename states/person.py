@@ -1,0 +1,152 @@
+"""Who the patient is: the person a turn is about, so that one person's values never reach another.
+
+Issue #18: after a 6-year-old of 20 kg, "còn em nó 1 tuổi thì sao?" was answered with the 20–29 kg band (the
+older child's weight reused for the baby), and "thế mẹ bé uống thì bao nhiêu?" got the child's dose. A person
+is recognised by the words people use for them; a turn about a different person starts that person's slots.
+
+Matching is on folded text, but where the user typed diacritics the kin word must agree ("bà" grandmother, "ba"
+father in the South — both adults; "bé" is a child, "bể" is not).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from core.text import fold, normalize
+from core.vocabulary import POPULATION_LABELS_VI
+from states.frame import QueryFrame
+from states.quantities import fmt
+
+ADULT, CHILD = "adult", "pediatric"
+
+
+@dataclass(frozen=True)
+class Person:
+    key: str
+    """Identity class: "child" and "adult" are generic (any child, any adult); the others name one person."""
+    label: str
+    """As the user named them, for the reply ("em nó", "mẹ bé")."""
+    population: str | None
+
+
+# Someone related to the patient spoken of so far ("mẹ bé", "bố nó", "em nó"): folded regex, key, population.
+# Order matters: the first match wins, so "mẹ bé" is the mother before "bé" is a child.
+_OF = r"(?:no|be|chau|em be|cua be|cua no|cua chau|tre|con be|thang be|em ay|thang nho|con nho|tui nho)"
+_RELATIVES: tuple[tuple[str, str, str | None], ...] = (
+    (rf"\b(?:me|ma|má) (?:{_OF})\b", "mother", ADULT),
+    (rf"\b(?:bo|cha|ba) (?:{_OF})\b", "father", ADULT),
+    (rf"\b(?:ong|ba) (?:noi|ngoai) (?:{_OF})\b|\b(?:ong|ba) (?:noi|ngoai)\b", "grandparent", ADULT),
+    (rf"\b(?:em|em trai|em gai|thang em|dua em|be em) (?!be\b)(?:{_OF})\b|\b(?:thang|dua|be) em\b", "younger",
+     None),
+    (rf"\b(?:anh|chi|anh trai|chi gai|anh hai|chi hai) (?:{_OF})\b", "older", None),
+    # Another child of the family, named by rank: "đứa nhỏ", "bé út", "thằng lớn", "bé kia" — never the one before.
+    (r"\b(?:dua|thang|con|be|chau) (?:nho|ut|lon|kia|thu hai|thu ba|sau|dau)\b", "sibling", None),
+    (r"\b(?:me|bo|ba|cha|ong|vo|chong|anh|chi|em|ban|co|chu|bac|di|cau|mo|thim) (?:toi|minh|tui|em|tao)\b",
+     "relative", None),
+    # The user themselves, when the turn describes them: "tôi 30 tuổi", "mình đang mang thai", "tui bị suy thận".
+    (r"(?:^|[,.] ?|\b(?:con|the con|va|nhung|rieng|con ve) )(?:toi|minh|tui)(?= (?:\d+|bi|dang|nang|uong|mang|co thai|"
+     r"cho con bu|nam nay|thi|da|cung|hien|mac|la nguoi)\b)", "self", None),
+    (r"\b(?:ba bau|me bau|phu nu (?:co thai|mang thai|dang mang thai)|nguoi (?:co thai|mang thai)|thai phu|san phu)\b",
+     "pregnant", ADULT),
+    (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba)\b", "elderly", ADULT),
+    (r"\b(?:nguoi lon|nguoi truong thanh)\b", "adult", ADULT),
+    (r"\b(?:tre so sinh|so sinh|tre em|tre nho|em be|con toi|con minh|con tui|con em|be|chau|tre|thang be|con be|"
+     r"thang cu|con trai|con gai|dua be)\b", "child", CHILD),
+)
+_COMPILED = tuple((re.compile(p), key, pop) for p, key, pop in _RELATIVES)
+# Kin words whose population follows from the word itself once typed with diacritics.
+_ADULT_KIN = re.compile(r"(?<!\w)(mẹ|má|bố|cha|ba|ông|bà|vợ|chồng|cô|chú|bác|dì|cậu|mợ|thím)(?!\w)", re.IGNORECASE)
+_CHILD_KIN = re.compile(r"(?<!\w)(bé|cháu|con|em bé|trẻ)(?!\w)", re.IGNORECASE)
+# Where "bé"/"con"/"em" is not a person: "nhỏ" sizes, "con" classifiers before a non-person.
+_NOT_PERSON = re.compile(r"\b(con (?:meo|cho|ga|heo|lon|bo|trau|ngua|vit|ca|sau|ruoi|muoi|kien)|em (?:muon|hoi|can|xin))\b")
+
+
+_NOT_PERSON_WRITTEN = re.compile(r"(?<!\w)(con (?:mèo|chó|gà|heo|lợn|bò|trâu|ngựa|vịt|cá|sâu|ruồi|muỗi|kiến)|"
+                                 r"em (?:muốn|hỏi|cần|xin))(?!\w)", re.IGNORECASE)
+
+
+def _as_written(text: str, folded: str, m: re.Match[str]) -> str:
+    if len(text) == len(folded):
+        return text[m.start():m.end()]
+    return m.group(0)
+
+
+def person_of(text: str) -> Person | None:
+    """The person the turn is about, when it names one."""
+    text = normalize(text)
+    folded = fold(text)
+    if text.isascii() or len(text) != len(folded):
+        scrubbed = _NOT_PERSON.sub(lambda m: " " * len(m.group(0)), folded)
+    else:
+        # With diacritics typed, "còn bố" is not "con bò": blank only what is written as an animal.
+        scrubbed = folded
+        for animal in _NOT_PERSON_WRITTEN.finditer(text):
+            scrubbed = scrubbed[:animal.start()] + " " * (animal.end() - animal.start()) + scrubbed[animal.end():]
+    for pattern, key, population in _COMPILED:
+        m = pattern.search(scrubbed)
+        if not m:
+            continue
+        label = _as_written(text, folded, m).strip()
+        if label.lower().startswith("còn "):
+            label = label[4:]  # "còn bé …" (and what about the child): "còn" is the opener, not "con" (child)
+        if key == "self":
+            start = m.end() - len(m.group(0).split()[-1])
+            if not text.isascii() and len(text) == len(folded) and text[start:m.end()].lower() not in (
+                    "tôi", "mình", "tui"):
+                continue  # "tối uống" (in the evening) is not "tôi"
+            return Person("self", "bạn", None)
+        if key == "sibling" and fold(label).split()[-1] in ("nho", "ut"):
+            population = CHILD  # "đứa nhỏ", "bé út": a small child
+        if key == "relative":
+            kin = label.split()[0].lower()
+            population = ADULT if kin in ("mẹ", "bố", "ba", "bà", "ông", "cha", "vợ", "chồng", "me", "bo", "ong",
+                                          "vo", "chong") else None
+        if key in ("mother", "father") and not text.isascii() and not _ADULT_KIN.match(label):
+            continue  # "bể nó", "mè bé": not kin once the diacritics are read
+        if key == "child" and not text.isascii() and not _CHILD_KIN.search(label) and fold(label) in (
+                "be", "chau", "tre", "con toi", "con minh", "con tui", "con em"):
+            continue
+        return Person(key, label, population)
+    return None
+
+
+GENERIC = ("child", "adult")
+
+
+def same_person(prior_key: str | None, new_key: str | None) -> bool:
+    """Whether two turns speak of one person. An unnamed person is whoever was spoken of before."""
+    if prior_key is None or new_key is None:
+        return True
+    return prior_key == new_key
+
+
+def subject(frame_person: str | None, population: str | None) -> str:
+    """How a question addresses the patient: the person as named ("em nó"), else "bé" / "người bệnh"."""
+    if frame_person and fold(frame_person) not in ("tre em", "tre", "tre nho", "be", "nguoi lon",
+                                                   "nguoi truong thanh"):
+        return frame_person
+    return "bé" if population == CHILD or population is None else "người bệnh"
+
+
+def about_line(frame: QueryFrame) -> list[str]:
+    """"Đối tượng: mẹ bé (người lớn)." for an answer about a named person; the converted weight it used
+    ("Cân nặng: 40 lbs ≈ 18,1 kg.") when this turn's notes do not already say it."""
+    lines: list[str] = []
+    if frame.weight_text and frame.weight_kg is not None and not any(frame.weight_text in n for n in frame.notes):
+        lines.append(f"Cân nặng: {frame.weight_text}.")
+    return _named(frame) + lines
+
+
+def _named(frame: QueryFrame) -> list[str]:
+    if not frame.person or frame.turn_type not in ("dosing_calc", "drug_attribute", "drug_overview"):
+        return []
+    person = person_of(frame.person)
+    if person is None or person.key in GENERIC:
+        return []
+    details = [POPULATION_LABELS_VI[frame.population]] if frame.population else []
+    if frame.age_text:
+        details.append(frame.age_text)
+    if frame.weight_kg is not None:
+        details.append(f"{fmt(frame.weight_kg)} kg")
+    return [f"Đối tượng: {frame.person}{' (' + ', '.join(details) + ')' if details else ''}."]

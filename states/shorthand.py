@@ -1,0 +1,37 @@
+"""Chat shorthand as people type it ("ko", "đc", "bn", "ng lớn", "vs"), written out before the rules read a turn.
+
+"bn" is two words: "bao nhiêu" (how much: "uống bn viên", "bn tuổi") and "bệnh nhân" (patient: "cho bn suy gan",
+"bn 60 tuổi"). Which one is decided by what surrounds it, never guessed from a list alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Whole tokens only, case-insensitive; the expansions keep Vietnamese diacritics so later matching that requires
+# them ("khí dung" vs "khi dùng") still sees the real words.
+_SIMPLE: dict[str, str] = {
+    "ko": "không", "k": "không", "hok": "không", "hông": "không", "khg": "không",
+    "dc": "được", "đc": "được", "dk": "được", "đk": "được",
+    "ng": "người", "vs": "với", "j": "gì", "sd": "sử dụng", "ntn": "như thế nào", "bth": "bình thường",
+}
+_TOKEN = re.compile(r"(?<![\w/])(ko|k|hok|hông|khg|dc|đc|dk|đk|ng|vs|j|sd|ntn|bth|bn)(?![\w/])", re.IGNORECASE)
+# "bn" is the patient when a number, a state or a description follows, or a preposition comes before.
+_PATIENT_AFTER = re.compile(r"\s*(\d|bị|bi\b|suy|có\b|co\b|nam\b|nữ\b|nu\b|đang|dang\b|mắc|mac\b|là\b|la\b|"
+                            r"tiểu đường|tăng|cao tuổi|lớn tuổi|nhi\b|già|mang thai|cho con bú)", re.IGNORECASE)
+_PATIENT_BEFORE = re.compile(r"(cho|của|cua|các|cac|những|nhung|người|nguoi|ở|o|với|voi)\s*$", re.IGNORECASE)
+
+
+def expand_chat(text: str) -> str:
+    """The turn with chat shorthand written out; unchanged when it has none."""
+
+    def replace(m: re.Match[str]) -> str:
+        token = m.group(1).lower()
+        if re.search(r"(vitamin|vit|nhóm|nhom|loại|loai)\s*$", text[:m.start()], re.IGNORECASE):
+            return m.group(0)  # "vitamin K", "nhóm B": a name, not shorthand
+        if token == "bn":
+            after, before = text[m.end():], text[:m.start()]
+            return "bệnh nhân" if _PATIENT_AFTER.match(after) or _PATIENT_BEFORE.search(before) else "bao nhiêu"
+        return _SIMPLE.get(token, m.group(0))
+
+    return _TOKEN.sub(replace, text)
