@@ -167,14 +167,10 @@ class _Parser:
     def _close_severity(self, before: set[int]) -> None:
         """"Liều theo tuổi: Trẻ em dưới 1 tuổi: …" after "Nhiễm khuẩn nặng: …": the note heads bands of its own;
         the severity lead-in before it does not carry over to them."""
-        later = [e for e in self.stack if id(e) not in before]
         severity = next((e for e in self.stack if id(e) in before and e.kind == "indication" and e.severity
                          and e.used), None)
         if severity is not None:
             self.stack = [e for e in self.stack if e is not severity]
-            for e in later:
-                if e not in self.stack:
-                    self.stack.append(e)
 
     def _indication_before(self, phrase: str, before: set[int]) -> None:
         """Insert an indication below the entries opened after it in this clause (they were read first)."""
