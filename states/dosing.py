@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.corpus import Chunk
+from core.dosage.select import select as select_lines
 from core.vocabulary import ROUTE_LABELS_VI
 from grounding.dosing_select import label_of, patient_of, routes_offered, trees_by_drug
 from states.frame import QueryFrame
@@ -49,4 +50,28 @@ def route_not_documented(frame: QueryFrame, routes_found: Sequence[str]) -> bool
         and frame.route is not None
         and bool(routes_found)
         and frame.route not in routes_found
+    )
+
+
+def indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame) -> list[str]:
+    """The indication lead-ins ("Đau, sốt", "Đau sau phẫu thuật", "Bệnh Lyme", …) under which the dosage tree has a
+    regimen line for this patient, outermost as written, in book order. For a clarify when the frame names no
+    condition: the patient's lines under several indications are several patients' doses."""
+    context = ", ".join(c for c in (frame.renal, frame.hepatic) if c)
+    patient = patient_of(frame.population, frame.age_months, frame.weight_kg, frame.route, None, context)
+    found: list[str] = []
+    for tree in trees_by_drug(evidence):
+        for line in select_lines(tree.tree, patient).lines:
+            if line.kind == "regimen" and line.context.indication and line.context.indication[0] not in found:
+                found.append(line.context.indication[0])
+    return found
+
+
+def indication_ambiguous(frame: QueryFrame, indications_found: Sequence[str]) -> bool:
+    """A dose question naming no condition, and the patient's lines sit under more than one indication."""
+    return (
+        frame.turn_type == "dosing_calc"
+        and not frame.section_overview
+        and not frame.condition
+        and len(indications_found) > 1
     )

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Literal
 
 from core.dosage.bands import hepatic_grade, read_band
@@ -166,14 +167,10 @@ class _Parser:
     def _close_severity(self, before: set[int]) -> None:
         """"Liều theo tuổi: Trẻ em dưới 1 tuổi: …" after "Nhiễm khuẩn nặng: …": the note heads bands of its own;
         the severity lead-in before it does not carry over to them."""
-        later = [e for e in self.stack if id(e) not in before]
         severity = next((e for e in self.stack if id(e) in before and e.kind == "indication" and e.severity
                          and e.used), None)
         if severity is not None:
             self.stack = [e for e in self.stack if e is not severity]
-            for e in later:
-                if e not in self.stack:
-                    self.stack.append(e)
 
     def _indication_before(self, phrase: str, before: set[int]) -> None:
         """Insert an indication below the entries opened after it in this clause (they were read first)."""
@@ -530,8 +527,14 @@ def _leadin_at(text: str, pos: int, end: int) -> tuple[int, int, int] | None:
 
 def parse_dosage(section_text: str, *, drug_names: Sequence[str] = ()) -> DosageTree:
     """The dosage tree of one section. `drug_names` (the monograph's title words) are dropped when a running page
-    header has glued them to a lead-in."""
-    noise = tuple(fold(w) for name in drug_names for w in re.findall(r"[^\W\d_]+", name) if len(w) > 2)
+    header has glued them to a lead-in. Cached: one turn reads the same section for the route question, the
+    answer and its verification (treat the tree as read-only)."""
+    noise = tuple(sorted({fold(w) for name in drug_names for w in re.findall(r"[^\W\d_]+", name) if len(w) > 2}))
+    return _parse(section_text, noise)
+
+
+@lru_cache(maxsize=256)
+def _parse(section_text: str, noise: tuple[str, ...]) -> DosageTree:
     return _Parser(section_text, noise).run()
 
 

@@ -128,11 +128,15 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
                   and band_admits(line.band, patient) and _exclusion_for(line, patient)
                   # "eGFR dưới 30: chống chỉ định" excludes only a patient whose value is known to be under 30;
                   # without the value it is one of the adjustment lines shown with the question for it.
-                  and not (line.band.renal_ml_min is not None and patient.renal_ml_min is None)]
+                  and not (line.band.renal_ml_min is not None and patient.renal_ml_min is None)
+                  # "Chống chỉ định khi suy gan nặng" does not exclude a patient whose grade is not known: it is
+                  # shown with the hepatic lines instead.
+                  and not (line.band.hepatic not in (None, "any") and patient.hepatic == "any")]
     if exclusions:
         return Selection(exclusions=exclusions)
     regimen = [line for line in candidates if line.kind != "exclusion"
-               or (line.band.renal_ml_min is not None and patient.renal_ml_min is None)]
+               or (line.band.renal_ml_min is not None and patient.renal_ml_min is None)
+               or (line.band.hepatic not in (None, "any") and patient.hepatic == "any")]
     if patient.age_months is not None and patient.age_months < 1 and any(line.context.neonate for line in regimen):
         # A newborn, and the text has newborn lines for this route: the older child's general lines are not
         # theirs (the fixture's "*Uống – Trẻ em:*" weight rule beside "*Uống – Trẻ sơ sinh:*").

@@ -15,7 +15,8 @@ from core.dosage.model import DosageTree, Patient, RegimenLine
 from core.dosage.parse import parse_dosage, placement
 from core.dosage.select import select
 from grounding.dosing_select import section_tree
-from states.dosing import routes_in_evidence
+from states.dosing import indication_ambiguous, indications_in_evidence, routes_in_evidence
+from states.frame import QueryFrame
 from tests.unit.grounding_fixtures import fixture_chunks
 from tests.unit.realtext import real_field, real_stems
 
@@ -279,3 +280,15 @@ def test_routes_offered_come_from_lines_for_this_patient() -> None:
     # 1-month-to-16-year injection band is not what offers the injection routes.
     assert routes_in_evidence(clindamycin, "pediatric", age_months=0.5, weight_kg=3) == ["oral", "iv", "im"]
     assert routes_in_evidence(clindamycin, "pediatric", age_months=60, weight_kg=40.5) == ["oral", "iv", "im"]
+
+
+def test_indications_offered_for_a_clarify_are_those_of_the_patients_own_lines() -> None:
+    cefalexin = [c for c in fixture_chunks("cefalexin") if c.section_key == "lieu_luong_cach_dung"]
+    child = QueryFrame(turn_type="dosing_calc", drugs=["cefalexin"], section_key="lieu_luong_cach_dung",
+                       population="pediatric", age_months=36, weight_kg=14)
+    found = indications_in_evidence(cefalexin, child)
+    assert found == ["Nhiễm khuẩn nhẹ, vừa", "Nhiễm khuẩn nặng", "Viêm tai giữa", "Viêm bàng quang không biến chứng"]
+    assert indication_ambiguous(child, found)
+    assert not indication_ambiguous(child.model_copy(update={"condition": "viêm tai giữa"}), found)
+    adult = child.model_copy(update={"population": "adult", "age_months": None, "weight_kg": None})
+    assert "Dự phòng nhiễm khuẩn tiết niệu tái phát" in indications_in_evidence(cefalexin, adult)

@@ -96,3 +96,19 @@ def test_a_pregnant_patient_on_warfarin_gets_the_contraindication_and_no_dose() 
     texts = " ".join(c.text for c in answer.claims)
     assert "mang thai" in texts and answer.preamble.startswith(CONTRAINDICATED_PREAMBLE[:40])
     assert not re.search(r"\d\s*mg", texts)
+
+
+def test_hepatic_impairment_of_unknown_grade_gets_the_hepatic_lines_not_the_severe_only_exclusion() -> None:
+    answer, request = _dose("paracetamol", "Liều paracetamol cho người lớn suy gan. Bệnh nền: suy gan.",
+                            population="adult", route="oral")
+    texts = " ".join(c.text for c in answer.claims)
+    assert "Suy gan nhẹ và vừa" in texts and "Chống chỉ định khi suy gan nặng" in texts
+    assert not answer.preamble.startswith(EXCLUDED_PREAMBLE[:40])
+
+
+def test_severe_hepatic_impairment_is_contraindicated_for_paracetamol() -> None:
+    answer, request = _dose("paracetamol", "Liều paracetamol cho người lớn suy gan nặng. Bệnh nền: suy gan nặng.",
+                            population="adult", route="oral")
+    texts = " ".join(c.text for c in answer.claims)
+    assert answer.preamble.startswith(CONTRAINDICATED_PREAMBLE[:40]) and "suy gan nặng" in texts
+    assert not re.search(r"\d\s*(mg|g)/(lần|ngày)", texts), texts
