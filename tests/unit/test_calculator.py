@@ -41,7 +41,7 @@ def _only(drug: str, patient: Patient) -> tuple[Selected, Calculation]:
     return s, result
 
 
-def _by_id(drug: str) -> dict[str, object]:
+def _by_id(drug: str) -> dict[str, Chunk]:
     return {c.doc_id: c for c in dosing_chunks(drug)}
 
 
@@ -65,7 +65,7 @@ def test_paracetamol_for_a_child_of_18_kg_is_180_to_270_mg_a_dose_and_at_most_10
     assert "hoạt chất" in text
     assert calc.derivation.per_dose == ("180", "270")
     assert calc.derivation.per_day is not None and Fraction(calc.derivation.per_day[1]) == 1080
-    assert check_calculation(calc, _by_id("paracetamol"), 18) == []  # type: ignore[arg-type]
+    assert check_calculation(calc, _by_id("paracetamol"), 18) == []
 
 
 def test_derivation_names_where_each_operand_comes_from() -> None:
@@ -167,7 +167,7 @@ def test_a_tampered_amount_does_not_reproduce() -> None:
     _, calc = _only("paracetamol", CHILD_18KG)
     tampered = calc.model_copy(deep=True)
     tampered.lines[0] = tampered.lines[0].replace("180–270", "180–300")
-    problems = check_calculation(tampered, _by_id("paracetamol"), 18)  # type: ignore[arg-type]
+    problems = check_calculation(tampered, _by_id("paracetamol"), 18)
     assert problems and "does not reproduce" in problems[0]
 
 
@@ -175,20 +175,20 @@ def test_a_tampered_derivation_result_does_not_reproduce() -> None:
     _, calc = _only("paracetamol", CHILD_18KG)
     tampered = calc.model_copy(deep=True)
     tampered.derivation.per_dose = ("180", "300")
-    assert check_calculation(tampered, _by_id("paracetamol"), 18)  # type: ignore[arg-type]
+    assert check_calculation(tampered, _by_id("paracetamol"), 18)
 
 
 def test_a_calculation_for_another_weight_than_the_frames_is_rejected() -> None:
     _, calc = _only("paracetamol", CHILD_18KG)
-    assert "not the frame's" in check_calculation(calc, _by_id("paracetamol"), 20)[0]  # type: ignore[arg-type]
-    assert "no weight" in check_calculation(calc, _by_id("paracetamol"), None)[0]  # type: ignore[arg-type]
+    assert "not the frame's" in check_calculation(calc, _by_id("paracetamol"), 20)[0]
+    assert "no weight" in check_calculation(calc, _by_id("paracetamol"), None)[0]
 
 
 def test_a_derivation_whose_span_is_not_the_cited_text_is_rejected() -> None:
     _, calc = _only("paracetamol", CHILD_18KG)
     moved = calc.model_copy(deep=True)
     moved.derivation.rule_line.text = moved.derivation.rule_line.text.replace("10–15", "20–30")
-    assert "is not the text of" in check_calculation(moved, _by_id("paracetamol"), 18)[0]  # type: ignore[arg-type]
+    assert "is not the text of" in check_calculation(moved, _by_id("paracetamol"), 18)[0]
 
 
 # ------------------------------------------------------------------------------------------- property
@@ -258,7 +258,8 @@ def _patient_for(line: RegimenLine, weight: float) -> Patient:
     if months is None:
         months = 0.5 if line.context.neonate else 60.0 if line.population == "pediatric" else 480.0
     indication = line.context.indication[-1] if line.context.indication else None
-    return Patient(population=line.population, age_months=months, weight_kg=weight,
+    population = line.context.population
+    return Patient(population=population, age_months=months, weight_kg=weight,
                    route=line.routes[0] if line.routes else None, indication=indication)
 
 
@@ -286,7 +287,7 @@ def test_selected_lines_respect_every_maximum_of_their_context(data: st.DataObje
                     assert figure is None or Fraction(figure[1]) <= limit
             if c.maximum.kind == "doses_per_day" and d.doses_per_day:
                 assert Fraction(d.doses_per_day[1]) <= exact(c.maximum.high)
-        assert check_calculation(result, {c.doc_id: c for c in dosing_chunks(drug)}, weight) == []  # type: ignore[arg-type]
+        assert check_calculation(result, {c.doc_id: c for c in dosing_chunks(drug)}, weight) == []
 
 
 def test_a_dose_line_running_across_two_blocks_is_not_computed() -> None:
