@@ -23,6 +23,10 @@ class Chunk(BaseModel):
     has_quarantined_content: bool = False
     drug_title: str = ""
     """The monograph title as printed (for citations), e.g. "PARACETAMOL (Acetaminophen)"."""
+    continues: bool = False
+    """This chunk continues the previous chunk's paragraph (a long flattened paragraph cut at a sentence): the
+    dosage tree joins them with a space, so a band's continuation sentence stays in its band. Stored in the index
+    payload of both adapters (the payload is the chunk's fields); an index built before it reads False."""
 
     @property
     def doc_prefix(self) -> str:

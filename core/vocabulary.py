@@ -46,7 +46,7 @@ ROUTES: tuple[RouteTerms, ...] = (
                ("tiem tinh mach", "truyen tinh mach", "tinh mach", "truyen", "tiem truyen", "iv")),
     RouteTerms("im", ("tiem bap",), ("tiem bap", "im")),
     RouteTerms("sc", ("tiem duoi da",), ("tiem duoi da", "duoi da", "sc")),
-    RouteTerms("topical", ("boi", "dung ngoai", "ngoai da"),
+    RouteTerms("topical", ("boi", "dung ngoai", "ngoai da", "thuoc mo"),
                ("boi(?! vi\\b)", "thoa", "dung ngoai", "ngoai da", "kem boi", "thuoc mo"),
                as_written=("bôi", "thoa", "dùng ngoài", "ngoài da", "mỡ")),
     RouteTerms("inhaled", ("khi dung", "hit", "phun mu"), ("khi dung", "xit", "hit", "phun mu", "binh xit"),

@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from grounding.calculator import Derivation
 from states.citation import Citation
 from states.step import ProviderOutput
 
@@ -48,7 +49,17 @@ class Trace(BaseModel):
     notes: list[str] = Field(default_factory=list)
     understood_by: str | None = None
     query: str | None = None
+    derivations: list[Derivation] = Field(default_factory=list)
+    """Every calculation shown this turn, as its derivation (operands with their sources, operations, results)."""
     duration_ms: float = 0.0
+
+
+class CalculationShown(BaseModel):
+    """The arithmetic shown under an answer: its lines and the derivation that reproduced it (chat page block)."""
+
+    drug_id: str
+    lines: list[str]
+    derivation: Derivation
 
 
 class Reply(BaseModel):
@@ -58,6 +69,8 @@ class Reply(BaseModel):
     reason: str
     reply: str
     citations: list[Citation] = Field(default_factory=list)
+    calculation: list[CalculationShown] | None = None
+    """The dosing calculator's arithmetic, when one was computed and verified (None otherwise)."""
     quick_replies: list[str] = Field(default_factory=list)
     state: str
     trace_id: str

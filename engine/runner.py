@@ -19,7 +19,7 @@ from engine.context import TurnContext
 from engine.fingerprint import spec_fingerprint
 from engine.machine import build_machine
 from engine.metrics import Metrics
-from engine.reply import LlmCallRecord, Outcome, Reply
+from engine.reply import CalculationShown, LlmCallRecord, Outcome, Reply
 from engine.spec import MachineSpec, StateSpec
 from engine.store.base import ConversationSnapshot, ConversationStore, ConversationUpdate, TurnRecord
 from grounding.generator import AnswerGenerator, EntailmentVerifier
@@ -176,6 +176,8 @@ class Engine:
         if outcome_state is None:
             raise RuntimeError(f"turn ended without an outcome: {ctx.trace.states}")
         outcome = OUTCOME_OF_STATE[outcome_state]
+        calculations = ctx.answer.calculations if ctx.answer is not None and outcome == "answerable" else []
+        ctx.trace.derivations = [c.derivation for c in calculations]
         return Reply(
             conversation_id=snapshot.id,
             turn=snapshot.turn_count + 1,
@@ -183,6 +185,8 @@ class Engine:
             reason=ctx.reason or "unspecified",
             reply=ctx.reply_text,
             citations=ctx.citations,
+            calculation=[CalculationShown(drug_id=c.drug_id, lines=c.lines, derivation=c.derivation)
+                         for c in calculations] or None,
             quick_replies=ctx.quick_replies,
             state=ctx.state,
             trace_id=ctx.trace.trace_id,

@@ -18,7 +18,17 @@ from dataclasses import dataclass, field
 from engine.context import TurnContext
 from engine.limits import Limits
 from retrieval.decide import Decision, decide
-from states import asking, generating, outcome, repairing, retrieving, routing, understanding, verifying
+from states import (
+    asking,
+    calculating,
+    generating,
+    outcome,
+    repairing,
+    retrieving,
+    routing,
+    understanding,
+    verifying,
+)
 from states.dosing import route_ambiguous, route_not_documented
 from states.step import Step
 from states.streak import answered_something, next_clarify_streak
@@ -158,6 +168,9 @@ STATES: tuple[StateSpec, ...] = (
     StateSpec("generating", "work", "Soạn câu trả lời", "Generating the answer", "generated", generating.generate,
               reads=("frame", "path", "query", "evidence", "candidates", "budget"), writes=("answer", "failure"),
               calls_model=True),
+    StateSpec("calculating", "work", "Tính liều theo cân nặng cho bệnh nhân",
+              "Calculating this patient's amount from the weight-based line (code computes)", "calculated",
+              calculating.calculate, reads=("answer", "frame", "evidence"), writes=("answer",)),
     StateSpec("verifying", "work", "Kiểm chứng trích dẫn và số liệu", "Verifying citations, numbers, entailment",
               "verified", verifying.verify, reads=("answer", "frame", "path", "query", "evidence", "candidates", "budget"),
               writes=("grounding", "entailment", "failure"), calls_model=True),
@@ -221,6 +234,10 @@ def _needs_safety_review(ctx: TurnContext) -> bool:
 
 def _no_safety_evidence(ctx: TurnContext) -> bool:
     return not ctx.safety_evidence
+
+
+def _calculation_applies(ctx: TurnContext) -> bool:
+    return calculating.calculation_applies(ctx.frame, ctx.evidence, ctx.answer)
 
 
 def _grounding_failed(ctx: TurnContext) -> bool:
@@ -314,6 +331,11 @@ def build_guards(limits: Limits) -> tuple[Guard, ...]:
               "Patient context present (pregnancy, breastfeeding, renal/hepatic, comorbidity)", _needs_safety_review),
         Guard("no_safety_evidence", "Không có dữ liệu an toàn cho bối cảnh bệnh nhân",
               "No safety evidence for the patient context", _no_safety_evidence),
+        Guard("calculation_applies", "Liều theo cân nặng, đã biết cân nặng, dòng liều áp dụng cho bệnh nhân",
+              "Weight-based dose, weight known, the regimen line applies to this patient", _calculation_applies,
+              on_trip="Mã tính lượng hoạt chất cho cân nặng này, áp mọi mức tối đa Dược thư ghi; không tính khi nhóm "
+                      "bệnh nhân bị loại trừ, cân nặng thiếu/không hợp lý, dòng liều thuộc đường dùng/chỉ định khác, "
+                      "nội dung cách ly hoặc dòng liều không đọc được chắc chắn."),
         Guard("grounding_failed", "Có số liệu/trích dẫn không khớp nguồn", "A number or citation is not grounded",
               _grounding_failed, on_trip="Từ chối / ungrounded_answer."),
         Guard("not_entailed", "Nội dung không được đoạn trích dẫn xác nhận", "A claim is not entailed by its block",
@@ -339,6 +361,11 @@ _RATIONALE_PEDIATRIC = (
 _RATIONALE_ROUTE = (
     "Đường dùng KHÔNG phải trường bắt buộc chung: nếu dữ liệu liều chỉ có một đường dùng thì trả lời ngay; "
     "nếu có nhiều đường thì hỏi lại với các đường tìm thấy — tránh hỏi dồn khi câu hỏi đã đủ rõ."
+)
+_RATIONALE_CALCULATOR = (
+    "Không mô hình nào làm phép tính: mã tính lượng hoạt chất theo cân nặng từ dòng liều được trích dẫn và áp mọi "
+    "mức tối đa; bước kiểm chứng chỉ nhận con số tính được khi phép tính lặp lại đúng từ văn bản trích dẫn và cân "
+    "nặng của bệnh nhân. Liều cố định theo nhóm tuổi giữ nguyên như Dược thư ghi."
 )
 _RATIONALE_BREAKER = (
     "Giới hạn hỏi lại: mô hình có thể hỏi lại mãi cùng một câu (phát hiện 2026-08-07); đây là chặn ở mức mã. "
@@ -452,7 +479,9 @@ def build_transitions() -> tuple[TransitionSpec, ...]:
         *_budgeted("reviewed", "reviewing_safety", "generating"),
         # generation and verification
         *_provider_failures("generated", "generating", "generation_unavailable"),
+        _T("generated", "generating", "calculating", ("calculation_applies",), rationale=_RATIONALE_CALCULATOR),
         *_budgeted("generated", "generating", "verifying"),
+        *_budgeted("calculated", "calculating", "verifying"),
         *_provider_failures("verified", "verifying", "verification_unavailable"),
         _T("verified", "verifying", "abstained", ("grounding_failed",), outcome="abstain", reason="ungrounded_answer",
            rationale="Mọi con số kèm đơn vị phải có trong đoạn được trích dẫn; mọi trích dẫn phải là bằng chứng đã tra."),

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from core.corpus import Chunk
+from grounding.calculator import Calculation
 
 
 class Claim(BaseModel):
@@ -19,6 +20,18 @@ class Claim(BaseModel):
     """The exact text of the spans the provider cited (Claude citations); empty for other generators."""
 
 
+class CalculationRequest(BaseModel):
+    """A model's proposal of a calculation, as structured operands only: which cited line, which rule, which weight.
+
+    Code checks each operand against the line it names and the frame, and computes; the proposal never carries a
+    result that is shown."""
+
+    doc_id: str
+    rule: str = ""
+    """The rule as the model read it on the line ('10–15 mg/kg/lần')."""
+    weight_kg: float | None = None
+
+
 class Answer(BaseModel):
     claims: list[Claim] = Field(default_factory=list)
     generator: str = ""
@@ -26,6 +39,13 @@ class Answer(BaseModel):
     """The generator itself reported the evidence insufficient (without asking a question)."""
     preamble: str = ""
     """Fixed, number-free framing text (e.g. "Theo Dược thư:") — not a claim, never contains numbers."""
+    calculation_requests: list[CalculationRequest] = Field(default_factory=list)
+    """Calculations a generator proposes (operands only); the `calculating` state decides and computes."""
+    calculation_notes: list[str] = Field(default_factory=list)
+    """Number-free notices of the calculator (a dose per m² it does not compute); grounding rejects any digit."""
+    calculations: list[Calculation] = Field(default_factory=list)
+    """Computed by code (grounding.calculator) in the `calculating` state; accepted by grounding only when each
+    derivation reproduces from the cited text and the frame's weight (grounding.derivation_check)."""
 
     @property
     def text(self) -> str:

@@ -15,18 +15,23 @@ them to verify_pdf first; this is the second line).
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
+
+from pydantic import ValidationError
 
 from core.budget import RequestBudget
 from core.corpus import Chunk
 from core.sections import SECTION_HEADINGS
 from core.text import fold
-from grounding.answer import Answer, Claim, GenerationRequest
+from grounding.answer import Answer, CalculationRequest, Claim, GenerationRequest
 from grounding.anthropic_adapter import CitedReply, ClaudeClient, SearchResult, TextPart, output_invalid
 from grounding.sentences import sentences
 
 CALL_SITE = "generate"
+CALCULATION_MARKER = "TÍNH LIỀU:"
+"""Opens the line where the model proposes a calculation as JSON operands (doc_id, rule, weight_kg)."""
 REPAIR_SITE = "repair"
 INSUFFICIENT = "[KHÔNG ĐỦ DỮ LIỆU]"
 """What the model answers, alone, when the search results do not state the answer."""
@@ -47,6 +52,10 @@ Rules:
 - Never state that a combination is safe because the results say nothing about it.
 - No headings, no greeting, no closing remarks: start directly with the first statement.
 - If the search results do not state the answer, reply with exactly {INSUFFICIENT} and nothing else.
+- Never do arithmetic. When the question states the patient's weight and a result states a dose per kg that
+  applies to this patient, you may propose the calculation as operands only, on a last line of its own,
+  uncited: {CALCULATION_MARKER} {{"doc_id": "<the result's source>", "rule": "<the mg/kg dose as written>",
+  "weight_kg": <the weight from the question>}}. Never write the result: the system computes it.
 """
 
 _RETRY_NOTE = (
@@ -119,8 +128,9 @@ def answer_from_reply(reply: CitedReply, sent: Sequence[Chunk], request: Generat
     """
     if INSUFFICIENT in reply.text:
         return Answer(claims=[], generator="anthropic", insufficient=True)
+    parts, requests = calculation_requests(reply.parts)
     claims: list[Claim] = []
-    for group in _statements(reply.parts):
+    for group in _statements(parts):
         text = re.sub(r"\s+", " ", "".join(p.text for p in group)).strip().lstrip("-•* ").strip()
         spans = [s for p in group for s in p.citations]
         if not text:
@@ -140,7 +150,32 @@ def answer_from_reply(reply: CitedReply, sent: Sequence[Chunk], request: Generat
             drug_ids = list(dict.fromkeys([*cited_drugs, *_mentions(text, request.drug_names)]))
         claims.append(Claim(text=text, citations=doc_ids, drug_ids=drug_ids,
                             quotes=list(dict.fromkeys(s.cited_text for s in spans))))
-    return Answer(claims=claims, generator="anthropic")
+    return Answer(claims=claims, generator="anthropic", calculation_requests=requests)
+
+
+_REQUEST_LINE = re.compile(rf"^[ \t]*{re.escape(CALCULATION_MARKER)}(.*)$", re.MULTILINE)
+
+
+def calculation_requests(parts: Sequence[TextPart]) -> tuple[list[TextPart], list[CalculationRequest]]:
+    """Take the proposed-calculation lines out of the uncited text: operands, never shown, never a claim.
+
+    A line that is not valid operands is kept as a request naming no line, so the calculating state rejects it
+    and the trace says so. A marker inside cited text is left where it is (a cited sentence is never edited)."""
+    kept: list[TextPart] = []
+    requests: list[CalculationRequest] = []
+    for part in parts:
+        if part.citations or CALCULATION_MARKER not in part.text:
+            kept.append(part)
+            continue
+        for m in _REQUEST_LINE.finditer(part.text):
+            try:
+                requests.append(CalculationRequest.model_validate(json.loads(m.group(1))))
+            except (ValueError, ValidationError):
+                requests.append(CalculationRequest(doc_id="", rule=m.group(1).strip()[:200]))
+        rest = _REQUEST_LINE.sub("", part.text)
+        if rest.strip():
+            kept.append(TextPart(rest, part.citations))
+    return kept, requests
 
 
 def asks_question(reply: CitedReply) -> bool:

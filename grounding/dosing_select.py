@@ -1,32 +1,130 @@
-"""Choosing the dosing text for one patient: labelled paragraphs, then the age band and weight rule lines.
+"""Choosing the dosing text for one patient, from the dosage tree of the retrieved section.
 
-A dosage section is a run of paragraphs each starting with a label, `*Uống – Trẻ em:*`, naming a route and
-a population. Paediatric paragraphs list bands one per line (`- Trẻ 4–6 tuổi: 240 mg/lần.`,
-`- Trẻ dưới 10 kg: …`). The label/route/population patterns live here, the lower layer; `states/dosing.py`
-uses them to find the routes the evidence offers.
+The retrieved chunks of a drug's dosage section are joined back into the section (in book order; a chunk that
+continues the previous one's paragraph is joined with a space, so a band's continuation sentence is not cut off
+from its band), parsed into the tree (core.dosage), and the patient's lines selected there (core.dosage.select).
+Each selected line is quoted with its context path and cites the chunk(s) that hold it and its lead-ins.
+
+The label helpers at the end (`label_of`, `paragraphs`, …) read the fixture's `*Uống – Trẻ em:*` labels; the
+lexical verifier's omission check still uses them for blocks the tree does not cover.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from core.corpus import Chunk
+from core.dosage.bands import hepatic_grade, renal_value
+from core.dosage.model import DosageTree, HepaticGrade, Patient, RegimenLine
+from core.dosage.parse import parse_dosage
+from core.dosage.select import Selection, routes_for, select
 from core.text import fold
-from core.vocabulary import BOOK_ADULT, BOOK_CHILD, NEONATE, route_patterns
-from grounding.numbers import extract_quantities
+from core.vocabulary import BOOK_ADULT, BOOK_CHILD, NEONATE, PATIENT_TERMS, route_patterns
 
+DOSING_SECTION = "lieu_luong_cach_dung"
 _ROUTE_PATTERNS = route_patterns("book")
+_STRUCTURED_START = re.compile(r"^\s*(\*(?!\*)|[-•+]\s|\d+[.)]\s)")
+
+
+@dataclass
+class SectionTree:
+    """One drug's dosage section as retrieved: the joined text, where each chunk sits in it, and its tree."""
+
+    drug_id: str
+    text: str
+    spans: list[tuple[int, int, Chunk]] = field(default_factory=list)
+    tree: DosageTree = field(default_factory=lambda: DosageTree(text=""))
+
+    def chunks_at(self, start: int, end: int) -> list[Chunk]:
+        return [c for s, e, c in self.spans if s < end and start < e]
+
+    def citations(self, line: RegimenLine) -> list[str]:
+        """The chunk holding the line, then those holding its context lead-ins (the path is quoted too)."""
+        ids = [c.doc_id for c in self.chunks_at(line.start, line.end)]
+        for label in line.path:
+            at = self.text.rfind(label, 0, line.start)
+            if at >= 0:
+                ids += [c.doc_id for c in self.chunks_at(at, at + len(label)) if c.doc_id not in ids]
+        return ids
+
+
+def _joiner(previous: Chunk, chunk: Chunk) -> str:
+    """A space when the chunk continues the previous one's paragraph (flattened text cut at a sentence), else a
+    line break. Chunks that start with a label or list item, or follow a multi-line chunk, are structured."""
+    if chunk.continues:
+        return " "
+    if "\n" in previous.text.strip() or _STRUCTURED_START.match(chunk.text):
+        return "\n"
+    return " "
+
+
+def section_tree(chunks: Sequence[Chunk], drug_names: Sequence[str] = ()) -> SectionTree:
+    """The tree of one drug's dosage chunks (quarantined blocks are left out: they are never quoted)."""
+    quotable = [c for c in chunks if not c.has_quarantined_content and "<!-- QUARANTINED" not in c.text]
+    drug_id = quotable[0].drug_id if quotable else ""
+    parts: list[str] = []
+    spans: list[tuple[int, int, Chunk]] = []
+    pos = 0
+    for i, chunk in enumerate(quotable):
+        if i:
+            sep = _joiner(quotable[i - 1], chunk)
+            parts.append(sep)
+            pos += len(sep)
+        parts.append(chunk.text)
+        spans.append((pos, pos + len(chunk.text), chunk))
+        pos += len(chunk.text)
+    text = "".join(parts)
+    names = [*drug_names, *(c.drug_title for c in quotable[:1])]
+    return SectionTree(drug_id, text, spans, parse_dosage(text, drug_names=names))
+
+
+def trees_by_drug(evidence: Sequence[Chunk], drug_names: dict[str, list[str]] | None = None) -> list[SectionTree]:
+    """One tree per drug whose dosage section is in the evidence, in evidence order."""
+    order: list[str] = []
+    for c in evidence:
+        if c.section_key == DOSING_SECTION and c.drug_id not in order:
+            order.append(c.drug_id)
+    names = drug_names or {}
+    return [section_tree([c for c in evidence if c.section_key == DOSING_SECTION and c.drug_id == d],
+                         names.get(d, [])) for d in order]
+
+
+_PREGNANT = re.compile(r"\b(mang thai|co thai|thai phu)\b")
+_BREASTFEEDING = re.compile(r"\b(cho con bu|dang cho bu)\b")
+
+
+def patient_of(population: str | None, age_months: float | None, weight_kg: float | None, route: str | None,
+               condition: str | None = None, context_text: str = "") -> Patient:
+    """The patient the dose path knows, from the request's slots and its patient-context text (the synthesized
+    query's "Bệnh nền: suy thận, eGFR 25" — renal and hepatic phrases as the user wrote them)."""
+    folded = fold(context_text)
+    renal = any(re.search(rf"\b{t}\b", folded) for t in PATIENT_TERMS["renal"]) or \
+        re.search(r"\b(clcr|egfr)\b", folded) is not None
+    hepatic: HepaticGrade | None = hepatic_grade(folded) if re.search(r"\bsuy gan\b", folded) else None
+    if hepatic is None and any(re.search(rf"\b{t}\b", folded) for t in PATIENT_TERMS["hepatic"]):
+        hepatic = "any"
+    return Patient(
+        population=population if population in ("adult", "pediatric") else None,  # type: ignore[arg-type]
+        age_months=age_months, weight_kg=weight_kg, route=route, indication=condition or None,
+        renal_ml_min=renal_value(context_text), renal=renal, hepatic=hepatic)
+
+
+def select_for(tree: SectionTree, patient: Patient) -> Selection:
+    return select(tree.tree, patient)
+
+
+def routes_offered(trees: Sequence[SectionTree], patient: Patient) -> list[str]:
+    found: list[str] = []
+    for t in trees:
+        found += [r for r in routes_for(t.tree, patient) if r not in found]
+    return found
+
+
+# --- the fixture's labels (lexical verifier, route guard fallbacks) ----------------------------------------
+
 LABEL = re.compile(r"^\s*\*([^*]{2,80}?):?\*\s*:?\s*")
-_POP_ADULT = BOOK_ADULT
-_POP_CHILD = BOOK_CHILD
-_NEONATE = NEONATE
-_BULLET = re.compile(r"^\s*(?:[-•+–]|\d+[.)])\s+")
-_BELOW = re.compile(r"\b(duoi|nho hon|<)\s*$")
-_ABOVE = re.compile(r"\b(tren|lon hon|>|≥|tu)\s*$")
-NEONATE_MAX_MONTHS = 1.0
 
 
 def label_of(text: str) -> str:
@@ -43,9 +141,9 @@ def routes_of(text: str) -> list[str]:
 def population_of(text: str) -> set[str]:
     folded = fold(text)
     found: set[str] = set()
-    if _POP_ADULT.search(folded):
+    if BOOK_ADULT.search(folded):
         found.add("adult")
-    if _POP_CHILD.search(folded):
+    if BOOK_CHILD.search(folded) or NEONATE.search(folded):
         found.add("pediatric")
     return found
 
@@ -58,18 +156,6 @@ class DosingParagraph:
     label: str
     lines: list[str] = field(default_factory=list)
 
-    @property
-    def routes(self) -> list[str]:
-        return routes_of(self.label)
-
-    @property
-    def populations(self) -> set[str]:
-        return population_of(self.label)
-
-    @property
-    def neonatal(self) -> bool:
-        return bool(_NEONATE.search(self.label))
-
 
 def paragraphs(chunk: Chunk) -> list[DosingParagraph]:
     """Split a dosage chunk at its labels (a chunk may hold one labelled paragraph or several)."""
@@ -80,110 +166,9 @@ def paragraphs(chunk: Chunk) -> list[DosingParagraph]:
         if not line or line.startswith("<!--"):
             continue
         label = label_of(line)
-        if label:
+        if label or current is None:
             current = DosingParagraph(chunk, label, [line])
             found.append(current)
-        elif current is not None:
-            current.lines.append(line)
         else:
-            current = DosingParagraph(chunk, "", [line])
-            found.append(current)
+            current.lines.append(line)
     return found
-
-
-def select_paragraphs(
-    chunks: Sequence[Chunk], population: str | None, route: str | None, age_months: float | None
-) -> list[DosingParagraph]:
-    """The labelled paragraphs for this population and route (neonatal ones only for a neonate, when split)."""
-    chosen = [
-        p for c in chunks for p in paragraphs(c)
-        if p.label
-        and (population is None or population in p.populations)
-        and (route is None or route in p.routes)
-        and (population is not None or route is not None)
-    ]
-    if population == "pediatric" and age_months is not None:
-        neonate = age_months < NEONATE_MAX_MONTHS
-        by_age = [p for p in chosen if p.neonatal == neonate]
-        chosen = by_age or chosen
-    return chosen
-
-
-Interval = tuple[float, float]
-
-
-def _band(prefix: str, unit: str) -> Interval | None:
-    """The age (months) or weight (kg) interval a band line's prefix states, e.g. 'tre 4–6 tuoi' → (48, 72)."""
-    folded = fold(prefix)
-    for q in extract_quantities(folded):
-        if q.unit != unit:
-            continue
-        before = folded[: folded.find(q.text)] if q.text in folded else ""
-        low, high = float(q.low), float(q.high)
-        if q.is_range:
-            return low, high
-        if _BELOW.search(before):
-            return 0.0, low
-        if _ABOVE.search(before):
-            return low, math.inf
-        return low, low
-    return None
-
-
-@dataclass(frozen=True)
-class BandLine:
-    text: str
-    age: Interval | None
-    weight: Interval | None
-
-    @property
-    def is_band(self) -> bool:
-        return self.age is not None or self.weight is not None
-
-
-def band_line(line: str) -> BandLine:
-    """A list item whose prefix (before ':') states an age or weight band; any other line is general."""
-    body = LABEL.sub("", line)
-    if not _BULLET.match(body) and not re.match(r"\s*tre\b", fold(body)):
-        return BandLine(line, None, None)
-    prefix = body.split(":", 1)[0] if ":" in body else ""
-    return BandLine(line, _band(prefix, "thang"), _band(prefix, "kg"))
-
-
-def _within(value: float, interval: Interval, *, closed: bool) -> bool:
-    low, high = interval
-    if low == high:
-        return value == low
-    return low <= value <= high if closed else low <= value < high
-
-
-def _matches(line: BandLine, age_months: float | None, weight_kg: float | None, *, closed: bool) -> bool:
-    if line.age is not None and (age_months is None or not _within(age_months, line.age, closed=closed)):
-        return False
-    return not (line.weight is not None and (weight_kg is None or not _within(weight_kg, line.weight,
-                                                                                  closed=closed)))
-
-
-def patient_lines(paragraph: DosingParagraph, age_months: float | None, weight_kg: float | None) -> list[str]:
-    """The paragraph's general lines plus the band lines that fit this child.
-
-    Bands are half-open first ("2–4 tuổi" then "4–6 tuổi": a 4-year-old is in the second), closed as a
-    fallback so a child at the top edge of the last band still finds it. When no band fits (a 2-month-old
-    and bands from 3 months), only the general lines are quoted: another age band's dose is never put in
-    front of a reader for this child (`no_band_fits` lets the generator say so).
-    """
-    lines = [band_line(line) for line in paragraph.lines]
-    bands = [b for b in lines if b.is_band]
-    if not bands:
-        return paragraph.lines
-    fitting = [b for b in bands if _matches(b, age_months, weight_kg, closed=False)]
-    if not fitting:
-        fitting = [b for b in bands if _matches(b, age_months, weight_kg, closed=True)]
-    keep = {id(b) for b in fitting}
-    return [b.text for b in lines if not b.is_band or id(b) in keep]
-
-
-def no_band_fits(paragraph: DosingParagraph, age_months: float | None, weight_kg: float | None) -> bool:
-    """The paragraph has age/weight bands and none of them fits this child."""
-    bands = [b for b in (band_line(line) for line in paragraph.lines) if b.is_band]
-    return bool(bands) and not any(_matches(b, age_months, weight_kg, closed=True) for b in bands)

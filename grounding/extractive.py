@@ -12,10 +12,13 @@ from collections.abc import Sequence
 
 from core.budget import RequestBudget
 from core.corpus import Chunk
+from core.dosage.model import RegimenLine
+from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
 from core.text import fold, states_phrase
 from grounding.answer import Answer, Claim, GenerationRequest
-from grounding.dosing_select import no_band_fits, paragraphs, patient_lines, population_of, select_paragraphs
+from grounding.dosing_select import SectionTree, patient_of, population_of, trees_by_drug
+from grounding.patient_safety import SAFETY_FIRST_PREAMBLE, patient_safety
 from grounding.sentences import clean, lines, sentences
 
 DOSING_SECTION = "lieu_luong_cach_dung"
@@ -44,6 +47,26 @@ NO_BAND_PREAMBLE = (
     "Dược thư không ghi nhóm tuổi/cân nặng nào khớp với bé; dưới đây chỉ là phần chung của đoạn liều này "
     "(không áp dụng liều của nhóm tuổi khác). Vui lòng hỏi bác sĩ hoặc dược sĩ:"
 )
+GENERAL_ONLY_PREAMBLE = (
+    "Dược thư chia liều theo tuổi/cân nặng mà câu hỏi chưa nêu đủ; dưới đây chỉ là phần chung của đoạn liều này "
+    "(không áp dụng liều của nhóm khác). Vui lòng hỏi bác sĩ hoặc dược sĩ:"
+)
+EXCLUDED_PREAMBLE = (
+    "Dược thư ghi thuốc này không dùng hoặc không khuyến cáo cho trường hợp của bệnh nhân (trích dưới đây), nên tôi "
+    "không đưa liều. Vui lòng hỏi bác sĩ hoặc dược sĩ:"
+)
+CONTRAINDICATED_PREAMBLE = (
+    "Dược thư ghi chống chỉ định phù hợp với bối cảnh bệnh nhân đã nêu (trích dưới đây), nên tôi không đưa liều. "
+    "Vui lòng hỏi bác sĩ hoặc dược sĩ:"
+)
+RENAL_BAND_NOTICE = (
+    "Với chức năng thận của bệnh nhân, mức chỉnh liều ở mục suy thận (dòng \"Suy thận\" bên dưới) thay cho liều "
+    "tối đa thông thường."
+)
+RENAL_VALUE_QUESTION = (
+    "Dược thư chỉnh liều theo độ thanh thải creatinin (ClCr) hoặc eGFR: vui lòng cho biết giá trị này để chọn đúng "
+    "mức; dưới đây là các mức chỉnh liều Dược thư ghi."
+)
 
 
 class ExtractiveGenerator:
@@ -57,19 +80,12 @@ class ExtractiveGenerator:
         elif request.mode == "list":
             claims = self._list(request, evidence)
         elif request.section_key == DOSING_SECTION:
-            claims = self._dosing(request, evidence)
-            if claims and self._outside_every_band(request, evidence):
-                return Answer(claims=claims, generator=self.name, preamble=NO_BAND_PREAMBLE)
+            claims, preamble = self._dosing(request, evidence)
+            if claims and preamble:
+                return Answer(claims=claims, generator=self.name, preamble=preamble)
         else:
             claims = self._section(request, evidence)
         return Answer(claims=claims, generator=self.name, insufficient=not claims)
-
-    def _outside_every_band(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> bool:
-        if request.population != "pediatric":
-            return False
-        chunks = [c for c in evidence if c.section_key == DOSING_SECTION]
-        chosen = select_paragraphs(chunks, request.population, request.route, request.age_months)
-        return any(no_band_fits(p, request.age_months, request.weight_kg) for p in chosen)
 
     def repair(
         self, request: GenerationRequest, answer: Answer, omissions: Sequence[str], budget: RequestBudget
@@ -96,37 +112,53 @@ class ExtractiveGenerator:
 
     # ------------------------------------------------------------------------------------------ single
 
-    def _dosing(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
-        chunks = [c for c in evidence if c.section_key == DOSING_SECTION]
-        labelled = any(p.label for c in chunks for p in paragraphs(c))
-        if not labelled or (request.population is None and request.route is None):
-            # No labels to select by, or a question about the whole section: quote its opening.
-            return self._section(request, evidence)
-        chosen = select_paragraphs(chunks, request.population, request.route, request.age_months)
-        if not chosen and request.population is not None:
-            return self._population_mentions(chunks, request.population)
-        claims: list[Claim] = []
-        for paragraph in chosen:
-            quoted = paragraph.lines
-            if request.population == "pediatric":
-                quoted = patient_lines(paragraph, request.age_months, request.weight_kg)
-            claims += [Claim(text=clean(line), citations=[paragraph.chunk.doc_id]) for line in quoted if clean(line)]
-        return claims
+    def _dosing(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> tuple[list[Claim], str]:
+        """The patient's own lines of the dosage tree, each quoted with its context path; patient-context safety
+        sentences first. A contraindication or an exclusion for this patient: those, and no dose."""
+        patient = patient_of(request.population, request.age_months, request.weight_kg, request.route,
+                             request.condition, request.query)
+        safety = patient_safety(evidence, patient, request.query)
+        if safety.contraindicated:
+            return safety.claims, CONTRAINDICATED_PREAMBLE
+        trees = trees_by_drug(evidence, request.drug_names)
+        if request.population is None and request.route is None and not safety.claims and not patient.renal \
+                and patient.hepatic is None:
+            # A question about the whole section: quote its opening.
+            return self._section(request, evidence), ""
+        claims: list[Claim] = list(safety.claims)
+        notices: list[str] = [SAFETY_FIRST_PREAMBLE] if safety.claims else []
+        for tree in trees:
+            selection = select_lines(tree.tree, patient)
+            if selection.exclusions:
+                claims += [self._quote(tree, line) for line in selection.exclusions]
+                notices.append(EXCLUDED_PREAMBLE)
+                continue
+            quoted = [self._quote(tree, line) for line in selection.lines]
+            if not quoted and request.population is not None:
+                quoted = self._population_mentions(tree, request.population)
+            claims += quoted
+            if quoted and selection.no_band:
+                notices.append(NO_BAND_PREAMBLE if request.population == "pediatric" else GENERAL_ONLY_PREAMBLE)
+            if selection.needs_renal_value:
+                notices.append(RENAL_VALUE_QUESTION)
+            elif any(line.context.renal for line in selection.lines):
+                notices.append(RENAL_BAND_NOTICE)
+        if len(claims) == len(safety.claims):
+            return ([], "") if not safety.claims else (claims, " ".join(notices))
+        return claims, " ".join(dict.fromkeys(notices))
 
-    def _population_mentions(self, chunks: Sequence[Chunk], population: str) -> list[Claim]:
-        """No paragraph for this population: what the section says about it elsewhere ("không có liều … trẻ em").
+    @staticmethod
+    def _quote(tree: SectionTree, line: RegimenLine) -> Claim:
+        """The line as written, after its context path (the lead-ins it sits under), citing the blocks of both."""
+        return Claim(text=clean(line.quoted()), citations=tree.citations(line))
 
-        Only sentences outside any route/population paragraph, so another population's dose is never quoted.
-        """
-        claims: list[Claim] = []
-        for chunk in chunks:
-            for paragraph in paragraphs(chunk):
-                if paragraph.populations:
-                    continue
-                claims += [Claim(text=s, citations=[chunk.doc_id])
-                           for line in paragraph.lines for s in sentences(line)
-                           if population in population_of(s)]
-        return claims
+    def _population_mentions(self, tree: SectionTree, population: str) -> list[Claim]:
+        """No line for this population: what the section says about it elsewhere ("không có liều … trẻ em").
+
+        Only lines that name no population of their own and carry no dose, so another population's dose is never
+        quoted."""
+        return [self._quote(tree, line) for line in tree.tree.lines
+                if line.population is None and line.kind != "regimen" and population in population_of(line.text)]
 
     def _section(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
         if request.section_key:

@@ -5,9 +5,9 @@ passes when at least `MIN_COVERAGE` of its content words occur in the cited bloc
 title, since a list claim names the drug whose block it cites) and every number is stated there.
 
 Omissions (which drive the machine's repair path) are deliberately narrow: for a dosing answer, a
-maximum-dose sentence ("tối đa …", "không quá …") of a cited block's general lines whose limit the answer
-does not state. Band lines (`- Trẻ dưới 10 kg: …; tối đa 30 mg/kg/ngày`) are another child's limit and are
-never reported.
+ceiling ("tối đa …", "không quá …") of the group the answer quotes from — the quoted band's own or the general
+lines' — whose limit the answer does not state, read from the dosage tree. Another band's limit is never
+reported.
 """
 
 from __future__ import annotations
@@ -19,9 +19,7 @@ from core.budget import RequestBudget
 from core.corpus import Chunk
 from core.text import fold
 from grounding.answer import Answer, EntailmentResult
-from grounding.dosing_select import DosingParagraph, paragraphs
-from grounding.numbers import Quantity, extract_quantities
-from grounding.sentences import clean, split_sentences
+from grounding.dosing_binding import missing_maxima
 from grounding.verify import ungrounded_quantities
 
 MIN_COVERAGE = 0.8
@@ -57,29 +55,6 @@ def coverage(text: str, blocks: Sequence[Chunk]) -> float:
     return sum(w in vocabulary for w in words) / len(words)
 
 
-def _max_dose_sentences(paragraph: DosingParagraph) -> list[str]:
-    """General (non-band) sentences of a dosage paragraph that state a maximum with a number."""
-    found: list[str] = []
-    for raw in paragraph.lines:
-        if not raw.strip() or raw.strip().startswith("<!--") or _BULLET.match(raw):
-            continue
-        for sentence in split_sentences(clean(raw)):
-            if _MAX_DOSE.search(fold(sentence)) and extract_quantities(sentence):
-                found.append(sentence)
-    return found
-
-
-def _limit_quantities(sentence: str) -> list[Quantity]:
-    """The quantities stated from the first maximum phrase on (the limit itself, not the dose before it)."""
-    folded = fold(sentence)
-    m = _MAX_DOSE.search(folded)
-    return extract_quantities(folded[m.start():] if m else folded)
-
-
-def _stated(q: Quantity, said: Sequence[Quantity]) -> bool:
-    return any(s.unit == q.unit and s.low == q.low and s.high == q.high for s in said)
-
-
 class LexicalVerifier:
     name = "lexical"
     calls_llm = False
@@ -112,26 +87,10 @@ class LexicalVerifier:
                                 problems=problems)
 
     def _omissions(self, answer: Answer, by_id: dict[str, Chunk]) -> list[str]:
-        said = [q for c in answer.claims for q in extract_quantities(c.text)]
-        said_text = " ".join(fold(c.text) for c in answer.claims)
-        cited_dosing: list[Chunk] = []
-        for claim in answer.claims:
-            for doc_id in claim.citations:
-                block = by_id.get(doc_id)
-                if block is not None and block.section_key == DOSING_SECTION and block not in cited_dosing:
-                    cited_dosing.append(block)
-        omissions: list[str] = []
-        for block in cited_dosing:
-            quoted = [fold(clean(c.text)) for c in answer.claims if block.doc_id in c.citations]
-            for paragraph in paragraphs(block):
-                # Only paragraphs the answer quoted from: a chunk may also hold another population's paragraph.
-                body = " ".join(fold(clean(line)) for line in paragraph.lines)
-                if not any(q and q in body for q in quoted):
-                    continue
-                for sentence in _max_dose_sentences(paragraph):
-                    limits = _limit_quantities(sentence)
-                    if fold(sentence) in said_text or all(_stated(q, said) for q in limits):
-                        continue
-                    if sentence not in omissions:
-                        omissions.append(sentence)
-        return omissions
+        """The ceilings of what the answer quotes that it leaves out, read from the dosage tree of the cited
+        sections (dosing_binding.missing_maxima): the quoted line's own band and the general lines of its group,
+        never another band's limit."""
+        cited = {d for c in answer.claims for d in c.citations}
+        drugs = {by_id[d].drug_id for d in cited if d in by_id and by_id[d].section_key == DOSING_SECTION}
+        sections = [c for c in by_id.values() if c.section_key == DOSING_SECTION and c.drug_id in drugs]
+        return missing_maxima(answer, sections, None)

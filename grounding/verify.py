@@ -10,8 +10,13 @@ calls `verify_grounding`, which runs them all:
 - `check_numbers`: every number with its unit in a claim is stated by one of the blocks it cites. A dose
   the answer computed (18 kg × 15 mg/kg), a widened range, a unit swapped (mg ↔ mg/kg) or a dose copied
   from another drug's block all fail here.
+- `check_calculations` (grounding.derivation_check): the ONLY way a computed number passes — a calculation of
+  the answer is accepted when its derivation reproduces from the cited line's text and the frame's weight.
 - `check_list_binding` (list mode): claims name only candidate drugs, and a claim naming a candidate cites
   that candidate's own block.
+- `check_dosing_binding` (a dosing request about one patient): every quoted dosage line is this patient's
+  (population, band, route), even when quoted verbatim; and the ceilings that apply to what the answer quotes are
+  stated (an omitted maximum is a problem: the answer is incomplete in the way that matters most).
 """
 
 from __future__ import annotations
@@ -21,7 +26,9 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from core.corpus import Chunk
-from grounding.answer import Answer, Claim, GroundingResult
+from grounding.answer import Answer, Claim, GenerationRequest, GroundingResult
+from grounding.derivation_check import check_calculations
+from grounding.dosing_binding import binding_problems, missing_maxima, patient_for
 from grounding.numbers import Quantity, extract_quantities
 
 __all__ = [
@@ -31,6 +38,7 @@ __all__ = [
     "check_citations",
     "check_numbers",
     "check_list_binding",
+    "check_dosing_binding",
     "ungrounded_quantities",
 ]
 
@@ -47,9 +55,8 @@ def check_has_claims(answer: Answer) -> list[str]:
 
 
 def check_preamble(answer: Answer) -> list[str]:
-    if re.search(r"\d", answer.preamble):
-        return [f"preamble contains a number, which no block can ground: «{answer.preamble}»"]
-    return []
+    return [f"preamble contains a number, which no block can ground: «{text}»"
+            for text in (answer.preamble, *answer.calculation_notes) if re.search(r"\d", text)]
 
 
 def check_citations(answer: Answer, by_id: Mapping[str, Chunk]) -> list[str]:
@@ -117,17 +124,34 @@ def check_list_binding(answer: Answer, by_id: Mapping[str, Chunk], candidate_dru
     return problems
 
 
+def check_dosing_binding(answer: Answer, evidence: Sequence[Chunk], request: GenerationRequest) -> list[str]:
+    patient = patient_for(request)
+    if patient is None:
+        return []
+    problems = binding_problems(answer, evidence, patient)
+    if not problems:
+        problems += [f"omission: the applicable maximum «{line}» is not stated (dosing binding: omission)"
+                     for line in missing_maxima(answer, evidence, patient)]
+    return problems
+
+
 def verify_grounding(
-    answer: Answer, evidence: Sequence[Chunk], *, candidate_drug_ids: Sequence[str] | None = None
+    answer: Answer, evidence: Sequence[Chunk], *, candidate_drug_ids: Sequence[str] | None = None,
+    request: GenerationRequest | None = None, weight_kg: float | None = None,
 ) -> GroundingResult:
-    """All grounding checks; `candidate_drug_ids` not None means list mode (the candidate set is bound)."""
+    """All grounding checks; `candidate_drug_ids` not None means list mode (the candidate set is bound);
+    `request` (the generation request) binds a dosing answer to its patient; `weight_kg` is the frame's weight,
+    the one slot value a calculation may be derived from."""
     by_id = {c.doc_id: c for c in evidence}
     problems = [
         *check_has_claims(answer),
         *check_preamble(answer),
         *check_citations(answer, by_id),
         *check_numbers(answer, by_id),
+        *check_calculations(answer.calculations, evidence, weight_kg),
     ]
     if candidate_drug_ids is not None:
         problems += check_list_binding(answer, by_id, candidate_drug_ids)
+    if request is not None and not problems:
+        problems += check_dosing_binding(answer, evidence, request)
     return GroundingResult(ok=not problems, problems=problems)

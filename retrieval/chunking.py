@@ -117,6 +117,14 @@ class _Draft:
     text: str
     page: int | None
     quarantined: bool = False
+    continues: bool = False
+    """A later piece of one paragraph split for length (the dosage tree re-joins it with a space)."""
+
+
+def _mid_line(text: str, piece: str) -> bool:
+    """The piece starts inside a line of the unit (a long flattened paragraph cut at a sentence), not at one."""
+    at = text.find(piece)
+    return at > 0 and text[at - 1] != "\n"
 
 
 def _drafts(section: Section, max_chars: int) -> list[_Draft]:
@@ -134,8 +142,9 @@ def _drafts(section: Section, max_chars: int) -> list[_Draft]:
                 and len(open_draft.text) + 2 + len(pieces[0]) <= max_chars:
             open_draft.text += "\n\n" + pieces[0]
             continue
-        for piece in pieces:
-            drafts.append(_Draft(text=piece, page=unit.page))
+        for i, piece in enumerate(pieces):
+            drafts.append(_Draft(text=piece, page=unit.page,
+                                 continues=i > 0 and not unit.labelled and _mid_line(unit.text, piece)))
         open_draft = drafts[-1] if len(pieces) == 1 else None
     return drafts
 
@@ -145,7 +154,8 @@ def chunk_section(drug_id: str, drug_title: str, section: Section, *, start: int
     """Chunks of one section, numbered from `start` (doc_id `{drug_id}__{section_key}__{n}`)."""
     return [
         Chunk(doc_id=f"{drug_id}__{section.key}__{start + i}", drug_id=drug_id, section_key=section.key,
-              text=d.text, page=d.page, has_quarantined_content=d.quarantined, drug_title=drug_title)
+              text=d.text, page=d.page, has_quarantined_content=d.quarantined, drug_title=drug_title,
+              continues=d.continues)
         for i, d in enumerate(_drafts(section, max_chars))
     ]
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
+
+from grounding.calculator import Derivation
 
 
 class Citation(BaseModel):
@@ -13,3 +15,7 @@ class Citation(BaseModel):
     section_title: str = ""
     quote: str
     page: int | None = None
+    derivation: Derivation | None = None
+    """When the reply computed an amount from a line of this block: the derivation it was verified by."""
+    calculation_lines: list[str] = Field(default_factory=list)
+    """…and the arithmetic as shown (stored with the citation, so a reloaded chat shows it again)."""

@@ -1,8 +1,11 @@
-"""Dosing slots: which routes the dosage evidence offers, and when the route must be asked.
+"""Dosing slots: which routes the dosage evidence offers for this patient, and when the route must be asked.
 
 Route is deliberately NOT a universal required slot (reference system, 2026-08): the evidence decides.
 One applicable route → answer now; several → clarify with the routes found as quick replies. This avoids
 a chip funnel for a question that was already precise enough.
+
+The routes come from the dosage tree (core.dosage): a route is offered when the section has a regimen line on it
+for a patient like this one (population, and age/weight band when known) — not merely when the word occurs.
 """
 
 from __future__ import annotations
@@ -10,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from core.corpus import Chunk
+from core.dosage.select import select as select_lines
 from core.vocabulary import ROUTE_LABELS_VI
-from grounding.dosing_select import label_of, population_of, routes_of
+from grounding.dosing_select import label_of, patient_of, routes_offered, trees_by_drug
 from states.frame import QueryFrame
 
 
@@ -20,26 +24,13 @@ def chunk_label(chunk: Chunk) -> str:
     return label_of(chunk.text)
 
 
-def regimen_chunks(evidence: Sequence[Chunk], population: str | None) -> list[Chunk]:
-    """Dosage chunks that state a regimen for this population (labelled paragraphs preferred)."""
-    labelled = [c for c in evidence if c.section_key == "lieu_luong_cach_dung" and chunk_label(c)]
-    pool = labelled or [c for c in evidence if c.section_key == "lieu_luong_cach_dung"]
-    if population is None:
-        return pool
-    matching = [c for c in pool if population in population_of(chunk_label(c) or c.text)]
-    return matching
-
-
-def routes_in_evidence(evidence: Sequence[Chunk], population: str | None) -> list[str]:
-    """Routes for which the evidence gives a regimen for this population, in a stable order."""
-    found: list[str] = []
-    for chunk in regimen_chunks(evidence, population):
-        source = chunk_label(chunk) or chunk.text
-        for route in routes_of(source):
-            if route not in found:
-                found.append(route)
+def routes_in_evidence(evidence: Sequence[Chunk], population: str | None, *, age_months: float | None = None,
+                       weight_kg: float | None = None, context_text: str = "") -> list[str]:
+    """Routes for which the dosage tree gives a regimen for this patient, in display order."""
+    patient = patient_of(population, age_months, weight_kg, None, None, context_text)
+    found = routes_offered(trees_by_drug(evidence), patient)
     order = list(ROUTE_LABELS_VI)
-    return sorted(found, key=order.index)
+    return sorted((r for r in found if r in order), key=order.index)
 
 
 def route_ambiguous(frame: QueryFrame, routes_found: Sequence[str]) -> bool:
@@ -59,4 +50,28 @@ def route_not_documented(frame: QueryFrame, routes_found: Sequence[str]) -> bool
         and frame.route is not None
         and bool(routes_found)
         and frame.route not in routes_found
+    )
+
+
+def indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame) -> list[str]:
+    """The indication lead-ins ("Đau, sốt", "Đau sau phẫu thuật", "Bệnh Lyme", …) under which the dosage tree has a
+    regimen line for this patient, outermost as written, in book order. For a clarify when the frame names no
+    condition: the patient's lines under several indications are several patients' doses."""
+    context = ", ".join(c for c in (frame.renal, frame.hepatic) if c)
+    patient = patient_of(frame.population, frame.age_months, frame.weight_kg, frame.route, None, context)
+    found: list[str] = []
+    for tree in trees_by_drug(evidence):
+        for line in select_lines(tree.tree, patient).lines:
+            if line.kind == "regimen" and line.context.indication and line.context.indication[0] not in found:
+                found.append(line.context.indication[0])
+    return found
+
+
+def indication_ambiguous(frame: QueryFrame, indications_found: Sequence[str]) -> bool:
+    """A dose question naming no condition, and the patient's lines sit under more than one indication."""
+    return (
+        frame.turn_type == "dosing_calc"
+        and not frame.section_overview
+        and not frame.condition
+        and len(indications_found) > 1
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from core.corpus import Chunk
 from core.sections import SECTION_HEADINGS
 from states import replies, verify_pdf
+from states.calculating import calculation_lines
 from states.citation import Citation
 from states.step import Services, TurnView, Update
 
@@ -39,10 +40,15 @@ def compose_answer(ctx: TurnView, services: Services) -> tuple[str, list[Citatio
     assert ctx.answer is not None
     by_id = {c.doc_id: c for c in ctx.evidence}
     text = replies.answer_text(ctx.answer, ctx.path or "single_drug", ctx.frame, services.names)
+    text = "\n".join([text, *calculation_lines(ctx.answer)])
     cited: list[str] = []
     for claim in ctx.answer.claims:
         cited += [d for d in claim.citations if d not in cited]
-    return text, [citation(by_id[d], services) for d in cited if d in by_id]
+    derived = {c.derivation.doc_id: c for c in ctx.answer.calculations}
+    cited += [d for d in derived if d not in cited]
+    return text, [citation(by_id[d], services).model_copy(update={"derivation": derived[d].derivation,
+                                                                   "calculation_lines": derived[d].lines})
+                  if d in derived else citation(by_id[d], services) for d in cited if d in by_id]
 
 
 def compose_verify_pdf(ctx: TurnView, services: Services) -> tuple[str, list[Citation]]:

@@ -26,7 +26,14 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
             evidence += retrieval.find_by_drug(drug_id, None)
     routes: list[str] = []
     if frame.turn_type == "dosing_calc" and frame.section_key == "lieu_luong_cach_dung":
-        routes = routes_in_evidence(evidence, frame.population)
+        context = ", ".join(c for c in (frame.renal, frame.hepatic) if c)
+        routes = routes_in_evidence(evidence, frame.population, age_months=frame.age_months,
+                                    weight_kg=frame.weight_kg, context_text=context)
+        if frame.has_patient_context:
+            # Patient context on the dose path: the contraindication/caution sentences for it come with the
+            # dosage evidence, so the answer states them first (and gives no dose when they contraindicate).
+            evidence += [c for c in safety_evidence(retrieval, frame, frame.drugs[:MAX_DRUGS_SINGLE_PATH])
+                         if c not in evidence]
     return evidence, routes
 
 

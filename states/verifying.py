@@ -13,7 +13,7 @@ def verify(ctx: TurnView, services: Services) -> Update:
     answer = ctx.answer
     request = generation_request(ctx, services)
     grounding = verify_grounding(answer, ctx.evidence, candidate_drug_ids=request.candidate_drug_ids
-                                 if request.mode == "list" else None)
+                                 if request.mode == "list" else None, weight_kg=ctx.frame.weight_kg)
     entailment: EntailmentResult | None = None
     if not grounding.ok:
         return update(grounding=grounding, entailment=entailment,

@@ -24,6 +24,8 @@ from core.corpus import Chunk
 from engine.reply import Reply
 from engine.spec import MachineSpec
 from grounding.answer import Answer
+from grounding.calculator import Calculation
+from grounding.derivation_check import check_calculation
 from grounding.verify import verify_grounding
 from retrieval.index import FormularyIndex
 from states.replies import NO_MEMORY_NOTICE, QUARANTINED_QUOTE
@@ -152,7 +154,17 @@ class InvariantChecker:
             return ["answerable reply with no recorded answer in the trace"]
         evidence = self.chunks.get(reply.trace.evidence)
         result = verify_grounding(answer, evidence)
-        return [f"ungrounded: {p}" for p in result.problems]
+        problems = [f"ungrounded: {p}" for p in result.problems]
+        # No computed amount reaches a user without a derivation that reproduces from the cited text and the
+        # frame's weight (the calculator's amounts are added after generation, so they are checked here).
+        weight = (reply.frame or {}).get("weight_kg")
+        by_id = {c.doc_id: c for c in evidence}
+        for shown in reply.calculation or []:
+            calc = Calculation(drug_id=shown.drug_id, lines=shown.lines, derivation=shown.derivation)
+            problems += [f"calculation: {p}" for p in check_calculation(calc, by_id, weight)]
+            if any(line not in reply.reply for line in shown.lines):
+                problems.append("calculation: a line shown in the reply's calculation block is not the verified one")
+        return problems
 
 
 @dataclass

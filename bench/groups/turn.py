@@ -26,6 +26,25 @@ TARGET_P50_MS = 10.0
 TARGET_P99_MS = 30.0
 
 
+def _calculator_cost(engine: object, text: str, reply: object) -> float:
+    """The calculating state's work for this turn, re-run alone: line selection (the guard) and the arithmetic."""
+    from engine.reply import Reply
+    from grounding.answer import Answer, Claim
+    from grounding.calculator import compute, exact
+    from states.calculating import applicable
+    from states.frame import QueryFrame
+
+    assert isinstance(reply, Reply) and reply.frame is not None
+    frame = QueryFrame.model_validate(reply.frame)
+    evidence = engine.retrieval.find_by_section(frame.drugs[0], frame.section_key or "")  # type: ignore[attr-defined]
+    answer = Answer(claims=[Claim(text="-", citations=[evidence[0].doc_id])])
+    t0 = now_ms()
+    for s in applicable(frame, evidence, answer)[0]:
+        compute(s.rule, s.ceilings, exact(frame.weight_kg or 0), rule_line=s.span,
+                frequency_certain=s.frequency_certain, frequency_shown=s.frequency_shown)
+    return now_ms() - t0
+
+
 def run() -> GroupResult:
     from engine.wiring import build_engine
 
@@ -45,6 +64,8 @@ def run() -> GroupResult:
             outside_ms: list[float] = []
             by_outcome: dict[str, list[float]] = defaultdict(list)
             outcomes: Counter[str] = Counter()
+            calculated: list[float] = []
+            calculator_ms: list[float] = []
             deadline = Deadline(TIME_BOX_S)
             i = 0
             while len(samples) < MAX_TURNS and (len(samples) < MIN_TURNS or not deadline.passed()):
@@ -62,12 +83,19 @@ def run() -> GroupResult:
                     outside_ms.append(max(0.0, elapsed - reply.trace.duration_ms))
                     by_outcome[reply.outcome].append(elapsed)
                     outcomes[reply.outcome] += 1
+                    if "calculating" in reply.trace.states:
+                        calculated.append(elapsed)
+                        calculator_ms.append(_calculator_cost(engine, text, reply))
         finally:
             runtime.close()
     whole = Distribution.of(samples)
     result.figures["offline turn (Engine.handle), all outcomes"] = whole
     for outcome, values in sorted(by_outcome.items()):
         result.figures[f"  … {outcome} turns"] = Distribution.of(values)
+    if calculated:
+        result.figures["  … turns through the dosing calculator (Engine.handle)"] = Distribution.of(calculated)
+        result.figures["  the calculator's own work per such turn (line selection + arithmetic)"] = Distribution.of(
+            calculator_ms)
     result.figures["  of which: store load + the machine run (trace.duration_ms)"] = Distribution.of(machine_ms)
     result.figures["  of which: after it (reply + store commit)"] = Distribution.of(outside_ms)
     result.values.update({f"turns with outcome {k}": v for k, v in sorted(outcomes.items())})

@@ -34,7 +34,7 @@ PHASES: tuple[Phase, ...] = (
     Phase("retrieve", "2. Tra cứu Dược thư", "2. Looking up the formulary",
           ("retrieving_single", "retrieving_interaction", "retrieving_condition", "reviewing_safety")),
     Phase("generate", "3. Soạn và kiểm chứng câu trả lời", "3. Composing and verifying the answer",
-          ("generating", "verifying", "repairing")),
+          ("generating", "calculating", "verifying", "repairing")),
     Phase("outcomes", "4. Kết quả người dùng nhận được", "4. What the user receives",
           ("answered", "flagged", "clarified", "abstained")),
 )

@@ -91,6 +91,16 @@ RATIONALE: dict[str, tuple[str, str]] = {
     "Lỗi nhà cung cấp luôn đóng an toàn: không có câu trả lời thay thế.": (
         "Khi dịch vụ mô hình lỗi thì từ chối: không có câu trả lời thay thế chưa kiểm chứng.",
         "When the model service fails the reply declines: no unverified substitute answer."),
+    "Không mô hình nào làm phép tính: mã tính lượng hoạt chất theo cân nặng từ dòng liều được trích dẫn và áp mọi "
+    "mức tối đa; bước kiểm chứng chỉ nhận con số tính được khi phép tính lặp lại đúng từ văn bản trích dẫn và cân "
+    "nặng của bệnh nhân. Liều cố định theo nhóm tuổi giữ nguyên như Dược thư ghi.": (
+        "Không mô hình ngôn ngữ nào làm phép tính: quy tắc cố định tính lượng hoạt chất theo cân nặng từ dòng liều "
+        "được trích dẫn và áp mọi mức tối đa; con số tính được chỉ được nhận khi phép tính lặp lại đúng từ văn bản "
+        "trích dẫn và cân nặng của bệnh nhân. Liều cố định theo nhóm tuổi giữ nguyên như Dược thư ghi.",
+        "No language model does arithmetic: fixed rules compute the amount of active substance for this weight from "
+        "the cited dose line and apply every stated maximum; a computed figure is accepted only when the arithmetic "
+        "reproduces from the cited text and the patient's weight. Fixed age-band doses are shown as the formulary "
+        "states them."),
     "Mọi con số kèm đơn vị phải có trong đoạn được trích dẫn; mọi trích dẫn phải là bằng chứng đã tra.": (
         "Mọi con số kèm đơn vị phải có trong đoạn được trích dẫn; mọi trích dẫn phải là đoạn Dược thư đã tra.",
         "Every number with its unit must appear in the passage it cites; every citation must be a retrieved passage."),
@@ -127,6 +137,13 @@ EFFECT: dict[str, tuple[str, str]] = {
                         "Asks for the route, offering the routes found."),
     "route_not_documented": ("Hỏi lại với các đường dùng Dược thư có; không tự đổi sang đường khác.",
                              "Asks again with the routes the formulary has; never switches route by itself."),
+    "calculation_applies": (
+        "Tính lượng hoạt chất cho cân nặng này và áp mọi mức tối đa Dược thư ghi; không tính khi bệnh nhân thuộc "
+        "nhóm bị loại trừ, thiếu cân nặng hoặc cân nặng không hợp lý, dòng liều thuộc đường dùng hay chỉ định khác, "
+        "nội dung chưa trích xuất được, hoặc dòng liều không đọc được chắc chắn.",
+        "Computes the amount of active substance for this weight and applies every stated maximum; never when the "
+        "patient is in an excluded group, the weight is missing or implausible, the line is for another route or "
+        "indication, the text failed extraction, or the line cannot be read with certainty."),
     "grounding_failed": ("Từ chối: câu trả lời không khớp nguồn.", "Declines: the answer does not match its source."),
     "not_entailed": ("Từ chối: nguồn không xác nhận nội dung.", "Declines: the source does not state it."),
     "omission_unrepaired": ("Từ chối: câu trả lời vẫn thiếu ý.", "Declines: the answer still leaves a point out."),

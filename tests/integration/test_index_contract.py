@@ -107,7 +107,7 @@ def test_a_query_with_no_words_finds_nothing(index: FormularyIndex) -> None:
 
 def test_drug_names_carry_aliases_brands_and_classes(index: FormularyIndex) -> None:
     names = {n.drug_id: n for n in index.drug_names()}
-    assert len(names) == 30
+    assert len(names) == 33
     aspirin = names["acid_acetylsalicylic"]
     assert "Aspirin" in aspirin.aliases and "Aspegic" in aspirin.brands and "NSAID" in aspirin.classes
     assert "Panadol" in names["paracetamol"].brands
@@ -222,3 +222,13 @@ def test_qdrant_rebuild_swaps_the_alias_to_exactly_the_new_corpus(corpus: list[M
     assert [n.drug_id for n in index.drug_names()] == [corpus[0].drug_id]
     assert index.count() == len(chunk_monograph(corpus[0]))
     assert len(client.get_collections().collections) == 1
+
+
+def test_a_dosage_paragraph_split_for_length_comes_back_with_its_continuation_flag(
+        index: FormularyIndex, corpus: list[Monograph]) -> None:
+    # The dosage tree re-joins a flattened section with a space where a chunk continues its paragraph: the flag
+    # must survive the adapter's payload, or a band's ceiling sentence would be cut off from its band.
+    cefalexin = next(m for m in corpus if m.drug_id == "cefalexin")
+    expected = [c for c in chunk_monograph(cefalexin) if c.section_key == "lieu_luong_cach_dung"]
+    found = index.find_by_section("cefalexin", "lieu_luong_cach_dung")
+    assert found == expected and any(c.continues for c in found)

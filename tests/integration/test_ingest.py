@@ -127,7 +127,7 @@ def test_a_build_that_fails_midway_leaves_the_old_index_serving(tmp_path: Path,
     assert [p for p in (data / "index" / "shards").iterdir()] == [old], "the half-built shard is removed"
     index = _serving(data)
     try:
-        assert len(index.drug_names()) == 30
+        assert len(index.drug_names()) == 33
     finally:
         index.close()
 
@@ -148,7 +148,7 @@ def test_ensure_index_builds_the_fixture_formulary_once(tmp_path: Path) -> None:
     assert ensure_index(tmp_path / "data") == first
     index = EdgeIndex.open(first)
     try:
-        assert index.is_synthetic() and len(index.drug_names()) == 30
+        assert index.is_synthetic() and len(index.drug_names()) == 33
     finally:
         index.close()
 
@@ -166,7 +166,7 @@ def test_cli_prints_the_summary_as_json(tmp_path: Path) -> None:
     assert set(summary) == {"monographs", "sections", "chunks", "quarantined_blocks", "unknown_headings", "errors",
                             "swapped", "index_version", "drug_ids", "kept_monographs"}
     assert summary["swapped"] and summary["index_version"] == current_shard(tmp_path / "data").name  # type: ignore[union-attr]
-    assert summary["monographs"] == 30 and summary["quarantined_blocks"] >= 2
+    assert summary["monographs"] == 33 and summary["quarantined_blocks"] >= 2
     assert summary["unknown_headings"] == [] and summary["errors"] == []
     assert current_shard(tmp_path / "data") is not None
 

@@ -1,0 +1,1 @@
+"""The dosage tree: a dosage section read as structure (model, parser, band reader, line reader)."""

@@ -1,0 +1,160 @@
+"""Reading a band from a phrase: ages, weights, ClCr/eGFR, gestational age and hepatic grade, in folded text.
+
+"Trẻ em 3 - 6 tháng tuổi" → age [3, 6) months; "Trẻ em 10 12 tuổi" (a dash lost in extraction) → [120, 144);
+"≥ 14 kg - 21 kg" → weight [14, 21]; "> 21 kg - dưới 30 kg" → (21, 30); "Clcr 10 - 50 ml/phút" → renal [10, 50);
+"Sơ sinh 28 - 32 tuần" → gestation [28, 32). Ranges are half-open at the top (a child of exactly 6 months is in
+"6 tháng - 2 tuổi", not in "3 - 6 tháng"), except that "≥ a - b" closes b (the book writes "≥ a - b", then "> b").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from core.dosage.model import Band, Bound, HepaticGrade
+from core.numbers import Quantity, extract_quantities
+from core.text import fold
+
+DAYS_PER_MONTH = 30.4375
+
+_LOWER = re.compile(r"(tren|lon hon|>|≥|>=|tu|hon)\s*$")
+_LOWER_CLOSED = re.compile(r"(≥|>=|tu)\s*$")
+_UPPER = re.compile(r"(duoi|nho hon|<|≤|<=|den|toi|cho toi|cho den)\s*$")
+_UPPER_CLOSED = re.compile(r"(≤|<=|den|toi|cho toi|cho den)\s*$")
+_OR_ABOVE = re.compile(r"^\s*(tuoi\s*)?(hoac|va|tro)\s+(tren|len|lon hon)")
+_LOST_DASH = re.compile(r"(?<![\d,.])(\d{1,3})\s+(\d{1,3})\s+(tuoi|thang|kg|tuan)\b")
+_LOST_DASH_UNITS = re.compile(r"(?<![\d,.])(\d{1,3}\s+(?:thang|tuan))\s+(\d{1,3}\s+(?:tuoi|thang))\b")
+_RENAL_CUE = re.compile(r"\b(clcr|egfr|thanh thai creatinin|do loc cau than|muc loc cau than)\b")
+_GESTATION_CUE = re.compile(r"\b(so sinh|tuoi thai|thieu thang)\b")
+_HEPATIC = re.compile(r"\bsuy gan\b(?P<rest>[^.;:]*)")
+
+
+@dataclass(frozen=True)
+class BandReading:
+    band: Band
+    dimensions: int
+    """How many dimensions were read (0 = the phrase states no band)."""
+    ambiguous: bool = False
+    """The phrase states several bands of one dimension: it cannot be placed in one."""
+
+
+def _qualifier(before: str) -> str:
+    tail = before[-14:]
+    if _LOWER_CLOSED.search(tail):
+        return "ge"
+    if _LOWER.search(tail):
+        return "gt"
+    if _UPPER_CLOSED.search(tail):
+        return "le"
+    if _UPPER.search(tail):
+        return "lt"
+    return ""
+
+
+def _dimension(q: Quantity, folded: str) -> str | None:
+    unit = q.unit
+    if unit == "thang":
+        return "age"
+    if unit == "kg":
+        return "weight"
+    if unit == "tuan" and _GESTATION_CUE.search(folded):
+        return "gestation"
+    if unit == "ngay" and re.search(r"(\bso sinh|\bngay tuoi|\(\s*\d)", folded):
+        return "age_days"
+    if unit.startswith("ml/phut"):
+        return "renal"
+    return None
+
+
+def _bound(q: Quantity, before: str, after: str) -> Bound:
+    low, high = float(q.low), float(q.high)
+    qual = _qualifier(before)
+    if q.is_range:
+        return Bound(low, high, low_open=qual == "gt", high_open=qual != "ge")
+    if _OR_ABOVE.match(after):
+        return Bound(low, math.inf, low_open=False)
+    if qual == "ge":
+        return Bound(low, math.inf, low_open=False)
+    if qual == "gt":
+        return Bound(low, math.inf, low_open=True)
+    if qual == "le":
+        return Bound(0.0, low, high_open=False)
+    if qual == "lt":
+        return Bound(0.0, low, high_open=True)
+    return Bound(low, low, high_open=False)
+
+
+def _join(a: Bound, b: Bound) -> Bound | None:
+    """Two one-sided bounds of one dimension ("> 21 kg - dưới 30 kg") as one interval; None when they are two
+    bands ("trẻ < 12 tháng tuổi, 12 tháng tuổi - 10 tuổi và 11 tuổi - 18 tuổi"): which one is meant is not read."""
+    if a.high == b.high == math.inf and a.low == b.low:
+        return Bound(a.low, math.inf, low_open=a.low_open and b.low_open)  # "2 tuổi hoặc trên 2 tuổi"
+    if a.high == math.inf and b.low == 0.0 and a.low < b.high:
+        return Bound(a.low, b.high, low_open=a.low_open, high_open=b.high_open)
+    if b.high == math.inf and a.low == 0.0 and b.low < a.high:
+        return Bound(b.low, a.high, low_open=b.low_open, high_open=a.high_open)
+    return None
+
+
+def repair_lost_dashes(folded: str) -> str:
+    """'tre em 10 12 tuoi' → 'tre em 10 - 12 tuoi' (the PDF extraction dropped the dash of a range)."""
+    folded = _LOST_DASH_UNITS.sub(lambda m: f"{m.group(1)} - {m.group(2)}", folded)  # "1 tháng 16 tuổi"
+    return _LOST_DASH.sub(lambda m: f"{m.group(1)} - {m.group(2)} {m.group(3)}"
+                          if int(m.group(1)) < int(m.group(2)) else m.group(0), folded)
+
+
+def hepatic_grade(folded: str) -> HepaticGrade | None:
+    m = _HEPATIC.search(folded)
+    if not m:
+        return None
+    rest = m.group("rest")
+    if re.search(r"\bnhe\b", rest) and re.search(r"\bvua\b", rest):
+        return "moderate"
+    if re.search(r"\bnang\b", rest):
+        return "severe"
+    if re.search(r"\bvua\b", rest):
+        return "moderate"
+    if re.search(r"\bnhe\b", rest):
+        return "mild"
+    return "any"
+
+
+def read_band(phrase: str) -> BandReading:
+    """The band a phrase states (a lead-in, or the opening words of a line)."""
+    folded = repair_lost_dashes(fold(phrase))
+    found: dict[str, Bound] = {}
+    ambiguous = False
+    for q in extract_quantities(folded):
+        dim = _dimension(q, folded)
+        if dim is None:
+            continue
+        at = folded.find(q.text)
+        before, after = folded[:max(at, 0)], folded[at + len(q.text):] if at >= 0 else ""
+        bound = _bound(q, before, after)
+        if dim == "age_days":
+            dim = "age"
+            bound = Bound(bound.low / DAYS_PER_MONTH, bound.high / DAYS_PER_MONTH if bound.high != math.inf
+                          else math.inf, bound.low_open, bound.high_open)
+        if dim == "renal" and not _RENAL_CUE.search(folded) and not re.search(r"\bml/\s*phut\b", folded):
+            continue
+        joined = _join(found[dim], bound) if dim in found else bound
+        if joined is None:
+            ambiguous = True
+        else:
+            found[dim] = joined
+    if "gestation" not in found and re.search(r"\b(thieu thang|de non)\b", folded):
+        found["gestation"] = Bound(0.0, 37.0)
+    elif "gestation" not in found and re.search(r"\bdu thang\b", folded):
+        found["gestation"] = Bound(37.0, math.inf, high_open=False)
+    band = Band(age_months=found.get("age"), weight_kg=found.get("weight"), renal_ml_min=found.get("renal"),
+                gestation_weeks=found.get("gestation"))
+    return BandReading(band, len(found), ambiguous)
+
+
+def renal_value(text: str) -> float | None:
+    """A ClCr/eGFR value a user stated ("eGFR 25", "Clcr 40 ml/phút", "độ thanh thải creatinin 28")."""
+    folded = fold(text)
+    m = re.search(r"\b(clcr|egfr|gfr|thanh thai creatinin|do loc cau than|muc loc cau than)\b[^0-9]{0,20}"
+                  r"(\d+(?:[.,]\d+)?)", folded)
+    return float(m.group(2).replace(",", ".")) if m else None

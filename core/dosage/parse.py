@@ -1,0 +1,547 @@
+"""Parse a "Liều lượng và cách dùng" section into a DosageTree.
+
+Two shapes of input, one reader:
+- the fixture's labelled Markdown: `*Uống – Trẻ em:*` opens a paragraph (a fresh context), list items
+  `- Trẻ 4–6 tuổi: 240 mg/lần.` are bands, each line closes the band of the line before;
+- flattened PDF-extracted paragraphs: lead-ins inside running text ("Trẻ em: Đau, sốt: Uống: Trẻ em 3 - 6 tháng
+  tuổi: 60 mg; …") open contexts.
+
+The context is a stack of lead-ins. A lead-in of a kind already on the stack replaces it and everything opened
+after it ("Đặt trực tràng:" after "Uống: …bands…" keeps "Trẻ em › Đau, sốt" and drops the oral bands); a kind not
+on the stack nests. Section lead-ins ("Liều lượng:") and patient-condition lead-ins ("Suy thận:") start over.
+Clauses are cut at ';' and at sentence ends; a clause without a band of its own continues the band of the line it
+is in (the ceiling sentence after a band: "Tối đa 30 mg/kg/ngày").
+
+Never by guess: a flattened table, and the lines under a band lead-in whose range cannot be read, go to
+`unplaced`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Literal
+
+from core.dosage.bands import hepatic_grade, read_band
+from core.dosage.lines import dose_quantities, excludes, looks_like_table, maxima, rule
+from core.dosage.model import Band, Bound, Context, DosageTree, LineKind, RegimenLine, Unplaced
+from core.text import fold
+from core.vocabulary import BOOK_ADULT, BOOK_CHILD, NEONATE, route_patterns
+
+EntryKind = Literal["section", "special", "route", "indication", "population", "band"]
+
+_ROUTES = route_patterns("book")
+_COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
+_LABEL = re.compile(r"^\s*\*(?!\*)([^*\n]{2,80}?):?\*\s*:?\s*")
+_BULLET = re.compile(r"^\s*(?:[-•+–]|\d+[.)])\s+")
+_SECTION = re.compile(r"^(cach dung|lieu luong|lieu dung|lieu luong va cach dung|lieu dung va cach dung|"
+                      r"thoi gian dung thuoc)$")
+_RENAL = re.compile(r"\b(suy than|suy giam chuc nang than|tham phan|loc mau|chuc nang than)\b")
+_HEPATIC = re.compile(r"\b(suy gan|suy giam chuc nang gan|benh gan)\b")
+_ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia)\b")
+_NOTE_START = re.compile(r"^(lieu|neu|o |voi |doi voi|trong|khi|de |sau|truoc|cach |bat dau|thoi gian|\(|clcr$|egfr$)")
+_SEVERITY = re.compile(r"^(nhiem khuan|nhiem trung|benh|the|muc do|truong hop)?\s*(nhe|vua|nang|nhe, vua|nhe va vua)\b")
+_BAND_LIKE = re.compile(r"\d")
+_WORD = re.compile(r"\w+")
+_POPULATION_INLINE = re.compile(r"^(o |cho |voi |doi voi )?(tre em|tre nho|tre|nguoi lon|nguoi cao tuoi)\b")
+_TRAILING_BAND = re.compile(r"\b(cho|o|doi voi|voi) (tre|nguoi|benh nhan|so sinh)[^;.]*")
+_INNER_LEADIN = re.compile(r"(?:^|[.,)]\s+)([^:;.,()]{3,60}):\s")
+_ELIDED = re.compile(r"^(\(|\d|duoi|tren|tu |>|<|≥|≤|hoac)")
+_BAND_CUE = re.compile(r"\b(tre|so sinh|nguoi|benh nhan|clcr|egfr|thanh thai|can nang)\b")
+MAX_LEADIN_WORDS = 30
+NEONATE_MONTHS = Bound(0.0, 1.0)
+MAX_ROUTE_WORDS = 10
+MAX_POPULATION_WORDS = 7
+
+
+@dataclass
+class _Entry:
+    kind: EntryKind
+    label: str
+    """As written (for the context path)."""
+    routes: tuple[str, ...] = ()
+    population: Literal["adult", "pediatric"] | None = None
+    neonate: bool = False
+    band: Band | None = None
+    readable: bool = True
+    renal: bool = False
+    hepatic: bool = False
+    severity: bool = False
+    used: bool = False
+    """A line was placed under it (an indication lead-in right after an unused one nests instead of replacing)."""
+
+
+@dataclass
+class _Parser:
+    text: str
+    noise: tuple[str, ...]
+    tree: DosageTree = field(init=False)
+    stack: list[_Entry] = field(default_factory=list)
+    unplaceable: str = ""
+    """Why the clause being read cannot be placed ('' = it can)."""
+    leadin_line: bool = False
+    """The clause being emitted opens with a lead-in of its own ("Thời gian điều trị: …")."""
+
+    def __post_init__(self) -> None:
+        self.tree = DosageTree(text=self.text)
+
+    # ------------------------------------------------------------------------------------------ structure
+
+    def run(self) -> DosageTree:
+        for start, end in _lines(self.text):
+            self._line(start, end)
+        return self.tree
+
+    def _line(self, start: int, end: int) -> None:
+        raw = self.text[start:end]
+        if not raw.strip() or _COMMENT.match(raw):
+            return
+        self._pop_kinds({"band"})
+        label = _LABEL.match(raw)
+        if label:
+            # A labelled paragraph is a fresh context: "*Đặt trực tràng – Trẻ em:*" says everything it is for.
+            self.stack = []
+            self._labelled(label.group(1))
+            start += label.end()
+        else:
+            bullet = _BULLET.match(raw)
+            if bullet:
+                start += bullet.end()
+        for c_start, c_end in _clauses(self.text, start, end):
+            self._clause(c_start, c_end)
+
+    def _labelled(self, label: str) -> None:
+        folded = fold(label)
+        if _SECTION.match(folded):
+            return
+        parts = [p.strip() for p in re.split(r"\s+[–—-]\s+", label) if p.strip()]
+        for part in parts:
+            self._leadin(part)
+
+    def _clause(self, start: int, end: int) -> None:
+        pos = start
+        body_start: int | None = None
+        had_band = False
+        pending_note: str | None = None
+        before: set[int] = set()
+        while True:
+            m = _leadin_at(self.text, pos, end)
+            if m is None:
+                break
+            phrase_start, phrase_end, next_pos = m
+            phrase = self.text[phrase_start:phrase_end]
+            kind = self._leadin(phrase)
+            if kind is None:
+                break  # not a lead-in: the body starts here
+            if pending_note is not None and kind != "note":
+                # A lead-in followed by more lead-ins is not quoted with the line. A long one opens a context
+                # ("Nhiễm vi khuẩn nhạy cảm ở tai, mũi, họng…: Người lớn: …"): an indication; a note-like one
+                # ("Liều được tính theo cân nặng như sau:") is just dropped from the line.
+                if not _NOTE_START.match(fold(pending_note)):
+                    self._indication_before(pending_note, before)
+                elif kind == "band":
+                    self._close_severity(before)
+                body_start = phrase_start if kind == "band" else None
+                pending_note = None
+            if kind == "note" and body_start is None:
+                pending_note, before = phrase, {id(e) for e in self.stack}
+            if kind in ("band", "note") and body_start is None:
+                body_start = phrase_start  # the line quotes its band lead-in ("Trẻ em 3 - 6 tháng tuổi: 60 mg")
+            had_band = had_band or kind == "band"
+            pos = next_pos
+        if body_start is None:
+            body_start = pos
+        line_text = self.text[body_start:end].strip()
+        if not line_text or not re.search(r"\w", self.text[pos:end]):
+            return
+        lstart = body_start + (len(self.text[body_start:end]) - len(self.text[body_start:end].lstrip()))
+        lend = lstart + len(line_text)
+        self.unplaceable = ""
+        if not had_band and not excludes(self.text[pos:end]):
+            self._body_band(self.text[pos:end])
+        self.leadin_line = lstart < pos  # the line opens with its own lead-in: never a continuation
+        self._emit(lstart, lend, self.text[pos:end])
+
+    def _close_severity(self, before: set[int]) -> None:
+        """"Liều theo tuổi: Trẻ em dưới 1 tuổi: …" after "Nhiễm khuẩn nặng: …": the note heads bands of its own;
+        the severity lead-in before it does not carry over to them."""
+        severity = next((e for e in self.stack if id(e) in before and e.kind == "indication" and e.severity
+                         and e.used), None)
+        if severity is not None:
+            self.stack = [e for e in self.stack if e is not severity]
+
+    def _indication_before(self, phrase: str, before: set[int]) -> None:
+        """Insert an indication below the entries opened after it in this clause (they were read first)."""
+        later = [e for e in self.stack if id(e) not in before]
+        self.stack = [e for e in self.stack if id(e) in before]
+        self._indication(self._strip_noise(phrase), fold(phrase))
+        self.stack.extend(later)
+
+    # ------------------------------------------------------------------------------------------- lead-ins
+
+    def _strip_noise(self, phrase: str) -> str:
+        """A running page header glued to a lead-in ("Ibuprofen Trẻ 4 - 7 tuổi", "1486 Warfarin từ …")."""
+        words = phrase.split()
+        while words and (fold(words[0]) in self.noise or re.fullmatch(r"\d{3,4}", words[0])) and len(words) > 1:
+            words = words[1:]
+        return " ".join(words)
+
+    def _leadin(self, phrase: str) -> str | None:
+        """Classify a lead-in and update the stack; the kind, 'note' (quoted with its line), or None (not one)."""
+        phrase = self._strip_noise(phrase)
+        folded = fold(phrase)
+        words = len(_WORD.findall(folded))
+        if not words or words > MAX_LEADIN_WORDS or dose_quantities(folded):
+            return None
+        if _SECTION.match(folded):
+            self.stack = []
+            return "section"
+        band = read_band(phrase)
+        population, neonate = _population(folded)
+        if band.dimensions and band.ambiguous:
+            self._open_band(phrase, Band(), population, neonate, readable=False)
+            return "band"
+        if band.dimensions:
+            if _RENAL.search(folded) and not re.search(r"\bbinh thuong\b", folded) and not self._has("special"):
+                self._open("special", _Entry("special", phrase, renal=True))
+            self._open_band(phrase, band.band, population, neonate)
+            return "band"
+        if _RENAL.search(folded) and not re.search(r"\bbinh thuong\b", folded):
+            self.stack = [_Entry("special", phrase, renal=True)]
+            return "special"
+        if _HEPATIC.search(folded) and words <= MAX_POPULATION_WORDS + 3:
+            grade = hepatic_grade(folded)
+            self.stack = [_Entry("special", phrase, hepatic=True, band=Band(hepatic=grade))]
+            return "special"
+        if neonate and words <= MAX_POPULATION_WORDS:
+            # "Sơ sinh:" under "Trẻ em" is a band of children (the first month), not a new population.
+            self._open_band(phrase, Band(age_months=NEONATE_MONTHS), "pediatric", True)
+            return "band"
+        if population and words <= MAX_POPULATION_WORDS and not folded.startswith("lieu"):
+            self._open("population", _Entry("population", phrase, population=population, neonate=neonate))
+            return "population"
+        if _BAND_LIKE.search(folded) and re.search(r"\b(tuoi|thang|kg|tuan|ngay|clcr)\b", folded):
+            # Looks like a band but the range cannot be read: its lines are reported, never placed by guess.
+            self._open_band(phrase, Band(), population, neonate, readable=False)
+            return "band"
+        routes = [r for r, p in _ROUTES if p.search(folded)]
+        if routes and words <= MAX_ROUTE_WORDS and not _NOTE_START.match(folded):
+            self._open("route", _Entry("route", phrase, routes=tuple(routes)))
+            return "route"
+        if routes and words <= MAX_ROUTE_WORDS and folded.startswith("lieu"):
+            self._open("route", _Entry("route", phrase, routes=tuple(routes)))
+            return "route"
+        if _NOTE_START.match(folded) or words > 9:
+            return "note"
+        self._indication(phrase, folded)
+        return "indication"
+
+    def _indication(self, phrase: str, folded: str) -> None:
+        entry = _Entry("indication", phrase, severity=bool(_SEVERITY.match(folded)))
+        special = self._last("special")
+        if special is not None and special.used and not (_RENAL.search(folded) or _HEPATIC.search(folded)):
+            # "Người bệnh thẩm phân máu: …. Viêm bàng quang không biến chứng: …": a new indication after the
+            # renal/hepatic lines is not for those patients only; the special context ends.
+            self.stack = []
+        top = self.stack[-1] if self.stack else None
+        if top is not None and top.kind == "indication" and not top.used:
+            self.stack.append(entry)  # "Bệnh Lyme: Viêm tim nhẹ:" nests
+            return
+        if entry.severity:
+            last = self._last("indication")
+            if last is not None and last.severity:
+                self._pop_from(last)
+            self.stack.append(entry)
+            return
+        first = next((e for e in self.stack if e.kind == "indication"), None)
+        if first is not None:
+            self._pop_from(first)
+        elif top is not None and top.kind == "band" and top.used:
+            self._pop_kinds({"band"})  # a band whose lines are done; one opened just before nests the indication
+        self.stack.append(entry)
+
+    def _open_band(self, phrase: str, band: Band, population: Literal["adult", "pediatric"] | None,
+                   neonate: bool, *, readable: bool = True) -> None:
+        top = self.stack[-1] if self.stack else None
+        elided = (population is None and top is not None and top.kind == "band" and top.band is not None
+                  and _ELIDED.match(fold(phrase)) is not None)
+        if elided and top is not None and top.band is not None:
+            # "Trẻ 3 tháng - 1 tuổi: …; 1 - 5 tuổi: …": the population (and any other dimension) carries on.
+            band = top.band.merged(band)
+            neonate = neonate or top.neonate
+            population = top.population
+        if population is not None and self._stack_population() not in (None, population):
+            self._pop_from(self._last("population"))
+        self._pop_kinds({"band"})
+        if population is not None and self._stack_population() is None and not elided:
+            # "Người lớn, Clcr 50 - 79 ml/phút: …; Clcr 30 - 49 ml/phút: …": the population a band names carries
+            # on to the bands after it (a population entry with no label of its own).
+            self.stack.append(_Entry("population", "", population=population))
+        self.stack.append(_Entry("band", phrase, population=population, neonate=neonate, band=band,
+                                 readable=readable))
+
+    def _open(self, kind: EntryKind, entry: _Entry) -> None:
+        existing = self._last(kind)
+        kept: list[_Entry] = []
+        if existing is not None:
+            if kind == "population":
+                # "Viêm tai giữa: Trẻ em: …" — an indication just opened above the old population is this
+                # population's indication, not the old one's: it is kept, below the new population.
+                at = self.stack.index(existing)
+                kept = [e for e in self.stack[at + 1:] if e.kind == "indication" and not e.used]
+            self._pop_from(existing)
+        elif kind != "band":
+            self._pop_kinds({"band"})
+        self.stack.extend(kept)
+        self.stack.append(entry)
+
+    def _pop_from(self, entry: _Entry | None) -> None:
+        if entry is None:
+            return
+        for i, e in enumerate(self.stack):
+            if e is entry:
+                del self.stack[i:]
+                return
+
+    def _pop_kinds(self, kinds: set[str]) -> None:
+        while self.stack and self.stack[-1].kind in kinds:
+            self.stack.pop()
+
+    def _last(self, kind: str) -> _Entry | None:
+        return next((e for e in reversed(self.stack) if e.kind == kind), None)
+
+    def _has(self, kind: str) -> bool:
+        return self._last(kind) is not None
+
+    def _stack_population(self) -> str | None:
+        return next((e.population for e in reversed(self.stack) if e.population), None)
+
+    def _body_band(self, body: str) -> None:
+        """A clause with no band lead-in may state its band in its opening words ("Trẻ 3 tháng - 12 tuổi dùng
+        tối đa …", "Các liều cho trẻ từ 3 tháng - 18 tuổi …", "Nếu uống, ở trẻ em, Clcr < 10 ml/phút, …") or after
+        its dose ("0,09 mg/kg/ngày, cho trẻ từ 11 tuổi - 18 tuổi"). A clause that names its patients by a band it
+        does not state ("trẻ nặng hơn …") or by several bands is marked unplaceable."""
+        folded = fold(body)
+        opening = _opening(body)
+        head = " ".join(opening.split()[:7])
+        self.unplaceable = ""
+        if _BAND_CUE.search(head) and re.search(r"\b(nang|lon|nhieu tuoi|be) hon\b", opening):
+            self.unplaceable = "a band named by comparison, not stated"
+            return
+        band = read_band(opening) if _BAND_CUE.search(head) else None
+        if band is None or not band.dimensions:
+            trailing = _TRAILING_BAND.search(folded[len(opening):]) if opening != folded else None
+            band = read_band(trailing.group(0)) if trailing else band
+        if band is None or not band.dimensions:
+            return
+        if band.ambiguous:
+            self.unplaceable = "several bands in one line"
+            return
+        # The band is stated in the line itself: nothing to add to the path; a population named there is opened
+        # by _inline_context, so it carries on to the next line too.
+        self._pop_kinds({"band"})
+        self.stack.append(_Entry("band", "", neonate=bool(NEONATE.search(opening)), band=band.band))
+
+    # ----------------------------------------------------------------------------------------------- lines
+
+    def _emit(self, start: int, end: int, body: str) -> None:
+        text = self.text[start:end]
+        for e in self.stack:
+            e.used = True
+        if looks_like_table(text):
+            self.tree.unplaced.append(Unplaced(text, start, end, "flattened table (numbers without their labels)"))
+            return
+        if self.unplaceable:
+            self.tree.unplaced.append(Unplaced(text, start, end, self.unplaceable))
+            return
+        inner = _INNER_LEADIN.search(body)
+        if inner and (read_band(inner.group(1)).dimensions or _population(fold(inner.group(1)))[0]):
+            # "…: Người dưới 40 kg: 45 mg/kg/ngày" left inside a line: whose dose it is was not read.
+            self.tree.unplaced.append(Unplaced(text, start, end, f"lead-in inside a line: «{inner.group(1)}»"))
+            return
+        band_entry = self._last("band")
+        if band_entry is not None and not band_entry.readable:
+            self.tree.unplaced.append(Unplaced(text, start, end, f"band not read: «{band_entry.label}»"))
+            return
+        self._inline_context(body)
+        context = self._context(text)
+        own = read_band(_opening(body))
+        kind: LineKind = "regimen" if dose_quantities(text) or _ADJUSTMENT.search(fold(text)) else "note"
+        grade = hepatic_grade(fold(text)) if context.hepatic else None
+        if grade not in (None, "any"):
+            # "Chống chỉ định khi suy gan nặng" under "Suy gan nhẹ và vừa:" is about the severe grade.
+            context = replace(context, band=replace(context.band, hepatic=grade))
+        if excludes(text):
+            # An exclusion names whom it excludes ("cho trẻ dưới 2 tuổi"); one that names nobody excludes nobody.
+            band = context.band.merged(own.band) if own.dimensions else context.band
+            if not band.empty or own.dimensions:
+                kind = "exclusion"
+                context = replace(context, band=band)
+        if kind == "regimen" and not context.routes:
+            anywhere = tuple(r for r, p in _ROUTES if p.search(fold(text))
+                             and (r != "inhaled" or re.search(r"khí dung|hít|phun mù", text, re.I)))
+            if len(anywhere) == 1:
+                context = replace(context, routes=anywhere)
+        previous = self.tree.lines[-1] if self.tree.lines else None
+        if previous is not None and not self.leadin_line and _continues(self.text, previous, start, context, kind):
+            # The same patients' next clause (the ceiling after a dose: "…: 20 mg/kg …; sau đó … tối đa 30 mg/kg/
+            # ngày") is one line: quoting a dose without its own ceiling would leave out the maximum.
+            assert previous is not None
+            start = previous.start
+            text = self.text[start:end]
+            context = replace(context, routes=tuple(dict.fromkeys((*previous.routes, *context.routes))))
+            kind = "regimen" if "regimen" in (kind, previous.kind) else kind
+            self.tree.lines.pop()
+        line = RegimenLine(text=text, start=start, end=end, context=context, kind=kind,
+                           maxima=maxima(text), rule=rule(text) if kind == "regimen" else None)
+        self.tree.lines.append(line)
+
+    def _inline_context(self, body: str) -> None:
+        """A route or population named at the very start of a line opens a context that carries on ("Nếu uống, ở
+        trẻ em, Clcr < 10 …. Người lớn, Clcr 10 - 50 …")."""
+        folded = fold(body)
+        head = " ".join(folded.split()[:4])
+        routes = tuple(r for r, p in _ROUTES if p.search(head) and r != "inhaled")
+        current = next((e.routes for e in reversed(self.stack) if e.routes), ())
+        if len(routes) == 1 and routes != current and re.match(r"^(neu |khi )?(uong|dat|tiem|truyen)", folded):
+            band = self.stack.pop() if self.stack and self.stack[-1].kind == "band" else None
+            self._open("route", _Entry("route", "", routes=routes))
+            if band is not None:
+                self.stack.append(band)
+        inline = _POPULATION_INLINE.match(re.sub(r"^(neu|khi) [^,]{0,12},\s*", "", folded))
+        if inline:
+            population, neonate = _population(inline.group(0))
+            if population is not None and population != self._stack_population():
+                band = self.stack.pop() if self.stack and self.stack[-1].kind == "band" else None
+                self._open("population", _Entry("population", "", population=population, neonate=neonate))
+                if band is not None:
+                    self.stack.append(band)
+
+    def _context(self, text: str) -> Context:
+        routes: tuple[str, ...] = next((e.routes for e in reversed(self.stack) if e.routes), ())
+        population: Literal["adult", "pediatric"] | None = None
+        neonate = False
+        band = Band()
+        renal = hepatic = False
+        indications: list[str] = []
+        path: list[str] = []
+        for e in self.stack:
+            if e.label and e.kind != "band":
+                path.append(e.label)
+            if e.population:
+                population, neonate = e.population, e.neonate
+            if e.band is not None:
+                band = band.merged(e.band)
+            renal = renal or e.renal
+            hepatic = hepatic or e.hepatic
+            if e.kind == "indication":
+                indications.append(e.label)
+        if band.age_months is not None and population is None and band.age_months.high <= 18 * 12:
+            population = "pediatric"
+        if band.gestation_weeks is not None:
+            population, neonate = "pediatric", True
+        return Context(routes=routes, indication=tuple(indications), population=population, neonate=neonate,
+                       renal=renal or band.renal_ml_min is not None, hepatic=hepatic, band=band, path=tuple(path))
+
+
+def _continues(text: str, previous: RegimenLine, start: int, context: Context, kind: str) -> bool:
+    """The clause at `start` continues the dose line `previous`: same source line, same patients, not an
+    exclusion. Notes stay one clause each (a sentence about children after one about tablets is its own line)."""
+    if kind == "exclusion" or previous.kind != "regimen" or "\n" in text[previous.end:start]:
+        return False
+    if re.search(r"\w", text[previous.end:start]):
+        return False  # a lead-in sits between them: its clause is another context
+    a, b = previous.context, context
+    same = (a.path, a.population, a.band, a.indication, a.renal, a.hepatic, a.neonate) == \
+        (b.path, b.population, b.band, b.indication, b.renal, b.hepatic, b.neonate)
+    return same and (not a.routes or not b.routes or a.routes == b.routes)
+
+
+def _opening(body: str) -> str:
+    """The words of a line before its first dose: where a line states whom it is for."""
+    folded = fold(body)
+    first_dose = min((folded.find(q.text) for q in dose_quantities(folded) if q.text in folded), default=-1)
+    return folded if first_dose < 0 else folded[:first_dose]
+
+
+_ADJUSTMENT = re.compile(r"\b(cach nhau \d|moi \d+ gio|giam liều|giam lieu|gian (rong )?khoang cach|"
+                         r"khong can (phai )?dieu chinh)")
+
+
+def _population(folded: str) -> tuple[Literal["adult", "pediatric"] | None, bool]:
+    neonate = bool(NEONATE.search(folded))
+    child = bool(BOOK_CHILD.search(folded) or neonate or re.search(r"\btre\b", folded))
+    if child and (BOOK_ADULT.search(folded) or _ELDERLY.search(folded)):
+        return None, False  # "Người lớn và trẻ cân nặng trên 50 kg": both, decided by the band
+    if child:
+        return "pediatric", neonate
+    if BOOK_ADULT.search(folded) or _ELDERLY.search(folded):
+        return "adult", False
+    return None, False
+
+
+def _lines(text: str) -> Iterator[tuple[int, int]]:
+    pos = 0
+    for line in text.split("\n"):
+        yield pos, pos + len(line)
+        pos += len(line) + 1
+
+
+# A clause ends at ';', at a sentence end (". " then a capital, digit or bracket) and before ", trẻ em:" (the
+# child's dose run into an adult line: "Người lớn: 2 g/ngày chia 2 lần, trẻ em: 50 mg/kg/ngày").
+_CLAUSE_END = re.compile(r";\s+|\.\s+(?=[A-ZĐÀ-ỸÁ-Ỹ\d(<>≥≤]|eGFR)|,\s+(?=(?:trẻ em|người lớn)[^:,;.]{0,30}:)", re.I)
+_LOWER_SENTENCE_START = re.compile(r"(eGFR|mGFR|eClcr)\b")
+"""Sentences that start in lower case: the renal measures ("… tối đa 2 000 mg/ngày. eGFR 30–44 …")."""
+
+
+def _clauses(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    pos = start
+    for m in _CLAUSE_END.finditer(text, start, end):
+        sep = text[m.start():m.end()]
+        nxt = text[m.end():m.end() + 1]
+        if sep.startswith(".") and not (nxt.isupper() or nxt in "(<>≥≤" or nxt.isdigit()
+                                        or _LOWER_SENTENCE_START.match(text, m.end())):
+            continue
+        if sep.startswith(".") and re.search(r"\b[A-Z]$", text[max(start, m.start() - 2):m.start()]):
+            continue  # "H. pylori"
+        clause_end = m.start() + (1 if sep[0] in ".;" else 0)
+        if text[pos:clause_end].strip():
+            yield pos, clause_end
+        pos = m.end()
+    if text[pos:end].strip():
+        yield pos, end
+
+
+_LEADIN = re.compile(r"\s*([^:;.]{1,140}?)\s*:\s*")
+
+
+def _leadin_at(text: str, pos: int, end: int) -> tuple[int, int, int] | None:
+    """A 'phrase:' at `pos` (before any dose): (phrase start, phrase end, position after the colon)."""
+    m = _LEADIN.match(text, pos, end)
+    if m is None or m.end() >= end and not text[m.end(1):end].strip(": "):
+        return None
+    return m.start(1), m.end(1), m.end()
+
+
+def parse_dosage(section_text: str, *, drug_names: Sequence[str] = ()) -> DosageTree:
+    """The dosage tree of one section. `drug_names` (the monograph's title words) are dropped when a running page
+    header has glued them to a lead-in. Cached: one turn reads the same section for the route question, the
+    answer and its verification (treat the tree as read-only)."""
+    noise = tuple(sorted({fold(w) for name in drug_names for w in re.findall(r"[^\W\d_]+", name) if len(w) > 2}))
+    return _parse(section_text, noise)
+
+
+@lru_cache(maxsize=256)
+def _parse(section_text: str, noise: tuple[str, ...]) -> DosageTree:
+    return _Parser(section_text, noise).run()
+
+
+def placement(section_text: str, *, drug_names: Sequence[str] = ()) -> tuple[int, int]:
+    """(lines placed in the tree, lines seen) for one dosage section — the load report's measure."""
+    return parse_dosage(section_text, drug_names=drug_names).placement()
+
+
+def with_context(line: RegimenLine, **changes: object) -> RegimenLine:
+    return replace(line, context=replace(line.context, **changes))  # type: ignore[arg-type]

@@ -1,0 +1,191 @@
+"""Which lines of a dosage tree are this patient's: the one definition the answer, the route question and the
+verification binding share.
+
+A line applies when every part of its context admits the patient: its routes (when the patient's is known), its
+population, and each dimension of its band (age, weight, ClCr/eGFR, hepatic grade, gestation). A band dimension
+whose patient value is unknown does not admit the patient — a dose is never shown on the guess that a child
+might be in its band. Lines under a renal or hepatic lead-in are for patients with that impairment only.
+
+Bands are half-open ("2 - 4 tuổi" then "4 - 6 tuổi": a 4-year-old is in the second); a patient exactly at the
+top of the last band of a group is admitted by the closed reading only when no band of that group admits them
+otherwise (`closed=True`).
+
+An exclusion that admits the patient ("không khuyến cáo cho trẻ dưới 7 kg") means no dose at all: the selection
+then carries the exclusion and no regimen line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
+from core.text import fold
+
+ADULT_AGE_MONTHS = 18 * 12
+"""An adult whose age is not stated is read as 18 years for age bands: "dưới 16 tuổi" never admits them."""
+_GENERIC = frozenset(("viem", "nhiem", "khuan", "benh", "dieu", "tri", "do", "o", "va", "cac", "hoac", "cap",
+                      "man", "nhe", "vua", "nang", "trong", "cho", "tre", "em", "nguoi", "lon", "de", "bi", "thuoc",
+                      "lieu", "dung", "the", "tinh", "co", "khong", "kem", "theo", "sau", "khi", "phong", "du"))
+_HEPATIC_COVERS = {"mild": {"mild"}, "moderate": {"mild", "moderate"}, "severe": {"severe"},
+                   "any": {"mild", "moderate", "severe", "any"}}
+
+
+@dataclass
+class Selection:
+    lines: list[RegimenLine] = field(default_factory=list)
+    """The patient's own lines, in book order (regimen lines, their ceilings and notes)."""
+    exclusions: list[RegimenLine] = field(default_factory=list)
+    """Exclusions that admit the patient: when not empty, `lines` is empty (no dose)."""
+    no_band: bool = False
+    """The section has bands for this population/route and none admits the patient: `lines` are the general
+    (unbanded) lines only, to be shown under a notice."""
+    needs_renal_value: bool = False
+    """Renal impairment without a ClCr/eGFR value, and the text adjusts by value: ask for it."""
+
+    @property
+    def maxima(self) -> list[str]:
+        return [m.text for line in self.lines for m in line.maxima]
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]+", fold(text)) if w not in _GENERIC and len(w) >= 3}
+
+
+def indication_matches(line: RegimenLine, indication: str) -> bool:
+    wanted = _words(indication)
+    return bool(wanted & _words(" ".join(line.context.indication)))
+
+
+def _admits(bound: Bound | None, value: float | None, *, closed: bool) -> bool:
+    if bound is None:
+        return True
+    return value is not None and bound.contains(value, closed=closed)
+
+
+def band_admits(band: Band, patient: Patient, *, closed: bool = False) -> bool:
+    age = patient.age_months
+    if age is None and patient.population == "adult":
+        age = ADULT_AGE_MONTHS
+    if not _admits(band.age_months, age, closed=closed):
+        return False
+    if not _admits(band.weight_kg, patient.weight_kg, closed=closed):
+        return False
+    if not _admits(band.gestation_weeks, patient.gestation_weeks, closed=closed):
+        return False
+    if band.renal_ml_min is not None and patient.renal_ml_min is not None \
+            and not band.renal_ml_min.contains(patient.renal_ml_min, closed=closed):
+        return False
+    if band.renal_ml_min is not None and patient.renal_ml_min is None and not patient.renal:
+        return False
+    if band.hepatic is not None:
+        if patient.hepatic is None:
+            return False
+        if patient.hepatic != "any" and patient.hepatic not in _HEPATIC_COVERS[band.hepatic]:
+            return False
+    return True
+
+
+def context_admits(line: RegimenLine, patient: Patient) -> bool:
+    """Route, population and condition (not the band): is this line about patients like this one at all?"""
+    c = line.context
+    if patient.route and c.routes and patient.route not in c.routes:
+        return False
+    if c.population and patient.population and c.population != patient.population:
+        return False
+    if c.population is None and patient.population == "pediatric" and line.kind == "regimen" and c.band.empty:
+        return False  # an unlabelled dose is the book's adult default, never a child's
+    if c.neonate and patient.age_months is not None and patient.age_months >= 1 and c.band.empty:
+        return False
+    if c.renal and not patient.renal:
+        return False
+    if c.hepatic and patient.hepatic is None:
+        return False
+    return bool(c.path or c.routes or c.population or not c.band.empty)
+
+
+def admits(line: RegimenLine, patient: Patient, *, closed: bool = False) -> bool:
+    """The line is this patient's (context and band). The property tests hold `select` to this."""
+    return context_admits(line, patient) and band_admits(line.band, patient, closed=closed)
+
+
+def _group(line: RegimenLine) -> tuple[object, ...]:
+    c = line.context
+    return (c.path, c.routes, c.population, c.indication)
+
+
+def select(tree: DosageTree, patient: Patient) -> Selection:
+    candidates = [line for line in tree.lines if context_admits(line, patient)]
+    if patient.indication:
+        # The patient's indication narrows lines that name an indication, when the text has one that matches;
+        # a line under another indication is another patient's ("Bệnh Lyme" for an otitis).
+        matching = [line for line in candidates if line.context.indication
+                    and indication_matches(line, patient.indication)]
+        if matching:
+            candidates = [line for line in candidates
+                          if not line.context.indication or indication_matches(line, patient.indication)]
+    exclusions = [line for line in candidates if line.kind == "exclusion" and not line.band.empty
+                  and band_admits(line.band, patient) and _exclusion_for(line, patient)
+                  # "eGFR dưới 30: chống chỉ định" excludes only a patient whose value is known to be under 30;
+                  # without the value it is one of the adjustment lines shown with the question for it.
+                  and not (line.band.renal_ml_min is not None and patient.renal_ml_min is None)
+                  # "Chống chỉ định khi suy gan nặng" does not exclude a patient whose grade is not known: it is
+                  # shown with the hepatic lines instead.
+                  and not (line.band.hepatic not in (None, "any") and patient.hepatic == "any")]
+    if exclusions:
+        return Selection(exclusions=exclusions)
+    regimen = [line for line in candidates if line.kind != "exclusion"
+               or (line.band.renal_ml_min is not None and patient.renal_ml_min is None)
+               or (line.band.hepatic not in (None, "any") and patient.hepatic == "any")]
+    if patient.age_months is not None and patient.age_months < 1 and any(line.context.neonate for line in regimen):
+        # A newborn, and the text has newborn lines for this route: the older child's general lines are not
+        # theirs (the fixture's "*Uống – Trẻ em:*" weight rule beside "*Uống – Trẻ sơ sinh:*").
+        regimen = [line for line in regimen if line.context.neonate or not line.band.empty
+                   or line.population != "pediatric"]
+    chosen = [line for line in regimen if band_admits(line.band, patient)]
+    # Closed fallback per group: a patient at the top edge of a group's last band ("16 - 18 tuổi" at 18).
+    groups_with_open = {_group(line) for line in chosen if not line.band.empty}
+    for line in regimen:
+        if line in chosen or line.band.empty or _group(line) in groups_with_open:
+            continue
+        if band_admits(line.band, patient, closed=True):
+            chosen.append(line)
+    chosen.sort(key=lambda line: line.start)
+    banded = [line for line in regimen if not line.band.empty and line.band.renal_ml_min is None
+              and line.band.hepatic is None]
+    no_band = bool(banded) and not any(not line.band.empty and line.band.renal_ml_min is None
+                                       and line.band.hepatic is None for line in chosen)
+    needs_value = patient.renal and patient.renal_ml_min is None and any(
+        line.band.renal_ml_min is not None for line in regimen)
+    if needs_value:
+        # Renal impairment, value not given: every adjustment line (and a question for the value).
+        chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
+    return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value)
+
+
+def _exclusion_for(line: RegimenLine, patient: Patient) -> bool:
+    """An exclusion stated for a purpose ("để giảm đau, hạ sốt") does not exclude a patient whose indication is
+    given and is another (aspirin for Kawasaki disease)."""
+    if not patient.indication:
+        return True
+    purpose = re.search(r"\bde ([a-z ,]+)", fold(line.text))
+    if purpose is None:
+        return True
+    return bool(_words(patient.indication) & _words(purpose.group(1)))
+
+
+def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
+    """Routes that have a regimen line for a patient like this one (route not yet chosen)."""
+    unrouted = Patient(**{**patient.__dict__, "route": None})
+    known = patient.age_months is not None or patient.weight_kg is not None
+    found: list[str] = []
+    for line in tree.lines:
+        if line.kind != "regimen" or not context_admits(line, unrouted):
+            continue
+        # Only the dimensions the patient has decide here (a newborn's gestation is not asked before the route):
+        # a route whose only lines are other children's age/weight bands is not offered to this one.
+        by_age_weight = Band(age_months=line.band.age_months, weight_kg=line.band.weight_kg)
+        if known and not by_age_weight.empty and not band_admits(by_age_weight, unrouted, closed=True):
+            continue
+        found += [r for r in line.routes if r not in found]
+    return found

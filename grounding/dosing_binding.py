@@ -1,0 +1,119 @@
+"""Binding a dosing answer to its patient, decided by code from the dosage tree (no model).
+
+Verbatim is not enough: "Uống – Người lớn: 500 mg – 1 g/lần" quoted word for word is still wrong for an 18 kg
+five-year-old. For every claim that cites a dosage block:
+- the tree lines it quotes are found (by text, else by the doses it states); each must be a line of this patient
+  (`core.dosage.select.admits`: route, population, band). A claim whose every candidate line is another patient's
+  is NOT BOUND — a grounding problem, on which the machine abstains;
+- a dosing answer that leaves out the ceiling ("tối đa …") of the group it quotes from has an omission: the line
+  stating it is returned so the answer can be repaired (or, where no repair runs, refused).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.corpus import Chunk
+from core.dosage.model import Patient, RegimenLine
+from core.dosage.select import admits, select
+from core.numbers import Quantity, extract_quantities
+from core.text import fold
+from grounding.answer import Answer, Claim, GenerationRequest
+from grounding.dosing_select import DOSING_SECTION, SectionTree, patient_of, trees_by_drug
+from grounding.sentences import clean
+
+__all__ = ["binding_problems", "missing_maxima", "patient_for", "quoted_lines"]
+
+
+def patient_for(request: GenerationRequest) -> Patient | None:
+    """The patient a single-drug dosing request is about; None when the request is not about one patient."""
+    if request.mode != "single" or request.section_key != DOSING_SECTION:
+        return None
+    if request.population is None and request.route is None and request.age_months is None \
+            and request.weight_kg is None:
+        return None
+    return patient_of(request.population, request.age_months, request.weight_kg, request.route,
+                      request.condition, request.query)
+
+
+def _dose_quantities(text: str) -> list[Quantity]:
+    return [q for q in extract_quantities(text) if q.unit.startswith(("mg", "ml", "iu", "vien", "goi"))
+            and not q.unit.startswith("ml/phut")]
+
+
+def quoted_lines(claim: Claim, tree: SectionTree) -> list[RegimenLine]:
+    """The tree lines a claim quotes: by text (the line is in the claim, or the claim in the line), else every
+    line of its cited blocks that states all of the claim's doses."""
+    cited = set(claim.citations)
+    in_cited = [line for line in tree.tree.lines
+                if any(c.doc_id in cited for c in tree.chunks_at(line.start, line.end))]
+    said = fold(clean(claim.text))
+    by_text = [line for line in in_cited if (body := fold(clean(line.text))) and (body in said or said in body)]
+    if by_text:
+        return by_text
+    doses = _dose_quantities(claim.text)
+    if not doses:
+        return []
+    return [line for line in in_cited
+            if all(any(_same(q, s) for s in extract_quantities(line.text)) for q in doses)]
+
+
+def _same(q: Quantity, s: Quantity) -> bool:
+    return s.unit == q.unit and ((s.low == q.low and s.high == q.high) or any(e.low == q.low for e in s.ends()))
+
+
+def _dosing_claims(answer: Answer, trees: Sequence[SectionTree]) -> list[tuple[int, Claim, SectionTree]]:
+    found: list[tuple[int, Claim, SectionTree]] = []
+    for i, claim in enumerate(answer.claims):
+        for tree in trees:
+            if any(c.doc_id in claim.citations for _, _, c in tree.spans):
+                found.append((i, claim, tree))
+    return found
+
+
+def binding_problems(answer: Answer, evidence: Sequence[Chunk], patient: Patient) -> list[str]:
+    """Claims quoting a dosage line of another population, band or route than the patient's."""
+    problems: list[str] = []
+    for i, claim, tree in _dosing_claims(answer, trees_by_drug(evidence)):
+        lines = [line for line in quoted_lines(claim, tree) if line.kind in ("regimen", "exclusion")]
+        if not lines:
+            continue
+        if any(admits(line, patient, closed=True) for line in lines):
+            continue
+        whose = lines[0]
+        problems.append(
+            f"claim {i} «{claim.text[:60]}»: its cited line belongs to "
+            f"{' › '.join(whose.path) or 'the section'} ({whose.population or 'no population'}, "
+            f"{'/'.join(whose.routes) or 'no route'}, band {whose.band.describe()}), not to this patient "
+            f"({patient.population or '?'}, {patient.route or '?'}, age {patient.age_months}, weight "
+            f"{patient.weight_kg}) (dosing binding: not bound)")
+    return problems
+
+
+def missing_maxima(answer: Answer, evidence: Sequence[Chunk], patient: Patient | None) -> list[str]:
+    """Lines stating a ceiling that applies to what the answer quotes, whose ceiling the answer does not state.
+
+    Applies = the same context group (path, routes, population, indication) as a quoted line, and either no band
+    or the quoted line's band; with a patient, also a line of the patient's own selection."""
+    said = [q for c in answer.claims for q in extract_quantities(c.text)]
+    missing: list[str] = []
+    for tree in trees_by_drug(evidence):
+        quoted: list[RegimenLine] = []
+        for _, claim, t in _dosing_claims(answer, [tree]):
+            quoted += [line for line in quoted_lines(claim, t) if line not in quoted]
+        if not quoted or any(line.kind == "exclusion" for line in quoted):
+            continue
+        groups = {(line.path, line.routes, line.population, line.context.indication) for line in quoted}
+        bands = {line.band for line in quoted}
+        pool = select(tree.tree, patient).lines if patient is not None else tree.tree.lines
+        for line in pool:
+            if not line.maxima or line in quoted:
+                continue
+            if (line.path, line.routes, line.population, line.context.indication) not in groups:
+                continue
+            if patient is None and not line.band.empty and line.band not in bands:
+                continue  # without a patient, only the quoted band's own ceilings and the general ones
+            limits = [q for m in line.maxima for q in extract_quantities(m.text)]
+            if limits and not all(any(_same(q, s) for s in said) for q in limits) and line.text not in missing:
+                missing.append(line.text)
+    return missing

@@ -1,0 +1,83 @@
+"""With Claude generating (the real anthropic SDK against the fake Messages server), only code computes.
+
+A number the model computed in its own text fails numeric grounding (right or wrong, it has no derivation);
+the model may only propose operands, and a proposal naming another weight or rule is rejected, never shown;
+the amounts shown are computed by code from the cited line and the frame's weight.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.reply import Reply
+from grounding.claude_generator import CALCULATION_MARKER
+from grounding.fake_messages import Cite, FakeMessages, RecordedRequest, TextReply, ToolReply, cited
+from grounding.fake_messages import Reply as FakeReply
+from states.frame import QueryFrame
+from tests.unit.calculator_kit import monograph_chunks
+from tests.unit.claude_kit import FixedRules, claude_engine, client_for
+
+WEIGHT_LINE = "Liều theo cân nặng: 10–15 mg/kg/lần, mỗi 4–6 giờ; tối đa 60 mg/kg/ngày."
+FRAME = QueryFrame(turn_type="dosing_calc", drugs=["paracetamol"], section_key="lieu_luong_cach_dung",
+                   population="pediatric", age_months=60, age_text="5 tuổi", weight_kg=18, route="oral")
+
+
+def _doc_id() -> str:
+    return next(c.doc_id for c in monograph_chunks("paracetamol") if WEIGHT_LINE in c.text)
+
+
+def _ask(extra: list[object]) -> tuple[Reply, FakeMessages]:
+    def respond(request: RecordedRequest) -> FakeReply:
+        if request.forced_tool == "record_entailment":
+            return ToolReply({"claims": [{"index": 0, "entailed": True}, {"index": 1, "entailed": True}],
+                              "omissions": []})
+        return TextReply((cited(WEIGHT_LINE, Cite(source=_doc_id(), contains="10–15 mg/kg")), *extra))  # type: ignore[arg-type]
+
+    fake = FakeMessages().push(*[respond] * 6)
+    engine = claude_engine(client_for(fake), understander=FixedRules(FRAME), chunks=list(monograph_chunks("paracetamol")))
+    return engine.handle("Liều paracetamol uống cho bé 5 tuổi nặng 18 kg?"), fake
+
+
+def _proposal(**operands: object) -> str:
+    return f"\n{CALCULATION_MARKER} {json.dumps(operands, ensure_ascii=False)}"
+
+
+def test_code_computes_the_amount_beside_the_line_claude_cited() -> None:
+    reply, _ = _ask([])
+    assert reply.outcome == "answerable", reply.trace.notes
+    assert reply.calculation is not None
+    assert "10–15 mg/kg × 18 kg = 180–270 mg/lần" in reply.calculation[0].lines[0]
+    assert "180–270 mg/lần" in reply.reply
+    assert reply.trace.derivations and reply.trace.derivations[0].weight_kg == "18"
+    assert "calculating" in reply.trace.states
+    cited_line = next(c for c in reply.citations if c.derivation is not None)
+    assert cited_line.doc_id == _doc_id()
+
+
+@pytest.mark.parametrize("computed", ["Với bé 18 kg: 180–300 mg/lần.", "Với bé 18 kg: 180–270 mg/lần."])
+def test_a_number_claude_computed_in_its_text_fails_grounding_right_or_wrong(computed: str) -> None:
+    reply, _ = _ask([cited(computed, Cite(source=_doc_id(), contains="10–15 mg/kg"))])
+    assert (reply.outcome, reply.reason) == ("abstain", "ungrounded_answer")
+    assert "180–300" not in reply.reply and reply.calculation is None
+    assert any("numeric grounding" in n and "mg/lần" in n for n in reply.trace.notes)
+
+
+def test_a_proposal_with_matching_operands_is_computed_by_code() -> None:
+    reply, _ = _ask([_proposal(doc_id=_doc_id(), rule="10–15 mg/kg/lần", weight_kg=18)])
+    assert reply.outcome == "answerable", reply.trace.notes
+    assert any(n.startswith("proposed calculation matches") for n in reply.trace.notes)
+    assert CALCULATION_MARKER not in reply.reply  # operands are never shown
+
+
+@pytest.mark.parametrize(("operands", "why"), [
+    ({"rule": "10–15 mg/kg/lần", "weight_kg": 20}, "weight 20"),
+    ({"rule": "15–20 mg/kg/lần", "weight_kg": 18}, "is not the line's"),
+])
+def test_a_tampered_proposal_is_rejected_and_the_code_amount_is_shown(operands: dict[str, object], why: str) -> None:
+    reply, _ = _ask([_proposal(doc_id=_doc_id(), **operands)])
+    assert reply.outcome == "answerable"
+    assert any(n.startswith("proposed calculation rejected") and why in n for n in reply.trace.notes)
+    assert "180–270 mg/lần" in reply.reply
+    assert "200–300" not in reply.reply and "270–360" not in reply.reply

@@ -1,0 +1,98 @@
+"""Property: for any patient (age, weight, renal value, route) and a parsed dosage tree — the fixture's sections and
+the real monographs when present — the selected lines are exactly the lines whose context and band admit the
+patient, and no selected line has a band the patient is outside of."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.dosage.model import Bound, DosageTree, Patient, RegimenLine
+from core.dosage.parse import parse_dosage
+from core.dosage.select import ADULT_AGE_MONTHS, admits, select
+from tests.unit.grounding_fixtures import FORMULARY
+from tests.unit.realtext import SOURCE, has_realtext
+
+_SECTION = re.compile(r"^## \*\*(?:Liều lượng|Liều dùng) và cách dùng\*\*\n(.*?)(?=^## )", re.S | re.M)
+
+
+@cache
+def _trees() -> tuple[DosageTree, ...]:
+    trees = []
+    for path in sorted(FORMULARY.glob("*.md")):
+        m = _SECTION.search(path.read_text(encoding="utf-8"))
+        if m:
+            trees.append(parse_dosage(m.group(1), drug_names=[path.stem]))
+    if has_realtext():
+        for path in sorted(SOURCE.glob("*.txt")):
+            m = re.search(r"^=== lieu_dung\n(.*?)(?=^=== |\Z)", path.read_text(encoding="utf-8"), re.S | re.M)
+            if m:
+                trees.append(parse_dosage(m.group(1), drug_names=[path.stem.split("_", 1)[1]]))
+    return tuple(trees)
+
+
+@st.composite
+def patients(draw: st.DrawFn, *, min_age: float = 1.0) -> Patient:
+    age = draw(st.one_of(st.none(), st.floats(min_value=min_age, max_value=90 * 12)))
+    adult = age is None or age >= ADULT_AGE_MONTHS
+    weight = draw(st.one_of(st.none(), st.floats(min_value=2, max_value=120)))
+    renal_value = draw(st.one_of(st.none(), st.floats(min_value=3, max_value=130)))
+    renal = renal_value is not None or draw(st.booleans())
+    return Patient(population="adult" if adult else "pediatric", age_months=age, weight_kg=weight,
+                   route=draw(st.sampled_from([None, "oral", "rectal", "iv", "im"])),
+                   renal_ml_min=renal_value, renal=renal)
+
+
+def _outside(bound: Bound | None, value: float | None) -> bool:
+    """The patient is certainly outside this band dimension (closed reading: the edges count as inside)."""
+    return bound is not None and value is not None and not (bound.low <= value <= bound.high)
+
+
+def _disjoint(line: RegimenLine, patient: Patient) -> bool:
+    age = patient.age_months if patient.age_months is not None else (
+        ADULT_AGE_MONTHS if patient.population == "adult" else None)
+    band = line.band
+    return (_outside(band.age_months, age) or _outside(band.weight_kg, patient.weight_kg)
+            or _outside(band.renal_ml_min, patient.renal_ml_min)
+            or (band.age_months is not None and age is None) or (band.weight_kg is not None
+                                                                 and patient.weight_kg is None))
+
+
+@settings(max_examples=300, deadline=None)
+@given(patient=patients(), index=st.integers(min_value=0))
+def test_selected_lines_are_exactly_the_lines_that_admit_the_patient(patient: Patient, index: int) -> None:
+    tree = _trees()[index % len(_trees())]
+    selection = select(tree, patient)
+    if selection.exclusions:
+        assert not selection.lines  # an exclusion for this patient means no dose line at all
+        assert all(admits(line, patient) for line in selection.exclusions)
+        return
+    chosen = set(map(id, selection.lines))
+    for line in tree.lines:
+        if line.kind == "exclusion" and not (line.band.renal_ml_min is not None and patient.renal_ml_min is None):
+            assert id(line) not in chosen
+            continue
+        if admits(line, patient):
+            assert id(line) in chosen, line.text
+        if id(line) in chosen:
+            assert admits(line, patient, closed=True), (line.text, line.band.describe())
+
+
+@settings(max_examples=300, deadline=None)
+@given(patient=patients(min_age=0.0), index=st.integers(min_value=0))
+def test_no_line_of_a_disjoint_band_is_ever_selected(patient: Patient, index: int) -> None:
+    tree = _trees()[index % len(_trees())]
+    for line in select(tree, patient).lines:
+        assert not _disjoint(line, patient), (line.text, line.band.describe(), patient)
+        if patient.route and line.routes:
+            assert patient.route in line.routes
+        if line.population and patient.population:
+            assert line.population == patient.population
+
+
+def test_the_property_runs_over_fixture_trees_with_bands() -> None:
+    banded = [t for t in _trees() if any(not line.band.empty for line in t.lines)]
+    assert len(banded) >= 3, "the property would be vacuous over trees without bands"
