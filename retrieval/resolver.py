@@ -10,6 +10,10 @@ Vietnamese syllable, not typed with Vietnamese diacritics. A fuzzy match must al
 letters and stay within a small edit distance, because the near neighbours of formulary drugs are other drugs
 (esomeprazol ~ omeprazol, prednison ~ prednisolon, digitoxin ~ digoxin) and mapping one to the other would be
 a wrong answer, not a typo fix. What looks like a drug name but resolves to nothing is reported as unknown.
+
+Chat shorthand ("para", "amox", "cipro"): a token left over that begins exactly one drug's generic name (INN,
+Vietnamese spelling or title synonym — not brands, which are many and overlap) resolves to that drug with a
+lower score; a token that begins several drugs' names resolves to none of them (never a guess between two).
 """
 
 from __future__ import annotations
@@ -30,6 +34,9 @@ ACCEPT_SCORE = 88.0
 """rapidfuzz ratio (0–100) a fuzzy match must reach (besides the prefix and edit-distance guards)."""
 MIN_FUZZY_LEN = 5
 MAX_NGRAM = 4
+MIN_PREFIX_LEN = 4
+PREFIX_SCORE = 80.0
+"""Score of a shorthand (prefix) match: below any exact or fuzzy match, so a full name in the turn wins."""
 
 _TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 
@@ -150,6 +157,13 @@ class DrugResolver:
             if " " in key:
                 self._multi.setdefault(key[:2], []).append(name)
         self._max_words = max((k.count(" ") + 1 for k in self._exact), default=1)
+        # Generic names only (no brands) for shorthand: "para" must not also begin a brand of another drug.
+        self._generic: list[tuple[str, _Name]] = []
+        for entry in self.names:
+            for raw in (entry.name, entry.drug_id.replace("_", " "), *entry.aliases):
+                key = " ".join(t.folded for t in tokenize(raw))
+                if len(key) > MIN_PREFIX_LEN:
+                    self._generic.append((key, _Name(entry.drug_id, raw, key)))
 
     # -------------------------------------------------------------------------------------------- public
 
@@ -157,6 +171,7 @@ class DrugResolver:
         tokens = tokenize(text)
         claimed = [False] * len(tokens)
         hits = self._exact_hits(text, tokens, claimed) + self._fuzzy_hits(text, tokens, claimed)
+        hits += self._prefix_hits(text, tokens, claimed)
         unknown = self._unknown(tokens, claimed)
         best: dict[str, _Hit] = {}
         for hit in hits:
@@ -225,6 +240,20 @@ class DrugResolver:
                 score, name = max(accepted, key=lambda a: a[0])
                 claimed[i] = True
                 hits.append(_Hit(name.drug_id, name.display, i, i + 1, token.raw, round(score, 1)))
+        return hits
+
+    def _prefix_hits(self, text: str, tokens: Sequence[_Token], claimed: list[bool]) -> list[_Hit]:
+        hits: list[_Hit] = []
+        for i, token in enumerate(tokens):
+            f = token.folded
+            if claimed[i] or len(f) < MIN_PREFIX_LEN or not f.isalpha() or token.has_diacritics \
+                    or is_vietnamese_word(f):
+                continue
+            owners = {name.drug_id: name for key, name in self._generic if key.startswith(f) and key != f}
+            if len(owners) == 1:
+                name = next(iter(owners.values()))
+                claimed[i] = True
+                hits.append(_Hit(name.drug_id, name.display, i, i + 1, token.raw, PREFIX_SCORE))
         return hits
 
     # ------------------------------------------------------------------------------------------- unknown

@@ -161,9 +161,11 @@ def test_cli_prints_the_summary_as_json(tmp_path: Path) -> None:
     result = _cli(str(FIXTURE_FORMULARY), "--json", data_dir=tmp_path / "data")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
-    assert set(summary) == {"monographs", "sections", "chunks", "quarantined_blocks", "unknown_headings", "errors"}
+    assert set(summary) == {"monographs", "sections", "chunks", "quarantined_blocks", "unknown_headings", "errors",
+                            "hygiene"}
     assert summary["monographs"] == 30 and summary["quarantined_blocks"] >= 2
     assert summary["unknown_headings"] == [] and summary["errors"] == []
+    assert summary["hygiene"] == [], "the fixture has no extraction damage: hygiene changes nothing in it"
     assert current_shard(tmp_path / "data") is not None
 
 
