@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from core.corpus import DrugNames
 from core.text import fold, states_phrase
 
 
+SectionTexts = Callable[[str], Mapping[str, str]]
+"""drug id → {section key: the section's text}: what a free-form question is ranked against."""
+
+
 class NameBook:
-    def __init__(self, names: Sequence[DrugNames]) -> None:
+    def __init__(self, names: Sequence[DrugNames], *, section_texts: SectionTexts | None = None) -> None:
         self._by_id = {n.drug_id: n for n in names}
+        self.section_texts = section_texts
+        """Set by the retrieval service: lets the understander rank one monograph's sections for a free-form
+        question (retrieval.section_router.rank_sections). None where no index is at hand (name-only tests)."""
         self._names: dict[tuple[str, bool], tuple[str, ...]] = {}
         """names_of, memoised: the book is immutable and the lists are read on every interaction turn."""
 

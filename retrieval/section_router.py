@@ -15,10 +15,13 @@ understander can ask a model only when the rules are unsure.
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from core.text import fold_query
+from core.text import fold, fold_query
 
 
 @dataclass(frozen=True)
@@ -88,6 +91,10 @@ _IMPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("chi_dinh", _r(r"\b(tri|chua|dieu tri|giam|ha|cat)( [a-z]+){1,4} (duoc )?khong\b"), 0.7),
     ("chong_chi_dinh", _r(r"\bkhong (duoc|nen) (dung|uong|su dung|tiem)\b|\bai khong (duoc|nen)\b|"
                           r"\bkhong dung duoc\b|\b(nguoi|truong hop) nao khong\b|\bcam dung\b"), 0.8),
+    # "bị dị ứng penicilin có dùng amoxicilin được không?": an allergy and "can I use it" is the contraindication
+    # section's question (the hypersensitivity line), whatever else the turn names.
+    ("chong_chi_dinh", _r(r"\b(di ung|man cam|qua man)\b.*\b(dung|uong|tiem|su dung)\b.*\b(duoc|khong)\b|"
+                          r"\b(dung|uong|tiem|su dung)\b.*\b(duoc|khong)\b.*\b(di ung|man cam|qua man)\b"), 0.8),
     ("than_trong", _r(r"\bluu y\b|\bchu y\b|\bcan tranh\b|\bcanh bao\b|\bcan than\b"), 0.8),
     ("tac_dung_khong_mong_muon", _r(r"\bgay( ra)?\b"), 0.6),
 )
@@ -124,3 +131,60 @@ def _dose_word(text: str, folded: str) -> bool:
     if text.isascii():
         return not re.search(r"\blieu (co|rang|the)\b", folded)
     return "liều" in text.lower() or "lieu" in text.lower()
+
+
+# ------------------------------------------------------------------------------------ free-form questions
+# Words of a question that say nothing about which section answers it.
+_QUESTION_WORDS = frozenset(
+    "co can khong duoc nen the nao gi la va cua cho toi minh em anh chi ban thuoc dung uong hay bi khi thi "
+    "nay do nao sao vay a ah nhe oi voi o trong ma neu thuoc de lam bao nhieu may mot cac nhung".split())
+FREE_FORM_SECTIONS: tuple[str, ...] = (
+    "chi_dinh", "chong_chi_dinh", "than_trong", "thoi_ky_mang_thai", "thoi_ky_cho_con_bu",
+    "tac_dung_khong_mong_muon", "huong_dan_xu_tri_adr", "tuong_tac_thuoc", "do_on_dinh_bao_quan",
+    "qua_lieu_xu_tri", "duoc_ly_co_che",
+)
+"""Sections a free-form question may be answered from. Not the dosage section: a dose is given only on the dose
+path, for a known patient (quoting dosage text to an open question would show every band's dose)."""
+_CONTRAINDICATION_SHAPE = re.compile(r"\b(bi|dang|co)\b.*\b(dung|uong|tiem|su dung)\b.*\b(duoc khong|khong)\b")
+
+
+def _terms(text: str, drop: Iterable[str]) -> list[str]:
+    dropped = set(drop)
+    return [w for w in re.findall(r"[a-z0-9]+", fold_query(text)) if w not in _QUESTION_WORDS and w not in dropped
+            and len(w) >= 2]
+
+
+def rank_sections(question: str, sections: Mapping[str, str], drug_names: Iterable[str] = ()) -> list[SectionRoute]:
+    """The sections of one monograph that best match a question naming no section, best first.
+
+    Within the one monograph, like the reference system: each question word weighs by how few of this monograph's
+    sections use it (BM25-like), so "INR" in warfarin points at the sections that speak of INR, and words every
+    section uses weigh nothing. A contraindication-shaped question ("bị X có dùng được không") adds the
+    contraindication section's prior. Only `FREE_FORM_SECTIONS` are ranked; an empty list means nothing matched."""
+    names = {w for n in drug_names for w in fold(n).split()}
+    terms = set(_terms(question, names))
+    candidates = {k: v for k, v in sections.items() if k in FREE_FORM_SECTIONS and v.strip()}
+    if not candidates:
+        return []
+    docs = {k: Counter(re.findall(r"[a-z0-9]+", fold(v))) for k, v in candidates.items()}
+    n = len(docs)
+    avg = sum(sum(d.values()) for d in docs.values()) / n or 1.0
+    shaped = bool(_CONTRAINDICATION_SHAPE.search(fold_query(question)))
+    ranked: list[SectionRoute] = []
+    for key, doc in docs.items():
+        length = sum(doc.values())
+        score = 0.0
+        hit: list[str] = []
+        for t in terms:
+            tf = doc.get(t, 0)
+            if tf:
+                df = sum(1 for d in docs.values() if t in d)
+                score += math.log(1 + (n - df + 0.5) / (df + 0.5)) * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / avg))
+                hit.append(t)
+        if shaped and key == "chong_chi_dinh":
+            score += 1.0
+            hit.append("<contraindication-shaped>")
+        if score > 0:
+            ranked.append(SectionRoute(key, round(min(0.6, 0.3 + score / 20), 3), " ".join(sorted(hit))))
+    ranked.sort(key=lambda r: (-r.confidence, -len(r.phrase), r.key))
+    return ranked

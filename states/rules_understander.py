@@ -17,7 +17,7 @@ from core.budget import RequestBudget
 from core.text import fold, normalize
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
-from retrieval.section_router import SectionRoute, route_section
+from retrieval.section_router import SectionRoute, rank_sections, route_section
 from states.conditions import (
     AMBIGUOUS_CONDITIONS,
     asks_which_drug,
@@ -227,8 +227,20 @@ class RulesUnderstander:
                               **common)
         if has_anaphora(text):
             return _frame(turn_type="drug_overview", confidence=0.5, **common)
+        ranked = self._rank_sections(text, drugs)
+        if ranked:
+            # A free-form question about one drug ("Warfarin có cần theo dõi INR không?"): the section of that
+            # monograph that best matches it (retrieval.section_router.rank_sections), with a guess's confidence.
+            return _frame(turn_type="drug_attribute", section_key=ranked[0].key,
+                          confidence=round(ranked[0].confidence * name_confidence, 3), **common)
         # A drug and words the rules cannot place: ask what about it (missing_attribute), and say it is a guess.
         return _frame(turn_type="drug_attribute", confidence=0.4, **common)
+
+    def _rank_sections(self, text: str, drugs: list[str]) -> list[SectionRoute]:
+        if len(drugs) != 1 or self.names.section_texts is None:
+            return []
+        drug = drugs[0]
+        return rank_sections(text, self.names.section_texts(drug), self.names.names_of(drug, with_classes=False))
 
     # ----------------------------------------------------------------------------------- relation turns
 
