@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from core.corpus import DrugNames
 from core.text import fold, states_phrase
 
-
 SectionTexts = Callable[[str], Mapping[str, str]]
 """drug id → {section key: the section's text}: what a free-form question is ranked against."""
 
