@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from core.corpus import Monograph
+from core.corpus import Monograph, Section
 from core.sections import SECTION_HEADINGS
 from core.text import fold
 from retrieval.load_report import LoadReport, MonographHygiene
@@ -397,6 +397,32 @@ def titles_for(own_forms: Iterable[str], batch_forms: Iterable[str]) -> TitleBoo
     return TitleBook(own=own, others=others)
 
 
+def _move_headed_tails(sections: list[Section], findings: MonographHygiene) -> list[Section]:
+    """A section whose text names another section's heading, followed by that section's own signature (an ADR
+    frequency band after "Tác dụng không mong muốn"), carries that section's text from the heading on: the tail
+    is moved to the named section and the move reported. Only with both signs — a heading alone may be a
+    cross-reference — and only to the end of the field (where extraction put it)."""
+    out = list(sections)
+    for i, section in enumerate(out):
+        if section.key == "tac_dung_khong_mong_muon" or "QUARANTINED" in section.text:
+            continue
+        plain = SECTION_HEADINGS["tac_dung_khong_mong_muon"].split(" (")[0]
+        m = re.search(rf"(?<=[.;:]) {re.escape(plain)}(?: \(ADR\))?:? (?=[^\W\d_])", section.text, re.I)
+        if m is None or not _ADR_BAND.search(fold(section.text[m.end():])):
+            continue
+        head, tail = section.text[:m.start()].rstrip(), section.text[m.end():].strip()
+        out[i] = section.model_copy(update={"text": head})
+        target = next((j for j, s in enumerate(out) if s.key == "tac_dung_khong_mong_muon"), None)
+        if target is None:
+            out.append(Section(key="tac_dung_khong_mong_muon", heading=SECTION_HEADINGS["tac_dung_khong_mong_muon"],
+                               text=tail))
+        else:
+            out[target] = out[target].model_copy(update={"text": f"{out[target].text}\n\n{tail}".strip()})
+        findings.misplaced.append(f"{section.key}: text after the heading «{plain}» with ADR frequency bands moved "
+                                  f"to tac_dung_khong_mong_muon ({_preview(tail, 6)})")
+    return out
+
+
 def apply_hygiene(monographs: Sequence[Monograph], report: LoadReport) -> list[Monograph]:
     """Clean every monograph loaded together (their titles are the headers the others may show); the findings go
     to `report.hygiene`. Run before names are completed, so brands and classes come from the cleaned text."""
@@ -408,7 +434,8 @@ def apply_hygiene(monographs: Sequence[Monograph], report: LoadReport) -> list[M
         titles = titles_for(forms[m.drug_id], batch)
         sections = [s.model_copy(update={"text": clean_section(s.key, s.text, titles, findings)})
                     for s in m.sections]
-        findings.misplaced = misplaced_text([(s.key, s.text) for s in sections])
+        sections = _move_headed_tails(sections, findings)
+        findings.misplaced += misplaced_text([(s.key, s.text) for s in sections])
         dosage = "\n".join(s.text for s in sections if s.key == "lieu_luong_cach_dung")
         findings.dosage_placed = dosage_placement(dosage) if dosage else None
         report.hygiene.append(findings)

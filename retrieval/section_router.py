@@ -71,7 +71,8 @@ _STRENGTH = _r(r"\b(vien|goi|ong|lo|chai|tuyp|hop)\b.*\b(bao nhieu|may) (mg|g|ml
 _DOSE_CONTEXT = _r(r"\b(uong|lieu|cho|tiem|truyen|moi lan|mot lan|lan|ngay|dung|be|tre|nguoi|kg|tuoi)\b")
 
 _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
-    ("lieu_luong_cach_dung", _r(r"\blieu\b(?! phap)"), 0.95),
+    # "đang uống aspirin liều thấp" describes what the patient takes; it does not ask a dose.
+    ("lieu_luong_cach_dung", _r(r"\blieu\b(?! phap| thap| cao)"), 0.95),
     ("lieu_luong_cach_dung", _r(r"\bcach (dung|uong|tiem|su dung|pha)\b|\b(may|bao nhieu) (vien|goi|nhat|lan|ml|mg|"
                                 r"giot|ong|thia|mcg|g)\b|\bngay (may|bao nhieu)\b"), 0.9),
     ("lieu_luong_cach_dung", _r(r"\b(uong|dung|tiem|xit|ngam|dat|boi|truyen)\b.*\bbao nhieu\b"), 0.8),
@@ -81,7 +82,8 @@ _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
 _IMPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("thoi_ky_cho_con_bu", _r(r"\bcho con bu\b|\bcho bu\b|\bdang bu\b|\bcon bu\b|\bsua me\b|\bnuoi con bang sua\b"), 0.9),
     ("thoi_ky_mang_thai", _r(r"\bmang thai\b|\bco thai\b|\bba bau\b|\bmang bau\b|\bco bau\b|\bdang bau\b|\bthai phu\b|"
-                             r"\bthai ky\b|\bthai nhi\b|\bthai ki\b"), 0.9),
+                             r"\bthai ky\b|\bthai nhi\b|\bthai ki\b|"
+                             r"\bthai \d+ (tuan|thang)\b|\b(3|ba) thang (cuoi|dau|giua)\b"), 0.9),
     ("loai_thuoc", _r(r"\bthuoc nhom\b|\bnhom thuoc\b|\bnhom( [a-z0-9]+){0,2} (nao|gi)\b|\bloai thuoc\b|"
                       r"\bthuoc loai\b|\bla thuoc gi\b"), 0.85),
     ("chi_dinh", _r(r"\bde lam gi\b|\b(tri|chua|dieu tri) (benh )?(gi|nao)\b|\bdung de (tri|chua|dieu tri)\b|"

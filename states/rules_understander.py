@@ -217,8 +217,9 @@ class RulesUnderstander:
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
                           confidence=round(0.7 * name_confidence, 3), **common)
         if (slots.renal or slots.hepatic or slots.comorbidities) and _CAN_USE.search(folded):
-            # "paracetamol cho người suy gan được không": the precautions; a guess, so say so.
-            return _frame(turn_type="drug_attribute", section_key="than_trong",
+            # "paracetamol cho người suy gan được không": the contraindications first (the real book states
+            # "suy gan nặng", "mức lọc cầu thận dưới 30 ml/phút" there); a guess, so say so.
+            return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                           confidence=round(0.5 * name_confidence, 3), **common)
         leftover = _leftover_words(text, candidates)
         if not leftover or _OVERVIEW.search(fold(text)) or is_elliptical(text):

@@ -35,7 +35,7 @@ def _print_summary(summary: IngestSummary) -> None:
         for block in h.tables_quarantined:
             print(f"    flattened table quarantined: {block}")
         for note in h.misplaced:
-            print(f"    misplaced text (not moved): {note}")
+            print(f"    misplaced text: {note}")
     print(f"errors: {len(summary.errors)}")
     for issue in summary.errors:
         print(f"  {issue}")
