@@ -138,7 +138,8 @@ def _dose_word(text: str, folded: str) -> bool:
 # ------------------------------------------------------------------------------------ free-form questions
 # Words of a question that say nothing about which section answers it.
 _QUESTION_WORDS = frozenset(
-    ["co", "can", "khong", "duoc", "nen", "the", "nao", "gi", "la", "va", "cua", "cho", "toi", "minh", "em", "anh", "chi", "ban", "thuoc", "dung", "uong", "hay", "bi", "khi", "thi", "nay", "do", "nao", "sao", "vay", "a", "ah", "nhe", "oi", "voi", "o", "trong", "ma", "neu", "thuoc", "de", "lam", "bao", "nhieu", "may", "mot", "cac", "nhung"])
+    ["co", "can", "khong", "duoc", "nen", "the", "nao", "gi", "la", "va", "cua", "cho", "toi", "minh", "em", "anh", "chi", "ban", "thuoc", "dung", "uong", "hay", "bi", "khi", "thi", "nay", "do", "nao", "sao", "vay", "a", "ah", "nhe", "oi", "voi", "o", "trong", "ma", "neu", "thuoc", "de", "lam", "bao", "nhieu", "may", "mot", "cac", "nhung",
+     "biet", "muon", "hoi", "thong", "tin", "ve", "noi", "xem", "giup", "tu", "van", "gioi", "thieu"])
 FREE_FORM_SECTIONS: tuple[str, ...] = (
     "chi_dinh", "chong_chi_dinh", "than_trong", "thoi_ky_mang_thai", "thoi_ky_cho_con_bu",
     "tac_dung_khong_mong_muon", "huong_dan_xu_tri_adr", "tuong_tac_thuoc", "do_on_dinh_bao_quan",
