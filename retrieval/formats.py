@@ -38,10 +38,11 @@ def detect_format(path: Path) -> Format | None:
     if stripped.startswith("{"):
         first_line = stripped.split("\n", 1)[0]
         try:
-            json.loads(first_line)
-            return "jsonl"  # a whole object on the first line: JSON Lines (a one-record document reads the same)
+            first = json.loads(first_line)
         except json.JSONDecodeError:
             pass
+        else:  # a whole object on the first line: an export written on one line, or JSON Lines
+            return "json_export" if is_json_export(first) else "jsonl"
         try:
             data = json.loads(path.read_text(encoding="utf-8").lstrip("\ufeff"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError):
