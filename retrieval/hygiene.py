@@ -354,14 +354,14 @@ def misplaced_text(sections: Sequence[tuple[str, str]]) -> list[str]:
 
 
 # ------------------------------------------------------------------------------------------------ apply
-def dosage_placement(text: str) -> tuple[int, int] | None:
+def dosage_placement(text: str, drug_names: Sequence[str] = ()) -> tuple[int, int] | None:
     """Hook for the dosage parser (branch `dosage`: `core.dosage.parse.placement(text) -> (placed, total)`):
     how much of a dosage section was placed in the dosage tree. None while that parser is not installed."""
     try:
         from core.dosage.parse import placement  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         return None
-    result = placement(text)
+    result = placement(text, drug_names=tuple(drug_names))
     return (int(result[0]), int(result[1]))
 
 
@@ -437,7 +437,7 @@ def apply_hygiene(monographs: Sequence[Monograph], report: LoadReport) -> list[M
         sections = _move_headed_tails(sections, findings)
         findings.misplaced += misplaced_text([(s.key, s.text) for s in sections])
         dosage = "\n".join(s.text for s in sections if s.key == "lieu_luong_cach_dung")
-        findings.dosage_placed = dosage_placement(dosage) if dosage else None
+        findings.dosage_placed = dosage_placement(dosage, forms[m.drug_id]) if dosage else None
         report.hygiene.append(findings)
         cleaned.append(m.model_copy(update={"sections": sections,
                                             "aliases": [*m.aliases, *findings.aliases_found]}))

@@ -141,3 +141,16 @@ def test_a_free_form_question_is_answered_from_the_monograph_section_that_speaks
     assert all(r.key != "lieu_luong_cach_dung" for r in ranked), "a free-form answer never quotes doses"
     allergy = rank_sections("bị dị ứng penicilin có dùng zanofen được không", {**sections, "chong_chi_dinh": "Mẫn cảm."})
     assert allergy[0].key == "chong_chi_dinh"
+
+
+def test_a_class_written_another_way_still_names_the_drug_in_interaction_text() -> None:
+    from retrieval.names import NameBook
+
+    book = NameBook([DrugNames(drug_id="zanofen", name="Zanofen", classes=("Thuốc chống viêm không steroid",)),
+                     DrugNames(drug_id="yelocain", name="Yelocain", classes=("Thuốc chống đông máu",))])
+    assert book.mentions("Không phối hợp với các thuốc kháng viêm không steroid.", "zanofen")
+    assert book.mentions("Tăng nguy cơ chảy máu khi dùng NSAID.", "zanofen")
+    assert book.mentions("Các thuốc kháng đông máu: tăng tác dụng.", "yelocain")
+    assert not book.mentions("Các thuốc kháng đông máu: tăng tác dụng.", "zanofen")
+    assert not book.mentions("Làm tăng nhẹ tác dụng chống đông.", "yelocain"), "an effect is not the class"
+    assert not book.mentions("Tăng nguy cơ chảy máu khi dùng NSAID.", "zanofen", with_classes=False)
