@@ -365,6 +365,9 @@ def dosage_placement(text: str, drug_names: Sequence[str] = ()) -> tuple[int, in
     return (int(result[0]), int(result[1]))
 
 
+_BRAND_TAIL = re.compile(r"(?<=\w\.) ([^;.\n]+)$")
+
+
 def clean_section(key: str, text: str, titles: TitleBook, findings: MonographHygiene) -> str:
     """One section's text after hygiene; what was done goes to `findings`. Marker lines and quarantined blocks
     are left exactly as they are: they are the corpus format's, not the book's."""
@@ -384,6 +387,13 @@ def clean_section(key: str, text: str, titles: TitleBook, findings: MonographHyg
         findings.aliases_found += [a for a in aliases if a not in findings.aliases_found]
         lines.append(line)
     cleaned = "\n".join(lines)
+    if key == "ten_thuong_mai":
+        # A brand list is ';'-separated and ends with a full stop: capitalised words after its last full stop,
+        # with no ';', are the next monograph's title ("… CPC1. Amoxicilin và kali clavulanat").
+        tail = _BRAND_TAIL.search(cleaned)
+        if tail and tail.group(1)[:1].isupper():
+            findings.headers_removed.append(tail.group(1))
+            cleaned = cleaned[:tail.start(1)].rstrip()
     if key in ("ten_thuong_mai", "ma_atc", "loai_thuoc", "ten_chung_quoc_te"):
         return cleaned
     cleaned, tables = quarantine_tables(cleaned)

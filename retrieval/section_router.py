@@ -161,7 +161,7 @@ def rank_sections(question: str, sections: Mapping[str, str], drug_names: Iterab
 
     Within the one monograph, like the reference system: each question word weighs by how few of this monograph's
     sections use it (BM25-like), so "INR" in warfarin points at the sections that speak of INR, and words every
-    section uses weigh nothing. A contraindication-shaped question ("bị X có dùng được không") adds the
+    section uses weigh nothing (a word in more than half the sections does not count at all). A contraindication-shaped question ("bị X có dùng được không") adds the
     contraindication section's prior. Only `FREE_FORM_SECTIONS` are ranked; an empty list means nothing matched."""
     names = {w for n in drug_names for w in fold(n).split()}
     terms = set(_terms(question, names))
@@ -179,8 +179,10 @@ def rank_sections(question: str, sections: Mapping[str, str], drug_names: Iterab
         hit: list[str] = []
         for t in terms:
             tf = doc.get(t, 0)
-            if tf:
-                df = sum(1 for d in docs.values() if t in d)
+            df = sum(1 for d in docs.values() if t in d)
+            # Only words that set some sections apart count: a word most sections use ("đặc" of "đặc biệt")
+            # would pick a section at random.
+            if tf and df <= max(1, n // 2):
                 score += math.log(1 + (n - df + 0.5) / (df + 0.5)) * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / avg))
                 hit.append(t)
         if shaped and key == "chong_chi_dinh":

@@ -34,20 +34,21 @@ def _is_page_header(span: str, titles: list[str]) -> bool:
     a digit run, a word of a title in the book, or bracketed — never a word of a sentence."""
     words = [w for w in fold(span).replace("(", " ( ").replace(")", " ) ").split() if w not in "()"]
     title_words = {w for t in titles for w in t.split()}
-    inside, after_capital = False, False
+    inside, continuation = False, 0
     for raw in span.replace("(", " ( ").replace(")", " ) ").split():
         if raw in "()":
             inside = raw == "("
             continue
-        if inside or raw.isdigit() or fold(raw) in title_words:
-            after_capital = False
-        elif raw[:1].isupper():
-            after_capital = True  # a neighbour's title: "Acarbose", "Parafin lỏng"
-        elif after_capital:
-            after_capital = False  # its one lower-case word
+        if inside or raw.isdigit():
+            continue
+        if fold(raw) in title_words or raw[:1].isupper():
+            continue_allowed = 3  # a title's own lower-case words follow it: "Parafin lỏng", "… và kali clavulanat"
+            continuation = continue_allowed
+        elif continuation and raw.isalpha():
+            continuation -= 1
         else:
             return False
-    return bool(words)
+    return bool(words) and not any(ch in span for ch in ".;:")
 
 
 def test_every_span_hygiene_removes_from_the_real_text_is_a_page_header() -> None:
