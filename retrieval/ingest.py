@@ -183,7 +183,9 @@ def _load_for_ingest(paths: Sequence[Path], progress: bool) -> tuple[list[Monogr
 def _summary(report: LoadReport, where: str) -> IngestSummary:
     return IngestSummary(monographs=report.monographs, sections=report.sections, chunks=report.chunks,
                          quarantined_blocks=report.quarantined_blocks, unknown_headings=report.unknown_headings,
-                         errors=report.errors, hygiene=[h for h in report.hygiene if h.changed], index_path=where)
+                         errors=report.errors,
+                         hygiene=[h for h in report.hygiene if h.changed or h.dosage_placed is not None],
+                         index_path=where)
 
 
 def ingest(paths: Sequence[Path], data_dir: Path, *, progress: bool = False,

@@ -165,7 +165,8 @@ def test_cli_prints_the_summary_as_json(tmp_path: Path) -> None:
                             "hygiene"}
     assert summary["monographs"] == 30 and summary["quarantined_blocks"] >= 2
     assert summary["unknown_headings"] == [] and summary["errors"] == []
-    assert summary["hygiene"] == [], "the fixture has no extraction damage: hygiene changes nothing in it"
+    # The fixture has no extraction damage: hygiene removes, quarantines and reports nothing in it.
+    assert not any(h["headers_removed"] or h["tables_quarantined"] or h["misplaced"] for h in summary["hygiene"])
     assert current_shard(tmp_path / "data") is not None
 
 
