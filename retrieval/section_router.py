@@ -77,6 +77,9 @@ _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
                                 r"giot|ong|thia|mcg|g)\b|\bngay (may|bao nhieu)\b"), 0.9),
     ("lieu_luong_cach_dung", _r(r"\b(uong|dung|tiem|xit|ngam|dat|boi|truyen)\b.*\bbao nhieu\b"), 0.8),
     ("lieu_luong_cach_dung", _r(r"\b(dung|uong|su dung) (nhu )?the nao\b"), 0.65),
+    # "uống cách nhau bao lâu" asks the dosing interval ("cách bao lâu" alone may be the gap between two drugs).
+    ("lieu_luong_cach_dung", _r(r"\bcach nhau (bao lau|may (gio|tieng))\b|\b(bao lau|may (gio|tieng)) (uong |dung )?"
+                                r"(mot|1) lan\b"), 0.8),
 )
 
 _IMPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (

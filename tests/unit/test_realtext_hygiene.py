@@ -154,3 +154,16 @@ def test_a_class_written_another_way_still_names_the_drug_in_interaction_text() 
     assert not book.mentions("Các thuốc kháng đông máu: tăng tác dụng.", "zanofen")
     assert not book.mentions("Làm tăng nhẹ tác dụng chống đông.", "yelocain"), "an effect is not the class"
     assert not book.mentions("Tăng nguy cơ chảy máu khi dùng NSAID.", "zanofen", with_classes=False)
+
+
+def test_clinical_abbreviations_and_eponyms_are_not_unknown_drugs() -> None:
+    resolver = DrugResolver([DrugNames(drug_id="paracetamol", name="Paracetamol")])
+    result = resolver.resolve("Người lớn suy thận, ClCr 40 ml/phút, eGFR 35, bệnh Kawasaki, uống paracetamol?")
+    assert result.drug_ids == ["paracetamol"] and result.unknown == []
+    assert resolver.resolve("Zanoxifen dùng thế nào").unknown == ["Zanoxifen"]
+
+
+def test_a_dosing_interval_question_is_a_dose_question_but_a_gap_between_two_drugs_is_not() -> None:
+    interval = route_section("uống paracetamol cách nhau bao lâu?")
+    assert interval is not None and interval.key == "lieu_luong_cach_dung"
+    assert route_section("đang uống aspirin liều thấp, uống ibuprofen thì cách bao lâu?") is None
