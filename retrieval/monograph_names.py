@@ -160,16 +160,22 @@ def class_cores(phrase: str) -> list[str]:
 
 def own_class_memberships(name: str, texts: Iterable[str]) -> list[str]:
     """Classes the monograph's own text puts the drug in: 'Warfarin và các chất chống đông máu thuộc nhóm
-    coumarin' → ['coumarin']. Only a sentence that starts with the drug's name counts, and only the one word
-    after "thuộc nhóm"/"dẫn chất": the text states the membership, no list of ours does."""
+    coumarin' → ['coumarin']; 'Clarithromycin là chất ức chế mạnh CYP3A4' → ['chat uc che cyp3a4'] (folded).
+    Only a sentence that starts with the drug's name counts, and only the one word after "thuộc nhóm"/"dẫn chất"
+    or the enzyme after "là chất ức chế/cảm ứng": the text states the membership, no list of ours does."""
     own = fold(name).split()[0] if fold(name) else ""
     found: list[str] = []
     if not own:
         return found
     pattern = re.compile(rf"(?:^|[.;]\s+){re.escape(own)}\b[^.;]{{0,80}}?\b(?:thuoc nhom|la dan chat|dan chat)\s+([a-z]{{4,}})")
+    # "Clarithromycin là chất ức chế mạnh CYP3A4": an enzyme class other monographs' interaction text names
+    # ("các chất ức chế CYP3A4"); kept as the book writes it, without "mạnh".
+    enzyme = re.compile(rf"(?:^|[.;]\s+){re.escape(own)}\b[^.;]{{0,60}}?\bla (?:mot )?(?:chat|thuoc) "
+                        r"(uc che|cam ung)(?: manh| yeu| vua)? (cyp ?[0-9][a-z0-9]*|p-glycoprotein)")
     for text in texts:
-        for m in pattern.finditer(fold(text)):
-            found.append(m.group(1))
+        folded = fold(text)
+        found += [m.group(1) for m in pattern.finditer(folded)]
+        found += [f"chat {m.group(1)} {m.group(2).replace(' ', '')}" for m in enzyme.finditer(folded)]
     return _unique(found)
 
 

@@ -167,3 +167,16 @@ def test_a_dosing_interval_question_is_a_dose_question_but_a_gap_between_two_dru
     interval = route_section("uống paracetamol cách nhau bao lâu?")
     assert interval is not None and interval.key == "lieu_luong_cach_dung"
     assert route_section("đang uống aspirin liều thấp, uống ibuprofen thì cách bao lâu?") is None
+
+
+def test_a_class_the_monographs_own_text_states_is_a_class_of_the_drug() -> None:
+    from retrieval.monograph_names import own_class_memberships
+    from retrieval.names import NameBook
+
+    texts = ["Zanofen và các chất chống đông máu thuộc nhóm coumarin qua được nhau thai.",
+             "Zanofen là chất ức chế mạnh CYP3A4. Thuốc khác là chất ức chế CYP2D6."]
+    classes = own_class_memberships("Zanofen", texts)
+    assert classes == ["coumarin", "chat uc che cyp3a4"]
+    book = NameBook([DrugNames(drug_id="zanofen", name="Zanofen", classes=tuple(classes))])
+    assert book.mentions("Các chất ức chế CYP3A4 làm tăng nồng độ thuốc.", "zanofen")
+    assert not book.mentions("Các chất ức chế CYP2D6 làm tăng nồng độ thuốc.", "zanofen")
