@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.corpus import Monograph, Section
 from core.sections import SECTION_HEADINGS
@@ -73,27 +73,51 @@ def _continues(token: str | None) -> bool:
 
 
 @dataclass(frozen=True)
+class TitleIndex:
+    """Folded title forms by their first word, built once for everything loaded together (683 monographs)."""
+
+    by_first: dict[str, list[tuple[str, ...]]]
+    words: frozenset[str]
+
+    @classmethod
+    def of(cls, forms: Iterable[str]) -> TitleIndex:
+        by_first: dict[str, list[tuple[str, ...]]] = {}
+        for form in dict.fromkeys(forms):
+            split = tuple(form.split())
+            if split:
+                by_first.setdefault(split[0], []).append(split)
+        return cls(by_first=by_first, words=frozenset(w for forms_ in by_first.values() for f in forms_ for w in f))
+
+
+@dataclass(frozen=True)
 class TitleBook:
-    """The titles a header can show: this monograph's own name forms first, then those loaded with it."""
+    """The titles a header can show: this monograph's own name forms, and those loaded with it."""
 
     own: tuple[str, ...]
     """Folded name forms of this monograph ('papaverine hydrochloride', 'papaverin', …)."""
-    others: tuple[str, ...] = ()
+    batch: TitleIndex = field(default_factory=lambda: TitleIndex.of(()))
+    own_index: TitleIndex = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "own_index", TitleIndex.of(self.own))
+
+    @property
+    def words(self) -> frozenset[str]:
+        return self.own_index.words | self.batch.words
 
     def match(self, tokens: Sequence[str], i: int) -> tuple[int, bool] | None:
         """(number of tokens, is-own) of the longest known title starting at token i, or None."""
+        first = fold(_letters(tokens[i]))
         best: tuple[int, bool] | None = None
-        for forms, own in ((self.own, True), (self.others, False)):
-            for form in forms:
-                words = form.split()
+        for index, own in ((self.own_index, True), (self.batch, False)):
+            for words in index.by_first.get(first, ()):
                 n = len(words)
-                if i + n > len(tokens):
+                if i + n > len(tokens) or (best is not None and n <= best[0]):
                     continue
-                got = [fold(_letters(t)) for t in tokens[i:i + n]]
                 # The last word may carry sentence punctuation only if it ends the phrase; inner words may not.
                 if any(t[-1:] in _TRAIL for t in tokens[i:i + n - 1]):
                     continue
-                if got == words and (best is None or n > best[0]):
+                if tuple(fold(_letters(t)) for t in tokens[i:i + n]) == words:
                     best = (n, own)
         return best
 
@@ -141,17 +165,22 @@ def remove_headers(text: str, titles: TitleBook) -> tuple[str, list[str], list[s
     tokens = [m.group(0) for m in matches]
     ranges: list[tuple[int, int]] = []
     aliases: list[str] = []
-    i, prev = 0, -1
-    while i < len(tokens):
+    # A header starts with a capital or a page number: only those tokens are examined (a whole export is
+    # millions of tokens). `prev` is the last token kept: after a removed header, the one before it.
+    candidates = [i for i, t in enumerate(tokens) if t[:1].isupper() or t[:1].isdigit()]
+    removed_end, before_removed = 0, -1
+    for i in candidates:
+        if i < removed_end:
+            continue
+        prev = before_removed if ranges and i == removed_end else i - 1
         span = _header_at(tokens, i, tokens[prev] if prev >= 0 else None, titles)
         if span is None:
-            prev, i = i, i + 1
             continue
         end, alias = span
         ranges.append((i, end))
+        removed_end, before_removed = end, prev
         if alias and alias not in aliases:
             aliases.append(alias)
-        i = end
     if not ranges:
         return text, [], []
     pieces: list[str] = []
@@ -172,7 +201,7 @@ def remove_headers(text: str, titles: TitleBook) -> tuple[str, list[str], list[s
 def _header_block(tokens: Sequence[str], i: int, titles: TitleBook) -> int:
     """End of a run of title words (two page headers interleaved: 'Papaverin Paracetamol hydroclorid
     (acetaminophen)'), each a word of a known title or a one-word synonym in brackets; i when there is none."""
-    words = {w for form in (*titles.own, *titles.others) for w in form.split()}
+    words = titles.words
     j = i
     while j < len(tokens):
         t = tokens[j]
@@ -190,6 +219,8 @@ def _header_at(tokens: Sequence[str], i: int, prev: str | None,
                titles: TitleBook) -> tuple[int, str | None] | None:
     """(end token index, synonym) when a running header starts at token i; prev is the last token kept."""
     token = tokens[i]
+    if not token[:1].isupper() and not _PAGE.match(token):
+        return None  # a header starts with a capital or a page number (most tokens stop here: speed)
     if prev is not None:
         prev = prev.rstrip("*_") or prev  # an italic label "*Cách dùng:*" ends with its colon
     # 1. page number + a known title: "1120 Paracetamol (acetaminophen)", "1486 Warfarin".
@@ -314,10 +345,13 @@ def _embedded_headings(key: str, text: str) -> list[str]:
     """Another section's heading written inside this text and followed by a new sentence ('… Tác dụng không mong
     muốn Nhìn chung, …'); a cross-reference ('xem mục Tương tác thuốc') is not one."""
     found: list[str] = []
+    folded = fold(text)
     for other, heading in SECTION_HEADINGS.items():
         if other == key or len(heading.split()) < 3:
             continue
         plain = heading.split(" (")[0]
+        if fold(plain) not in folded:
+            continue
         for m in re.finditer(re.escape(plain), text, re.I):
             after = text[m.end():m.end() + 3].lstrip(" :")
             if after[:1].isupper() and not _CROSS_REFERENCE.search(text[max(0, m.start() - 20):m.start()]):
@@ -401,10 +435,9 @@ def clean_section(key: str, text: str, titles: TitleBook, findings: MonographHyg
     return cleaned
 
 
-def titles_for(own_forms: Iterable[str], batch_forms: Iterable[str]) -> TitleBook:
+def titles_for(own_forms: Iterable[str], batch: TitleIndex | Iterable[str] = ()) -> TitleBook:
     own = tuple(dict.fromkeys(f for f in own_forms if f))
-    others = tuple(dict.fromkeys(f for f in batch_forms if f and f not in own))
-    return TitleBook(own=own, others=others)
+    return TitleBook(own=own, batch=batch if isinstance(batch, TitleIndex) else TitleIndex.of(batch))
 
 
 def _move_headed_tails(sections: list[Section], findings: MonographHygiene) -> list[Section]:
@@ -437,7 +470,7 @@ def apply_hygiene(monographs: Sequence[Monograph], report: LoadReport) -> list[M
     """Clean every monograph loaded together (their titles are the headers the others may show); the findings go
     to `report.hygiene`. Run before names are completed, so brands and classes come from the cleaned text."""
     forms = {m.drug_id: name_forms(m.title) for m in monographs}
-    batch = [f for fs in forms.values() for f in fs]
+    batch = TitleIndex.of(f for fs in forms.values() for f in fs)
     cleaned: list[Monograph] = []
     for m in monographs:
         findings = MonographHygiene(drug_id=m.drug_id, source=m.source)
