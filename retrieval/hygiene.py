@@ -8,16 +8,19 @@ looks like"), each handled differently because each carries a different risk:
    hướng …") or a neighbour's in the book ("… ml/phút. Acarbose"). They are *removed*, because a header inside a
    dose sentence ("1 - Warfarin 2,5 mg") changes what the sentence says. A span is removed only when it is a title
    (this monograph's, or one of the titles loaded with it, or a neighbour's in a position no sentence can have —
-   see `_is_header`) *and* it sits where grammar forbids a title: mid-sentence between lower-case words, or
+   see `_header_at`) *and* it sits where grammar forbids a title: mid-sentence between lower-case words, or
    between a full stop and the next sentence's capital. Every removed span is returned, so the load report and the
-   tests can show that nothing else went.
+   tests can show that nothing else went. Not caught: a neighbour's title that is not loaded, in the middle of a
+   sentence ("… tự do Xanh methylen lưu hành …") — telling it from a disease eponym ("bệnh Parkinson") would
+   need the book's list of titles, which a full export load provides.
 2. **Flattened tables** — a table whose cells were read out row by row, losing the column labels: runs of numbers
    directly after numbers ("> 10 0 - 10 Không cần điều chỉnh …"). Their meaning depends on columns that no longer
    exist, so the sentence-like segment holding them is *quarantined* with the corpus marker (docs/corpus-format.md):
    the chunk gets `has_quarantined_content`, and the engine answers `verify_pdf` instead of quoting a jumble.
 3. **Text in the wrong field** (an adverse-effect list inside the lactation field; the tail of the overdose section
-   inside the interaction field) is *reported*, never moved: moving text between sections by guess could put a
-   sentence where it answers the wrong question.
+   inside the interaction field) is *reported*: moving text between sections by guess could put a sentence where
+   it answers the wrong question. One case is moved, and the move reported, because two signs agree: text after
+   a "Tác dụng không mong muốn" heading that carries ADR frequency bands goes to the adverse-effect section.
 """
 
 from __future__ import annotations
