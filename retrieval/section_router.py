@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from core.sections import BOOK_ORDER
 from core.text import fold, fold_query
 
 
@@ -150,48 +151,76 @@ FREE_FORM_SECTIONS: tuple[str, ...] = (
 )
 """Sections a free-form question may be answered from. Not the dosage section: a dose is given only on the dose
 path, for a known patient (quoting dosage text to an open question would show every band's dose)."""
-_CONTRAINDICATION_SHAPE = re.compile(r"\b(bi|dang|co)\b.*\b(dung|uong|tiem|su dung)\b.*\b(duoc khong|khong)\b")
+_CONTRAINDICATION_SHAPE = re.compile(r"\b(bi|dang|tien su|co benh)\b.*\b(dung|uong|tiem|su dung)\b.*\bduoc\b")
+
+
+# One Vietnamese syllable, folded (as in retrieval.resolver): a word of a compound, ambiguous on its own.
+_SYLLABLE = re.compile(
+    r"^(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnpqrstvx])?"
+    r"(uye|uya|oai|oay|oeo|uay|uoi|uou|ieu|yeu|uoc|ai|ao|au|ay|eo|eu|ia|ie|iu|oa|oe|oi|ua|ue|ui|uo|uu|uy|ye|[aeiouy])"
+    r"(ng|nh|ch|[cmnpt])?$"
+)
+# Phrases that ask in general ("có an toàn không", "có ảnh hưởng gì không"): they name no section; the machine
+# asks for whom or about what rather than guess one.
+_GENERIC_PHRASES = re.compile(r"\b(an toan|anh huong|van de|sao khong|co sao|nguy hiem)\b")
 
 
 def _terms(text: str, drop: Iterable[str]) -> list[str]:
     dropped = set(drop)
-    return [w for w in re.findall(r"[a-z0-9]+", fold_query(text)) if w not in _QUESTION_WORDS and w not in dropped
+    folded = _GENERIC_PHRASES.sub(" ", fold_query(text))
+    return [w for w in re.findall(r"[a-z0-9]+", folded) if w not in _QUESTION_WORDS and w not in dropped
             and len(w) >= 2]
 
 
 def rank_sections(question: str, sections: Mapping[str, str], drug_names: Iterable[str] = ()) -> list[SectionRoute]:
     """The sections of one monograph that best match a question naming no section, best first.
 
-    Within the one monograph, like the reference system: each question word weighs by how few of this monograph's
-    sections use it (BM25-like), so "INR" in warfarin points at the sections that speak of INR, and words every
-    section uses weigh nothing (a word in more than half the sections does not count at all). A contraindication-shaped question ("bị X có dùng được không") adds the
-    contraindication section's prior. Only `FREE_FORM_SECTIONS` are ranked; an empty list means nothing matched."""
+    Within the one monograph, like the reference system: each question term weighs by how few of this monograph's
+    sections use it (BM25-like), so "INR" in warfarin points at the sections that speak of INR. Terms are the
+    question's content words and, weighing double, its pairs of adjacent content words: Vietnamese words are
+    mostly two syllables, and folded single syllables collide ("dạ dày" is not "da" and "dày"). A term used by more
+    than half the sections does not count at all (it would pick a section at random), and a section must match a
+    pair, or a word used by at most two sections, to be offered. A contraindication-shaped question ("bị X có dùng
+    được không") adds the contraindication section's prior. Only `FREE_FORM_SECTIONS` are ranked; an empty list
+    means nothing matched well enough (the machine then asks what about the drug)."""
     names = {w for n in drug_names for w in fold(n).split()}
-    terms = set(_terms(question, names))
+    words = _terms(question, names)
+    unigrams = set(words)
+    bigrams = {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
+    in_pairs = {w for b in bigrams for w in b.split()}
     candidates = {k: v for k, v in sections.items() if k in FREE_FORM_SECTIONS and v.strip()}
     if not candidates:
         return []
-    docs = {k: Counter(re.findall(r"[a-z0-9]+", fold(v))) for k, v in candidates.items()}
+    docs: dict[str, Counter[str]] = {}
+    for key, text in candidates.items():
+        tokens = re.findall(r"[a-z0-9]+", fold(text))
+        docs[key] = Counter(tokens) + Counter(f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False))
     n = len(docs)
-    avg = sum(sum(d.values()) for d in docs.values()) / n or 1.0
+    lengths = {k: sum(v for t, v in d.items() if " " not in t) for k, d in docs.items()}
+    avg = sum(lengths.values()) / n or 1.0
+    df = {t: sum(1 for d in docs.values() if t in d) for t in unigrams | bigrams}
     shaped = bool(_CONTRAINDICATION_SHAPE.search(fold_query(question)))
-    ranked: list[SectionRoute] = []
+    scored: list[tuple[float, SectionRoute]] = []
     for key, doc in docs.items():
-        length = sum(doc.values())
-        score = 0.0
-        hit: list[str] = []
-        for t in terms:
+        score, hit, distinctive = 0.0, [], False
+        for t in sorted(unigrams | bigrams):
             tf = doc.get(t, 0)
-            df = sum(1 for d in docs.values() if t in d)
-            # Only words that set some sections apart count: a word most sections use ("đặc" of "đặc biệt")
-            # would pick a section at random.
-            if tf and df <= max(1, n // 2):
-                score += math.log(1 + (n - df + 0.5) / (df + 0.5)) * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / avg))
-                hit.append(t)
+            if not tf or df[t] > max(1, n // 2):
+                continue
+            weight = 2.0 if " " in t else 1.0
+            # Length normalisation kept mild (b = 0.3): a short section mentioning a word once is not thereby
+            # the best answer to it.
+            norm = tf * 2.2 / (tf + 1.2 * (0.7 + 0.3 * lengths[key] / avg))
+            score += weight * math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) * norm
+            hit.append(t)
+            # A pair matched, or a rare word that is not a syllable of a pair ("INR", "rượu" alone); a syllable of a
+            # pair that did not match ("nghiệm" of "xét nghiệm", found in "thí nghiệm") proves nothing.
+            distinctive = distinctive or " " in t or (df[t] <= 2 and (t not in in_pairs or not _SYLLABLE.match(t)))
         if shaped and key == "chong_chi_dinh":
             score += 1.0
             hit.append("<contraindication-shaped>")
-        if score > 0:
-            ranked.append(SectionRoute(key, round(min(0.6, 0.3 + score / 20), 3), " ".join(sorted(hit))))
-    ranked.sort(key=lambda r: (-r.confidence, -len(r.phrase), r.key))
-    return ranked
+            distinctive = True
+        if score > 0 and distinctive:
+            scored.append((score, SectionRoute(key, round(min(0.6, 0.3 + score / 20), 3), ", ".join(hit))))
+    scored.sort(key=lambda s: (-s[0], BOOK_ORDER.get(s[1].key, 99)))
+    return [route for _, route in scored]
