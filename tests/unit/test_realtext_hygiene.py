@@ -180,3 +180,18 @@ def test_a_class_the_monographs_own_text_states_is_a_class_of_the_drug() -> None
     book = NameBook([DrugNames(drug_id="zanofen", name="Zanofen", classes=tuple(classes))])
     assert book.mentions("Các chất ức chế CYP3A4 làm tăng nồng độ thuốc.", "zanofen")
     assert not book.mentions("Các chất ức chế CYP2D6 làm tăng nồng độ thuốc.", "zanofen")
+
+
+def test_an_index_outage_while_ranking_sections_asks_instead_of_failing() -> None:
+    from core.errors import IndexUnavailable
+    from retrieval.names import NameBook
+    from retrieval.resolver import DrugResolver
+    from states.rules_understander import RulesUnderstander
+
+    def down(drug_id: str) -> dict[str, str]:
+        raise IndexUnavailable("injected")
+
+    names = [DrugNames(drug_id="zanofen", name="Zanofen")]
+    understander = RulesUnderstander(NameBook(names, section_texts=down))
+    frame = understander.parse("Zanofen có cần theo dõi INR không?", DrugResolver(names).resolve("Zanofen"))
+    assert frame.drugs == ["zanofen"] and frame.section_key is None  # → missing_attribute: the machine asks
