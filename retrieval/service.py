@@ -18,6 +18,7 @@ from core.text import states_phrase
 from retrieval.embedder import DenseEmbedder
 from retrieval.index import FormularyIndex
 from retrieval.names import NameBook
+from retrieval.section_texts import section_snapshot
 from retrieval.sparse_bm25 import tokens
 
 RRF_K = 60
@@ -87,18 +88,11 @@ class RetrievalService:
         check_embedder(index, embedder)
         self.index = index
         self.embedder = embedder
-        self.names = NameBook(index.drug_names(), section_texts=self.section_texts)
+        names = index.drug_names()
+        self.names = NameBook(names, section_texts=section_snapshot(index, names))
 
     def display_name(self, drug_id: str) -> str:
         return self.names.display(drug_id)
-
-    def section_texts(self, drug_id: str) -> dict[str, str]:
-        """{section key: text} of one monograph (a free-form question is ranked against it)."""
-        texts: dict[str, str] = {}
-        for c in self.index.find_by_drug(drug_id):
-            if not c.has_quarantined_content:
-                texts[c.section_key] = f"{texts.get(c.section_key, '')} {c.text}".strip()
-        return texts
 
     def find_by_section(self, drug_id: str, section_key: str) -> list[Chunk]:
         """The dominant path: an exact payload filter on (drug_id, section_key), in book order."""

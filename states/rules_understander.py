@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 
 from core.budget import RequestBudget
-from core.errors import IndexUnavailable
 from core.text import fold, normalize
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
@@ -242,11 +241,8 @@ class RulesUnderstander:
         if len(drugs) != 1 or self.names.section_texts is None:
             return []
         drug = drugs[0]
-        try:
-            sections = self.names.section_texts(drug)
-        except IndexUnavailable:
-            return []  # the index is down: ask what about the drug; the outage is met by the retrieval step
-        return rank_sections(text, sections, self.names.names_of(drug, with_classes=False))
+        # A snapshot read with the name book (retrieval.section_texts): understanding never touches the index.
+        return rank_sections(text, self.names.section_texts(drug), self.names.names_of(drug, with_classes=False))
 
     # ----------------------------------------------------------------------------------- relation turns
 

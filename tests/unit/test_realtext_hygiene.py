@@ -182,16 +182,37 @@ def test_a_class_the_monographs_own_text_states_is_a_class_of_the_drug() -> None
     assert not book.mentions("Các chất ức chế CYP2D6 làm tăng nồng độ thuốc.", "zanofen")
 
 
-def test_an_index_outage_while_ranking_sections_asks_instead_of_failing() -> None:
+def test_understanding_ranks_sections_without_touching_the_index() -> None:
+    """An index outage is the retrieval step's to report (abstain/index_unavailable): understanding must not read
+    the index, so the sections are a snapshot taken with the name book."""
+    from core.corpus import Chunk
     from core.errors import IndexUnavailable
-    from retrieval.names import NameBook
-    from retrieval.resolver import DrugResolver
+    from retrieval.memory_index import MemoryIndex
+    from retrieval.service import RetrievalService
     from states.rules_understander import RulesUnderstander
 
-    def down(drug_id: str) -> dict[str, str]:
+    names = [DrugNames(drug_id="zanofen", name="Zanofen")]
+    chunks = [Chunk(doc_id=f"zanofen__{k}__0", drug_id="zanofen", section_key=k, text=t) for k, t in (
+        ("chi_dinh", "Dự phòng huyết khối."), ("than_trong", "Phải xét nghiệm INR đều đặn."),
+        ("tac_dung_khong_mong_muon", "Chảy máu."))]
+    index = MemoryIndex(chunks, names)
+    understander = RulesUnderstander(RetrievalService(index).names)
+
+    def down(*_: object) -> list[Chunk]:
         raise IndexUnavailable("injected")
 
-    names = [DrugNames(drug_id="zanofen", name="Zanofen")]
-    understander = RulesUnderstander(NameBook(names, section_texts=down))
+    index.find_by_drug = down  # type: ignore[method-assign]
     frame = understander.parse("Zanofen có cần theo dõi INR không?", DrugResolver(names).resolve("Zanofen"))
-    assert frame.drugs == ["zanofen"] and frame.section_key is None  # → missing_attribute: the machine asks
+    assert frame.section_key == "than_trong"
+
+
+def test_a_snapshot_that_cannot_be_read_leaves_free_form_questions_to_be_asked() -> None:
+    from core.errors import IndexUnavailable
+    from retrieval.section_texts import section_snapshot
+
+    class Down:
+        def find_by_drug(self, drug_id: str) -> list[object]:
+            raise IndexUnavailable("injected")
+
+    texts = section_snapshot(Down(), [DrugNames(drug_id="zanofen", name="Zanofen")])  # type: ignore[arg-type]
+    assert texts("zanofen") == {}
