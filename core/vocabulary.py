@@ -141,3 +141,13 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("tieu duong", "dai thao duong"),
     ("cao huyet ap", "huyet ap cao", "tang huyet ap"),
 )
+# --- drug classes ------------------------------------------------------------------------------------------
+CLASS_SYNONYMS: tuple[tuple[str, ...], ...] = (
+    ("chong viem khong steroid", "khang viem khong steroid", "nsaid", "nsaids", "cvkns"),
+    ("chong dong mau", "khang dong mau"),
+)
+"""Folded spellings of the same drug class. A hand list because the book itself writes one class several ways
+("thuốc chống viêm không steroid" in one monograph, "các thuốc kháng viêm không steroid" or "NSAID" in another,
+"thuốc chống đông máu" / "kháng đông máu"): a class term in one monograph's interaction text must find the
+drugs another monograph's "Loại thuốc" line puts in that class. Membership itself is never listed here — it comes
+from each monograph's own text (retrieval.monograph_names)."""

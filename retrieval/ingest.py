@@ -30,10 +30,9 @@ from core.errors import CorpusError, CorpusFormatError
 from retrieval.chunking import chunk_monograph
 from retrieval.edge_index import MANIFEST_FILE, EdgeIndex, read_manifest
 from retrieval.embedder import DenseEmbedder
+from retrieval.formats import CORPUS_SUFFIXES, loader_for
 from retrieval.index_common import IndexManifest, prepare
-from retrieval.jsonl_loader import load_jsonl
-from retrieval.load_report import LoadIssue, LoadReport
-from retrieval.markdown_loader import load_markdown
+from retrieval.load_report import LoadIssue, LoadReport, MonographHygiene
 from retrieval.sparse_bm25 import average_length
 
 if TYPE_CHECKING:
@@ -53,6 +52,7 @@ class IngestSummary(BaseModel):
     quarantined_blocks: int
     unknown_headings: list[LoadIssue] = Field(default_factory=list)
     errors: list[LoadIssue] = Field(default_factory=list)
+    hygiene: list[MonographHygiene] = Field(default_factory=list)
     index_path: str = ""
     swapped: bool = False
     """False when the run had errors and was not allowed to replace the serving index."""
@@ -72,16 +72,12 @@ def _corpus_files(paths: Iterable[Path], report: LoadReport) -> list[Path]:
     for path in paths:
         path = Path(path)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower()
-                           in (*MARKDOWN_SUFFIXES, *JSONL_SUFFIXES))
+            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in CORPUS_SUFFIXES)
             if not found:
-                report.add_error(CorpusFormatError(str(path), None, "folder holds no .md or .jsonl files"))
+                report.add_error(CorpusFormatError(str(path), None, "folder holds no .md, .jsonl or .json files"))
             files.extend(found)
         elif path.is_file():
-            if path.suffix.lower() in (*MARKDOWN_SUFFIXES, *JSONL_SUFFIXES):
-                files.append(path)
-            else:
-                report.add_error(CorpusFormatError(str(path), None, "not a corpus file (expected .md or .jsonl)"))
+            files.append(path)  # its format is read from its content (retrieval.formats)
         else:
             report.add_error(CorpusFormatError(str(path), None, "no such file or folder"))
     return files
@@ -93,7 +89,11 @@ def load_corpus(paths: Sequence[Path]) -> tuple[list[Monograph], LoadReport]:
     monographs: list[Monograph] = []
     seen: dict[str, str] = {}
     for file in _corpus_files(paths, report):
-        loader = load_jsonl if file.suffix.lower() in JSONL_SUFFIXES else load_markdown
+        loader = loader_for(file)
+        if loader is None:
+            report.add_error(CorpusFormatError(str(file), None, "not a corpus file: expected formulary Markdown, "
+                                                                "JSON Lines or a JSON export {\"drugs\": [...]}"))
+            continue
         try:
             loaded, file_report = loader(file)
         except CorpusError as exc:
@@ -201,7 +201,9 @@ def _summary(report: LoadReport, where: str, monographs: Sequence[Monograph], *,
              version: str, kept: int = 0) -> IngestSummary:
     return IngestSummary(monographs=report.monographs, sections=report.sections, chunks=report.chunks,
                          quarantined_blocks=report.quarantined_blocks, unknown_headings=report.unknown_headings,
-                         errors=report.errors, index_path=where, swapped=swapped, index_version=version,
+                         errors=report.errors,
+                         hygiene=[h for h in report.hygiene if h.changed or h.dosage_placed is not None],
+                         index_path=where, swapped=swapped, index_version=version,
                          drug_ids=[m.drug_id for m in monographs], kept_monographs=kept)
 
 

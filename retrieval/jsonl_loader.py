@@ -16,6 +16,7 @@ from core.corpus import Monograph, Section
 from core.errors import CorpusError, CorpusFormatError
 from core.sections import SECTION_HEADINGS
 from retrieval.headings import match_heading
+from retrieval.hygiene import apply_hygiene
 from retrieval.load_report import LoadIssue, LoadReport
 from retrieval.monograph_names import DRUG_ID, clean_title, complete_names, display_name, drug_id_from_title
 
@@ -72,8 +73,9 @@ def _problem(exc: ValidationError) -> str:
     return f"{where}: {msg}" if where else msg
 
 
-def parse_jsonl_line(line: str, source: str, lineno: int, report: LoadReport) -> Monograph:
-    """One line → one monograph; raise CorpusFormatError when the line is malformed."""
+def parse_jsonl_line(line: str, source: str, lineno: int, report: LoadReport, *, complete: bool = True) -> Monograph:
+    """One line → one monograph; raise CorpusFormatError when the line is malformed. With `complete=False` the
+    derived names (aliases, brands, classes) are left for the caller to complete after hygiene."""
     try:
         raw = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -105,7 +107,7 @@ def parse_jsonl_line(line: str, source: str, lineno: int, report: LoadReport) ->
     monograph = Monograph(drug_id=drug_id, title=title, name=doc.name or display_name(title),
                           aliases=doc.aliases, brands=doc.brands, classes=doc.classes, sections=sections,
                           source=source, synthetic=doc.synthetic)
-    return complete_names(monograph)
+    return complete_names(monograph) if complete else monograph
 
 
 def load_jsonl(path: Path) -> tuple[list[Monograph], LoadReport]:
@@ -124,11 +126,12 @@ def load_jsonl(path: Path) -> tuple[list[Monograph], LoadReport]:
         if not line.strip():
             continue
         try:
-            monograph = parse_jsonl_line(line, str(path), lineno, report)
+            monograph = parse_jsonl_line(line, str(path), lineno, report, complete=False)
         except CorpusFormatError as exc:
             report.add_error(exc)
             continue
         monographs.append(monograph)
         report.monographs += 1
         report.sections += len(monograph.sections)
-    return monographs, report
+    # Hygiene over the whole file (its titles are the headers its records may show), then names.
+    return [complete_names(m) for m in apply_hygiene(monographs, report)], report

@@ -25,6 +25,7 @@ from core.errors import CorpusError, CorpusFormatError
 from core.sections import SECTION_HEADINGS
 from core.text import normalize
 from retrieval.headings import match_heading
+from retrieval.hygiene import apply_hygiene
 from retrieval.load_report import LoadIssue, LoadReport
 from retrieval.monograph_names import clean_title, complete_names, display_name, drug_id_from_title
 
@@ -136,7 +137,7 @@ class _Parser:
             return
         monograph = Monograph(drug_id=drug_id, title=mono.title, name=display_name(mono.title),
                               sections=sections, source=self.source, synthetic=self.synthetic)
-        self.monographs.append(complete_names(monograph))
+        self.monographs.append(monograph)  # names completed after hygiene (finish)
         self.report.monographs += 1
         self.report.sections += len(sections)
 
@@ -210,6 +211,8 @@ class _Parser:
 
     def finish(self) -> tuple[list[Monograph], LoadReport]:
         self.close_monograph()
+        # Hygiene before names: brands and classes are read from the cleaned text.
+        self.monographs = [complete_names(m) for m in apply_hygiene(self.monographs, self.report)]
         if not self.monographs and not self.report.errors:
             self.error(None, "no monograph found (expected a title line such as # **PARACETAMOL**)")
         return self.monographs, self.report

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from core.corpus import DrugNames
 from core.text import fold, states_phrase
+from core.vocabulary import CLASS_SYNONYMS
+
+SectionTexts = Callable[[str], Mapping[str, str]]
+"""drug id → {section key: the section's text}: what a free-form question is ranked against."""
 
 
 class NameBook:
-    def __init__(self, names: Sequence[DrugNames]) -> None:
+    def __init__(self, names: Sequence[DrugNames], *, section_texts: SectionTexts | None = None) -> None:
         self._by_id = {n.drug_id: n for n in names}
+        self.section_texts = section_texts
+        """Set by the retrieval service: lets the understander rank one monograph's sections for a free-form
+        question (retrieval.section_router.rank_sections). None where no index is at hand (name-only tests)."""
         self._names: dict[tuple[str, bool], tuple[str, ...]] = {}
         """names_of, memoised: the book is immutable and the lists are read on every interaction turn."""
 
@@ -37,8 +44,27 @@ class NameBook:
             else:
                 raw: Iterable[str] = (*entry.all_names(), *(entry.classes if with_classes else ()))
                 names = {fold(n) for n in raw if len(fold(n)) >= 3}
+                if with_classes:
+                    names |= {s for c in entry.classes for s in class_spellings(fold(c))}
                 self._names[key] = tuple(sorted(names, key=len, reverse=True))
         return list(self._names[key])
 
     def mentions(self, text: str, drug_id: str, *, with_classes: bool = True) -> bool:
         return any(states_phrase(text, n) for n in self.names_of(drug_id, with_classes=with_classes))
+
+
+def class_spellings(folded_class: str) -> set[str]:
+    """Other spellings the book uses for a class phrase ('chong viem khong steroid' → 'khang viem khong steroid',
+    'nsaid', …), from core.vocabulary.CLASS_SYNONYMS; empty when the phrase holds none of them."""
+    found: set[str] = set()
+    bare = folded_class.removeprefix("thuoc ").removeprefix("cac ")
+    for group in CLASS_SYNONYMS:
+        for term in group:
+            if term == bare:
+                found |= set(group)  # the class itself: every spelling of it names the drug
+                break
+            if len(term.split()) >= 2 and term in folded_class:
+                found |= {folded_class.replace(term, other) for other in group}  # only the same phrase respelt
+                break
+    found.discard(folded_class)
+    return found

@@ -10,6 +10,10 @@ Vietnamese syllable, not typed with Vietnamese diacritics. A fuzzy match must al
 letters and stay within a small edit distance, because the near neighbours of formulary drugs are other drugs
 (esomeprazol ~ omeprazol, prednison ~ prednisolon, digitoxin ~ digoxin) and mapping one to the other would be
 a wrong answer, not a typo fix. What looks like a drug name but resolves to nothing is reported as unknown.
+
+Chat shorthand ("para", "amox", "cipro"): a token left over that begins exactly one drug's generic name (INN,
+Vietnamese spelling or title synonym — not brands, which are many and overlap) resolves to that drug with a
+lower score; a token that begins several drugs' names resolves to none of them (never a guess between two).
 """
 
 from __future__ import annotations
@@ -30,6 +34,9 @@ ACCEPT_SCORE = 88.0
 """rapidfuzz ratio (0–100) a fuzzy match must reach (besides the prefix and edit-distance guards)."""
 MIN_FUZZY_LEN = 5
 MAX_NGRAM = 4
+MIN_PREFIX_LEN = 4
+PREFIX_SCORE = 80.0
+"""Score of a shorthand (prefix) match: below any exact or fuzzy match, so a full name in the turn wins."""
 
 _TOKEN = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 
@@ -58,6 +65,16 @@ _DRUG_SUFFIX = re.compile(
     r"olamin|dronat|dronate|setron|tropin|caine|cain)$|^(cef|ceph|levo|dexa|methyl|fos|oxc)[a-z]{4,}$"
 )
 _DRUG_CUE = frozenset({"thuoc", "biet", "duoc"})  # "thuốc X", "biệt dược X"
+# Capitalised words of clinical questions that are not drug names: laboratory measures and abbreviations, and the
+# eponyms of diseases the formulary's indications and warnings use. Reported as unknown drugs they turned a dose
+# question into an interaction question with a drug that does not exist.
+_CLINICAL_TERMS = frozenset({
+    "clcr", "egfr", "gfr", "mlcct", "inr", "hiv", "aids", "adr", "hsv", "vzv", "ast", "alt", "sgot", "sgpt", "ecg",
+    "copd", "bmi", "covid", "kawasaki", "reye", "lyme", "parkinson", "alzheimer", "crohn", "zollinger", "ellison",
+    "stevens", "johnson", "lyell", "herpes", "zona", "still", "raynaud", "cushing", "addison", "basedow", "graves",
+})
+_MIXED_CASE = re.compile(r"^[A-Za-z]*[a-z][A-Z]")
+"""An abbreviation typed with inner capitals ("ClCr", "eGFR", "HbA1c"), never how a drug name is written."""
 
 
 class Candidate(BaseModel):
@@ -150,6 +167,13 @@ class DrugResolver:
             if " " in key:
                 self._multi.setdefault(key[:2], []).append(name)
         self._max_words = max((k.count(" ") + 1 for k in self._exact), default=1)
+        # Generic names only (no brands) for shorthand: "para" must not also begin a brand of another drug.
+        self._generic: list[tuple[str, _Name]] = []
+        for entry in self.names:
+            for raw in (entry.name, entry.drug_id.replace("_", " "), *entry.aliases):
+                key = " ".join(t.folded for t in tokenize(raw))
+                if len(key) > MIN_PREFIX_LEN:
+                    self._generic.append((key, _Name(entry.drug_id, raw, key)))
 
     # -------------------------------------------------------------------------------------------- public
 
@@ -157,6 +181,7 @@ class DrugResolver:
         tokens = tokenize(text)
         claimed = [False] * len(tokens)
         hits = self._exact_hits(text, tokens, claimed) + self._fuzzy_hits(text, tokens, claimed)
+        hits += self._prefix_hits(text, tokens, claimed)
         unknown = self._unknown(tokens, claimed)
         best: dict[str, _Hit] = {}
         for hit in hits:
@@ -227,6 +252,20 @@ class DrugResolver:
                 hits.append(_Hit(name.drug_id, name.display, i, i + 1, token.raw, round(score, 1)))
         return hits
 
+    def _prefix_hits(self, text: str, tokens: Sequence[_Token], claimed: list[bool]) -> list[_Hit]:
+        hits: list[_Hit] = []
+        for i, token in enumerate(tokens):
+            f = token.folded
+            if claimed[i] or len(f) < MIN_PREFIX_LEN or not f.isalpha() or token.has_diacritics \
+                    or is_vietnamese_word(f):
+                continue
+            owners = {name.drug_id: name for key, name in self._generic if key.startswith(f) and key != f}
+            if len(owners) == 1:
+                name = next(iter(owners.values()))
+                claimed[i] = True
+                hits.append(_Hit(name.drug_id, name.display, i, i + 1, token.raw, PREFIX_SCORE))
+        return hits
+
     # ------------------------------------------------------------------------------------------- unknown
 
     def _unknown(self, tokens: Sequence[_Token], claimed: Sequence[bool]) -> list[str]:
@@ -237,6 +276,8 @@ class DrugResolver:
             f = token.folded
             if f.isdigit() or len(f) < 3 or f in _COMMON_WORDS:
                 continue
+            if f in _CLINICAL_TERMS or _MIXED_CASE.match(token.raw):
+                continue  # "ClCr 40 ml/phút", "eGFR", "bệnh Kawasaki": clinical words, not unknown drugs
             after_cue = i > 0 and tokens[i - 1].folded in _DRUG_CUE and not is_vietnamese_word(f)
             capitalised = (
                 token.raw[:1].isupper() and not token.raw.isupper() and len(f) >= 4 and f.isalpha()

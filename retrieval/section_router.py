@@ -15,10 +15,14 @@ understander can ask a model only when the rules are unsure.
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from core.text import fold_query
+from core.sections import BOOK_ORDER
+from core.text import fold, fold_query
 
 
 @dataclass(frozen=True)
@@ -68,17 +72,22 @@ _STRENGTH = _r(r"\b(vien|goi|ong|lo|chai|tuyp|hop)\b.*\b(bao nhieu|may) (mg|g|ml
 _DOSE_CONTEXT = _r(r"\b(uong|lieu|cho|tiem|truyen|moi lan|mot lan|lan|ngay|dung|be|tre|nguoi|kg|tuoi)\b")
 
 _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
-    ("lieu_luong_cach_dung", _r(r"\blieu\b(?! phap)"), 0.95),
+    # "đang uống aspirin liều thấp" describes what the patient takes; it does not ask a dose.
+    ("lieu_luong_cach_dung", _r(r"\blieu\b(?! phap| thap| cao)"), 0.95),
     ("lieu_luong_cach_dung", _r(r"\bcach (dung|uong|tiem|su dung|pha)\b|\b(may|bao nhieu) (vien|goi|nhat|lan|ml|mg|"
                                 r"giot|ong|thia|mcg|g)\b|\bngay (may|bao nhieu)\b"), 0.9),
     ("lieu_luong_cach_dung", _r(r"\b(uong|dung|tiem|xit|ngam|dat|boi|truyen)\b.*\bbao nhieu\b"), 0.8),
     ("lieu_luong_cach_dung", _r(r"\b(dung|uong|su dung) (nhu )?the nao\b"), 0.65),
+    # "uống cách nhau bao lâu" asks the dosing interval ("cách bao lâu" alone may be the gap between two drugs).
+    ("lieu_luong_cach_dung", _r(r"\bcach nhau (bao lau|may (gio|tieng))\b|\b(bao lau|may (gio|tieng)) (uong |dung )?"
+                                r"(mot|1) lan\b"), 0.8),
 )
 
 _IMPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("thoi_ky_cho_con_bu", _r(r"\bcho con bu\b|\bcho bu\b|\bdang bu\b|\bcon bu\b|\bsua me\b|\bnuoi con bang sua\b"), 0.9),
     ("thoi_ky_mang_thai", _r(r"\bmang thai\b|\bco thai\b|\bba bau\b|\bmang bau\b|\bco bau\b|\bdang bau\b|\bthai phu\b|"
-                             r"\bthai ky\b|\bthai nhi\b|\bthai ki\b"), 0.9),
+                             r"\bthai ky\b|\bthai nhi\b|\bthai ki\b|"
+                             r"\bthai \d+ (tuan|thang)\b|\b(3|ba) thang (cuoi|dau|giua)\b"), 0.9),
     ("loai_thuoc", _r(r"\bthuoc nhom\b|\bnhom thuoc\b|\bnhom( [a-z0-9]+){0,2} (nao|gi)\b|\bloai thuoc\b|"
                       r"\bthuoc loai\b|\bla thuoc gi\b"), 0.85),
     ("chi_dinh", _r(r"\bde lam gi\b|\b(tri|chua|dieu tri) (benh )?(gi|nao)\b|\bdung de (tri|chua|dieu tri)\b|"
@@ -88,6 +97,10 @@ _IMPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("chi_dinh", _r(r"\b(tri|chua|dieu tri|giam|ha|cat)( [a-z]+){1,4} (duoc )?khong\b"), 0.7),
     ("chong_chi_dinh", _r(r"\bkhong (duoc|nen) (dung|uong|su dung|tiem)\b|\bai khong (duoc|nen)\b|"
                           r"\bkhong dung duoc\b|\b(nguoi|truong hop) nao khong\b|\bcam dung\b"), 0.8),
+    # "bị dị ứng penicilin có dùng amoxicilin được không?": an allergy and "can I use it" is the contraindication
+    # section's question (the hypersensitivity line), whatever else the turn names.
+    ("chong_chi_dinh", _r(r"\b(di ung|man cam|qua man)\b.*\b(dung|uong|tiem|su dung)\b.*\b(duoc|khong)\b|"
+                          r"\b(dung|uong|tiem|su dung)\b.*\b(duoc|khong)\b.*\b(di ung|man cam|qua man)\b"), 0.8),
     ("than_trong", _r(r"\bluu y\b|\bchu y\b|\bcan tranh\b|\bcanh bao\b|\bcan than\b"), 0.8),
     ("tac_dung_khong_mong_muon", _r(r"\bgay( ra)?\b"), 0.6),
 )
@@ -124,3 +137,90 @@ def _dose_word(text: str, folded: str) -> bool:
     if text.isascii():
         return not re.search(r"\blieu (co|rang|the)\b", folded)
     return "liều" in text.lower() or "lieu" in text.lower()
+
+
+# ------------------------------------------------------------------------------------ free-form questions
+# Words of a question that say nothing about which section answers it.
+_QUESTION_WORDS = frozenset(
+    ["co", "can", "khong", "duoc", "nen", "the", "nao", "gi", "la", "va", "cua", "cho", "toi", "minh", "em", "anh", "chi", "ban", "thuoc", "dung", "uong", "hay", "bi", "khi", "thi", "nay", "do", "nao", "sao", "vay", "a", "ah", "nhe", "oi", "voi", "o", "trong", "ma", "neu", "thuoc", "de", "lam", "bao", "nhieu", "may", "mot", "cac", "nhung",
+     "biet", "muon", "hoi", "thong", "tin", "ve", "noi", "xem", "giup", "tu", "van", "gioi", "thieu"])
+FREE_FORM_SECTIONS: tuple[str, ...] = (
+    "chi_dinh", "chong_chi_dinh", "than_trong", "thoi_ky_mang_thai", "thoi_ky_cho_con_bu",
+    "tac_dung_khong_mong_muon", "huong_dan_xu_tri_adr", "tuong_tac_thuoc", "do_on_dinh_bao_quan",
+    "qua_lieu_xu_tri", "duoc_ly_co_che",
+)
+"""Sections a free-form question may be answered from. Not the dosage section: a dose is given only on the dose
+path, for a known patient (quoting dosage text to an open question would show every band's dose)."""
+_CONTRAINDICATION_SHAPE = re.compile(r"\b(bi|dang|tien su|co benh)\b.*\b(dung|uong|tiem|su dung)\b.*\bduoc\b")
+
+
+# One Vietnamese syllable, folded (as in retrieval.resolver): a word of a compound, ambiguous on its own.
+_SYLLABLE = re.compile(
+    r"^(ngh|ng|nh|ch|gh|gi|kh|ph|qu|th|tr|[bcdghklmnpqrstvx])?"
+    r"(uye|uya|oai|oay|oeo|uay|uoi|uou|ieu|yeu|uoc|ai|ao|au|ay|eo|eu|ia|ie|iu|oa|oe|oi|ua|ue|ui|uo|uu|uy|ye|[aeiouy])"
+    r"(ng|nh|ch|[cmnpt])?$"
+)
+# Phrases that ask in general ("có an toàn không", "có ảnh hưởng gì không"): they name no section; the machine
+# asks for whom or about what rather than guess one.
+_GENERIC_PHRASES = re.compile(r"\b(an toan|anh huong|van de|sao khong|co sao|nguy hiem)\b")
+
+
+def _terms(text: str, drop: Iterable[str]) -> list[str]:
+    dropped = set(drop)
+    folded = _GENERIC_PHRASES.sub(" ", fold_query(text))
+    return [w for w in re.findall(r"[a-z0-9]+", folded) if w not in _QUESTION_WORDS and w not in dropped
+            and len(w) >= 2]
+
+
+def rank_sections(question: str, sections: Mapping[str, str], drug_names: Iterable[str] = ()) -> list[SectionRoute]:
+    """The sections of one monograph that best match a question naming no section, best first.
+
+    Within the one monograph, like the reference system: each question term weighs by how few of this monograph's
+    sections use it (BM25-like), so "INR" in warfarin points at the sections that speak of INR. Terms are the
+    question's content words and, weighing double, its pairs of adjacent content words: Vietnamese words are
+    mostly two syllables, and folded single syllables collide ("dạ dày" is not "da" and "dày"). A term used by more
+    than half the sections does not count at all (it would pick a section at random), and a section must match a
+    pair, or a word used by at most two sections, to be offered. A contraindication-shaped question ("bị X có dùng
+    được không") adds the contraindication section's prior. Only `FREE_FORM_SECTIONS` are ranked; an empty list
+    means nothing matched well enough (the machine then asks what about the drug)."""
+    names = {w for n in drug_names for w in fold(n).split()}
+    words = _terms(question, names)
+    unigrams = set(words)
+    bigrams = {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
+    in_pairs = {w for b in bigrams for w in b.split()}
+    candidates = {k: v for k, v in sections.items() if k in FREE_FORM_SECTIONS and v.strip()}
+    if not candidates:
+        return []
+    docs: dict[str, Counter[str]] = {}
+    for key, text in candidates.items():
+        tokens = re.findall(r"[a-z0-9]+", fold(text))
+        docs[key] = Counter(tokens) + Counter(f"{a} {b}" for a, b in zip(tokens, tokens[1:], strict=False))
+    n = len(docs)
+    lengths = {k: sum(v for t, v in d.items() if " " not in t) for k, d in docs.items()}
+    avg = sum(lengths.values()) / n or 1.0
+    df = {t: sum(1 for d in docs.values() if t in d) for t in unigrams | bigrams}
+    shaped = bool(_CONTRAINDICATION_SHAPE.search(fold_query(question)))
+    scored: list[tuple[float, SectionRoute]] = []
+    for key, doc in docs.items():
+        score, hit, distinctive = 0.0, [], False
+        for t in sorted(unigrams | bigrams):
+            tf = doc.get(t, 0)
+            if not tf or df[t] > max(1, n // 2):
+                continue
+            weight = 2.0 if " " in t else 1.0
+            # Length normalisation kept mild (b = 0.3): a short section mentioning a word once is not thereby
+            # the best answer to it.
+            norm = tf * 2.2 / (tf + 1.2 * (0.7 + 0.3 * lengths[key] / avg))
+            score += weight * math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) * norm
+            hit.append(t)
+            # A pair matched, or a rare word that is not a syllable of a pair ("INR", "rượu" alone); a syllable of a
+            # pair that did not match ("nghiệm" of "xét nghiệm", found in "thí nghiệm") proves nothing.
+            distinctive = distinctive or " " in t or (df[t] <= 2 and (t not in in_pairs or not _SYLLABLE.match(t)))
+        if shaped and key == "chong_chi_dinh":
+            score += 1.0
+            hit.append("<contraindication-shaped>")
+            distinctive = True
+        if score > 0 and distinctive:
+            scored.append((score, SectionRoute(key, round(min(0.6, 0.3 + score / 20), 3), ", ".join(hit))))
+    scored.sort(key=lambda s: (-s[0], BOOK_ORDER.get(s[1].key, 99)))
+    return [route for _, route in scored]

@@ -18,6 +18,7 @@ from core.text import states_phrase
 from retrieval.embedder import DenseEmbedder
 from retrieval.index import FormularyIndex
 from retrieval.names import NameBook
+from retrieval.section_texts import section_snapshot
 from retrieval.sparse_bm25 import tokens
 
 RRF_K = 60
@@ -87,7 +88,8 @@ class RetrievalService:
         check_embedder(index, embedder)
         self.index = index
         self.embedder = embedder
-        self.names = NameBook(index.drug_names())
+        names = index.drug_names()
+        self.names = NameBook(names, section_texts=section_snapshot(index, names))
 
     def display_name(self, drug_id: str) -> str:
         return self.names.display(drug_id)

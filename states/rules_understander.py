@@ -18,7 +18,7 @@ from core.text import fold, normalize
 from core.vocabulary import CLINICAL_TERMS
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
-from retrieval.section_router import SectionRoute, route_section
+from retrieval.section_router import SectionRoute, rank_sections, route_section
 from states.conditions import (
     asks_which_drug,
     condition_in_drug_turn,
@@ -248,8 +248,9 @@ class RulesUnderstander:
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
                           confidence=round(0.7 * name_confidence, 3), **common)
         if (slots.renal or slots.hepatic or slots.comorbidities) and _CAN_USE.search(folded):
-            # "paracetamol cho người suy gan được không": the precautions; a guess, so say so.
-            return _frame(turn_type="drug_attribute", section_key="than_trong",
+            # "paracetamol cho người suy gan được không": the contraindications first (the real book states
+            # "suy gan nặng", "mức lọc cầu thận dưới 30 ml/phút" there); a guess, so say so.
+            return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                           confidence=round(0.5 * name_confidence, 3), **common)
         leftover = _leftover_words(text, candidates)
         if not leftover or _OVERVIEW.search(fold(text)) or is_elliptical(text):
@@ -258,8 +259,21 @@ class RulesUnderstander:
                               **common)
         if has_anaphora(text):
             return _frame(turn_type="drug_overview", confidence=0.5, **common)
+        ranked = self._rank_sections(text, drugs)
+        if ranked:
+            # A free-form question about one drug ("Warfarin có cần theo dõi INR không?"): the section of that
+            # monograph that best matches it (retrieval.section_router.rank_sections), with a guess's confidence.
+            return _frame(turn_type="drug_attribute", section_key=ranked[0].key,
+                          confidence=round(ranked[0].confidence * name_confidence, 3), **common)
         # A drug and words the rules cannot place: ask what about it (missing_attribute), and say it is a guess.
         return _frame(turn_type="drug_attribute", confidence=0.4, **common)
+
+    def _rank_sections(self, text: str, drugs: list[str]) -> list[SectionRoute]:
+        if len(drugs) != 1 or self.names.section_texts is None:
+            return []
+        drug = drugs[0]
+        # A snapshot read with the name book (retrieval.section_texts): understanding never touches the index.
+        return rank_sections(text, self.names.section_texts(drug), self.names.names_of(drug, with_classes=False))
 
     # ----------------------------------------------------------------------------------- relation turns
 

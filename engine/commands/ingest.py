@@ -19,7 +19,8 @@ from retrieval.ingest import IngestSummary, ingest, ingest_qdrant
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH",
-                        help="Markdown (.md) or JSON Lines (.jsonl) files, or folders holding them")
+                        help="formulary Markdown, JSON Lines, or a JSON export ({\"drugs\": [...]}) — the format is "
+                             "read from each file's content — or folders holding .md/.jsonl/.json files")
     parser.add_argument("--add", action="store_true",
                         help="add these monographs to the serving index (replacing the same drug ids), keep the rest")
     parser.add_argument("--allow-errors", action="store_true",
@@ -36,6 +37,15 @@ def _print_summary(summary: IngestSummary) -> None:
     print(f"unknown headings: {len(summary.unknown_headings)}")
     for issue in summary.unknown_headings:
         print(f"  {issue}")
+    print(f"real-text hygiene: {len(summary.hygiene)} monographs changed")
+    for h in summary.hygiene:
+        print(f"  {h.summary()}")
+        for span in h.headers_removed:
+            print(f"    page header removed: {span}")
+        for block in h.tables_quarantined:
+            print(f"    flattened table quarantined: {block}")
+        for note in h.misplaced:
+            print(f"    misplaced text: {note}")
     print(f"errors: {len(summary.errors)}")
     for issue in summary.errors:
         print(f"  {issue}")

@@ -164,10 +164,13 @@ def test_cli_prints_the_summary_as_json(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert set(summary) == {"monographs", "sections", "chunks", "quarantined_blocks", "unknown_headings", "errors",
-                            "swapped", "index_version", "drug_ids", "kept_monographs"}
+                            "swapped", "index_version", "drug_ids", "kept_monographs",
+                            "hygiene"}
     assert summary["swapped"] and summary["index_version"] == current_shard(tmp_path / "data").name  # type: ignore[union-attr]
     assert summary["monographs"] == 33 and summary["quarantined_blocks"] >= 2
     assert summary["unknown_headings"] == [] and summary["errors"] == []
+    # The fixture has no extraction damage: hygiene removes, quarantines and reports nothing in it.
+    assert not any(h["headers_removed"] or h["tables_quarantined"] or h["misplaced"] for h in summary["hygiene"])
     assert current_shard(tmp_path / "data") is not None
 
 

@@ -127,3 +127,22 @@ def test_common_vietnamese_words_never_map_to_a_drug(text: str) -> None:
     result = RESOLVER.resolve(text)
     assert result.candidates == []
     assert result.unknown == []
+
+
+@pytest.mark.parametrize(("typed", "drug_id"), [
+    ("para cho bé 3 tuổi", "paracetamol"), ("cipro có dùng cho bà bầu không", "ciprofloxacin"),
+    ("amox 500 uống mấy lần", "amoxicilin"), ("hapacol 250 cho bé", "paracetamol"),
+])
+def test_chat_shorthand_and_brand_with_strength_resolve(typed: str, drug_id: str) -> None:
+    result = RESOLVER.resolve(typed)
+    assert result.drug_ids == [drug_id]
+    assert result.candidates[0].score < ACCEPT_SCORE or "hapacol" in typed, "shorthand ranks below a full name"
+
+
+def test_shorthand_never_beats_a_full_name_in_the_same_turn() -> None:
+    assert _ids("para hay ibuprofen") == ["ibuprofen", "paracetamol"]
+
+
+@pytest.mark.parametrize("typed", ["ibu", "thuoc", "benh nhan", "trong ngay", "sang nay"])
+def test_short_or_vietnamese_words_are_not_shorthand(typed: str) -> None:
+    assert _ids(f"{typed} uống thế nào") == []
