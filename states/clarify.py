@@ -60,9 +60,9 @@ def child_word(frame: QueryFrame) -> str:
 
 
 def _who(frame: QueryFrame) -> str:
-    """The child as the user named them ("em nó", "đứa nhỏ"), else "bé" / "cháu" by age (child_word)."""
-    named = person_of(frame.person) if frame.person else None
-    return named.label if named is not None and named.key not in GENERIC else child_word(frame)
+    """"bé" / "cháu" by age (child_word). Whom the question is about, when the user named another person ("em
+    nó"), is said in the note before it ("Về em nó: …"), so the question itself keeps the usual words."""
+    return child_word(frame)
 
 
 def pediatric_question(frame: QueryFrame, names: NameBook) -> Question:

@@ -199,8 +199,11 @@ def condition_spellings(condition: str) -> list[str]:
     folded = fold(plain)
     for group in CONDITION_VARIANTS:
         plain_group = [_plain(v) for v in group]
-        if folded in plain_group:
-            return [plain, *[v for v in plain_group if v != folded]]
+        for v in plain_group:
+            if folded == v or folded.startswith(v + " "):
+                # "mề đay mạn tính": the variant, and what follows it, in each of the book's spellings
+                rest = plain[len(v):] if len(plain) == len(folded) else folded[len(v):]
+                return [plain, *[f"{other}{rest}" for other in plain_group if other != v]]
     return [plain]
 
 

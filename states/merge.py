@@ -25,7 +25,7 @@ from states.conditions import is_ambiguous_condition
 from states.followup import adds_interaction_partner, has_anaphora, is_elliptical
 from states.frame import Pending, QueryFrame
 from states.person import GENERIC, Person, person_of
-from states.quantities import fmt, weight_fits_age
+from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 
 _PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
 _CONTEXT_SLOTS = ("renal", "hepatic")
@@ -248,8 +248,6 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
         return new  # a name the formulary lacks: report it (drug_not_in_formulary)
     if weight_typed_as_age(new, prior, pending):
         return prior  # nothing filled: asked again, with the note the caller adds
-    if prior.turn_type == "dosing_calc" and _person_only(new, text):
-        new = new.model_copy(update={"section_key": None, "turn_type": prior.turn_type})
     if new.section_key is not None and new.section_key != prior.section_key:
         return _settled(_with_question(prior, new, update), confidence=0.8)
     if not update:
@@ -262,7 +260,8 @@ def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     the interaction of the two — never amlodipin's whole interaction list."""
     if not (new.drugs and prior.drugs and has_anaphora(text)) or set(new.drugs) & set(prior.drugs):
         return None
-    if new.section_key != "tuong_tac_thuoc" and new.turn_type != "interaction":
+    if new.section_key != "tuong_tac_thuoc" and new.turn_type != "interaction" and not re.search(
+            r"\b(voi|cung|chung|kem|phoi hop|ket hop)\b", fold(text)):
         return None
     drugs = list(dict.fromkeys([*prior.drugs[:1], *new.drugs]))
     return _settled(new.model_copy(update={"turn_type": "interaction", "section_key": "tuong_tac_thuoc",
@@ -284,10 +283,6 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         return new
     if new.unknown_drugs or not prior.drugs:
         return new
-    if prior.turn_type == "dosing_calc" and _person_only(new, text):
-        # "thế còn bà bầu?" after a dose: the dose, for another patient (not the pregnancy section). After any
-        # other question the pregnancy section is what is asked.
-        new = new.model_copy(update={"section_key": None, "turn_type": prior.turn_type})
     update = _slot_updates(new, prior)
     if new.section_key is not None:
         # A new question about the same drug ("thế còn chống chỉ định?", "liều dùng cho người lớn?").
@@ -370,15 +365,6 @@ def _other_context(new: QueryFrame, text: str) -> dict[str, object]:
             "breastfeeding": new.breastfeeding, "comorbidities": list(new.comorbidities)}
 
 
-def _person_only(new: QueryFrame, text: str) -> bool:
-    """An elliptical turn that names only a patient group ("thế còn bà bầu?", "còn người cho con bú thì sao?")
-    asks the previous question for them: its section comes only from the group's own words."""
-    if new.section_key not in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu") or not is_elliptical(text):
-        return False
-    return not re.search(r"\b(duoc khong|dung duoc|uong duoc|co sao|an toan|anh huong|co nen|nen dung|"
-                         r"co dung|co uong|thoi ky|mang thai thi|cho con bu thi)\b", fold(text))
-
-
 def weight_typed_as_age(new: QueryFrame, prior: QueryFrame, pending: Pending | None) -> bool:
     """Asked for the weight of a child whose age is known, the reply gives another age and nothing else ("18
     tuổi"): most likely the weight typed with the wrong unit. Never taken as a new age (that would make the
@@ -392,7 +378,8 @@ def weight_typed_as_age(new: QueryFrame, prior: QueryFrame, pending: Pending | N
     return weight_fits_age(new.age_months / 12, prior.age_months)
 
 
-_CORRECTION = re.compile(r"^(?:a |a,|ay |ui |oi )?(?:nham|khong phai|ko phai|k phai|sua lai|xin loi|sorry|da bao|"
+_CORRECTION = re.compile(r"^(?:a |a,|ay |ui |oi )?(?:nham|khong phai|ko phai|k phai|khong(?=\s*,)|ko(?=\s*,)|khong dung|sua lai|xin loi|"
+                         r"sorry|da bao|"
                          r"toi da noi|da noi|y (?:toi|minh|em) la|dinh chinh|chinh xac la)\b")
 
 
@@ -452,7 +439,15 @@ def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | No
         subject = merged.person or ("bé" if merged.population != "adult" else "người bệnh")
         notes.append(f"Cân nặng {format_number(merged.weight_kg)} kg không phù hợp với {subject} "
                      f"{format_age(merged)}; tôi chưa dùng giá trị này. Vui lòng kiểm tra lại.")
-        if weight_new or not age_new:
+        swapped = weight_new and age_new and merged.weight_kg <= MAX_AGE_YEARS and weight_fits_age(
+            merged.age_months / 12, merged.weight_kg * 12)
+        if swapped:
+            # Both typed in this turn ("bé 18 tuổi nặng 5 kg"): likely typed in each other's place; neither
+            # is used, nor the patient group the age implied.
+            update.update(weight_kg=None, age_months=None, age_text=None)
+            if merged.population == "adult" or merged.population is None:
+                update["population"] = person_population(text)
+        elif weight_new:
             update["weight_kg"] = None
         else:
             update.update(age_months=None, age_text=None)
@@ -473,6 +468,13 @@ def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | No
     if list(dict.fromkeys(notes)) != merged.notes:
         update["notes"] = list(dict.fromkeys(notes))
     return merged.model_copy(update=update) if update else merged
+
+
+def person_population(text: str) -> str | None:
+    """The patient group the words alone say ("bé" → pediatric), without any age."""
+    from states.slots import extract_population
+
+    return extract_population(fold(normalize(text)), None, mother=False, text=normalize(text))
 
 
 def _reparse_age(text: str) -> QueryFrame:

@@ -132,21 +132,34 @@ def subject(frame_person: str | None, population: str | None) -> str:
 def about_line(frame: QueryFrame) -> list[str]:
     """"Đối tượng: mẹ bé (người lớn)." for an answer about a named person; the converted weight it used
     ("Cân nặng: 40 lbs ≈ 18,1 kg.") when this turn's notes do not already say it."""
+    named = _named(frame)
     lines: list[str] = []
-    if frame.weight_text and frame.weight_kg is not None and not any(frame.weight_text in n for n in frame.notes):
+    if frame.weight_text and frame.weight_kg is not None and not any(
+            frame.weight_text in n for n in [*frame.notes, *named]):
         lines.append(f"Cân nặng: {frame.weight_text}.")
-    return _named(frame) + lines
+    return named + lines
 
 
 def _named(frame: QueryFrame) -> list[str]:
-    if not frame.person or frame.turn_type not in ("dosing_calc", "drug_attribute", "drug_overview"):
+    if frame.turn_type not in ("dosing_calc", "drug_attribute", "drug_overview"):
         return []
-    person = person_of(frame.person)
+    person = person_of(frame.person) if frame.person else None
     if person is None or person.key in GENERIC:
-        return []
-    details = [POPULATION_LABELS_VI[frame.population]] if frame.population else []
-    if frame.age_text:
-        details.append(frame.age_text)
-    if frame.weight_kg is not None:
-        details.append(f"{fmt(frame.weight_kg)} kg")
+        if frame.turn_type != "dosing_calc" or frame.population is None or (
+                frame.age_months is None and frame.weight_kg is None):
+            return []
+        # A dose for a child or an adult described by age or weight: the values it was looked up for.
+        return [f"Đối tượng: {POPULATION_LABELS_VI[frame.population]} ({', '.join(_details(frame)[1:])})."]
+    details = _details(frame) if frame.population else _details(frame)[1:]
     return [f"Đối tượng: {frame.person}{' (' + ', '.join(details) + ')' if details else ''}."]
+
+
+def _details(frame: QueryFrame) -> list[str]:
+    """[population, age, weight] as said back; the population label first (empty when unknown)."""
+    details = [POPULATION_LABELS_VI.get(frame.population or "", "")]
+    if frame.age_months is not None:
+        details.append(frame.age_text or (f"{fmt(frame.age_months)} tháng tuổi" if frame.age_months < 24
+                                          else f"{fmt(frame.age_months / 12)} tuổi"))
+    if frame.weight_kg is not None:
+        details.append(frame.weight_text or f"{fmt(frame.weight_kg)} kg")
+    return details

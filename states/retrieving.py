@@ -9,8 +9,6 @@ from collections.abc import Callable
 
 from core.errors import IndexUnavailable
 from states import paths
-from states.conditions import condition_as_in_book
-from states.followup import settle_route_family
 from states.step import Failure, Services, TurnView, Update, update
 
 
@@ -26,9 +24,7 @@ def _retrieving(ctx: TurnView, fn: Callable[[], dict[str, object]]) -> Update:
 def retrieve_single(ctx: TurnView, services: Services) -> Update:
     def run() -> dict[str, object]:
         evidence, routes_found = paths.single_drug_evidence(services.retrieval, ctx.frame)
-        # "thế còn đường tiêm?": the injection route the dosage evidence gives becomes the route (or none does).
-        frame = settle_route_family(ctx.frame, routes_found)
-        return {"evidence": evidence, "routes_found": routes_found, **({"frame": frame} if frame is not ctx.frame else {})}
+        return {"evidence": evidence, "routes_found": routes_found}
 
     return _with_path("single_drug", _retrieving(ctx, run))
 
@@ -43,9 +39,7 @@ def retrieve_interaction(ctx: TurnView, services: Services) -> Update:
 def retrieve_condition(ctx: TurnView, services: Services) -> Update:
     def run() -> dict[str, object]:
         evidence, candidates = paths.condition_evidence(services.retrieval, ctx.frame)
-        # The condition as the book spells it ("mề đay" asked, "mày đay" in the text), for the answer to name it.
-        frame = condition_as_in_book(ctx.frame, evidence)
-        return {"evidence": evidence, "candidates": candidates, **({"frame": frame} if frame is not ctx.frame else {})}
+        return {"evidence": evidence, "candidates": candidates}
 
     return _with_path("condition_to_drug", _retrieving(ctx, run))
 

@@ -165,7 +165,8 @@ class RulesUnderstander:
         if named:
             return self._drug_turn(text, candidates, drugs, unknown, route, slots, base, name_confidence)
 
-        if _SMALLTALK.search(folded) and route is None and not _states_patient(slots):
+        if _SMALLTALK.search(folded) and route is None and not _states_patient(slots) and not (
+                awaiting_answer and (slots.route or slots.population)):
             # "dạ cảm ơn, bé 5 tuổi 18 ký ạ", "đã bảo 3 tuổi rồi!!": politeness or exasperation around an
             # answer is still the answer.
             return _frame(turn_type="smalltalk", confidence=0.95)

@@ -25,7 +25,7 @@ _FOLDED_ANIMAL = re.compile(
 
 
 # "bé Cún", "cháu Mèo", "thằng Cún": a child's nickname (capitalised, after a word for a child) is a child.
-_NICKNAME = re.compile(r"(?<!\w)(bé|cháu|thằng|cu|em|con bé|bạn|be|chau|thang)\s+[A-ZĐÂĂÊÔƠƯ]\w*")
+_NICKNAME = re.compile(r"(?<!\w)((?i:bé|cháu|thằng|cu|em|con bé|bạn|be|chau|thang))\s+[A-ZĐÂĂÊÔƠƯ]\w*")
 
 
 def looks_non_human(text: str) -> bool:

@@ -11,12 +11,14 @@ from typing import Any
 
 import pytest
 
+from core.text import fold
+from states.conditions import condition_spellings
 from tests.unit.understanding_kit import labelled_rows, score_labelled
 
 QUESTION_FIELDS = ("turn_type", "drugs", "section_key")
 PATIENT_FIELDS = ("population", "age_months", "weight_kg", "person", "condition", "pregnant", "renal",
                   "unknown_drugs", "non_human")
-FILES = ("patient.jsonl",)
+FILES = ("patient.jsonl", "patient_blind.jsonl")
 
 
 def _rows() -> list[dict[str, Any]]:
@@ -31,6 +33,9 @@ def scored() -> list[tuple[dict[str, Any], dict[str, Any]]]:
 def _same(field: str, want: Any, got: Any) -> bool:
     if field == "drugs":
         return set(want) == set(got)
+    if field == "condition" and want and got:
+        # The frame may name the condition as the book spells it ("mề đay" asked, "mày đay" in the book).
+        return fold(got).replace(" - ", " ") in {fold(s) for s in condition_spellings(want)}
     if isinstance(want, float) and got is not None:
         return abs(want - got) < 0.05
     return bool(want == got)

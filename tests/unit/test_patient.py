@@ -114,10 +114,11 @@ def test_a_generic_word_after_a_named_child_is_the_same_child() -> None:
     assert (f.age_months, f.weight_kg, f.person) == (12, 10, "em nó")
 
 
-def test_thế_còn_bà_bầu_asks_the_previous_question_for_a_pregnant_woman() -> None:
+def test_thế_còn_bà_bầu_after_a_dose_asks_the_pregnancy_section_first_for_a_pregnant_woman() -> None:
+    # Whether she may take it at all comes before any dose (a dose alone would omit the pregnancy warnings).
     prior = understand("liều paracetamol cho người lớn suy gan")
     f = merged("thế còn bà bầu?", prior)
-    assert (f.turn_type, f.section_key, f.pregnant, f.hepatic) == ("dosing_calc", "lieu_luong_cach_dung", True, None)
+    assert (f.drugs, f.section_key, f.pregnant, f.hepatic) == (["paracetamol"], "thoi_ky_mang_thai", True, None)
 
 
 def test_a_new_age_after_an_answer_does_not_keep_the_old_weight() -> None:
@@ -128,7 +129,7 @@ def test_a_new_age_after_an_answer_does_not_keep_the_old_weight() -> None:
 def test_questions_address_the_person_by_name() -> None:
     f = merged("còn em nó 1 tuổi thì sao?", understand("liều paracetamol cho bé 6 tuổi 20 kg uống"))
     q = question_for("missing_pediatric_age_or_weight", f, NAMES)
-    assert "Em nó 1 tuổi, vậy em nó nặng bao nhiêu kg?" in q.text
+    assert "Về em nó" in q.text and "Bé 1 tuổi, vậy bé nặng bao nhiêu kg?" in q.text
 
 
 # --- an answer is an answer -------------------------------------------------------------------------------
