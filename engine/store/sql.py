@@ -8,6 +8,7 @@ StoreUnavailable / StoreConflict; nothing above this module sees a SQLAlchemy or
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 import time
@@ -19,7 +20,7 @@ from typing import Any
 
 import psycopg
 import sqlalchemy as sa
-from pydantic_core import to_jsonable_python
+from pydantic_core import to_json, to_jsonable_python
 from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, Connection, Engine, make_url
@@ -74,7 +75,47 @@ def _clean(text: str) -> str:
 
 
 def _dumps(value: object) -> str:
-    return json.dumps(to_jsonable_python(value), ensure_ascii=False)
+    # One pass in pydantic-core (UTF-8, no ASCII escaping), not a walk to plain objects and then json.dumps:
+    # the turn's trace is the largest value a turn writes. NaN/inf (never in a trace) fall back to json.dumps.
+    try:
+        return to_json(value).decode()
+    except (TypeError, ValueError):
+        return json.dumps(to_jsonable_python(value), ensure_ascii=False)
+
+
+# The turn's statements are built once per process and executed with bound parameters: SQLAlchemy then
+# finds their compiled form in its cache by the statement's memoised cache key instead of rebuilding and
+# re-keying a new statement object on every load and commit.
+_c = conversations.c
+_t = turns.c
+_LOAD = sa.select(conversations).where(_c.id == sa.bindparam("b_id"))
+_INSERT_CONVERSATION = sa.insert(conversations)
+_INSERT_TURN = sa.insert(turns)
+
+
+@functools.lru_cache(maxsize=8)
+def _history_statement(limit: int) -> sa.Select[Any]:
+    # Newest turns first through the (conversation_id, seq) key, LIMIT the window: the cost of loading
+    # history is the same at turn 10 and at turn 1,000.
+    return (
+        sa.select(_t.user_text, _t.reply_text)
+        .where(_t.conversation_id == sa.bindparam("b_id"))
+        .order_by(_t.seq.desc())
+        .limit(limit)
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _update_statement(columns: tuple[str, ...]) -> sa.Update:
+    """The conditional UPDATE of a conversation for these updated columns (the ConversationUpdate fields)."""
+    values: dict[str, Any] = {name: sa.bindparam(f"b_{name}", type_=_c[name].type) for name in columns}
+    return (
+        sa.update(conversations)
+        .where(_c.id == sa.bindparam("b_id"), _c.version == sa.bindparam("b_expected"))
+        .values(version=_c.version + 1, turn_count=_c.turn_count + 1,
+                updated_at=sa.bindparam("b_updated_at", type_=_c.updated_at.type), **values)
+        .returning(_c.turn_count)
+    )
 
 
 def _vendor_message(exc: BaseException) -> str:
@@ -268,8 +309,7 @@ class SqlStore:
 
     @staticmethod
     def _load(conn: Connection, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
-        c = conversations.c
-        row = conn.execute(sa.select(conversations).where(c.id == _clean(conversation_id))).mappings().first()
+        row = conn.execute(_LOAD, {"b_id": _clean(conversation_id)}).mappings().first()
         if row is None or (row["owner"] is not None and row["owner"] != owner):
             return None
         return ConversationSnapshot.model_validate(dict(row))
@@ -278,16 +318,7 @@ class SqlStore:
     def _history(conn: Connection, conversation_id: str, lines: int) -> list[str]:
         if lines <= 0:
             return []
-        t = turns.c
-        # Newest turns first through the (conversation_id, seq) key, LIMIT the window: the cost of loading
-        # history is the same at turn 10 and at turn 1,000.
-        query = (
-            sa.select(t.user_text, t.reply_text)
-            .where(t.conversation_id == _clean(conversation_id))
-            .order_by(t.seq.desc())
-            .limit((lines + 1) // 2)
-        )
-        rows = conn.execute(query).all()
+        rows = conn.execute(_history_statement((lines + 1) // 2), {"b_id": _clean(conversation_id)}).all()
         out: list[str] = []
         for user_text, reply_text in reversed(rows):
             out += [f"Người dùng: {user_text}", f"Trợ lý: {reply_text}"]
@@ -318,49 +349,36 @@ class SqlStore:
         now = self._clock()
         values = update.model_dump()
         values["state"] = _clean(values["state"])
-        c = conversations.c
         with self._write("write the turn", conversation_id) as conn:
             if expected_version == 0:
                 # A duplicate id raises IntegrityError, translated to StoreConflict: another turn created it.
-                conn.execute(
-                    sa.insert(conversations).values(
-                        id=cid,
-                        owner=_clean(owner) if owner is not None else None,
-                        version=1,
-                        turn_count=1,
-                        created_at=now,
-                        updated_at=now,
-                        **values,
-                    )
-                )
+                conn.execute(_INSERT_CONVERSATION, {
+                    "id": cid, "owner": _clean(owner) if owner is not None else None, "version": 1,
+                    "turn_count": 1, "created_at": now, "updated_at": now, **values,
+                })
                 seq = 1
             else:
-                seq_row = conn.execute(
-                    sa.update(conversations)
-                    .where(c.id == cid, c.version == expected_version)
-                    .values(version=c.version + 1, turn_count=c.turn_count + 1, updated_at=now, **values)
-                    .returning(c.turn_count)
-                ).first()
+                params = {f"b_{name}": value for name, value in values.items()}
+                params.update(b_id=cid, b_expected=expected_version, b_updated_at=now)
+                seq_row = conn.execute(_update_statement(tuple(values)), params).first()
                 if seq_row is None:
                     raise StoreConflict(
                         f"conversation {conversation_id} changed (expected version {expected_version}); "
                         "resend the turn"
                     )
                 seq = int(seq_row[0])
-            conn.execute(
-                sa.insert(turns).values(
-                    conversation_id=cid,
-                    seq=seq,
-                    user_text=_clean(turn.user_text),
-                    reply_text=_clean(turn.reply_text),
-                    outcome=_clean(turn.outcome),
-                    reason=_clean(turn.reason),
-                    frame=turn.frame,
-                    trace=turn.trace,
-                    evidence_ids=turn.evidence_ids,
-                    created_at=now,
-                )
-            )
+            conn.execute(_INSERT_TURN, {
+                "conversation_id": cid,
+                "seq": seq,
+                "user_text": _clean(turn.user_text),
+                "reply_text": _clean(turn.reply_text),
+                "outcome": _clean(turn.outcome),
+                "reason": _clean(turn.reason),
+                "frame": turn.frame,
+                "trace": turn.trace,
+                "evidence_ids": turn.evidence_ids,
+                "created_at": now,
+            })
         return expected_version + 1
 
     def delete(self, conversation_id: str, owner: str | None) -> bool:
