@@ -8,6 +8,7 @@ GROUPS: tuple[str, ...] = (
     "machine",
     "understanding",
     "turn",
+    "orchestration",
     "store",
     "llm",
     "retrieval",
