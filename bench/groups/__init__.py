@@ -9,6 +9,7 @@ GROUPS: tuple[str, ...] = (
     "understanding",
     "turn",
     "orchestration",
+    "scale",
     "store",
     "llm",
     "retrieval",
