@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -240,6 +241,10 @@ class SqlStore:
     ) -> None:
         self.url = normalize_url(url)
         self._clock = clock
+        # SQLite has one writer. Threads of this process queue for it here, in order, instead of in SQLite's
+        # busy handler, which polls with sleeps of up to 100 ms while the lock may already be free (the tail
+        # of a loaded server). Other processes still wait in the busy handler.
+        self._sqlite_writer = threading.RLock() if self.backend == "sqlite" else None
         try:
             self._engine = create_store_engine(self.url, busy_timeout_ms=busy_timeout_ms)
         except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError) as exc:
@@ -279,10 +284,18 @@ class SqlStore:
 
     @contextmanager
     def _write(self, action: str, conversation_id: str | None = None) -> Iterator[Connection]:
-        with translated(action, conversation_id), self._engine.connect() as conn:
+        with self._writer(), translated(action, conversation_id), self._engine.connect() as conn:
             conn.execution_options(**{_WRITE: True})
             with conn.begin():
                 yield conn
+
+    @contextmanager
+    def _writer(self) -> Iterator[None]:
+        if self._sqlite_writer is None:
+            yield
+            return
+        with self._sqlite_writer:
+            yield
 
     @contextmanager
     def _read(self, action: str) -> Iterator[Connection]:
