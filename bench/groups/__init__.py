@@ -15,4 +15,5 @@ GROUPS: tuple[str, ...] = (
     "retrieval",
     "http",
     "concurrency",
+    "startup",
 )
