@@ -23,10 +23,10 @@ from bench.results import Distribution, GroupResult, at_most, compare
 from bench.timing import Deadline, interleaved
 
 TITLE = "orchestration + persistence per turn (no-op work): engine vs LangGraph + SqliteSaver, same graph shape"
-CONVERSATIONS = 40
+CONVERSATIONS = 30
 TURNS_EACH = 5
 ROUNDS = 3
-TIME_BOX_S = 30.0
+TIME_BOX_S = 20.0
 TARGET_RATIO = 0.25
 TEXTS = ("Chống chỉ định của paracetamol?", "Còn khi suy gan thì sao?", "Vậy với người cao tuổi?",
          "Paracetamol có chống chỉ định gì khác?", "Cảm ơn, còn gì nữa không?")

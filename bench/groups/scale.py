@@ -23,7 +23,7 @@ TITLE = "full offline turn at 30,000 chunks (real-looking names) vs the fixture,
 TARGET_CHUNKS = 30_000
 MIN_TURNS = 300
 MAX_TURNS = 1_500
-TIME_BOX_S = 30.0
+TIME_BOX_S = 15.0
 TARGET_RATIO = 1.2
 
 

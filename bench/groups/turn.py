@@ -22,7 +22,7 @@ from bench.timing import Deadline
 TITLE = "full offline turn on a multi-turn mix (rules + Qdrant Edge + extractive + verification + SQLite commit)"
 MIN_TURNS = 600
 MAX_TURNS = 3_000
-TIME_BOX_S = 25.0
+TIME_BOX_S = 15.0
 TARGET_P50_MS = 2.0
 TARGET_P99_MS = 10.0
 
