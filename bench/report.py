@@ -43,7 +43,7 @@ def _environment(results: Results) -> list[str]:
     packages = env.get("packages", {})
     lines = ["## Machine", "", "| | |", "|---|---|"]
     for key, label in (("date", "date (UTC)"), ("cpu_model", "CPU model"), ("nproc", "nproc"),
-                       ("memory_gib", "memory (GiB)"), ("os", "OS"), ("python", "Python"),
+                       ("load_average", "load average at the start (1 / 5 / 15 min)"), ("memory_gib", "memory (GiB)"), ("os", "OS"), ("python", "Python"),
                        ("postgresql", "PostgreSQL server")):
         lines.append(f"| {label} | {env.get(key, '?')} |")
     if isinstance(packages, dict):
