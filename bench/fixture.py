@@ -11,6 +11,7 @@ from core.corpus import DrugNames, Monograph
 
 FIXTURE_DIR = Path(__file__).resolve().parents[1] / "fixtures"
 TRANSCRIPTS_DIR = FIXTURE_DIR / "transcripts"
+LABELLED_UNDERSTANDING = FIXTURE_DIR / "labelled" / "understanding.jsonl"
 
 
 @functools.cache
@@ -41,10 +42,19 @@ def transcripts() -> list[dict[str, Any]]:
     return found
 
 
+def labelled_texts() -> list[str]:
+    """The user texts of the labelled understanding set, in file order."""
+    texts: list[str] = []
+    for line in LABELLED_UNDERSTANDING.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            if "text" in row:
+                texts.append(row["text"])
+    return texts
+
+
 def labelled_conversations(limit: int | None = None) -> list[list[str]]:
     """Single-turn conversations from the labelled understanding set (each text is its own conversation)."""
-    from bench.groups.understanding import labelled_texts
-
     texts = labelled_texts()
     return [[t] for t in (texts[:limit] if limit else texts)]
 

@@ -84,7 +84,7 @@ class LangGraphReference:
         for name, fn in (("understand", _understand), ("route", _route), ("retrieve", _retrieve),
                          ("generate", _generate), ("verify", _verify), ("clarify", _clarify),
                          ("abstain", _abstain)):
-            graph.add_node(name, fn)  # type: ignore[call-overload]
+            graph.add_node(name, fn)
         graph.add_edge(START, "understand")
         graph.add_edge("understand", "route")
         graph.add_conditional_edges("route", _next_after_route, ["retrieve", "clarify", "abstain"])
@@ -95,9 +95,9 @@ class LangGraphReference:
         self.app = graph.compile(checkpointer=self.saver)
 
     def turn(self, thread_id: str, text: str, durability: Durability | None = None) -> dict[str, Any]:
-        config = {"configurable": {"thread_id": thread_id}}
-        out: dict[str, Any] = self.app.invoke({"message": text}, config,  # type: ignore[arg-type]
-                                              durability=durability or self.durability)
+        config: Any = {"configurable": {"thread_id": thread_id}}
+        state: Any = {"message": text}
+        out: dict[str, Any] = self.app.invoke(state, config, durability=durability or self.durability)
         return out
 
     def close(self) -> None:

@@ -67,6 +67,7 @@ class NoOpIndex:
 
 
 class NoOpGenerator:
+    name = "noop"
     calls_llm = False
 
     def generate(self, request: GenerationRequest, budget: RequestBudget) -> Answer:
@@ -78,6 +79,7 @@ class NoOpGenerator:
 
 
 class NoOpVerifier:
+    name = "noop"
     calls_llm = False
 
     def verify(self, answer: Answer, evidence: Sequence[Chunk], budget: RequestBudget) -> EntailmentResult:

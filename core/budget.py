@@ -2,9 +2,10 @@
 
 Reference system gap F-08: each provider call was bounded only by its own timeout, so a turn with the
 repair path could run past 40 s (observed 40.3 s on an Isosorbid dinitrat dosage turn). Here the budget is
-(1) a guard on every machine transition into a state that calls an LLM, and (2) `require()` immediately
-before each provider call. It is checked *between* calls and cannot cancel one in flight; provider
-timeouts (read 20 s, 2 attempts) bound that residual gap.
+(1) a guard on every machine transition into a state that calls an LLM, (2) `require()` immediately
+before each provider call, and (3) `remaining_ms()` as the deadline of the call in flight: the adapter
+waits for a provider call no longer than the turn has left (a provider that drips one byte every few
+seconds never trips a per-read timeout, so only a deadline over the whole call bounds it).
 """
 
 from __future__ import annotations
@@ -50,6 +51,10 @@ class RequestBudget:
     @property
     def elapsed_ms(self) -> float:
         return self.clock() - self.started_ms
+
+    def remaining_ms(self) -> float:
+        """Wall-clock time left in the turn (never negative): the deadline of a provider call in flight."""
+        return max(0.0, self.max_wall_clock_ms - self.elapsed_ms)
 
     @property
     def llm_calls(self) -> int:

@@ -15,8 +15,10 @@ COMMANDS = {
     "understand": "Print what the machine understood of one turn (the frame, as JSON)",
     "replay": "Replay transcripts, or a stored conversation, and check expectations",
     "review": "Export the machine for clinical review (diagram, routing table, fingerprint)",
+    "signoff": "Record a reviewer's sign-off of the running spec fingerprint (checked by REQUIRE_SIGNOFF=true)",
     "bench": "Run the benchmarks (writes bench/results.json and bench/RESULTS.md)",
     "purge": "Delete conversations older than the retention limit",
+    "claim": "Give a conversation created with auth off to one API key (admin)",
 }
 
 

@@ -50,6 +50,22 @@ class Settings(BaseSettings):
         default=None, ge=1, le=512,
         description="Bounded pool running turns off the loop; default by database (see turn_threads).")
     retention_days: int = Field(default=90, ge=1)
+    require_signoff: bool = Field(
+        default=False, description="Refuse to serve a spec fingerprint nobody signed (formulary-fsm signoff).")
+    max_turns_per_conversation: int = Field(
+        default=500, ge=1, le=100_000, description="Turns one conversation may hold; past it the reply says to start anew.")
+
+    # Connection limits of `formulary-fsm serve` (uvicorn): slow or oversized clients cannot exhaust the server.
+    max_connections: int = Field(default=1000, ge=1, le=100_000,
+                                 description="Connections a worker holds at once; past it new ones get 503.")
+    keep_alive_timeout_s: int = Field(default=5, ge=1, le=300, description="Idle keep-alive connections close after this.")
+    max_header_bytes: int = Field(default=16_384, ge=1024, le=1_048_576,
+                                  description="Largest request head (request line + headers) accepted, in bytes.")
+    max_header_count: int = Field(default=64, ge=8, le=1000, description="Most header lines one request may carry.")
+    request_head_timeout_s: float = Field(default=10.0, gt=0, le=300,
+                                          description="A request head not complete by then is dropped; a body, 408.")
+    provider_probe_timeout_s: float = Field(default=1.0, gt=0, le=30,
+                                            description="/ready's TCP probe of ANTHROPIC_BASE_URL (cached 10 s).")
 
     @field_validator("database_url", "qdrant_url", "anthropic_api_key", "anthropic_base_url", mode="before")
     @classmethod
@@ -98,10 +114,6 @@ class Settings(BaseSettings):
     @property
     def sqlalchemy_url(self) -> str:
         return self.database_url or f"sqlite:///{(self.data_dir / 'formulary.db').as_posix()}"
-
-    @property
-    def index_dir(self) -> Path:
-        return self.data_dir / "index"
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -1,28 +1,27 @@
 """The per-turn context: the model object the machine drives for exactly one turn.
 
-It is added to the process's one machine with `add_model(ctx, initial=<persisted state>)` and removed
-after the turn. Guards read it; state work (in the runner) writes it.
+The runner sets `state` to the persisted resting state and fires the process's one machine's events on it
+(`TurnMachine.fire`; it is never added to the machine as a model). Guards read it; each state's step (states/<state>.py) reads it through `states.step.TurnView` and
+returns an update that the runner applies: only the runner and the machine's callbacks write it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+
+from pydantic import TypeAdapter
 
 from core.budget import RequestBudget
 from core.corpus import Chunk
+from engine.limits import Limits
 from engine.reply import Citation, GuardEvaluation, Trace, TransitionTaken
 from grounding.answer import Answer, EntailmentResult, GroundingResult
 from states.frame import Pending, QueryFrame
+from states.step import Failure
 
+__all__ = ["Failure", "TurnContext"]
 
-@dataclass
-class Failure:
-    """A provider or work failure in the current state, read by the next transition's guards."""
-
-    kind: str  # "budget" | "provider" | "output" | "index"
-    site: str
-    message: str
+_GUARD_EVALUATIONS = TypeAdapter(list[GuardEvaluation])
 
 
 @dataclass
@@ -33,11 +32,13 @@ class TurnContext:
     pending: Pending | None = None
     history: list[str] = field(default_factory=list)
     clarify_streak: int = 0
-    max_consecutive_clarify: int = 4
+    limits: Limits = field(default_factory=Limits)
+    """The spec's limits (the runner passes `spec.limits` itself, never a copy)."""
     memory_loaded: bool = True
 
     frame: QueryFrame = field(default_factory=QueryFrame)
     understanding_failed: bool = False
+    understood_by: str | None = None
     query: str = ""
     path: str | None = None
     evidence: list[Chunk] = field(default_factory=list)
@@ -57,13 +58,19 @@ class TurnContext:
     quick_replies: list[str] = field(default_factory=list)
     new_pending: Pending | None = None
     trace: Trace = field(default_factory=Trace)
-    extras: dict[str, Any] = field(default_factory=dict)
 
-    # Set by transitions' add_model; declared for type checkers.
     state: str = "ready"
+    """The machine state; set by the runner at the start of the turn, then by the machine's transitions."""
+    guard_log: list[tuple[str, str, bool]] = field(default_factory=list)
+    """(state, guard, result) per guard evaluation, in order: cheap to append during the turn (≈30 per turn);
+    `close_trace` turns them into the trace's records once."""
 
-    def record_guard(self, guard: str, result: bool) -> None:
-        self.trace.guards.append(GuardEvaluation(state=self.state, guard=guard, result=result))
+    def close_trace(self) -> None:
+        """Move the turn's guard evaluations into the trace (one validation for the whole list)."""
+        if self.guard_log:
+            self.trace.guards += _GUARD_EVALUATIONS.validate_python(
+                [{"state": s, "guard": g, "result": r} for s, g, r in self.guard_log])
+            self.guard_log = []
 
     def record_transition(self, source: str, trigger: str, dest: str, row: str | None) -> None:
         self.trace.transitions.append(TransitionTaken(source=source, trigger=trigger, dest=dest, row=row))

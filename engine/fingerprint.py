@@ -1,4 +1,5 @@
-"""The spec fingerprint: a hash of the canonical spec (states, transitions in order, guards in order, limits).
+"""The spec fingerprint: a hash of the canonical spec (states with their trigger and step, transitions in order,
+guards in order, limits).
 
 Stable across runs and machines (no ids, no addresses, sorted keys); any change to states, transitions,
 guard order or limits changes it. Served by /v1/machine, stored on every conversation, printed in the diagram.
@@ -16,12 +17,14 @@ from engine.spec import MachineSpec
 def canonical_spec(spec: MachineSpec) -> dict[str, Any]:
     return {
         "initial": spec.initial,
-        "states": [[s.name, s.kind, s.calls_llm] for s in spec.states],
+        "states": [
+            [s.name, s.kind, s.calls_model, s.trigger, s.step_name, list(s.reads), list(s.writes)] for s in spec.states
+        ],
         "guards": [[g.name, g.label_vi, g.label_en, g.limit] for g in spec.guards],
         "transitions": [
             [t.trigger, t.source, t.dest, list(t.guards), t.row, t.outcome, t.reason] for t in spec.transitions
         ],
-        "limits": [list(item) for item in spec.limits],
+        "limits": [list(item) for item in spec.limits.items()],
     }
 
 

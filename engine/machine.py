@@ -1,33 +1,44 @@
 """Build the one `transitions` machine a process runs, from the spec data.
 
-`model=None`, `auto_transitions=False`: the machine has no model of its own; each turn's context is
-added with `add_model(ctx, initial=<persisted state>)` and removed afterwards. Every guard is wrapped
-so its evaluation is recorded in the turn trace, and every transition records itself and the reason it
-decides.
+`model=None`, `auto_transitions=False`: the machine has no model of its own, and no turn is ever added to it.
+A turn's context carries its current state (`ctx.state`) and the runner fires the machine's own events on it
+(`TurnMachine.fire`: `Event.trigger(ctx)`, the guards in spec order, first match wins), so the object that runs
+is the object that is exported and drawn, without `add_model`/`remove_model` per turn (which rebuilt a
+trigger method per event and an `is_<state>` per state on every turn, and mutated a shared model list under a
+lock). Every guard is wrapped so its evaluation is recorded in the turn (as a plain tuple, made into the
+trace's records once per turn), and every transition records itself and the reason it decides.
 
-Concurrency: a non-queued `transitions.Machine` keeps all per-turn state on the model (each trigger builds
-its own EventData), so triggers on different models may run on different worker threads at once. Only the
-shared model list is mutated, by add_model/remove_model, and `TurnMachine` serialises exactly those.
-(`LockedMachine` would also lock every trigger and attribute access: measured 3× slower per turn.)
+Concurrency: a non-queued `transitions.Machine` keeps all per-turn state on the model (each trigger builds its
+own EventData), and no turn mutates the machine, so turns run on different worker threads at once without a
+lock. (`LockedMachine` would lock every trigger: measured 3× slower per turn.)
+
+Logging: `transitions` calls `Logger.debug` about 140 times a turn (each transition tried, each guard that fails,
+each state entered and left). When the process does not log `transitions` at DEBUG (checked when the machine is
+built), the machine uses `Transition`/`State` subclasses that do exactly the same work without those calls.
 """
 
 from __future__ import annotations
 
-import threading
+import itertools
+import logging
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
-from transitions import EventData, Machine
+from transitions import EventData, Machine, State, Transition
 
 from engine.context import TurnContext
 from engine.spec import Guard, MachineSpec, TransitionSpec
 
+M = TypeVar("M", bound=Machine)
+
 
 def _traced(guard: Guard) -> Callable[[EventData], bool]:
+    name, predicate = guard.name, guard.predicate
+
     def check(event: EventData) -> bool:
         ctx = cast(TurnContext, event.model)
-        result = bool(guard.predicate(ctx))
-        ctx.record_guard(guard.name, result)
+        result = bool(predicate(ctx))
+        ctx.guard_log.append((ctx.state, name, result))
         return result
 
     check.__name__ = guard.name
@@ -45,23 +56,58 @@ def _after(spec: TransitionSpec) -> Callable[[EventData], None]:
     return taken
 
 
+class _QuietTransition(Transition):
+    """`Transition.execute` and `_eval_conditions` (transitions 0.9), the same callbacks in the same order, unlogged."""
+
+    def _eval_conditions(self, event_data: EventData) -> bool:
+        return all(condition.check(event_data) for condition in self.conditions)
+
+    def execute(self, event_data: EventData) -> bool:
+        machine = event_data.machine
+        machine.callbacks(self.prepare, event_data)
+        if not self._eval_conditions(event_data):
+            return False
+        machine.callbacks(itertools.chain(machine.before_state_change, self.before), event_data)
+        if self.dest:  # None is an internal transition (none in this spec)
+            self._change_state(event_data)
+        machine.callbacks(itertools.chain(self.after, machine.after_state_change), event_data)
+        return True
+
+
+class _QuietState(State):
+    """`State.enter`/`exit` without their debug and info lines."""
+
+    def enter(self, event_data: EventData) -> None:
+        event_data.machine.callbacks(self.on_enter, event_data)
+
+    def exit(self, event_data: EventData) -> None:
+        event_data.machine.callbacks(self.on_exit, event_data)
+
+
 class TurnMachine(Machine):
-    """The process's one machine; add_model/remove_model are serialised, triggers are not."""
+    """The process's one machine. Turns are never added to it: `fire` runs one of its events on a turn."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self._models_lock = threading.Lock()
-        super().__init__(*args, **kwargs)
+    def fire(self, ctx: TurnContext, trigger: str) -> None:
+        """Fire `trigger` from `ctx.state`: its transitions in spec order, the first whose guards all pass."""
+        if not self.events[trigger].trigger(ctx):
+            raise RuntimeError(f"no transition on {trigger!r} out of {ctx.state!r} passed its guards")
 
-    def add_model(self, model: Any, initial: Any = None) -> None:
-        with self._models_lock:
-            super().add_model(model, initial=initial)
 
-    def remove_model(self, model: Any) -> None:
-        with self._models_lock:
-            super().remove_model(model)
+class QuietTurnMachine(TurnMachine):
+    """The TurnMachine built when `transitions` is not logged at DEBUG: the same machine, without the log calls."""
+
+    transition_cls = _QuietTransition
+    state_cls = _QuietState
 
 
 def build_machine(spec: MachineSpec) -> TurnMachine:
+    """The process's machine for `spec` (the quiet one unless `transitions` is logged at DEBUG)."""
+    debug = logging.getLogger("transitions").isEnabledFor(logging.DEBUG)
+    return build_machine_as(spec, TurnMachine if debug else QuietTurnMachine)
+
+
+def build_machine_as(spec: MachineSpec, machine_class: type[M]) -> M:
+    """The machine for `spec` as another `transitions` class (the bench compares a LockedMachine)."""
     guards = {g.name: _traced(g) for g in spec.guards}
     transitions: list[dict[str, Any]] = []
     for t in spec.transitions:
@@ -74,7 +120,7 @@ def build_machine(spec: MachineSpec) -> TurnMachine:
                 "after": [_after(t)],
             }
         )
-    return TurnMachine(
+    return machine_class(
         model=None,
         states=[s.name for s in spec.states],
         transitions=transitions,

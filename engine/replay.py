@@ -68,9 +68,6 @@ class Transcript(BaseModel):
     source: str = Field(default="", exclude=True)
     """Where it was read from (file:line), for failure lines; not part of the format."""
 
-    def to_jsonl(self) -> str:
-        return json.dumps(self.model_dump(exclude_defaults=True, exclude={"source"}), ensure_ascii=False)
-
 
 # ------------------------------------------------------------------------------------------- loading
 

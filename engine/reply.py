@@ -6,17 +6,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from states.citation import Citation
+from states.step import ProviderOutput
+
+__all__ = ["Citation", "GuardEvaluation", "LlmCallRecord", "Outcome", "ProviderOutput", "Reply", "Trace",
+           "TransitionTaken"]
+
 Outcome = Literal["answerable", "verify_pdf", "clarify", "abstain"]
-
-
-class Citation(BaseModel):
-    doc_id: str
-    drug_id: str
-    drug_name: str = ""
-    section_key: str
-    section_title: str = ""
-    quote: str
-    page: int | None = None
 
 
 class GuardEvaluation(BaseModel):
@@ -46,7 +42,7 @@ class Trace(BaseModel):
     transitions: list[TransitionTaken] = Field(default_factory=list)
     guards: list[GuardEvaluation] = Field(default_factory=list)
     llm_calls: list[LlmCallRecord] = Field(default_factory=list)
-    provider_outputs: list[dict[str, Any]] = Field(default_factory=list)
+    provider_outputs: list[ProviderOutput] = Field(default_factory=list)
     """Recorded provider outputs (call site + output), so a stored conversation can be replayed exactly."""
     evidence: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)

@@ -1,45 +1,32 @@
 """The runner: one user turn through the machine, then persistence and tracing as hooks after the turn.
 
-Per state the runner does that state's work (understanding, retrieval, generation, verification), then
-fires the state's one trigger; the machine's guards decide where the turn goes next. Guards never do I/O.
+A short loop over the spec: for the current state, run its step (`StateSpec.step`, a function in `states/`),
+apply the update it returns (only the fields the state declares it writes), fire the state's trigger, and let the
+machine's guards decide where the turn goes next. Guards never do I/O; steps never fire triggers or persist.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from core.budget import Clock, RequestBudget, monotonic_ms
-from core.corpus import Chunk
-from core.errors import (
-    AnswerGenerationUnavailable,
-    ConversationNotFound,
-    IndexUnavailable,
-    ProviderOutputInvalid,
-    RequestBudgetExhausted,
-    StoreConflict,
-    StoreError,
-)
-from core.sections import SECTION_HEADINGS
-from engine.context import Failure, TurnContext
+from core.errors import ConversationNotFound, StoreConflict, StoreError
+from engine.context import TurnContext
 from engine.fingerprint import spec_fingerprint
 from engine.machine import build_machine
 from engine.metrics import Metrics
-from engine.reply import Citation, LlmCallRecord, Outcome, Reply
-from engine.spec import MachineSpec
+from engine.reply import LlmCallRecord, Outcome, Reply
+from engine.spec import MachineSpec, StateSpec
 from engine.store.base import ConversationSnapshot, ConversationStore, ConversationUpdate, TurnRecord
-from grounding.answer import GenerationRequest
 from grounding.generator import AnswerGenerator, EntailmentVerifier
-from grounding.verify import verify_grounding
 from retrieval.resolver import DrugResolver
 from retrieval.service import RetrievalService
-from states import clarify, paths, replies
-from states.frame import Pending, QueryFrame
-from states.merge import merge_frames
-from states.synthesis import synthesize_query
-from states.understander import Understander, UnderstandingRequest
+from states.step import Services, Update
+from states.understander import Understander
 
 OUTCOME_OF_STATE: dict[str, Outcome] = {
     "answered": "answerable",
@@ -48,12 +35,35 @@ OUTCOME_OF_STATE: dict[str, Outcome] = {
     "abstained": "abstain",
 }
 
+MAX_STEPS = 64
+"""Defensive: the spec is acyclic except verify ⇄ repair, bounded by max_repairs."""
 
-@dataclass
-class EngineLimits:
-    max_consecutive_clarify: int = 4
-    max_wall_clock_ms: int = 40_000
-    max_llm_calls: int = 8
+_CONTEXT_FIELDS = frozenset(f.name for f in dataclasses.fields(TurnContext))
+
+
+class UndeclaredWrite(RuntimeError):
+    """A step wrote a field its state does not declare in the spec (a programming error, never a user's)."""
+
+
+def apply_update(ctx: TurnContext, state: StateSpec, update: Update) -> None:
+    """Apply a step's update to the turn context, refusing any field the state does not declare it writes."""
+    values = update.values
+    for name, value in values.items():
+        if name not in state.writes:
+            raise UndeclaredWrite(f"state {state.name!r} wrote {name!r}; its spec declares writes {state.writes}")
+        setattr(ctx, name, value)
+    trace = ctx.trace
+    if update.notes:
+        trace.notes += update.notes
+    if update.outputs:
+        trace.provider_outputs += update.outputs
+    # The trace mirrors these context fields as they are written (a turn that never understood has query None).
+    if "query" in values:
+        trace.query = ctx.query
+    if "understood_by" in values:
+        trace.understood_by = ctx.understood_by
+    if "evidence" in values:
+        trace.evidence = [c.doc_id for c in ctx.evidence]
 
 
 @dataclass
@@ -65,7 +75,6 @@ class Engine:
     generator: AnswerGenerator
     verifier: EntailmentVerifier
     store: ConversationStore
-    limits: EngineLimits = field(default_factory=EngineLimits)
     clock: Clock = monotonic_ms
     new_id: Callable[[], str] = lambda: str(uuid.uuid4())
     metrics: Metrics = field(default_factory=Metrics)
@@ -74,22 +83,32 @@ class Engine:
     synthetic_corpus: bool = False
 
     def __post_init__(self) -> None:
+        undeclared = {f"{s.name}.{w}" for s in self.spec.states for w in s.writes if w not in _CONTEXT_FIELDS}
+        if undeclared:
+            raise ValueError(f"the spec declares writes to fields the turn context does not have: {sorted(undeclared)}")
         self.machine = build_machine(self.spec)
         self.fingerprint = spec_fingerprint(self.spec)
         self._resting = set(self.spec.resting_states)
+        self._states = {s.name: s for s in self.spec.states}
+
+    def services(self) -> Services:
+        """The collaborators every step receives (read at each turn: a stored replay swaps the providers)."""
+        return Services(
+            understander=self.understander,
+            resolver=self.resolver,
+            retrieval=self.retrieval,
+            generator=self.generator,
+            verifier=self.verifier,
+            retrieval_only=self.retrieval_only,
+            synthetic_corpus=self.synthetic_corpus,
+        )
 
     # ------------------------------------------------------------------------------------------ turn
 
     def handle(self, turn: str, conversation_id: str | None = None, owner: str | None = None) -> Reply:
         started = time.perf_counter()
         ctx, snapshot = self._begin(turn, conversation_id, owner)
-        initial = snapshot.state
-        self.machine.add_model(ctx, initial=initial)
-        try:
-            ctx.trace.states.append(initial)
-            self._run(ctx)
-        finally:
-            self.machine.remove_model(ctx)
+        self.drive(ctx, snapshot.state)
         ctx.trace.duration_ms = (time.perf_counter() - started) * 1000
         reply = self._reply(ctx, snapshot)
         reply.persisted = self._persist(ctx, snapshot, reply, owner)
@@ -97,8 +116,9 @@ class Engine:
         return reply
 
     def _begin(self, turn: str, conversation_id: str | None, owner: str | None) -> tuple[TurnContext, ConversationSnapshot]:
-        budget = RequestBudget(self.limits.max_wall_clock_ms, self.limits.max_llm_calls, self.clock)
-        ctx = TurnContext(text=turn, budget=budget, max_consecutive_clarify=self.limits.max_consecutive_clarify)
+        limits = self.spec.limits
+        budget = RequestBudget(limits.max_wall_clock_ms, limits.max_llm_calls, self.clock)
+        ctx = TurnContext(text=turn, budget=budget, limits=limits)
         ctx.trace.trace_id = self.new_id()
         if conversation_id is None:
             return ctx, ConversationSnapshot(id=self.new_id(), owner=owner)
@@ -119,237 +139,34 @@ class Engine:
         ctx.history = history
         ctx.clarify_streak = snapshot.clarify_streak
         if not self.retrieval_only:
-            ctx.prior_frame = QueryFrame.model_validate(snapshot.frame) if snapshot.frame else None
-            ctx.pending = Pending.model_validate(snapshot.pending) if snapshot.pending else None
+            ctx.prior_frame = snapshot.frame
+            ctx.pending = snapshot.pending
         return ctx, snapshot
 
-    def _run(self, ctx: TurnContext) -> None:
-        steps = 0
-        while True:
-            state = ctx.state
-            work = WORK.get(state)
-            if work is not None:
-                ctx.failure = None
-                work(self, ctx)
-            triggers = self.spec.triggers_from(state)
-            if not triggers:
-                raise RuntimeError(f"state {state!r} has no outgoing trigger")
-            ctx.trigger(triggers[0])  # type: ignore[attr-defined]
-            steps += 1
-            if ctx.state in self._resting:
-                return
-            if steps > 64:  # defensive: the spec is acyclic except verify ⇄ repair, bounded by max_repairs
-                raise RuntimeError("turn machine did not reach a resting state")
-
-    # ------------------------------------------------------------------------------------------ work
-
-    def _call(self, ctx: TurnContext, site: str, fn: Callable[[], None]) -> None:
-        """Run provider-calling work; record its failure for the next transition's guards (fail closed)."""
-        calls_before = len(ctx.budget.calls)
+    def drive(self, ctx: TurnContext, initial: str, stop: Callable[[str], bool] | None = None) -> None:
+        """Run `ctx` through the machine from `initial` (a resting state) until it rests again, or `stop` says so."""
+        ctx.state = self._states[initial].name  # a KeyError here is a state the spec does not have
+        ctx.trace.states.append(initial)
         try:
-            fn()
-        except RequestBudgetExhausted as exc:
-            ctx.failure = Failure("budget", site, str(exc))
-        except ProviderOutputInvalid as exc:
-            ctx.failure = Failure("output", site, str(exc))
-        except AnswerGenerationUnavailable as exc:
-            ctx.failure = Failure("provider", site, str(exc))
+            self.run_states(ctx, self.services(), stop)
         finally:
-            for call in ctx.budget.calls[calls_before:]:
-                ctx.trace.llm_calls.append(LlmCallRecord(**call.__dict__))
+            ctx.close_trace()
 
-    def _understand(self, ctx: TurnContext) -> None:
-        candidates = self.resolver.resolve(ctx.text)
-        request = UnderstandingRequest(
-            text=ctx.text,
-            history=ctx.history,
-            prior_frame=ctx.prior_frame,
-            pending=ctx.pending,
-            candidates=candidates,
-        )
-
-        def run() -> None:
-            understood = self.understander.understand(request, ctx.budget)
-            if understood.provider_output is not None:
-                ctx.trace.provider_outputs.append({"site": "understand", "output": understood.provider_output})
-            ctx.trace.notes += understood.notes
-            allowed = set(candidates.drug_ids)
-            frame = understood.frame
-            invented = [d for d in frame.drugs if d not in allowed]
-            if invented:
-                # A model may only choose among the resolver's candidates.
-                ctx.trace.notes.append(f"dropped drug ids outside the candidate set: {invented}")
-                frame = frame.model_copy(update={"drugs": [d for d in frame.drugs if d in allowed]})
-            ctx.frame = merge_frames(frame, ctx.prior_frame, ctx.pending, ctx.text)
-            ctx.trace.understood_by = frame.understood_by
-
-        self._call(ctx, "understand", run)
-        if ctx.failure is not None:
-            ctx.understanding_failed = True
-            ctx.frame = QueryFrame(non_human=replies.looks_non_human(ctx.text))
-        ctx.query = synthesize_query(ctx.frame, ctx.text)
-        ctx.trace.query = ctx.query
-
-    def _ask(self, ctx: TurnContext) -> None:
-        reason = ctx.reason or "needs_more_info"
-        question = clarify.question_for(reason, ctx.frame, self.retrieval.names, ctx.routes_found)
-        ctx.reply_text = question.text
-        ctx.quick_replies = question.quick_replies
-        ctx.new_pending = Pending(
-            reason=reason, missing=question.missing, quick_replies=question.quick_replies, question=question.text
-        )
-
-    def _retrieving(self, ctx: TurnContext, fn: Callable[[], None]) -> None:
-        """Run retrieval work; an index outage becomes a failure the next transition abstains on."""
-        try:
-            fn()
-        except IndexUnavailable as exc:
-            ctx.failure = Failure("index", ctx.state, str(exc))
-            ctx.evidence, ctx.safety_evidence, ctx.routes_found = [], [], []
-            ctx.trace.notes.append(f"index unavailable: {exc}")
-        self._note_evidence(ctx)
-
-    def _retrieve_single(self, ctx: TurnContext) -> None:
-        ctx.path = "single_drug"
-
-        def run() -> None:
-            ctx.evidence, ctx.routes_found = paths.single_drug_evidence(self.retrieval, ctx.frame)
-
-        self._retrieving(ctx, run)
-
-    def _retrieve_interaction(self, ctx: TurnContext) -> None:
-        ctx.path = "interaction"
-
-        def run() -> None:
-            ctx.evidence = paths.interaction_evidence(self.retrieval, ctx.frame)
-
-        self._retrieving(ctx, run)
-
-    def _retrieve_condition(self, ctx: TurnContext) -> None:
-        ctx.path = "condition_to_drug"
-
-        def run() -> None:
-            ctx.evidence, ctx.candidates = paths.condition_evidence(self.retrieval, ctx.frame)
-
-        self._retrieving(ctx, run)
-
-    def _review_safety(self, ctx: TurnContext) -> None:
-        def run() -> None:
-            ctx.safety_evidence = paths.safety_evidence(self.retrieval, ctx.frame, ctx.candidates)
-            ctx.evidence = [*ctx.evidence, *ctx.safety_evidence]
-
-        self._retrieving(ctx, run)
-
-    def _note_evidence(self, ctx: TurnContext) -> None:
-        ctx.trace.evidence = [c.doc_id for c in ctx.evidence]
-
-    def _generation_request(self, ctx: TurnContext) -> GenerationRequest:
-        f = ctx.frame
-        mode = {"interaction": "interaction", "condition_to_drug": "list"}.get(ctx.path or "", "single")
-        # For a patient-specific list the raw patient values are withheld: they already selected the safety
-        # sections and are not formulary evidence; restated in a claim they would (rightly) fail grounding.
-        query = paths.patient_generation_query(f) if mode == "list" and f.has_patient_context else ctx.query
-        return GenerationRequest(
-            query=query,
-            evidence=ctx.evidence,
-            mode=mode,  # type: ignore[arg-type]
-            section_key=f.section_key,
-            drug_ids=f.drugs,
-            candidate_drug_ids=ctx.candidates,
-            population=f.population,
-            age_months=f.age_months,
-            weight_kg=f.weight_kg,
-            route=f.route,
-            condition=f.condition,
-            # Folded names/aliases/classes per drug: how the extractive generator finds mentions in evidence.
-            drug_names={d: self.retrieval.names.names_of(d) for d in dict.fromkeys([*f.drugs, *ctx.candidates])},
-        )
-
-    def _generate(self, ctx: TurnContext) -> None:
-        request = self._generation_request(ctx)
-
-        def run() -> None:
-            ctx.answer = self.generator.generate(request, ctx.budget)
-            ctx.trace.provider_outputs.append({"site": "generate", "output": ctx.answer.model_dump()})
-
-        self._call(ctx, "generate", run)
-
-    def _verify(self, ctx: TurnContext) -> None:
-        assert ctx.answer is not None
-        answer = ctx.answer
-        request = self._generation_request(ctx)
-        ctx.grounding = verify_grounding(answer, ctx.evidence, candidate_drug_ids=request.candidate_drug_ids
-                                         if request.mode == "list" else None)
-        ctx.entailment = None
-        if not ctx.grounding.ok:
-            ctx.trace.notes += [f"grounding: {p}" for p in ctx.grounding.problems]
-            return
-
-        def run() -> None:
-            ctx.entailment = self.verifier.verify(answer, ctx.evidence, ctx.budget)
-            if self.verifier.calls_llm:
-                ctx.trace.provider_outputs.append({"site": "entail", "output": ctx.entailment.model_dump()})
-
-        self._call(ctx, "entail", run)
-        if ctx.entailment is not None and not ctx.entailment.ok:
-            ctx.trace.notes += [f"entailment: {p}" for p in ctx.entailment.problems]
-
-    def _repair(self, ctx: TurnContext) -> None:
-        assert ctx.answer is not None and ctx.entailment is not None
-        answer, omissions = ctx.answer, ctx.entailment.omissions
-        ctx.repairs += 1
-
-        def run() -> None:
-            ctx.answer = self.generator.repair(self._generation_request(ctx), answer, omissions, ctx.budget)
-            ctx.trace.provider_outputs.append({"site": "repair", "output": ctx.answer.model_dump()})
-
-        self._call(ctx, "repair", run)
-
-    def _outcome(self, ctx: TurnContext) -> None:
-        """Compose the reply text of an outcome state (no I/O)."""
-        state = ctx.state
-        if state == "answered":
-            if ctx.reason == "smalltalk":
-                ctx.reply_text = replies.SMALLTALK
-            else:
-                ctx.reason = ctx.path if not self.retrieval_only else "retrieval_only"
-                assert ctx.answer is not None
-                ctx.reply_text, ctx.citations = self._compose_answer(ctx)
-        elif state == "flagged":
-            ctx.reply_text, ctx.citations = self._compose_verify_pdf(ctx)
-        elif state == "abstained":
-            ctx.reply_text = replies.abstain_text(ctx.reason or "system_error", ctx.frame, self.retrieval.names)
-            ctx.citations = []
-            ctx.quick_replies = []
-        if ctx.state in ("answered", "flagged") and self.synthetic_corpus and ctx.reason != "smalltalk":
-            ctx.reply_text = f"{ctx.reply_text}\n\n{replies.SYNTHETIC_NOTICE}"
-        if not ctx.memory_loaded:
-            ctx.reply_text = f"{replies.NO_MEMORY_NOTICE}\n{ctx.reply_text}"
-
-    def _compose_answer(self, ctx: TurnContext) -> tuple[str, list[Citation]]:
-        assert ctx.answer is not None
-        by_id = {c.doc_id: c for c in ctx.evidence}
-        text = replies.answer_text(ctx.answer, ctx.path or "single_drug", ctx.frame, self.retrieval.names)
-        cited: list[str] = []
-        for claim in ctx.answer.claims:
-            cited += [d for d in claim.citations if d not in cited]
-        return text, [self._citation(by_id[d]) for d in cited if d in by_id]
-
-    def _compose_verify_pdf(self, ctx: TurnContext) -> tuple[str, list[Citation]]:
-        flagged = [c for c in ctx.evidence if c.has_quarantined_content]
-        text = replies.verify_pdf_text(flagged, self.retrieval.names)
-        return text, [self._citation(c, quote=replies.QUARANTINED_QUOTE) for c in flagged]
-
-    def _citation(self, chunk: Chunk, quote: str | None = None) -> Citation:
-        return Citation(
-            doc_id=chunk.doc_id,
-            drug_id=chunk.drug_id,
-            drug_name=self.retrieval.display_name(chunk.drug_id),
-            section_key=chunk.section_key,
-            section_title=SECTION_HEADINGS.get(chunk.section_key, chunk.section_key),
-            quote=quote if quote is not None else chunk.text,
-            page=chunk.page,
-        )
+    def run_states(self, ctx: TurnContext, services: Services, stop: Callable[[str], bool] | None = None) -> None:
+        """Step, apply, fire the state's trigger, until a resting state (or a state `stop` accepts)."""
+        for _ in range(MAX_STEPS):
+            state = self._states[ctx.state]
+            if state.step is not None:
+                ctx.failure = None
+                calls_before = len(ctx.budget.calls)
+                update = state.step(ctx, services)
+                for call in ctx.budget.calls[calls_before:]:
+                    ctx.trace.llm_calls.append(LlmCallRecord(**call.__dict__))
+                apply_update(ctx, state, update)
+            self.machine.fire(ctx, state.trigger)
+            if ctx.state in self._resting or (stop is not None and stop(ctx.state)):
+                return
+        raise RuntimeError("turn machine did not reach a resting state")
 
     # --------------------------------------------------------------------------------------- persist
 
@@ -378,8 +195,8 @@ class Engine:
         streak = ctx.clarify_streak + 1 if reply.outcome == "clarify" else 0  # any other outcome resets it
         update = ConversationUpdate(
             state=reply.state,
-            frame=ctx.frame.model_dump(),
-            pending=ctx.new_pending.model_dump() if ctx.new_pending and reply.outcome == "clarify" else None,
+            frame=ctx.frame,
+            pending=ctx.new_pending if ctx.new_pending and reply.outcome == "clarify" else None,
             clarify_streak=streak,
             spec_fingerprint=self.fingerprint,
         )
@@ -389,9 +206,11 @@ class Engine:
             reply_text=reply.reply,
             outcome=reply.outcome,
             reason=reply.reason,
-            frame=ctx.frame.model_dump(),
-            trace=ctx.trace.model_dump(),
+            frame=ctx.frame,
+            trace=ctx.trace,
             evidence_ids=[c.doc_id for c in ctx.evidence],
+            citations=[c.model_dump() for c in reply.citations],  # a reloaded chat shows them again
+            quick_replies=reply.quick_replies,
         )
         if snapshot.version < 0:
             ctx.trace.notes.append("not persisted: the conversation could not be read")
@@ -406,19 +225,3 @@ class Engine:
             return False
         return True
 
-
-WORK: dict[str, Callable[[Engine, TurnContext], None]] = {
-    "understanding": Engine._understand,
-    "asking": Engine._ask,
-    "retrieving_single": Engine._retrieve_single,
-    "retrieving_interaction": Engine._retrieve_interaction,
-    "retrieving_condition": Engine._retrieve_condition,
-    "reviewing_safety": Engine._review_safety,
-    "generating": Engine._generate,
-    "verifying": Engine._verify,
-    "repairing": Engine._repair,
-    "answered": Engine._outcome,
-    "flagged": Engine._outcome,
-    "clarified": Engine._outcome,
-    "abstained": Engine._outcome,
-}

@@ -4,8 +4,10 @@
 whose conditions all pass: that is the routing table's "first match wins". The order below is the order
 of the clinical routing table (DESIGN.md) and must stay so: the review export reads it top to bottom.
 
-Guards are pure predicates over the turn context. Work with side effects happens in the runner, between
-triggers; persistence and tracing are hooks after the turn.
+Each state names the one trigger it fires when its work is done. A work state names its step (a function in
+`states/<state>.py`) with what it reads and writes and whether it calls a model: the runner runs the step, applies
+its update (refusing undeclared writes), then fires the trigger and the guards decide. Guards are pure predicates
+over the turn context; persistence and tracing are hooks after the turn.
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.context import TurnContext
+from engine.limits import Limits
 from retrieval.decide import Decision, decide
-from states import routing
+from states import asking, generating, outcome, repairing, retrieving, routing, understanding, verifying
 from states.dosing import route_ambiguous, route_not_documented
+from states.step import Step
 
 Predicate = Callable[[TurnContext], bool]
 
@@ -39,7 +43,19 @@ class StateSpec:
     kind: str  # "resting" | "work" | "outcome"
     label_vi: str
     label_en: str
-    calls_llm: bool = False
+    trigger: str
+    """The trigger fired when the state's work is done; every transition out of the state is one of its."""
+    step: Step | None = field(default=None, compare=False, hash=False)
+    """The state's work (a function in `states/`); None when the guards alone decide (routing, resting)."""
+    reads: tuple[str, ...] = ()
+    """Turn-context fields the step reads."""
+    writes: tuple[str, ...] = ()
+    """Turn-context fields the step may write (the runner refuses any other)."""
+    calls_model: bool = False
+
+    @property
+    def step_name(self) -> str | None:
+        return f"{self.step.__module__}.{self.step.__qualname__}" if self.step is not None else None
 
 
 @dataclass(frozen=True)
@@ -62,7 +78,25 @@ class MachineSpec:
     guards: tuple[Guard, ...]
     transitions: tuple[TransitionSpec, ...]
     initial: str = "ready"
-    limits: tuple[tuple[str, int], ...] = ()
+    limits: Limits = field(default_factory=Limits)
+
+    def __post_init__(self) -> None:
+        # Checked once per spec: a transition fired by a trigger its state never fires would be dead code, and a
+        # guard label quoting a limit other than the one in force would mislead the reviewer who signs it.
+        states = {s.name: s for s in self.states}
+        for t in self.transitions:
+            if t.source not in states or t.dest not in states:
+                raise ValueError(f"transition {t.source} → {t.dest}: unknown state")
+            if states[t.source].trigger != t.trigger:
+                raise ValueError(f"transition {t.source} → {t.dest} fires on {t.trigger!r}, but state {t.source!r} "
+                                 f"fires {states[t.source].trigger!r}")
+        in_force = dict(self.limits.items())
+        for g in self.guards:
+            for part in (g.limit or "").split(";"):
+                name, _, value = part.strip().partition("=")
+                if name and in_force.get(name) != int(value):
+                    raise ValueError(f"guard {g.name!r} quotes {name}={value}, but the spec's limit is "
+                                     f"{in_force.get(name)}")
 
     def guard(self, name: str) -> Guard:
         for g in self.guards:
@@ -80,13 +114,6 @@ class MachineSpec:
     def resting_states(self) -> tuple[str, ...]:
         return tuple(s.name for s in self.states if s.kind == "resting")
 
-    def triggers_from(self, state: str) -> list[str]:
-        seen: list[str] = []
-        for t in self.transitions:
-            if t.source == state and t.trigger not in seen:
-                seen.append(t.trigger)
-        return seen
-
     def replace_guard(self, name: str, predicate: Predicate) -> MachineSpec:
         """A copy with one guard's predicate swapped (used to prove the properties catch a broken rule)."""
         guards = tuple(
@@ -98,24 +125,48 @@ class MachineSpec:
 
 # ---------------------------------------------------------------------------------------------- states
 
+_OUTCOME_READS = ("state", "text", "reason", "reply_text", "path", "answer", "evidence", "frame", "memory_loaded")
+_OUTCOME_WRITES = ("reply_text", "reason", "citations", "quick_replies")
+_RETRIEVAL_WRITES = ("path", "evidence", "safety_evidence", "routes_found", "failure")
+
+
+def _outcome_state(name: str, label_vi: str, label_en: str) -> StateSpec:
+    return StateSpec(name, "outcome", label_vi, label_en, "finish", outcome.outcome, _OUTCOME_READS, _OUTCOME_WRITES)
+
+
 STATES: tuple[StateSpec, ...] = (
-    StateSpec("ready", "resting", "Sẵn sàng", "Ready: nothing pending"),
-    StateSpec("awaiting_answer", "resting", "Chờ người dùng trả lời", "Awaiting the user's answer to a question"),
-    StateSpec("understanding", "work", "Hiểu câu hỏi", "Understanding the turn", calls_llm=True),
-    StateSpec("routing", "work", "Định tuyến", "Routing (first match wins)"),
-    StateSpec("asking", "work", "Soạn câu hỏi lại", "Composing a clarifying question"),
-    StateSpec("retrieving_single", "work", "Tra cứu một thuốc", "Retrieving: single drug"),
-    StateSpec("retrieving_interaction", "work", "Tra cứu tương tác", "Retrieving: interaction"),
-    StateSpec("retrieving_condition", "work", "Tra cứu theo bệnh/chỉ định", "Retrieving: condition → drug"),
-    StateSpec("reviewing_safety", "work", "Rà soát an toàn theo bệnh nhân", "Patient safety review"),
-    StateSpec("generating", "work", "Soạn câu trả lời", "Generating the answer", calls_llm=True),
+    StateSpec("ready", "resting", "Sẵn sàng", "Ready: nothing pending", "receive"),
+    StateSpec("awaiting_answer", "resting", "Chờ người dùng trả lời", "Awaiting the user's answer to a question",
+              "receive"),
+    StateSpec("understanding", "work", "Hiểu câu hỏi", "Understanding the turn", "understood",
+              understanding.understand, reads=("text", "history", "prior_frame", "pending", "budget"),
+              writes=("frame", "understanding_failed", "understood_by", "query", "failure"), calls_model=True),
+    StateSpec("routing", "work", "Định tuyến", "Routing (first match wins)", "route"),
+    StateSpec("asking", "work", "Soạn câu hỏi lại", "Composing a clarifying question", "ask", asking.ask,
+              reads=("reason", "frame", "routes_found"), writes=("reply_text", "quick_replies", "new_pending")),
+    StateSpec("retrieving_single", "work", "Tra cứu một thuốc", "Retrieving: single drug", "retrieved",
+              retrieving.retrieve_single, reads=("state", "frame"), writes=_RETRIEVAL_WRITES),
+    StateSpec("retrieving_interaction", "work", "Tra cứu tương tác", "Retrieving: interaction", "retrieved",
+              retrieving.retrieve_interaction, reads=("state", "frame"), writes=_RETRIEVAL_WRITES),
+    StateSpec("retrieving_condition", "work", "Tra cứu theo bệnh/chỉ định", "Retrieving: condition → drug",
+              "retrieved", retrieving.retrieve_condition, reads=("state", "frame"),
+              writes=(*_RETRIEVAL_WRITES, "candidates")),
+    StateSpec("reviewing_safety", "work", "Rà soát an toàn theo bệnh nhân", "Patient safety review", "reviewed",
+              retrieving.review_safety, reads=("state", "frame", "candidates", "evidence"),
+              writes=("evidence", "safety_evidence", "routes_found", "failure")),
+    StateSpec("generating", "work", "Soạn câu trả lời", "Generating the answer", "generated", generating.generate,
+              reads=("frame", "path", "query", "evidence", "candidates", "budget"), writes=("answer", "failure"),
+              calls_model=True),
     StateSpec("verifying", "work", "Kiểm chứng trích dẫn và số liệu", "Verifying citations, numbers, entailment",
-              calls_llm=True),
-    StateSpec("repairing", "work", "Bổ sung phần bị thiếu", "Completeness repair", calls_llm=True),
-    StateSpec("answered", "outcome", "Đã trả lời", "Answered"),
-    StateSpec("flagged", "outcome", "Cần đối chiếu PDF", "Verify in the PDF"),
-    StateSpec("clarified", "outcome", "Đã hỏi lại", "Asked a clarifying question"),
-    StateSpec("abstained", "outcome", "Từ chối trả lời", "Abstained"),
+              "verified", verifying.verify, reads=("answer", "frame", "path", "query", "evidence", "candidates", "budget"),
+              writes=("grounding", "entailment", "failure"), calls_model=True),
+    StateSpec("repairing", "work", "Bổ sung phần bị thiếu", "Completeness repair", "repaired", repairing.repair,
+              reads=("answer", "entailment", "repairs", "frame", "path", "query", "evidence", "candidates", "budget"),
+              writes=("answer", "repairs", "failure"), calls_model=True),
+    _outcome_state("answered", "Đã trả lời", "Answered"),
+    _outcome_state("flagged", "Cần đối chiếu PDF", "Verify in the PDF"),
+    _outcome_state("clarified", "Đã hỏi lại", "Asked a clarifying question"),
+    _outcome_state("abstained", "Từ chối trả lời", "Abstained"),
 )
 
 
@@ -131,8 +182,9 @@ def _budget_remaining(ctx: TurnContext) -> bool:
 
 
 def _streak_exhausted(ctx: TurnContext) -> bool:
-    # The reply being composed would be one more consecutive clarify.
-    return ctx.clarify_streak + 1 > ctx.max_consecutive_clarify
+    # The reply being composed would be one more consecutive clarify. The limit is the spec's (ctx.limits is
+    # spec.limits, set by the runner): the one the labels, the fingerprint and the review export show.
+    return ctx.clarify_streak + 1 > ctx.limits.max_consecutive_clarify
 
 
 def _failed(kind: str) -> Predicate:
@@ -186,7 +238,8 @@ def _omission_unrepaired(ctx: TurnContext) -> bool:
     return e is not None and bool(e.omissions)
 
 
-def build_guards(max_clarify: int, max_wall_ms: int, max_calls: int) -> tuple[Guard, ...]:
+def build_guards(limits: Limits) -> tuple[Guard, ...]:
+    max_clarify, max_wall_ms, max_calls = limits.max_consecutive_clarify, limits.max_wall_clock_ms, limits.max_llm_calls
     return (
         Guard("non_human_subject", "Đối tượng không phải người (dùng cho thú y)",
               "The subject is not human (veterinary use)", _non_human,
@@ -418,13 +471,5 @@ def build_transitions() -> tuple[TransitionSpec, ...]:
 
 
 def build_spec(max_clarify: int = 4, max_wall_ms: int = 40_000, max_calls: int = 8) -> MachineSpec:
-    return MachineSpec(
-        states=STATES,
-        guards=build_guards(max_clarify, max_wall_ms, max_calls),
-        transitions=build_transitions(),
-        limits=(
-            ("MAX_CONSECUTIVE_CLARIFY", max_clarify),
-            ("MAX_WALL_CLOCK_MS", max_wall_ms),
-            ("MAX_LLM_CALLS_PER_TURN", max_calls),
-        ),
-    )
+    limits = Limits(max_clarify, max_wall_ms, max_calls)
+    return MachineSpec(states=STATES, guards=build_guards(limits), transitions=build_transitions(), limits=limits)

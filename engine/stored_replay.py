@@ -21,40 +21,36 @@ from pydantic import BaseModel, Field
 from core.budget import RequestBudget
 from core.corpus import Chunk
 from core.errors import ProviderOutputInvalid
-from engine.reply import Reply
+from engine.reply import Reply, Trace
 from engine.runner import Engine
 from engine.store.base import TurnRecord
 from grounding.answer import Answer, EntailmentResult, GenerationRequest
 from states.understander import Understander, Understanding, UnderstandingRequest
 
 
-def recorded_output(trace: dict[str, Any], site: str, nth: int = 0) -> dict[str, Any] | None:
-    outputs = [o.get("output") for o in trace.get("provider_outputs", []) if o.get("site") == site]
-    return outputs[nth] if nth < len(outputs) and isinstance(outputs[nth], dict) else None
+def recorded_output(trace: Trace, site: str, nth: int = 0) -> dict[str, Any] | None:
+    outputs = [o.output for o in trace.provider_outputs if o.site == site]
+    return outputs[nth] if nth < len(outputs) else None
 
 
-def _called(trace: dict[str, Any], site: str) -> bool:
-    return any(c.get("call_site") == site for c in trace.get("llm_calls", []))
+def _called(trace: Trace, site: str) -> bool:
+    return any(c.call_site == site for c in trace.llm_calls)
 
 
-def route_row(trace: dict[str, Any]) -> str | None:
+def route_row(trace: Trace) -> str | None:
     """The routing-table row the turn took (None when it never reached routing)."""
-    for t in trace.get("transitions", []):
-        if t.get("trigger") == "route":
-            row = t.get("row")
-            return str(row) if row is not None else None
-    return None
+    return next((t.row for t in trace.transitions if t.trigger == "route"), None)
 
 
 class _Recorded:
     """Holds the stored turn currently being replayed; the recorded providers read it."""
 
     def __init__(self) -> None:
-        self.trace: dict[str, Any] = {}
+        self.trace = Trace()
         self.used: dict[str, int] = {}
 
     def start(self, turn: TurnRecord) -> None:
-        self.trace = turn.trace or {}
+        self.trace = turn.trace
         self.used = {}
 
     def next(self, site: str) -> dict[str, Any] | None:
@@ -80,7 +76,7 @@ class RecordedUnderstander:
 
         if _called(self.recorded.trace, "understand"):
             budget.require("understand")  # the recorded call counted against the turn's budget then, too
-        return understanding_from_output(raw, request.candidates.drug_ids)
+        return understanding_from_output(raw, request.candidates.drug_ids, request)
 
 
 class RecordedGenerator:
@@ -167,7 +163,7 @@ def replay_stored(engine: Engine, turns: Sequence[TurnRecord]) -> list[TurnDiff]
     diffs: list[TurnDiff] = []
     conversation_id: str | None = None
     for turn in sorted(turns, key=lambda t: t.seq):
-        before = Decision(route=route_row(turn.trace or {}), outcome=turn.outcome, reason=turn.reason)
+        before = Decision(route=route_row(turn.trace), outcome=turn.outcome, reason=turn.reason)
         recorded.start(turn)
         try:
             reply: Reply = engine.handle(turn.user_text, conversation_id)
@@ -176,7 +172,7 @@ def replay_stored(engine: Engine, turns: Sequence[TurnRecord]) -> list[TurnDiff]
                                   error=f"{type(exc).__name__}: {exc}", changed=["outcome"]))
             continue
         conversation_id = reply.conversation_id
-        after = Decision(route=route_row(reply.trace.model_dump()), outcome=reply.outcome, reason=reply.reason)
+        after = Decision(route=route_row(reply.trace), outcome=reply.outcome, reason=reply.reason)
         changed = [k for k in ("route", "outcome", "reason") if getattr(before, k) != getattr(after, k)]
         diffs.append(TurnDiff(seq=turn.seq, user=turn.user_text, before=before, after=after, changed=changed))
     return diffs

@@ -5,11 +5,18 @@ The embedded default is SQLite + Qdrant Edge + the offline providers (rules, ext
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+from core.errors import EngineError
 from engine.config import Settings
-from engine.runner import Engine, EngineLimits
+from engine.reply import Reply
+from engine.runner import Engine
 from engine.spec import MachineSpec, build_spec
 from engine.store.base import ConversationStore
 from grounding.generator import AnswerGenerator, EntailmentVerifier
@@ -24,6 +31,7 @@ if TYPE_CHECKING:  # the anthropic SDK is imported only when a Claude mode is co
 
 
 def spec_from(settings: Settings) -> MachineSpec:
+    """The spec with the configured limits: the one object the guards, the budget and the fingerprint read."""
     return build_spec(settings.max_consecutive_clarify, settings.max_wall_clock_ms, settings.max_llm_calls_per_turn)
 
 
@@ -114,12 +122,83 @@ def make_verifier(settings: Settings, claude: SharedClaude | None = None) -> Ent
     return LexicalVerifier()
 
 
+INDEX_CHECK_INTERVAL_S = 1.0
+"""How often a serving process looks for a swapped index: one small file read per second at most."""
+
+
+@dataclass
+class IndexWatch:
+    """Notices that an ingest swapped the embedded index (the `current` pointer names another build)."""
+
+    data_dir: Path
+    serving: Path
+    interval_s: float = INDEX_CHECK_INTERVAL_S
+    checked_at: float = 0.0
+
+    def swapped(self) -> Path | None:
+        from retrieval.ingest import current_shard
+
+        now = time.monotonic()
+        if now - self.checked_at < self.interval_s:
+            return None
+        self.checked_at = now
+        shard = current_shard(self.data_dir)
+        return shard if shard is not None and shard != self.serving else None
+
+
 @dataclass
 class Runtime:
     settings: Settings
     engine: Engine
     index: FormularyIndex
     store: ConversationStore
+    watch: IndexWatch | None = None
+    """Set when this runtime opened the embedded index itself: it then follows ingests without a restart."""
+    fixed_understander: bool = False
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def index_version(self) -> str:
+        path = getattr(self.index, "path", None)
+        return path.name if isinstance(path, Path) else ""
+
+    def handle(self, turn: str, conversation_id: str | None = None, owner: str | None = None) -> Reply:
+        """One turn on the serving index: a swapped index is picked up first (checked at most once a second)."""
+        self.refresh_index()
+        return self.engine.handle(turn, conversation_id, owner)
+
+    def refresh_index(self) -> bool:
+        """Reopen the read-only copy when an ingest swapped the index; True when this call switched to it.
+
+        Everything that reads the index's names (retrieval, resolver, rules understander) is rebuilt with it
+        into a new Engine sharing the store and metrics. Turns in flight finish on the old Engine, whose index
+        copy is released when the last of them drops it (never closed under a running turn)."""
+        if self.watch is None or not self._lock.acquire(blocking=False):
+            return False  # another thread is already switching; this turn runs on the current index
+        try:
+            shard = self.watch.swapped()
+            if shard is None:
+                return False
+            from retrieval.edge_index import EdgeIndex
+
+            try:
+                index = EdgeIndex.open(shard, read_only=True)
+                retrieval = RetrievalService(index, make_embedder(self.settings.embedder))
+            except EngineError as exc:
+                logging.getLogger(__name__).warning("index %s not switched to, still serving %s: %s",
+                                                    shard.name, self.index_version, exc)
+                return False
+            understander = (self.engine.understander if self.fixed_understander
+                            else make_understander(self.settings, retrieval))
+            self.engine = dataclasses.replace(
+                self.engine, retrieval=retrieval, resolver=DrugResolver(retrieval.names.entries()),
+                understander=understander, synthetic_corpus=index.is_synthetic())
+            self.index = index  # the old copy is released with the last turn holding the old Engine
+            self.watch.serving = shard
+            logging.getLogger(__name__).info("serving index %s", shard.name)
+            return True
+        finally:
+            self._lock.release()
 
     def close(self) -> None:
         self.store.close()
@@ -137,7 +216,12 @@ def build_engine(
     spec: MachineSpec | None = None,
     progress: bool = False,
 ) -> Runtime:
-    index = index or open_index(settings, progress=progress)
+    watch = None
+    if index is None:
+        index = open_index(settings, progress=progress)
+        path = getattr(index, "path", None)
+        if isinstance(path, Path) and not settings.qdrant_url:
+            watch = IndexWatch(settings.data_dir, path)
     store = store or open_store(settings)
     retrieval = RetrievalService(index, make_embedder(settings.embedder))
     claude = SharedClaude(settings)
@@ -149,10 +233,8 @@ def build_engine(
         generator=generator or make_generator(settings, claude),
         verifier=verifier or make_verifier(settings, claude),
         store=store,
-        limits=EngineLimits(
-            settings.max_consecutive_clarify, settings.max_wall_clock_ms, settings.max_llm_calls_per_turn
-        ),
         retrieval_only=settings.answer_provider == "disabled",
         synthetic_corpus=index.is_synthetic(),
     )
-    return Runtime(settings=settings, engine=engine, index=index, store=store)
+    return Runtime(settings=settings, engine=engine, index=index, store=store, watch=watch,
+                   fixed_understander=understander is not None)

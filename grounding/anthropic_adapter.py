@@ -6,8 +6,11 @@ Callers (the Claude understander, generator and verifier) see plain dicts and sm
 
 Every call:
 1. `budget.require(call_site)` immediately before the request, so the 9th call of a turn is never sent;
-2. a read timeout of 20 s and 2 attempts in all (the SDK retries 408/429/5xx/529 and connection errors
-   once) — together they bound the one call the budget cannot cancel once it is in flight;
+2. a read timeout of min(20 s, the budget's remaining time) and 2 attempts in all (the SDK retries
+   408/429/5xx/529 and connection errors once), and a deadline over the whole call: the turn waits for it
+   no longer than the budget's remaining time, whatever the provider does (a slow drip of bytes never
+   trips a per-read timeout). A call past its deadline is abandoned on a worker thread (it ends at its
+   own timeouts) and the turn abstains with budget_exhausted;
 3. records an `LlmCall` (site, duration, usage, error) into the budget; the runner copies those into the
    turn trace;
 4. returns the raw provider output alongside the parsed result, so the runner can store it for replay.
@@ -19,6 +22,10 @@ and only the per-turn user message varies.
 from __future__ import annotations
 
 import logging
+import socket
+import threading
+import time
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -33,14 +40,35 @@ from core.errors import (
     ProviderOutputInvalid,
     ProviderRequestRejected,
     ProviderUnavailable,
+    RequestBudgetExhausted,
 )
 
 log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT_S = 5.0
+MIN_CALL_TIMEOUT_S = 0.05
+"""A per-attempt timeout never below this (httpx treats 0 as 'no wait at all', which reads as a bug)."""
+CALL_THREADS = 64
+"""At most this many provider calls in flight per client (abandoned ones included): past it, a turn waits
+for a slot no longer than its deadline."""
 CACHE_EPHEMERAL: dict[str, str] = {"type": "ephemeral"}
 
 M = TypeVar("M", bound=BaseModel)
+
+_counts_lock = threading.Lock()
+_call_counts: Counter[tuple[str, str]] = Counter()
+"""Every provider call this process sent, by (call site, ok|error): also the calls of turns that were then
+discarded (a commit conflict), which the per-turn metrics never see."""
+
+
+def call_counts() -> dict[tuple[str, str], int]:
+    with _counts_lock:
+        return dict(_call_counts)
+
+
+def _count(call_site: str, ok: bool) -> None:
+    with _counts_lock:
+        _call_counts[(call_site, "ok" if ok else "error")] += 1
 
 
 @dataclass(frozen=True)
@@ -178,12 +206,16 @@ class ClaudeClient:
     """A thin, budgeted, error-translating wrapper around `anthropic.Anthropic().messages.create`."""
 
     def __init__(
-        self, client: anthropic.Anthropic, *, model: str, max_tokens: int, clock: Callable[[], float] = monotonic_ms
+        self, client: anthropic.Anthropic, *, model: str, max_tokens: int, clock: Callable[[], float] = monotonic_ms,
+        read_timeout_s: float = 20.0,
     ) -> None:
         self._client = client
         self.model = model
         self.max_tokens = max_tokens
+        self.read_timeout_s = read_timeout_s
         self._clock = clock
+        self._slots = threading.BoundedSemaphore(CALL_THREADS)
+        self._reach: tuple[float, str | None] | None = None
 
     @classmethod
     def from_settings(
@@ -206,10 +238,70 @@ class ClaudeClient:
             max_retries=max(0, max_attempts - 1),  # "2 attempts in all" = one retry
             http_client=http_client,
         )
-        return cls(sdk, model=model, max_tokens=max_tokens)
+        return cls(sdk, model=model, max_tokens=max_tokens, read_timeout_s=read_timeout_s)
 
     def close(self) -> None:
         self._client.close()
+
+    def reachable(self, timeout_s: float = 1.0, cache_s: float = 10.0) -> str | None:
+        """None when the provider's host accepts a TCP connection, else why not. Cached `cache_s` seconds.
+
+        For /ready: a configured provider whose URL does not answer cannot serve a turn, and saying "ok"
+        would send traffic to a deployment that can only abstain. Never sends a Messages request (no cost).
+        """
+        now = time.monotonic()
+        if self._reach is not None and now - self._reach[0] < cache_s:
+            return self._reach[1]
+        url = self._client.base_url
+        host = url.host or "localhost"
+        port = url.port or (443 if url.scheme == "https" else 80)
+        problem: str | None = None
+        try:
+            socket.create_connection((host, port), timeout=timeout_s).close()
+        except OSError as exc:
+            problem = f"cannot reach {url.scheme}://{host}:{port} ({exc.strerror or type(exc).__name__})"
+        self._reach = (now, problem)
+        return problem
+
+    def _timeout(self, remaining_s: float) -> httpx2.Timeout:
+        """Each attempt's timeouts: the configured ones, cut to the time the turn has left."""
+        cap = max(MIN_CALL_TIMEOUT_S, remaining_s)
+        return httpx2.Timeout(min(self.read_timeout_s, cap), connect=min(CONNECT_TIMEOUT_S, cap))
+
+    def _send(self, call_site: str, budget: RequestBudget, params: dict[str, Any]) -> Any:
+        """The SDK call, waited for no longer than the budget's remaining time."""
+        remaining_s = budget.remaining_ms() / 1000.0
+        deadline = time.monotonic() + max(MIN_CALL_TIMEOUT_S, remaining_s)
+        outcome: dict[str, Any] = {}
+        done = threading.Event()
+
+        def call() -> None:
+            try:
+                outcome["message"] = self._client.messages.create(
+                    model=self.model, max_tokens=self.max_tokens, timeout=self._timeout(remaining_s), **params)
+            except BaseException as exc:  # handed to the waiting turn, which translates it
+                outcome["error"] = exc
+            finally:
+                done.set()
+                self._slots.release()
+
+        # A daemon thread per call (bounded by the semaphore): an abandoned call must hold neither the turn
+        # nor the process's shutdown; it ends at its own timeouts.
+        if not self._slots.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            raise self._past_deadline(call_site, remaining_s)
+        threading.Thread(target=call, name=f"provider-{call_site}", daemon=True).start()
+        if not done.wait(max(0.0, deadline - time.monotonic())):
+            raise self._past_deadline(call_site, remaining_s)
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["message"]
+
+    @staticmethod
+    def _past_deadline(call_site: str, remaining_s: float) -> RequestBudgetExhausted:
+        err = RequestBudgetExhausted(f"wall-clock budget spent during {call_site}: no provider reply within the "
+                                     f"{remaining_s * 1000:.0f} ms the turn had left")
+        err.call_site = call_site
+        return err
 
     # ------------------------------------------------------------------------------------ raw call
 
@@ -221,7 +313,12 @@ class ClaudeClient:
         cause: BaseException | None = None
         message: Any = None
         try:
-            message = self._client.messages.create(model=self.model, max_tokens=self.max_tokens, **params)
+            message = self._send(call_site, budget, params)
+        except RequestBudgetExhausted as exc:
+            _count(call_site, ok=False)
+            budget.record(LlmCall(call_site, self._clock() - started, ok=False, error=str(exc)))
+            log.warning("provider call abandoned at the turn's deadline: %s", exc)
+            raise
         except anthropic.AnthropicError as exc:
             err, cause = translate_error(exc, call_site), exc
         except ValueError as exc:  # a 2xx whose body is not JSON at all
@@ -231,6 +328,7 @@ class ClaudeClient:
             if problem is not None:
                 err = output_invalid(call_site, problem)
         elapsed = self._clock() - started
+        _count(call_site, ok=err is None)
         if err is not None:
             budget.record(LlmCall(call_site, elapsed, ok=False, usage=_usage(message), error=str(err)))
             log.warning("provider call failed: %s", err)

@@ -1,4 +1,4 @@
-"""Claude entailment verification, and the reference system's optional sufficiency check.
+"""Claude entailment verification.
 
 Entailment runs after citation/numeric grounding has passed: one forced tool call judges, per cited claim,
 whether its blocks state its content, and lists grounded omissions (statements of the cited blocks the
@@ -12,10 +12,6 @@ Two call savers, both safe:
   saved call, kept switchable (`skip_when_covered`).
 - the reference's one same-claim retry on a lone reject (the call is measurably noisy), only while the
   budget allows it.
-
-`check_sufficiency` is the reference system's sufficiency call. It fails OPEN (an error means "proceed"),
-and is skipped on the agent path (`prechecked=True` — always so in this engine, whose machine already
-decides clarifications), in list mode, and with fewer than 2 evidence blocks. It is not wired by default.
 """
 
 from __future__ import annotations
@@ -27,7 +23,6 @@ from pydantic import BaseModel, Field
 
 from core.budget import RequestBudget
 from core.corpus import Chunk
-from core.errors import AnswerGenerationUnavailable
 from core.text import fold
 from grounding.answer import Answer, Claim, EntailmentResult
 from grounding.anthropic_adapter import ClaudeClient, ToolSpec, output_invalid, parse_tool_input
@@ -35,7 +30,6 @@ from grounding.verify import ungrounded_quantities
 
 CALL_SITE = "entail"
 RETRY_SITE = "entail_retry"
-SUFFICIENCY_SITE = "sufficiency"
 TOOL_NAME = "record_entailment"
 
 _NEGATIONS = frozenset({"khong", "chua", "cam", "tranh", "ngung", "chong", "not", "no"})
@@ -172,57 +166,3 @@ class ClaudeVerifier:
             raise output_invalid(site, f"verdicts for claims {sorted(judged)}, expected {sorted(expected)}")
         return output
 
-
-# ------------------------------------------------------------------------------------- sufficiency
-
-SUFFICIENCY_TOOL = "record_sufficiency"
-SUFFICIENCY_PROMPT = """\
-You decide whether formulary blocks let a question be answered without guessing. When the blocks give
-different answers for populations, routes or indications the question has not chosen between, the evidence
-is not sufficient: write one short clarifying question in Vietnamese and its quick replies. Call
-record_sufficiency exactly once.
-"""
-SUFFICIENCY_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "sufficient": {"type": "boolean"},
-        "question": {"type": ["string", "null"]},
-        "quick_replies": {"type": "array", "items": {"type": "string"}},
-    },
-    "required": ["sufficient"],
-}
-
-
-class Sufficiency(BaseModel):
-    sufficient: bool = True
-    question: str | None = None
-    quick_replies: list[str] = Field(default_factory=list)
-    skipped: bool = False
-    failed_open: bool = False
-    note: str = ""
-
-
-def check_sufficiency(
-    client: ClaudeClient,
-    query: str,
-    evidence: Sequence[Chunk],
-    budget: RequestBudget,
-    *,
-    prechecked: bool = True,
-    list_mode: bool = False,
-) -> Sufficiency:
-    """The optional sufficiency call. Fails OPEN; skipped on the agent path, in list mode, under 2 blocks."""
-    usable = [c for c in evidence if not c.has_quarantined_content]
-    if prechecked or list_mode or len(usable) < 2:
-        return Sufficiency(skipped=True, note="skipped (agent path, list mode or fewer than 2 blocks)")
-    tool = ToolSpec(SUFFICIENCY_TOOL, "Record whether the blocks suffice, or the clarifying question.",
-                    SUFFICIENCY_SCHEMA)
-    prompt = f"Question: {query}\n\nBlocks:\n{_blocks_text(usable)}"
-    try:
-        raw = client.call_tool(SUFFICIENCY_SITE, SUFFICIENCY_PROMPT, [{"role": "user", "content": prompt}], tool,
-                               budget)
-        return parse_tool_input(Sufficiency, {k: v for k, v in raw.items() if k in SUFFICIENCY_SCHEMA["properties"]},
-                                SUFFICIENCY_SITE)
-    except AnswerGenerationUnavailable as exc:
-        # Fail open: a check that cannot run must not block an answer the later checks still verify.
-        return Sufficiency(failed_open=True, note=str(exc))

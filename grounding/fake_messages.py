@@ -11,7 +11,9 @@ serialisation, retries and error mapping:
 A script is a queue of replies, consumed one per request: `ToolReply` (forced tool use),
 `TextReply` (text blocks with `search_result_location` citations, resolved against the search results the
 request actually carried, as the real API does), `ErrorReply` (429/529/500/400 … with the real error body),
-`TimeoutReply` (no answer in time), `RawReply` (anything, e.g. malformed JSON). An entry may also be a
+`TimeoutReply` (no answer in time), `RawReply` (anything, e.g. malformed JSON), `DripReply` (a slow
+provider: one byte every N seconds). `fooled_model()` is a responder that answers a chosen frame and a
+chosen citation whatever the turn says (the gates must hold against it). An entry may also be a
 function of the recorded request. Every reply can carry a delay; a `latency` function adds a per-call delay
 and `sleep` can be swapped for a simulated clock (the benchmark's scripted latencies).
 
@@ -25,7 +27,7 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -193,8 +195,47 @@ class RawReply:
     delay_s: float = 0.0
 
 
-Reply = TextReply | ToolReply | ErrorReply | TimeoutReply | RawReply
+@dataclass(frozen=True)
+class DripReply:
+    """A slow provider: `reply` is sent one byte every `interval_s` (status and headers at once).
+
+    A per-read timeout never fires on such a reply — each byte arrives in time — so only a deadline over
+    the whole call bounds it (the budget's remaining time, grounding.anthropic_adapter)."""
+
+    reply: TextReply | ToolReply | ErrorReply | RawReply
+    interval_s: float = 5.0
+
+
+Reply = TextReply | ToolReply | ErrorReply | TimeoutReply | RawReply | DripReply
 Responder = Callable[[RecordedRequest], Reply]
+
+
+def fooled_model(frame: Mapping[str, Any] | None = None, *, cite: str | None = None,
+                 answer: str | None = None) -> Responder:
+    """A fooled (or hostile) model: every call answers what the test chose, whatever the turn says.
+
+    - understanding (`record_query_frame`): `frame`, as given;
+    - generation: a text block `answer` (default: the cited text itself, word for word) citing the first
+      search-result block that contains `cite` (default: the first block with " mg");
+    - entailment (`record_entailment`): every claim entailed, nothing omitted.
+    The gates must hold against it: code, not the model, decides which slot values and lines are real.
+    """
+
+    def respond(request: RecordedRequest) -> Reply:
+        if request.forced_tool == "record_query_frame":
+            return ToolReply(dict(frame or {}))
+        if request.forced_tool == "record_entailment":
+            return ToolReply({"claims": [{"index": 0, "entailed": True}], "omissions": []})
+        if request.forced_tool:
+            return ToolReply({})
+        needle = cite if cite is not None else " mg"
+        for i, result in enumerate(request.search_results):
+            for k, block in enumerate(result.get("content", [])):
+                if needle in block.get("text", ""):
+                    return TextReply((Text(answer or block["text"], (Cite(index=i, start=k),)),))
+        return TextReply(("Không tìm thấy thông tin trong Dược thư.",))
+
+    return respond
 
 
 def overloaded(times: int = 2) -> list[Reply]:
@@ -272,8 +313,17 @@ class FakeMessages:
         reply = self._next(recorded)
         if isinstance(reply, TimeoutReply):
             raise httpx2.ReadTimeout("fake Messages API: no reply within the read timeout", request=request)
+        if isinstance(reply, DripReply):
+            response = self._render(recorded, reply.reply)
+            return httpx2.Response(response.status, headers=response.headers,
+                                   content=self._drip(response.body, reply.interval_s))
         response = self._render(recorded, reply)
         return httpx2.Response(response.status, headers=response.headers, content=response.body)
+
+    def _drip(self, body: bytes, interval_s: float) -> Iterator[bytes]:
+        for i in range(len(body)):
+            self._sleep(interval_s)
+            yield body[i:i + 1]
 
     def transport(self) -> httpx2.MockTransport:
         return httpx2.MockTransport(self.handler)
@@ -457,14 +507,21 @@ class FakeMessagesServer:
                 if isinstance(reply, TimeoutReply):
                     time.sleep(reply.seconds)  # the client's read timeout fires first
                     reply = ErrorReply(504, "fake Messages API: answered after the timeout", retry_after_ms=None)
-                response = fake._render(recorded, reply)
+                interval = reply.interval_s if isinstance(reply, DripReply) else 0.0
+                response = fake._render(recorded, reply.reply if isinstance(reply, DripReply) else reply)
                 try:
                     self.send_response(response.status)
                     for k, v in response.headers.items():
                         self.send_header(k, v)
                     self.send_header("content-length", str(len(response.body)))
                     self.end_headers()
-                    self.wfile.write(response.body)
+                    if not interval:
+                        self.wfile.write(response.body)
+                        return
+                    for i in range(len(response.body)):
+                        self.wfile.flush()
+                        time.sleep(interval)
+                        self.wfile.write(response.body[i:i + 1])
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (timed out): nothing to answer
 

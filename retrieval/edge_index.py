@@ -125,6 +125,12 @@ class EdgeIndex:
         return cls._write(Path(path), chunks, manifest, embedder, progress)
 
     @classmethod
+    def build_from_chunks(cls, path: Path, chunks: Sequence[Chunk], manifest: IndexManifest, *,
+                          progress: bool = False, embedder: DenseEmbedder | None = None) -> IndexManifest:
+        """Write a new index at `path` from chunks already made (ingest --add: kept chunks plus new ones)."""
+        return cls._write(Path(path), chunks, manifest, embedder, progress)
+
+    @classmethod
     def _write(cls, path: Path, chunks: Sequence[Chunk], manifest: IndexManifest,
                embedder: DenseEmbedder | None, progress: bool) -> IndexManifest:
         if (path / SHARD_DIR).exists():

@@ -25,14 +25,16 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
-from core.corpus import Monograph
+from core.corpus import Chunk, Monograph
 from core.errors import CorpusError, CorpusFormatError
 from retrieval.chunking import chunk_monograph
 from retrieval.edge_index import MANIFEST_FILE, EdgeIndex, read_manifest
 from retrieval.embedder import DenseEmbedder
+from retrieval.index_common import IndexManifest, prepare
 from retrieval.jsonl_loader import load_jsonl
 from retrieval.load_report import LoadIssue, LoadReport
 from retrieval.markdown_loader import load_markdown
+from retrieval.sparse_bm25 import average_length
 
 if TYPE_CHECKING:
     from qdrant_client import QdrantClient
@@ -52,6 +54,13 @@ class IngestSummary(BaseModel):
     unknown_headings: list[LoadIssue] = Field(default_factory=list)
     errors: list[LoadIssue] = Field(default_factory=list)
     index_path: str = ""
+    swapped: bool = False
+    """False when the run had errors and was not allowed to replace the serving index."""
+    index_version: str = ""
+    """The serving build after the run (the new one when swapped)."""
+    drug_ids: list[str] = Field(default_factory=list)
+    kept_monographs: int = 0
+    """With --add: monographs of the previous index kept as they were."""
 
     def to_json_dict(self) -> dict[str, object]:
         """The `ingest --json` object: exactly the summary keys."""
@@ -151,16 +160,24 @@ def _prune(root: Path, keep: str) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def _build_and_swap(monographs: Sequence[Monograph] | Path, data_dir: Path, progress: bool,
-                    embedder: DenseEmbedder | None = None) -> Path:
-    """Build from monographs, or (given the serving build's path) re-embed that build's chunks."""
+def index_version(shard: Path | None) -> str:
+    """The serving build's name (its directory under shards/): what `/ready` reports and ingest prints."""
+    return shard.name if shard is not None else ""
+
+
+def _build_and_swap(source: Sequence[Monograph] | Path | tuple[list[Chunk], IndexManifest], data_dir: Path,
+                    progress: bool, embedder: DenseEmbedder | None = None) -> Path:
+    """Build from monographs, re-embed the serving build's chunks (given its path), or write chunks already
+    merged (ingest --add); then swap the new build in."""
     root = _index_root(data_dir)
     build = root / "shards" / f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
     try:
-        if isinstance(monographs, Path):
-            EdgeIndex.rebuild(monographs, build, progress=progress, embedder=embedder)
+        if isinstance(source, Path):
+            EdgeIndex.rebuild(source, build, progress=progress, embedder=embedder)
+        elif isinstance(source, tuple):
+            EdgeIndex.build_from_chunks(build, *source, progress=progress, embedder=embedder)
         else:
-            EdgeIndex.build(build, monographs, progress=progress, embedder=embedder)
+            EdgeIndex.build(build, source, progress=progress, embedder=embedder)
         EdgeIndex.open(build, read_only=True).close()  # serve only what opens
     except BaseException:
         shutil.rmtree(build, ignore_errors=True)
@@ -180,31 +197,77 @@ def _load_for_ingest(paths: Sequence[Path], progress: bool) -> tuple[list[Monogr
     return monographs, report
 
 
-def _summary(report: LoadReport, where: str) -> IngestSummary:
+def _summary(report: LoadReport, where: str, monographs: Sequence[Monograph], *, swapped: bool,
+             version: str, kept: int = 0) -> IngestSummary:
     return IngestSummary(monographs=report.monographs, sections=report.sections, chunks=report.chunks,
                          quarantined_blocks=report.quarantined_blocks, unknown_headings=report.unknown_headings,
-                         errors=report.errors, index_path=where)
+                         errors=report.errors, index_path=where, swapped=swapped, index_version=version,
+                         drug_ids=[m.drug_id for m in monographs], kept_monographs=kept)
+
+
+def merged_with_serving(shard: Path, monographs: Sequence[Monograph],
+                        embedder: DenseEmbedder | None) -> tuple[list[Chunk], IndexManifest, int]:
+    """The serving build's chunks, minus every drug id being ingested, followed by the new monographs' chunks.
+
+    A monograph is replaced whole, by drug id: keeping an old section beside a new one would serve a mix of
+    two editions. The kept chunks are copied as indexed (book order), so nothing else changes. The result is
+    synthetic when either side is: a kept fixture monograph must still make replies say it is test data.
+    """
+    new_ids = {m.drug_id for m in monographs}
+    old = EdgeIndex.open(shard, read_only=True)
+    try:
+        kept_names = [n for n in old.drug_names() if n.drug_id not in new_ids]
+        kept_chunks = [c for n in kept_names for c in old.find_by_drug(n.drug_id)]
+        old_synthetic = old.is_synthetic()
+    finally:
+        old.close()
+    new_chunks, new_manifest = prepare(monographs, embedder)
+    chunks = [*kept_chunks, *new_chunks]
+    manifest = new_manifest.model_copy(update={
+        "synthetic": new_manifest.synthetic or (old_synthetic and bool(kept_names)),
+        "monographs": len(kept_names) + len(monographs),
+        "chunks": len(chunks),
+        "avg_len": average_length(c.text for c in chunks),
+        "drugs": [*kept_names, *new_manifest.drugs],
+    })
+    return chunks, manifest, len(kept_names)
 
 
 def ingest(paths: Sequence[Path], data_dir: Path, *, progress: bool = False,
-           embedder: DenseEmbedder | None = None) -> IngestSummary:
-    """Build the Edge index from exactly `paths` and make it the serving one; re-ingesting the same corpus
-    yields the same index. With an embedder the chunks also get dense vectors. Raises CorpusError when
-    nothing loadable was found (the old index stays)."""
+           embedder: DenseEmbedder | None = None, add: bool = False, allow_errors: bool = False) -> IngestSummary:
+    """Build the Edge index from exactly `paths` (with `add`: the serving index with these monographs added or
+    replaced by drug id) and make it the serving one; re-ingesting the same corpus yields the same index. With
+    an embedder the chunks also get dense vectors.
+
+    A corpus that loaded with errors is not swapped in unless `allow_errors`: a file that failed to parse
+    would otherwise silently drop its monographs from the serving index. The summary says whether it was.
+    Raises CorpusError when nothing loadable was found (the old index stays)."""
     monographs, report = _load_for_ingest(paths, progress)
+    if report.errors and not allow_errors:
+        serving = current_shard(data_dir)
+        return _summary(report, str(serving or ""), monographs, swapped=False, version=index_version(serving))
     with _locked(data_dir):
-        build = _build_and_swap(monographs, data_dir, progress, embedder)
-    return _summary(report, str(build))
+        serving = current_shard(data_dir) if add else None
+        kept = 0
+        if serving is not None:
+            chunks, manifest, kept = merged_with_serving(serving, monographs, embedder)
+            build = _build_and_swap((chunks, manifest), data_dir, progress, embedder)
+        else:
+            build = _build_and_swap(monographs, data_dir, progress, embedder)
+    return _summary(report, str(build), monographs, swapped=True, version=index_version(build), kept=kept)
 
 
 def ingest_qdrant(paths: Sequence[Path], client: QdrantClient, collection: str, *,
-                  progress: bool = False, embedder: DenseEmbedder | None = None) -> IngestSummary:
+                  progress: bool = False, embedder: DenseEmbedder | None = None,
+                  allow_errors: bool = False) -> IngestSummary:
     """The same for a Qdrant server: a new physical collection, then the alias `collection` moves to it."""
     from retrieval.qdrant_index import QdrantServerIndex
 
     monographs, report = _load_for_ingest(paths, progress)
+    if report.errors and not allow_errors:
+        return _summary(report, f"qdrant collection {collection}", monographs, swapped=False, version="")
     QdrantServerIndex.build(client, collection, monographs, progress=progress, embedder=embedder)
-    return _summary(report, f"qdrant collection {collection}")
+    return _summary(report, f"qdrant collection {collection}", monographs, swapped=True, version=collection)
 
 
 def _serves(shard: Path | None, embedder: DenseEmbedder | None) -> bool:

@@ -43,14 +43,28 @@ def _drug_list(frame: QueryFrame, names: NameBook) -> str:
     return " và ".join(names.display(d) for d in frame.drugs) or "thuốc này"
 
 
+TEEN_MONTHS = 12 * 12
+TEEN_WEIGHT_KG = 40.0
+
+
+def child_word(frame: QueryFrame) -> str:
+    """How to speak of the child to a parent: "bé" for a young child, "cháu" from about twelve (by age, or, with
+    no age yet, by a teenager's weight). A 16-year-old called "bé" reads as if the question were misread."""
+    if frame.age_months is not None:
+        return "cháu" if frame.age_months >= TEEN_MONTHS else "bé"
+    return "cháu" if (frame.weight_kg or 0) >= TEEN_WEIGHT_KG else "bé"
+
+
 def pediatric_question(frame: QueryFrame, names: NameBook) -> Question:
     drug = _drug_list(frame, names)
     has_age, has_weight = frame.age_months is not None, frame.weight_kg is not None
+    who = child_word(frame)
     if has_weight and not has_age:
-        return Question(text=f"Bé nặng {format_number(frame.weight_kg or 0)} kg, vậy bé bao nhiêu tuổi?",
-                        missing=["age"])
+        return Question(text=f"{who.capitalize()} nặng {format_number(frame.weight_kg or 0)} kg, vậy {who} bao nhiêu "
+                             "tuổi?", missing=["age"])
     if has_age and not has_weight:
-        return Question(text=f"Bé {format_age(frame)}, vậy bé nặng bao nhiêu kg?", missing=["weight"])
+        return Question(text=f"{who.capitalize()} {format_age(frame)}, vậy {who} nặng bao nhiêu kg?",
+                        missing=["weight"])
     return Question(
         text=f"Để tra liều {drug} cho trẻ em, bé bao nhiêu tuổi và nặng bao nhiêu kg?",
         missing=["age", "weight"],

@@ -2,7 +2,8 @@
 
 The model only extracts; the code decides which slots are required (routing). The resolver has already
 bounded the drug set before the model runs: the candidates are bound into the prompt, and the reply is
-checked against them — an id outside the set is dropped and reported (the runner re-checks). It fails closed: any provider failure or invalid output
+checked against them — an id outside the set is dropped and reported (the runner re-checks). The patient
+values are checked against the user's words the same way (states.provenance). It fails closed: any provider failure or invalid output
 raises, and the runner turns that into abstain / system_error.
 """
 
@@ -17,6 +18,7 @@ from core.budget import RequestBudget
 from core.sections import SECTION_HEADINGS
 from grounding.anthropic_adapter import ClaudeClient, ToolSpec, parse_tool_input
 from states.frame import QueryFrame
+from states.provenance import grounded
 from states.understander import Understanding, UnderstandingRequest
 
 log = logging.getLogger(__name__)
@@ -115,11 +117,17 @@ class ClaudeUnderstander:
         raw = self.client.call_tool(
             CALL_SITE, SYSTEM_PROMPT, [{"role": "user", "content": user_message(request)}], FRAME_TOOL, budget
         )
-        return understanding_from_output(raw, candidate_ids)
+        return understanding_from_output(raw, candidate_ids, request)
 
 
-def understanding_from_output(raw: dict[str, Any], candidate_ids: list[str]) -> Understanding:
-    """Validate a recorded tool input into an Understanding (also what replay runs on a stored output)."""
+def understanding_from_output(
+    raw: dict[str, Any], candidate_ids: list[str], request: UnderstandingRequest | None = None
+) -> Understanding:
+    """Validate a recorded tool input into an Understanding (also what replay runs on a stored output).
+
+    With the turn's `request`, the frame's patient values are grounded in the user's words; replay passes it
+    too, so a stored model output is re-checked exactly as it was live.
+    """
     data = {k: v for k, v in raw.items() if k not in _NOT_EXTRACTED}
     frame = parse_tool_input(QueryFrame, data, CALL_SITE)
     allowed = set(candidate_ids)
@@ -130,4 +138,5 @@ def understanding_from_output(raw: dict[str, Any], candidate_ids: list[str]) -> 
         notes.append(f"understand: dropped drug ids outside the candidate set: {invented}")
         log.warning("understander returned drug ids outside the candidate set", extra={"invented": invented})
     frame = frame.model_copy(update={"drugs": [d for d in frame.drugs if d in allowed], "understood_by": "anthropic"})
-    return Understanding(frame=frame, provider_output=raw, notes=notes)
+    understood = Understanding(frame=frame, provider_output=raw, notes=notes)
+    return grounded(understood, request) if request is not None else understood

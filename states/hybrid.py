@@ -10,6 +10,7 @@ unconfident rules frame is not used as a silent fallback).
 from __future__ import annotations
 
 from core.budget import RequestBudget
+from states.provenance import grounded
 from states.understander import Understander, Understanding, UnderstandingRequest
 
 
@@ -26,7 +27,8 @@ class HybridUnderstander:
         if ruled.frame.confidence >= self.min_confidence:
             frame = ruled.frame.model_copy(update={"understood_by": "rules"})
             return ruled.model_copy(update={"frame": frame})
-        modelled = self.claude.understand(request, budget)
+        # Whatever model answered, its patient values must be in the user's words (idempotent after Claude's own).
+        modelled = grounded(self.claude.understand(request, budget), request)
         frame = modelled.frame.model_copy(update={"understood_by": "anthropic"})
         notes = [f"hybrid: rules confidence {ruled.frame.confidence:.2f} < {self.min_confidence:.2f}; asked the model",
                  *modelled.notes]

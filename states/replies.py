@@ -2,26 +2,37 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
-from core.corpus import Chunk
 from core.sections import SECTION_HEADINGS
+from core.text import fold
 from grounding.answer import Answer
 from retrieval.names import NameBook
 from states.frame import QueryFrame
 from states.scope import looks_non_human
+from states.verify_pdf import QUARANTINED_QUOTE
 
-__all__ = ["looks_non_human", "SMALLTALK", "abstain_text", "answer_text", "verify_pdf_text"]
+__all__ = ["looks_non_human", "QUARANTINED_QUOTE", "SMALLTALK", "THANKS", "abstain_text", "answer_text",
+           "smalltalk_reply"]
 
 SMALLTALK = (
     "Xin chào! Tôi trả lời câu hỏi về thuốc dựa trên nội dung Dược thư Quốc gia Việt Nam: chỉ định, chống chỉ "
     "định, liều dùng, tác dụng không mong muốn, tương tác thuốc… Bạn muốn hỏi về thuốc nào?"
 )
+THANKS = "Không có gì! Nếu cần tra thêm thông tin về thuốc trong Dược thư, bạn cứ hỏi nhé."
+_THANKS = re.compile(r"\b(cam on|cam ta|thank|thanks|tks|thx)\b")
+
+
+def smalltalk_reply(text: str) -> str:
+    """A thanks is answered as a thanks ("cảm ơn nhé" was once answered "Xin chào!"); anything else is greeted."""
+    return THANKS if _THANKS.search(fold(text)) else SMALLTALK
+
+
 SYNTHETIC_NOTICE = (
     "Lưu ý: đây là dữ liệu thử nghiệm tổng hợp (fixture), KHÔNG phải Dược thư thật và không phải hướng dẫn y khoa."
 )
 NO_MEMORY_NOTICE = "Lưu ý: không tải được lịch sử hội thoại; câu trả lời này chỉ dựa trên tin nhắn hiện tại."
-QUARANTINED_QUOTE = "[Bảng/khối này chưa trích xuất được — cần đối chiếu bản PDF.]"
 
 NOT_SAFE = "Điều này KHÔNG có nghĩa là an toàn khi phối hợp."
 NO_SAFETY_INFERENCE = "Không suy ra thuốc là phù hợp/an toàn."
@@ -111,13 +122,3 @@ def answer_text(answer: Answer, path: str, frame: QueryFrame, names: NameBook) -
 
 def _claim_drug(citations: Sequence[str]) -> str:
     return citations[0].split("__", 1)[0] if citations else ""
-
-
-def verify_pdf_text(flagged: Sequence[Chunk], names: NameBook) -> str:
-    parts = []
-    for c in flagged:
-        page = f" (trang {c.page})" if c.page else ""
-        parts.append(f"mục {SECTION_HEADINGS.get(c.section_key, c.section_key)} của {names.display(c.drug_id)}{page}")
-    where = "; ".join(dict.fromkeys(parts))
-    return (f"Dữ liệu liên quan có một bảng chưa trích xuất được: {where}. Vui lòng đối chiếu trực tiếp bản PDF "
-            "Dược thư; tôi không trả lời dựa trên nội dung chưa được kiểm chứng này.")

@@ -22,7 +22,9 @@ from core.vocabulary import (
 
 ADULT_FROM_MONTHS = 18 * 12
 
-_NUM = r"(\d+(?:[.,]\d+)?)"
+# A minus sign before a number makes it no age or weight at all ("bé -5 tuổi" is a typo or a probe): the
+# slot stays empty and the machine asks, rather than dosing for 5 years.
+_NUM = r"(?<![-\u2212])(\d+(?:[.,]\d+)?)"
 
 # --- age -------------------------------------------------------------------------------------------------
 _PERSON = r"(be|tre|chau|con|em be|toi|minh|nguoi|benh nhan|bn|ba|ong|anh|chi|em|me|bo|nam|nu)"

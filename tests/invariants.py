@@ -49,8 +49,8 @@ class ChunkBook:
 
 def final_answer(reply: Reply) -> Answer | None:
     """The answer the reply was composed from: the last generate or repair output recorded in the trace."""
-    outputs = [o for o in reply.trace.provider_outputs if o.get("site") in ("generate", "repair")]
-    return Answer.model_validate(outputs[-1]["output"]) if outputs else None
+    outputs = [o for o in reply.trace.provider_outputs if o.site in ("generate", "repair")]
+    return Answer.model_validate(outputs[-1].output) if outputs else None
 
 
 @dataclass
@@ -109,10 +109,18 @@ class InvariantChecker:
         if answered and any(c.has_quarantined_content for c in evidence):
             problems.append("answered although the evidence holds a quarantined block (must be verify_pdf)")
         if reply.outcome == "verify_pdf":
-            if any(o.get("site") == "generate" for o in reply.trace.provider_outputs):
+            if any(o.site == "generate" for o in reply.trace.provider_outputs):
                 problems.append("generated an answer over quarantined content")
-            if any(c.quote != QUARANTINED_QUOTE for c in reply.citations):
-                problems.append("verify_pdf reply quotes the quarantined block's text")
+            by_id = {c.doc_id: c for c in evidence}
+            for citation in reply.citations:
+                chunk = by_id.get(citation.doc_id)
+                if chunk is None:
+                    continue  # reported above as a stray citation
+                if chunk.has_quarantined_content and citation.quote != QUARANTINED_QUOTE:
+                    problems.append("verify_pdf reply quotes the quarantined block's text")
+                if not chunk.has_quarantined_content and any(
+                        line not in chunk.text for line in citation.quote.splitlines()):
+                    problems.append(f"verify_pdf quote of {chunk.doc_id} is not verbatim readable text")
 
         # An interaction with no evidence never reads as safe.
         if reply.reason == "no_interaction_evidence" and NOT_SAFE not in reply.reply:

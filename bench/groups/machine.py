@@ -1,10 +1,10 @@
 """Machine overhead per turn (issue 2): routing through every guard, no I/O, no work functions.
 
 The process's one `transitions` machine is built from `engine.spec.build_spec` as the engine builds it; each
-measured turn adds a TurnContext whose frame and evidence are already prepared (what the work functions
-would have written), fires the triggers exactly as `Engine._run` does, until a resting state, and removes the
-context. What is timed is therefore the machine's own work: add_model, every guard evaluation (traced), every
-transition callback, remove_model.
+measured turn takes a TurnContext whose frame and evidence are already prepared (what the steps would have
+written), sets its state, fires each state's trigger on it exactly as `Engine.drive` does (the machine's own
+events, no add_model/remove_model), until a resting state, and closes its trace. What is timed is therefore the
+machine's own work: every guard evaluation (traced), every transition callback, the trace records.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from bench.timing import cycle, interleaved, time_each
 from core.budget import RequestBudget
 from core.corpus import Chunk
 from engine.context import TurnContext
-from engine.machine import build_machine
+from engine.machine import build_machine, build_machine_as
 from engine.spec import MachineSpec, build_spec
 from grounding.answer import Answer, Claim, EntailmentResult, GroundingResult
 from states.frame import QueryFrame
@@ -79,26 +79,26 @@ SCENARIOS: tuple[Scenario, ...] = (
 
 
 class WorkFreeRunner:
-    """`Engine._run` without the work functions: fire each state's trigger until a resting state."""
+    """`Engine.drive` without the steps: fire each state's trigger until a resting state."""
 
     def __init__(self, spec: MachineSpec, machine: Machine | None = None) -> None:
         self.spec = spec
         self.machine = machine if machine is not None else build_machine(spec)
         self.resting = set(spec.resting_states)
+        self.trigger = {s.name: s.trigger for s in spec.states}
 
     def turn(self, ctx: TurnContext, initial: str = "ready") -> None:
-        self.machine.add_model(ctx, initial=initial)
+        ctx.state = initial
+        ctx.trace.states.append(initial)
         try:
-            ctx.trace.states.append(initial)
             steps = 0
             while True:
-                triggers = self.spec.triggers_from(ctx.state)
-                ctx.trigger(triggers[0])  # type: ignore[attr-defined]
+                self.machine.events[self.trigger[ctx.state]].trigger(ctx)
                 steps += 1
                 if ctx.state in self.resting or steps > 64:
                     return
         finally:
-            self.machine.remove_model(ctx)
+            ctx.close_trace()
 
 
 def _outcome_of(ctx: TurnContext) -> str:
@@ -109,14 +109,7 @@ def _locked_machine(spec: MachineSpec) -> Machine:
     """The same machine as transitions' `LockedMachine` (locks every trigger): the design alternative, for comparison."""
     from transitions.extensions import LockedMachine
 
-    import engine.machine as machine_module
-
-    engine_class = machine_module.TurnMachine
-    machine_module.TurnMachine = LockedMachine  # type: ignore[misc,assignment]
-    try:
-        return build_machine(spec)
-    finally:
-        machine_module.TurnMachine = engine_class  # type: ignore[misc]
+    return build_machine_as(spec, LockedMachine)
 
 
 def run() -> GroupResult:
@@ -137,7 +130,7 @@ def run() -> GroupResult:
         contexts = [make() for _ in range(PER_SCENARIO + 50)]
         result.figures[name] = Distribution.of(time_each(runner.turn, contexts, warmup=50)[50:])
 
-    # The mix, scenarios interleaved, on the engine's TurnMachine (plain Machine, add/remove serialised) and, side by
+    # The mix, scenarios interleaved, on the engine's TurnMachine (plain Machine, turns never added) and, side by
     # side on the same turns, on transitions' LockedMachine built from the same spec: what a per-trigger lock costs.
     plain = WorkFreeRunner(spec, _locked_machine(spec))
     mixed = cycle([make for _, make, _ in SCENARIOS], MIX_TURNS)
@@ -157,10 +150,10 @@ def run() -> GroupResult:
     result.values["guards evaluated per turn (min–max over scenarios)"] = (
         f"{min(guards_per_turn.values())}–{max(guards_per_turn.values())}")
     result.setup = {
-        "machine": "engine.machine.build_machine(engine.spec.build_spec()): a transitions Machine (add_model/"
-                   "remove_model serialised), model=None, auto_transitions=False",
-        "turn": "add_model → each state's trigger until a resting state (as Engine._run) → remove_model; the work "
-                "functions are replaced by prepared frames and evidence",
+        "machine": "engine.machine.build_machine(engine.spec.build_spec()): a transitions Machine, model=None, "
+                   "auto_transitions=False; turns are never added to it",
+        "turn": "set the state → fire each state's trigger (the machine's own event) until a resting state (as "
+                "Engine.drive) → close the trace; the steps are replaced by prepared frames and evidence",
         "samples": f"{len(SCENARIOS)} scenarios × {PER_SCENARIO} turns each, then a mixed run of {MIX_TURNS} turns "
                    "interleaved with the same turns on a LockedMachine",
     }

@@ -30,12 +30,12 @@ RATIO_LIMIT = 1.5
 """"About equal": the 1,000-turn p50 within 1.5× of the 10-turn p50 (a linear cost would be ~100×)."""
 
 _FRAME = QueryFrame(turn_type="dosing_calc", drugs=["paracetamol"], population="pediatric", age_text="5 tuổi",
-                    age_months=60, weight_kg=18, route="oral").model_dump()
+                    age_months=60, weight_kg=18, route="oral")
 _REPLY = ("Theo Dược thư (dữ liệu thử nghiệm): Uống – Trẻ em: 10–15 mg/kg/lần, cách 4–6 giờ một lần; tối đa "
           "60 mg/kg/ngày. [paracetamol__lieu_luong_cach_dung__1] ") * 3
 
 
-def _trace() -> dict[str, object]:
+def _trace() -> Trace:
     """A trace the size of a real answered turn: states, ~30 guard evaluations, transitions, evidence."""
     states = ["ready", "understanding", "routing", "retrieving_single", "generating", "verifying", "answered", "ready"]
     guards = [GuardEvaluation(state="routing", guard=f"guard_{i}", result=i == 29) for i in range(30)]
@@ -43,7 +43,7 @@ def _trace() -> dict[str, object]:
     return Trace(trace_id="00000000-0000-0000-0000-000000000000", states=states, guards=guards, transitions=moves,
                  evidence=[f"paracetamol__lieu_luong_cach_dung__{i}" for i in range(4)], understood_by="rules",
                  query="Liều paracetamol cho trẻ em? Đối tượng: trẻ em. Tuổi: 5 tuổi. Cân nặng: 18 kg.",
-                 duration_ms=4.2).model_dump()
+                 duration_ms=4.2)
 
 
 TRACE = _trace()

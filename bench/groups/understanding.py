@@ -7,9 +7,7 @@ frame. Both are timed together (the per-turn figure the target is about) and sep
 
 from __future__ import annotations
 
-import json
-
-from bench.fixture import FIXTURE_DIR, fixture_names
+from bench.fixture import fixture_names, labelled_texts
 from bench.results import Distribution, GroupResult, at_most
 from bench.timing import cycle, time_each
 from core.budget import RequestBudget
@@ -18,19 +16,8 @@ from retrieval.resolver import DrugResolver
 from states.understander import UnderstandingRequest
 
 TITLE = "rules understanding per turn (resolver + rules understander)"
-LABELLED = FIXTURE_DIR / "labelled" / "understanding.jsonl"
 TURNS = 3_000
 TARGET_P50_MS = 1.0
-
-
-def labelled_texts() -> list[str]:
-    texts: list[str] = []
-    for line in LABELLED.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            row = json.loads(line)
-            if "text" in row:
-                texts.append(row["text"])
-    return texts
 
 
 def run() -> GroupResult:

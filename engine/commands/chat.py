@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+import uuid
 from typing import TextIO
 
 from core.errors import ConversationNotFound, StoreError
 from engine.config import load_settings
 from engine.reply import Reply
 from engine.runner import Engine
+from engine.turn_entry import run_turn
 from engine.wiring import build_engine
 
 
@@ -38,8 +40,11 @@ def format_reply(reply: Reply, *, trace: bool = False) -> str:
 
 
 def chat(engine: Engine, stdin: TextIO, stdout: TextIO, *, conversation_id: str | None = None,
-         trace: bool = False) -> str | None:
-    """Run turns from `stdin` until EOF; return the conversation id (None if no turn was taken)."""
+         trace: bool = False, max_turns: int = 500) -> str | None:
+    """Run turns from `stdin` until EOF; return the conversation id (None if no turn was taken).
+
+    Each line is one turn with its own Idempotency-Key, through the same entry as the HTTP endpoint
+    (engine.turn_entry): the turn limit, the turn claim and the key apply here too."""
     interactive = stdin.isatty()
     while True:
         if interactive:
@@ -52,11 +57,11 @@ def chat(engine: Engine, stdin: TextIO, stdout: TextIO, *, conversation_id: str 
         if not text:
             continue
         try:
-            reply = engine.handle(text, conversation_id)
+            reply = _turn(engine, text, conversation_id, max_turns)
         except ConversationNotFound:
             stdout.write(f"Không tìm thấy cuộc trò chuyện {conversation_id}; bắt đầu cuộc mới.\n")
             conversation_id = None
-            reply = engine.handle(text, None)
+            reply = _turn(engine, text, None, max_turns)
         except StoreError as exc:
             stdout.write(f"Lỗi lưu trữ: {exc}. Vui lòng gửi lại.\n")
             continue
@@ -65,12 +70,19 @@ def chat(engine: Engine, stdin: TextIO, stdout: TextIO, *, conversation_id: str 
         stdout.flush()
 
 
+def _turn(engine: Engine, text: str, conversation_id: str | None, max_turns: int) -> Reply:
+    return run_turn(engine, text, conversation_id, None, idempotency_key=str(uuid.uuid4()),
+                    max_turns=max_turns).reply
+
+
 def run(args: argparse.Namespace) -> int:
-    runtime = build_engine(load_settings(), progress=True)
+    settings = load_settings()
+    runtime = build_engine(settings, progress=True)
     try:
         if sys.stdin.isatty():
             print("Tra cứu Dược thư Quốc gia — gõ câu hỏi, Ctrl-D để thoát.")
-        cid = chat(runtime.engine, sys.stdin, sys.stdout, conversation_id=args.conversation, trace=args.trace)
+        cid = chat(runtime.engine, sys.stdin, sys.stdout, conversation_id=args.conversation, trace=args.trace,
+                   max_turns=settings.max_turns_per_conversation)
         if cid:
             print(f"conversation: {cid}", file=sys.stderr)
     finally:

@@ -23,7 +23,12 @@ def run(args: argparse.Namespace) -> int:
     days = settings.retention_days if args.days is None else args.days
     if days < 0:
         raise SystemExit("formulary-fsm purge: --days must be 0 or more")
-    cutoff = datetime.now(UTC) - timedelta(days=days)
+    now = datetime.now(UTC)
+    longest = (now - datetime.min.replace(tzinfo=UTC)).days
+    if days > longest:
+        raise SystemExit(f"formulary-fsm purge: --days {days} reaches back before the year 1; give at most "
+                         f"{longest} (every conversation older than that is already covered)")
+    cutoff = now - timedelta(days=days)
     store = open_store(settings)
     try:
         deleted = store.purge(cutoff)

@@ -12,6 +12,7 @@ import argparse
 from engine.config import Settings, load_settings
 
 APP_FACTORY = "engine.http.app:create_app"
+PROTOCOL = "engine.http.protocol:BoundedH11Protocol"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,10 +24,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def prepare(settings: Settings) -> None:
     """Build the index if it is missing and migrate the store, once, before any worker starts."""
-    from engine.wiring import open_index, open_store
+    from engine.fingerprint import spec_fingerprint
+    from engine.signoff import require_signed
+    from engine.wiring import open_index, open_store, spec_from
 
     open_index(settings, progress=True).close()
-    open_store(settings).close()
+    store = open_store(settings)
+    try:
+        if settings.require_signoff:  # refused here, before any worker starts, with the command that signs it
+            require_signed(store, spec_fingerprint(spec_from(settings)))
+    finally:
+        store.close()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,5 +55,12 @@ def run(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         # Turns in flight get the whole per-turn budget to finish before a graceful shutdown gives up.
         timeout_graceful_shutdown=max(1, settings.max_wall_clock_ms // 1000 + 5),
+        # Abuse bounds (issue #19): h11 with a deadline on the request head and a connection cap that evicts
+        # stalled clients first (engine/http/protocol.py); the head's size bounded by the parser; idle
+        # keep-alive connections closed. uvicorn's own limit_concurrency is not used: it counts stalled
+        # connections too, so a slow-connection flood would turn into 503s for every normal request.
+        http=PROTOCOL,
+        h11_max_incomplete_event_size=settings.max_header_bytes,
+        timeout_keep_alive=settings.keep_alive_timeout_s,
     )
     return 0

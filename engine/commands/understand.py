@@ -1,8 +1,9 @@
 """`formulary-fsm understand "…"`: print what the machine understood of one turn, as JSON.
 
-A debugging and clinical-review tool. The turn goes through the same resolver and configured understander as a
-live turn (the rules understander by default), over the index under DATA_DIR; `--after` replays earlier turns
-first (rules + frame merge, treating a turn the machine would clarify as awaiting an answer), so a follow-up
+A debugging and clinical-review tool. The turn goes through the engine's own states, up to the point where it would
+retrieve: the `understanding` step (resolver, configured understander, frame merge), then the spec's routing guards
+and, when they ask, the `asking` step — the same functions a live turn runs, over the index under DATA_DIR.
+`--after` runs earlier turns first, carrying what the machine would have asked into the next turn, so a follow-up
 like "còn trẻ em thì sao?" shows the merged frame.
 
     formulary-fsm understand "Liều paracetamol cho bé 5 tuổi 18kg"
@@ -16,17 +17,20 @@ import json
 
 from core.budget import RequestBudget
 from engine.config import load_settings
-from engine.wiring import make_understander, open_index
-from retrieval.resolver import DrugResolver
-from retrieval.service import RetrievalService
-from states import routing
+from engine.context import TurnContext
+from engine.runner import Engine
+from engine.store.memory import MemoryStore
+from engine.wiring import build_engine, open_index
+from retrieval.resolver import ResolverResult
 from states.frame import Pending, QueryFrame
-from states.merge import merge_frames
-from states.understander import Understander, UnderstandingRequest
 
 # The issue's field names first (the review reads these), then the rest of the frame.
 KEY_FIELDS = ("turn_type", "drugs", "unknown_drugs", "section_key", "population", "age_months", "weight_kg",
               "route", "condition", "needs_clarify", "confidence")
+
+UNDERSTANDING_STATES = frozenset({"understanding", "routing", "asking"})
+"""The states this command runs; it stops at the first other one (retrieval or an outcome), so it never retrieves
+evidence or calls a generator."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,59 +42,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--compact", action="store_true", help="one line of JSON")
 
 
-def _pending_after(frame: QueryFrame) -> Pending | None:
-    """What the machine would ask after this frame (the slot rows of the routing table), if anything."""
-    if frame.non_human or frame.turn_type in ("smalltalk", "out_of_scope", "condition_relation"):
-        return None
-    if routing.dosing_population_unknown(frame):
-        return Pending(reason="missing_population", missing=["population"])
-    if routing.pediatric_age_or_weight_missing(frame):
-        missing = [s for s, v in (("age", frame.age_months), ("weight", frame.weight_kg)) if v is None]
-        return Pending(reason="missing_pediatric_age_or_weight", missing=missing)
-    if routing.attribute_missing(frame):
-        return Pending(reason="missing_attribute", missing=["attribute"])
-    if routing.is_condition_turn(frame) or routing.only_unknown_drugs(frame):
-        return None
-    if routing.no_drug(frame):
-        return Pending(reason="no_drug", missing=["drug"])
-    return None
-
-
-def understand_turns(turns: list[str], resolver: DrugResolver, understander: Understander,
-                     budget: RequestBudget) -> tuple[QueryFrame, UnderstandingRequest]:
+def understand_turns(engine: Engine, turns: list[str], budget: RequestBudget) -> tuple[QueryFrame, ResolverResult]:
+    """The frame after the last of `turns`, and the resolver's reading of that turn."""
     prior: QueryFrame | None = None
     pending: Pending | None = None
     history: list[str] = []
-    frame = QueryFrame()
-    request: UnderstandingRequest | None = None
     for text in turns:
-        request = UnderstandingRequest(text=text, history=history[-12:], prior_frame=prior, pending=pending,
-                                       candidates=resolver.resolve(text))
-        understood = understander.understand(request, budget).frame
-        allowed = set(request.candidates.drug_ids)
-        understood = understood.model_copy(update={"drugs": [d for d in understood.drugs if d in allowed]})
-        frame = merge_frames(understood, prior, pending, text)
+        ctx = TurnContext(text=text, budget=budget, limits=engine.spec.limits, prior_frame=prior, pending=pending,
+                          history=history[-12:])
+        engine.drive(ctx, "awaiting_answer" if pending else "ready", stop=lambda s: s not in UNDERSTANDING_STATES)
         history.append(f"Người dùng: {text}")
-        prior, pending = frame, _pending_after(frame)
-    assert request is not None
-    return frame, request
+        # What the machine asked (the asking step's pending) is what the next turn answers.
+        prior, pending = ctx.frame, ctx.new_pending if ctx.state == "clarified" else None
+    return (prior or QueryFrame()), engine.resolver.resolve(turns[-1])
 
 
 def run(args: argparse.Namespace) -> int:
     settings = load_settings()
     index = open_index(settings)
     try:
-        retrieval = RetrievalService(index)
-        understander = make_understander(settings, retrieval)
-        resolver = DrugResolver(retrieval.names.entries())
-        budget = RequestBudget(settings.max_wall_clock_ms, settings.max_llm_calls_per_turn)
-        frame, request = understand_turns([*args.after, args.text], resolver, understander, budget)
+        engine = build_engine(settings, index=index, store=MemoryStore()).engine
+        budget = RequestBudget(engine.spec.limits.max_wall_clock_ms, engine.spec.limits.max_llm_calls)
+        frame, candidates = understand_turns(engine, [*args.after, args.text], budget)
     finally:
         index.close()
     dumped = frame.model_dump()
     out: dict[str, object] = {k: dumped[k] for k in KEY_FIELDS}
     out.update({k: v for k, v in dumped.items() if k not in out})
     if args.candidates:
-        out["resolver"] = request.candidates.model_dump()
+        out["resolver"] = candidates.model_dump()
     print(json.dumps(out, ensure_ascii=False, indent=None if args.compact else 2))
     return 0

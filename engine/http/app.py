@@ -13,10 +13,12 @@ lifespan builds one from settings (`engine.wiring.build_engine`) and closes it o
 from __future__ import annotations
 
 import functools
+import json
 import secrets
+import sys
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Literal, TypeVar
 
@@ -24,22 +26,34 @@ import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from core.errors import ConversationNotFound, EngineError, StoreConflict
+from core.errors import ConversationNotFound, EngineError, StoreConflict, StoreError
 from engine.config import Settings, load_settings
 from engine.fingerprint import canonical_spec
 from engine.http import readiness
 from engine.http.auth import authenticate
-from engine.http.body import parse_conversation_id, parse_query, read_body, require_json_content_type
+from engine.http.body import (
+    parse_conversation_id,
+    parse_idempotency_key,
+    parse_page,
+    parse_query,
+    read_body,
+    require_json_content_type,
+)
+from engine.http.cors import JsonCORSMiddleware
 from engine.http.errors import EXCEPTION_HANDLERS, ApiError, error_response
+from engine.http.limits import HeaderCountLimit
 from engine.http.openapi import OPENAPI
+from engine.signoff import require_signed, signoffs_of
 from engine.spec import MachineSpec
 from engine.store.base import TurnRecord
+from engine.turn_entry import IdempotencyKeyReused, TurnResult, run_turn
 from engine.wiring import Runtime, build_engine
+from states.reason_labels import labels_document
+from states.replies import SYNTHETIC_NOTICE
 
 T = TypeVar("T")
 Lang = Literal["vi", "en"]
@@ -50,6 +64,13 @@ _PAGE_CSP = (
 )
 
 
+
+def _run_turn(runtime: Runtime, message: str, conversation_id: str | None, owner: str | None,
+              key: str | None, max_turns: int) -> TurnResult:
+    runtime.refresh_index()  # a swapped index is picked up first (checked at most once a second)
+    return run_turn(runtime.engine, message, conversation_id, owner, idempotency_key=key, max_turns=max_turns)
+
+
 @dataclass
 class Services:
     """What the endpoints share: settings, the runtime (once started) and the bounded turn pool."""
@@ -57,16 +78,18 @@ class Services:
     settings: Settings
     runtime: Runtime | None = None
     limiter: anyio.CapacityLimiter | None = None
+    in_flight: set[str] = field(default_factory=set)
+    """Idempotency-Keys of turns running in this process (a retry while the first attempt runs gets 409)."""
 
     def require_runtime(self) -> Runtime:
         if self.runtime is None:
             raise ApiError(503, "not_started", "the engine is still starting; retry in a moment")
         return self.runtime
 
-    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+    async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         if self.limiter is None:  # created lazily, inside the running event loop
             self.limiter = anyio.CapacityLimiter(self.settings.turn_threads)
-        return await anyio.to_thread.run_sync(functools.partial(fn, *args), limiter=self.limiter)
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs), limiter=self.limiter)
 
 
 def _services(request: Request) -> Services:
@@ -85,20 +108,34 @@ async def query(request: Request) -> Response:
     services = _services(request)
     owner = authenticate(request, services.settings.api_key_set)
     require_json_content_type(request)
-    message, conversation_id = parse_query(await read_body(request))
+    key = parse_idempotency_key(request)
+    message, conversation_id = parse_query(await read_body(request, timeout_s=services.settings.request_head_timeout_s))
     runtime = services.require_runtime()
+    if key is not None:
+        if key in services.in_flight:
+            raise ApiError(409, "idempotency_key_in_flight",
+                           "a turn with this Idempotency-Key is still running; resend it in a moment to get its reply",
+                           {"Retry-After": "1"})
+        services.in_flight.add(key)  # only the event loop touches this set
     try:
-        reply = await services.run(runtime.engine.handle, message, conversation_id, owner)
+        result = await services.run(_run_turn, runtime, message, conversation_id, owner, key,
+                                    services.settings.max_turns_per_conversation)
     except StoreConflict:
         runtime.engine.metrics.store_conflicts += 1  # only the event loop writes this counter
         raise
-    body = reply.model_dump(mode="json", exclude=None if _wants_trace(request) else {"trace"})
-    return JSONResponse(body)
+    except IdempotencyKeyReused as exc:
+        raise ApiError(422, "idempotency_key_reused", str(exc)) from None
+    finally:
+        if key is not None:
+            services.in_flight.discard(key)
+    body = result.reply.model_dump(mode="json", exclude=None if _wants_trace(request) else {"trace"})
+    headers = {"Idempotent-Replayed": "true"} if result.replayed else None
+    return JSONResponse(body, headers=headers)
 
 
 def _turn_json(turn: TurnRecord, with_trace: bool) -> dict[str, Any]:
     body = turn.model_dump(mode="json", exclude=None if with_trace else {"trace"})
-    body["trace_id"] = turn.trace.get("trace_id", "")
+    body["trace_id"] = turn.trace.trace_id
     return body
 
 
@@ -112,22 +149,30 @@ async def conversation(request: Request) -> Response:
             raise ConversationNotFound(f"no conversation {conversation_id}")
         return JSONResponse({"conversation_id": conversation_id, "deleted": True})
 
+    with_trace = _wants_trace(request)
+    offset, limit = parse_page(request, with_trace=with_trace)
+
     def read() -> dict[str, Any]:
         snapshot = store.load(conversation_id, owner)
         if snapshot is None:
             raise ConversationNotFound(f"no conversation {conversation_id}")
-        turns = store.turns(conversation_id)
-        with_trace = _wants_trace(request)
+        # One bounded page: a 3,000-turn conversation is never read (or serialised) whole.
+        turns = store.turns_page(conversation_id, offset, limit)
+        end = offset + len(turns)
         return {
             "conversation_id": snapshot.id,
             "state": snapshot.state,
-            "frame": snapshot.frame,
-            "pending": snapshot.pending,
+            "frame": snapshot.frame.model_dump(mode="json") if snapshot.frame is not None else None,
+            "pending": snapshot.pending.model_dump(mode="json") if snapshot.pending is not None else None,
             "clarify_streak": snapshot.clarify_streak,
             "spec_fingerprint": snapshot.spec_fingerprint,
             "version": snapshot.version,
             "created_at": snapshot.created_at.isoformat() if snapshot.created_at else None,
             "updated_at": snapshot.updated_at.isoformat() if snapshot.updated_at else None,
+            "turn_count": snapshot.turn_count,
+            "offset": offset,
+            "limit": limit,
+            "next_offset": end if end < snapshot.turn_count else None,
             "turns": [_turn_json(t, with_trace) for t in turns],
         }
 
@@ -147,7 +192,15 @@ async def machine(request: Request) -> Response:
         document = spec_document(spec)
     except ImportError:  # the review exporter is optional; the canonical spec alone still identifies the machine
         document = {}
-    return JSONResponse({**document, "fingerprint": engine.fingerprint, "spec": canonical_spec(spec)})
+    services = _services(request)
+    signed: list[dict[str, Any]] | None
+    try:
+        found = await services.run(signoffs_of, services.require_runtime().store, engine.fingerprint)
+        signed = [s.model_dump(mode="json") for s in found]
+    except StoreError:
+        signed = None  # the spec is still served while the database is down; null says "unknown", not "none"
+    return JSONResponse({**document, "fingerprint": engine.fingerprint, "spec": canonical_spec(spec),
+                         "signoffs": signed})
 
 
 def _render(fmt: str, spec: MachineSpec, lang: Lang) -> str:
@@ -198,8 +251,18 @@ async def ready(request: Request) -> Response:
     return JSONResponse(body, status_code=200 if result.ready else 503)
 
 
+def _provider_requests() -> str:
+    """Every provider call the process sent (grounding.anthropic_adapter counts them as they are made)."""
+    adapter = sys.modules.get("grounding.anthropic_adapter")  # loaded only when a provider is configured
+    counts: dict[tuple[str, str], int] = adapter.call_counts() if adapter is not None else {}
+    lines = ["# TYPE formulary_provider_requests_total counter"]
+    lines += [f'formulary_provider_requests_total{{site="{site}",status="{status}"}} {n}'
+              for (site, status), n in sorted(counts.items())]
+    return "\n".join(lines) + "\n"
+
+
 async def metrics(request: Request) -> Response:
-    text = _services(request).require_runtime().engine.metrics.render()
+    text = _services(request).require_runtime().engine.metrics.render() + _provider_requests()
     return PlainTextResponse(text, media_type="text/plain; version=0.0.4; charset=utf-8")
 
 
@@ -212,9 +275,18 @@ def _chat_page() -> str:
     return resources.files("engine.http").joinpath("chat.html").read_text(encoding="utf-8")
 
 
+def _page_config(services: Services) -> str:
+    """What the chat page shows before any question: plain labels, and whether the index is synthetic test data.
+    Embedded as JSON in a non-executed script element; "<" is escaped so no text can close the element."""
+    engine = services.runtime.engine if services.runtime is not None else None
+    config = {"synthetic": engine.synthetic_corpus if engine is not None else None,
+              "synthetic_notice": SYNTHETIC_NOTICE, "labels": labels_document()}
+    return json.dumps(config, ensure_ascii=False).replace("<", "\\u003c")
+
+
 async def index(request: Request) -> Response:
     nonce = secrets.token_urlsafe(16)
-    html = _chat_page().replace("{{nonce}}", nonce)
+    html = _chat_page().replace("{{nonce}}", nonce).replace("{{page_config}}", _page_config(_services(request)))
     return HTMLResponse(html, headers={
         "Content-Security-Policy": _PAGE_CSP.format(nonce=nonce),
         "X-Content-Type-Options": "nosniff",
@@ -239,11 +311,12 @@ ROUTES = [
 
 
 def _middleware(settings: Settings) -> list[Middleware]:
+    bounded = [Middleware(HeaderCountLimit, max_headers=settings.max_header_count)]
     origins = [o.strip() for o in settings.cors_origins.split(",") if o.strip()]
     if not origins:
-        return []  # CORS off by default: the chat page is same-origin
-    return [Middleware(CORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST", "DELETE"],
-                       allow_headers=["Authorization", "X-API-Key", "Content-Type"], max_age=600)]
+        return bounded  # CORS off by default: the chat page is same-origin
+    return [*bounded, Middleware(JsonCORSMiddleware, allow_origins=origins, allow_methods=["GET", "POST", "DELETE"],
+                       allow_headers=["Authorization", "X-API-Key", "Content-Type", "Idempotency-Key"], max_age=600)]
 
 
 def create_app(settings: Settings | None = None, runtime: Runtime | None = None) -> Starlette:
@@ -256,6 +329,12 @@ def create_app(settings: Settings | None = None, runtime: Runtime | None = None)
         built: Runtime | None = None
         if services.runtime is None:
             built = await anyio.to_thread.run_sync(build_engine, settings)
+            if settings.require_signoff:  # also when started as a bare uvicorn factory, not through `serve`
+                try:
+                    await anyio.to_thread.run_sync(require_signed, built.store, built.engine.fingerprint)
+                except EngineError:
+                    built.close()
+                    raise
             services.runtime = built
         try:
             yield

@@ -11,10 +11,12 @@ import re
 import uuid
 from typing import Any
 
+import anyio
 from pydantic import BaseModel, ConfigDict, Field, StrictStr, ValidationError
 from starlette.requests import Request
 
 from engine.http.errors import ApiError
+from engine.turn_entry import MAX_IDEMPOTENCY_KEY_CHARS, valid_idempotency_key
 
 MAX_BODY_BYTES = 64 * 1024
 MAX_MESSAGE_CHARS = 2_000
@@ -33,17 +35,27 @@ class QueryBody(BaseModel):
     conversation_id: StrictStr | None = Field(default=None)
 
 
-async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
-    """The raw body, refusing (413) as soon as it exceeds `limit` — never buffering more than that."""
+BODY_TIMEOUT_S = 10.0
+"""A body (at most 64 KiB) not received within this is refused: a client dripping its body must not hold a
+connection forever (the request head has its own deadline, engine/http/protocol.py)."""
+
+
+async def read_body(request: Request, limit: int = MAX_BODY_BYTES, timeout_s: float = BODY_TIMEOUT_S) -> bytes:
+    """The raw body, refusing (413) as soon as it exceeds `limit` — never buffering more than that — and
+    (408) when it has not all arrived within `timeout_s`."""
     too_large = ApiError(413, "payload_too_large", f"request body is over {limit // 1024} KiB; send one short turn")
     declared = request.headers.get("content-length")
     if declared is not None and declared.strip().isdigit() and int(declared) > limit:
         raise too_large
     received = bytearray()
-    async for chunk in request.stream():
-        received += chunk
-        if len(received) > limit:
-            raise too_large
+    with anyio.move_on_after(timeout_s) as scope:
+        async for chunk in request.stream():
+            received += chunk
+            if len(received) > limit:
+                raise too_large
+    if scope.cancelled_caught:
+        raise ApiError(408, "request_timeout", f"the request body did not arrive within {timeout_s:.0f} s; "
+                                               "send it in one go", {"Connection": "close"})
     return bytes(received)
 
 
@@ -71,6 +83,11 @@ def parse_json(raw: bytes) -> Any:
     except (json.JSONDecodeError, RecursionError) as exc:
         where = f" at line {exc.lineno} column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
         raise ApiError(400, "invalid_json", f"the body is not valid JSON{where}") from None
+    except ValueError:
+        # Python refuses to convert an integer of more than 4,300 digits (CVE-2020-10735 guard): that is
+        # the client's body, not a server fault.
+        raise ApiError(400, "invalid_json", "the body holds a number too long to read; send the fields "
+                                            '{"message": "...", "conversation_id": null} only') from None
 
 
 def _type_problem(errors: list[Any]) -> str:
@@ -129,3 +146,45 @@ def parse_conversation_id(value: str) -> str:
         raise ApiError(400, "malformed_conversation_id",
                        f"conversation id {shown!r} is not a UUID as returned by POST /v1/rag/query")
     return str(parsed)
+
+
+IDEMPOTENCY_HEADER = "idempotency-key"
+
+
+def parse_idempotency_key(request: Request) -> str | None:
+    """The `Idempotency-Key` header (one per user turn; a UUID is the usual choice), validated; None if absent."""
+    values = request.headers.getlist(IDEMPOTENCY_HEADER)
+    if not values:
+        return None
+    if len(values) > 1:
+        raise ApiError(400, "invalid_idempotency_key", "send one Idempotency-Key header, not several")
+    key = values[0].strip()
+    if not valid_idempotency_key(key):
+        raise ApiError(400, "invalid_idempotency_key",
+                       f"Idempotency-Key must be 1–{MAX_IDEMPOTENCY_KEY_CHARS} printable ASCII characters without "
+                       "spaces; send a fresh UUID with each new turn")
+    return key
+
+
+DEFAULT_PAGE = 50
+MAX_PAGE = 200
+MAX_PAGE_WITH_TRACES = 20
+"""Traces are ~7 KB a turn: a page of them stays under a few hundred KB."""
+
+
+def parse_page(request: Request, *, with_trace: bool) -> tuple[int, int]:
+    """(offset, limit) of `GET /v1/conversations/{id}?offset=&limit=`; ApiError 400 says what to send."""
+    cap = MAX_PAGE_WITH_TRACES if with_trace else MAX_PAGE
+    values: dict[str, int] = {}
+    for name, default in (("offset", 0), ("limit", min(DEFAULT_PAGE, cap))):
+        raw = request.query_params.get(name)
+        if raw is None or raw == "":
+            values[name] = default
+            continue
+        if not raw.isdigit() or len(raw) > 9:
+            raise ApiError(400, f"invalid_{name}", f"{name} must be a whole number (got {raw[:20]!r})")
+        values[name] = int(raw)
+    if not 1 <= values["limit"] <= cap:
+        detail = " with trace=1" if with_trace else ""
+        raise ApiError(400, "invalid_limit", f"limit must be between 1 and {cap}{detail} (got {values['limit']})")
+    return values["offset"], values["limit"]

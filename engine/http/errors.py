@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from core.errors import (
@@ -97,6 +97,13 @@ async def on_engine_error(request: Request, exc: Exception) -> Response:
     return engine_error_response(exc)
 
 
+async def on_client_disconnect(request: Request, exc: Exception) -> Response:
+    # The client went away mid-request (closed the tab, timed out): routine, one line, no traceback. The
+    # response is never delivered; 499 is the conventional "client closed request" code for access logs.
+    log.warning("client disconnected during %s %s", request.method, request.url.path)
+    return Response(status_code=499)
+
+
 async def on_unexpected(request: Request, exc: Exception) -> Response:
     # A bug, not a client's fault: log it with the traceback, answer with JSON and no internals.
     log.exception("unhandled error on %s %s", request.method, request.url.path)
@@ -104,6 +111,7 @@ async def on_unexpected(request: Request, exc: Exception) -> Response:
 
 
 EXCEPTION_HANDLERS = {
+    ClientDisconnect: on_client_disconnect,
     ApiError: on_api_error,
     HTTPException: on_http_exception,
     EngineError: on_engine_error,

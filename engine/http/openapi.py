@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.http.body import MAX_MESSAGE_CHARS
+from engine.http.body import DEFAULT_PAGE, MAX_MESSAGE_CHARS, MAX_PAGE, MAX_PAGE_WITH_TRACES
+from engine.turn_entry import MAX_IDEMPOTENCY_KEY_CHARS
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
 
@@ -15,13 +16,17 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 def _errors(*statuses: int) -> dict[str, Any]:
     texts = {
-        400: "Malformed input (invalid JSON, invalid UTF-8, control characters, malformed conversation id)",
+        400: "Malformed input (invalid JSON, invalid UTF-8, control characters, malformed conversation id, "
+             "malformed Idempotency-Key, offset or limit)",
         401: "API key missing or invalid",
         404: "No such conversation for this key",
-        409: "Another turn on this conversation committed first; resend",
+        409: "Another turn on this conversation is running or committed first (resend), or a turn with this "
+             "Idempotency-Key is still running (resend it to get its reply)",
+        431: "Too many request header lines",
         413: "Body over 64 KiB",
         415: "Body is not application/json",
-        422: "Valid JSON with wrong fields (missing, wrong type, empty or over 2,000 characters)",
+        422: "Valid JSON with wrong fields (missing, wrong type, empty or over 2,000 characters), or an "
+             "Idempotency-Key already used for another message or conversation",
         503: "Store, index or provider cannot serve",
     }
     return {str(s): _json(_ERROR, texts[s]) for s in statuses}
@@ -48,8 +53,15 @@ OPENAPI: dict[str, Any] = {
             "post": {
                 "summary": "Send one user turn; get the machine's reply",
                 "security": _AUTH,
-                "parameters": [{"name": "trace", "in": "query", "required": False,
-                                "schema": {"type": "string", "enum": ["0", "1"]}}],
+                "parameters": [
+                    {"name": "trace", "in": "query", "required": False,
+                     "schema": {"type": "string", "enum": ["0", "1"]}},
+                    {"name": "Idempotency-Key", "in": "header", "required": False,
+                     "description": "One per user turn (a UUID). A retry with the same key returns the stored "
+                                    "reply (header Idempotent-Replayed: true); nothing runs or is stored again.",
+                     "schema": {"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY_CHARS,
+                                "pattern": "^[!-~]+$"}},
+                ],
                 "requestBody": {"required": True,
                                 "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Query"}}}},
                 "responses": {"200": _json({"$ref": "#/components/schemas/Reply"}, "The reply"),
@@ -58,9 +70,19 @@ OPENAPI: dict[str, Any] = {
         },
         "/v1/conversations/{conversation_id}": {
             "get": {
-                "summary": "A stored conversation with every turn, in order",
+                "summary": "A stored conversation and one page of its turns, in order",
                 "security": _AUTH,
-                "parameters": [_CONVERSATION_ID],
+                "parameters": [
+                    _CONVERSATION_ID,
+                    {"name": "offset", "in": "query", "required": False,
+                     "description": "Turns to skip (default 0)", "schema": {"type": "integer", "minimum": 0}},
+                    {"name": "limit", "in": "query", "required": False,
+                     "description": f"Turns per page (default {DEFAULT_PAGE}; at most {MAX_PAGE}, "
+                                    f"{MAX_PAGE_WITH_TRACES} with trace=1)",
+                     "schema": {"type": "integer", "minimum": 1, "maximum": MAX_PAGE}},
+                    {"name": "trace", "in": "query", "required": False,
+                     "schema": {"type": "string", "enum": ["0", "1"]}},
+                ],
                 "responses": {"200": _json({"$ref": "#/components/schemas/Conversation"}, "The conversation"),
                               **_errors(400, 401, 404, 503)},
             },
@@ -153,6 +175,10 @@ OPENAPI: dict[str, Any] = {
                     "state": {"type": "string"},
                     "frame": {"type": ["object", "null"]},
                     "clarify_streak": {"type": "integer"},
+                    "turn_count": {"type": "integer"},
+                    "offset": {"type": "integer"},
+                    "limit": {"type": "integer"},
+                    "next_offset": {"type": ["integer", "null"], "description": "null on the last page"},
                     "turns": {"type": "array", "items": {"type": "object"}},
                 },
             },

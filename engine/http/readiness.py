@@ -21,6 +21,8 @@ class Readiness(BaseModel):
     failing: list[str] = Field(default_factory=list)
     mode: str = "generative"
     message: str = ""
+    index_version: str = ""
+    """The build this process serves (ingest prints the version it swapped in); empty for a Qdrant server."""
 
 
 def _probe(provider: Any) -> str | None:
@@ -38,7 +40,22 @@ def _probe(provider: Any) -> str | None:
     return None
 
 
+PROBE_CACHE_S = 10.0
+
+
+def _reachability(provider: Any, timeout_s: float) -> str | None:
+    """A provider behind a network client (Claude, or hybrid's Claude) must reach its URL."""
+    for holder in (provider, getattr(provider, "claude", None), getattr(provider, "inner", None)):
+        client = getattr(holder, "client", None)
+        reachable = getattr(client, "reachable", None)
+        if callable(reachable):
+            problem = reachable(timeout_s, PROBE_CACHE_S)
+            return problem if isinstance(problem, str) else None
+    return None
+
+
 def check(runtime: Runtime) -> Readiness:
+    runtime.refresh_index()  # a probe after an ingest reports the new version, not the one it replaced
     checks: dict[str, str] = {}
     failing: list[str] = []
     try:
@@ -50,7 +67,8 @@ def check(runtime: Runtime) -> Readiness:
     try:
         count = runtime.index.count()
         if count > 0:
-            checks["index"] = f"ok ({count} chunks)"
+            version = f", version {runtime.index_version}" if runtime.index_version else ""
+            checks["index"] = f"ok ({count} chunks{version})"
         else:
             checks["index"] = "empty: run `formulary-fsm ingest`"
             failing.append("index")
@@ -62,7 +80,7 @@ def check(runtime: Runtime) -> Readiness:
     for role, provider in (("understanding", engine.understander), ("answer", engine.generator),
                            ("verifier", engine.verifier)):
         name = getattr(provider, "name", type(provider).__name__)
-        problem = _probe(provider)
+        problem = _probe(provider) or _reachability(provider, runtime.settings.provider_probe_timeout_s)
         problems += [f"{role} provider {name}: {problem}"] if problem else []
         checks[f"provider.{role}"] = f"{name}: {problem}" if problem else f"{name}: ok"
     if problems:
@@ -73,4 +91,5 @@ def check(runtime: Runtime) -> Readiness:
         message = "not ready: " + "; ".join(parts)
     else:
         message = RETRIEVAL_ONLY_NOTICE if engine.retrieval_only else "ready"
-    return Readiness(ready=not failing, checks=checks, failing=failing, mode=mode, message=message)
+    return Readiness(ready=not failing, checks=checks, failing=failing, mode=mode, message=message,
+                     index_version=runtime.index_version)

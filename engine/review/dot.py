@@ -8,8 +8,9 @@ from collections.abc import Iterable
 
 from core.errors import ConfigurationError
 from engine.fingerprint import spec_fingerprint
-from engine.review.labels import OUTCOME_LABEL, Lang, condition_text, transition_label
+from engine.review.labels import OUTCOME_LABEL, Lang, condition_text, row_labels, transition_label
 from engine.spec import MachineSpec
+from states.reason_labels import reason_label
 
 _KIND_STYLE = {
     "resting": 'shape=doublecircle, style=filled, fillcolor="#dbeafe"',
@@ -44,8 +45,9 @@ def render_dot(
         if s.name in visited:
             style += ', color="#b45309", penwidth=3'
         lines.append(f'  {s.name} [label="{label}", {style}];')
+    rows = row_labels(spec)
     for i, t in enumerate(spec.transitions):
-        label = transition_label(spec, t, lang)
+        label = transition_label(spec, t, lang, rows.get(i))
         attrs = [f"label={_q(label)}"]
         if i in taken:
             turns = ", ".join(str(n) for n in taken[i])
@@ -66,12 +68,15 @@ def render_routing_dot(spec: MachineSpec, lang: Lang = "vi") -> str:
         f'  routing [label={_q(spec.state("routing").label_vi if lang == "vi" else "Routing")}, shape=diamond, '
         'style=filled, fillcolor="#fef3c7"];',
     ]
-    rows = [t for t in spec.transitions if t.row and t.source == "routing"]
-    for i, t in enumerate(rows):
+    numbers = row_labels(spec)
+    rows = [(numbers[n], t) for n, t in enumerate(spec.transitions) if t.row and t.source == "routing"]
+    for i, (number, t) in enumerate(rows):
         dest = spec.state(t.dest)
         outcome = OUTCOME_LABEL[lang].get(t.outcome or "", "") if t.outcome else (
             dest.label_vi if lang == "vi" else dest.label_en)
-        text = f"#{t.row}  {condition_text(spec, t, lang)}\n→ {outcome}{' / ' + t.reason if t.reason else ''}\n"
+        # Plain language only: the reason code is in the table's details column, not in the clinician's diagram.
+        why = f": {reason_label(t.reason, lang)}" if t.reason else ""
+        text = f"#{number}  {condition_text(spec, t, lang)}\n→ {outcome}{why}\n"
         # Graphviz's "\\l" ends a left-aligned line; quote first, then turn the newlines into it.
         label = _q(text).replace("\n", "\\l")
         lines.append(f'  row_{i} [label={label}, shape=box, style="rounded,filled", fillcolor="#f9fafb"];')

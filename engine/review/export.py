@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from engine.review.dot import dot_available, dot_to_svg, render_dot, render_routing_dot
+from engine.review.examples import Example
 from engine.review.html import render_html
 from engine.review.labels import Lang
 from engine.review.mermaid import render_mermaid
+from engine.review.phases import render_phases
 from engine.review.spec_json import spec_document
 from engine.review.tables import render_guards, render_routing
-from engine.spec import MachineSpec
+from engine.spec import MachineSpec, build_spec
+from engine.store.base import SignOff
 
-DETERMINISTIC_FILES = ("spec.json", "machine.mmd", "machine.dot", "routing.dot", "routing.md", "guards.md")
+DETERMINISTIC_FILES = ("spec.json", "machine.mmd", "machine.dot", "routing.dot", "routing.md", "guards.md",
+                       *render_phases(build_spec()))
 """Files whose content depends only on the spec (review.html carries a date; SVG depends on Graphviz)."""
 
 
@@ -28,26 +32,33 @@ def render_all(spec: MachineSpec, lang: Lang = "vi") -> dict[str, str]:
         "routing.dot": render_routing_dot(spec, lang),
         "routing.md": render_routing(spec, lang),
         "guards.md": render_guards(spec, lang),
+        **render_phases(spec, lang),
     }
 
 
-def write_export(spec: MachineSpec, out: Path, lang: Lang = "vi", *, now: datetime | None = None) -> list[str]:
-    """Write every file; return messages for the user (e.g. Graphviz missing)."""
+def write_export(spec: MachineSpec, out: Path, lang: Lang = "vi", *, now: datetime | None = None,
+                 signoffs: Sequence[SignOff] | None = None, examples: Mapping[int, Example] | None = None) -> list[str]:
+    """Write every file; return messages for the user (e.g. Graphviz missing). `signoffs` None: not read."""
     out.mkdir(parents=True, exist_ok=True)
     files = render_all(spec, lang)
     messages: list[str] = []
     svg: str | None = None
     routing_svg: str | None = None
+    phase_svgs: dict[str, str] = {}
     if dot_available():
         svg = dot_to_svg(files["machine.dot"])
         files["machine.svg"] = svg
         routing_svg = dot_to_svg(files["routing.dot"])
         files["routing.svg"] = routing_svg
+        for name in [n for n in files if n.startswith("phase-") and n.endswith(".dot")]:
+            phase_svgs[name.removesuffix(".dot") + ".svg"] = dot_to_svg(files[name])
+        files.update(phase_svgs)
     else:
         messages.append("Graphviz `dot` not found (Debian: apt-get install graphviz): machine.svg not written; "
                         "review.html shows the Mermaid source instead")
     files["review.html"] = render_html(spec, svg=svg, routing_svg=routing_svg, mermaid=files["machine.mmd"],
-                                       generated=now or datetime.now(UTC), lang=lang)
+                                       generated=now or datetime.now(UTC), lang=lang, phase_svgs=phase_svgs,
+                                       signoffs=signoffs, examples=examples)
     for name, text in files.items():
         tmp = out / f".{name}.tmp"
         tmp.write_text(text, encoding="utf-8")

@@ -15,6 +15,26 @@ OUTCOME_LABEL = {
 }
 
 
+def row_labels(spec: MachineSpec) -> dict[int, str]:
+    """Transition index → its row as numbered in the clinical table: a number the spec gives to several
+    consecutive transitions is one clinical row with sub-rows (4a, 4b; 8a, 8b), never two rows "4"."""
+    counts: dict[str, int] = {}
+    for t in spec.transitions:
+        if t.row:
+            counts[t.row] = counts.get(t.row, 0) + 1
+    seen: dict[str, int] = {}
+    labels: dict[int, str] = {}
+    for i, t in enumerate(spec.transitions):
+        if not t.row:
+            continue
+        if counts[t.row] > 1 and t.row.isdigit():
+            labels[i] = f"{t.row}{'abcdefghij'[seen.get(t.row, 0)]}"
+            seen[t.row] = seen.get(t.row, 0) + 1
+        else:
+            labels[i] = t.row
+    return labels
+
+
 def guard_labels(spec: MachineSpec, transition: TransitionSpec, lang: Lang) -> list[str]:
     return [getattr(spec.guard(g), f"label_{lang}") for g in transition.guards]
 
@@ -34,11 +54,11 @@ def condition_text(spec: MachineSpec, transition: TransitionSpec, lang: Lang) ->
     return ELSE[lang] if is_fallback(spec, transition) else ""
 
 
-def transition_label(spec: MachineSpec, transition: TransitionSpec, lang: Lang) -> str:
+def transition_label(spec: MachineSpec, transition: TransitionSpec, lang: Lang, row: str | None = None) -> str:
     """'#2 route [Hỏi liều, … chưa rõ người lớn hay trẻ em] → hỏi lại / missing_population'."""
     parts = []
     if transition.row:
-        parts.append(f"#{transition.row}")
+        parts.append(f"#{row or transition.row}")
     parts.append(transition.trigger)
     cond = condition_text(spec, transition, lang)
     if cond:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.fingerprint import spec_fingerprint
-from engine.review.labels import Lang, transition_label
+from engine.review.labels import Lang, row_labels, transition_label
 from engine.spec import MachineSpec
 
 _ESCAPES = {":": "#58;", ";": "#59;", '"': "#quot;", "<": "#lt;", ">": "#gt;", "{": "#123;", "}": "#125;"}
@@ -31,8 +31,9 @@ def render_mermaid(
         lines.append(f'    state "{_escape(label)} ({s.name})" as {s.name}')
     lines.append(f"    [*] --> {spec.initial}")
     taken = highlight_transitions or {}
+    rows = row_labels(spec)
     for i, t in enumerate(spec.transitions):
-        label = transition_label(spec, t, lang)
+        label = transition_label(spec, t, lang, rows.get(i))
         if i in taken:
             turns = ", ".join(str(n) for n in taken[i])
             label = f"★ {label} ({'lượt' if lang == 'vi' else 'turn'} {turns})"

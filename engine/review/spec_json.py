@@ -30,7 +30,8 @@ def spec_document(spec: MachineSpec) -> dict[str, Any]:
         "fingerprint": spec_fingerprint(spec),
         "markup": markup(spec),
         "states": [
-            {"name": s.name, "kind": s.kind, "label_vi": s.label_vi, "label_en": s.label_en, "calls_llm": s.calls_llm}
+            {"name": s.name, "kind": s.kind, "label_vi": s.label_vi, "label_en": s.label_en, "trigger": s.trigger,
+             "step": s.step_name, "reads": list(s.reads), "writes": list(s.writes), "calls_model": s.calls_model}
             for s in spec.states
         ],
         "guards": [
@@ -42,5 +43,5 @@ def spec_document(spec: MachineSpec) -> dict[str, Any]:
              "outcome": t.outcome, "reason": t.reason, "rationale": t.rationale}
             for t in spec.transitions
         ],
-        "limits": dict(spec.limits),
+        "limits": dict(spec.limits.items()),
     }

@@ -1,11 +1,18 @@
-"""The conversation-store protocol and its records."""
+"""The conversation-store protocol and its records.
+
+The records are typed end to end (`QueryFrame`, `Pending`, `Trace`); only an adapter (engine/store/sql.py) turns
+them into stored JSON and back, in the same JSON shape as before, so an existing database still loads.
+"""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator
+
+from engine.reply import Trace
+from states.frame import Pending, QueryFrame
 
 HISTORY_LINES = 12
 """Last 12 lines (6 turns) of history per turn, whatever the conversation's length."""
@@ -15,8 +22,8 @@ class ConversationSnapshot(BaseModel):
     id: str
     owner: str | None = None
     state: str = "ready"
-    frame: dict[str, Any] | None = None
-    pending: dict[str, Any] | None = None
+    frame: QueryFrame | None = None
+    pending: Pending | None = None
     clarify_streak: int = 0
     spec_fingerprint: str = ""
     version: int = 0
@@ -27,8 +34,8 @@ class ConversationSnapshot(BaseModel):
 
 class ConversationUpdate(BaseModel):
     state: str
-    frame: dict[str, Any] | None
-    pending: dict[str, Any] | None
+    frame: QueryFrame | None
+    pending: Pending | None
     clarify_streak: int
     spec_fingerprint: str
 
@@ -39,10 +46,32 @@ class TurnRecord(BaseModel):
     reply_text: str
     outcome: str
     reason: str
-    frame: dict[str, Any] | None = None
-    trace: dict[str, Any] = Field(default_factory=dict)
+    frame: QueryFrame | None = None
+    trace: Trace = Field(default_factory=Trace)
     evidence_ids: list[str] = Field(default_factory=list)
+    citations: list[dict[str, Any]] = Field(default_factory=list)
+    """The reply's citations as the user saw them (doc id, drug, section, quote, page): a reload shows them again."""
+    quick_replies: list[str] = Field(default_factory=list)
     created_at: datetime | None = None
+
+    @field_validator("citations", "quick_replies", mode="before")
+    @classmethod
+    def _none_is_empty(cls, v: object) -> object:
+        return [] if v is None else v  # turns stored before these columns existed
+
+
+class IdempotentTurn(BaseModel):
+    """A turn stored under an Idempotency-Key, and the reply body it was sent (None if not yet saved)."""
+
+    conversation_id: str
+    owner: str | None = None
+    turn: TurnRecord
+    reply: dict[str, Any] | None = None
+
+
+CLAIM_LEASE_MS = 120_000
+"""How long a turn's claim on a conversation version holds before another turn may take it over (a turn
+that died mid-way must not lock its conversation forever). Longer than any turn's budget."""
 
 
 class ConversationStore(Protocol):
@@ -88,5 +117,53 @@ class ConversationStore(Protocol):
         """Raise StoreUnavailable if the store cannot serve."""
         ...
 
+    # -- hardening (issue #19): bounded reads, idempotent retries, turn claims, ownership ---------------
+
+    def turns_page(self, conversation_id: str, offset: int, limit: int) -> list[TurnRecord]:
+        """Turns seq offset+1 … offset+limit, oldest first (a bounded read of a long conversation)."""
+        ...
+
+    def find_idempotent(self, key: str) -> IdempotentTurn | None:
+        """The turn stored under Idempotency-Key `key`, whoever owns it (the caller checks the owner)."""
+        ...
+
+    def save_reply(self, conversation_id: str, key: str, reply: dict[str, Any]) -> None:
+        """Attach the reply body sent for the turn stored under `key` (what a retry gets back)."""
+        ...
+
+    def claim_turn(self, conversation_id: str, version: int, token: str, lease_ms: int = CLAIM_LEASE_MS) -> None:
+        """Lease `version` of the conversation to the turn `token`, before its first provider call.
+
+        Raises StoreConflict when the conversation is already past `version`, or another live turn holds
+        `version`: that turn would lose the commit race anyway, so it is refused before it spends anything.
+        Version 0 (a new conversation) has nothing to race for and always succeeds.
+        """
+        ...
+
+    def claim_owner(self, conversation_id: str, owner: str) -> bool:
+        """Give an ownerless conversation (created with auth off) to `owner`; False if none such exists."""
+        ...
+
     def close(self) -> None:
+        ...
+
+
+class SignOff(BaseModel):
+    """A reviewer's sign-off of one spec fingerprint (the machine exactly as exported for review)."""
+
+    spec_fingerprint: str
+    signed_by: str
+    role: str | None = None
+    note: str | None = None
+    signed_at: datetime | None = None
+
+
+@runtime_checkable
+class SignOffStore(Protocol):
+    def record_signoff(self, signoff: SignOff) -> SignOff:
+        """Store a sign-off (signed_at set by the store); return it as stored."""
+        ...
+
+    def signoffs(self, spec_fingerprint: str) -> list[SignOff]:
+        """Every sign-off of this fingerprint, oldest first."""
         ...

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import threading
 from datetime import datetime
+from typing import Any
 
 from core.errors import StoreUnavailable
 from engine.store.base import (
+    CLAIM_LEASE_MS,
     HISTORY_LINES,
     ConversationSnapshot,
     ConversationStore,
     ConversationUpdate,
+    IdempotentTurn,
     TurnRecord,
 )
 
@@ -103,6 +106,14 @@ class FaultyStore:
         self._check(self._reads, "read")
         self.inner.ping()
 
+    def turns_page(self, conversation_id: str, offset: int, limit: int) -> list[TurnRecord]:
+        self._check(self._reads, "read")
+        return self.inner.turns_page(conversation_id, offset, limit)
+
+    def find_idempotent(self, key: str) -> IdempotentTurn | None:
+        self._check(self._reads, "read")
+        return self.inner.find_idempotent(key)
+
     # --------------------------------------------------------------------------------------- writes
 
     def commit_turn(
@@ -123,6 +134,18 @@ class FaultyStore:
     def purge(self, older_than: datetime) -> int:
         self._check(self._writes, "write")
         return self.inner.purge(older_than)
+
+    def save_reply(self, conversation_id: str, key: str, reply: dict[str, Any]) -> None:
+        self._check(self._writes, "write")
+        self.inner.save_reply(conversation_id, key, reply)
+
+    def claim_turn(self, conversation_id: str, version: int, token: str, lease_ms: int = CLAIM_LEASE_MS) -> None:
+        self._check(self._writes, "write")
+        self.inner.claim_turn(conversation_id, version, token, lease_ms)
+
+    def claim_owner(self, conversation_id: str, owner: str) -> bool:
+        self._check(self._writes, "write")
+        return self.inner.claim_owner(conversation_id, owner)
 
     def close(self) -> None:
         self.inner.close()

@@ -64,6 +64,10 @@ conversations = sa.Table(
     sa.Column("turn_count", sa.Integer(), nullable=False),
     sa.Column("created_at", UtcDateTime(), nullable=False),
     sa.Column("updated_at", UtcDateTime(), nullable=False),
+    # The turn lease (claim_turn): which turn may run on this version, and since when (0002).
+    sa.Column("claim_token", sa.String(), nullable=True),
+    sa.Column("claim_version", sa.Integer(), nullable=True),
+    sa.Column("claimed_at", UtcDateTime(), nullable=True),
     # Retention purges by age.
     sa.Index(None, "updated_at"),
 )
@@ -86,8 +90,29 @@ turns = sa.Table(
     sa.Column("trace", _json(), nullable=False),
     sa.Column("evidence_ids", _json(), nullable=False),
     sa.Column("created_at", UtcDateTime(), nullable=False),
+    # The reply as the user saw it, for a reload (added in 0003; NULL on older turns).
+    sa.Column("citations", _json(), nullable=True),
+    sa.Column("quick_replies", _json(), nullable=True),
+    # The client's Idempotency-Key for this turn and the reply it was sent (0002): a retried turn with the
+    # same key gets this reply back. UNIQUE: of two racing retries of a new conversation only one is stored.
+    sa.Column("idempotency_key", sa.String(), nullable=True),
+    sa.Column("reply", _json(), nullable=True),
+    sa.Index(None, "idempotency_key", unique=True),
     # The key is UNIQUE(conversation_id, seq): a turn number is taken once, so of two racing turns only one
     # lands. Its index, scanned backwards, is also the history query's index
     # (WHERE conversation_id = ? ORDER BY seq DESC LIMIT n): the cost of a turn does not grow with its length.
     sa.PrimaryKeyConstraint("conversation_id", "seq"),
+)
+
+signoffs = sa.Table(
+    "signoffs",
+    metadata,
+    sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+    sa.Column("spec_fingerprint", sa.String(), nullable=False),
+    sa.Column("signed_by", sa.String(), nullable=False),
+    sa.Column("role", sa.String(), nullable=True),
+    sa.Column("note", sa.Text(), nullable=True),
+    sa.Column("signed_at", UtcDateTime(), nullable=False),
+    # The server's start-up gate and the review page look sign-offs up by fingerprint.
+    sa.Index(None, "spec_fingerprint"),
 )

@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +28,21 @@ from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.pool import StaticPool
 
 from core.errors import ConfigurationError, StoreConflict, StoreError, StoreUnavailable
-from engine.store.base import HISTORY_LINES, ConversationSnapshot, ConversationUpdate, TurnRecord
+from engine.store.base import (
+    CLAIM_LEASE_MS,
+    HISTORY_LINES,
+    ConversationSnapshot,
+    ConversationUpdate,
+    IdempotentTurn,
+    SignOff,
+    TurnRecord,
+)
+from engine.store.idempotency import current_key
 from engine.store.migrate import migrate
-from engine.store.schema import conversations, turns
+from engine.store.schema import conversations, signoffs, turns
+
+_SNAPSHOT_COLUMNS = [col for col in conversations.c if col.name not in ("claim_token", "claim_version", "claimed_at")]
+_TURN_COLUMNS = [col for col in turns.c if col.name not in ("conversation_id", "idempotency_key", "reply")]
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 """How long a SQLite writer waits for another process's write transaction before giving up."""
@@ -89,7 +101,7 @@ def _dumps(value: object) -> str:
 # re-keying a new statement object on every load and commit.
 _c = conversations.c
 _t = turns.c
-_LOAD = sa.select(conversations).where(_c.id == sa.bindparam("b_id"))
+_LOAD = sa.select(*_SNAPSHOT_COLUMNS).where(_c.id == sa.bindparam("b_id"))
 _INSERT_CONVERSATION = sa.insert(conversations)
 _INSERT_TURN = sa.insert(turns)
 
@@ -255,6 +267,37 @@ class SqlStore:
             except StoreError:
                 self._engine.dispose()
                 raise
+        self._file, self._identity = self._sqlite_file()
+
+    def _sqlite_file(self) -> tuple[Path | None, tuple[int, int] | None]:
+        """The SQLite database file and its (device, inode) at open; (None, None) for memory or PostgreSQL."""
+        if self.backend != "sqlite" or self.url.database in (None, "", ":memory:"):
+            return None, None
+        path = Path(str(self.url.database)).expanduser()
+        try:
+            st = path.stat()
+        except OSError:
+            return path, None
+        return path, (st.st_dev, st.st_ino)
+
+    def _check_file(self) -> None:
+        """Raise StoreUnavailable when the database file was removed or replaced since the store opened it.
+
+        SQLite keeps writing to an unlinked file through its open descriptors: without this check, turns
+        after `rm -rf DATA_DIR` report persisted=true and /ready says ok, and everything is gone at restart.
+        """
+        if self._file is None or self._identity is None:
+            return
+        try:
+            st = self._file.stat()
+        except FileNotFoundError:
+            raise StoreUnavailable(f"the database file {self._file} was removed; restore it or restart the "
+                                   "server (turns are not being saved)") from None
+        except OSError as exc:
+            raise StoreUnavailable(f"the database file {self._file} cannot be read: {exc.strerror}") from None
+        if (st.st_dev, st.st_ino) != self._identity:
+            raise StoreUnavailable(f"the database file {self._file} was replaced by another file; restart the "
+                                   "server to use it (turns are not being saved)")
 
     def _migrate(self, busy_timeout_ms: int) -> None:
         """Upgrade to head. On SQLite, processes opening a brand-new file together can get "database is
@@ -284,6 +327,7 @@ class SqlStore:
 
     @contextmanager
     def _write(self, action: str, conversation_id: str | None = None) -> Iterator[Connection]:
+        self._check_file()
         with self._writer(), translated(action, conversation_id), self._engine.connect() as conn:
             conn.execution_options(**{_WRITE: True})
             with conn.begin():
@@ -299,6 +343,7 @@ class SqlStore:
 
     @contextmanager
     def _read(self, action: str) -> Iterator[Connection]:
+        self._check_file()
         with translated(action), self._engine.connect() as conn:
             yield conn
 
@@ -323,9 +368,11 @@ class SqlStore:
     @staticmethod
     def _load(conn: Connection, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
         row = conn.execute(_LOAD, {"b_id": _clean(conversation_id)}).mappings().first()
-        if row is None or (row["owner"] is not None and row["owner"] != owner):
+        # Exact owner match: a conversation created with auth off (owner NULL) is invisible to every key once
+        # API_KEYS is set, until an admin claims it (`formulary-fsm claim`).
+        if row is None or row["owner"] != (_clean(owner) if owner is not None else None):
             return None
-        return ConversationSnapshot.model_validate(dict(row))
+        return ConversationSnapshot.model_validate(dict(row))  # the JSON columns validate into QueryFrame, Pending
 
     @staticmethod
     def _history(conn: Connection, conversation_id: str, lines: int) -> list[str]:
@@ -339,10 +386,76 @@ class SqlStore:
 
     def turns(self, conversation_id: str) -> list[TurnRecord]:
         t = turns.c
-        query = sa.select(turns).where(t.conversation_id == _clean(conversation_id)).order_by(t.seq)
+        query = sa.select(*_TURN_COLUMNS).where(t.conversation_id == _clean(conversation_id)).order_by(t.seq)
         with self._read("load the turns") as conn:
             rows = conn.execute(query).mappings().all()
-        return [TurnRecord.model_validate({k: v for k, v in row.items() if k != "conversation_id"}) for row in rows]
+        return [TurnRecord.model_validate(dict(row)) for row in rows]
+
+    def turns_page(self, conversation_id: str, offset: int, limit: int) -> list[TurnRecord]:
+        t = turns.c
+        # Through the (conversation_id, seq) key: a page costs the same at turn 10 and at turn 3,000.
+        query = (
+            sa.select(*_TURN_COLUMNS)
+            .where(t.conversation_id == _clean(conversation_id), t.seq > max(offset, 0))
+            .order_by(t.seq)
+            .limit(max(limit, 0))
+        )
+        with self._read("load the turns") as conn:
+            rows = conn.execute(query).mappings().all()
+        return [TurnRecord.model_validate(dict(row)) for row in rows]
+
+    def find_idempotent(self, key: str) -> IdempotentTurn | None:
+        t, c = turns.c, conversations.c
+        query = (
+            sa.select(*_TURN_COLUMNS, t.conversation_id, t.reply, c.owner)
+            .join(conversations, c.id == t.conversation_id)
+            .where(t.idempotency_key == _clean(key))
+        )
+        with self._read("look up the idempotency key") as conn:
+            row = conn.execute(query).mappings().first()
+        if row is None:
+            return None
+        record = TurnRecord.model_validate({k: row[k] for k in (col.name for col in _TURN_COLUMNS)})
+        return IdempotentTurn(conversation_id=row["conversation_id"], owner=row["owner"], turn=record,
+                              reply=row["reply"])
+
+    def save_reply(self, conversation_id: str, key: str, reply: dict[str, Any]) -> None:
+        t = turns.c
+        with self._write("save the reply", conversation_id) as conn:
+            conn.execute(sa.update(turns)
+                         .where(t.conversation_id == _clean(conversation_id), t.idempotency_key == _clean(key))
+                         .values(reply=reply))
+
+    def claim_turn(self, conversation_id: str, version: int, token: str, lease_ms: int = CLAIM_LEASE_MS) -> None:
+        if version <= 0:
+            return
+        c = conversations.c
+        now = self._clock()
+        free = sa.or_(c.claim_token.is_(None), c.claim_version != version, c.claim_token == token,
+                      c.claimed_at < now - timedelta(milliseconds=lease_ms))
+        # One conditional UPDATE: of several turns that loaded the same version, exactly one gets the lease.
+        with self._write("claim the turn", conversation_id) as conn:
+            result = conn.execute(
+                sa.update(conversations)
+                .where(c.id == _clean(conversation_id), c.version == version, free)
+                .values(claim_token=token, claim_version=version, claimed_at=now)
+            )
+            if result.rowcount == 1:
+                return
+            current = conn.execute(sa.select(c.version).where(c.id == _clean(conversation_id))).scalar()
+        if current != version:
+            raise StoreConflict(f"conversation {conversation_id} changed (expected version {version}); "
+                                "resend the turn")
+        raise StoreConflict(f"another turn on conversation {conversation_id} is running; "
+                            "wait for its reply, then send this one")
+
+    def claim_owner(self, conversation_id: str, owner: str) -> bool:
+        c = conversations.c
+        with self._write("claim the conversation", conversation_id) as conn:
+            result = conn.execute(sa.update(conversations)
+                                  .where(c.id == _clean(conversation_id), c.owner.is_(None))
+                                  .values(owner=_clean(owner)))
+        return result.rowcount > 0
 
     def ping(self) -> None:
         with self._read("answer a ping") as conn:
@@ -360,7 +473,7 @@ class SqlStore:
     ) -> int:
         cid = _clean(conversation_id)
         now = self._clock()
-        values = update.model_dump()
+        values = update.model_dump()  # QueryFrame and Pending become the JSON the columns hold
         values["state"] = _clean(values["state"])
         with self._write("write the turn", conversation_id) as conn:
             if expected_version == 0:
@@ -380,6 +493,8 @@ class SqlStore:
                         "resend the turn"
                     )
                 seq = int(seq_row[0])
+            key = current_key()
+            # The records go to the JSON columns as they are: pydantic-core encodes each once, in one pass.
             conn.execute(_INSERT_TURN, {
                 "conversation_id": cid,
                 "seq": seq,
@@ -390,13 +505,17 @@ class SqlStore:
                 "frame": turn.frame,
                 "trace": turn.trace,
                 "evidence_ids": turn.evidence_ids,
+                "citations": turn.citations,
+                "quick_replies": turn.quick_replies,
                 "created_at": now,
+                # Written in this same transaction: a retry sees the key, or conflicts on its unique index.
+                "idempotency_key": _clean(key) if key is not None else None,
             })
         return expected_version + 1
 
     def delete(self, conversation_id: str, owner: str | None) -> bool:
         c = conversations.c
-        visible = sa.or_(c.owner.is_(None), c.owner == (_clean(owner) if owner is not None else None))
+        visible = c.owner.is_(None) if owner is None else c.owner == _clean(owner)
         # Turns go with it: ON DELETE CASCADE (SQLite: foreign_keys=ON on every connection).
         with self._write("delete the conversation", conversation_id) as conn:
             result = conn.execute(sa.delete(conversations).where(c.id == _clean(conversation_id), visible))
@@ -406,6 +525,25 @@ class SqlStore:
         with self._write("purge old conversations") as conn:
             result = conn.execute(sa.delete(conversations).where(conversations.c.updated_at < older_than))
         return int(result.rowcount)
+
+    # --------------------------------------------------------------------------------------- sign-offs
+
+    def record_signoff(self, signoff: SignOff) -> SignOff:
+        stored = signoff.model_copy(update={"signed_at": self._clock()})
+        with self._write("record the sign-off") as conn:
+            conn.execute(sa.insert(signoffs).values(
+                spec_fingerprint=_clean(stored.spec_fingerprint), signed_by=_clean(stored.signed_by),
+                role=_clean(stored.role) if stored.role else None, note=_clean(stored.note) if stored.note else None,
+                signed_at=stored.signed_at))
+        return stored
+
+    def signoffs(self, spec_fingerprint: str) -> list[SignOff]:
+        s = signoffs.c
+        query = (sa.select(s.spec_fingerprint, s.signed_by, s.role, s.note, s.signed_at)
+                 .where(s.spec_fingerprint == _clean(spec_fingerprint)).order_by(s.signed_at, s.id))
+        with self._read("read the sign-offs") as conn:
+            rows = conn.execute(query).mappings().all()
+        return [SignOff.model_validate(dict(row)) for row in rows]
 
     def close(self) -> None:
         self._engine.dispose()

@@ -13,6 +13,7 @@ from types import TracebackType
 from typing import Any
 
 import httpx
+from starlette.testclient import TestClient
 
 from engine.config import Settings
 from engine.wiring import Runtime, build_engine
@@ -115,7 +116,7 @@ class ServeProcess:
         self.stop()
 
 
-def ask(client: httpx.Client, message: str, conversation_id: str | None = None) -> dict[str, Any]:
+def ask(client: httpx.Client | TestClient, message: str, conversation_id: str | None = None) -> dict[str, Any]:
     """One turn; asserts it was accepted and returns the reply body."""
     response = client.post("/v1/rag/query", json={"message": message, "conversation_id": conversation_id})
     assert response.status_code == 200, response.text

@@ -480,20 +480,41 @@ def test_turns_run_in_parallel_off_the_event_loop(runtime: Runtime, data_dir: Pa
     assert not barrier.broken
 
 
-def test_of_two_concurrent_turns_on_one_conversation_one_commits_and_the_other_must_resend(
+def test_of_two_concurrent_turns_on_one_conversation_the_loser_is_refused_before_it_runs(
     runtime: Runtime, data_dir: Path
 ) -> None:
-    understander, _ = _rendezvous_understander(2)
+    # Issue #19 item 7: the turn that would lose the commit race is refused at its claim, before understanding
+    # (where a model call would be spent), instead of running to its commit and failing there.
+    inside, release = threading.Event(), threading.Event()
+    calls: list[str] = []
+
+    def understand(request: UnderstandingRequest) -> QueryFrame:
+        calls.append(request.text)
+        if request.text == "chào":
+            inside.set()
+            release.wait(timeout=30)  # the first turn holds its claim until the second has been refused
+        return QueryFrame(turn_type="smalltalk")
+
     engine = build_engine(Settings(data_dir=data_dir), index=runtime.index, store=runtime.store,
-                          understander=understander)
+                          understander=ScriptedUnderstander(understand))
     app = create_app(runtime=engine)
+
+    async def race(cid: str) -> tuple[httpx.Response, httpx.Response]:
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test", timeout=60) as client:
+            first = asyncio.create_task(client.post("/v1/rag/query", json={"message": "chào", "conversation_id": cid}))
+            while not inside.is_set():
+                await asyncio.sleep(0.01)
+            second = await client.post("/v1/rag/query", json={"message": "chào nữa", "conversation_id": cid})
+            release.set()
+            return await first, second
+
     with TestClient(app) as client:
         cid = ask(client, "xin chào")["conversation_id"]
-        # Both turns load version 1 before either commits (they meet inside understanding).
-        responses = asyncio.run(_post_concurrently(app, [{"message": "chào", "conversation_id": cid}] * 2))
-        assert sorted(r.status_code for r in responses) == [200, 409]
-        conflict = next(r for r in responses if r.status_code == 409)
-        assert "resend" in assert_error(conflict, 409, "conversation_conflict")["message"]
+        first, second = asyncio.run(race(cid))
+        assert first.status_code == 200
+        assert "wait for its reply" in assert_error(second, 409, "conversation_conflict")["message"]
+        assert calls == ["xin chào", "chào"]  # the refused turn never reached understanding
         turns = client.get(f"/v1/conversations/{cid}").json()["turns"]
-        assert [t["seq"] for t in turns] == [1, 2]  # nothing of the conflicting turn was written
+        assert [t["seq"] for t in turns] == [1, 2]  # nothing of the refused turn was written
         assert 'formulary_store_failures_total{op="conflict"} 1' in client.get("/metrics").text

@@ -63,7 +63,8 @@ def test_load_corpus_reports_malformed_lines_and_loads_the_rest(tmp_path: Path) 
 def test_ingest_builds_exactly_the_given_corpus(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus.jsonl"
     corpus.write_text(GOOD_JSONL, encoding="utf-8")
-    summary = ingest([corpus], tmp_path / "data")
+    summary = ingest([corpus], tmp_path / "data", allow_errors=True)  # the good lines of a partly bad file
+    assert summary.swapped
     index = _serving(tmp_path / "data")
     try:
         assert sorted(n.drug_id for n in index.drug_names()) == ["digoxin", "ibuprofen"]
@@ -85,7 +86,8 @@ def test_re_ingesting_the_same_corpus_is_idempotent(tmp_path: Path) -> None:
     second = ingest([FIXTURE_FORMULARY], data)
     after = _serving(data)
     try:
-        assert first.model_dump(exclude={"index_path"}) == second.model_dump(exclude={"index_path"})
+        same = {"index_path", "index_version"}
+        assert first.model_dump(exclude=same) == second.model_dump(exclude=same)
         assert after.count() == first.chunks
         assert after.find_by_section("paracetamol", "lieu_luong_cach_dung") == first_lookup
         assert [h.chunk.doc_id for h in after.search_text("tăng huyết áp", section_keys=["chi_dinh"])]
@@ -135,7 +137,7 @@ def test_ingest_into_qdrant_serves_exactly_the_given_corpus(tmp_path: Path) -> N
     corpus.write_text(GOOD_JSONL, encoding="utf-8")
     client = QdrantClient(location=":memory:")
     ingest_qdrant([FIXTURE_FORMULARY], client, "formulary")
-    summary = ingest_qdrant([corpus], client, "formulary")
+    summary = ingest_qdrant([corpus], client, "formulary", allow_errors=True)
     index = QdrantServerIndex(client, "formulary")
     assert sorted(n.drug_id for n in index.drug_names()) == ["digoxin", "ibuprofen"]
     assert index.count() == summary.chunks
@@ -161,7 +163,9 @@ def test_cli_prints_the_summary_as_json(tmp_path: Path) -> None:
     result = _cli(str(FIXTURE_FORMULARY), "--json", data_dir=tmp_path / "data")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
-    assert set(summary) == {"monographs", "sections", "chunks", "quarantined_blocks", "unknown_headings", "errors"}
+    assert set(summary) == {"monographs", "sections", "chunks", "quarantined_blocks", "unknown_headings", "errors",
+                            "swapped", "index_version", "drug_ids", "kept_monographs"}
+    assert summary["swapped"] and summary["index_version"] == current_shard(tmp_path / "data").name  # type: ignore[union-attr]
     assert summary["monographs"] == 30 and summary["quarantined_blocks"] >= 2
     assert summary["unknown_headings"] == [] and summary["errors"] == []
     assert current_shard(tmp_path / "data") is not None
@@ -170,7 +174,8 @@ def test_cli_prints_the_summary_as_json(tmp_path: Path) -> None:
 def test_cli_names_the_file_line_and_problem_of_a_malformed_input(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus.jsonl"
     corpus.write_text(GOOD_JSONL, encoding="utf-8")
-    result = _cli(str(corpus), str(FIXTURE_FORMULARY / "paracetamol.md"), data_dir=tmp_path / "data")
+    result = _cli(str(corpus), str(FIXTURE_FORMULARY / "paracetamol.md"), "--allow-errors",
+                  data_dir=tmp_path / "data")
     assert result.returncode == 1, "partial input exits non-zero"
     assert f"{corpus}:3: not valid JSON" in result.stdout
     assert "monographs: 3" in result.stdout

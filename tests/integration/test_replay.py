@@ -125,10 +125,11 @@ def test_stored_replay_feeds_back_the_recorded_llm_understanding(kit: EngineKit)
     recorded.understander = ScriptedUnderstander(frames, calls_llm=True)
     recorded.resolver = _EveryDrug(recorded.resolver)  # type: ignore[assignment]
     a = recorded.handle("câu một")
-    b = recorded.handle("câu hai", a.conversation_id)
+    # The population is in the user's words: a recorded model value must be (states.provenance), live and in replay.
+    b = recorded.handle("câu hai, người lớn", a.conversation_id)
     assert (a.reason, b.reason) == ("missing_population", "single_drug")
     turns = recorded.store.turns(a.conversation_id)
-    assert any(o["site"] == "understand" for o in turns[0].trace["provider_outputs"])
+    assert any(o.site == "understand" for o in turns[0].trace.provider_outputs)
 
     replayer = kit.engine(MemoryStore())
     replayer.resolver = _EveryDrug(replayer.resolver)  # type: ignore[assignment]

@@ -43,9 +43,16 @@ def test_review_page_renders_in_chromium_with_diagram_and_tables(tmp_path: Path)
         assert page.inner_text("#fingerprint") == spec_fingerprint(spec)
         assert page.locator("#routing tr").count() == 1 + sum(1 for t in spec.transitions if t.row)
         if dot_available():
-            for diagram in (".routing-diagram svg", ".diagram:not(.routing-diagram) svg"):
-                box = page.locator(diagram).bounding_box()
-                assert box is not None and box["width"] > 100 and box["height"] > 50, diagram
+            box = page.locator(".routing-diagram svg").bounding_box()
+            assert box is not None and box["width"] > 100 and box["height"] > 50
+            phases = page.locator(".diagram.phase svg")
+            assert phases.count() == 4
+            for n in range(4):
+                drawn = phases.nth(n).bounding_box()
+                # Drawn at their own size (scrolling sideways if need be), never shrunk to the column.
+                assert drawn is not None and drawn["height"] > 150, n
+                assert page.locator(".diagram.phase text").first.evaluate(
+                    "t => parseFloat(getComputedStyle(t).fontSize)") >= 11
         page.screenshot(path=str(tmp_path / "review.png"), full_page=True)
         browser.close()
     assert (tmp_path / "review.png").stat().st_size > 10_000

@@ -22,6 +22,7 @@ from alembic.runtime.migration import MigrationContext
 from core.errors import ConfigurationError, StoreConflict, StoreUnavailable
 from engine.cli import main as cli_main
 from engine.config import load_settings
+from engine.reply import LlmCallRecord, Trace
 from engine.runner import Engine
 from engine.store.base import ConversationStore, ConversationUpdate, TurnRecord
 from engine.store.faults import FaultyStore
@@ -29,7 +30,7 @@ from engine.store.memory import MemoryStore
 from engine.store.migrate import current_revision, head_revision
 from engine.store.schema import metadata
 from engine.store.sql import SqlStore, create_store_engine, normalize_url
-from states.frame import QueryFrame
+from states.frame import Pending, QueryFrame
 from states.replies import NO_MEMORY_NOTICE
 from states.scripted import ScriptedUnderstander
 from tests.integration.sql_support import execute_raw, fresh_postgres_schema
@@ -88,8 +89,8 @@ def update(state: str = "awaiting_answer", *, streak: int = 1, frame: QueryFrame
            pending: dict[str, Any] | None = None) -> ConversationUpdate:
     return ConversationUpdate(
         state=state,
-        frame=frame.model_dump() if frame else None,
-        pending=pending,
+        frame=frame,
+        pending=Pending.model_validate(pending) if pending else None,
         clarify_streak=streak,
         spec_fingerprint="fp-test",
     )
@@ -102,9 +103,9 @@ def turn(seq: int, user: str = "Liều paracetamol cho trẻ em?", reply: str = 
         reply_text=reply,
         outcome="clarify",
         reason="missing_pediatric_age_or_weight",
-        frame=PEDIATRIC_DOSE.model_dump(),
-        trace={"states": ["ready", "understanding", "routing", "asking", "clarified", "awaiting_answer"],
-               "llm_calls": [{"call_site": "understand", "duration_ms": 812.5, "ok": True}]},
+        frame=PEDIATRIC_DOSE,
+        trace=Trace(states=["ready", "understanding", "routing", "asking", "clarified", "awaiting_answer"],
+                    llm_calls=[LlmCallRecord(call_site="understand", duration_ms=812.5, ok=True)]),
         evidence_ids=["paracetamol__lieu_luong_cach_dung__1"],
     )
 
@@ -131,17 +132,17 @@ def test_a_committed_turn_comes_back_with_its_state_frame_pending_and_trace(stor
     assert version == 1
     assert snap is not None
     assert (snap.state, snap.clarify_streak, snap.version, snap.turn_count) == ("awaiting_answer", 1, 1, 1)
-    assert QueryFrame.model_validate(snap.frame) == PEDIATRIC_DOSE
-    assert snap.pending == pending
+    assert snap.frame == PEDIATRIC_DOSE
+    assert snap.pending == Pending.model_validate(pending)
     assert snap.spec_fingerprint == "fp-test"
     assert snap.owner == OWNER
     assert snap.created_at is not None and snap.created_at.tzinfo is not None
     [stored] = store.turns(cid)
     assert stored.seq == 1
     assert stored.user_text == "Liều cho bé 18 kg?"
-    assert stored.trace["llm_calls"][0]["duration_ms"] == 812.5
+    assert stored.trace.llm_calls[0].duration_ms == 812.5
     assert stored.evidence_ids == ["paracetamol__lieu_luong_cach_dung__1"]
-    assert QueryFrame.model_validate(stored.frame) == PEDIATRIC_DOSE
+    assert stored.frame == PEDIATRIC_DOSE
 
 
 def test_each_commit_bumps_the_version_and_numbers_turns_without_gaps(store: ConversationStore) -> None:
@@ -211,12 +212,15 @@ def test_another_owner_can_neither_load_nor_delete_a_conversation(store: Convers
     assert store.load(cid, OWNER) is not None
 
 
-def test_a_conversation_created_without_an_owner_is_open_to_any_caller(store: ConversationStore) -> None:
+def test_a_conversation_created_without_an_owner_is_open_to_no_key(store: ConversationStore) -> None:
+    # Issue #19 item 8: created with auth off, it stays with auth off; a key sees it only once claimed.
     cid = new_id()
     grow(store, cid, 1, owner=None)
 
-    assert store.load(cid, "clinic-b") is not None
-    assert store.delete(cid, "clinic-b") is True
+    assert store.load(cid, "clinic-b") is None
+    assert store.delete(cid, "clinic-b") is False
+    assert store.load(cid, None) is not None
+    assert store.delete(cid, None) is True
     assert store.load(cid, None) is None
 
 
@@ -611,3 +615,46 @@ def test_purge_command_deletes_conversations_idle_longer_than_the_retention(
     assert cli_main(["purge"]) == 0
     assert "purged 0 conversation" in capsys.readouterr().out
     store.close()
+
+
+def test_a_conversation_stored_as_plain_json_by_the_untyped_store_loads_typed_and_continues(sql_url: str) -> None:
+    import sqlalchemy as sa
+
+    from engine.store.schema import conversations, turns
+
+    SqlStore(sql_url).close()  # migrate to head
+    cid, now = new_id(), datetime.now(UTC)
+    # Exactly the JSON the store wrote when its records were dicts: frames and traces as model_dump() dicts.
+    old_trace = {"trace_id": "t-1", "states": ["ready", "understanding", "routing", "asking", "clarified",
+                                               "awaiting_answer"],
+                 "transitions": [{"source": "routing", "trigger": "route", "dest": "asking", "row": "3"}],
+                 "guards": [{"state": "routing", "guard": "pediatric_age_or_weight_missing", "result": True}],
+                 "llm_calls": [], "provider_outputs": [{"site": "understand", "output": {"turn_type": "dosing_calc"}}],
+                 "evidence": [], "notes": [], "understood_by": "rules", "query": "Liều?", "duration_ms": 1.5}
+    pending = {"reason": "missing_pediatric_age_or_weight", "missing": ["age", "weight"], "quick_replies": [],
+               "question": "Bé bao nhiêu tuổi và nặng bao nhiêu kg?"}
+    raw = create_store_engine(normalize_url(sql_url))
+    try:
+        with raw.begin() as conn:
+            conn.execute(sa.insert(conversations).values(
+                id=cid, owner=OWNER, state="awaiting_answer", frame=PEDIATRIC_DOSE.model_dump(), pending=pending,
+                clarify_streak=1, spec_fingerprint="fp-old", version=1, turn_count=1, created_at=now, updated_at=now))
+            conn.execute(sa.insert(turns).values(
+                conversation_id=cid, seq=1, user_text="Liều paracetamol cho trẻ em?", reply_text="Bé bao nhiêu tuổi?",
+                outcome="clarify", reason="missing_pediatric_age_or_weight", frame=PEDIATRIC_DOSE.model_dump(),
+                trace=old_trace, evidence_ids=[], created_at=now))
+    finally:
+        raw.dispose()
+
+    store = SqlStore(sql_url)
+    try:
+        snap = store.load(cid, OWNER)
+        assert snap is not None and snap.frame == PEDIATRIC_DOSE and snap.pending == Pending.model_validate(pending)
+        [stored] = store.turns(cid)
+        assert stored.trace.provider_outputs[0].site == "understand" and stored.trace.transitions[0].row == "3"
+        engine, _ = pediatric_engine(store, PEDIATRIC_DOSE.model_copy(update={"age_months": 60, "weight_kg": 18}))
+        reply = engine.handle("Bé 5 tuổi, nặng 18 kg", cid, owner=OWNER)
+        assert reply.persisted and reply.memory_loaded
+        assert store.load(cid, OWNER).turn_count == 2  # type: ignore[union-attr]
+    finally:
+        store.close()

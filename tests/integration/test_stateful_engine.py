@@ -22,6 +22,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from core.errors import ConversationNotFound
 from engine.runner import Engine
+from engine.spec import build_spec
 from engine.store.faults import FaultyStore
 from engine.store.sql import SqlStore
 from engine.wiring import build_engine
@@ -78,9 +79,8 @@ class EngineUnderFaults(RuleBasedStateMachine):
         self.verifier = FaultyVerifier(LexicalVerifier(), counts_as_llm=True)
         self.engine: Engine = build_engine(
             self.kit.settings, index=self.index, store=self.store, understander=self.understander,
-            generator=self.generator, verifier=self.verifier,
+            generator=self.generator, verifier=self.verifier, spec=build_spec(max_calls=self.max_llm_calls),
         ).engine
-        self.engine.limits.max_llm_calls = self.max_llm_calls
 
     def _counters(self) -> dict[str, int]:
         return {
@@ -173,8 +173,12 @@ class EngineUnderFaults(RuleBasedStateMachine):
 
     @rule(n=st.integers(1, 8))
     def call_budget(self, n: int) -> None:
+        # A tighter limit is a new spec (the limits live in it): a new engine over the same store and providers.
         self.max_llm_calls = n
-        self.engine.limits.max_llm_calls = n
+        self.engine = build_engine(
+            self.kit.settings, index=self.index, store=self.store, understander=self.understander,
+            generator=self.generator, verifier=self.verifier, spec=build_spec(max_calls=n),
+        ).engine
 
     @rule()
     def restart(self) -> None:

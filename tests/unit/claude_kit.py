@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from core.budget import RequestBudget
 from core.corpus import Chunk, DrugNames
-from engine.runner import Engine, EngineLimits
-from engine.spec import build_spec
+from engine.runner import Engine
+from engine.spec import MachineSpec, build_spec
 from engine.store import MemoryStore
 from grounding.anthropic_adapter import ClaudeClient
 from grounding.claude_generator import ClaudeGenerator
@@ -69,17 +69,15 @@ def client_for(fake: FakeMessages, *, read_timeout_s: float = 20.0) -> ClaudeCli
 
 
 def claude_engine(client: ClaudeClient, *, understander: Understander | None = None,
-                  limits: EngineLimits | None = None, chunks: Sequence[Chunk] = CHUNKS) -> Engine:
-    limits = limits or EngineLimits()
+                  spec: MachineSpec | None = None, chunks: Sequence[Chunk] = CHUNKS) -> Engine:
     return Engine(
-        spec=build_spec(limits.max_consecutive_clarify, limits.max_wall_clock_ms, limits.max_llm_calls),
+        spec=spec or build_spec(),
         understander=understander or ClaudeUnderstander(client),
         resolver=ParacetamolResolver(),  # type: ignore[arg-type]
         retrieval=RetrievalService(MemoryIndex(list(chunks), NAMES)),
         generator=ClaudeGenerator(client),
         verifier=ClaudeVerifier(client),
         store=MemoryStore(),
-        limits=limits,
     )
 
 

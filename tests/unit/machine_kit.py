@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.budget import RequestBudget
+from core.budget import Clock, RequestBudget, monotonic_ms
 from core.corpus import Chunk, DrugNames
-from engine.runner import Engine, EngineLimits
+from engine.runner import Engine
 from engine.spec import MachineSpec, build_spec
 from engine.store import MemoryStore
 from grounding.answer import Answer, Claim, EntailmentResult, GenerationRequest
@@ -81,9 +81,8 @@ class AcceptingVerifier:
 
 
 def make_engine(understander: ScriptedUnderstander, *, spec: MachineSpec | None = None, store: MemoryStore | None = None,
-                generator: object | None = None, verifier: object | None = None, clock=None,  # type: ignore[no-untyped-def]
-                limits: EngineLimits | None = None) -> Engine:
-    kwargs = {"clock": clock} if clock is not None else {}
+                generator: object | None = None, verifier: object | None = None, clock: Clock = monotonic_ms,
+                ) -> Engine:
     return Engine(
         spec=spec or build_spec(),
         understander=understander,
@@ -92,6 +91,5 @@ def make_engine(understander: ScriptedUnderstander, *, spec: MachineSpec | None 
         generator=generator or QuoteGenerator(),  # type: ignore[arg-type]
         verifier=verifier or AcceptingVerifier(),  # type: ignore[arg-type]
         store=store or MemoryStore(),
-        limits=limits or EngineLimits(),
-        **kwargs,
+        clock=clock,
     )

@@ -13,11 +13,11 @@ from core.errors import (
     RequestBudgetExhausted,
 )
 from engine.config import load_settings
-from engine.runner import EngineLimits
+from engine.spec import build_spec
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.anthropic_adapter import ClaudeClient, ToolSpec
 from grounding.claude_generator import INSUFFICIENT, ClaudeGenerator
-from grounding.claude_verifier import ClaudeVerifier, check_sufficiency
+from grounding.claude_verifier import ClaudeVerifier
 from grounding.fake_messages import (
     Cite,
     ErrorReply,
@@ -55,7 +55,7 @@ PARACETAMOL_ONLY = ResolverResult(candidates=[Candidate(drug_id="paracetamol", m
 TOOL = ToolSpec("record_x", "x", {"type": "object", "properties": {"x": {"type": "integer"}}})
 
 
-def _request(text: str = "Liều paracetamol cho bé 5 tuổi nặng 18 kg?", **kw: object) -> UnderstandingRequest:
+def _request(text: str = "Liều paracetamol uống cho bé 5 tuổi nặng 18 kg?", **kw: object) -> UnderstandingRequest:
     return UnderstandingRequest(text=text, candidates=PARACETAMOL_ONLY, **kw)  # type: ignore[arg-type]
 
 
@@ -302,18 +302,6 @@ def test_a_claim_left_without_a_verdict_fails_closed() -> None:
         ClaudeVerifier(client_for(fake)).verify(answer, CHUNKS, RequestBudget())
 
 
-def test_sufficiency_check_is_skipped_on_the_agent_path() -> None:
-    fake = FakeMessages()
-    result = check_sufficiency(client_for(fake), "Liều paracetamol?", CHUNKS, RequestBudget())
-    assert result.skipped and result.sufficient and fake.requests == []
-
-
-def test_sufficiency_check_fails_open_when_the_provider_is_down() -> None:
-    fake = FakeMessages(overloaded())
-    result = check_sufficiency(client_for(fake), "Liều paracetamol?", CHUNKS, RequestBudget(), prechecked=False)
-    assert result.sufficient and result.failed_open and len(fake.requests) == 2
-
-
 # ------------------------------------------------------------------------------- errors and budget
 
 
@@ -394,7 +382,7 @@ def test_engine_answers_a_dosing_turn_through_claude_with_the_cited_sentence() -
     # understand + generate; entailment skipped because the claim restates its cited sentence.
     assert [c.call_site for c in reply.trace.llm_calls] == ["understand", "generate"]
     assert reply.trace.understood_by == "anthropic"
-    assert {o["site"] for o in reply.trace.provider_outputs} >= {"understand", "generate"}
+    assert {o.site for o in reply.trace.provider_outputs} >= {"understand", "generate"}
 
 
 @pytest.mark.parametrize("outage", [timeouts(), rate_limited(), overloaded(), server_error()],
@@ -421,7 +409,7 @@ def test_provider_outage_during_understanding_abstains_as_a_system_error(outage:
 
 def test_a_turn_that_would_need_one_call_more_than_its_budget_abstains_before_sending_it() -> None:
     fake = FakeMessages([frame_reply(**ADULT_ORAL_FRAME), TextReply((INSUFFICIENT,)), adult_oral_answer()])
-    engine = claude_engine(client_for(fake), limits=EngineLimits(max_llm_calls=2))
+    engine = claude_engine(client_for(fake), spec=build_spec(max_calls=2))
     reply = engine.handle("Liều paracetamol uống cho người lớn?")
 
     assert (reply.outcome, reply.reason) == ("abstain", "budget_exhausted")

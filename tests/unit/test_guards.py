@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
+import pytest
+from starlette.testclient import TestClient
+
 from core.budget import RequestBudget
-from engine.runner import EngineLimits
+from engine.config import load_settings
+from engine.context import TurnContext
+from engine.fingerprint import spec_fingerprint
+from engine.http.app import create_app
+from engine.limits import Limits
+from engine.spec import build_spec
 from engine.store import MemoryStore
+from engine.wiring import Runtime
 from grounding.answer import Answer, Claim, GenerationRequest
 from states.frame import QueryFrame
 from states.scripted import ScriptedUnderstander
+from states.understander import UnderstandingRequest
 from tests.unit.machine_kit import make_engine
 
 NO_DRUG = QueryFrame(turn_type="drug_attribute", section_key="chi_dinh")
@@ -51,7 +62,7 @@ def test_streak_survives_a_new_engine_on_the_same_store() -> None:
 
 
 def test_streak_limit_is_configurable() -> None:
-    engine = make_engine(ScriptedUnderstander([NO_DRUG] * 3), limits=EngineLimits(max_consecutive_clarify=2))
+    engine = make_engine(ScriptedUnderstander([NO_DRUG] * 3), spec=build_spec(max_clarify=2))
     cid = engine.handle("?").conversation_id
     assert engine.handle("?", cid).outcome == "clarify"
     assert engine.handle("?", cid).reason == "clarify_loop_exhausted"
@@ -88,7 +99,7 @@ class CountingLlmGenerator:
 def test_budget_guard_abstains_when_the_clock_runs_out_mid_turn() -> None:
     clock = FakeClock()
 
-    def slow_understanding(request):  # type: ignore[no-untyped-def]
+    def slow_understanding(request: UnderstandingRequest) -> QueryFrame:
         clock.now += 41_000  # the understanding call took 41 s
         return ANSWERABLE
 
@@ -103,7 +114,7 @@ def test_budget_guard_abstains_when_the_clock_runs_out_mid_turn() -> None:
 def test_budget_guard_abstains_when_the_call_count_runs_out() -> None:
     generator = CountingLlmGenerator()
     engine = make_engine(ScriptedUnderstander([ANSWERABLE], calls_llm=True), generator=generator,
-                         limits=EngineLimits(max_llm_calls=1))
+                         spec=build_spec(max_calls=1))
     reply = engine.handle("chỉ định của paracetamol?")
     assert (reply.outcome, reply.reason) == ("abstain", "budget_exhausted")
     assert generator.sent == 0
@@ -119,7 +130,7 @@ def test_require_raises_before_the_call_when_budget_is_spent_inside_a_state() ->
             return super().generate(request, budget)
 
     generator = TwoCallGenerator()
-    engine = make_engine(ScriptedUnderstander([ANSWERABLE]), generator=generator, limits=EngineLimits(max_llm_calls=1))
+    engine = make_engine(ScriptedUnderstander([ANSWERABLE]), generator=generator, spec=build_spec(max_calls=1))
     reply = engine.handle("chỉ định của paracetamol?")
     assert (reply.outcome, reply.reason) == ("abstain", "budget_exhausted")
     assert generator.sent == 0
@@ -131,3 +142,41 @@ def test_evidence_with_quarantine_is_never_generated_over() -> None:
     reply = make_engine(ScriptedUnderstander([frame]), generator=generator).handle("warfarin với aspirin?")
     assert reply.outcome == "verify_pdf" and generator.sent == 0
 
+
+
+def test_an_engine_built_with_a_limit_of_two_carries_the_fingerprint_of_a_limit_of_two() -> None:
+    engine = make_engine(ScriptedUnderstander([NO_DRUG] * 3), spec=build_spec(max_clarify=2))
+    assert engine.fingerprint == spec_fingerprint(build_spec(max_clarify=2)) != spec_fingerprint(build_spec())
+    cid = engine.handle("?").conversation_id
+    assert engine.handle("?", cid).outcome == "clarify"
+    third = engine.handle("?", cid)
+    assert third.reason == "clarify_loop_exhausted" and third.spec_fingerprint == engine.fingerprint
+
+
+def test_the_machine_endpoint_and_the_streak_guard_read_one_limits_object() -> None:
+    spec = build_spec(max_clarify=2, max_calls=3)
+    engine = make_engine(ScriptedUnderstander([NO_DRUG] * 3), spec=spec)
+    runtime = Runtime(settings=load_settings(), engine=engine, index=engine.retrieval.index, store=engine.store)
+    with TestClient(create_app(runtime=runtime)) as client:
+        body = client.get("/v1/machine").json()
+    assert body["fingerprint"] == engine.fingerprint == spec_fingerprint(spec)
+    assert body["limits"] == {"MAX_CONSECUTIVE_CLARIFY": 2, "MAX_WALL_CLOCK_MS": 40_000, "MAX_LLM_CALLS_PER_TURN": 3}
+    assert ["MAX_CONSECUTIVE_CLARIFY", 2] in body["spec"]["limits"]
+    # What the guard reads during a turn is that same object, not a copy that could drift from it.
+    seen: list[Limits] = []
+    streak_guard = spec.guard("clarify_streak_exhausted")
+
+    def spying(ctx: TurnContext) -> bool:
+        seen.append(ctx.limits)
+        return streak_guard.predicate(ctx)
+
+    spied = make_engine(ScriptedUnderstander([NO_DRUG]), spec=spec.replace_guard("clarify_streak_exhausted", spying))
+    spied.handle("?")
+    assert seen and all(limits is spied.spec.limits for limits in seen)
+    assert spied.spec.limits is spec.limits
+
+
+def test_a_guard_label_quoting_another_limit_than_the_spec_holds_is_refused() -> None:
+    spec = build_spec(max_clarify=2)
+    with pytest.raises(ValueError, match="MAX_CONSECUTIVE_CLARIFY=2, but the spec's limit is 4"):
+        dataclasses.replace(spec, limits=Limits())

@@ -13,10 +13,11 @@ import pytest
 from engine.fingerprint import spec_fingerprint
 from engine.review.dot import render_dot
 from engine.review.export import DETERMINISTIC_FILES, drift, render_all, write_export
-from engine.review.labels import guard_labels
+from engine.review.labels import guard_labels, row_labels
 from engine.review.mermaid import render_mermaid
 from engine.review.tables import render_routing
 from engine.spec import MachineSpec, build_spec
+from states.reason_labels import reason_label
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -41,12 +42,14 @@ def test_every_transition_appears_in_mermaid_and_dot_with_all_its_guard_labels(s
             assert label in d_line
 
 
-def test_routing_table_lists_the_sixteen_rows_in_order(spec: MachineSpec) -> None:
+def test_routing_table_lists_the_sixteen_clinical_rows_in_order(spec: MachineSpec) -> None:
     table = render_routing(spec)
-    rows = [line.split("|")[1].strip() for line in table.splitlines() if line.startswith("| ") and
-            line.split("|")[1].strip().isdigit()]
-    assert list(dict.fromkeys(rows)) == [str(n) for n in range(1, 17)]
-    assert "Đường dùng KHÔNG phải trường bắt buộc" in table  # why route is not required
+    routing = table.split("## ", 1)[0]
+    rows = [line.split("|")[1].strip() for line in routing.splitlines() if line.startswith("| ") and
+            line.split("|")[1].strip()[:1].isdigit()]
+    assert list(dict.fromkeys(r.rstrip("ab") for r in rows)) == [str(n) for n in range(1, 17)]
+    assert len(rows) == len(set(rows)) == sum(1 for t in spec.transitions if t.row), "4a/4b, 8a/8b: no row twice"
+    assert "Đường dùng KHÔNG phải lúc nào cũng phải hỏi" in table  # why route is not required
     assert "CẢ tuổi và cân nặng" in table  # why paediatric needs both
 
 
@@ -113,11 +116,12 @@ def test_routing_diagram_lists_every_row_in_table_order_with_its_guard_labels(sp
 
     dot = render_routing_dot(spec)
     boxes = [line for line in dot.splitlines() if line.strip().startswith("row_") and "[label=" in line]
-    rows = [t for t in spec.transitions if t.row and t.source == "routing"]
+    numbers = row_labels(spec)
+    rows = [(numbers[i], t) for i, t in enumerate(spec.transitions) if t.row and t.source == "routing"]
     assert len(boxes) == len(rows)
-    for box, t in zip(boxes, rows, strict=True):
-        assert f'label="#{t.row}  ' in box
+    for box, (number, t) in zip(boxes, rows, strict=True):
+        assert f'label="#{number}  ' in box
         for label in guard_labels(spec, t, "vi"):
             assert label in box
         if t.reason:
-            assert t.reason in box
+            assert reason_label(t.reason) in box and t.reason not in box, "plain words, no code, in the diagram"

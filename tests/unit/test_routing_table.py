@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -11,7 +12,7 @@ from states.frame import QueryFrame
 from states.scripted import ScriptedUnderstander
 from tests.unit.machine_kit import make_engine
 
-DOSE = {"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"}
+DOSE: dict[str, Any] = {"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"}
 
 
 @dataclass

@@ -1,0 +1,45 @@
+"""The `generating` state's step, and the generation request the verifying and repairing steps share."""
+
+from __future__ import annotations
+
+from grounding.answer import Answer, GenerationRequest
+from states import paths
+from states.step import ProviderOutput, Services, TurnView, Update, provider_call, update
+
+
+def generation_request(ctx: TurnView, services: Services) -> GenerationRequest:
+    f = ctx.frame
+    mode = {"interaction": "interaction", "condition_to_drug": "list"}.get(ctx.path or "", "single")
+    # For a patient-specific list the raw patient values are withheld: they already selected the safety
+    # sections and are not formulary evidence; restated in a claim they would (rightly) fail grounding.
+    query = paths.patient_generation_query(f) if mode == "list" and f.has_patient_context else ctx.query
+    return GenerationRequest(
+        query=query,
+        evidence=ctx.evidence,
+        mode=mode,  # type: ignore[arg-type]
+        section_key=f.section_key,
+        drug_ids=f.drugs,
+        candidate_drug_ids=ctx.candidates,
+        population=f.population,
+        age_months=f.age_months,
+        weight_kg=f.weight_kg,
+        route=f.route,
+        condition=f.condition,
+        # Folded names/aliases/classes per drug: how the extractive generator finds mentions in evidence.
+        drug_names={d: services.names.names_of(d) for d in dict.fromkeys([*f.drugs, *ctx.candidates])},
+    )
+
+
+def generate(ctx: TurnView, services: Services) -> Update:
+    request = generation_request(ctx, services)
+    answer: Answer | None = None
+
+    def run() -> None:
+        nonlocal answer
+        answer = services.generator.generate(request, ctx.budget)
+
+    failure = provider_call("generate", run)
+    if answer is None:
+        return update(failure=failure)
+    return update(answer=answer, failure=failure,
+                  outputs=[ProviderOutput(site="generate", output=answer.model_dump())])

@@ -1,0 +1,56 @@
+"""The retrieving states' steps: single drug, interaction, condition → drug, and the patient safety review.
+
+Each step only fetches evidence (states/paths.py); the transitions out of it decide what the evidence means.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from core.errors import IndexUnavailable
+from states import paths
+from states.step import Failure, Services, TurnView, Update, update
+
+
+def _retrieving(ctx: TurnView, fn: Callable[[], dict[str, object]]) -> Update:
+    """Run retrieval work; an index outage becomes a failure the next transition abstains on."""
+    try:
+        return Update(fn())
+    except IndexUnavailable as exc:
+        return update(failure=Failure("index", ctx.state, str(exc)), evidence=[], safety_evidence=[], routes_found=[],
+                      notes=[f"index unavailable: {exc}"])
+
+
+def retrieve_single(ctx: TurnView, services: Services) -> Update:
+    def run() -> dict[str, object]:
+        evidence, routes_found = paths.single_drug_evidence(services.retrieval, ctx.frame)
+        return {"evidence": evidence, "routes_found": routes_found}
+
+    return _with_path("single_drug", _retrieving(ctx, run))
+
+
+def retrieve_interaction(ctx: TurnView, services: Services) -> Update:
+    def run() -> dict[str, object]:
+        return {"evidence": paths.interaction_evidence(services.retrieval, ctx.frame)}
+
+    return _with_path("interaction", _retrieving(ctx, run))
+
+
+def retrieve_condition(ctx: TurnView, services: Services) -> Update:
+    def run() -> dict[str, object]:
+        evidence, candidates = paths.condition_evidence(services.retrieval, ctx.frame)
+        return {"evidence": evidence, "candidates": candidates}
+
+    return _with_path("condition_to_drug", _retrieving(ctx, run))
+
+
+def review_safety(ctx: TurnView, services: Services) -> Update:
+    def run() -> dict[str, object]:
+        safety_evidence = paths.safety_evidence(services.retrieval, ctx.frame, ctx.candidates)
+        return {"safety_evidence": safety_evidence, "evidence": [*ctx.evidence, *safety_evidence]}
+
+    return _retrieving(ctx, run)
+
+
+def _with_path(path: str, done: Update) -> Update:
+    return Update({"path": path, **done.values}, done.notes)

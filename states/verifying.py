@@ -1,0 +1,33 @@
+"""The `verifying` state's step: deterministic citation and number grounding, then entailment."""
+
+from __future__ import annotations
+
+from grounding.answer import EntailmentResult
+from grounding.verify import verify_grounding
+from states.generating import generation_request
+from states.step import ProviderOutput, Services, TurnView, Update, provider_call, update
+
+
+def verify(ctx: TurnView, services: Services) -> Update:
+    assert ctx.answer is not None
+    answer = ctx.answer
+    request = generation_request(ctx, services)
+    grounding = verify_grounding(answer, ctx.evidence, candidate_drug_ids=request.candidate_drug_ids
+                                 if request.mode == "list" else None)
+    entailment: EntailmentResult | None = None
+    if not grounding.ok:
+        return update(grounding=grounding, entailment=entailment,
+                      notes=[f"grounding: {p}" for p in grounding.problems])
+
+    def run() -> None:
+        nonlocal entailment
+        entailment = services.verifier.verify(answer, ctx.evidence, ctx.budget)
+
+    failure = provider_call("entail", run)
+    outputs: list[ProviderOutput] = []
+    notes: list[str] = []
+    if entailment is not None and services.verifier.calls_llm:
+        outputs.append(ProviderOutput(site="entail", output=entailment.model_dump()))
+    if entailment is not None and not entailment.ok:
+        notes += [f"entailment: {p}" for p in entailment.problems]
+    return update(grounding=grounding, entailment=entailment, failure=failure, notes=notes, outputs=outputs)

@@ -1,0 +1,38 @@
+"""The process's one machine: turns fire its own events, and its debug logging costs nothing when it is off."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from engine.machine import QuietTurnMachine, TurnMachine, build_machine
+from engine.spec import build_spec
+from states.frame import QueryFrame
+from states.scripted import ScriptedUnderstander
+from tests.unit.machine_kit import make_engine
+
+DOSE = QueryFrame(turn_type="dosing_calc", drugs=["paracetamol"], section_key="lieu_luong_cach_dung",
+                  population="pediatric", age_months=60)
+
+
+def test_a_turn_never_adds_itself_to_the_machine() -> None:
+    engine = make_engine(ScriptedUnderstander([DOSE]))
+    reply = engine.handle("Liều paracetamol cho bé 5 tuổi?")
+    assert (reply.outcome, reply.reason) == ("clarify", "missing_pediatric_age_or_weight")
+    assert engine.machine.models == []
+
+
+def test_with_transitions_logged_at_debug_the_machine_logs_and_routes_the_same(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    quiet = make_engine(ScriptedUnderstander([DOSE])).handle("Liều paracetamol cho bé 5 tuổi?")
+    assert type(build_machine(build_spec())) is QuietTurnMachine
+    with caplog.at_level(logging.DEBUG, logger="transitions"):
+        engine = make_engine(ScriptedUnderstander([DOSE]))
+        assert type(engine.machine) is TurnMachine
+        logged = engine.handle("Liều paracetamol cho bé 5 tuổi?")
+    assert any("Initiating transition" in r.getMessage() for r in caplog.records)
+    assert logged.trace.states == quiet.trace.states
+    assert logged.trace.guards == quiet.trace.guards
+    assert (logged.outcome, logged.reason, logged.reply) == (quiet.outcome, quiet.reason, quiet.reply)

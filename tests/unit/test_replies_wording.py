@@ -1,0 +1,40 @@
+"""Words a parent reads: a thanks is not greeted, a teenager is not "bé", labels never show codes."""
+
+from __future__ import annotations
+
+from states.clarify import child_word, pediatric_question
+from states.frame import QueryFrame
+from states.reason_labels import REASONS, outcome_badge, reason_label
+from states.replies import SMALLTALK, THANKS, smalltalk_reply
+from tests.unit.formulary_names import fixture_name_book
+
+
+def test_thanks_in_any_spelling_gets_a_thanks_reply_and_a_greeting_gets_the_greeting() -> None:
+    for text in ("cảm ơn nhé", "cam on ban", "Thanks!", "ok cảm ơn bác sĩ"):
+        assert smalltalk_reply(text) == THANKS, text
+    assert smalltalk_reply("xin chào") == SMALLTALK
+
+
+def test_a_child_is_be_and_a_teenager_is_chau_by_age_or_by_weight() -> None:
+    assert child_word(QueryFrame(age_months=60)) == "bé"
+    assert child_word(QueryFrame(age_months=16 * 12)) == "cháu"
+    assert child_word(QueryFrame(weight_kg=18)) == "bé"
+    assert child_word(QueryFrame(weight_kg=55)) == "cháu"
+    question = pediatric_question(QueryFrame(drugs=["paracetamol"], population="pediatric", age_months=16 * 12,
+                                             age_text="16 tuổi"), fixture_name_book())
+    assert question.text == "Cháu 16 tuổi, vậy cháu nặng bao nhiêu kg?"
+
+
+def test_labels_are_plain_words_and_a_greeting_has_no_badge() -> None:
+    assert all("_" not in vi and "_" not in en for vi, en in REASONS.values())
+    assert reason_label("a_code_nobody_labelled") == "Chi tiết xem phần kỹ thuật"
+    assert outcome_badge("answerable", "smalltalk") == ""
+    assert outcome_badge("answerable", "single_drug") == "Có căn cứ trong Dược thư"
+
+
+def test_every_reason_the_machine_can_decide_has_a_plain_label() -> None:
+    from engine.spec import build_spec
+
+    decided = {t.reason for t in build_spec().transitions if t.reason}
+    paths = {"single_drug", "interaction", "condition_to_drug", "retrieval_only"}
+    assert sorted((decided | paths) - set(REASONS)) == []
