@@ -113,7 +113,7 @@ def run() -> GroupResult:
     cpu_eng, cpu_lg = Distribution.of(cpu["engine"]), Distribution.of(cpu["langgraph"])
     result.figures["engine: CPU per turn (process time)"] = cpu_eng
     result.figures["LangGraph, durability=exit: CPU per turn (process time)"] = cpu_lg
-    cpu_p50 = compare("orchestration + persistence per turn, CPU p50 (without the disk wait)", "engine",
+    cpu_p50 = compare("orchestration + persistence per turn, CPU p50 (process time: without waiting for a core)", "engine",
                       cpu_eng.p50, "LangGraph (exit)", cpu_lg.p50, meaning="LangGraph CPU p50 / engine CPU p50")
     result.comparisons += [p50, p99, cpu_p50, default]
     result.values["engine CPU p50 ÷ LangGraph CPU p50 (durability=exit)"] = round(cpu_eng.p50 / cpu_lg.p50, 3)
