@@ -59,6 +59,8 @@ def describe() -> dict[str, object]:
     return {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "nproc": os.cpu_count(),
+        # Other processes' load at the start of the run: on a shared machine, read absolute figures beside it.
+        "load_average": " / ".join(f"{x:.2f}" for x in os.getloadavg()),
         "memory_gib": _memory_gib(),
         "cpu_model": _cpu_model(),
         "os": f"{platform.system()} {platform.release()}",

@@ -43,7 +43,7 @@ def _environment(results: Results) -> list[str]:
     packages = env.get("packages", {})
     lines = ["## Machine", "", "| | |", "|---|---|"]
     for key, label in (("date", "date (UTC)"), ("cpu_model", "CPU model"), ("nproc", "nproc"),
-                       ("memory_gib", "memory (GiB)"), ("os", "OS"), ("python", "Python"),
+                       ("load_average", "load average at the start (1 / 5 / 15 min)"), ("memory_gib", "memory (GiB)"), ("os", "OS"), ("python", "Python"),
                        ("postgresql", "PostgreSQL server")):
         lines.append(f"| {label} | {env.get(key, '?')} |")
     if isinstance(packages, dict):
@@ -67,7 +67,7 @@ def _summary(results: Results) -> list[str]:
                      f"{duration:.0f} s | {met} |")
     for name in _ordered(results):
         g = results.groups[name]
-        if not g.targets:
+        if not g.targets and g.status != "ok":  # a group without targets (startup) only reports figures
             lines.append(f"| | {name} | (no figure: {g.status}) | | | |")
         for t in g.targets:
             lines.append(f"| #{t.issue} | {name} | {t.what} | {t.target} | {t.measured} | {_met(t)} |")

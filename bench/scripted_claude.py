@@ -6,7 +6,9 @@ well-behaved model would:
 - understand (forced `record_query_frame`): the frame the rules understander produced for the same turn
   (the hybrid asks the model only when that frame's confidence is low; here the model agrees with it);
 - generate / repair (search results, citations enabled): the first sentence blocks of the first search
-  results, quoted exactly and cited, as the Messages API returns cited text;
+  results, cited, as the Messages API returns cited text; the VERBATIM model quotes them exactly, the
+  PARAPHRASING model rewords each (a reporting clause in front, a few synonyms swapped; every number, unit
+  and negation kept) so the verifier cannot skip entailment: its claims no longer only restate their spans;
 - entail (forced `record_entailment`): every claim entailed, no omissions;
 - sufficiency (forced `record_sufficiency`): sufficient.
 """
@@ -53,15 +55,30 @@ def _claim_indexes(request: RecordedRequest) -> list[int]:
     return [int(m) for m in re.findall(r"^(\d+)\. ", claims, flags=re.MULTILINE)]
 
 
-def _cited_reply(request: RecordedRequest) -> Reply:
+SYNONYMS = (("người bệnh", "bệnh nhân"), ("sử dụng", "dùng"), ("thuốc", "dược phẩm"), ("gây", "làm xuất hiện"))
+"""Swaps that keep meaning, numbers and negations: what a model writing its own sentence might do."""
+
+
+def paraphrase(text: str) -> str:
+    """The sentence reworded as a model that does not copy would: new words in front, synonyms swapped."""
+    body = text.strip()
+    for a, b in SYNONYMS:
+        body = re.sub(rf"\b{a}\b", b, body, flags=re.IGNORECASE)
+    if body[:1].isupper() and not body[1:2].isupper():
+        body = body[:1].lower() + body[1:]
+    return f"Dược thư nêu rằng {body}"
+
+
+def _cited_reply(request: RecordedRequest, reword: bool = False) -> Reply:
     parts: list[Text | str] = []
     for i, result in enumerate(request.search_results[:RESULTS_CITED]):
         for k, block in enumerate(result.get("content", [])[:BLOCKS_PER_RESULT]):
-            parts.append(Text(block.get("text", "") + "\n", (Cite(index=i, start=k, end=k + 1),)))
+            text = block.get("text", "")
+            parts.append(Text((paraphrase(text) if reword else text) + "\n", (Cite(index=i, start=k, end=k + 1),)))
     return TextReply(tuple(parts) if parts else ("[KHÔNG ĐỦ DỮ LIỆU]",))
 
 
-def responder(rules: RecordingRules | None = None) -> Callable[[RecordedRequest], Reply]:
+def responder(rules: RecordingRules | None = None, *, paraphrasing: bool = False) -> Callable[[RecordedRequest], Reply]:
     def respond(request: RecordedRequest) -> Reply:
         tool = request.forced_tool
         if tool == "record_query_frame":
@@ -72,10 +89,11 @@ def responder(rules: RecordingRules | None = None) -> Callable[[RecordedRequest]
             return ToolReply(input={"claims": verdicts, "omissions": []})
         if tool == "record_sufficiency":
             return ToolReply(input={"sufficient": True})
-        return _cited_reply(request)
+        return _cited_reply(request, reword=paraphrasing)
 
     return respond
 
 
-def scripted_fake(rules: RecordingRules | None = None, *, latency: Callable[[RecordedRequest], float] | None = None) -> FakeMessages:
-    return FakeMessages(fallback=responder(rules), latency=latency)
+def scripted_fake(rules: RecordingRules | None = None, *, latency: Callable[[RecordedRequest], float] | None = None,
+                  paraphrasing: bool = False) -> FakeMessages:
+    return FakeMessages(fallback=responder(rules, paraphrasing=paraphrasing), latency=latency)

@@ -32,7 +32,7 @@ class Server:
         self.log = log
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def start(self, ready_timeout_s: float = 90.0) -> Server:
+    def start(self, ready_timeout_s: float = 90.0, poll_s: float = 0.2) -> Server:
         out = open(self.log, "wb") if self.log else subprocess.DEVNULL  # noqa: SIM115 (closed with the process)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "engine.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
@@ -48,7 +48,7 @@ class Server:
                         return self
                 except httpx.HTTPError:
                     pass
-                time.sleep(0.2)
+                time.sleep(poll_s)
         self.stop()
         raise RuntimeError(f"formulary-fsm serve was not ready within {ready_timeout_s:.0f} s{self._tail()}")
 

@@ -10,6 +10,13 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from core.errors import ConfigurationError
 
+PROVIDER_TURN_THREADS = 32
+"""Turns that wait on a model provider."""
+SQLITE_TURN_THREADS = 4
+"""Offline turns on SQLite (one writer)."""
+SERVER_DB_TURN_THREADS = 16
+"""Offline turns on PostgreSQL."""
+
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="", case_sensitive=False, extra="ignore")
@@ -39,7 +46,9 @@ class Settings(BaseSettings):
 
     api_keys: str = Field(default="", description="Comma-separated API keys; empty disables authentication.")
     cors_origins: str = Field(default="", description="Comma-separated origins; empty keeps CORS off.")
-    worker_threads: int = Field(default=32, ge=1, le=512, description="Bounded pool running turns off the loop.")
+    worker_threads: int | None = Field(
+        default=None, ge=1, le=512,
+        description="Bounded pool running turns off the loop; default by database (see turn_threads).")
     retention_days: int = Field(default=90, ge=1)
     require_signoff: bool = Field(
         default=False, description="Refuse to serve a spec fingerprint nobody signed (formulary-fsm signoff).")
@@ -84,6 +93,23 @@ class Settings(BaseSettings):
     @property
     def api_key_set(self) -> frozenset[str]:
         return frozenset(k.strip() for k in self.api_keys.split(",") if k.strip())
+
+    @property
+    def turn_threads(self) -> int:
+        """WORKER_THREADS, else a default sized for the work and the store (measured: bench/RESULTS.md).
+
+        A turn that calls Claude spends seconds waiting on the network, GIL released: many threads keep many
+        conversations in flight (20 concurrent turns against a 0.5 s provider finish in ~1.2 turns' time).
+        Offline turns are CPU only: on SQLite, whose one writer serialises commits, 32 threads left the slowest
+        turns seconds behind (p99 2.7–4.5 s at 50 concurrent conversations) against 0.7–1.3 s with 4; on
+        PostgreSQL, which commits in parallel, 16 per worker process gave the best throughput.
+        """
+        if self.worker_threads is not None:
+            return self.worker_threads
+        if "anthropic" in (self.answer_provider, self.verifier) or self.understanding_provider != "rules":
+            return PROVIDER_TURN_THREADS
+        backend = (self.database_url or "sqlite").split(":", 1)[0].split("+", 1)[0]
+        return SQLITE_TURN_THREADS if backend == "sqlite" else SERVER_DB_TURN_THREADS
 
     @property
     def sqlalchemy_url(self) -> str:

@@ -45,6 +45,9 @@ ONLY source you may use. Write in Vietnamese.
 
 Rules:
 - Every statement must come from the search results and cite them. Write one statement per sentence.
+- Stay on the cited spans: make each statement the cited sentence itself, or a contiguous part of it, in the
+  result's own words. Do not reword, summarise or join sentences: a statement that keeps its source's words
+  is checked against it word for word, while a reworded one needs a second, slower check.
 - Copy every number, unit, range and condition exactly as written in the result (decimal commas, dashes,
   "mg/kg", "mg/kg/ngày", "mỗi 4–6 giờ"). Never compute a dose, convert units, round, widen or merge ranges.
 - Answer only what the question asks, for the population, age, weight and route it states. Do not add

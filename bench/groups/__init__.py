@@ -8,9 +8,12 @@ GROUPS: tuple[str, ...] = (
     "machine",
     "understanding",
     "turn",
+    "orchestration",
+    "scale",
     "store",
     "llm",
     "retrieval",
     "http",
     "concurrency",
+    "startup",
 )

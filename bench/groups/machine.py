@@ -24,8 +24,8 @@ from grounding.answer import Answer, Claim, EntailmentResult, GroundingResult
 from states.frame import QueryFrame
 
 TITLE = "machine overhead per turn (routing through all guards, no I/O)"
-PER_SCENARIO = 300
-MIX_TURNS = 3_000
+PER_SCENARIO = 200
+MIX_TURNS = 2_000
 TARGET_P50_MS = 0.5
 
 

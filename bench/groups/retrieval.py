@@ -28,7 +28,7 @@ from bench.timing import cycle, interleaved, time_each
 
 TITLE = "retrieval at 30,000 chunks: Qdrant Edge vs qdrant-client local mode; server RSS"
 TARGET_CHUNKS = 30_000
-LOCAL_SAMPLES = 12
+LOCAL_SAMPLES = 8
 """Per query kind, on qdrant-client local mode (each query scans all 30,000 points in Python)."""
 EDGE_SAMPLES = 2_000
 TARGET_RATIO = 100.0

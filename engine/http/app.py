@@ -1,7 +1,8 @@
 """The Starlette app: `create_app(settings=None, runtime=None)`.
 
 Engine.handle is synchronous and may wait seconds on a provider, so every turn runs in a bounded worker
-pool (a CapacityLimiter of WORKER_THREADS) instead of on the event loop: many conversations progress at
+pool (a CapacityLimiter of WORKER_THREADS; by default sized for the store, `Settings.turn_threads`) instead
+of on the event loop: many conversations progress at
 once, and the pool size caps how many turns a process holds in flight. Store reads for the conversation
 endpoints go through the same pool.
 
@@ -87,7 +88,7 @@ class Services:
 
     async def run(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         if self.limiter is None:  # created lazily, inside the running event loop
-            self.limiter = anyio.CapacityLimiter(self.settings.worker_threads)
+            self.limiter = anyio.CapacityLimiter(self.settings.turn_threads)
         return await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs), limiter=self.limiter)
 
 

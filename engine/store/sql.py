@@ -8,8 +8,10 @@ StoreUnavailable / StoreConflict; nothing above this module sees a SQLAlchemy or
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -19,7 +21,7 @@ from typing import Any
 
 import psycopg
 import sqlalchemy as sa
-from pydantic_core import to_jsonable_python
+from pydantic_core import to_json, to_jsonable_python
 from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import URL, Connection, Engine, make_url
@@ -86,7 +88,47 @@ def _clean(text: str) -> str:
 
 
 def _dumps(value: object) -> str:
-    return json.dumps(to_jsonable_python(value), ensure_ascii=False)
+    # One pass in pydantic-core (UTF-8, no ASCII escaping), not a walk to plain objects and then json.dumps:
+    # the turn's trace is the largest value a turn writes. NaN/inf (never in a trace) fall back to json.dumps.
+    try:
+        return to_json(value).decode()
+    except (TypeError, ValueError):
+        return json.dumps(to_jsonable_python(value), ensure_ascii=False)
+
+
+# The turn's statements are built once per process and executed with bound parameters: SQLAlchemy then
+# finds their compiled form in its cache by the statement's memoised cache key instead of rebuilding and
+# re-keying a new statement object on every load and commit.
+_c = conversations.c
+_t = turns.c
+_LOAD = sa.select(*_SNAPSHOT_COLUMNS).where(_c.id == sa.bindparam("b_id"))
+_INSERT_CONVERSATION = sa.insert(conversations)
+_INSERT_TURN = sa.insert(turns)
+
+
+@functools.lru_cache(maxsize=8)
+def _history_statement(limit: int) -> sa.Select[Any]:
+    # Newest turns first through the (conversation_id, seq) key, LIMIT the window: the cost of loading
+    # history is the same at turn 10 and at turn 1,000.
+    return (
+        sa.select(_t.user_text, _t.reply_text)
+        .where(_t.conversation_id == sa.bindparam("b_id"))
+        .order_by(_t.seq.desc())
+        .limit(limit)
+    )
+
+
+@functools.lru_cache(maxsize=8)
+def _update_statement(columns: tuple[str, ...]) -> sa.Update:
+    """The conditional UPDATE of a conversation for these updated columns (the ConversationUpdate fields)."""
+    values: dict[str, Any] = {name: sa.bindparam(f"b_{name}", type_=_c[name].type) for name in columns}
+    return (
+        sa.update(conversations)
+        .where(_c.id == sa.bindparam("b_id"), _c.version == sa.bindparam("b_expected"))
+        .values(version=_c.version + 1, turn_count=_c.turn_count + 1,
+                updated_at=sa.bindparam("b_updated_at", type_=_c.updated_at.type), **values)
+        .returning(_c.turn_count)
+    )
 
 
 def _vendor_message(exc: BaseException) -> str:
@@ -211,6 +253,10 @@ class SqlStore:
     ) -> None:
         self.url = normalize_url(url)
         self._clock = clock
+        # SQLite has one writer. Threads of this process queue for it here, in order, instead of in SQLite's
+        # busy handler, which polls with sleeps of up to 100 ms while the lock may already be free (the tail
+        # of a loaded server). Other processes still wait in the busy handler.
+        self._sqlite_writer = threading.RLock() if self.backend == "sqlite" else None
         try:
             self._engine = create_store_engine(self.url, busy_timeout_ms=busy_timeout_ms)
         except (sa_exc.ArgumentError, sa_exc.NoSuchModuleError) as exc:
@@ -282,10 +328,18 @@ class SqlStore:
     @contextmanager
     def _write(self, action: str, conversation_id: str | None = None) -> Iterator[Connection]:
         self._check_file()
-        with translated(action, conversation_id), self._engine.connect() as conn:
+        with self._writer(), translated(action, conversation_id), self._engine.connect() as conn:
             conn.execution_options(**{_WRITE: True})
             with conn.begin():
                 yield conn
+
+    @contextmanager
+    def _writer(self) -> Iterator[None]:
+        if self._sqlite_writer is None:
+            yield
+            return
+        with self._sqlite_writer:
+            yield
 
     @contextmanager
     def _read(self, action: str) -> Iterator[Connection]:
@@ -313,8 +367,7 @@ class SqlStore:
 
     @staticmethod
     def _load(conn: Connection, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
-        c = conversations.c
-        row = conn.execute(sa.select(*_SNAPSHOT_COLUMNS).where(c.id == _clean(conversation_id))).mappings().first()
+        row = conn.execute(_LOAD, {"b_id": _clean(conversation_id)}).mappings().first()
         # Exact owner match: a conversation created with auth off (owner NULL) is invisible to every key once
         # API_KEYS is set, until an admin claims it (`formulary-fsm claim`).
         if row is None or row["owner"] != (_clean(owner) if owner is not None else None):
@@ -325,16 +378,7 @@ class SqlStore:
     def _history(conn: Connection, conversation_id: str, lines: int) -> list[str]:
         if lines <= 0:
             return []
-        t = turns.c
-        # Newest turns first through the (conversation_id, seq) key, LIMIT the window: the cost of loading
-        # history is the same at turn 10 and at turn 1,000.
-        query = (
-            sa.select(t.user_text, t.reply_text)
-            .where(t.conversation_id == _clean(conversation_id))
-            .order_by(t.seq.desc())
-            .limit((lines + 1) // 2)
-        )
-        rows = conn.execute(query).all()
+        rows = conn.execute(_history_statement((lines + 1) // 2), {"b_id": _clean(conversation_id)}).all()
         out: list[str] = []
         for user_text, reply_text in reversed(rows):
             out += [f"Người dùng: {user_text}", f"Trợ lý: {reply_text}"]
@@ -431,53 +475,42 @@ class SqlStore:
         now = self._clock()
         values = update.model_dump()  # QueryFrame and Pending become the JSON the columns hold
         values["state"] = _clean(values["state"])
-        c = conversations.c
         with self._write("write the turn", conversation_id) as conn:
             if expected_version == 0:
                 # A duplicate id raises IntegrityError, translated to StoreConflict: another turn created it.
-                conn.execute(
-                    sa.insert(conversations).values(
-                        id=cid,
-                        owner=_clean(owner) if owner is not None else None,
-                        version=1,
-                        turn_count=1,
-                        created_at=now,
-                        updated_at=now,
-                        **values,
-                    )
-                )
+                conn.execute(_INSERT_CONVERSATION, {
+                    "id": cid, "owner": _clean(owner) if owner is not None else None, "version": 1,
+                    "turn_count": 1, "created_at": now, "updated_at": now, **values,
+                })
                 seq = 1
             else:
-                seq_row = conn.execute(
-                    sa.update(conversations)
-                    .where(c.id == cid, c.version == expected_version)
-                    .values(version=c.version + 1, turn_count=c.turn_count + 1, updated_at=now, **values)
-                    .returning(c.turn_count)
-                ).first()
+                params = {f"b_{name}": value for name, value in values.items()}
+                params.update(b_id=cid, b_expected=expected_version, b_updated_at=now)
+                seq_row = conn.execute(_update_statement(tuple(values)), params).first()
                 if seq_row is None:
                     raise StoreConflict(
                         f"conversation {conversation_id} changed (expected version {expected_version}); "
                         "resend the turn"
                     )
                 seq = int(seq_row[0])
-            conn.execute(
-                sa.insert(turns).values(
-                    conversation_id=cid,
-                    seq=seq,
-                    user_text=_clean(turn.user_text),
-                    reply_text=_clean(turn.reply_text),
-                    outcome=_clean(turn.outcome),
-                    reason=_clean(turn.reason),
-                    frame=turn.frame.model_dump() if turn.frame is not None else None,
-                    trace=turn.trace.model_dump(),
-                    evidence_ids=turn.evidence_ids,
-                    citations=turn.citations,
-                    quick_replies=turn.quick_replies,
-                    created_at=now,
-                    # Written in this same transaction: a retry sees the key, or conflicts on its unique index.
-                    idempotency_key=_clean(key) if (key := current_key()) is not None else None,
-                )
-            )
+            key = current_key()
+            # The records go to the JSON columns as they are: pydantic-core encodes each once, in one pass.
+            conn.execute(_INSERT_TURN, {
+                "conversation_id": cid,
+                "seq": seq,
+                "user_text": _clean(turn.user_text),
+                "reply_text": _clean(turn.reply_text),
+                "outcome": _clean(turn.outcome),
+                "reason": _clean(turn.reason),
+                "frame": turn.frame,
+                "trace": turn.trace,
+                "evidence_ids": turn.evidence_ids,
+                "citations": turn.citations,
+                "quick_replies": turn.quick_replies,
+                "created_at": now,
+                # Written in this same transaction: a retry sees the key, or conflicts on its unique index.
+                "idempotency_key": _clean(key) if key is not None else None,
+            })
         return expected_version + 1
 
     def delete(self, conversation_id: str, owner: str | None) -> bool:
