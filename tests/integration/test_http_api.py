@@ -118,7 +118,8 @@ def test_stored_conversation_lists_every_turn_in_order(client: TestClient) -> No
     ask(client, "Bé nặng 18 kg", cid)
     body = client.get(f"/v1/conversations/{cid}").json()
     assert body["conversation_id"] == cid and body["state"] == "awaiting_answer"
-    assert body["frame"]["weight_kg"] == 18 and body["clarify_streak"] == 2
+    # The weight answered what was asked: progress, so the streak stays at 1 (states/streak.py, issue #18).
+    assert body["frame"]["weight_kg"] == 18 and body["clarify_streak"] == 1
     assert [t["seq"] for t in body["turns"]] == [1, 2]
     assert [t["user_text"] for t in body["turns"]] == [PAEDIATRIC_QUESTION, "Bé nặng 18 kg"]
     assert all("trace" not in t and t["trace_id"] for t in body["turns"])
