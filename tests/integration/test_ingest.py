@@ -169,8 +169,11 @@ def test_cli_prints_the_summary_as_json(tmp_path: Path) -> None:
     assert summary["swapped"] and summary["index_version"] == current_shard(tmp_path / "data").name  # type: ignore[union-attr]
     assert summary["monographs"] == 33 and summary["quarantined_blocks"] >= 2
     assert summary["unknown_headings"] == [] and summary["errors"] == []
-    # The fixture has no extraction damage: hygiene removes, quarantines and reports nothing in it.
-    assert not any(h["headers_removed"] or h["tables_quarantined"] or h["misplaced"] for h in summary["hygiene"])
+    # Only the fixture's monographs written in the PDF-extracted shape carry extraction damage (page headers, a
+    # flattened table); hygiene touches nothing in the labelled ones.
+    damaged = {h["drug_id"] for h in summary["hygiene"]
+               if h["headers_removed"] or h["tables_quarantined"] or h["misplaced"]}
+    assert damaged and damaged <= {"cefalexin", "clindamycin", "levetiracetam"}, damaged
     assert current_shard(tmp_path / "data") is not None
 
 
