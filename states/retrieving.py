@@ -9,6 +9,8 @@ from collections.abc import Callable
 
 from core.errors import IndexUnavailable
 from states import paths
+from states.conditions import condition_as_in_book
+from states.followup import settle_route_family
 from states.step import Failure, Services, TurnView, Update, update
 
 
@@ -24,7 +26,10 @@ def _retrieving(ctx: TurnView, fn: Callable[[], dict[str, object]]) -> Update:
 def retrieve_single(ctx: TurnView, services: Services) -> Update:
     def run() -> dict[str, object]:
         evidence, routes_found = paths.single_drug_evidence(services.retrieval, ctx.frame)
-        return {"evidence": evidence, "routes_found": routes_found}
+        # "thế còn đường tiêm?": settled against the evidence already fetched (no second index read, so an index
+        # outage is this step's failure and abstains as index_unavailable).
+        frame = settle_route_family(ctx.frame, routes_found)
+        return {"evidence": evidence, "routes_found": routes_found, **({"frame": frame} if frame is not ctx.frame else {})}
 
     return _with_path("single_drug", _retrieving(ctx, run))
 
@@ -39,7 +44,9 @@ def retrieve_interaction(ctx: TurnView, services: Services) -> Update:
 def retrieve_condition(ctx: TurnView, services: Services) -> Update:
     def run() -> dict[str, object]:
         evidence, candidates = paths.condition_evidence(services.retrieval, ctx.frame)
-        return {"evidence": evidence, "candidates": candidates}
+        # The condition as the book spells it ("mề đay" asked, "mày đay" in the text), from the evidence fetched.
+        frame = condition_as_in_book(ctx.frame, evidence)
+        return {"evidence": evidence, "candidates": candidates, **({"frame": frame} if frame is not ctx.frame else {})}
 
     return _with_path("condition_to_drug", _retrieving(ctx, run))
 

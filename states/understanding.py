@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from states import replies
-from states.book_terms import settle_against_book
 from states.frame import QueryFrame
 from states.merge import merge_frames
 from states.step import ProviderOutput, Services, TurnView, Update, provider_call, update
@@ -44,8 +43,6 @@ def understand(ctx: TurnView, services: Services) -> Update:
     failure = provider_call("understand", run)
     if failure is not None or merged is None:
         merged = QueryFrame(non_human=replies.looks_non_human(ctx.text))
-    else:
-        merged = settle_against_book(merged, services.retrieval)  # "đường tiêm", "mề đay" as the book names them
     query = synthesize_query(merged, ctx.text)
     return update(frame=merged, understanding_failed=failure is not None, understood_by=understood_by, query=query,
                   failure=failure, notes=notes, outputs=outputs)
