@@ -26,10 +26,10 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from core.corpus import Chunk
+from core.numbers import Quantity, extract_quantities
 from grounding.answer import Answer, Claim, GenerationRequest, GroundingResult
 from grounding.derivation_check import check_calculations
 from grounding.dosing_binding import binding_problems, missing_maxima, patient_for
-from grounding.numbers import Quantity, extract_quantities
 
 __all__ = [
     "verify_grounding",

@@ -7,9 +7,9 @@ import re
 from bench.corpus import realistic_scaled_corpus
 from bench.fixture import fixture_monographs
 from bench.scripted_claude import paraphrase
+from core.numbers import extract_quantities
 from grounding.answer import Claim
 from grounding.claude_verifier import covered_by_quotes
-from grounding.numbers import extract_quantities
 
 SENTENCE = "Người bệnh suy gan nặng không được dùng quá 4 g/ngày; trẻ em 10–15 mg/kg mỗi 4–6 giờ."
 

@@ -6,7 +6,7 @@ from decimal import Decimal
 
 import pytest
 
-from grounding.numbers import extract_quantities, has_number, written_numbers
+from core.numbers import extract_quantities, has_number, written_numbers
 
 
 def _one(text: str) -> tuple[Decimal, Decimal, str]:
