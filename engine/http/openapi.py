@@ -1,10 +1,15 @@
-"""The API's OpenAPI 3.1 description, written by hand (small, and it is the contract the fuzz test checks)."""
+"""The API's OpenAPI 3.1 description: paths and request shapes written by hand, the reply's shape generated from
+the pydantic models the server serializes (so a new reply field can never be missing from the contract). It is the
+contract the fuzz test checks, and the reply test validates real replies against it."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from pydantic.json_schema import models_json_schema
+
 from engine.http.body import DEFAULT_PAGE, MAX_MESSAGE_CHARS, MAX_PAGE, MAX_PAGE_WITH_TRACES
+from engine.reply import Reply
 from engine.turn_entry import MAX_IDEMPOTENCY_KEY_CHARS
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
@@ -30,6 +35,19 @@ def _errors(*statuses: int) -> dict[str, Any]:
         503: "Store, index or provider cannot serve",
     }
     return {str(s): _json(_ERROR, texts[s]) for s in statuses}
+
+
+def _reply_schemas() -> dict[str, Any]:
+    """`Reply` and the models it nests, as serialized (`model_dump(mode="json")`): every field is always present
+    except `trace`, which the server adds only for `?trace=1`."""
+    _, generated = models_json_schema([(Reply, "serialization")], ref_template="#/components/schemas/{model}")
+    schemas: dict[str, Any] = generated["$defs"]
+    reply = schemas["Reply"]
+    reply["required"] = [name for name in reply["properties"] if name != "trace"]
+    reply["properties"]["outcome"]["description"] = (
+        "answerable: grounded answer; verify_pdf: check the cited PDF page; clarify: a question back; "
+        "abstain: cannot answer (reason says why)")
+    return schemas
 
 
 _CONVERSATION_ID = {
@@ -130,41 +148,13 @@ OPENAPI: dict[str, Any] = {
             "apiKey": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
         },
         "schemas": {
+            **_reply_schemas(),
             "Query": {
                 "type": "object",
                 "required": ["message"],
                 "properties": {
                     "message": {"type": "string", "minLength": 1, "maxLength": MAX_MESSAGE_CHARS},
                     "conversation_id": {"type": ["string", "null"], "format": "uuid"},
-                },
-            },
-            "Citation": {
-                "type": "object",
-                "required": ["doc_id", "drug_id", "section_key", "quote"],
-                "properties": {
-                    "doc_id": {"type": "string"}, "drug_id": {"type": "string"}, "drug_name": {"type": "string"},
-                    "section_key": {"type": "string"}, "section_title": {"type": "string"},
-                    "quote": {"type": "string"}, "page": {"type": ["integer", "null"]},
-                },
-            },
-            "Reply": {
-                "type": "object",
-                "required": ["conversation_id", "turn", "outcome", "reason", "reply", "citations", "quick_replies",
-                             "state", "trace_id", "persisted"],
-                "properties": {
-                    "conversation_id": {"type": "string", "format": "uuid"},
-                    "turn": {"type": "integer", "minimum": 1},
-                    "outcome": {"type": "string", "enum": ["answerable", "verify_pdf", "clarify", "abstain"]},
-                    "reason": {"type": "string"},
-                    "reply": {"type": "string"},
-                    "citations": {"type": "array", "items": {"$ref": "#/components/schemas/Citation"}},
-                    "quick_replies": {"type": "array", "items": {"type": "string"}},
-                    "state": {"type": "string"},
-                    "trace_id": {"type": "string"},
-                    "persisted": {"type": "boolean"},
-                    "memory_loaded": {"type": "boolean"},
-                    "spec_fingerprint": {"type": "string"},
-                    "frame": {"type": ["object", "null"]},
                 },
             },
             "Conversation": {

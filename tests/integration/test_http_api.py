@@ -26,6 +26,7 @@ from core.errors import ConfigurationError, IndexUnavailable, StoreUnavailable
 from engine.config import Settings
 from engine.http.app import create_app
 from engine.http.auth import owner_of_key
+from engine.http.openapi import OPENAPI
 from engine.wiring import Runtime, build_engine
 from retrieval.memory_index import MemoryIndex
 from states.frame import QueryFrame
@@ -519,3 +520,26 @@ def test_of_two_concurrent_turns_on_one_conversation_the_loser_is_refused_before
         turns = client.get(f"/v1/conversations/{cid}").json()["turns"]
         assert [t["seq"] for t in turns] == [1, 2]  # nothing of the refused turn was written
         assert 'formulary_store_failures_total{op="conflict"} 1' in client.get("/metrics").text
+
+
+def _reply_validator() -> Any:
+    """The OpenAPI `Reply` schema as a validator (its $refs resolved inside the served document)."""
+    import jsonschema_rs
+
+    document = {"$ref": "#/components/schemas/Reply", "components": OPENAPI["components"]}
+    return jsonschema_rs.validator_for(document)
+
+
+def test_replies_as_served_match_the_openapi_reply_schema(client: TestClient) -> None:
+    validator = _reply_validator()
+    calculated = ask(client, "Bé 5 tuổi nặng 18 kg uống paracetamol liều bao nhiêu?", params={"trace": "1"})
+    clarified = ask(client, PAEDIATRIC_QUESTION)
+    for body in (calculated, clarified):
+        errors = [e.message for e in validator.iter_errors(body)]
+        assert errors == [], errors
+    # the calculator's block and the trace are described, not merely tolerated
+    assert calculated["calculation"], calculated["reply"]
+    assert "trace" in calculated and "trace" not in clarified
+    schema = client.get("/openapi.json").json()["components"]["schemas"]
+    assert {"calculation", "frame", "memory_loaded"} <= set(schema["Reply"]["properties"])
+    assert "derivation" in schema["CalculationShown"]["properties"]
