@@ -19,5 +19,12 @@ def repair(ctx: TurnView, services: Services) -> Update:
     failure = provider_call("repair", run)
     if repaired is None:
         return update(repairs=ctx.repairs + 1, failure=failure)
+    recorded = repaired.model_dump()
+    # The calculation was computed by code (calculating state) from the cited line and the frame's weight, not
+    # by the generator; a generator that rewrites the answer (Claude) returns none. It stays under the repaired
+    # answer, and verifying checks it again against the evidence (a derivation that no longer reproduces fails).
+    if not repaired.calculations and not repaired.calculation_notes:
+        repaired = repaired.model_copy(update={"calculations": answer.calculations,
+                                               "calculation_notes": answer.calculation_notes})
     return update(repairs=ctx.repairs + 1, answer=repaired, failure=failure,
-                  outputs=[ProviderOutput(site="repair", output=repaired.model_dump())])
+                  outputs=[ProviderOutput(site="repair", output=recorded)])
