@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.integration.browser import CHROMIUM_ARGS, require_chromium
+from tests.integration.browser import chromium_browser
 from tests.integration.http_support import PAEDIATRIC_QUESTION, ServeProcess
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
@@ -27,24 +27,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
 
 @pytest.fixture
 def page(server: ServeProcess) -> Iterator[Any]:
-    chromium = require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(locale="vi-VN", viewport={"width": 420, "height": 900})  # a phone
-            tab = context.new_page()
-            errors: list[str] = []
-            tab.on("pageerror", lambda e: errors.append(str(e)))
-            # The browser asks for /favicon.ico on its own; any other failure or CSP refusal is the page's.
-            tab.on("console", lambda m: errors.append(m.text) if m.type == "error"
-                   and "favicon" not in (m.location or {}).get("url", "") else None)
-            tab.goto(server.url + "/")
-            yield tab
-            assert errors == [], f"console errors (a CSP violation shows here): {errors}"
-        finally:
-            browser.close()
+    with chromium_browser() as browser:
+        context = browser.new_context(locale="vi-VN", viewport={"width": 420, "height": 900})  # a phone
+        tab = context.new_page()
+        errors: list[str] = []
+        tab.on("pageerror", lambda e: errors.append(str(e)))
+        # The browser asks for /favicon.ico on its own; any other failure or CSP refusal is the page's.
+        tab.on("console", lambda m: errors.append(m.text) if m.type == "error"
+               and "favicon" not in (m.location or {}).get("url", "") else None)
+        tab.goto(server.url + "/")
+        yield tab
+        assert errors == [], f"console errors (a CSP violation shows here): {errors}"
 
 
 def _ask(page: Any, text: str) -> Any:

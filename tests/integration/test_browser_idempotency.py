@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.integration.browser import CHROMIUM_ARGS, require_chromium
+from tests.integration.browser import chromium_browser
 from tests.integration.http_support import PAEDIATRIC_QUESTION, ServeProcess
 
 pytestmark = [pytest.mark.integration, pytest.mark.browser]
@@ -23,8 +23,7 @@ def server(tmp_path: Path) -> Iterator[ServeProcess]:
 
 
 def test_a_turn_whose_reply_was_lost_is_resent_with_its_key_and_stored_once(server: ServeProcess) -> None:
-    chromium = require_chromium()
-    from playwright.sync_api import Route, expect, sync_playwright
+    from playwright.sync_api import Route, expect
 
     keys: list[str] = []
     lose_next = {"reply": True}
@@ -37,30 +36,26 @@ def test_a_turn_whose_reply_was_lost_is_resent_with_its_key_and_stored_once(serv
             return
         route.fulfill(response=response)
 
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(locale="vi-VN")
-            page.route("**/v1/rag/query", on_query)
-            page.goto(server.url + "/")
-            replies = page.get_by_test_id("reply")
-            box = page.get_by_label("Câu hỏi")
-            send = page.get_by_role("button", name="Gửi")
+    with chromium_browser() as browser:
+        page = browser.new_page(locale="vi-VN")
+        page.route("**/v1/rag/query", on_query)
+        page.goto(server.url + "/")
+        replies = page.get_by_test_id("reply")
+        box = page.get_by_label("Câu hỏi")
+        send = page.get_by_role("button", name="Gửi")
 
-            box.fill(PAEDIATRIC_QUESTION)
-            send.click()
-            expect(page.get_by_test_id("error")).to_have_count(1)
-            expect(box).to_have_value(PAEDIATRIC_QUESTION)  # kept for the resend
-            send.click()
-            expect(replies).to_have_count(1)
-            expect(replies.nth(0)).to_have_attribute("data-reason", "missing_pediatric_age_or_weight")
+        box.fill(PAEDIATRIC_QUESTION)
+        send.click()
+        expect(page.get_by_test_id("error")).to_have_count(1)
+        expect(box).to_have_value(PAEDIATRIC_QUESTION)  # kept for the resend
+        send.click()
+        expect(replies).to_have_count(1)
+        expect(replies.nth(0)).to_have_attribute("data-reason", "missing_pediatric_age_or_weight")
 
-            box.fill("Bé nặng 18 kg")
-            send.click()
-            expect(replies).to_have_count(2)
-            conversation_id = page.evaluate("localStorage.getItem('formulary.conversation_id')")
-        finally:
-            browser.close()
+        box.fill("Bé nặng 18 kg")
+        send.click()
+        expect(replies).to_have_count(2)
+        conversation_id = page.evaluate("localStorage.getItem('formulary.conversation_id')")
 
     assert len(keys) == 3 and all(keys)
     assert keys[0] == keys[1] != keys[2]  # the resend reused its key; the next turn has its own
