@@ -19,6 +19,9 @@ _OPENER = re.compile(r"^(?:(?:the|vay|va|the thi|nhung|ok|roi)\s+)?(?:con|cung)\
 _TAIL = re.compile(r"\b(thi sao|thi the nao|thi ra sao|the nao|sao|thi nao)\s*(a|nhi|nhe|vay|ha)?\s*[?.!]*$")
 _ANAPHORA = re.compile(r"\b(thuoc nay|thuoc do|thuoc tren|thuoc ay|loai nay|loai do|hai thuoc nay|cac thuoc nay)\b")
 _IT = re.compile(r"(?<!\w)(nó|no)(?!\w)")
+# "dùng paracetamol thay thế", "đổi sang …", "thay bằng …", "chuyển sang …", "thay vì …": another drug in the
+# place of one already discussed.
+_SUBSTITUTE = re.compile(r"\b(thay the|thay vi|doi sang|chuyen sang|thay bang)\b")
 _WITH = re.compile(r"^(?:(?:the|vay|con|the con|vay con)\s+)*voi\b|\bcon voi\b")
 
 
@@ -35,6 +38,11 @@ def has_anaphora(text: str) -> bool:
     # "nó" (it); typed without diacritics "no" could also be "no" (full), so only as a standalone word.
     m = _IT.search(text.lower() if not text.isascii() else fold(text))
     return m is not None and (m.group(1) == "nó" or text.isascii())
+
+
+def is_substitution(text: str) -> bool:
+    """The turn names a drug to use *instead of* one already discussed ("Vậy dùng paracetamol thay thế?")."""
+    return bool(_SUBSTITUTE.search(fold(text)))
 
 
 def adds_interaction_partner(text: str) -> bool:

@@ -22,7 +22,7 @@ from core.text import fold, normalize
 from core.vocabulary import POPULATION_LABELS_VI
 from states.clarify import format_age, format_number
 from states.conditions import is_ambiguous_condition
-from states.followup import adds_interaction_partner, has_anaphora, is_elliptical
+from states.followup import adds_interaction_partner, has_anaphora, is_elliptical, is_substitution
 from states.frame import Pending, QueryFrame
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
@@ -235,6 +235,9 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
     if partner is not None:
         return partner
     if new.drugs and set(new.drugs) != set(prior.drugs):
+        substituted = _substitute(new, prior, text)
+        if substituted is not None:
+            return substituted
         if prior.drugs:
             if _own_question(new) or not is_elliptical(text):
                 return new  # a new drug mid-clarify starts afresh
@@ -268,6 +271,17 @@ def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
                                            "drugs": drugs}), confidence=0.8)
 
 
+def _substitute(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
+    """"Vậy dùng paracetamol thay thế có được không?": the new drug takes the discussed one's place — in an
+    interaction beside the drug the patient takes (the first named), otherwise in the same question, for the same
+    patient. None when the turn is not a substitution."""
+    if not (new.drugs and prior.drugs and is_substitution(text)) or set(new.drugs) & set(prior.drugs):
+        return None
+    if new.section_key is None and new.turn_type in ("drug_overview", "drug_attribute"):
+        return _settled(_switch_drugs(prior, new, text), confidence=0.8)
+    return _carry_patient(new, prior)
+
+
 def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     partner = _pronoun_partner(new, prior, text)
     if partner is not None:
@@ -280,7 +294,8 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             return _settled(prior.model_copy(update=_slot_updates(new, prior)), confidence=0.8)
         if is_elliptical(text) and new.section_key is None and new.turn_type in ("drug_overview", "drug_attribute"):
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
-        return new
+        substituted = _substitute(new, prior, text)
+        return substituted if substituted is not None else new
     if new.unknown_drugs or not prior.drugs:
         return new
     update = _slot_updates(new, prior)

@@ -28,7 +28,7 @@ from states.conditions import (
     relation_condition,
 )
 from states.english import ENGLISH_ONLY, english_patient, english_section, looks_english
-from states.followup import has_anaphora, is_elliptical
+from states.followup import has_anaphora, is_elliptical, is_substitution
 from states.frame import QueryFrame
 from states.person import GENERIC, person_of
 from states.scope import looks_non_human
@@ -254,7 +254,9 @@ class RulesUnderstander:
             return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                           confidence=round(0.5 * name_confidence, 3), **common)
         leftover = _leftover_words(text, candidates)
-        if not leftover or _OVERVIEW.search(fold(text)) or is_elliptical(text):
+        # "Vậy dùng paracetamol thay thế có được không?" leans on the previous turn like an ellipsis: no section is
+        # guessed from its words (the merge puts the drug in the discussed one's place).
+        if not leftover or _OVERVIEW.search(fold(text)) or is_elliptical(text) or is_substitution(text):
             confident = 0.95 if not leftover else (0.6 if is_elliptical(text) else 0.85)
             return _frame(turn_type="drug_overview", confidence=round(confident * name_confidence, 3),
                               **common)

@@ -164,3 +164,28 @@ def test_the_machine_replays_the_pediatric_dose_conversation_to_an_answer() -> N
     assert "Trẻ em" in fifth.reply
     sixth = engine.handle("còn người lớn thì sao?", first.conversation_id)
     assert sixth.outcome == "answerable" and "Người lớn" in sixth.reply
+
+
+def test_a_substitute_named_after_an_interaction_answer_is_paired_with_the_drug_the_patient_takes() -> None:
+    """"Vậy dùng paracetamol thay thế có được không?" after "đang điều trị warfarin … uống ibuprofen được không?":
+    paracetamol takes ibuprofen's place beside warfarin — the question is paracetamol × warfarin."""
+    prior = understand("Bệnh nhân đang điều trị warfarin vì rung nhĩ, bị đau răng. Uống ibuprofen được không?")
+    assert prior.turn_type == "interaction" and prior.drugs[0] == "warfarin"
+    for text in ("Vậy dùng paracetamol thay thế có được không?", "đổi sang paracetamol được không?",
+                 "thay bằng paracetamol thì sao?"):
+        f = merged(text, prior)
+        assert (f.turn_type, f.drugs, f.section_key) == ("interaction", ["warfarin", "paracetamol"],
+                                                         "tuong_tac_thuoc"), text
+
+
+def test_a_substitute_after_a_dose_answer_keeps_the_question_for_the_new_drug() -> None:
+    prior = understand("Liều ibuprofen cho người lớn?")
+    f = merged("Dùng paracetamol thay thế thì liều thế nào?", prior)
+    assert (f.drugs, f.turn_type, f.population) == (["paracetamol"], "dosing_calc", "adult")
+
+
+def test_a_question_that_only_mentions_a_replacement_word_in_passing_is_not_a_substitution() -> None:
+    """"thay thế" inside a fresh, complete question about another drug does not pull the old pair in."""
+    prior = understand("Uống warfarin với aspirin được không?")
+    f = merged("Chống chỉ định của omeprazol?", prior)
+    assert (f.drugs, f.section_key) == (["omeprazol"], "chong_chi_dinh")
