@@ -76,6 +76,11 @@ _NEGATED_USE = re.compile(r"\b(khong|chua) (nen |duoc |the )?(dung|uong|su dung|
                           r"truong hop nao|voi ai)\b|\b(ai|nguoi nao|truong hop nao) (khong|chua) (nen |duoc )?(dung|uong)\b")
 _CAN_USE = re.compile(r"\b(duoc khong|dung duoc|uong duoc|co sao khong|an toan|co nen)\b")
 _INTERACTION_COMPATIBLE = ("tuong_tac_thuoc", "than_trong", "chi_dinh")
+# A second drug added to one already taken ("đang uống aspirin … muốn dùng thêm ibuprofen", "uống kèm với",
+# "phối hợp"): a question about the pair even when it asks how to take them — the interaction text holds the
+# spacing or the lower ceiling; each drug's own dosage section would leave that out.
+_CO_USE = re.compile(r"\b(dung them|uong them|tiem them|kem voi|uong kem|dung kem|ket hop|phoi hop|cung luc|"
+                     r"dung chung|uong chung|chung voi)\b")
 
 
 def _ordered_drugs(text: str, candidates: ResolverResult) -> list[str]:
@@ -233,7 +238,8 @@ class RulesUnderstander:
         common = {"drugs": drugs, "unknown_drugs": unknown, "condition": condition,
                   "condition_relation": relation, **base}
         dose = route is not None and route.key == "lieu_luong_cach_dung"
-        if named >= 2 and not dose and (route is None or route.key in _INTERACTION_COMPATIBLE):
+        together = bool(_CO_USE.search(fold(text)))
+        if named >= 2 and (together or (not dose and (route is None or route.key in _INTERACTION_COMPATIBLE))):
             return _frame(turn_type="interaction", section_key="tuong_tac_thuoc",
                               confidence=round(0.9 * name_confidence, 3), **common)
         if route is not None:

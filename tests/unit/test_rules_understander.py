@@ -238,3 +238,21 @@ def test_a_merged_short_reply_synthesizes_the_drug_and_question_it_continues() -
     query = synthesize_query(f, "5 tuổi")
     assert query.startswith("5 tuổi. Thuốc: paracetamol. Mục: Liều lượng và cách dùng.")
     assert "Đối tượng: trẻ em. Tuổi: 5 tuổi." in query
+
+
+@pytest.mark.parametrize("text", [
+    "Bệnh nhân 60 tuổi đang uống aspirin 81 mg mỗi ngày để dự phòng tim mạch, bị đau khớp gối muốn dùng thêm "
+    "ibuprofen. Uống thế nào cho đúng?",
+    "Đang dùng warfarin, uống kèm với paracetamol liều thế nào?",
+    "Phối hợp amlodipin với simvastatin thì dùng liều ra sao?",
+])
+def test_two_drugs_taken_together_are_an_interaction_even_when_the_turn_asks_how_to_take_them(text: str) -> None:
+    """Adding a second drug to one already taken is a question about the pair (timing, spacing, a lower ceiling
+    stated in the interaction text); showing each drug's own dosage section would leave out what matters."""
+    f = understand(text)
+    assert (f.turn_type, f.section_key, len(f.drugs)) == ("interaction", "tuong_tac_thuoc", 2), text
+
+
+def test_two_drugs_dosed_for_one_patient_without_a_co_use_cue_stay_a_dose_question() -> None:
+    f = understand("Liều paracetamol và ibuprofen cho trẻ 5 tuổi 18 kg?")
+    assert f.turn_type == "dosing_calc"
