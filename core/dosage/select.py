@@ -124,7 +124,10 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         if matching:
             candidates = [line for line in candidates
                           if not line.context.indication or indication_matches(line, patient.indication)]
-    exclusions = [line for line in candidates if line.kind == "exclusion" and not line.band.empty
+    exclusions = [line for line in candidates if line.kind == "exclusion"
+                  # An exclusion names whom it excludes: a band, or a population in its own words ("không khuyến
+                  # cáo tiêm bắp … cho trẻ em"; the parser marks no other band-less line an exclusion).
+                  and (not line.band.empty or line.context.population is not None)
                   and band_admits(line.band, patient) and _exclusion_for(line, patient)
                   # "eGFR dưới 30: chống chỉ định" excludes only a patient whose value is known to be under 30;
                   # without the value it is one of the adjustment lines shown with the question for it.
@@ -132,6 +135,18 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
                   # "Chống chỉ định khi suy gan nặng" does not exclude a patient whose grade is not known: it is
                   # shown with the hepatic lines instead.
                   and not (line.band.hepatic not in (None, "any") and patient.hepatic == "any")]
+    absences = [line for line in exclusions if line.absence]
+    if absences and len(absences) == len(exclusions):
+        # "No data for 12 months - 10 years" (of one dose) does not withhold a line whose own band holds the patient
+        # (the starting dose for 12 months - 18 years): those lines and the absence are shown; the general lines
+        # without a band are withheld. With no such line the absence is the answer, as an exclusion is.
+        own = [line for line in candidates if line.kind != "exclusion" and not line.band.empty
+               and line.band.renal_ml_min is None and line.band.hepatic is None and band_admits(line.band, patient)
+               and line.rule is not None]
+        if own:
+            kept = [line for line in candidates if line in absences or (line.kind != "exclusion" and (
+                band_admits(line.band, patient) and (not line.band.empty or line.kind == "note")))]
+            return Selection(lines=sorted(kept, key=lambda line: line.start))
     if exclusions:
         return Selection(exclusions=exclusions)
     regimen = [line for line in candidates if line.kind != "exclusion"
@@ -178,10 +193,16 @@ def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
     """Routes that have a regimen line for a patient like this one (route not yet chosen)."""
     unrouted = Patient(**{**patient.__dict__, "route": None})
     known = patient.age_months is not None or patient.weight_kg is not None
+    if any(not line.routes for line in select(tree, unrouted).exclusions):
+        # An exclusion for this patient on every route ("không khuyến cáo cho trẻ dưới 7 kg"): no route to choose;
+        # the answer is the exclusion, whatever the route.
+        return []
     found: list[str] = []
     for line in tree.lines:
         if line.kind != "regimen" or not context_admits(line, unrouted):
             continue
+        if line.context.neonate and patient.age_months is not None and patient.age_months >= 1:
+            continue  # a newborn's line (by gestation, not asked before the route) is not an older child's route
         # Only the dimensions the patient has decide here (a newborn's gestation is not asked before the route):
         # a route whose only lines are other children's age/weight bands is not offered to this one.
         by_age_weight = Band(age_months=line.band.age_months, weight_kg=line.band.weight_kg)

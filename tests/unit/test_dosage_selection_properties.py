@@ -71,6 +71,20 @@ def test_selected_lines_are_exactly_the_lines_that_admit_the_patient(patient: Pa
         assert all(admits(line, patient) for line in selection.exclusions)
         return
     chosen = set(map(id, selection.lines))
+    if any(line.absence for line in selection.lines):
+        # "No data for this band" beside a line whose own band holds the patient: the absence and the patient's
+        # banded lines (and notes) are shown, the general dose lines without a band are not.
+        for line in tree.lines:
+            if line.kind == "exclusion":
+                assert (id(line) in chosen) == (line.absence and admits(line, patient)), line.text
+            elif line.kind == "regimen" and line.band.empty:
+                assert id(line) not in chosen, line.text
+            elif admits(line, patient):
+                assert id(line) in chosen, line.text
+            if id(line) in chosen:
+                assert admits(line, patient), (line.text, line.band.describe())
+        assert any(line.kind == "regimen" and not line.band.empty for line in selection.lines)
+        return
     for line in tree.lines:
         if line.kind == "exclusion" and not (line.band.renal_ml_min is not None and patient.renal_ml_min is None):
             assert id(line) not in chosen
