@@ -363,7 +363,9 @@ class _Parser:
             new = Bound(0.0, bound.low, high_open=not bound.low_open)
         else:
             return None
-        return replace(previous.context.band, **{dimension: new})
+        if dimension == "weight_kg":
+            return replace(previous.context.band, weight_kg=new)
+        return replace(previous.context.band, age_months=new)
 
     def _body_band(self, body: str, start: int = 0) -> None:
         """A clause with no band lead-in may state its band in its opening words ("Trẻ 3 tháng - 12 tuổi dùng
