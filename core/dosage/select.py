@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.dosage.bands import read_band
+from core.dosage.lines import dose_quantities
 from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
 from core.text import fold
 
@@ -42,6 +44,10 @@ class Selection:
     (unbanded) lines only, to be shown under a notice."""
     needs_renal_value: bool = False
     """Renal impairment without a ClCr/eGFR value, and the text adjusts by value: ask for it."""
+    below_floor: RegimenLine | None = None
+    """The patient is younger than every age band the section gives for them (abacavir "Trẻ trên 3 tháng tuổi …" for
+    a 2-month-old): the line of the lowest band, whose band words (`band_words`, never its dose) are quoted as the
+    floor. `lines` then hold no dose line, only the general notes."""
 
     @property
     def maxima(self) -> list[str]:
@@ -170,12 +176,42 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
               and line.band.hepatic is None]
     no_band = bool(banded) and not any(not line.band.empty and line.band.renal_ml_min is None
                                        and line.band.hepatic is None for line in chosen)
+    floor = _age_floor(banded, patient) if no_band else None
+    if floor is not None:
+        # Younger than the book's youngest band: the book gives this child no dose. The general dose lines are not
+        # theirs either (they read as the doses of the banded children); only the notes are shown, under the floor.
+        chosen = [line for line in chosen if line.kind == "note"]
     needs_value = patient.renal and patient.renal_ml_min is None and any(
         line.band.renal_ml_min is not None for line in regimen)
     if needs_value:
         # Renal impairment, value not given: every adjustment line (and a question for the value).
         chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
-    return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value)
+    return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor)
+
+
+def _age_floor(banded: list[RegimenLine], patient: Patient) -> RegimenLine | None:
+    """The line of the lowest age band of the patient's banded lines, when the patient is below all of them (and no
+    newborn's line by gestation could be theirs)."""
+    age = patient.age_months
+    aged = [line for line in banded if line.band.age_months is not None]
+    if age is None or not aged or any(line.band.gestation_weeks is not None for line in banded):
+        return None
+    lowest = min(aged, key=lambda line: (line.band.age_months.low, not line.band.age_months.low_open,  # type: ignore[union-attr]
+                                         line.start))
+    bound = lowest.band.age_months
+    assert bound is not None
+    below = age < bound.low or (age == bound.low and bound.low_open)
+    return lowest if below and bound.low > 0 and band_words(lowest) else None
+
+
+def band_words(line: RegimenLine) -> str:
+    """The words of a line before its first dose, as written ("Trẻ trên 3 tháng tuổi đến 12 tuổi"): whom it is for,
+    without what it gives them. '' when the line opens with its dose."""
+    folded = fold(line.text)
+    doses = [folded.find(q.text) for q in dose_quantities(folded) if q.text in folded]
+    opening = line.text[:min(doses)] if doses else ""
+    opening = re.sub(r"(\s+(là|dùng|uống|có thể|liều))+$", "", opening.rstrip(" :,;(")).rstrip(" :,;(")
+    return opening if read_band(opening).dimensions else ""
 
 
 def _exclusion_for(line: RegimenLine, patient: Patient) -> bool:
