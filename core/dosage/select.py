@@ -181,7 +181,7 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         # Younger than the book's youngest band: the book gives this child no dose. The general dose lines are not
         # theirs either (they read as the doses of the banded children); only the notes are shown, under the floor.
         chosen = [line for line in chosen if line.kind == "note"]
-    needs_value = patient.renal and patient.renal_ml_min is None and any(
+    needs_value = floor is None and patient.renal and patient.renal_ml_min is None and any(
         line.band.renal_ml_min is not None for line in regimen)
     if needs_value:
         # Renal impairment, value not given: every adjustment line (and a question for the value).
