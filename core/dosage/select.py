@@ -229,10 +229,13 @@ def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
     """Routes that have a regimen line for a patient like this one (route not yet chosen)."""
     unrouted = Patient(**{**patient.__dict__, "route": None})
     known = patient.age_months is not None or patient.weight_kg is not None
-    if any(not line.routes for line in select(tree, unrouted).exclusions):
+    exclusions = select(tree, unrouted).exclusions
+    if any(not line.routes for line in exclusions):
         # An exclusion for this patient on every route ("không khuyến cáo cho trẻ dưới 7 kg"): no route to choose;
         # the answer is the exclusion, whatever the route.
         return []
+    # A route on which this patient is excluded ("Uống: … không khuyến cáo cho trẻ dưới 7 kg") is not offered.
+    excluded = {r for line in exclusions for r in line.routes}
     found: list[str] = []
     for line in tree.lines:
         if line.kind != "regimen" or not context_admits(line, unrouted):
@@ -244,5 +247,5 @@ def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
         by_age_weight = Band(age_months=line.band.age_months, weight_kg=line.band.weight_kg)
         if known and not by_age_weight.empty and not band_admits(by_age_weight, unrouted, closed=True):
             continue
-        found += [r for r in line.routes if r not in found]
+        found += [r for r in line.routes if r not in found and r not in excluded]
     return found
