@@ -308,9 +308,9 @@ class _Parser:
             # opens a block of its own (a route right after a fresh indication, "Đau, sốt: Uống:", nests in it).
             self._pop_from(last_indication)
         if existing is not None:
-            if kind == "population":
-                # "Viêm tai giữa: Trẻ em: …" — an indication just opened above the old population is this
-                # population's indication, not the old one's: it is kept, below the new population.
+            if kind in ("population", "route"):
+                # "Viêm tai giữa: Trẻ em: …", "Dự phòng trong phẫu thuật: Tiêm: …" — an indication just opened above
+                # the old population (route) is the new one's, not the old one's: it is kept, below the new entry.
                 at = self.stack.index(existing)
                 kept = [e for e in self.stack[at + 1:] if e.kind == "indication" and not e.used]
             self._pop_from(existing)

@@ -217,3 +217,22 @@ def test_real_juvenile_arthritis_heavier_child_band_is_read(stem: str) -> None:
     chosen = select(tree, _child(144, 35, route="oral", indication="viêm khớp dạng thấp thiếu niên"))
     assert not chosen.exclusions
     assert any("2,4 - 3,6 g/ngày" in line.text for line in chosen.lines)
+
+
+# --- the fixture's PDF-shaped monograph (synthetic) ---------------------------------------------------------------
+
+def test_fixture_flattened_injection_block_reads_the_new_rules() -> None:
+    from grounding.dosing_select import section_tree
+    from tests.unit.grounding_fixtures import fixture_chunks
+
+    chunks = [c for c in fixture_chunks("clindamycin") if c.section_key == "lieu_luong_cach_dung"]
+    tree = section_tree(chunks, ["clindamycin"]).tree
+    adult = _line(tree, "600 mg một liều trước phẫu thuật")
+    assert adult.path == ("Dự phòng trong phẫu thuật", "Tiêm", "Người lớn") and set(adult.routes) == {"iv", "im"}
+    assert [m.kind for m in adult.maxima] == ["absolute"] and adult.kind == "regimen"  # "không nên dùng liều quá"
+    heavier = _line(tree, "trẻ nặng hơn")
+    assert heavier.band.weight_kg is not None and heavier.band.weight_kg.contains(20)
+    repeat = _line(tree, "Liều nhắc lại")
+    assert repeat.band.age_months is not None and repeat.band.age_months.contains(66)  # "5 tuổi và 6 tuổi"
+    chosen = [line.text for line in select(tree, _child(72, 25, route="im", indication="dự phòng phẫu thuật")).lines]
+    assert any("300 mg một liều" in t for t in chosen) and not any("10 mg/kg một liều" in t for t in chosen)
