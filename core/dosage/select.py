@@ -107,6 +107,8 @@ def context_admits(line: RegimenLine, patient: Patient) -> bool:
         return False
     if c.hepatic and patient.hepatic is None:
         return False
+    if line.kind == "regimen" and patient.population == "adult" and c.band.empty and not (c.renal or c.hepatic):
+        return True  # a dose under no lead-in ("Liều dùng: … Liều bắt đầu thông thường là 5 mg") is the adult default
     return bool(c.path or c.routes or c.population or not c.band.empty)
 
 
@@ -172,10 +174,11 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         if band_admits(line.band, patient, closed=True):
             chosen.append(line)
     chosen.sort(key=lambda line: line.start)
-    banded = [line for line in regimen if not line.band.empty and line.band.renal_ml_min is None
-              and line.band.hepatic is None]
-    no_band = bool(banded) and not any(not line.band.empty and line.band.renal_ml_min is None
-                                       and line.band.hepatic is None for line in chosen)
+    banded = [line for line in regimen if line.kind == "regimen" and not line.band.empty
+              and line.band.renal_ml_min is None and line.band.hepatic is None]
+    # A band on a note ("người … cân nặng dưới 50 kg, liều đầu tiên … thấp hơn") is not a dose band: only dose lines
+    # decide whether the patient is in one of the section's bands.
+    no_band = bool(banded) and not any(line in banded for line in chosen)
     floor = _age_floor(banded, patient) if no_band else None
     if floor is not None:
         # Younger than the book's youngest band: the book gives this child no dose. The general dose lines are not

@@ -236,3 +236,25 @@ def test_fixture_flattened_injection_block_reads_the_new_rules() -> None:
     assert repeat.band.age_months is not None and repeat.band.age_months.contains(66)  # "5 tuổi và 6 tuổi"
     chosen = [line.text for line in select(tree, _child(72, 25, route="im", indication="dự phòng phẫu thuật")).lines]
     assert any("300 mg một liều" in t for t in chosen) and not any("10 mg/kg một liều" in t for t in chosen)
+
+
+# --- a dose under no lead-in is the adult default; a band on a note is not a dose band -----------------------------
+
+DEFAULT = ("Cách dùng: Uống một lần mỗi ngày. Liều dùng: Liều bắt đầu thông thường là 4 mg, điều chỉnh theo xét "
+           "nghiệm. Đối với người có nguy cơ (cân nặng dưới 50 kg), liều đầu tiên còn thấp hơn. Trẻ em: Trẻ 1 - 12 "
+           "tuổi: 0,1 mg/kg/ngày.")
+
+
+def test_a_dose_under_no_lead_in_is_the_adults_and_a_noted_band_does_not_hide_it() -> None:
+    tree = parse_dosage(DEFAULT)
+    adult = select(tree, Patient(population="adult", route="oral"))
+    assert any("4 mg" in line.text for line in adult.lines)
+    assert not adult.no_band  # the weight band is on a note, not on a dose: the adult is not "in no band"
+    child = [line.text for line in select(tree, _child(60, 18)).lines]
+    assert not any("4 mg" in t for t in child)  # near miss: never a child's dose
+
+
+def test_near_miss_a_context_free_note_is_not_shown_as_the_adults_dose() -> None:
+    tree = parse_dosage("Phải lắc kỹ trước khi dùng. Người lớn: 4 mg/ngày.")
+    adult = [line.text for line in select(tree, Patient(population="adult")).lines]
+    assert adult == ["4 mg/ngày."]
