@@ -447,6 +447,13 @@ class _Parser:
                 routes = self._named_routes(text) or context.routes
                 context = replace(context, band=band, routes=routes,
                                   population=named or context.population)
+        head = " ".join(fold(body).split()[:4])
+        opening_routes = tuple(r for r, p in _ROUTES if p.search(head) and r != "inhaled")
+        if len(opening_routes) == 1 and opening_routes[0] in context.routes and len(context.routes) > 1 \
+                and re.match(r"^(neu |khi )?(uong|dat|tiem|truyen)", fold(body)):
+            # "Uống, đặt trực tràng: … Uống 300 mg …": the line that opens with one of its context's routes is that
+            # route's (the context, and the indication under it, stay open for the next line).
+            context = replace(context, routes=opening_routes)
         if kind == "regimen" and not context.routes:
             anywhere = tuple(r for r, p in _ROUTES if p.search(fold(text))
                              and (r != "inhaled" or re.search(r"khí dung|hít|phun mù", text, re.I)))

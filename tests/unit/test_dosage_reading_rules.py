@@ -258,3 +258,11 @@ def test_near_miss_a_context_free_note_is_not_shown_as_the_adults_dose() -> None
     tree = parse_dosage("Phải lắc kỹ trước khi dùng. Người lớn: 4 mg/ngày.")
     adult = [line.text for line in select(tree, Patient(population="adult")).lines]
     assert adult == ["4 mg/ngày."]
+
+
+def test_a_line_opening_with_one_of_its_contexts_routes_is_that_routes_and_the_context_stays_open() -> None:
+    tree = parse_dosage("Uống, đặt trực tràng: Giảm đau: Uống 300 mg/lần. Trẻ em: 10 mg/kg/lần.")
+    oral = _line(tree, "Uống 300 mg/lần")
+    assert oral.routes == ("oral",) and oral.context.indication == ("Giảm đau",)
+    child = _line(tree, "10 mg/kg/lần")  # near miss: the next line is not narrowed, nor loses the indication
+    assert set(child.routes) == {"oral", "rectal"} and child.context.indication == ("Giảm đau",)
