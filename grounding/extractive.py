@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from core.budget import RequestBudget
 from core.corpus import Chunk
 from core.dosage.model import RegimenLine
+from core.dosage.select import band_words
 from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
 from core.text import fold, states_phrase
@@ -55,6 +56,13 @@ EXCLUDED_PREAMBLE = (
     "Dược thư ghi thuốc này không dùng hoặc không khuyến cáo cho trường hợp của bệnh nhân (trích dưới đây), nên tôi "
     "không đưa liều. Vui lòng hỏi bác sĩ hoặc dược sĩ:"
 )
+
+BELOW_FLOOR_PREAMBLE = (
+    "Dược thư chỉ ghi liều cho trẻ từ nhóm tuổi thấp nhất trích dưới đây trở lên; bé nhỏ tuổi hơn nên Dược thư không "
+    "có liều cho bé và tôi không đưa liều. Vui lòng hỏi bác sĩ hoặc dược sĩ (kèm phần chung của đoạn liều):"
+)
+
+
 CONTRAINDICATED_PREAMBLE = (
     "Dược thư ghi chống chỉ định phù hợp với bối cảnh bệnh nhân đã nêu (trích dưới đây), nên tôi không đưa liều. "
     "Vui lòng hỏi bác sĩ hoặc dược sĩ:"
@@ -137,7 +145,15 @@ class ExtractiveGenerator:
             if not quoted and request.population is not None:
                 quoted = self._population_mentions(tree, request.population)
             claims += quoted
-            if quoted and selection.no_band:
+            if selection.below_floor is not None:
+                # The floor is quoted (its band words, never its dose) before the general notes.
+                floor = selection.below_floor
+                path = " › ".join(floor.path)
+                words = band_words(floor)
+                claims.insert(len(claims) - len(quoted), Claim(text=clean(f"{path}: {words}" if path else words),
+                                                               citations=tree.citations(floor)))
+                notices.append(BELOW_FLOOR_PREAMBLE)
+            elif quoted and selection.no_band:
                 notices.append(NO_BAND_PREAMBLE if request.population == "pediatric" else GENERAL_ONLY_PREAMBLE)
             if selection.needs_renal_value:
                 notices.append(RENAL_VALUE_QUESTION)

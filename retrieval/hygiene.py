@@ -402,6 +402,13 @@ def dosage_placement(text: str, drug_names: Sequence[str] = ()) -> tuple[int, in
     return (int(result[0]), int(result[1]))
 
 
+def dosage_unplaced(text: str, drug_names: Sequence[str] = ()) -> list[str]:
+    """The dosage lines the parser could not place, each as '<why>: <first words> …' (for the load report)."""
+    from core.dosage.parse import parse_dosage
+
+    return [f"{u.reason}: {_preview(u.text, 8)}" for u in parse_dosage(text, drug_names=tuple(drug_names)).unplaced]
+
+
 _BRAND_TAIL = re.compile(r"(?<=\w\.) ([^;.\n]+)$")
 
 
@@ -484,6 +491,7 @@ def apply_hygiene(monographs: Sequence[Monograph], report: LoadReport) -> list[M
         findings.misplaced += misplaced_text([(s.key, s.text) for s in sections])
         dosage = "\n".join(s.text for s in sections if s.key == "lieu_luong_cach_dung")
         findings.dosage_placed = dosage_placement(dosage, forms[m.drug_id]) if dosage else None
+        findings.dosage_unplaced = dosage_unplaced(dosage, forms[m.drug_id]) if dosage else []
         report.hygiene.append(findings)
         cleaned.append(m.model_copy(update={"sections": sections,
                                             "aliases": [*m.aliases, *findings.aliases_found]}))

@@ -37,6 +37,8 @@ class MonographHygiene(BaseModel):
     dosage_placed: tuple[int, int] | None = None
     """(placed, total) lines of the dosage section placed in the dosage tree; None when no dosage parser is
     installed (hook: retrieval.hygiene.dosage_placement)."""
+    dosage_unplaced: list[str] = Field(default_factory=list)
+    """'<why>: <first words> …' per dosage line the parser could not place (never shown as a band's dose)."""
 
     @property
     def changed(self) -> bool:

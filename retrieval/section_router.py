@@ -106,9 +106,23 @@ _IMPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
 )
 
 
+# "tiêm chủng" (vaccination) and "tiêm chung" (injected together) fold alike. With diacritics the turn says which;
+# without them, "sau/trước/lịch/mũi tiêm chủng" is the vaccination, "tiêm chung với X" the pair.
+_VACCINATION_FOLDED = _r(r"\b(sau|truoc|lich|mui|di|dot|khi) tiem chung\b(?! voi)")
+
+
+def _without_vaccination(text: str, folded: str) -> str:
+    """The folded turn with its vaccination mentions blanked: being vaccinated is the patient's context (a fever
+    after vaccination), not a question about two drugs given together."""
+    lower = text.lower()
+    if "tiêm chủng" in lower and "tiêm chung" not in lower:
+        return re.sub(r"\btiem chung\b(?! voi)", "vaccination", folded)
+    return _VACCINATION_FOLDED.sub(lambda m: f"{m.group(1)} vaccination", folded)
+
+
 def route_section(text: str) -> SectionRoute | None:
     """The section a question asks about, or None when its phrasing names none."""
-    folded = fold_query(text)
+    folded = _without_vaccination(text, fold_query(text))
     for key, pattern, confidence in _EXPLICIT:
         m = pattern.search(folded)
         if m:

@@ -120,10 +120,30 @@ def hepatic_grade(folded: str) -> HepaticGrade | None:
     return "any"
 
 
-def read_band(phrase: str) -> BandReading:
-    """The band a phrase states (a lead-in, or the opening words of a line)."""
+def _union(bounds: list[Bound], dim: str) -> Bound | None:
+    """Bands listed together for one dose ("trẻ < 12 tháng tuổi, 12 tháng tuổi - 10 tuổi và 11 tuổi - 18 tuổi") as
+    one interval, when they join up: each starts where the one before ends, or one written unit later (whole years
+    "… 10 tuổi và 11 tuổi …": through the tenth year; whole kg). A real gap → None (not one band)."""
+    step = {"age": 12.0, "weight": 1.0}.get(dim, 0.0)
+    ordered = sorted(bounds, key=lambda b: (b.low, b.high))
+    hull = ordered[0]
+    for b in ordered[1:]:
+        gap = b.low - hull.high
+        whole_unit = dim != "age" or (hull.high % 12 == 0 and b.low % 12 == 0) or gap <= 1.0
+        if gap > 0 and not (gap <= step and whole_unit):
+            return None
+        if b.high >= hull.high:
+            hull = Bound(hull.low, b.high, hull.low_open, b.high_open)
+    return hull
+
+
+def read_band(phrase: str, *, union: bool = False) -> BandReading:
+    """The band a phrase states (a lead-in, or the opening words of a line). `union`: several bands of one dimension
+    listed together are read as the interval they cover when they join up (the caller knows they share one dose);
+    otherwise they make the reading ambiguous."""
     folded = repair_lost_dashes(fold(phrase))
     found: dict[str, Bound] = {}
+    listed: dict[str, list[Bound]] = {}
     ambiguous = False
     for q in extract_quantities(folded):
         dim = _dimension(q, folded)
@@ -140,9 +160,16 @@ def read_band(phrase: str) -> BandReading:
             continue
         joined = _join(found[dim], bound) if dim in found else bound
         if joined is None:
-            ambiguous = True
+            listed.setdefault(dim, [found[dim]]).append(bound)
+            hull = _union(listed[dim], dim) if union else None
+            if hull is None:
+                ambiguous = True
+            else:
+                found[dim] = hull
         else:
             found[dim] = joined
+            if dim in listed:
+                listed[dim][-1] = joined
     if "gestation" not in found and re.search(r"\b(thieu thang|de non)\b", folded):
         found["gestation"] = Bound(0.0, 37.0)
     elif "gestation" not in found and re.search(r"\bdu thang\b", folded):

@@ -11,12 +11,17 @@ from core.text import fold
 
 _DOSE_UNIT = re.compile(r"^(mg|ml|iu|don vi|vien|goi|ong|giot|mmol|meq)(/|$)")
 _MAX_CUE = re.compile(r"\b(toi da|lieu toi da|khong (duoc )?(qua|vuot qua|vuot)|khong (tiem|truyen|dung) (vuot )?qua|"
+                      r"khong (nen |duoc )?(dung|uong|tiem|truyen|cho)( lieu)? (vuot )?qua|"
                       r"khong vuot qua|den toi da|co the (tang )?(len )?toi)\b")
 _EXCLUSION = re.compile(
     r"\b(khong (duoc )?(dung|nen dung|khuyen cao( dung)?|su dung)|chong chi dinh|tranh dung|"
     r"chua (duoc )?xac dinh|chua co (du lieu|kinh nghiem)|khong co (du lieu|lieu))\b")
-_FORM_RESTRICTION = re.compile(r"^\s*(cac dang|dang|vien|thuoc tiem|duong|de tu|tiem|truyen|lieu tan cong|"
-                               r"keo dai|qua \d|[a-z]+ de tu|paracetamol)")
+_FORM_RESTRICTION = re.compile(r"^\s*(cac dang|dang|vien|thuoc tiem|de tu|lieu tan cong|keo dai|qua \d|[a-z]+ de tu|paracetamol|"
+                               r"lieu (qua|vuot|cao hon|lon hon|toi da))")
+"""What follows "không dùng …" when it restricts a form or a dose, not the patient: "không dùng liều tấn công",
+"không nên dùng liều quá 100 mg/kg/ngày" (a ceiling), "không dùng thuốc tiêm có alcol benzylic …" (a product).
+A route that follows ("không khuyến cáo tiêm bắp … cho trẻ
+em") is an exclusion on that route: the parser keeps the route on the line."""
 _DIVIDED = re.compile(r"\bchia( lam| thanh)? (\d+)(?:\s*(?:-|–|hoac)\s*(\d+))? (lan|lieu)")
 _TIMES_A_DAY = re.compile(r"(\d+)(?:\s*(?:-|–)\s*(\d+))? lan\s*/\s*(ngay|24 gio)")
 _INTERVAL = re.compile(r"\b(cach|moi|cu)( nhau)?( khoang)? (\d+)(?:\s*(?:-|–)\s*(\d+))?\s*gio")
@@ -99,6 +104,17 @@ def excludes(text: str) -> bool:
     if not m:
         return False
     return not _FORM_RESTRICTION.match(folded[m.end():])
+
+
+_ABSENCE = re.compile(r"\b(khong co (du lieu|so lieu)|chua co (du lieu|so lieu)|lieu chua (duoc )?xac dinh)\b")
+
+
+def absence(text: str) -> bool:
+    """The exclusion says the book has no data or no dose for its band ("từ 12 tháng tuổi - 10 tuổi: không có dữ
+    liệu", "Dưới 3 tuổi: Liều chưa được xác định"), not that the drug must not be given. It withholds the general
+    lines from that band, but not a line whose own band the patient is in (the starting dose stated for 12 months -
+    18 years beside "no maintenance data for 12 months - 10 years")."""
+    return _ABSENCE.search(fold(text)) is not None
 
 
 def looks_like_table(text: str) -> bool:

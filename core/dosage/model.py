@@ -160,6 +160,8 @@ class RegimenLine:
     kind: LineKind = "regimen"
     maxima: tuple[Maximum, ...] = ()
     rule: Rule | None = None
+    absence: bool = False
+    """An exclusion that states no data / no dose for its band (core.dosage.lines.absence), not a prohibition."""
 
     @property
     def routes(self) -> tuple[str, ...]:

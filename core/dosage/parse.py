@@ -18,6 +18,7 @@ Never by guess: a flattened table, and the lines under a band lead-in whose rang
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -25,10 +26,10 @@ from functools import lru_cache
 from typing import Literal
 
 from core.dosage.bands import hepatic_grade, read_band
-from core.dosage.lines import dose_quantities, excludes, looks_like_table, maxima, rule
+from core.dosage.lines import absence, dose_quantities, excludes, looks_like_table, maxima, rule
 from core.dosage.model import Band, Bound, Context, DosageTree, LineKind, RegimenLine, Unplaced
 from core.text import fold
-from core.vocabulary import BOOK_ADULT, BOOK_CHILD, NEONATE, route_patterns
+from core.vocabulary import BOOK_ADULT, BOOK_CHILD, INJECTION_ROUTES, NEONATE, route_patterns
 
 EntryKind = Literal["section", "special", "route", "indication", "population", "band"]
 
@@ -50,6 +51,11 @@ _TRAILING_BAND = re.compile(r"\b(cho|o|doi voi|voi) (tre|nguoi|benh nhan|so sinh
 _INNER_LEADIN = re.compile(r"(?:^|[.,)]\s+)([^:;.,()]{3,60}):\s")
 _ELIDED = re.compile(r"^(\(|\d|duoi|tren|tu |>|<|≥|≤|hoac)")
 _BAND_CUE = re.compile(r"\b(tre|so sinh|nguoi|benh nhan|clcr|egfr|thanh thai|can nang)\b")
+_RESPECTIVELY = re.compile(r"\b(lan luot|tuong ung|theo thu tu)\b")
+_COMPARISON = re.compile(r"\b(nang|nhe|nhieu tuoi|it tuoi|lon|nho|be) hon\b")
+_DISCOURSE = re.compile(r"^\s*((tuy nhien|ngoai ra|trai lai|mat khac|do [^,\d]{1,40}|vi [^,\d]{1,40}),\s*)+")
+_INJECTION_LEADIN = re.compile(r"^(tiem|thuoc tiem|duong tiem|dang tiem|dang thuoc tiem)$")
+_INJECTION_WORD = re.compile(r"\b(tiem|thuoc tiem)\b")
 MAX_LEADIN_WORDS = 30
 NEONATE_MONTHS = Bound(0.0, 1.0)
 MAX_ROUTE_WORDS = 10
@@ -83,9 +89,12 @@ class _Parser:
     """Why the clause being read cannot be placed ('' = it can)."""
     leadin_line: bool = False
     """The clause being emitted opens with a lead-in of its own ("Thời gian điều trị: …")."""
+    injection_routes: tuple[str, ...] = ()
+    """What "Tiêm:" / "Thuốc tiêm:" means in this section (see `injection_routes`)."""
 
     def __post_init__(self) -> None:
         self.tree = DosageTree(text=self.text)
+        self.injection_routes = injection_routes(self.text)
 
     # ------------------------------------------------------------------------------------------ structure
 
@@ -121,6 +130,12 @@ class _Parser:
             self._leadin(part)
 
     def _clause(self, start: int, end: int) -> None:
+        top = self.stack[-1] if self.stack else None
+        if top is not None and top.kind == "band" and not top.label and self.text[:start].rstrip().endswith("."):
+            # A band a sentence states in its own words ("Đối với người … cân nặng dưới 50 kg, liều …") is that
+            # sentence's: the next sentence, with no band of its own, is not for those patients only. (A band
+            # lead-in with a colon, "Trẻ 3 - 6 tháng: … . Tối đa …", does carry on to the ceiling sentence.)
+            self.stack.pop()
         pos = start
         body_start: int | None = None
         had_band = False
@@ -160,7 +175,7 @@ class _Parser:
         lend = lstart + len(line_text)
         self.unplaceable = ""
         if not had_band and not excludes(self.text[pos:end]):
-            self._body_band(self.text[pos:end])
+            self._body_band(self.text[pos:end], pos)
         self.leadin_line = lstart < pos  # the line opens with its own lead-in: never a continuation
         self._emit(lstart, lend, self.text[pos:end])
 
@@ -226,7 +241,8 @@ class _Parser:
             # Looks like a band but the range cannot be read: its lines are reported, never placed by guess.
             self._open_band(phrase, Band(), population, neonate, readable=False)
             return "band"
-        routes = [r for r, p in _ROUTES if p.search(folded)]
+        routes = [r for r, p in _ROUTES if p.search(folded)] or (
+            list(self.injection_routes) if _INJECTION_LEADIN.match(folded) else [])
         if routes and words <= MAX_ROUTE_WORDS and not _NOTE_START.match(folded):
             self._open("route", _Entry("route", phrase, routes=tuple(routes)))
             return "route"
@@ -285,10 +301,16 @@ class _Parser:
     def _open(self, kind: EntryKind, entry: _Entry) -> None:
         existing = self._last(kind)
         kept: list[_Entry] = []
+        last_indication = self._last("indication")
+        if kind == "route" and entry.label and existing is None and last_indication is not None \
+                and last_indication.used:
+            # "Hội chứng Tourette: …lines…. Thuốc tiêm: …": a route heading after an indication whose lines are done
+            # opens a block of its own (a route right after a fresh indication, "Đau, sốt: Uống:", nests in it).
+            self._pop_from(last_indication)
         if existing is not None:
-            if kind == "population":
-                # "Viêm tai giữa: Trẻ em: …" — an indication just opened above the old population is this
-                # population's indication, not the old one's: it is kept, below the new population.
+            if kind in ("population", "route"):
+                # "Viêm tai giữa: Trẻ em: …", "Dự phòng trong phẫu thuật: Tiêm: …" — an indication just opened above
+                # the old population (route) is the new one's, not the old one's: it is kept, below the new entry.
                 at = self.stack.index(existing)
                 kept = [e for e in self.stack[at + 1:] if e.kind == "indication" and not e.used]
             self._pop_from(existing)
@@ -318,27 +340,68 @@ class _Parser:
     def _stack_population(self) -> str | None:
         return next((e.population for e in reversed(self.stack) if e.population), None)
 
-    def _body_band(self, body: str) -> None:
+    def _complement(self, comparison: re.Match[str], start: int) -> Band | None:
+        """"Trẻ cân nặng dưới 25 kg: …; trẻ nặng hơn: …": the comparison names the rest of the one-sided band of the
+        clause just before it (heavier than under 25 kg → 25 kg and over). Only then: the band before is one
+        dimension, open on the side the comparison points to, and nothing but the separator lies between them."""
+        previous = self.tree.lines[-1] if self.tree.lines else None
+        if previous is None or re.search(r"\w", self.text[previous.end:start]) or previous.kind != "regimen":
+            return None
+        word = comparison.group(1)
+        dimension = {"nang": "weight_kg", "nhe": "weight_kg", "nhieu tuoi": "age_months", "it tuoi": "age_months",
+                     "lon": "age_months", "nho": "age_months", "be": "age_months"}[word]
+        heavier = word in ("nang", "nhieu tuoi", "lon")
+        band = previous.band
+        stated = {d: getattr(band, d) for d in ("age_months", "weight_kg", "renal_ml_min", "gestation_weeks")
+                  if getattr(band, d) is not None}
+        if list(stated) != [dimension] or band.hepatic is not None:
+            return None
+        bound: Bound = stated[dimension]
+        if heavier and bound.low == 0.0 and bound.high != math.inf:
+            new = Bound(bound.high, math.inf, low_open=not bound.high_open, high_open=False)
+        elif not heavier and bound.high == math.inf and bound.low > 0.0:
+            new = Bound(0.0, bound.low, high_open=not bound.low_open)
+        else:
+            return None
+        if dimension == "weight_kg":
+            return replace(previous.context.band, weight_kg=new)
+        return replace(previous.context.band, age_months=new)
+
+    def _body_band(self, body: str, start: int = 0) -> None:
         """A clause with no band lead-in may state its band in its opening words ("Trẻ 3 tháng - 12 tuổi dùng
         tối đa …", "Các liều cho trẻ từ 3 tháng - 18 tuổi …", "Nếu uống, ở trẻ em, Clcr < 10 ml/phút, …") or after
         its dose ("0,09 mg/kg/ngày, cho trẻ từ 11 tuổi - 18 tuổi"). A clause that names its patients by a band it
         does not state ("trẻ nặng hơn …") or by several bands is marked unplaceable."""
         folded = fold(body)
         opening = _opening(body)
-        head = " ".join(opening.split()[:7])
+        # "Tuy nhiên, do nguy cơ độc tính, trẻ cân nặng trên 25 kg …": the patients come after the discourse phrases.
+        head = " ".join(_DISCOURSE.sub("", opening).split()[:7])
         self.unplaceable = ""
-        if _BAND_CUE.search(head) and re.search(r"\b(nang|lon|nhieu tuoi|be) hon\b", opening):
-            self.unplaceable = "a band named by comparison, not stated"
+        if _BAND_CUE.search(head) and _COMPARISON.search(opening) and not read_band(opening).dimensions:
+            complement = self._complement(_COMPARISON.search(opening), start)  # type: ignore[arg-type]
+            if complement is None:
+                self.unplaceable = "a band named by comparison, not stated"
+                return
+            self._pop_kinds({"band"})
+            self.stack.append(_Entry("band", "", band=complement))
             return
         band = read_band(opening) if _BAND_CUE.search(head) else None
+        phrase = opening
         if band is None or not band.dimensions:
             trailing = _TRAILING_BAND.search(folded[len(opening):]) if opening != folded else None
             band = read_band(trailing.group(0)) if trailing else band
+            phrase = trailing.group(0) if trailing else phrase
         if band is None or not band.dimensions:
             return
         if band.ambiguous:
-            self.unplaceable = "several bands in one line"
-            return
+            union = read_band(phrase, union=True)
+            if len(dose_quantities(folded)) - len(maxima(body)) != 1 or _RESPECTIVELY.search(folded) \
+                    or union.ambiguous:
+                self.unplaceable = "several bands in one line"
+                return
+            # "0,20 mg/kg/ngày … đối với trẻ < 12 tháng tuổi, 12 tháng tuổi - 10 tuổi và 11 tuổi - 18 tuổi": one dose
+            # for every band listed, which join up: the line is for all of them (bands.read_band, union=True).
+            band = union
         # The band is stated in the line itself: nothing to add to the path; a population named there is opened
         # by _inline_context, so it carries on to the next line too.
         self._pop_kinds({"band"})
@@ -376,9 +439,21 @@ class _Parser:
         if excludes(text):
             # An exclusion names whom it excludes ("cho trẻ dưới 2 tuổi"); one that names nobody excludes nobody.
             band = context.band.merged(own.band) if own.dimensions else context.band
-            if not band.empty or own.dimensions:
+            named, _ = _population(fold(text))
+            if not band.empty or own.dimensions or named is not None:
+                # "Không khuyến cáo tiêm bắp … cho trẻ em": the population and the route it names are its own,
+                # whatever lead-in it sits under; it excludes those patients on that route only.
                 kind = "exclusion"
-                context = replace(context, band=band)
+                routes = self._named_routes(text) or context.routes
+                context = replace(context, band=band, routes=routes,
+                                  population=named or context.population)
+        head = " ".join(fold(body).split()[:4])
+        opening_routes = tuple(r for r, p in _ROUTES if p.search(head) and r != "inhaled")
+        if len(opening_routes) == 1 and opening_routes[0] in context.routes and len(context.routes) > 1 \
+                and re.match(r"^(neu |khi )?(uong|dat|tiem|truyen)", fold(body)):
+            # "Uống, đặt trực tràng: … Uống 300 mg …": the line that opens with one of its context's routes is that
+            # route's (the context, and the indication under it, stay open for the next line).
+            context = replace(context, routes=opening_routes)
         if kind == "regimen" and not context.routes:
             anywhere = tuple(r for r, p in _ROUTES if p.search(fold(text))
                              and (r != "inhaled" or re.search(r"khí dung|hít|phun mù", text, re.I)))
@@ -395,8 +470,16 @@ class _Parser:
             kind = "regimen" if "regimen" in (kind, previous.kind) else kind
             self.tree.lines.pop()
         line = RegimenLine(text=text, start=start, end=end, context=context, kind=kind,
-                           maxima=maxima(text), rule=rule(text) if kind == "regimen" else None)
+                           maxima=maxima(text), rule=rule(text) if kind == "regimen" else None,
+                           absence=kind == "exclusion" and absence(text))
         self.tree.lines.append(line)
+
+    def _named_routes(self, text: str) -> tuple[str, ...]:
+        folded = fold(text)
+        named = tuple(r for r, p in _ROUTES if p.search(folded) and r != "inhaled")
+        if not named and _INJECTION_WORD.search(folded):
+            named = self.injection_routes
+        return named
 
     def _inline_context(self, body: str) -> None:
         """A route or population named at the very start of a line opens a context that carries on ("Nếu uống, ở
@@ -405,7 +488,7 @@ class _Parser:
         head = " ".join(folded.split()[:4])
         routes = tuple(r for r, p in _ROUTES if p.search(head) and r != "inhaled")
         current = next((e.routes for e in reversed(self.stack) if e.routes), ())
-        if len(routes) == 1 and routes != current and re.match(r"^(neu |khi )?(uong|dat|tiem|truyen)", folded):
+        if len(routes) == 1 and routes[0] not in current and re.match(r"^(neu |khi )?(uong|dat|tiem|truyen)", folded):
             band = self.stack.pop() if self.stack and self.stack[-1].kind == "band" else None
             self._open("route", _Entry("route", "", routes=routes))
             if band is not None:
@@ -468,6 +551,15 @@ def _opening(body: str) -> str:
 
 _ADJUSTMENT = re.compile(r"\b(cach nhau \d|moi \d+ gio|giam liều|giam lieu|gian (rong )?khoang cach|"
                          r"khong can (phai )?dieu chinh)")
+
+
+def injection_routes(section_text: str) -> tuple[str, ...]:
+    """What a bare "Tiêm:" / "Thuốc tiêm:" lead-in means in this section: the injection routes the section names
+    anywhere ("có thể dùng uống hoặc tiêm bắp hoặc tiêm tĩnh mạch chậm" → im, iv); every injection route when it
+    names none (the book gives an injection dose without saying which: the line is quoted with its "Tiêm" path)."""
+    folded = fold(section_text)
+    named = tuple(r for r, p in _ROUTES if r in INJECTION_ROUTES and p.search(folded))
+    return named or INJECTION_ROUTES
 
 
 def _population(folded: str) -> tuple[Literal["adult", "pediatric"] | None, bool]:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.dosage.bands import read_band
+from core.dosage.lines import dose_quantities
 from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
 from core.text import fold
 
@@ -42,6 +44,10 @@ class Selection:
     (unbanded) lines only, to be shown under a notice."""
     needs_renal_value: bool = False
     """Renal impairment without a ClCr/eGFR value, and the text adjusts by value: ask for it."""
+    below_floor: RegimenLine | None = None
+    """The patient is younger than every age band the section gives for them (abacavir "Trẻ trên 3 tháng tuổi …" for
+    a 2-month-old): the line of the lowest band, whose band words (`band_words`, never its dose) are quoted as the
+    floor. `lines` then hold no dose line, only the general notes."""
 
     @property
     def maxima(self) -> list[str]:
@@ -101,6 +107,8 @@ def context_admits(line: RegimenLine, patient: Patient) -> bool:
         return False
     if c.hepatic and patient.hepatic is None:
         return False
+    if line.kind == "regimen" and patient.population == "adult" and c.band.empty and not (c.renal or c.hepatic):
+        return True  # a dose under no lead-in ("Liều dùng: … Liều bắt đầu thông thường là 5 mg") is the adult default
     return bool(c.path or c.routes or c.population or not c.band.empty)
 
 
@@ -124,7 +132,10 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         if matching:
             candidates = [line for line in candidates
                           if not line.context.indication or indication_matches(line, patient.indication)]
-    exclusions = [line for line in candidates if line.kind == "exclusion" and not line.band.empty
+    exclusions = [line for line in candidates if line.kind == "exclusion"
+                  # An exclusion names whom it excludes: a band, or a population in its own words ("không khuyến
+                  # cáo tiêm bắp … cho trẻ em"; the parser marks no other band-less line an exclusion).
+                  and (not line.band.empty or line.context.population is not None)
                   and band_admits(line.band, patient) and _exclusion_for(line, patient)
                   # "eGFR dưới 30: chống chỉ định" excludes only a patient whose value is known to be under 30;
                   # without the value it is one of the adjustment lines shown with the question for it.
@@ -132,6 +143,18 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
                   # "Chống chỉ định khi suy gan nặng" does not exclude a patient whose grade is not known: it is
                   # shown with the hepatic lines instead.
                   and not (line.band.hepatic not in (None, "any") and patient.hepatic == "any")]
+    absences = [line for line in exclusions if line.absence]
+    if absences and len(absences) == len(exclusions):
+        # "No data for 12 months - 10 years" (of one dose) does not withhold a line whose own band holds the patient
+        # (the starting dose for 12 months - 18 years): those lines and the absence are shown; the general lines
+        # without a band are withheld. With no such line the absence is the answer, as an exclusion is.
+        own = [line for line in candidates if line.kind != "exclusion" and not line.band.empty
+               and line.band.renal_ml_min is None and line.band.hepatic is None and band_admits(line.band, patient)
+               and line.rule is not None]
+        if own:
+            kept = [line for line in candidates if line in absences or (line.kind != "exclusion" and (
+                band_admits(line.band, patient) and (not line.band.empty or line.kind == "note")))]
+            return Selection(lines=sorted(kept, key=lambda line: line.start))
     if exclusions:
         return Selection(exclusions=exclusions)
     regimen = [line for line in candidates if line.kind != "exclusion"
@@ -151,16 +174,47 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         if band_admits(line.band, patient, closed=True):
             chosen.append(line)
     chosen.sort(key=lambda line: line.start)
-    banded = [line for line in regimen if not line.band.empty and line.band.renal_ml_min is None
-              and line.band.hepatic is None]
-    no_band = bool(banded) and not any(not line.band.empty and line.band.renal_ml_min is None
-                                       and line.band.hepatic is None for line in chosen)
-    needs_value = patient.renal and patient.renal_ml_min is None and any(
+    banded = [line for line in regimen if line.kind == "regimen" and not line.band.empty
+              and line.band.renal_ml_min is None and line.band.hepatic is None]
+    # A band on a note ("người … cân nặng dưới 50 kg, liều đầu tiên … thấp hơn") is not a dose band: only dose lines
+    # decide whether the patient is in one of the section's bands.
+    no_band = bool(banded) and not any(line in banded for line in chosen)
+    floor = _age_floor(banded, patient) if no_band else None
+    if floor is not None:
+        # Younger than the book's youngest band: the book gives this child no dose. The general dose lines are not
+        # theirs either (they read as the doses of the banded children); only the notes are shown, under the floor.
+        chosen = [line for line in chosen if line.kind == "note"]
+    needs_value = floor is None and patient.renal and patient.renal_ml_min is None and any(
         line.band.renal_ml_min is not None for line in regimen)
     if needs_value:
         # Renal impairment, value not given: every adjustment line (and a question for the value).
         chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
-    return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value)
+    return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor)
+
+
+def _age_floor(banded: list[RegimenLine], patient: Patient) -> RegimenLine | None:
+    """The line of the lowest age band of the patient's banded lines, when the patient is below all of them (and no
+    newborn's line by gestation could be theirs)."""
+    age = patient.age_months
+    aged = [line for line in banded if line.band.age_months is not None]
+    if age is None or not aged or any(line.band.gestation_weeks is not None for line in banded):
+        return None
+    lowest = min(aged, key=lambda line: (line.band.age_months.low, not line.band.age_months.low_open,  # type: ignore[union-attr]
+                                         line.start))
+    bound = lowest.band.age_months
+    assert bound is not None
+    below = age < bound.low or (age == bound.low and bound.low_open)
+    return lowest if below and bound.low > 0 and band_words(lowest) else None
+
+
+def band_words(line: RegimenLine) -> str:
+    """The words of a line before its first dose, as written ("Trẻ trên 3 tháng tuổi đến 12 tuổi"): whom it is for,
+    without what it gives them. '' when the line opens with its dose."""
+    folded = fold(line.text)
+    doses = [folded.find(q.text) for q in dose_quantities(folded) if q.text in folded]
+    opening = line.text[:min(doses)] if doses else ""
+    opening = re.sub(r"(\s+(là|dùng|uống|có thể|liều))+$", "", opening.rstrip(" :,;(")).rstrip(" :,;(")
+    return opening if read_band(opening).dimensions else ""
 
 
 def _exclusion_for(line: RegimenLine, patient: Patient) -> bool:
@@ -178,14 +232,23 @@ def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
     """Routes that have a regimen line for a patient like this one (route not yet chosen)."""
     unrouted = Patient(**{**patient.__dict__, "route": None})
     known = patient.age_months is not None or patient.weight_kg is not None
+    exclusions = select(tree, unrouted).exclusions
+    if any(not line.routes for line in exclusions):
+        # An exclusion for this patient on every route ("không khuyến cáo cho trẻ dưới 7 kg"): no route to choose;
+        # the answer is the exclusion, whatever the route.
+        return []
+    # A route on which this patient is excluded ("Uống: … không khuyến cáo cho trẻ dưới 7 kg") is not offered.
+    excluded = {r for line in exclusions for r in line.routes}
     found: list[str] = []
     for line in tree.lines:
         if line.kind != "regimen" or not context_admits(line, unrouted):
             continue
+        if line.context.neonate and patient.age_months is not None and patient.age_months >= 1:
+            continue  # a newborn's line (by gestation, not asked before the route) is not an older child's route
         # Only the dimensions the patient has decide here (a newborn's gestation is not asked before the route):
         # a route whose only lines are other children's age/weight bands is not offered to this one.
         by_age_weight = Band(age_months=line.band.age_months, weight_kg=line.band.weight_kg)
         if known and not by_age_weight.empty and not band_admits(by_age_weight, unrouted, closed=True):
             continue
-        found += [r for r in line.routes if r not in found]
+        found += [r for r in line.routes if r not in found and r not in excluded]
     return found

@@ -37,7 +37,7 @@ def _print_summary(summary: IngestSummary) -> None:
     print(f"unknown headings: {len(summary.unknown_headings)}")
     for issue in summary.unknown_headings:
         print(f"  {issue}")
-    print(f"real-text hygiene: {len(summary.hygiene)} monographs changed")
+    print(f"real-text hygiene and dosage placement: {len(summary.hygiene)} monographs")
     for h in summary.hygiene:
         print(f"  {h.summary()}")
         for span in h.headers_removed:
@@ -46,6 +46,8 @@ def _print_summary(summary: IngestSummary) -> None:
             print(f"    flattened table quarantined: {block}")
         for note in h.misplaced:
             print(f"    misplaced text: {note}")
+        for line in h.dosage_unplaced:
+            print(f"    dosage line not placed ({line})")
     print(f"errors: {len(summary.errors)}")
     for issue in summary.errors:
         print(f"  {issue}")

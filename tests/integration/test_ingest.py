@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -192,3 +193,23 @@ def test_cli_with_only_bad_input_fails_and_says_why(tmp_path: Path) -> None:
     result = _cli(str(tmp_path / "missing.md"), data_dir=tmp_path / "data")
     assert result.returncode == 2
     assert "missing.md" in result.stderr and "no such file" in result.stderr
+
+
+def test_cli_reports_per_monograph_how_much_of_each_dosage_section_was_placed(tmp_path: Path) -> None:
+    """Issue 17 item 4: the load report gives, per monograph, the dosage lines placed in the tree out of those seen,
+    and names each line it could not place (the fixture's flattened renal table is one)."""
+    result = _cli(str(FIXTURE_FORMULARY), "--no-progress", data_dir=tmp_path / "data")
+    assert result.returncode == 0, result.stderr
+    placed = dict(re.findall(r"^  (\w+): .*dosage lines placed (\d+/\d+)$", result.stdout, re.M))
+    assert len(placed) == 33, result.stdout  # every fixture monograph has a dosage section
+    for drug_id, ratio in placed.items():
+        done, seen = map(int, ratio.split("/"))
+        assert 0 < done <= seen, (drug_id, ratio)
+    done, seen = map(int, placed["levetiracetam"].split("/"))
+    assert done < seen  # its flattened renal table is seen and not placed …
+    block = re.split(r"\n  (?! )", result.stdout.split("  levetiracetam:", 1)[1], maxsplit=1)[0]
+    assert "dosage line not placed (flattened table" in block  # … and named, with why
+    summary = json.loads(_cli(str(FIXTURE_FORMULARY), "--json", data_dir=tmp_path / "data2").stdout)
+    report = {h["drug_id"]: h for h in summary["hygiene"]}
+    assert report["paracetamol"]["dosage_placed"][0] == report["paracetamol"]["dosage_placed"][1]
+    assert report["levetiracetam"]["dosage_unplaced"]

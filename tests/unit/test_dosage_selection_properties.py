@@ -71,6 +71,28 @@ def test_selected_lines_are_exactly_the_lines_that_admit_the_patient(patient: Pa
         assert all(admits(line, patient) for line in selection.exclusions)
         return
     chosen = set(map(id, selection.lines))
+    if selection.below_floor is not None:
+        # Younger than the youngest band: no dose line at all; the floor is a band the patient is below.
+        floor = selection.below_floor.band.age_months
+        assert floor is not None and patient.age_months is not None and patient.age_months <= floor.low
+        assert all(line.kind == "note" and admits(line, patient, closed=True) for line in selection.lines)
+        assert not any(admits(line, patient) for line in tree.lines if line.kind == "regimen" and not line.band.empty
+                       and line.band.renal_ml_min is None and line.band.hepatic is None)
+        return
+    if any(line.absence for line in selection.lines):
+        # "No data for this band" beside a line whose own band holds the patient: the absence and the patient's
+        # banded lines (and notes) are shown, the general dose lines without a band are not.
+        for line in tree.lines:
+            if line.kind == "exclusion":
+                assert (id(line) in chosen) == (line.absence and admits(line, patient)), line.text
+            elif line.kind == "regimen" and line.band.empty:
+                assert id(line) not in chosen, line.text
+            elif admits(line, patient):
+                assert id(line) in chosen, line.text
+            if id(line) in chosen:
+                assert admits(line, patient), (line.text, line.band.describe())
+        assert any(line.kind == "regimen" and not line.band.empty for line in selection.lines)
+        return
     for line in tree.lines:
         if line.kind == "exclusion" and not (line.band.renal_ml_min is not None and patient.renal_ml_min is None):
             assert id(line) not in chosen
