@@ -19,7 +19,7 @@ from core.dosage.select import admits, select
 from core.numbers import Quantity, extract_quantities
 from core.text import fold
 from grounding.answer import Answer, Claim, GenerationRequest
-from grounding.dosing_select import DOSING_SECTION, SectionTree, patient_of, trees_by_drug
+from grounding.dosing_select import DOSING_SECTION, SectionTree, patient_of_request, trees_by_drug
 from grounding.sentences import clean
 
 __all__ = ["binding_problems", "missing_maxima", "patient_for", "quoted_lines"]
@@ -32,8 +32,7 @@ def patient_for(request: GenerationRequest) -> Patient | None:
     if request.population is None and request.route is None and request.age_months is None \
             and request.weight_kg is None:
         return None
-    return patient_of(request.population, request.age_months, request.weight_kg, request.route,
-                      request.condition, request.query)
+    return patient_of_request(request)
 
 
 def _dose_quantities(text: str) -> list[Quantity]:

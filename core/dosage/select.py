@@ -52,6 +52,11 @@ def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]+", fold(text)) if w not in _GENERIC and len(w) >= 3}
 
 
+def indication_words(text: str) -> set[str]:
+    """The words of an indication phrase that tell it from another (generic words dropped)."""
+    return _words(text)
+
+
 def indication_matches(line: RegimenLine, indication: str) -> bool:
     wanted = _words(indication)
     return bool(wanted & _words(" ".join(line.context.indication)))
@@ -158,9 +163,43 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
     needs_value = patient.renal and patient.renal_ml_min is None and any(
         line.band.renal_ml_min is not None for line in regimen)
     if needs_value:
-        # Renal impairment, value not given: every adjustment line (and a question for the value).
-        chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
+        # Renal impairment, value not given: every adjustment line (and a question for the value) — and not the
+        # usual doses, which are the dose of a patient whose kidneys are not impaired.
+        chosen = sorted({*(line for line in chosen if _is_renal(line)),
+                         *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
+        no_band = False
+    elif patient.renal_ml_min is not None and any(_is_renal(line) and line.kind == "regimen"
+                                                  and line.band.renal_ml_min is not None for line in chosen):
+        # A ClCr/eGFR value inside an adjustment band: that band REPLACES the usual doses (shown beside it, the
+        # usual line is another patient's dose), and a line for patients on dialysis is not this patient's either.
+        chosen = [line for line in chosen if _is_renal(line) and not _dialysis(line)]
+        no_band = False
+    elif patient.hepatic is not None and any(line.context.hepatic and line.kind == "regimen" for line in chosen):
+        # The hepatic adjustment that holds for this patient replaces the usual doses in the same way.
+        chosen = [line for line in chosen if line.context.hepatic]
+        no_band = False
+    if patient.renal and (needs_value or any(_is_renal(line) for line in chosen)):
+        # Lines the text gives "for normal renal function" are never a renal patient's.
+        chosen = [line for line in chosen if not _normal_renal(line)]
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value)
+
+
+_NORMAL_RENAL = re.compile(r"\b(chuc nang than|than) (binh thuong|con tot)\b")
+_DIALYSIS = re.compile(r"\b(tham phan|tham tach|loc mau|sieu loc|chay than)\b")
+
+
+def _is_renal(line: RegimenLine) -> bool:
+    return line.context.renal or line.band.renal_ml_min is not None
+
+
+def _normal_renal(line: RegimenLine) -> bool:
+    """Under a lead-in (or itself) for patients whose renal function is normal."""
+    return any(_NORMAL_RENAL.search(fold(label)) for label in (*line.path, line.text))
+
+
+def _dialysis(line: RegimenLine) -> bool:
+    """A renal line for patients on dialysis and with no ClCr band of its own: not a patient known by a value."""
+    return line.band.renal_ml_min is None and _DIALYSIS.search(fold(line.text)) is not None
 
 
 def _exclusion_for(line: RegimenLine, patient: Patient) -> bool:
