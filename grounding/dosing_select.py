@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from core.corpus import Chunk
 from core.dosage.bands import hepatic_grade, renal_value
@@ -21,7 +21,7 @@ from core.dosage.model import DosageTree, HepaticGrade, Patient, RegimenLine
 from core.dosage.parse import parse_dosage
 from core.dosage.select import Selection, routes_for, select
 from core.text import fold
-from core.vocabulary import BOOK_ADULT, BOOK_CHILD, NEONATE, route_patterns
+from core.vocabulary import BOOK_ADULT, BOOK_CHILD, NEONATE, PATIENT_TERMS, route_patterns
 from grounding.answer import GenerationRequest
 
 DOSING_SECTION = "lieu_luong_cach_dung"
@@ -92,27 +92,41 @@ def trees_by_drug(evidence: Sequence[Chunk], drug_names: dict[str, list[str]] | 
                          names.get(d, [])) for d in order]
 
 
+_PREGNANT = re.compile(r"\b(mang thai|co thai|thai phu)\b")
+_BREASTFEEDING = re.compile(r"\b(cho con bu|dang cho bu)\b")
+
+
 def patient_of(population: str | None, age_months: float | None, weight_kg: float | None, route: str | None,
-               condition: str | None = None, renal: str | None = None, hepatic: str | None = None) -> Patient:
-    """The patient the dose path knows, from the frame's slots: `renal` and `hepatic` are the patient-context
-    phrases as the user wrote them ("suy thận ClCr 20 ml/phút", "suy gan nặng"), None when not stated. A renal
-    phrase is renal impairment (its ClCr/eGFR value, when it carries one, is read from it); a hepatic phrase is
-    hepatic impairment of the grade it names ("any" when it names none)."""
-    hepatic_folded = fold(hepatic or "")
-    grade: HepaticGrade | None = None
-    if hepatic:
-        grade = hepatic_grade(hepatic_folded) if re.search(r"\bsuy gan\b", hepatic_folded) else None
-        grade = grade or "any"
+               condition: str | None = None, context_text: str = "") -> Patient:
+    """The patient the dose path knows, from the request's slots and its patient-context text (the synthesized
+    query's "Bệnh nền: suy thận, eGFR 25" — renal and hepatic phrases as the user wrote them)."""
+    folded = fold(context_text)
+    renal = any(re.search(rf"\b{t}\b", folded) for t in PATIENT_TERMS["renal"]) or \
+        re.search(r"\b(clcr|egfr)\b", folded) is not None
+    hepatic: HepaticGrade | None = hepatic_grade(folded) if re.search(r"\bsuy gan\b", folded) else None
+    if hepatic is None and any(re.search(rf"\b{t}\b", folded) for t in PATIENT_TERMS["hepatic"]):
+        hepatic = "any"
     return Patient(
         population=population if population in ("adult", "pediatric") else None,  # type: ignore[arg-type]
         age_months=age_months, weight_kg=weight_kg, route=route, indication=condition or None,
-        renal_ml_min=renal_value(renal) if renal else None, renal=bool(renal), hepatic=grade)
+        renal_ml_min=renal_value(context_text), renal=renal, hepatic=hepatic)
+
+
+def patient_in_context(population: str | None, age_months: float | None, weight_kg: float | None,
+                       route: str | None, condition: str | None, renal: str | None, hepatic: str | None) -> Patient:
+    """The patient of the frame's slots and its renal/hepatic phrases as the user wrote them (never the query text,
+    where "chức năng thận bình thường" would read as renal impairment). Any renal phrase the frame holds ("chạy
+    thận", "lọc máu") is renal impairment, any hepatic phrase ("xơ gan") hepatic impairment of unknown grade."""
+    patient = patient_of(population, age_months, weight_kg, route, condition,
+                         ", ".join(c for c in (renal, hepatic) if c))
+    return replace(patient, renal=patient.renal or bool(renal),
+                   hepatic=patient.hepatic or ("any" if hepatic else None))
 
 
 def patient_of_request(request: GenerationRequest) -> Patient:
     """The patient of a generation request (its slots and patient-context fields, filled from the frame)."""
-    return patient_of(request.population, request.age_months, request.weight_kg, request.route,
-                      request.condition, request.renal, request.hepatic)
+    return patient_in_context(request.population, request.age_months, request.weight_kg, request.route,
+                              request.condition, request.renal, request.hepatic)
 
 
 def select_for(tree: SectionTree, patient: Patient) -> Selection:

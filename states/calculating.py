@@ -19,7 +19,7 @@ from core.numbers import extract_quantities
 from grounding.answer import Answer, CalculationRequest
 from grounding.calculation_lines import BODY_SURFACE_REFUSAL, Selected, select
 from grounding.calculator import Calculation, compute, exact
-from grounding.dosing_select import patient_of as dose_patient
+from grounding.dosing_select import patient_in_context
 from grounding.patient_safety import patient_safety
 from states.frame import QueryFrame
 from states.step import Services, TurnView, Update, update
@@ -34,8 +34,8 @@ BODY_SURFACE_NOTICE = (
 
 def patient_of(frame: QueryFrame) -> Patient:
     """What the calculator may know of the patient: only slots the frame holds (none is ever assumed)."""
-    return dose_patient(frame.population, frame.age_months, frame.weight_kg, frame.route, frame.condition,
-                        frame.renal, frame.hepatic)
+    return patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route, frame.condition,
+                              frame.renal, frame.hepatic)
 
 
 def applicable(frame: QueryFrame, evidence: Sequence[Chunk], answer: Answer | None) -> tuple[list[Selected], list[str]]:

@@ -15,7 +15,14 @@ from collections.abc import Sequence
 from core.corpus import Chunk
 from core.dosage.select import select as select_lines
 from core.vocabulary import ROUTE_LABELS_VI
-from grounding.dosing_select import label_of, patient_of, routes_of, routes_offered, trees_by_drug
+from grounding.dosing_select import (
+    label_of,
+    patient_in_context,
+    patient_of,
+    routes_of,
+    routes_offered,
+    trees_by_drug,
+)
 from grounding.patient_safety import patient_safety
 from states.frame import QueryFrame
 
@@ -26,27 +33,12 @@ def chunk_label(chunk: Chunk) -> str:
 
 
 def routes_in_evidence(evidence: Sequence[Chunk], population: str | None, *, age_months: float | None = None,
-                       weight_kg: float | None = None, renal: str | None = None,
-                       hepatic: str | None = None) -> list[str]:
+                       weight_kg: float | None = None, context_text: str = "") -> list[str]:
     """Routes for which the dosage tree gives a regimen for this patient, in display order."""
-    patient = patient_of(population, age_months, weight_kg, None, None, renal, hepatic)
+    patient = patient_of(population, age_months, weight_kg, None, None, context_text)
     found = routes_offered(trees_by_drug(evidence), patient)
     order = list(ROUTE_LABELS_VI)
     return sorted((r for r in found if r in order), key=order.index)
-
-
-def route_settled_by_safety(evidence: Sequence[Chunk], frame: QueryFrame, routes_found: Sequence[str]) -> bool:
-    """The route does not change the answer: the safety sections exclude this patient (no dose on any route), or
-    the patient's renal/hepatic adjustment stated there names no route or every route found."""
-    patient = patient_of(frame.population, frame.age_months, frame.weight_kg, frame.route, frame.condition,
-                         frame.renal, frame.hepatic)
-    safety = patient_safety(evidence, patient, pregnant=frame.pregnant, breastfeeding=frame.breastfeeding)
-    if safety.contraindicated:
-        return True
-    if not safety.adjustments:
-        return False
-    named = {r for claim in safety.adjustments for r in routes_of(claim.text)}
-    return not named or set(routes_found) <= named
 
 
 def route_ambiguous(frame: QueryFrame, routes_found: Sequence[str]) -> bool:
@@ -73,8 +65,8 @@ def indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame) -> lis
     """The indication lead-ins ("Đau, sốt", "Đau sau phẫu thuật", "Bệnh Lyme", …) under which the dosage tree has a
     regimen line for this patient, outermost as written, in book order. For a clarify when the frame names no
     condition: the patient's lines under several indications are several patients' doses."""
-    patient = patient_of(frame.population, frame.age_months, frame.weight_kg, frame.route, None, frame.renal,
-                         frame.hepatic)
+    context = ", ".join(c for c in (frame.renal, frame.hepatic) if c)
+    patient = patient_of(frame.population, frame.age_months, frame.weight_kg, frame.route, None, context)
     found: list[str] = []
     for tree in trees_by_drug(evidence):
         for line in select_lines(tree.tree, patient).lines:
@@ -91,3 +83,17 @@ def indication_ambiguous(frame: QueryFrame, indications_found: Sequence[str]) ->
         and not frame.condition
         and len(indications_found) > 1
     )
+
+
+def route_settled_by_safety(evidence: Sequence[Chunk], frame: QueryFrame, routes_found: Sequence[str]) -> bool:
+    """The route does not change the answer: the safety sections exclude this patient (no dose on any route), or
+    the patient's renal/hepatic adjustment stated there names no route or every route found."""
+    patient = patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route, frame.condition,
+                                 frame.renal, frame.hepatic)
+    safety = patient_safety(evidence, patient, pregnant=frame.pregnant, breastfeeding=frame.breastfeeding)
+    if safety.contraindicated:
+        return True
+    if not safety.adjustments:
+        return False
+    named = {r for claim in safety.adjustments for r in routes_of(claim.text)}
+    return not named or set(routes_found) <= named

@@ -15,8 +15,6 @@ from states.dosing import route_settled_by_safety, routes_in_evidence
 from states.frame import QueryFrame
 
 MAX_DRUGS_SINGLE_PATH = 3
-DOSING_SECTION = "lieu_luong_cach_dung"
-CONTEXT_SECTIONS = ("chong_chi_dinh", "than_trong")
 
 
 def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tuple[list[Chunk], list[str]]:
@@ -27,15 +25,11 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
             evidence += retrieval.find_by_section(drug_id, frame.section_key)
         else:
             evidence += retrieval.find_by_drug(drug_id, None)
-    if frame.section_key in CONTEXT_SECTIONS and (frame.renal or frame.hepatic):
-        # "Suy thận ClCr 40, có dùng … được không?": the book often states the renal/hepatic exclusion in the dosage
-        # section ("Không nên dùng … Clcr < 50 ml/phút"), so that section comes with the one asked for.
-        for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
-            evidence += [c for c in retrieval.find_by_section(drug_id, DOSING_SECTION) if c not in evidence]
     routes: list[str] = []
     if frame.turn_type == "dosing_calc" and frame.section_key == "lieu_luong_cach_dung":
+        context = ", ".join(c for c in (frame.renal, frame.hepatic) if c)
         routes = routes_in_evidence(evidence, frame.population, age_months=frame.age_months,
-                                    weight_kg=frame.weight_kg, renal=frame.renal, hepatic=frame.hepatic)
+                                    weight_kg=frame.weight_kg, context_text=context)
         if frame.has_patient_context or is_child(frame):
             # Patient context on the dose path: the contraindication/caution sentences for it (and, for a child,
             # the exclusions "Thận trọng"/"Chống chỉ định" state for children) come with the dosage evidence, so
@@ -46,6 +40,11 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
                 # No dose will be given (an exclusion), or the patient's adjustment holds whatever the route: the
                 # route question would ask for something the answer does not depend on.
                 routes = []
+    if frame.section_key in CONTEXT_SECTIONS and (frame.renal or frame.hepatic):
+        # "Suy thận ClCr 40, có dùng … được không?": the book often states the renal/hepatic exclusion in the dosage
+        # section ("Không nên dùng … Clcr < 50 ml/phút"), so that section comes with the one asked for.
+        for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
+            evidence += [c for c in retrieval.find_by_section(drug_id, DOSING_SECTION) if c not in evidence]
     return evidence, routes
 
 
@@ -132,6 +131,12 @@ def safety_evidence(retrieval: RetrievalService, frame: QueryFrame, candidates: 
 
 def is_child(frame: QueryFrame) -> bool:
     return frame.population == "pediatric" or (frame.age_months is not None and frame.age_months < 18 * 12)
+
+
+DOSING_SECTION = "lieu_luong_cach_dung"
+CONTEXT_SECTIONS = ("chong_chi_dinh", "than_trong")
+"""Sections a "can this patient use it" question is routed to (a renal/hepatic patient also gets the dosage
+section, where the book often states the exclusion for their context)."""
 
 
 def patient_generation_query(frame: QueryFrame) -> str:

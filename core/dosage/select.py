@@ -52,11 +52,6 @@ def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]+", fold(text)) if w not in _GENERIC and len(w) >= 3}
 
 
-def indication_words(text: str) -> set[str]:
-    """The words of an indication phrase that tell it from another (generic words dropped)."""
-    return _words(text)
-
-
 def indication_matches(line: RegimenLine, indication: str) -> bool:
     wanted = _words(indication)
     return bool(wanted & _words(" ".join(line.context.indication)))
@@ -119,6 +114,58 @@ def _group(line: RegimenLine) -> tuple[object, ...]:
     return (c.path, c.routes, c.population, c.indication)
 
 
+def indication_words(text: str) -> set[str]:
+    """The words of an indication phrase that tell it from another (generic words dropped)."""
+    return _words(text)
+
+
+_NORMAL_RENAL = re.compile(r"\b(chuc nang than|than) (binh thuong|con tot)\b")
+_DIALYSIS = re.compile(r"\b(tham phan|tham tach|loc mau|sieu loc|chay than)\b")
+
+
+def is_renal_line(line: RegimenLine) -> bool:
+    return line.context.renal or line.band.renal_ml_min is not None
+
+
+def _normal_renal(line: RegimenLine) -> bool:
+    """Under a lead-in (or itself) for patients whose renal function is normal."""
+    return any(_NORMAL_RENAL.search(fold(label)) for label in (*line.path, line.text))
+
+
+def _dialysis(line: RegimenLine) -> bool:
+    """A renal line for patients on dialysis, with no ClCr band of its own: not a patient known by a value."""
+    return line.band.renal_ml_min is None and _DIALYSIS.search(fold(line.text)) is not None
+
+
+def admit_renal_hepatic(chosen: list[RegimenLine], regimen: list[RegimenLine],
+                        patient: Patient) -> tuple[list[RegimenLine], list[RegimenLine]]:
+    """The patient's renal/hepatic adjustment REPLACES the usual doses: (chosen, regimen) narrowed to the adjustment
+    lines when one holds for this patient.
+
+    - ClCr/eGFR value inside an adjustment band: that band's lines only (the usual line shown beside it is the dose
+      of a patient whose kidneys are not impaired), and no line for patients on dialysis;
+    - renal impairment without a value, and the text adjusts by value: the adjustment lines only (the caller adds
+      every one of them and asks for the value);
+    - hepatic impairment and a hepatic line with a dose that holds for the patient: the hepatic lines only.
+    Lines the text gives "for normal renal function" are never a renal patient's.
+    """
+    if patient.renal and patient.renal_ml_min is None and any(
+            line.band.renal_ml_min is not None for line in regimen):
+        chosen = [line for line in chosen if is_renal_line(line)]
+        regimen = [line for line in regimen if is_renal_line(line)]
+    elif patient.renal_ml_min is not None and any(is_renal_line(line) and line.kind == "regimen"
+                                                  and line.band.renal_ml_min is not None for line in chosen):
+        chosen = [line for line in chosen if is_renal_line(line) and not _dialysis(line)]
+        regimen = list(chosen)
+    elif patient.hepatic is not None and any(line.context.hepatic and line.kind == "regimen" for line in chosen):
+        chosen = [line for line in chosen if line.context.hepatic]
+        regimen = list(chosen)
+    if patient.renal and any(is_renal_line(line) for line in (*chosen, *regimen)):
+        chosen = [line for line in chosen if not _normal_renal(line)]
+        regimen = [line for line in regimen if not _normal_renal(line)]
+    return chosen, regimen
+
+
 def select(tree: DosageTree, patient: Patient) -> Selection:
     candidates = [line for line in tree.lines if context_admits(line, patient)]
     if patient.indication:
@@ -156,6 +203,7 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         if band_admits(line.band, patient, closed=True):
             chosen.append(line)
     chosen.sort(key=lambda line: line.start)
+    chosen, regimen = admit_renal_hepatic(chosen, regimen, patient)
     banded = [line for line in regimen if not line.band.empty and line.band.renal_ml_min is None
               and line.band.hepatic is None]
     no_band = bool(banded) and not any(not line.band.empty and line.band.renal_ml_min is None
@@ -163,43 +211,9 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
     needs_value = patient.renal and patient.renal_ml_min is None and any(
         line.band.renal_ml_min is not None for line in regimen)
     if needs_value:
-        # Renal impairment, value not given: every adjustment line (and a question for the value) — and not the
-        # usual doses, which are the dose of a patient whose kidneys are not impaired.
-        chosen = sorted({*(line for line in chosen if _is_renal(line)),
-                         *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
-        no_band = False
-    elif patient.renal_ml_min is not None and any(_is_renal(line) and line.kind == "regimen"
-                                                  and line.band.renal_ml_min is not None for line in chosen):
-        # A ClCr/eGFR value inside an adjustment band: that band REPLACES the usual doses (shown beside it, the
-        # usual line is another patient's dose), and a line for patients on dialysis is not this patient's either.
-        chosen = [line for line in chosen if _is_renal(line) and not _dialysis(line)]
-        no_band = False
-    elif patient.hepatic is not None and any(line.context.hepatic and line.kind == "regimen" for line in chosen):
-        # The hepatic adjustment that holds for this patient replaces the usual doses in the same way.
-        chosen = [line for line in chosen if line.context.hepatic]
-        no_band = False
-    if patient.renal and (needs_value or any(_is_renal(line) for line in chosen)):
-        # Lines the text gives "for normal renal function" are never a renal patient's.
-        chosen = [line for line in chosen if not _normal_renal(line)]
+        # Renal impairment, value not given: every adjustment line (and a question for the value).
+        chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value)
-
-
-_NORMAL_RENAL = re.compile(r"\b(chuc nang than|than) (binh thuong|con tot)\b")
-_DIALYSIS = re.compile(r"\b(tham phan|tham tach|loc mau|sieu loc|chay than)\b")
-
-
-def _is_renal(line: RegimenLine) -> bool:
-    return line.context.renal or line.band.renal_ml_min is not None
-
-
-def _normal_renal(line: RegimenLine) -> bool:
-    """Under a lead-in (or itself) for patients whose renal function is normal."""
-    return any(_NORMAL_RENAL.search(fold(label)) for label in (*line.path, line.text))
-
-
-def _dialysis(line: RegimenLine) -> bool:
-    """A renal line for patients on dialysis and with no ClCr band of its own: not a patient known by a value."""
-    return line.band.renal_ml_min is None and _DIALYSIS.search(fold(line.text)) is not None
 
 
 def _exclusion_for(line: RegimenLine, patient: Patient) -> bool:
