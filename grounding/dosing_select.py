@@ -113,20 +113,23 @@ def patient_of(population: str | None, age_months: float | None, weight_kg: floa
 
 
 def patient_in_context(population: str | None, age_months: float | None, weight_kg: float | None,
-                       route: str | None, condition: str | None, renal: str | None, hepatic: str | None) -> Patient:
-    """The patient of the frame's slots and its renal/hepatic phrases as the user wrote them (never the query text,
-    where "chức năng thận bình thường" would read as renal impairment). Any renal phrase the frame holds ("chạy
-    thận", "lọc máu") is renal impairment, any hepatic phrase ("xơ gan") hepatic impairment of unknown grade."""
-    patient = patient_of(population, age_months, weight_kg, route, condition,
-                         ", ".join(c for c in (renal, hepatic) if c))
-    return replace(patient, renal=patient.renal or bool(renal),
-                   hepatic=patient.hepatic or ("any" if hepatic else None))
+                       route: str | None, condition: str | None, renal: str | None, hepatic: str | None,
+                       context_text: str = "") -> Patient:
+    """The patient of the frame's slots, with renal and hepatic impairment read ONLY from the frame's renal/hepatic
+    phrases as the user wrote them — never from `context_text` (the synthesized query, where "chức năng thận bình
+    thường" would read as renal impairment), which is read for the rest. Any renal phrase ("chạy thận", "lọc máu")
+    is renal impairment, any hepatic phrase ("xơ gan") hepatic impairment of the grade it names, or unknown."""
+    patient = patient_of(population, age_months, weight_kg, route, condition, context_text)
+    stated = patient_of(population, age_months, weight_kg, route, condition,
+                        ", ".join(c for c in (renal, hepatic) if c))
+    return replace(patient, renal=bool(renal), renal_ml_min=stated.renal_ml_min if renal else None,
+                   hepatic=(stated.hepatic or "any") if hepatic else None)
 
 
 def patient_of_request(request: GenerationRequest) -> Patient:
     """The patient of a generation request (its slots and patient-context fields, filled from the frame)."""
     return patient_in_context(request.population, request.age_months, request.weight_kg, request.route,
-                              request.condition, request.renal, request.hepatic)
+                              request.condition, request.renal, request.hepatic, request.query)
 
 
 def select_for(tree: SectionTree, patient: Patient) -> Selection:
