@@ -123,7 +123,24 @@ def patient_in_context(population: str | None, age_months: float | None, weight_
     stated = patient_of(population, age_months, weight_kg, route, condition,
                         ", ".join(c for c in (renal, hepatic) if c))
     return replace(patient, renal=bool(renal), renal_ml_min=stated.renal_ml_min if renal else None,
-                   hepatic=(stated.hepatic or "any") if hepatic else None)
+                   hepatic=(stated.hepatic or "any") if hepatic else None,
+                   immunocompromised=immune_status(context_text))
+
+
+_IMMUNOCOMPETENT = re.compile(r"\b(mien dich (binh thuong|tot|khoe)|khong (bi )?suy giam mien dich|"
+                              r"co kha nang mien dich)\b")
+_IMMUNOCOMPROMISED = re.compile(r"\b(suy giam mien dich|uc che mien dich)\b")
+
+
+def immune_status(text: str) -> bool | None:
+    """The immune status the user stated: False for "miễn dịch bình thường", True for "suy giảm miễn dịch"/HIV,
+    None when not stated (or both are named)."""
+    folded = fold(text)
+    competent = _IMMUNOCOMPETENT.search(folded) is not None
+    compromised = _IMMUNOCOMPROMISED.search(_IMMUNOCOMPETENT.sub(" ", folded)) is not None
+    if competent != compromised:
+        return compromised
+    return None
 
 
 def patient_of_request(request: GenerationRequest) -> Patient:

@@ -99,6 +99,8 @@ def context_admits(line: RegimenLine, patient: Patient) -> bool:
         return False
     if c.renal and not patient.renal:
         return False
+    if not immune_admits(line, patient):
+        return False
     if c.hepatic and patient.hepatic is None:
         return False
     return bool(c.path or c.routes or c.population or not c.band.empty)
@@ -121,6 +123,32 @@ def indication_words(text: str) -> set[str]:
 
 _NORMAL_RENAL = re.compile(r"\b(chuc nang than|than) (binh thuong|con tot)\b")
 _DIALYSIS = re.compile(r"\b(tham phan|tham tach|loc mau|sieu loc|chay than)\b")
+
+
+_IMMUNOCOMPROMISED = re.compile(r"\b(suy giam mien dich|uc che mien dich)\b")
+_IMMUNOCOMPETENT = re.compile(r"\b(co kha nang mien dich|mien dich binh thuong|khong suy giam mien dich)\b")
+
+
+def _immune_group(line: RegimenLine) -> str | None:
+    """"compromised"/"competent" when the line (or a lead-in above it) names one immune status and not the other."""
+    folded = fold(" ".join((*line.path, line.text)))
+    competent = _IMMUNOCOMPETENT.search(folded) is not None
+    compromised = _IMMUNOCOMPROMISED.search(_IMMUNOCOMPETENT.sub(" ", folded)) is not None
+    if compromised and not competent:
+        return "compromised"
+    if competent and not compromised:
+        return "competent"
+    return None
+
+
+def immune_admits(line: RegimenLine, patient: Patient) -> bool:
+    """Immune status is patient context as renal impairment is: a line the book gives for immunocompromised patients
+    ("ở người suy giảm miễn dịch: 10 mg/kg/lần") is for a patient who said so, and a line for immunocompetent
+    patients ("ở người có khả năng miễn dịch") is not an immunocompromised patient's."""
+    group = _immune_group(line)
+    if group == "compromised":
+        return patient.immunocompromised is True
+    return not (group == "competent" and patient.immunocompromised is True)
 
 
 def is_renal_line(line: RegimenLine) -> bool:

@@ -44,7 +44,8 @@ def patients(draw: st.DrawFn, *, min_age: float = 1.0) -> Patient:
     renal = renal_value is not None or draw(st.booleans())
     return Patient(population="adult" if adult else "pediatric", age_months=age, weight_kg=weight,
                    route=draw(st.sampled_from([None, "oral", "rectal", "iv", "im"])),
-                   renal_ml_min=renal_value, renal=renal)
+                   renal_ml_min=renal_value, renal=renal,
+                   immunocompromised=draw(st.sampled_from([None, True, False])))
 
 
 def _outside(bound: Bound | None, value: float | None) -> bool:
