@@ -101,6 +101,10 @@ def context_admits(line: RegimenLine, patient: Patient) -> bool:
         return False
     if not immune_admits(line, patient):
         return False
+    if not patient.renal and line.kind != "exclusion" and _DIALYSIS.search(fold(" ".join((*line.path, line.text)))):
+        # A line for patients on dialysis ("Người bệnh thẩm tách máu: …") is a renal patient's, whatever lead-in it
+        # was read under.
+        return False
     if c.hepatic and patient.hepatic is None:
         return False
     return bool(c.path or c.routes or c.population or not c.band.empty)
