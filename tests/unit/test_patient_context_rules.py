@@ -39,16 +39,18 @@ def test_normal_or_denied_renal_function_is_no_renal_impairment(turn: str) -> No
 
 
 def test_the_request_reads_the_patient_context_from_its_fields_not_from_the_query_text() -> None:
-    base = {"evidence": [], "section_key": "lieu_luong_cach_dung", "population": "adult"}
-    normal = patient_of_request(GenerationRequest(query="Người lớn, chức năng thận bình thường, liều X?", **base))
+    def patient(query: str, renal: str | None = None, hepatic: str | None = None) -> Patient:
+        return patient_of_request(GenerationRequest(query=query, evidence=[], section_key="lieu_luong_cach_dung",
+                                                    population="adult", renal=renal, hepatic=hepatic))
+
+    normal = patient("Người lớn, chức năng thận bình thường, liều X?")
     assert not normal.renal and normal.renal_ml_min is None
-    renal = patient_of_request(GenerationRequest(query="liều X?", renal="suy thận ClCr 20 ml/phút", **base))
+    renal = patient("liều X?", renal="suy thận ClCr 20 ml/phút")
     assert renal.renal and renal.renal_ml_min == 20
-    dialysis = patient_of_request(GenerationRequest(query="liều X?", renal="lọc máu", **base))
+    dialysis = patient("liều X?", renal="lọc máu")
     assert dialysis.renal and dialysis.renal_ml_min is None
-    hepatic = patient_of_request(GenerationRequest(query="liều X?", hepatic="suy gan nặng", **base))
-    assert hepatic.hepatic == "severe"
-    assert patient_of_request(GenerationRequest(query="liều X?", hepatic="xơ gan", **base)).hepatic == "any"
+    assert patient("liều X?", hepatic="suy gan nặng").hepatic == "severe"
+    assert patient("liều X?", hepatic="xơ gan").hepatic == "any"
 
 
 # --- a renal adjustment band replaces the usual doses ---------------------------------------------------------
