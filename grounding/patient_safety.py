@@ -140,7 +140,9 @@ def excludes_child(sentence: str, patient: Patient, indication: str | None = Non
         # indication is another one (Kawasaki disease).
         return False
     band = read_band(sentence).band
-    by_age_weight = Band(age_months=band.age_months, weight_kg=band.weight_kg)
+    # An age band counts only in a sentence about children: "phụ nữ mang thai 3 tháng cuối" is no 3-month band.
+    by_age_weight = Band(age_months=band.age_months if _CHILD_TERMS.search(folded) else None,
+                         weight_kg=band.weight_kg)
     if not by_age_weight.empty:
         return band_admits(by_age_weight, patient)
     return bool(_NEWBORN.search(folded)) and patient.age_months is not None and patient.age_months < NEONATE_MONTHS

@@ -145,6 +145,8 @@ CHILD_8Y = Patient(population="pediatric", age_months=96, weight_kg=25)
     ("Không dùng viên nén cho trẻ dưới 12 tuổi.", CHILD_8Y, False),
     ("Cần hạn chế hoàn toàn chỉ định thuốc X cho trẻ em dưới 16 tuổi.", CHILD_8Y, True),
     ("Dùng thận trọng cho trẻ em dưới 12 tuổi.", CHILD_8Y, False),  # a caution, not an exclusion
+    # A pregnancy's months are no child's age band.
+    ("Không dùng cho phụ nữ mang thai 3 tháng cuối.", Patient(population="pediatric", age_months=3), False),
 ])
 def test_a_safety_sentence_excludes_the_child_its_band_holds(sentence: str, patient: Patient, excluded: bool) -> None:
     assert excludes_child(sentence, patient) is excluded
