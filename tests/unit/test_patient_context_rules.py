@@ -237,3 +237,31 @@ def test_a_renal_table_escalates_for_a_renal_patient_only_and_an_unknown_block_a
     assert decide([readable, renal_table], renal=True, hepatic=False) is Decision.VERIFY_PDF
     assert decide([readable, renal_table]) is Decision.VERIFY_PDF  # the default assumes every context
     assert decide([readable, unknown], renal=False, hepatic=False) is Decision.VERIFY_PDF
+
+
+# --- verification binds a quoted usual dose to the patient's adjustment --------------------------------------------
+
+def test_a_usual_dose_quoted_beside_the_renal_adjustment_is_not_bound() -> None:
+    from grounding.answer import Answer, Claim
+    from grounding.verify import verify_grounding
+    from tests.unit.grounding_fixtures import fixture_chunks, has_fixture
+
+    if not has_fixture("ciprofloxacin"):
+        pytest.skip("fixture monograph ciprofloxacin absent")
+    evidence = [c for c in fixture_chunks("ciprofloxacin") if c.section_key == "lieu_luong_cach_dung"]
+    usual = next(c for c in evidence if "250–750 mg/lần" in c.text)
+    renal = next(c for c in evidence if "5–29 ml/phút" in c.text)
+
+    def request(renal_phrase: str | None) -> GenerationRequest:
+        return GenerationRequest(query="Liều ciprofloxacin", evidence=evidence, section_key="lieu_luong_cach_dung",
+                                 drug_ids=["ciprofloxacin"], population="adult", route="oral", renal=renal_phrase)
+
+    quoted_usual = Answer(claims=[Claim(text="250–750 mg/lần, mỗi 12 giờ, tùy loại và mức độ nhiễm khuẩn.",
+                                        citations=[usual.doc_id])])
+    problems = verify_grounding(quoted_usual, evidence, request=request("ClCr 25 ml/phút")).problems
+    assert any("replaces" in p for p in problems), problems
+    assert verify_grounding(quoted_usual, evidence, request=request(None)).ok  # no renal context: the usual dose
+    quoted_band = Answer(claims=[Claim(text="Độ thanh thải creatinin 5–29 ml/phút: uống 250–500 mg/lần, mỗi 18 giờ, "
+                                            "hoặc truyền tĩnh mạch 200–400 mg/lần, mỗi 18–24 giờ.",
+                                       citations=[renal.doc_id])])
+    assert verify_grounding(quoted_band, evidence, request=request("ClCr 25 ml/phút")).ok
