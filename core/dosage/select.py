@@ -234,8 +234,8 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
             continue
         if band_admits(line.band, patient, closed=True):
             chosen.append(line)
-    chosen.sort(key=lambda line: line.start)
     chosen, regimen = admit_renal_hepatic(chosen, regimen, patient)
+    chosen.sort(key=lambda line: line.start)
     banded = [line for line in regimen if not line.band.empty and line.band.renal_ml_min is None
               and line.band.hepatic is None]
     no_band = bool(banded) and not any(not line.band.empty and line.band.renal_ml_min is None
