@@ -213,7 +213,8 @@ def _non_human(ctx: TurnContext) -> bool:
 
 # Both evidence guards read the one deterministic decision (never a model's self-reported confidence).
 def _quarantined(ctx: TurnContext) -> bool:
-    return decide(ctx.evidence) is Decision.VERIFY_PDF
+    # A quarantined block wholly about renal (hepatic) impairment bears only on a patient who stated it.
+    return decide(ctx.evidence, renal=bool(ctx.frame.renal), hepatic=bool(ctx.frame.hepatic)) is Decision.VERIFY_PDF
 
 
 def _no_evidence(ctx: TurnContext) -> bool:

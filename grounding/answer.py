@@ -71,6 +71,12 @@ class GenerationRequest(BaseModel):
     weight_kg: float | None = None
     route: str | None = None
     condition: str | None = None
+    renal: str | None = None
+    """The patient's renal context as the user wrote it ("suy thận", "ClCr 20 ml/phút"), from the frame."""
+    hepatic: str | None = None
+    """The patient's hepatic context as written ("suy gan nặng"), from the frame."""
+    pregnant: bool = False
+    breastfeeding: bool = False
     drug_names: dict[str, list[str]] = Field(default_factory=dict)
     """Per drug id: its names, aliases, brands and class phrases (folded), to find mentions in evidence."""
 

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 
 from core.corpus import Chunk
 from core.dosage.model import Patient, RegimenLine
-from core.dosage.select import admits, select
+from core.dosage.select import admits, is_renal_line, select
 from core.numbers import Quantity, extract_quantities
 from core.text import fold
 from grounding.answer import Answer, Claim, GenerationRequest
-from grounding.dosing_select import DOSING_SECTION, SectionTree, patient_of, trees_by_drug
+from grounding.dosing_select import DOSING_SECTION, SectionTree, patient_of_request, trees_by_drug
 from grounding.sentences import clean
 
 __all__ = ["binding_problems", "missing_maxima", "patient_for", "quoted_lines"]
@@ -32,8 +32,7 @@ def patient_for(request: GenerationRequest) -> Patient | None:
     if request.population is None and request.route is None and request.age_months is None \
             and request.weight_kg is None:
         return None
-    return patient_of(request.population, request.age_months, request.weight_kg, request.route,
-                      request.condition, request.query)
+    return patient_of_request(request)
 
 
 def _dose_quantities(text: str) -> list[Quantity]:
@@ -79,6 +78,10 @@ def binding_problems(answer: Answer, evidence: Sequence[Chunk], patient: Patient
         if not lines:
             continue
         if any(admits(line, patient, closed=True) for line in lines):
+            if _replaced_by_adjustment(lines, tree, patient):
+                problems.append(
+                    f"claim {i} «{claim.text[:60]}»: its cited line is the usual dose, which this patient's renal/"
+                    "hepatic adjustment replaces (dosing binding: not bound)")
             continue
         whose = lines[0]
         problems.append(
@@ -88,6 +91,18 @@ def binding_problems(answer: Answer, evidence: Sequence[Chunk], patient: Patient
             f"({patient.population or '?'}, {patient.route or '?'}, age {patient.age_months}, weight "
             f"{patient.weight_kg}) (dosing binding: not bound)")
     return problems
+
+
+def _replaced_by_adjustment(lines: Sequence[RegimenLine], tree: SectionTree, patient: Patient) -> bool:
+    """The patient's selection is their renal/hepatic adjustment only, and the claim quotes none of it but a usual
+    dose line: shown beside the adjustment, that line is another patient's dose."""
+    if not (patient.renal or patient.hepatic is not None):
+        return False
+    chosen = select(tree.tree, patient).lines
+    adjustment = [line for line in chosen if line.kind == "regimen" and (is_renal_line(line) or line.context.hepatic)]
+    if not adjustment or any(not (is_renal_line(line) or line.context.hepatic) for line in chosen):
+        return False
+    return not any(line in chosen or is_renal_line(line) or line.context.hepatic for line in lines)
 
 
 def missing_maxima(answer: Answer, evidence: Sequence[Chunk], patient: Patient | None) -> list[str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from core.corpus import Chunk
 from core.dosage.bands import hepatic_grade, renal_value
@@ -22,6 +22,7 @@ from core.dosage.parse import parse_dosage
 from core.dosage.select import Selection, routes_for, select
 from core.text import fold
 from core.vocabulary import BOOK_ADULT, BOOK_CHILD, NEONATE, PATIENT_TERMS, route_patterns
+from grounding.answer import GenerationRequest
 
 DOSING_SECTION = "lieu_luong_cach_dung"
 _ROUTE_PATTERNS = route_patterns("book")
@@ -109,6 +110,43 @@ def patient_of(population: str | None, age_months: float | None, weight_kg: floa
         population=population if population in ("adult", "pediatric") else None,  # type: ignore[arg-type]
         age_months=age_months, weight_kg=weight_kg, route=route, indication=condition or None,
         renal_ml_min=renal_value(context_text), renal=renal, hepatic=hepatic)
+
+
+def patient_in_context(population: str | None, age_months: float | None, weight_kg: float | None,
+                       route: str | None, condition: str | None, renal: str | None, hepatic: str | None,
+                       context_text: str = "") -> Patient:
+    """The patient of the frame's slots, with renal and hepatic impairment read ONLY from the frame's renal/hepatic
+    phrases as the user wrote them — never from `context_text` (the synthesized query, where "chức năng thận bình
+    thường" would read as renal impairment), which is read for the rest. Any renal phrase ("chạy thận", "lọc máu")
+    is renal impairment, any hepatic phrase ("xơ gan") hepatic impairment of the grade it names, or unknown."""
+    patient = patient_of(population, age_months, weight_kg, route, condition, context_text)
+    stated = patient_of(population, age_months, weight_kg, route, condition,
+                        ", ".join(c for c in (renal, hepatic) if c))
+    return replace(patient, renal=bool(renal), renal_ml_min=stated.renal_ml_min if renal else None,
+                   hepatic=(stated.hepatic or "any") if hepatic else None,
+                   immunocompromised=immune_status(context_text))
+
+
+_IMMUNOCOMPETENT = re.compile(r"\b(mien dich (binh thuong|tot|khoe)|khong (bi )?suy giam mien dich|"
+                              r"co kha nang mien dich)\b")
+_IMMUNOCOMPROMISED = re.compile(r"\b(suy giam mien dich|uc che mien dich)\b")
+
+
+def immune_status(text: str) -> bool | None:
+    """The immune status the user stated: False for "miễn dịch bình thường", True for "suy giảm miễn dịch"/HIV,
+    None when not stated (or both are named)."""
+    folded = fold(text)
+    competent = _IMMUNOCOMPETENT.search(folded) is not None
+    compromised = _IMMUNOCOMPROMISED.search(_IMMUNOCOMPETENT.sub(" ", folded)) is not None
+    if competent != compromised:
+        return compromised
+    return None
+
+
+def patient_of_request(request: GenerationRequest) -> Patient:
+    """The patient of a generation request (its slots and patient-context fields, filled from the frame)."""
+    return patient_in_context(request.population, request.age_months, request.weight_kg, request.route,
+                              request.condition, request.renal, request.hepatic, request.query)
 
 
 def select_for(tree: SectionTree, patient: Patient) -> Selection:

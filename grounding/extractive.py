@@ -18,7 +18,7 @@ from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
 from core.text import fold, states_phrase
 from grounding.answer import Answer, Claim, GenerationRequest
-from grounding.dosing_select import SectionTree, patient_of, population_of, trees_by_drug
+from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
 from grounding.patient_safety import SAFETY_FIRST_PREAMBLE, patient_safety
 from grounding.sentences import clean, lines, sentences
 
@@ -77,6 +77,26 @@ RENAL_VALUE_QUESTION = (
 )
 
 
+ADJUSTMENT_ELSEWHERE_NOTICE = (
+    "Mức liều cho bối cảnh gan/thận của bệnh nhân Dược thư ghi ở phần lưu ý trên, thay cho liều thông thường "
+    "(không áp dụng liều thông thường của người có chức năng gan/thận bình thường)."
+)
+
+
+def _adjusts(line: RegimenLine, contexts: set[str]) -> bool:
+    return ("renal" in contexts and (line.context.renal or line.band.renal_ml_min is not None)) or (
+        "hepatic" in contexts and line.context.hepatic)
+
+
+CONTEXT_SECTIONS = ("chong_chi_dinh", "than_trong")
+"""Sections a "can this patient use it" question is routed to; a renal/hepatic patient also gets the dosage
+section's exclusions for their context."""
+CONTEXT_EXCLUSION_NOTICE = (
+    "Theo Dược thư. Mục Liều lượng và cách dùng còn ghi không dùng thuốc cho bệnh nhân có chức năng thận/gan như "
+    "đã nêu (trích ở cuối)."
+)
+
+
 class ExtractiveGenerator:
     name = "extractive"
     calls_llm = False
@@ -93,7 +113,25 @@ class ExtractiveGenerator:
                 return Answer(claims=claims, generator=self.name, preamble=preamble)
         else:
             claims = self._section(request, evidence)
+            context = self._context_exclusions(request, evidence) if request.section_key in CONTEXT_SECTIONS else []
+            if claims and context:
+                # "Suy thận ClCr 40 có dùng được không?": the section asked for, then what the dosage section says
+                # about using the drug at all for this patient's kidneys or liver ("Không nên dùng … Clcr < 50").
+                return Answer(claims=[*claims, *context], generator=self.name, preamble=CONTEXT_EXCLUSION_NOTICE)
         return Answer(claims=claims, generator=self.name, insufficient=not claims)
+
+    def _context_exclusions(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
+        """The dosage section's exclusions for this patient's renal/hepatic context (a band that holds the patient's
+        ClCr/eGFR value or hepatic grade), quoted with their lead-ins."""
+        patient = patient_of_request(request)
+        if not patient.renal and patient.hepatic is None:
+            return []
+        claims: list[Claim] = []
+        for tree in trees_by_drug(evidence, request.drug_names):
+            for line in select_lines(tree.tree, patient).exclusions:
+                if line.context.renal or line.context.hepatic or line.band.renal_ml_min is not None:
+                    claims.append(self._quote(tree, line))
+        return claims
 
     def repair(
         self, request: GenerationRequest, answer: Answer, omissions: Sequence[str], budget: RequestBudget
@@ -123,11 +161,10 @@ class ExtractiveGenerator:
     def _dosing(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> tuple[list[Claim], str]:
         """The patient's own lines of the dosage tree, each quoted with its context path; patient-context safety
         sentences first. A contraindication or an exclusion for this patient: those, and no dose."""
-        patient = patient_of(request.population, request.age_months, request.weight_kg, request.route,
-                             request.condition, request.query)
-        safety = patient_safety(evidence, patient, request.query)
+        patient = patient_of_request(request)
+        safety = patient_safety(evidence, patient, pregnant=request.pregnant, breastfeeding=request.breastfeeding)
         if safety.contraindicated:
-            return safety.claims, CONTRAINDICATED_PREAMBLE
+            return safety.claims, EXCLUDED_PREAMBLE if safety.excluded_by_age else CONTRAINDICATED_PREAMBLE
         trees = trees_by_drug(evidence, request.drug_names)
         if request.population is None and request.route is None and not safety.claims and not patient.renal \
                 and patient.hepatic is None:
@@ -141,7 +178,13 @@ class ExtractiveGenerator:
                 claims += [self._quote(tree, line) for line in selection.exclusions]
                 notices.append(EXCLUDED_PREAMBLE)
                 continue
-            quoted = [self._quote(tree, line) for line in selection.lines]
+            lines = selection.lines
+            if safety.adjustments and not any(_adjusts(line, safety.adjusts) for line in lines):
+                # The patient's adjustment is stated outside the dosage section (a hepatic maximum in "Thận
+                # trọng"): it is quoted above and replaces the usual doses, which are another patient's.
+                notices.append(ADJUSTMENT_ELSEWHERE_NOTICE)
+                continue
+            quoted = [self._quote(tree, line) for line in lines]
             if not quoted and request.population is not None:
                 quoted = self._population_mentions(tree, request.population)
             claims += quoted
@@ -157,9 +200,9 @@ class ExtractiveGenerator:
                 notices.append(NO_BAND_PREAMBLE if request.population == "pediatric" else GENERAL_ONLY_PREAMBLE)
             if selection.needs_renal_value:
                 notices.append(RENAL_VALUE_QUESTION)
-            elif any(line.context.renal for line in selection.lines):
+            elif any(line.context.renal for line in lines):
                 notices.append(RENAL_BAND_NOTICE)
-        if len(claims) == len(safety.claims):
+        if len(claims) == len(safety.claims) and not safety.adjustments:
             return ([], "") if not safety.claims else (claims, " ".join(notices))
         return claims, " ".join(dict.fromkeys(notices))
 

@@ -1,13 +1,25 @@
-"""Patient context on the dose path: the contraindication or caution the safety sections state for this patient,
-quoted before any dose — and when it is a contraindication for this patient, instead of the dose.
+"""Patient context on the dose path: the contraindication, exclusion, caution or adjustment the safety sections state
+for this patient, quoted before any dose — and when it is a contraindication or an exclusion for this patient,
+instead of the dose.
 
 Which sentences: those of `chong_chi_dinh`, `than_trong`, `thoi_ky_mang_thai`, `thoi_ky_cho_con_bu` that name the
-patient's context (pregnancy, breastfeeding, renal or hepatic impairment). When a sentence is a contraindication
-for THIS patient:
+patient's context (pregnancy, breastfeeding, renal or hepatic impairment), and, for a child, the exclusions of
+`chong_chi_dinh`/`than_trong` whose age or weight band holds the child. When a sentence excludes THIS patient:
 - pregnancy / breastfeeding named in `chong_chi_dinh`: yes (the trimester is not known, so the sentence stands);
 - renal: a ClCr/eGFR band in the sentence must admit the patient's value ("eGFR dưới 30" and eGFR 25); a band
   with no patient value does not decide (the dose path then asks for the value); no band, no severity: yes;
-- hepatic: the sentence's grade ("suy gan nặng") must cover the patient's grade; an unknown grade does not decide.
+- hepatic: the sentence's grade ("suy gan nặng") must cover the patient's grade; an unknown grade does not decide;
+- a child's age or weight: an exclusion ("không dùng cho trẻ sơ sinh", "không dùng … cho trẻ em dưới 12 tuổi",
+  "cần hạn chế hoàn toàn chỉ định … cho trẻ em dưới 16 tuổi") in either section, whose band holds the child. The
+  book states such exclusions in "Thận trọng" as often as in "Chống chỉ định"; a dose from the dosage section
+  beside them is a dose the book says this child must not get. A sentence naming "trẻ em" with no band ("độ an
+  toàn ở trẻ em chưa được xác định") excludes no one: the dosage section may still give children a dose. A
+  sentence naming exceptions ("chỉ trừ … bệnh Kawasaki") does not exclude a child whose indication is one of them.
+
+Renal and hepatic dose statements outside the dosage section ("Ở người suy gan nặng, cần xem xét giảm liều … Có
+thể dùng … tối đa là 20 mg/ngày …") are quoted as the patient's adjustment: a sentence right after one that names
+the context, stating a dose and naming no other patient group, continues it (the book writes the maximum in the
+next sentence without repeating "suy gan").
 """
 
 from __future__ import annotations
@@ -18,8 +30,9 @@ from dataclasses import dataclass, field
 
 from core.corpus import Chunk
 from core.dosage.bands import hepatic_grade, read_band
-from core.dosage.model import Patient
-from core.dosage.select import band_admits
+from core.dosage.lines import dose_quantities, excludes
+from core.dosage.model import Band, Patient
+from core.dosage.select import band_admits, indication_words
 from core.text import fold
 from core.vocabulary import PATIENT_TERMS
 from grounding.answer import Claim
@@ -29,20 +42,40 @@ SAFETY_SECTIONS = ("chong_chi_dinh", "than_trong", "thoi_ky_mang_thai", "thoi_ky
 MAX_SENTENCES_PER_SECTION = 3
 SAFETY_FIRST_PREAMBLE = "Lưu ý an toàn Dược thư ghi cho bối cảnh bệnh nhân đã nêu (đọc trước phần liều):"
 _HEPATIC_COVERS = {"mild": {"mild"}, "moderate": {"mild", "moderate"}, "severe": {"severe"}}
+NEONATE_MONTHS = 1.0
+"""A newborn ("trẻ sơ sinh") is a child in the first month of life (28 days; a month is the safe reading)."""
+# An exclusion the dosage-line reader does not list: the book restricts an indication "completely" for a group.
+_TOTAL_RESTRICTION = re.compile(r"\bhan che hoan toan\b")
+_NEWBORN = re.compile(r"\b(tre )?so sinh\b")
+# "chỉ trừ một số trường hợp như …", "ngoại trừ …", "trừ khi …": what follows are the groups still allowed.
+_EXCEPT = re.compile(r"\b(chi tru|ngoai tru|tru khi|tru)\b(?P<rest>.*)$")
+# Another patient group named by a sentence: it is then not a continuation of the renal/hepatic sentence before it.
+_OTHER_GROUP = re.compile(r"\b(tre em|tre so sinh|so sinh|nguoi cao tuoi|nguoi gia|mang thai|cho con bu|"
+                          r"suy than|suy gan|suy tim)\b")
+_FORM_OR_DOSE = re.compile(r"\b(dang (vien|thuoc|uong|tiem|bao che)|vien|thuoc tiem|lieu cao|ham luong)\b")
+_PURPOSE = re.compile(r"\bde ((?:giam|ha|dieu tri|chong|phong|tri)[a-z ,]*?)(?= cho\b| o\b|[.;]|$)")
+_CHILD_TERMS = re.compile(r"\b(tre|so sinh)\b")
 
 
 @dataclass
 class PatientSafety:
     claims: list[Claim] = field(default_factory=list)
     contraindicated: bool = False
+    """A sentence of the safety sections excludes this patient: no dose."""
+    adjustments: list[Claim] = field(default_factory=list)
+    """Renal/hepatic dose statements of the safety sections that hold for this patient (also in `claims`): the
+    patient's adjustment, which replaces the usual doses."""
+    adjusts: set[str] = field(default_factory=set)
+    """The contexts ("renal", "hepatic") `adjustments` are for."""
+    excluded_by_age: bool = False
+    """The excluding sentence is a child's age/weight exclusion (not a contraindication of a condition)."""
 
 
-def _contexts(patient: Patient, query: str) -> list[str]:
-    folded = fold(query)
+def contexts(patient: Patient, *, pregnant: bool = False, breastfeeding: bool = False) -> list[str]:
     found: list[str] = []
-    if re.search(r"\b(mang thai|co thai|thai phu|ba bau)\b", folded):
+    if pregnant:
         found.append("pregnant")
-    if re.search(r"\b(cho con bu|dang cho bu)\b", folded):
+    if breastfeeding:
         found.append("breastfeeding")
     if patient.renal:
         found.append("renal")
@@ -51,8 +84,11 @@ def _contexts(patient: Patient, query: str) -> list[str]:
     return found
 
 
-def _states(sentence: str, context: str) -> bool:
-    folded = fold(sentence)
+def is_child(patient: Patient) -> bool:
+    return patient.population == "pediatric" or (patient.age_months is not None and patient.age_months < 18 * 12)
+
+
+def _states(folded: str, context: str) -> bool:
     terms = PATIENT_TERMS[context] + (("clcr", "egfr") if context == "renal" else ())
     return any(re.search(rf"\b{re.escape(t)}\b", folded) for t in terms)
 
@@ -72,25 +108,101 @@ def _contraindicates(sentence: str, context: str, patient: Patient) -> bool:
     return patient.hepatic not in (None, "any") and patient.hepatic in _HEPATIC_COVERS[grade]
 
 
-def patient_safety(evidence: Sequence[Chunk], patient: Patient, query: str) -> PatientSafety:
-    contexts = _contexts(patient, query)
+def _applies(sentence: str, context: str, patient: Patient) -> bool:
+    """A renal/hepatic statement is for this patient (as `_contraindicates` reads its band or grade), or for a
+    group the patient may be in when the patient's value or grade is not known."""
+    if context == "renal":
+        band = read_band(sentence).band
+        return band.renal_ml_min is None or patient.renal_ml_min is None or band_admits(band, patient)
+    grade = hepatic_grade(fold(sentence))
+    return grade in (None, "any") or patient.hepatic in (None, "any") or patient.hepatic in _HEPATIC_COVERS[grade]
+
+
+def excludes_child(sentence: str, patient: Patient, indication: str | None = None, *,
+                   contraindication: bool = False) -> bool:
+    """The sentence is an exclusion whose age/weight band (or "trẻ sơ sinh") holds this child.
+
+    `contraindication`: the sentence is a line of "Chống chỉ định", where naming a group ("Trẻ em dưới 16 tuổi, vì
+    nguy cơ hội chứng Reye") is itself the exclusion — unless it names a form or a dose ("dạng viên", "liều cao"):
+    then only that form is excluded."""
+    if not is_child(patient):
+        return False
+    folded = fold(sentence)
+    if not (excludes(sentence) or _TOTAL_RESTRICTION.search(folded)
+            or (contraindication and not _FORM_OR_DOSE.search(folded))):
+        return False
+    exception = _EXCEPT.search(folded)
+    if exception and indication and _shares_words(indication, exception.group("rest")):
+        return False
+    purpose = _PURPOSE.search(folded)
+    if purpose and indication and not _shares_words(indication, purpose.group(1)):
+        # "Không dùng aspirin để giảm đau, hạ sốt cho trẻ em dưới 16 tuổi" does not exclude the child whose stated
+        # indication is another one (Kawasaki disease).
+        return False
+    band = read_band(sentence).band
+    # An age band counts only in a sentence about children: "phụ nữ mang thai 3 tháng cuối" is no 3-month band.
+    by_age_weight = Band(age_months=band.age_months if _CHILD_TERMS.search(folded) else None,
+                         weight_kg=band.weight_kg)
+    if not by_age_weight.empty:
+        return band_admits(by_age_weight, patient)
+    return bool(_NEWBORN.search(folded)) and patient.age_months is not None and patient.age_months < NEONATE_MONTHS
+
+
+def _shares_words(indication: str, text: str) -> bool:
+    return bool(indication_words(indication) & indication_words(text))
+
+
+def _continues(previous_contexts: list[str], sentence: str) -> bool:
+    """A dose sentence right after a renal/hepatic one, naming no other group: the same patients' adjustment."""
+    folded = fold(sentence)
+    return bool(previous_contexts) and bool(dose_quantities(folded)) and not _OTHER_GROUP.search(folded)
+
+
+def patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bool = False,
+                   breastfeeding: bool = False) -> PatientSafety:
+    active = contexts(patient, pregnant=pregnant, breastfeeding=breastfeeding)
+    child = is_child(patient)
     result = PatientSafety()
-    if not contexts:
+    if not active and not child:
         return result
     for section in SAFETY_SECTIONS:
         for chunk in (c for c in evidence if c.section_key == section and not c.has_quarantined_content):
             picked = 0
+            previous: list[str] = []
+            lead = ""
             for sentence in sentences(chunk.text):
-                stated = [c for c in contexts if _states(sentence, c)]
+                folded = fold(sentence)
+                stated = [c for c in active if _states(folded, c)]
+                continued = list(previous) if not stated and _continues(previous, sentence) else []
+                if continued:
+                    sentence_for_band = f"{lead} {sentence}"  # the grade/band of the sentence it continues
+                else:
+                    sentence_for_band, lead = sentence, sentence
+                previous = [c for c in stated if c in ("renal", "hepatic")] or continued
                 whole = section in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu") and (
-                    ("pregnant" in contexts and section == "thoi_ky_mang_thai")
-                    or ("breastfeeding" in contexts and section == "thoi_ky_cho_con_bu"))
-                if not stated and not (whole and picked < 2):
+                    ("pregnant" in active and section == "thoi_ky_mang_thai")
+                    or ("breastfeeding" in active and section == "thoi_ky_cho_con_bu"))
+                excluded = section in ("chong_chi_dinh", "than_trong") and excludes_child(
+                    sentence, patient, patient.indication, contraindication=section == "chong_chi_dinh")
+                if not stated and not continued and not excluded and not (whole and picked < 2):
                     continue
-                if picked >= MAX_SENTENCES_PER_SECTION:
-                    break
+                if picked >= MAX_SENTENCES_PER_SECTION and not excluded:
+                    continue
                 picked += 1
-                result.claims.append(Claim(text=sentence, citations=[chunk.doc_id]))
-                if section == "chong_chi_dinh" and any(_contraindicates(sentence, c, patient) for c in stated):
+                claim = Claim(text=sentence, citations=[chunk.doc_id])
+                result.claims.append(claim)
+                result.excluded_by_age = result.excluded_by_age or excluded
+                if excluded or (section == "chong_chi_dinh"
+                                and any(_contraindicates(sentence, c, patient) for c in stated)):
                     result.contraindicated = True
+                dose_for = [c for c in (*stated, *continued) if c in ("renal", "hepatic")
+                            and _applies(sentence_for_band, c, patient)]
+                if dose_for and dose_quantities(folded) and not excluded:
+                    result.adjustments.append(claim)
+                    result.adjusts.update(dose_for)
     return result
+
+
+def child_terms(text: str) -> bool:
+    """A safety block that may hold a child's exclusion (fetched for a child's dose question)."""
+    return _CHILD_TERMS.search(fold(text)) is not None

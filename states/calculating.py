@@ -19,6 +19,8 @@ from core.numbers import extract_quantities
 from grounding.answer import Answer, CalculationRequest
 from grounding.calculation_lines import BODY_SURFACE_REFUSAL, Selected, select
 from grounding.calculator import Calculation, compute, exact
+from grounding.dosing_select import patient_in_context
+from grounding.patient_safety import patient_safety
 from states.frame import QueryFrame
 from states.step import Services, TurnView, Update, update
 
@@ -32,9 +34,8 @@ BODY_SURFACE_NOTICE = (
 
 def patient_of(frame: QueryFrame) -> Patient:
     """What the calculator may know of the patient: only slots the frame holds (none is ever assumed)."""
-    return Patient(population=frame.population, age_months=frame.age_months, weight_kg=frame.weight_kg,
-                   route=frame.route, indication=frame.condition, renal=bool(frame.renal),
-                   hepatic="any" if frame.hepatic else None)
+    return patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route, frame.condition,
+                              frame.renal, frame.hepatic)
 
 
 def applicable(frame: QueryFrame, evidence: Sequence[Chunk], answer: Answer | None) -> tuple[list[Selected], list[str]]:
@@ -45,7 +46,12 @@ def applicable(frame: QueryFrame, evidence: Sequence[Chunk], answer: Answer | No
         return [], ["not a one-drug dosing answer"]
     if frame.weight_kg is None or not math.isfinite(frame.weight_kg):
         return [], ["weight not known"]
-    return select([c for c in evidence if c.drug_id == frame.drugs[0]], patient_of(frame))
+    own = [c for c in evidence if c.drug_id == frame.drugs[0]]
+    patient = patient_of(frame)
+    if patient_safety(own, patient, pregnant=frame.pregnant, breastfeeding=frame.breastfeeding).contraindicated:
+        # The safety sections exclude this patient ("không dùng cho trẻ sơ sinh"): no amount is computed.
+        return [], ["excluded for this patient by its contraindication/precaution text"]
+    return select(own, patient)
 
 
 def calculation_applies(frame: QueryFrame, evidence: Sequence[Chunk], answer: Answer | None) -> bool:

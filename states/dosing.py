@@ -15,7 +15,15 @@ from collections.abc import Sequence
 from core.corpus import Chunk
 from core.dosage.select import select as select_lines
 from core.vocabulary import ROUTE_LABELS_VI
-from grounding.dosing_select import label_of, patient_of, routes_offered, trees_by_drug
+from grounding.dosing_select import (
+    label_of,
+    patient_in_context,
+    patient_of,
+    routes_of,
+    routes_offered,
+    trees_by_drug,
+)
+from grounding.patient_safety import patient_safety
 from states.frame import QueryFrame
 
 
@@ -75,3 +83,17 @@ def indication_ambiguous(frame: QueryFrame, indications_found: Sequence[str]) ->
         and not frame.condition
         and len(indications_found) > 1
     )
+
+
+def route_settled_by_safety(evidence: Sequence[Chunk], frame: QueryFrame, routes_found: Sequence[str]) -> bool:
+    """The route does not change the answer: the safety sections exclude this patient (no dose on any route), or
+    the patient's renal/hepatic adjustment stated there names no route or every route found."""
+    patient = patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route, frame.condition,
+                                 frame.renal, frame.hepatic)
+    safety = patient_safety(evidence, patient, pregnant=frame.pregnant, breastfeeding=frame.breastfeeding)
+    if safety.contraindicated:
+        return True
+    if not safety.adjustments:
+        return False
+    named = {r for claim in safety.adjustments for r in routes_of(claim.text)}
+    return not named or set(routes_found) <= named

@@ -25,6 +25,12 @@ def generation_request(ctx: TurnView, services: Services) -> GenerationRequest:
         weight_kg=f.weight_kg,
         route=f.route,
         condition=f.condition,
+        # The patient's context from the frame (never re-read from the synthesized query text, where "chức năng
+        # thận bình thường" would read as renal impairment).
+        renal=f.renal,
+        hepatic=f.hepatic,
+        pregnant=f.pregnant,
+        breastfeeding=f.breastfeeding,
         # Folded names/aliases/classes per drug: how the extractive generator finds mentions in evidence.
         drug_names={d: services.names.names_of(d) for d in dict.fromkeys([*f.drugs, *ctx.candidates])},
     )

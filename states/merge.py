@@ -190,9 +190,10 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
 
 
 def _is_slot_answer(frame: QueryFrame) -> bool:
-    """"18 kg", "5 tuổi", "Người lớn", "Uống": patient values and nothing else."""
+    """"18 kg", "5 tuổi", "Người lớn", "Uống", "ClCr 25 ml/phút": patient values and nothing else (a renal or
+    hepatic value is the answer to the dose reply's question for it)."""
     return not frame.drugs and not frame.unknown_drugs and frame.section_key is None and any(
-        getattr(frame, name) is not None for name in _PATIENT_SLOTS)
+        getattr(frame, name) is not None for name in (*_PATIENT_SLOTS, *_CONTEXT_SLOTS))
 
 
 def _with_question(prior: QueryFrame, new: QueryFrame, update: dict[str, object]) -> QueryFrame:

@@ -8,9 +8,10 @@ from core.corpus import Chunk, ScoredChunk
 from core.fuzzy_phrase import fuzzy_states
 from core.text import fold, states_phrase
 from core.vocabulary import PATIENT_TERMS
+from grounding.patient_safety import child_terms
 from retrieval.service import RetrievalService
 from states.conditions import condition_stated
-from states.dosing import routes_in_evidence
+from states.dosing import route_settled_by_safety, routes_in_evidence
 from states.frame import QueryFrame
 
 MAX_DRUGS_SINGLE_PATH = 3
@@ -29,11 +30,21 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
         context = ", ".join(c for c in (frame.renal, frame.hepatic) if c)
         routes = routes_in_evidence(evidence, frame.population, age_months=frame.age_months,
                                     weight_kg=frame.weight_kg, context_text=context)
-        if frame.has_patient_context:
-            # Patient context on the dose path: the contraindication/caution sentences for it come with the
-            # dosage evidence, so the answer states them first (and gives no dose when they contraindicate).
+        if frame.has_patient_context or is_child(frame):
+            # Patient context on the dose path: the contraindication/caution sentences for it (and, for a child,
+            # the exclusions "Thận trọng"/"Chống chỉ định" state for children) come with the dosage evidence, so
+            # the answer states them first (and gives no dose when they exclude this patient).
             evidence += [c for c in safety_evidence(retrieval, frame, frame.drugs[:MAX_DRUGS_SINGLE_PATH])
                          if c not in evidence]
+            if route_settled_by_safety(evidence, frame, routes):
+                # No dose will be given (an exclusion), or the patient's adjustment holds whatever the route: the
+                # route question would ask for something the answer does not depend on.
+                routes = []
+    if frame.section_key in CONTEXT_SECTIONS and (frame.renal or frame.hepatic):
+        # "Suy thận ClCr 40, có dùng … được không?": the book often states the renal/hepatic exclusion in the dosage
+        # section ("Không nên dùng … Clcr < 50 ml/phút"), so that section comes with the one asked for.
+        for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
+            evidence += [c for c in retrieval.find_by_section(drug_id, DOSING_SECTION) if c not in evidence]
     return evidence, routes
 
 
@@ -103,16 +114,29 @@ def safety_sections(frame: QueryFrame) -> list[str]:
 
 
 def safety_evidence(retrieval: RetrievalService, frame: QueryFrame, candidates: Sequence[str]) -> list[Chunk]:
-    """Stage 2: each candidate's contraindication/precaution/pregnancy/lactation text that names the context."""
+    """Stage 2: each candidate's contraindication/precaution/pregnancy/lactation text that names the context (for a
+    child, also the blocks that name children: where the book states an age exclusion)."""
     terms = patient_terms(frame)
+    child = is_child(frame)
     found: list[Chunk] = []
     for drug_id in candidates:
         for section in safety_sections(frame):
             for chunk in retrieval.find_by_section(drug_id, section):
                 whole_section = section in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
-                if whole_section or any(states_phrase(chunk.text, t) for t in terms):
+                if whole_section or any(states_phrase(chunk.text, t) for t in terms) or (
+                        child and child_terms(chunk.text)):
                     found.append(chunk)
     return found
+
+
+def is_child(frame: QueryFrame) -> bool:
+    return frame.population == "pediatric" or (frame.age_months is not None and frame.age_months < 18 * 12)
+
+
+DOSING_SECTION = "lieu_luong_cach_dung"
+CONTEXT_SECTIONS = ("chong_chi_dinh", "than_trong")
+"""Sections a "can this patient use it" question is routed to (a renal/hepatic patient also gets the dosage
+section, where the book often states the exclusion for their context)."""
 
 
 def patient_generation_query(frame: QueryFrame) -> str:

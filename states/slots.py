@@ -55,9 +55,15 @@ _PREGNANT = CHAT_PREGNANT
 _BREASTFEEDING = CHAT_BREASTFEEDING
 # A creatinine clearance is quoted with its value only ("ClCr 30 ml/phút"), never the rest of the sentence.
 _CLEARANCE_VALUE = r"(?:\s*(?:la|=|:|<|>|<=|>=|duoi|tren|khoang)?\s*\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)?"
-_RENAL = re.compile(r"\b(suy than( (nhe|vua|nang|man|cap|giai doan \d))?|"
-                    rf"do thanh thai creatinin{_CLEARANCE_VALUE}|thanh thai creatinin{_CLEARANCE_VALUE}|"
-                    rf"clcr{_CLEARANCE_VALUE}|egfr{_CLEARANCE_VALUE}|chay than|loc mau|benh than|chuc nang than kem)")
+_CLEARANCE = rf"(?:do thanh thai creatinin|thanh thai creatinin|clcr|egfr){_CLEARANCE_VALUE}"
+# "suy thận … eGFR 25": the value that follows the words (a few words later, as users write it) is part of the
+# renal phrase, so it is kept in the frame and survives into later turns; the value needs a number to be taken.
+_CLEARANCE_AFTER = r"(?:[ ,;:(]+(?:[a-z]+ ){0,3}?(?:do thanh thai creatinin|thanh thai creatinin|clcr|egfr)" \
+                   r"\s*(?:la|=|:|<|>|<=|>=|duoi|tren|khoang)?\s*\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)?"
+_RENAL = re.compile(rf"\b(suy than( (nhe|vua|nang|man|cap|giai doan \d))?{_CLEARANCE_AFTER}|"
+                    rf"{_CLEARANCE}|chay than|loc mau|benh than|chuc nang than kem)")
+# "không suy thận", "chưa bị suy thận": the words are there, the impairment is not.
+_RENAL_DENIED = re.compile(r"\b(khong|chua|chang)( (bi|co|mac))? suy than\b")
 _HEPATIC = re.compile(r"\b(suy gan( (nhe|vua|nang))?|xo gan|benh gan|viem gan( [a-z])?|men gan cao|"
                       r"chuc nang gan kem)\b")
 _COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|mac benh|mac|kem theo|bi ca)\b")
@@ -308,7 +314,7 @@ def extract_slots(text: str) -> Slots:
         rejected.append(several)
     pregnant = bool(_PREGNANT.search(folded))
     breastfeeding = bool(_BREASTFEEDING.search(folded))
-    renal_m = _RENAL.search(folded)
+    renal_m = None if _RENAL_DENIED.search(folded) else _RENAL.search(folded)
     hepatic_m = _HEPATIC.search(folded)
     comorbidities: list[str] = []
     if _COMORBIDITY_CUE.search(folded):

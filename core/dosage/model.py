@@ -102,6 +102,8 @@ class Patient:
     route: str | None = None
     indication: str | None = None
     """The condition as the user wrote it (folded match against the indication path)."""
+    immunocompromised: bool | None = None
+    """Stated immune status: True "suy giảm miễn dịch", False "miễn dịch bình thường", None not stated."""
     renal_ml_min: float | None = None
     renal: bool = False
     hepatic: HepaticGrade | None = None

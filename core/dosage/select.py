@@ -105,6 +105,12 @@ def context_admits(line: RegimenLine, patient: Patient) -> bool:
         return False
     if c.renal and not patient.renal:
         return False
+    if not immune_admits(line, patient):
+        return False
+    if not patient.renal and line.kind != "exclusion" and _DIALYSIS.search(fold(" ".join((*line.path, line.text)))):
+        # A line for patients on dialysis ("Người bệnh thẩm tách máu: …") is a renal patient's, whatever lead-in it
+        # was read under.
+        return False
     if c.hepatic and patient.hepatic is None:
         return False
     if line.kind == "regimen" and patient.population == "adult" and c.band.empty and not (c.renal or c.hepatic):
@@ -120,6 +126,84 @@ def admits(line: RegimenLine, patient: Patient, *, closed: bool = False) -> bool
 def _group(line: RegimenLine) -> tuple[object, ...]:
     c = line.context
     return (c.path, c.routes, c.population, c.indication)
+
+
+def indication_words(text: str) -> set[str]:
+    """The words of an indication phrase that tell it from another (generic words dropped)."""
+    return _words(text)
+
+
+_NORMAL_RENAL = re.compile(r"\b(chuc nang than|than) (binh thuong|con tot)\b")
+_DIALYSIS = re.compile(r"\b(tham phan|tham tach|loc mau|sieu loc|chay than)\b")
+
+
+_IMMUNOCOMPROMISED = re.compile(r"\b(suy giam mien dich|uc che mien dich)\b")
+_IMMUNOCOMPETENT = re.compile(r"\b(co kha nang mien dich|mien dich binh thuong|khong suy giam mien dich)\b")
+
+
+def _immune_group(line: RegimenLine) -> str | None:
+    """"compromised"/"competent" when the line (or a lead-in above it) names one immune status and not the other."""
+    folded = fold(" ".join((*line.path, line.text)))
+    competent = _IMMUNOCOMPETENT.search(folded) is not None
+    compromised = _IMMUNOCOMPROMISED.search(_IMMUNOCOMPETENT.sub(" ", folded)) is not None
+    if compromised and not competent:
+        return "compromised"
+    if competent and not compromised:
+        return "competent"
+    return None
+
+
+def immune_admits(line: RegimenLine, patient: Patient) -> bool:
+    """Immune status is patient context as renal impairment is: a line the book gives for immunocompromised patients
+    ("ở người suy giảm miễn dịch: 10 mg/kg/lần") is for a patient who said so, and a line for immunocompetent
+    patients ("ở người có khả năng miễn dịch") is not an immunocompromised patient's."""
+    group = _immune_group(line)
+    if group == "compromised":
+        return patient.immunocompromised is True
+    return not (group == "competent" and patient.immunocompromised is True)
+
+
+def is_renal_line(line: RegimenLine) -> bool:
+    return line.context.renal or line.band.renal_ml_min is not None
+
+
+def _normal_renal(line: RegimenLine) -> bool:
+    """Under a lead-in (or itself) for patients whose renal function is normal."""
+    return any(_NORMAL_RENAL.search(fold(label)) for label in (*line.path, line.text))
+
+
+def _dialysis(line: RegimenLine) -> bool:
+    """A renal line for patients on dialysis, with no ClCr band of its own: not a patient known by a value."""
+    return line.band.renal_ml_min is None and _DIALYSIS.search(fold(line.text)) is not None
+
+
+def admit_renal_hepatic(chosen: list[RegimenLine], regimen: list[RegimenLine],
+                        patient: Patient) -> tuple[list[RegimenLine], list[RegimenLine]]:
+    """The patient's renal/hepatic adjustment REPLACES the usual doses: (chosen, regimen) narrowed to the adjustment
+    lines when one holds for this patient.
+
+    - ClCr/eGFR value inside an adjustment band: that band's lines only (the usual line shown beside it is the dose
+      of a patient whose kidneys are not impaired), and no line for patients on dialysis;
+    - renal impairment without a value, and the text adjusts by value: the adjustment lines only (the caller adds
+      every one of them and asks for the value);
+    - hepatic impairment and a hepatic line with a dose that holds for the patient: the hepatic lines only.
+    Lines the text gives "for normal renal function" are never a renal patient's.
+    """
+    if patient.renal and patient.renal_ml_min is None and any(
+            line.band.renal_ml_min is not None for line in regimen):
+        chosen = [line for line in chosen if is_renal_line(line)]
+        regimen = [line for line in regimen if is_renal_line(line)]
+    elif patient.renal_ml_min is not None and any(is_renal_line(line) and line.kind == "regimen"
+                                                  and line.band.renal_ml_min is not None for line in chosen):
+        chosen = [line for line in chosen if is_renal_line(line) and not _dialysis(line)]
+        regimen = list(chosen)
+    elif patient.hepatic is not None and any(line.context.hepatic and line.kind == "regimen" for line in chosen):
+        chosen = [line for line in chosen if line.context.hepatic]
+        regimen = list(chosen)
+    if patient.renal and any(is_renal_line(line) for line in (*chosen, *regimen)):
+        chosen = [line for line in chosen if not _normal_renal(line)]
+        regimen = [line for line in regimen if not _normal_renal(line)]
+    return chosen, regimen
 
 
 def select(tree: DosageTree, patient: Patient) -> Selection:
@@ -173,6 +257,7 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
             continue
         if band_admits(line.band, patient, closed=True):
             chosen.append(line)
+    chosen, regimen = admit_renal_hepatic(chosen, regimen, patient)
     chosen.sort(key=lambda line: line.start)
     banded = [line for line in regimen if line.kind == "regimen" and not line.band.empty
               and line.band.renal_ml_min is None and line.band.hepatic is None]

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from core.dosage.model import Bound, DosageTree, Patient, RegimenLine
 from core.dosage.parse import parse_dosage
-from core.dosage.select import ADULT_AGE_MONTHS, admits, select
+from core.dosage.select import ADULT_AGE_MONTHS, Selection, admits, select
+from core.text import fold
 from tests.unit.grounding_fixtures import FORMULARY
 from tests.unit.realtext import SOURCE, has_realtext
 
@@ -43,7 +44,8 @@ def patients(draw: st.DrawFn, *, min_age: float = 1.0) -> Patient:
     renal = renal_value is not None or draw(st.booleans())
     return Patient(population="adult" if adult else "pediatric", age_months=age, weight_kg=weight,
                    route=draw(st.sampled_from([None, "oral", "rectal", "iv", "im"])),
-                   renal_ml_min=renal_value, renal=renal)
+                   renal_ml_min=renal_value, renal=renal,
+                   immunocompromised=draw(st.sampled_from([None, True, False])))
 
 
 def _outside(bound: Bound | None, value: float | None) -> bool:
@@ -97,10 +99,50 @@ def test_selected_lines_are_exactly_the_lines_that_admit_the_patient(patient: Pa
         if line.kind == "exclusion" and not (line.band.renal_ml_min is not None and patient.renal_ml_min is None):
             assert id(line) not in chosen
             continue
-        if admits(line, patient):
-            assert id(line) in chosen, line.text
+        if admits(line, patient) and id(line) not in chosen:
+            # The one way an admitting line is left out: the patient's renal/hepatic adjustment replaces the usual
+            # doses (the line is not an adjustment line), or it is for normal renal function / dialysis.
+            assert _replaced(line, selection, patient), line.text
         if id(line) in chosen:
             assert admits(line, patient, closed=True), (line.text, line.band.describe())
+
+
+def _is_renal(line: RegimenLine) -> bool:
+    return line.context.renal or line.band.renal_ml_min is not None
+
+
+def _replaced(line: RegimenLine, selection: Selection, patient: Patient) -> bool:
+    folded = fold(" ".join((*line.path, line.text)))
+    if patient.renal and re.search(r"\b(chuc nang than|than) (binh thuong|con tot)\b", folded):
+        return True
+    if patient.renal_ml_min is not None and _is_renal(line) and line.band.renal_ml_min is None \
+            and re.search(r"\b(tham phan|tham tach|loc mau|sieu loc|chay than)\b", folded):
+        return True
+    renal_adjusted = selection.needs_renal_value or (patient.renal_ml_min is not None and any(
+        _is_renal(other) and other.kind == "regimen" and other.band.renal_ml_min is not None
+        for other in selection.lines))
+    if renal_adjusted:
+        return not _is_renal(line)
+    return patient.hepatic is not None and any(other.context.hepatic for other in selection.lines) \
+        and not line.context.hepatic
+
+
+@settings(max_examples=300, deadline=None)
+@given(patient=patients(), index=st.integers(min_value=0))
+def test_a_renal_patient_in_an_adjustment_band_gets_that_band_and_no_usual_dose(patient: Patient, index: int) -> None:
+    """Issue 17 item 3: the adjustment band that holds the patient's ClCr/eGFR replaces the usual doses; a line of a
+    disjoint ClCr band is never shown; without a value, only adjustment lines (and the question for the value)."""
+    tree = _trees()[index % len(_trees())]
+    selection = select(tree, patient)
+    if selection.exclusions or not patient.renal:
+        return
+    adjusted = patient.renal_ml_min is not None and any(
+        _is_renal(line) and line.kind == "regimen" and line.band.renal_ml_min is not None
+        and line.band.renal_ml_min.contains(patient.renal_ml_min, closed=True) for line in selection.lines)
+    for line in selection.lines:
+        assert not _outside(line.band.renal_ml_min, patient.renal_ml_min), (line.text, line.band.describe())
+        if adjusted or selection.needs_renal_value:
+            assert _is_renal(line), ("usual dose beside the renal adjustment", line.text)
 
 
 @settings(max_examples=300, deadline=None)

@@ -33,6 +33,8 @@ def _evidence(drug: str) -> list[Chunk]:
 
 
 def _dose(drug: str, query: str, **frame: object) -> tuple[Answer, GenerationRequest]:
+    """The request as the generating state builds it: the patient's context in its own fields (from the frame),
+    never re-read from the query text."""
     request = GenerationRequest(query=query, evidence=_evidence(drug), section_key=DOSING, drug_ids=[drug],
                                 **frame)  # type: ignore[arg-type]
     return ExtractiveGenerator().generate(request, RequestBudget()), request
@@ -46,7 +48,7 @@ def _verified(answer: Answer, request: GenerationRequest) -> None:
 
 def test_metformin_at_egfr_25_is_contraindicated_and_gets_no_dose() -> None:
     answer, request = _dose("metformin", "Liều metformin cho người lớn suy thận, eGFR 25? Bệnh nền: suy thận.",
-                            population="adult", route="oral")
+                            population="adult", route="oral", renal="suy thận, eGFR 25")
     texts = " ".join(c.text for c in answer.claims)
     assert answer.preamble.startswith(CONTRAINDICATED_PREAMBLE[:40])
     assert "eGFR dưới 30" in texts
@@ -56,7 +58,7 @@ def test_metformin_at_egfr_25_is_contraindicated_and_gets_no_dose() -> None:
 
 def test_metformin_at_egfr_50_gets_the_45_to_59_adjustment_with_the_caution_first() -> None:
     answer, request = _dose("metformin", "Liều metformin người lớn eGFR 50. Bệnh nền: suy thận.",
-                            population="adult", route="oral")
+                            population="adult", route="oral", renal="eGFR 50")
     texts = [c.text for c in answer.claims]
     renal = [t for t in texts if "eGFR" in t and "mg/ngày" in t]
     assert renal and all("45–59" in t for t in renal), texts
@@ -68,7 +70,7 @@ def test_metformin_at_egfr_50_gets_the_45_to_59_adjustment_with_the_caution_firs
 
 def test_renal_impairment_without_a_value_gets_the_adjustment_lines_and_a_question_for_the_value() -> None:
     answer, request = _dose("metformin", "Liều metformin cho người suy thận? Bệnh nền: suy thận.",
-                            population="adult", route="oral")
+                            population="adult", route="oral", renal="suy thận")
     texts = " ".join(c.text for c in answer.claims)
     assert RENAL_VALUE_QUESTION in answer.preamble
     assert "45–59" in texts and "30–44" in texts
@@ -92,7 +94,7 @@ def test_aspirin_for_fever_in_a_child_under_16_is_the_exclusion_not_the_kawasaki
 
 def test_a_pregnant_patient_on_warfarin_gets_the_contraindication_and_no_dose() -> None:
     answer, request = _dose("warfarin", "Liều warfarin cho phụ nữ mang thai. Bệnh nền: đang mang thai.",
-                            population="adult", route="oral")
+                            population="adult", route="oral", pregnant=True)
     texts = " ".join(c.text for c in answer.claims)
     assert "mang thai" in texts and answer.preamble.startswith(CONTRAINDICATED_PREAMBLE[:40])
     assert not re.search(r"\d\s*mg", texts)
@@ -100,7 +102,7 @@ def test_a_pregnant_patient_on_warfarin_gets_the_contraindication_and_no_dose() 
 
 def test_hepatic_impairment_of_unknown_grade_gets_the_hepatic_lines_not_the_severe_only_exclusion() -> None:
     answer, request = _dose("paracetamol", "Liều paracetamol cho người lớn suy gan. Bệnh nền: suy gan.",
-                            population="adult", route="oral")
+                            population="adult", route="oral", hepatic="suy gan")
     texts = " ".join(c.text for c in answer.claims)
     assert "Suy gan nhẹ và vừa" in texts and "Chống chỉ định khi suy gan nặng" in texts
     assert not answer.preamble.startswith(EXCLUDED_PREAMBLE[:40])
@@ -108,7 +110,7 @@ def test_hepatic_impairment_of_unknown_grade_gets_the_hepatic_lines_not_the_seve
 
 def test_severe_hepatic_impairment_is_contraindicated_for_paracetamol() -> None:
     answer, request = _dose("paracetamol", "Liều paracetamol cho người lớn suy gan nặng. Bệnh nền: suy gan nặng.",
-                            population="adult", route="oral")
+                            population="adult", route="oral", hepatic="suy gan nặng")
     texts = " ".join(c.text for c in answer.claims)
     assert answer.preamble.startswith(CONTRAINDICATED_PREAMBLE[:40]) and "suy gan nặng" in texts
     assert not re.search(r"\d\s*(mg|g)/(lần|ngày)", texts), texts
