@@ -86,7 +86,10 @@ def trees_by_drug(evidence: Sequence[Chunk], drug_names: dict[str, list[str]] | 
     for c in evidence:
         if c.section_key == DOSING_SECTION and c.drug_id not in order:
             order.append(c.drug_id)
-    names = drug_names or {}
+    # Only one-word names are running-header noise ("Ibuprofen Trẻ 4 - 7 tuổi"); the title is added by section_tree.
+    # A class term among the names ("thuốc chống viêm không steroid") would strip the book's own lead-ins
+    # ("Chống viêm (viêm khớp dạng thấp …):") and put their lines under the indication before them.
+    names = {d: [n for n in ns if " " not in n.strip()] for d, ns in (drug_names or {}).items()}
     return [section_tree([c for c in evidence if c.section_key == DOSING_SECTION and c.drug_id == d],
                          names.get(d, [])) for d in order]
 

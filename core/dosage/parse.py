@@ -49,6 +49,8 @@ _POPULATION_INLINE = re.compile(r"^(o |cho |voi |doi voi )?(tre em|tre nho|tre|n
 _TRAILING_BAND = re.compile(r"\b(cho|o|doi voi|voi) (tre|nguoi|benh nhan|so sinh)[^;.]*")
 _INNER_LEADIN = re.compile(r"(?:^|[.,)]\s+)([^:;.,()]{3,60}):\s")
 _ELIDED = re.compile(r"^(\(|\d|duoi|tren|tu |>|<|≥|≤|hoac)")
+_POPULATION_THEN_INDICATION = re.compile(r"^(Người lớn|Người cao tuổi|Trẻ em|Trẻ nhỏ)\s+([A-ZĐÀ-Ỹ][^\d]{2,})$")
+"""A population lead-in glued to a capitalised indication lead-in ("Người lớn Giảm đau/giảm sốt")."""
 _BAND_CUE = re.compile(r"\b(tre|so sinh|nguoi|benh nhan|clcr|egfr|thanh thai|can nang)\b")
 MAX_LEADIN_WORDS = 30
 NEONATE_MONTHS = Bound(0.0, 1.0)
@@ -219,6 +221,14 @@ class _Parser:
             # "Sơ sinh:" under "Trẻ em" is a band of children (the first month), not a new population.
             self._open_band(phrase, Band(age_months=NEONATE_MONTHS), "pediatric", True)
             return "band"
+        glued = _POPULATION_THEN_INDICATION.match(phrase)
+        if population and glued and words <= MAX_POPULATION_WORDS:
+            # "Người lớn Giảm đau/giảm sốt:" — a population and the indication under it in one lead-in (the PDF
+            # lost the line break between them). Read as two: the next indication ("Ức chế kết tập tiểu cầu:")
+            # then replaces this one instead of nesting under it.
+            self._open("population", _Entry("population", glued.group(1), population=population))
+            self._indication(glued.group(2), fold(glued.group(2)))
+            return "indication"
         if population and words <= MAX_POPULATION_WORDS and not folded.startswith("lieu"):
             self._open("population", _Entry("population", phrase, population=population, neonate=neonate))
             return "population"

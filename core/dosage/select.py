@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.dosage.indication import is_severity_label, match_score, severity_admits
 from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
 from core.text import fold
 
@@ -52,9 +53,72 @@ def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]+", fold(text)) if w not in _GENERIC and len(w) >= 3}
 
 
+_INLINE_LEADIN = re.compile(r"^([^:;.\d]{3,120}?):\s")
+_OPENING = re.compile(r"^[^\d]{0,200}")
+MAX_OPENING_WORDS = 25
+
+
+def inline_leadin(line: RegimenLine) -> str | None:
+    """A lead-in left at the start of a line's own text ("Tình trạng tăng tiết acid … Zollinger Ellison: Uống liều
+    khởi đầu là 80 mg"): the indication the line is for, below those of its path."""
+    m = _INLINE_LEADIN.match(line.text)
+    if m is None or m.group(1).strip() in line.path:
+        return None
+    return m.group(1).strip()
+
+
+def indication_labels(line: RegimenLine) -> tuple[str, ...]:
+    """The indication lead-ins a line sits under, outermost first, its own inline lead-in last."""
+    inline = inline_leadin(line)
+    if inline and _names_no_one(inline):
+        return (*line.context.indication, inline)
+    return line.context.indication
+
+
+def _names_no_one(label: str) -> bool:
+    # An inline lead-in that is a population or band ("Trẻ em 6 - 12 tuổi:") is not an indication.
+    return re.search(r"\b(tre|nguoi|benh nhan|so sinh|tuoi|thang|kg)\b", fold(label)) is None
+
+
+def _opening(line: RegimenLine) -> str:
+    """The words a dose line opens with, before its first number ("Trong trường hợp dự phòng dài hạn biến chứng
+    tim mạch …, dùng liều"): where the book names the purpose of a line that has no lead-in of its own."""
+    m = _OPENING.match(line.text)
+    head = m.group(0) if m else ""
+    return " ".join(head.split()[:MAX_OPENING_WORDS])
+
+
 def indication_matches(line: RegimenLine, indication: str) -> bool:
-    wanted = _words(indication)
-    return bool(wanted & _words(" ".join(line.context.indication)))
+    """The line sits under an indication the question names (see core.dosage.indication)."""
+    labels = indication_labels(line)
+    return bool(labels) and match_score(indication, labels, [_opening(line)]) > 0
+
+
+def narrow_to_indication(lines: list[RegimenLine], indication: str) -> tuple[list[RegimenLine], bool]:
+    """The lines of the indication the question names, and the general lines (under no indication): (lines, True).
+    An indication is every line under the same indication lead-ins; it matches by all its lead-ins and openings,
+    and of those that match, the ones sharing most words with the question are kept. When none matches, every
+    line is kept, each with its path (never one picked by guess): (lines, False)."""
+    groups: dict[tuple[str, ...], list[RegimenLine]] = {}
+    for line in lines:
+        labels = indication_labels(line)
+        if labels:
+            groups.setdefault(_indication_key(labels), []).append(line)
+    scores: dict[tuple[str, ...], int] = {}
+    for key, members in groups.items():
+        openings = [_opening(m) for m in members if m.kind == "regimen"]
+        scores[key] = match_score(indication, key, openings)
+    best = max(scores.values(), default=0)
+    if best == 0:
+        return lines, False
+    kept = [line for line in lines if not indication_labels(line)
+            or scores[_indication_key(indication_labels(line))] == best]
+    return [line for line in kept if severity_admits(indication, indication_labels(line))], True
+
+
+def _indication_key(labels: tuple[str, ...]) -> tuple[str, ...]:
+    """Severity sub-bands of one indication belong to it: "Nhiễm khuẩn nhẹ, vừa" and "… nặng" share a key."""
+    return tuple(label for label in labels if not is_severity_label(label))
 
 
 def _admits(bound: Bound | None, value: float | None, *, closed: bool) -> bool:
@@ -119,11 +183,7 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
     if patient.indication:
         # The patient's indication narrows lines that name an indication, when the text has one that matches;
         # a line under another indication is another patient's ("Bệnh Lyme" for an otitis).
-        matching = [line for line in candidates if line.context.indication
-                    and indication_matches(line, patient.indication)]
-        if matching:
-            candidates = [line for line in candidates
-                          if not line.context.indication or indication_matches(line, patient.indication)]
+        candidates, _ = narrow_to_indication(candidates, patient.indication)
     exclusions = [line for line in candidates if line.kind == "exclusion" and not line.band.empty
                   and band_admits(line.band, patient) and _exclusion_for(line, patient)
                   # "eGFR dưới 30: chống chỉ định" excludes only a patient whose value is known to be under 30;
