@@ -96,6 +96,7 @@ def trees_by_drug(evidence: Sequence[Chunk], drug_names: dict[str, list[str]] | 
 
 _PREGNANT = re.compile(r"\b(mang thai|co thai|thai phu)\b")
 _BREASTFEEDING = re.compile(r"\b(cho con bu|dang cho bu)\b")
+_ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia|cao tuoi|lon tuoi)\b")
 
 
 def patient_of(population: str | None, age_months: float | None, weight_kg: float | None, route: str | None,
@@ -111,7 +112,8 @@ def patient_of(population: str | None, age_months: float | None, weight_kg: floa
     return Patient(
         population=population if population in ("adult", "pediatric") else None,  # type: ignore[arg-type]
         age_months=age_months, weight_kg=weight_kg, route=route, indication=condition or None,
-        renal_ml_min=renal_value(context_text), renal=renal, hepatic=hepatic)
+        renal_ml_min=renal_value(context_text), renal=renal, hepatic=hepatic,
+        elderly=population == "adult" and _ELDERLY.search(folded) is not None)
 
 
 def select_for(tree: SectionTree, patient: Patient) -> Selection:

@@ -219,7 +219,9 @@ def _condition_reply(new: QueryFrame, prior: QueryFrame, pending: Pending, text:
     folded = fold(phrase)
     if not folded or _NON_ANSWERS.match(folded) or not re.search(r"[a-z]{2,}", folded):
         return None
-    turn = prior.turn_type if prior.turn_type in ("condition_to_drug", "symptom_to_drug") else "symptom_to_drug"
+    # The answer to "which indication?" on a dose question keeps the dose question (states.clarify).
+    turn = prior.turn_type if prior.turn_type in ("condition_to_drug", "symptom_to_drug", "dosing_calc") \
+        else "symptom_to_drug"
     return _settled(prior.model_copy(update={
         **_slot_updates(new, prior), "turn_type": turn, "condition": new.condition or phrase,
         "condition_relation": "indication", "condition_ambiguous": is_ambiguous_condition(new.condition or phrase),

@@ -32,7 +32,7 @@ from core.text import fold, normalize
 
 _GENERIC_WORDS = (
     "viêm nhiễm khuẩn trùng vi bệnh điều trị do ở và các hoặc cấp mạn nhẹ vừa nặng trong cho trẻ em người lớn để bị "
-    "thuốc liều dùng thể tính có không kèm theo khi phòng dự hội chứng giảm hạ cắt chống tình trạng trường hợp "
+    "thuốc liều dùng thể tính có không kèm theo khi phòng dự hội chứng giảm hạ cắt tình trạng trường hợp "
     "một số của là với đối tại nếu như thường uống tiêm đường mỗi ngày lần bao nhiêu thế nào gì sao được "
     "tôi bé cháu con"
 )
@@ -52,6 +52,7 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
 _SYNONYMS_COMPILED = tuple((re.compile(rf"\b(?:{p})\b"), r) for p, r in _SYNONYMS)
 _SYNONYMS_FOLDED = tuple((re.compile(rf"\b(?:{fold(p)})\b"), fold(r)) for p, r in _SYNONYMS)
 
+_SYMPTOMS = {False: frozenset({"sốt", "đau"}), True: frozenset({"sot", "dau"})}
 _SEVERITY_WORDS = {"nhẹ": "mild", "vừa": "mild", "trung bình": "mild", "nặng": "severe", "nghiêm trọng": "severe"}
 _SEVERITY = re.compile(r"\b(nhẹ|vừa|trung bình|nặng|nghiêm trọng)\b")
 _SEVERITY_FOLDED = re.compile(r"\b(nhe|vua|trung binh|nang|nghiem trong)\b")
@@ -99,17 +100,32 @@ def indication_label_words(labels: Iterable[str], *, folded: bool) -> list[froze
     return [w for w in found if w]
 
 
+EXACT = 1000
+"""The score of a question that is one of the book's lead-ins, word for word."""
+
+
+def _plain(text: str, *, folded: bool) -> str:
+    lowered = re.sub(r"\s+", " ", normalize(text).lower()).strip(" .:;,")
+    return fold(lowered) if folded else lowered
+
+
 def match_score(wanted: str, labels: Sequence[str], openings: Iterable[str] = ()) -> int:
     """How well the question's indication `wanted` names an indication whose lead-ins are `labels` (outermost
     first) and whose lines open with `openings`: 0 = not a match; otherwise the number of shared words."""
     folded = typed_without_diacritics(wanted)
+    as_typed = _plain(wanted, folded=folded)
+    if any(as_typed == _plain(label, folded=folded) for label in labels):
+        return EXACT  # the user chose the book's own lead-in (a quick reply)
     asked = words(wanted, folded=folded)
     if not asked:
         return 0
     per_label = indication_label_words(labels, folded=folded)
     book = frozenset().union(*per_label, *(words(o, folded=folded) for o in openings))
     named_by_user = any(label <= asked for label in per_label)
-    named_by_book = asked <= book
+    # A symptom alone ("sốt", "đau") is a feature of many indications ("Bệnh Kawasaki › Trong giai đoạn đầu có
+    # sốt"): it names only a lead-in made of symptoms ("Giảm đau/giảm sốt", "Đau, sốt"), never one that merely
+    # mentions it.
+    named_by_book = asked <= book and not asked <= _SYMPTOMS[folded]
     if not (named_by_user or named_by_book):
         return 0
     return len(asked & book)

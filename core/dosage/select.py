@@ -173,6 +173,19 @@ def admits(line: RegimenLine, patient: Patient, *, closed: bool = False) -> bool
     return context_admits(line, patient) and band_admits(line.band, patient, closed=closed)
 
 
+_ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia|cao tuoi)\b")
+_ADULT = re.compile(r"\bnguoi lon\b")
+
+
+def _elderly_line(line: RegimenLine) -> bool:
+    return any(_ELDERLY.search(fold(label)) for label in line.path)
+
+
+def _adult_line(line: RegimenLine) -> bool:
+    """A line under a lead-in naming adults (not the elderly): "Người lớn: …"."""
+    return any(_ADULT.search(fold(label)) for label in line.path)
+
+
 def _group(line: RegimenLine) -> tuple[object, ...]:
     c = line.context
     return (c.path, c.routes, c.population, c.indication)
@@ -184,6 +197,10 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         # The patient's indication narrows lines that name an indication, when the text has one that matches;
         # a line under another indication is another patient's ("Bệnh Lyme" for an otitis).
         candidates, _ = narrow_to_indication(candidates, patient.indication)
+    if patient.elderly and any(_elderly_line(line) for line in candidates):
+        # The book gives the elderly their own lines ("Người cao tuổi: 0,5 mg …"): the general adult lines beside
+        # them ("Người lớn: … tới 60 mg/ngày") are another patient's, as the older child's are for a newborn.
+        candidates = [line for line in candidates if _elderly_line(line) or not _adult_line(line)]
     exclusions = [line for line in candidates if line.kind == "exclusion" and not line.band.empty
                   and band_admits(line.band, patient) and _exclusion_for(line, patient)
                   # "eGFR dưới 30: chống chỉ định" excludes only a patient whose value is known to be under 30;

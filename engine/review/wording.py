@@ -135,6 +135,8 @@ EFFECT: dict[str, tuple[str, str]] = {
                              "composed over it."),
     "route_ambiguous": ("Hỏi đường dùng, các đường tìm thấy là lựa chọn nhanh.",
                         "Asks for the route, offering the routes found."),
+    "indication_ambiguous": ("Hỏi chỉ định, các chỉ định Dược thư ghi liều là lựa chọn nhanh.",
+                             "Asks for the indication, offering the indications the dose lines sit under."),
     "route_not_documented": ("Hỏi lại với các đường dùng Dược thư có; không tự đổi sang đường khác.",
                              "Asks again with the routes the formulary has; never switches route by itself."),
     "calculation_applies": (
