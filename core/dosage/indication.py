@@ -121,11 +121,16 @@ def match_score(wanted: str, labels: Sequence[str], openings: Iterable[str] = ()
         return 0
     per_label = indication_label_words(labels, folded=folded)
     book = frozenset().union(*per_label, *(words(o, folded=folded) for o in openings))
+    symptoms = _SYMPTOMS[folded]
+    if asked <= symptoms:
+        # A symptom alone ("sốt", "đau") is a feature of many indications ("Bệnh Kawasaki › Trong giai đoạn đầu có
+        # sốt"): it names only a lead-in made of symptoms ("Giảm đau/giảm sốt", "Đau, sốt"), never one that merely
+        # mentions it.
+        if not any(label <= symptoms and label & asked for label in per_label):
+            return 0
+        return len(asked & book)
     named_by_user = any(label <= asked for label in per_label)
-    # A symptom alone ("sốt", "đau") is a feature of many indications ("Bệnh Kawasaki › Trong giai đoạn đầu có
-    # sốt"): it names only a lead-in made of symptoms ("Giảm đau/giảm sốt", "Đau, sốt"), never one that merely
-    # mentions it.
-    named_by_book = asked <= book and not asked <= _SYMPTOMS[folded]
+    named_by_book = asked <= book
     if not (named_by_user or named_by_book):
         return 0
     return len(asked & book)
