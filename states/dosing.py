@@ -10,12 +10,15 @@ for a patient like this one (population, and age/weight band when known) — not
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from core.corpus import Chunk
 from core.dosage.indication import is_severity_label
+from core.dosage.lines import dose_quantities
 from core.dosage.select import indication_labels
 from core.dosage.select import select as select_lines
+from core.text import fold
 from core.vocabulary import ROUTE_LABELS_VI
 from grounding.dosing_select import label_of, patient_of, routes_offered, trees_by_drug
 from states.frame import QueryFrame
@@ -55,6 +58,7 @@ def route_not_documented(frame: QueryFrame, routes_found: Sequence[str]) -> bool
     )
 
 
+_ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia)\b")
 MIN_INDICATIONS_TO_ASK = 3
 """How many indications the patient's dose lines must sit under, with no general line, before a dose question
 naming none is asked which one. Two are shown side by side, each labelled with its lead-in, as the book writes them
@@ -69,15 +73,20 @@ def indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame) -> lis
     general dose line (under no indication: the book's usual dose for them, shown with the others labelled).
     Severity sub-bands of one indication ("Nhiễm khuẩn nhẹ, vừa" / "nặng") are one indication."""
     context = ", ".join(c for c in (frame.renal, frame.hepatic) if c)
-    patient = patient_of(frame.population, frame.age_months, frame.weight_kg, frame.route, None, context)
+    person = frame.person or ""
+    patient = patient_of(frame.population, frame.age_months, frame.weight_kg, frame.route, None,
+                         f"{context} {person}".strip())
     found: list[str] = []
     for tree in trees_by_drug(evidence):
         for line in select_lines(tree.tree, patient).lines:
             if line.kind != "regimen" or line.context.renal or line.context.hepatic:
                 continue
             labels = [label for label in indication_labels(line) if not is_severity_label(label)]
+            if not labels and dose_quantities(line.text) and not (_ELDERLY.search(fold(" ".join(line.path)))
+                                                                  and not patient.elderly):
+                return []  # a general dose line for this patient: the usual dose is answerable
             if not labels:
-                return []  # a general line: the usual dose is answerable
+                continue  # a note on how to take it, or the elderly's line for a patient not said to be elderly
             if labels[0] not in found:
                 found.append(labels[0])
     return found

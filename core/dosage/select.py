@@ -43,6 +43,9 @@ class Selection:
     (unbanded) lines only, to be shown under a notice."""
     needs_renal_value: bool = False
     """Renal impairment without a ClCr/eGFR value, and the text adjusts by value: ask for it."""
+    indication_unmatched: bool = False
+    """The question names an indication none of the text's indication lead-ins match: every indication's lines
+    are kept, each quoted with its path, under a notice (never one picked by guess)."""
 
     @property
     def maxima(self) -> list[str]:
@@ -196,7 +199,10 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
     if patient.indication:
         # The patient's indication narrows lines that name an indication, when the text has one that matches;
         # a line under another indication is another patient's ("Bệnh Lyme" for an otitis).
-        candidates, _ = narrow_to_indication(candidates, patient.indication)
+        candidates, matched = narrow_to_indication(candidates, patient.indication)
+        unmatched = not matched and any(indication_labels(line) for line in candidates if line.kind == "regimen")
+    else:
+        unmatched = False
     if patient.elderly and any(_elderly_line(line) for line in candidates):
         # The book gives the elderly their own lines ("Người cao tuổi: 0,5 mg …"): the general adult lines beside
         # them ("Người lớn: … tới 60 mg/ngày") are another patient's, as the older child's are for a newborn.
@@ -237,7 +243,8 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
     if needs_value:
         # Renal impairment, value not given: every adjustment line (and a question for the value).
         chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
-    return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value)
+    return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value,
+                     indication_unmatched=unmatched and any(indication_labels(line) for line in chosen))
 
 
 def _exclusion_for(line: RegimenLine, patient: Patient) -> bool:
