@@ -21,7 +21,6 @@ def _retrieving(ctx: TurnView, fn: Callable[[], dict[str, object]]) -> Update:
         return Update(fn())
     except IndexUnavailable as exc:
         return update(failure=Failure("index", ctx.state, str(exc)), evidence=[], safety_evidence=[], routes_found=[],
-                      indications_found=[],
                       notes=[f"index unavailable: {exc}"])
 
 
