@@ -332,8 +332,10 @@ def build_guards(limits: Limits) -> tuple[Guard, ...]:
         Guard("route_not_documented", "Đường dùng được chọn không có trong dữ liệu liều",
               "The chosen route has no regimen in the dosage evidence", _route_not_documented,
               on_trip="Hỏi lại với các đường dùng Dược thư có; không tự đổi sang đường khác."),
-        Guard("indication_ambiguous", "Hỏi liều chưa nêu chỉ định, liều của bệnh nhân nằm dưới nhiều chỉ định",
-              "Dose question naming no indication, and the patient's lines sit under several indications",
+        Guard("indication_ambiguous", "Hỏi liều chưa nêu chỉ định; không có liều chung cho bệnh nhân, liều nằm dưới "
+              "từ ba chỉ định trở lên",
+              "Dose question naming no indication; no general dose line for the patient, whose lines sit under three "
+              "or more indications",
               _indication_ambiguous,
               on_trip="Hỏi lại chỉ định, các chỉ định Dược thư ghi liều là lựa chọn nhanh; không tự chọn một chỉ định."),
         Guard("needs_safety_review", "Có bối cảnh bệnh nhân (thai, cho con bú, suy thận/gan, bệnh nền)",

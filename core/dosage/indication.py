@@ -33,7 +33,7 @@ from core.text import fold, normalize
 _GENERIC_WORDS = (
     "viêm nhiễm khuẩn trùng vi bệnh điều trị do ở và các hoặc cấp mạn nhẹ vừa nặng trong cho trẻ em người lớn để bị "
     "thuốc liều dùng thể tính có không kèm theo khi phòng dự hội chứng giảm hạ cắt tình trạng trường hợp "
-    "một số của là với đối tại nếu như thường uống tiêm đường mỗi ngày lần bao nhiêu thế nào gì sao được "
+    "một số của là với đối nếu như thường uống tiêm đường mỗi ngày lần bao nhiêu thế nào gì sao được "
     "tôi bé cháu con"
 )
 _GENERIC = frozenset(_GENERIC_WORDS.split())
@@ -57,8 +57,9 @@ _SEVERITY_WORDS = {"nhẹ": "mild", "vừa": "mild", "trung bình": "mild", "n�
 _SEVERITY = re.compile(r"\b(nhẹ|vừa|trung bình|nặng|nghiêm trọng)\b")
 _SEVERITY_FOLDED = re.compile(r"\b(nhe|vua|trung binh|nang|nghiem trong)\b")
 _SEVERITY_OF_FOLDED = {fold(k): v for k, v in _SEVERITY_WORDS.items()}
-_SEVERITY_LABEL = re.compile(r"^(?:nhiễm khuẩn|nhiễm trùng|bệnh|thể|mức độ|trường hợp|đợt)?\s*"
-                             r"(?:nhẹ|vừa|nặng|trung bình)\b")
+_SEVERITY_WORD = r"(?:nhẹ|vừa|nặng|trung bình)"
+_SEVERITY_LABEL = re.compile(rf"^(?:nhiễm khuẩn|nhiễm trùng|bệnh|thể|mức độ|trường hợp|đợt)?\s*{_SEVERITY_WORD}"
+                             rf"(?:\s*(?:,|và|hoặc|đến|-)\s*{_SEVERITY_WORD})*$")
 
 
 def typed_without_diacritics(text: str) -> bool:

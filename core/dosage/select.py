@@ -93,35 +93,33 @@ def _opening(line: RegimenLine) -> str:
 
 def indication_matches(line: RegimenLine, indication: str) -> bool:
     """The line sits under an indication the question names (see core.dosage.indication)."""
-    labels = indication_labels(line)
-    return bool(labels) and match_score(indication, labels, [_opening(line)]) > 0
+    key = indication_key(line)
+    return bool(key) and match_score(indication, key, [_opening(line)]) > 0
 
 
 def narrow_to_indication(lines: list[RegimenLine], indication: str) -> tuple[list[RegimenLine], bool]:
     """The lines of the indication the question names, and the general lines (under no indication): (lines, True).
     An indication is every line under the same indication lead-ins; it matches by all its lead-ins and openings,
     and of those that match, the ones sharing most words with the question are kept. When none matches, every
-    line is kept, each with its path (never one picked by guess): (lines, False)."""
+    line is kept, each with its path (never one picked by guess): (lines, False). Either way a severity the
+    question names keeps only the lines of that severity sub-band ("nhẹ" drops "Nhiễm khuẩn nặng:")."""
     groups: dict[tuple[str, ...], list[RegimenLine]] = {}
     for line in lines:
-        labels = indication_labels(line)
-        if labels:
-            groups.setdefault(_indication_key(labels), []).append(line)
-    scores: dict[tuple[str, ...], int] = {}
-    for key, members in groups.items():
-        openings = [_opening(m) for m in members if m.kind == "regimen"]
-        scores[key] = match_score(indication, key, openings)
+        key = indication_key(line)
+        if key:
+            groups.setdefault(key, []).append(line)
+    scores = {key: match_score(indication, key, [_opening(m) for m in members if m.kind == "regimen"])
+              for key, members in groups.items()}
     best = max(scores.values(), default=0)
-    if best == 0:
-        return lines, False
-    kept = [line for line in lines if not indication_labels(line)
-            or scores[_indication_key(indication_labels(line))] == best]
-    return [line for line in kept if severity_admits(indication, indication_labels(line))], True
+    kept = lines if best == 0 else [line for line in lines
+                                    if not indication_key(line) or scores[indication_key(line)] == best]
+    return [line for line in kept if severity_admits(indication, indication_labels(line))], best > 0
 
 
-def _indication_key(labels: tuple[str, ...]) -> tuple[str, ...]:
-    """Severity sub-bands of one indication belong to it: "Nhiễm khuẩn nhẹ, vừa" and "… nặng" share a key."""
-    return tuple(label for label in labels if not is_severity_label(label))
+def indication_key(line: RegimenLine) -> tuple[str, ...]:
+    """The indication lead-ins of a line without its severity sub-band: "Nhiễm khuẩn nhẹ, vừa" and "… nặng" under
+    one infection are that one indication; a line under a severity lead-in only is under no indication."""
+    return tuple(label for label in indication_labels(line) if not is_severity_label(label))
 
 
 def _admits(bound: Bound | None, value: float | None, *, closed: bool) -> bool:
@@ -200,7 +198,7 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         # The patient's indication narrows lines that name an indication, when the text has one that matches;
         # a line under another indication is another patient's ("Bệnh Lyme" for an otitis).
         candidates, matched = narrow_to_indication(candidates, patient.indication)
-        unmatched = not matched and any(indication_labels(line) for line in candidates if line.kind == "regimen")
+        unmatched = not matched and any(indication_key(line) for line in candidates)
     else:
         unmatched = False
     if patient.elderly and any(_elderly_line(line) for line in candidates):
@@ -208,7 +206,7 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         # them ("Người lớn: … tới 60 mg/ngày") are another patient's, as the older child's are for a newborn.
         candidates = [line for line in candidates if _elderly_line(line) or not _adult_line(line)]
     exclusions = [line for line in candidates if line.kind == "exclusion" and not line.band.empty
-                  and band_admits(line.band, patient) and _exclusion_for(line, patient)
+                  and band_admits(line.band, patient) and _exclusion_for(line, patient, candidates)
                   # "eGFR dưới 30: chống chỉ định" excludes only a patient whose value is known to be under 30;
                   # without the value it is one of the adjustment lines shown with the question for it.
                   and not (line.band.renal_ml_min is not None and patient.renal_ml_min is None)
@@ -244,18 +242,23 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         # Renal impairment, value not given: every adjustment line (and a question for the value).
         chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value,
-                     indication_unmatched=unmatched and any(indication_labels(line) for line in chosen))
+                     indication_unmatched=unmatched and any(indication_key(line) for line in chosen))
 
 
-def _exclusion_for(line: RegimenLine, patient: Patient) -> bool:
+def _exclusion_for(line: RegimenLine, patient: Patient, lines: list[RegimenLine]) -> bool:
     """An exclusion stated for a purpose ("để giảm đau, hạ sốt") does not exclude a patient whose indication is
-    given and is another (aspirin for Kawasaki disease)."""
+    given and is another the section names (aspirin for Kawasaki disease). Words the book's lead-ins do not
+    match (a stray word of the question) never lift an exclusion."""
     if not patient.indication:
         return True
     purpose = re.search(r"\bde ([a-z ,]+)", fold(line.text))
     if purpose is None:
         return True
-    return bool(_words(patient.indication) & _words(purpose.group(1)))
+    if _words(patient.indication) & _words(purpose.group(1)):
+        return True
+    # Lifted only when the section itself names the patient's indication (a lead-in, or a line's own words:
+    # "Chỉ dùng trong bệnh Kawasaki …").
+    return not any(match_score(patient.indication, indication_key(other), [other.text]) > 0 for other in lines)
 
 
 def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
