@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.dosage.indication import is_severity_label, match_score, severity_admits
+from core.dosage.lines import dose_quantities
 from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
 from core.text import fold
 
@@ -166,6 +167,8 @@ def context_admits(line: RegimenLine, patient: Patient) -> bool:
         return False
     if c.hepatic and patient.hepatic is None:
         return False
+    if patient.population == "adult" and line.kind == "regimen" and c.band.empty and dose_quantities(line.text):
+        return True  # an unlabelled dose is the book's adult default ("Liều bắt đầu thông thường là 5 mg")
     return bool(c.path or c.routes or c.population or not c.band.empty)
 
 
