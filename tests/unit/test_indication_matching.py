@@ -182,3 +182,40 @@ def test_an_exclusion_for_a_purpose_is_lifted_only_by_an_indication_the_section_
     assert select(tree, Patient(**{**child.__dict__, "indication": "dạng siro"})).exclusions
     kawasaki = select(tree, Patient(**{**child.__dict__, "indication": "bệnh Kawasaki"}))
     assert not kawasaki.exclusions and any("80 mg/kg/ngày" in line.text for line in kawasaki.lines)
+
+
+# Synthetic, in the shape of a flattened adult paragraph whose sentences each name their own purpose.
+PURPOSES = ("Người lớn: Liều uống thông thường để giảm đau: 1 - 2 g/ngày, chia nhiều lần. Liều khuyến cáo giảm sốt là "
+            "300 mg mỗi 6 giờ, tối đa 1 g/ngày. Liều thông thường trong đau bụng kinh là 250 mg mỗi 8 giờ. Liều tối đa "
+            "là 3 g/ngày. Trẻ em: 10 mg/kg mỗi 8 giờ.")
+
+
+def test_a_sentence_naming_its_own_purpose_is_a_line_of_that_indication() -> None:
+    lines = [line for line in parse_dosage(PURPOSES).lines if line.population == "adult"]
+    assert [line.context.indication for line in lines][:3] == [("để giảm đau",), ("giảm sốt",), ("đau bụng kinh",)]
+    assert lines[0].routes == ("oral",) and "Liều uống thông thường" in lines[1].path  # the route carries on
+    # "Liều tối đa là …" names a ceiling, not a purpose: it is not an indication of its own.
+    assert all("tối đa" not in " ".join(line.context.indication) for line in lines)
+    fever = select(parse_dosage(PURPOSES), Patient(population="adult", indication="sốt")).lines
+    assert [line.text for line in fever if line.kind == "regimen"][0].startswith("Liều khuyến cáo giảm sốt")
+    assert not any("1 - 2 g/ngày" in line.text or "250 mg" in line.text for line in fever)
+    cramps = select(parse_dosage(PURPOSES), Patient(population="adult", indication="thống kinh")).lines
+    assert any("250 mg" in line.text for line in cramps) and not any("300 mg" in line.text for line in cramps)
+
+
+def test_a_purpose_is_the_questions_and_survives_a_person_switch_a_disease_is_the_patients() -> None:
+    from states.frame import QueryFrame
+    from states.merge import forget_person
+
+    dose = {"turn_type": "dosing_calc", "drugs": ["ibuprofen"], "section_key": "lieu_luong_cach_dung"}
+    assert forget_person(QueryFrame(**dose, condition="hạ sốt")).condition == "hạ sốt"
+    assert forget_person(QueryFrame(**dose, condition="viêm tai giữa")).condition is None
+
+
+def test_a_symptom_then_a_dose_word_asks_the_dose_not_what_to_do() -> None:
+    from retrieval.section_router import route_section
+
+    asked = route_section("Người lớn bị đau bụng kinh, uống ibuprofen liều thế nào?")
+    assert asked is not None and asked.key == "lieu_luong_cach_dung"
+    what_to_do = route_section("uống ibuprofen xong bị đau bụng thì làm sao?")
+    assert what_to_do is not None and what_to_do.key == "huong_dan_xu_tri_adr"
