@@ -132,6 +132,13 @@ def test_an_indication_the_book_does_not_have_keeps_every_line_labelled() -> Non
     ("Liều paracetamol cho bé 5 tuổi nặng 18 kg", ["paracetamol"], None),
     ("Liều haloperidol uống cho người cao tuổi?", ["haloperidol"], None),
     ("liều amoxicilin cho trẻ 20 kg là bao nhiêu", ["amoxicilin"], None),
+    # The patient's state, a unit, a form or a person is not an indication.
+    ("Liều metformin cho người lớn suy thận eGFR 25", ["metformin"], None),
+    ("liều paracetamol cho bé 5 tuổi nặng 40 lbs", ["paracetamol"], None),
+    ("Liều paracetamol đặt trực tràng (thuốc đạn) cho bé 3 tuổi nặng 14 kg", ["paracetamol"], None),
+    ("thế mẹ bé uống thì bao nhiêu?", [], None),
+    ("Liều warfarin uống ban đầu cho bé 5 tuổi nặng 18 kg?", ["warfarin"], None),
+    ("Liều salbutamol cho bé 3 tuổi nặng 14 kg khi dùng ở nhà", ["salbutamol"], None),
 ])
 def test_the_indication_words_of_a_dose_question(question: str, names: list[str], expected: str | None) -> None:
     assert dose_indication(question, names) == expected
