@@ -79,8 +79,10 @@ def indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame) -> lis
     found: list[str] = []
     for tree in trees_by_drug(evidence):
         for line in select_lines(tree.tree, patient).lines:
-            if line.kind != "regimen" or line.context.renal or line.context.hepatic:
+            if line.kind != "regimen":
                 continue
+            if line.context.renal or line.context.hepatic:
+                return []  # the patient's renal/hepatic adjustment applies whatever the indication: answered
             labels = [label for label in indication_labels(line) if not is_severity_label(label)]
             if not labels and dose_quantities(line.text) and not (_ELDERLY.search(fold(" ".join(line.path)))
                                                                   and not patient.elderly):
