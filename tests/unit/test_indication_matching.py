@@ -214,9 +214,9 @@ def test_a_purpose_is_the_questions_and_survives_a_person_switch_a_disease_is_th
     from states.frame import QueryFrame
     from states.merge import forget_person
 
-    dose = {"turn_type": "dosing_calc", "drugs": ["ibuprofen"], "section_key": "lieu_luong_cach_dung"}
-    assert forget_person(QueryFrame(**dose, condition="hạ sốt")).condition == "hạ sốt"
-    assert forget_person(QueryFrame(**dose, condition="viêm tai giữa")).condition is None
+    dose = QueryFrame(turn_type="dosing_calc", drugs=["ibuprofen"], section_key="lieu_luong_cach_dung")
+    assert forget_person(dose.model_copy(update={"condition": "hạ sốt"})).condition == "hạ sốt"
+    assert forget_person(dose.model_copy(update={"condition": "viêm tai giữa"})).condition is None
 
 
 def test_a_symptom_then_a_dose_word_asks_the_dose_not_what_to_do() -> None:
