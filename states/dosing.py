@@ -101,5 +101,6 @@ def indication_ambiguous(frame: QueryFrame, indications_found: Sequence[str]) ->
         frame.turn_type == "dosing_calc"
         and not frame.section_overview
         and not frame.condition
+        and frame.population is not None  # whose lines they are is known first (the population guard asks it)
         and len(indications_found) >= MIN_INDICATIONS_TO_ASK
     )
