@@ -43,6 +43,8 @@ class TurnContext:
     path: str | None = None
     evidence: list[Chunk] = field(default_factory=list)
     routes_found: list[str] = field(default_factory=list)
+    indications_found: list[str] = field(default_factory=list)
+    """The indication lead-ins the patient's dose lines sit under (dosing turns; states.dosing)."""
     candidates: list[str] = field(default_factory=list)
     safety_evidence: list[Chunk] = field(default_factory=list)
     answer: Answer | None = None

@@ -29,7 +29,7 @@ from states import (
     understanding,
     verifying,
 )
-from states.dosing import route_ambiguous, route_not_documented
+from states.dosing import indication_ambiguous, route_ambiguous, route_not_documented
 from states.step import Step
 from states.streak import answered_something, next_clarify_streak
 
@@ -139,6 +139,7 @@ class MachineSpec:
 _OUTCOME_READS = ("state", "text", "reason", "reply_text", "path", "answer", "evidence", "frame", "memory_loaded")
 _OUTCOME_WRITES = ("reply_text", "reason", "citations", "quick_replies")
 _RETRIEVAL_WRITES = ("path", "evidence", "safety_evidence", "routes_found", "failure")
+_SINGLE_WRITES = (*_RETRIEVAL_WRITES, "indications_found", "frame")
 
 
 def _outcome_state(name: str, label_vi: str, label_en: str) -> StateSpec:
@@ -154,9 +155,9 @@ STATES: tuple[StateSpec, ...] = (
               writes=("frame", "understanding_failed", "understood_by", "query", "failure"), calls_model=True),
     StateSpec("routing", "work", "Định tuyến", "Routing (first match wins)", "route"),
     StateSpec("asking", "work", "Soạn câu hỏi lại", "Composing a clarifying question", "ask", asking.ask,
-              reads=("reason", "frame", "routes_found"), writes=("reply_text", "quick_replies", "new_pending")),
+              reads=("reason", "frame", "routes_found", "indications_found"), writes=("reply_text", "quick_replies", "new_pending")),
     StateSpec("retrieving_single", "work", "Tra cứu một thuốc", "Retrieving: single drug", "retrieved",
-              retrieving.retrieve_single, reads=("state", "frame"), writes=(*_RETRIEVAL_WRITES, "frame")),
+              retrieving.retrieve_single, reads=("state", "frame"), writes=_SINGLE_WRITES),
     StateSpec("retrieving_interaction", "work", "Tra cứu tương tác", "Retrieving: interaction", "retrieved",
               retrieving.retrieve_interaction, reads=("state", "frame"), writes=_RETRIEVAL_WRITES),
     StateSpec("retrieving_condition", "work", "Tra cứu theo bệnh/chỉ định", "Retrieving: condition → drug",
@@ -227,6 +228,10 @@ def _route_ambiguous(ctx: TurnContext) -> bool:
 
 def _route_not_documented(ctx: TurnContext) -> bool:
     return route_not_documented(ctx.frame, ctx.routes_found)
+
+
+def _indication_ambiguous(ctx: TurnContext) -> bool:
+    return indication_ambiguous(ctx.frame, ctx.indications_found)
 
 
 def _needs_safety_review(ctx: TurnContext) -> bool:
@@ -328,6 +333,12 @@ def build_guards(limits: Limits) -> tuple[Guard, ...]:
         Guard("route_not_documented", "Đường dùng được chọn không có trong dữ liệu liều",
               "The chosen route has no regimen in the dosage evidence", _route_not_documented,
               on_trip="Hỏi lại với các đường dùng Dược thư có; không tự đổi sang đường khác."),
+        Guard("indication_ambiguous", "Hỏi liều chưa nêu chỉ định; không có liều chung cho bệnh nhân, liều nằm dưới "
+              "từ ba chỉ định trở lên",
+              "Dose question naming no indication; no general dose line for the patient, whose lines sit under three "
+              "or more indications",
+              _indication_ambiguous,
+              on_trip="Hỏi lại chỉ định, các chỉ định Dược thư ghi liều là lựa chọn nhanh; không tự chọn một chỉ định."),
         Guard("needs_safety_review", "Có bối cảnh bệnh nhân (thai, cho con bú, suy thận/gan, bệnh nền)",
               "Patient context present (pregnancy, breastfeeding, renal/hepatic, comorbidity)", _needs_safety_review),
         Guard("no_safety_evidence", "Không có dữ liệu an toàn cho bối cảnh bệnh nhân",
@@ -362,6 +373,11 @@ _RATIONALE_PEDIATRIC = (
 _RATIONALE_ROUTE = (
     "Đường dùng KHÔNG phải trường bắt buộc chung: nếu dữ liệu liều chỉ có một đường dùng thì trả lời ngay; "
     "nếu có nhiều đường thì hỏi lại với các đường tìm thấy — tránh hỏi dồn khi câu hỏi đã đủ rõ."
+)
+_RATIONALE_INDICATION = (
+    "Liều của một chỉ định khác là liều của bệnh nhân khác (aspirin giảm đau 300 - 900 mg, chống kết tập tiểu cầu "
+    "75 - 150 mg/ngày): khi câu hỏi chưa nêu chỉ định mà liều của bệnh nhân nằm dưới nhiều chỉ định, hỏi lại với "
+    "các chỉ định Dược thư ghi; không bao giờ tự chọn một."
 )
 _RATIONALE_CALCULATOR = (
     "Không mô hình nào làm phép tính: mã tính lượng hoạt chất theo cân nặng từ dòng liều được trích dẫn và áp mọi "
@@ -454,6 +470,8 @@ def build_transitions() -> tuple[TransitionSpec, ...]:
         _T("retrieved", "retrieving_single", "asking", ("route_not_documented",), outcome="clarify",
            reason="route_not_documented",
            rationale="Không đưa liều của đường dùng khác khi người dùng đã chọn một đường: hỏi lại với các đường có."),
+        _T("retrieved", "retrieving_single", "asking", ("indication_ambiguous",), outcome="clarify",
+           reason="ambiguous_indication", rationale=_RATIONALE_INDICATION),
         *_budgeted("retrieved", "retrieving_single", "generating"),
         # interaction
         *_index_failure("retrieved", "retrieving_interaction"),

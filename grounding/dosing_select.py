@@ -87,13 +87,17 @@ def trees_by_drug(evidence: Sequence[Chunk], drug_names: dict[str, list[str]] | 
     for c in evidence:
         if c.section_key == DOSING_SECTION and c.drug_id not in order:
             order.append(c.drug_id)
-    names = drug_names or {}
+    # Only one-word names are running-header noise ("Ibuprofen Trẻ 4 - 7 tuổi"); the title is added by section_tree.
+    # A class term among the names ("thuốc chống viêm không steroid") would strip the book's own lead-ins
+    # ("Chống viêm (viêm khớp dạng thấp …):") and put their lines under the indication before them.
+    names = {d: [n for n in ns if " " not in n.strip()] for d, ns in (drug_names or {}).items()}
     return [section_tree([c for c in evidence if c.section_key == DOSING_SECTION and c.drug_id == d],
                          names.get(d, [])) for d in order]
 
 
 _PREGNANT = re.compile(r"\b(mang thai|co thai|thai phu)\b")
 _BREASTFEEDING = re.compile(r"\b(cho con bu|dang cho bu)\b")
+_ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia|cao tuoi|lon tuoi)\b")
 
 
 def patient_of(population: str | None, age_months: float | None, weight_kg: float | None, route: str | None,
@@ -109,7 +113,8 @@ def patient_of(population: str | None, age_months: float | None, weight_kg: floa
     return Patient(
         population=population if population in ("adult", "pediatric") else None,  # type: ignore[arg-type]
         age_months=age_months, weight_kg=weight_kg, route=route, indication=condition or None,
-        renal_ml_min=renal_value(context_text), renal=renal, hepatic=hepatic)
+        renal_ml_min=renal_value(context_text), renal=renal, hepatic=hepatic,
+        elderly=population == "adult" and _ELDERLY.search(folded) is not None)
 
 
 def patient_in_context(population: str | None, age_months: float | None, weight_kg: float | None,

@@ -71,6 +71,10 @@ RENAL_BAND_NOTICE = (
     "Với chức năng thận của bệnh nhân, mức chỉnh liều ở mục suy thận (dòng \"Suy thận\" bên dưới) thay cho liều "
     "tối đa thông thường."
 )
+INDICATION_UNMATCHED_NOTICE = (
+    "Dược thư không ghi liều riêng cho chỉ định đã nêu; dưới đây là liều theo từng chỉ định Dược thư ghi, mỗi dòng "
+    "kèm chỉ định của nó. Vui lòng đối chiếu đúng chỉ định hoặc hỏi bác sĩ, dược sĩ:"
+)
 RENAL_VALUE_QUESTION = (
     "Dược thư chỉnh liều theo độ thanh thải creatinin (ClCr) hoặc eGFR: vui lòng cho biết giá trị này để chọn đúng "
     "mức; dưới đây là các mức chỉnh liều Dược thư ghi."
@@ -198,6 +202,8 @@ class ExtractiveGenerator:
                 notices.append(BELOW_FLOOR_PREAMBLE)
             elif quoted and selection.no_band:
                 notices.append(NO_BAND_PREAMBLE if request.population == "pediatric" else GENERAL_ONLY_PREAMBLE)
+            if quoted and selection.indication_unmatched:
+                notices.append(INDICATION_UNMATCHED_NOTICE)
             if selection.needs_renal_value:
                 notices.append(RENAL_VALUE_QUESTION)
             elif any(line.context.renal for line in lines):

@@ -45,7 +45,9 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
                            r"\blo uong \d+ vien\b|\b\d+ vien (mot|1) luc\b|\bqua muc\b"), 0.95),
     ("tuong_ky", _r(r"\btuong ky\b"), 0.95),
     ("huong_dan_xu_tri_adr", _r(r"\bxu tri\b|\bxu ly\b|\bhuong dan xu tri\b|"
-                                rf"\bbi {_SYMPTOM}\b.*\b(lam sao|lam gi|the nao|ra sao)\b"), 0.85),
+                                # "bị đau bụng, làm sao?" asks what to do; "bị đau bụng kinh, uống … liều thế nào?"
+                                # asks the dose for it.
+                                rf"\bbi {_SYMPTOM}\b.*\b(?<!lieu )(lam sao|lam gi|the nao|ra sao)\b"), 0.85),
     ("ten_chung_quoc_te", _r(r"\bten chung quoc te\b|\bten quoc te\b|\bten goc\b|\bhoat chat\b|\binn\b"), 0.95),
     ("ten_thuong_mai", _r(r"\bten thuong mai\b|\bbiet duoc\b|\bthuong hieu\b|\bten bien duoc\b|\bbiet duoc nao\b"), 0.95),
     ("ma_atc", _r(r"\batc\b"), 0.97),

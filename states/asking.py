@@ -9,7 +9,7 @@ from states.step import Services, TurnView, Update, update
 
 def ask(ctx: TurnView, services: Services) -> Update:
     reason = ctx.reason or "needs_more_info"
-    question = clarify.question_for(reason, ctx.frame, services.names, ctx.routes_found)
+    question = clarify.question_for(reason, ctx.frame, services.names, ctx.routes_found, ctx.indications_found)
     return update(
         reply_text=question.text,
         quick_replies=question.quick_replies,

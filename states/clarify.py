@@ -127,10 +127,11 @@ def _route_question(reason: str, frame: QueryFrame, drug: str, routes_found: Seq
     return Question(text=text, quick_replies=routes, missing=["route"])
 
 
-def question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: Sequence[str] = ()) -> Question:
+def question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: Sequence[str] = (),
+                 indications_found: Sequence[str] = ()) -> Question:
     """The question for `reason`, after what the frame's notes must say first (a converted unit, a corrected
     or rejected value, the person the question is now about)."""
-    question = _question_for(reason, frame, names, routes_found)
+    question = _question_for(reason, frame, names, routes_found, indications_found)
     if frame.unanswered >= 2 and "weight" not in question.missing and "age" not in question.missing:
         # Asked twice without an answer (#21.4): say how to go on instead of the same sentence a third time.
         question = question.model_copy(update={"text": f"{question.text}\n{_WAY_FORWARD}"})
@@ -139,8 +140,20 @@ def question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: 
     return question
 
 
-def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: Sequence[str] = ()) -> Question:
+def _indication_question(frame: QueryFrame, drug: str, indications: Sequence[str]) -> Question:
+    """Ask which indication, offering the lead-ins the patient's dose lines sit under, as the book writes them."""
+    who = POPULATION_LABELS_VI.get(frame.population or "", "")
+    subject = f"{drug}{' cho ' + who if who else ''}"
+    listed = "; ".join(indications)
+    return Question(text=f"Dược thư ghi liều {subject} khác nhau theo chỉ định ({listed}). Bạn hỏi liều cho chỉ "
+                         "định nào?", quick_replies=list(indications), missing=["condition"])
+
+
+def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: Sequence[str] = (),
+                  indications_found: Sequence[str] = ()) -> Question:
     drug = _drug_list(frame, names)
+    if reason == "ambiguous_indication":
+        return _indication_question(frame, drug, indications_found)
     if reason == "missing_population":
         named = person_of(frame.person) if frame.person else None
         if named is not None and named.key not in GENERIC:

@@ -10,10 +10,15 @@ for a patient like this one (population, and age/weight band when known) — not
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from core.corpus import Chunk
+from core.dosage.indication import is_severity_label
+from core.dosage.lines import dose_quantities
+from core.dosage.select import indication_labels
 from core.dosage.select import select as select_lines
+from core.text import fold
 from core.vocabulary import ROUTE_LABELS_VI
 from grounding.dosing_select import (
     label_of,
@@ -61,27 +66,58 @@ def route_not_documented(frame: QueryFrame, routes_found: Sequence[str]) -> bool
     )
 
 
+_ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia)\b")
+MIN_INDICATIONS_TO_ASK = 3
+"""How many indications the patient's dose lines must sit under, with no general line, before a dose question
+naming none is asked which one. Two are shown side by side, each labelled with its lead-in, as the book writes them
+(the golden transcripts' ibuprofen: "Giảm đau, hạ sốt" beside "Chống viêm"); from three on the reply would be a
+list of other patients' doses in which the user must find their own (aspirin: pain/fever, anti-inflammatory,
+antiplatelet), so the machine asks."""
+
+
 def indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame) -> list[str]:
     """The indication lead-ins ("Đau, sốt", "Đau sau phẫu thuật", "Bệnh Lyme", …) under which the dosage tree has a
-    regimen line for this patient, outermost as written, in book order. For a clarify when the frame names no
-    condition: the patient's lines under several indications are several patients' doses."""
+    regimen line for this patient, outermost as written, in book order — or none when the patient also has a
+    general dose line (under no indication: the book's usual dose for them, shown with the others labelled).
+    Severity sub-bands of one indication ("Nhiễm khuẩn nhẹ, vừa" / "nặng") are one indication."""
+    safety_patient = patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route, None,
+                                        frame.renal, frame.hepatic)
+    safety = patient_safety(evidence, safety_patient, pregnant=frame.pregnant, breastfeeding=frame.breastfeeding)
+    if safety.contraindicated or safety.adjustments:
+        # The safety sections exclude this patient, or give their renal/hepatic adjustment ("suy gan nặng: tối đa
+        # 20 mg/ngày"): that is the answer whatever the indication, so the indication is not asked.
+        return []
     context = ", ".join(c for c in (frame.renal, frame.hepatic) if c)
-    patient = patient_of(frame.population, frame.age_months, frame.weight_kg, frame.route, None, context)
+    person = frame.person or ""
+    patient = patient_of(frame.population, frame.age_months, frame.weight_kg, frame.route, None,
+                         f"{context} {person}".strip())
     found: list[str] = []
     for tree in trees_by_drug(evidence):
         for line in select_lines(tree.tree, patient).lines:
-            if line.kind == "regimen" and line.context.indication and line.context.indication[0] not in found:
-                found.append(line.context.indication[0])
+            if line.kind != "regimen":
+                continue
+            if line.context.renal or line.context.hepatic:
+                return []  # the patient's renal/hepatic adjustment applies whatever the indication: answered
+            labels = [label for label in indication_labels(line) if not is_severity_label(label)]
+            if not labels and dose_quantities(line.text) and not (_ELDERLY.search(fold(" ".join(line.path)))
+                                                                  and not patient.elderly):
+                return []  # a general dose line for this patient: the usual dose is answerable
+            if not labels:
+                continue  # a note on how to take it, or the elderly's line for a patient not said to be elderly
+            if labels[0] not in found:
+                found.append(labels[0])
     return found
 
 
 def indication_ambiguous(frame: QueryFrame, indications_found: Sequence[str]) -> bool:
-    """A dose question naming no condition, and the patient's lines sit under more than one indication."""
+    """A dose question naming no condition, and the patient's lines sit under several indications with no general
+    line among them (see MIN_INDICATIONS_TO_ASK)."""
     return (
         frame.turn_type == "dosing_calc"
         and not frame.section_overview
         and not frame.condition
-        and len(indications_found) > 1
+        and frame.population is not None  # whose lines they are is known first (the population guard asks it)
+        and len(indications_found) >= MIN_INDICATIONS_TO_ASK
     )
 
 

@@ -220,7 +220,9 @@ def _condition_reply(new: QueryFrame, prior: QueryFrame, pending: Pending, text:
     folded = fold(phrase)
     if not folded or _NON_ANSWERS.match(folded) or not re.search(r"[a-z]{2,}", folded):
         return None
-    turn = prior.turn_type if prior.turn_type in ("condition_to_drug", "symptom_to_drug") else "symptom_to_drug"
+    # The answer to "which indication?" on a dose question keeps the dose question (states.clarify).
+    turn = prior.turn_type if prior.turn_type in ("condition_to_drug", "symptom_to_drug", "dosing_calc") \
+        else "symptom_to_drug"
     return _settled(prior.model_copy(update={
         **_slot_updates(new, prior), "turn_type": turn, "condition": new.condition or phrase,
         "condition_relation": "indication", "condition_ambiguous": is_ambiguous_condition(new.condition or phrase),
@@ -431,13 +433,19 @@ def _has_person_values(frame: QueryFrame) -> bool:
         frame.pregnant or frame.breastfeeding or frame.comorbidities)
 
 
+_PURPOSE = re.compile(r"^(giam|ha|chong|du phong|cat|de)\b")
+
+
 def forget_person(frame: QueryFrame) -> QueryFrame:
     """The frame without anything that belonged to its patient: the drug and the question stay."""
     update: dict[str, object] = {name: None for name in _PERSON_VALUES}
     update.update(pregnant=False, breastfeeding=False, comorbidities=[], unanswered=0)
-    if frame.condition and (frame.turn_type == "dosing_calc" or fold(frame.condition) in {
+    purpose = frame.condition is not None and _PURPOSE.match(fold(frame.condition)) is not None
+    if frame.condition and not purpose and (frame.turn_type == "dosing_calc" or fold(frame.condition) in {
             fold(v) for v in (frame.renal, frame.hepatic, *frame.comorbidities) if v}):
         update["condition"] = None  # "bị suy thận" was the patient's state, not the question
+    # A purpose ("hạ sốt", "giảm đau", "dự phòng …") is the question's, not the person's: "Liều ibuprofen hạ sốt cho
+    # bé …" then "còn người lớn thì sao?" asks the adult's antipyretic dose.
     return frame.model_copy(update=update)
 
 

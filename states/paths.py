@@ -17,6 +17,10 @@ from states.frame import QueryFrame
 MAX_DRUGS_SINGLE_PATH = 3
 
 
+def is_dose_question(frame: QueryFrame) -> bool:
+    return frame.turn_type == "dosing_calc" and frame.section_key == "lieu_luong_cach_dung"
+
+
 def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tuple[list[Chunk], list[str]]:
     """One section by exact filter (the dominant path), or the monograph trimmed/reranked; plus dosing routes."""
     evidence: list[Chunk] = []
@@ -26,7 +30,7 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
         else:
             evidence += retrieval.find_by_drug(drug_id, None)
     routes: list[str] = []
-    if frame.turn_type == "dosing_calc" and frame.section_key == "lieu_luong_cach_dung":
+    if is_dose_question(frame):
         context = ", ".join(c for c in (frame.renal, frame.hepatic) if c)
         routes = routes_in_evidence(evidence, frame.population, age_months=frame.age_months,
                                     weight_kg=frame.weight_kg, context_text=context)

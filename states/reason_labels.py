@@ -34,6 +34,7 @@ REASONS: dict[str, tuple[str, str]] = {
     "missing_attribute": ("Cần biết muốn hỏi thông tin gì về thuốc", "Which information about the drug?"),
     "no_drug": ("Chưa nêu tên thuốc", "No drug named"),
     "ambiguous_route": ("Cần chọn đường dùng", "Which route?"),
+    "ambiguous_indication": ("Cần chọn chỉ định", "Which indication?"),
     "route_not_documented": ("Dược thư không có liều cho đường dùng này", "No dose for this route in the formulary"),
     "out_of_scope": ("Ngoài phạm vi Dược thư", "Outside the formulary's scope"),
     "drug_not_in_formulary": ("Thuốc không có trong Dược thư", "Drug not in the formulary"),

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from core.errors import IndexUnavailable
 from states import paths
 from states.conditions import condition_as_in_book
+from states.dosing import indications_in_evidence
 from states.followup import settle_route_family
 from states.step import Failure, Services, TurnView, Update, update
 
@@ -29,7 +30,9 @@ def retrieve_single(ctx: TurnView, services: Services) -> Update:
         # "thế còn đường tiêm?": settled against the evidence already fetched (no second index read, so an index
         # outage is this step's failure and abstains as index_unavailable).
         frame = settle_route_family(ctx.frame, routes_found)
-        return {"evidence": evidence, "routes_found": routes_found, **({"frame": frame} if frame is not ctx.frame else {})}
+        indications = indications_in_evidence(evidence, frame) if paths.is_dose_question(frame) else []
+        return {"evidence": evidence, "routes_found": routes_found, "indications_found": indications,
+                **({"frame": frame} if frame is not ctx.frame else {})}
 
     return _with_path("single_drug", _retrieving(ctx, run))
 

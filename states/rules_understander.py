@@ -33,7 +33,7 @@ from states.frame import QueryFrame
 from states.person import GENERIC, person_of
 from states.scope import looks_non_human
 from states.shorthand import expand_chat
-from states.slots import Slots, extract_slots
+from states.slots import Slots, dose_indication, extract_slots
 from states.understander import Understanding, UnderstandingRequest
 
 _SMALLTALK = re.compile(
@@ -234,6 +234,12 @@ class RulesUnderstander:
         named = len(drugs) + len(unknown)
         condition = condition_in_drug_turn(text)
         adverse = route is not None and route.key in ("huong_dan_xu_tri_adr", "tac_dung_khong_mong_muon")
+        dosing = (route is not None and route.key == "lieu_luong_cach_dung") or (
+            route is None and (slots.age_months is not None or slots.weight_kg is not None))
+        if condition is None and dosing and named == 1:
+            # "Liều aspirin giảm đau cho người lớn?": the indication a dose question names without "bị …" — the
+            # dose path keeps only that indication's lines when the book's lead-ins match it.
+            condition = dose_indication(text, [*(c.span for c in candidates.candidates), *unknown])
         relation = ("adverse_effect" if adverse else "indication") if condition else None
         common = {"drugs": drugs, "unknown_drugs": unknown, "condition": condition,
                   "condition_relation": relation, **base}

@@ -340,3 +340,61 @@ def extract_slots(text: str) -> Slots:
         else None,
         rejected=rejected,
     )
+
+
+# --- the indication a dose question names without "bị"/"để trị" ("Liều aspirin giảm đau cho người lớn?") -------
+
+_DOSE_QUESTION_WORDS = re.compile(
+    r"\b(khoi dau|ban dau|bat dau|duy tri|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
+    r"lieu( (luong|dung|khoi dau|ban dau|bat dau|duy tri|toi da|thong thuong|thuong dung|uong|tiem))?|bi|"
+    r"cach dung|bao nhieu|the nao|nhu the nao|ra sao|the sao|la|cho|cua|duoc|khong|co|nen|can|phai|dung|uong|"
+    r"tiem( bap| tinh mach| duoi da)?|truyen( tinh mach)?|dat (truc trang|hau mon)|ngam|nho|boi|xit|thuoc|"
+    r"mot (lan|ngay)|moi (lan|ngay)|hoi|toi|minh|ban|giup|xem|biet|muon|xin|vay|a|nhe|oi|voi|va|hay|nao|gi|khi|thi|"
+    r"benh nhan|nguoi benh|nguoi|mg|ml|g|kg|ky|ki|can|tuoi|thang|tuan|ngay|khoi dau|ban dau|duy tri|"
+    r"dung luong|dang|vien|siro|goi|ong|duong|dan|thoi|the|con|me|bo|ba|anh|chi|vo|em|nha|clcr|egfr|"
+    r"do thanh thai( creatinin)?|benh nen|sao|ruoi|mot|hai|bon|chin|muoi|pound|pounds|lbs|lb)\b")
+_QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s*(?:tuoi|thang tuoi|thang|tuan tuoi|tuan|ngay tuoi|kg|ky|ki|can|mg|ml)?")
+_WEIGHT_WORD = re.compile(r"\b(nang|can nang)(?= (khoang |tam |chung )?\d)")
+_CONTENT = re.compile(r"[a-z]{3,}")
+MAX_INDICATION_WORDS = 10
+
+
+def dose_indication(text: str, names: list[str]) -> str | None:
+    """The indication words of a dose question that has no "bị …"/"để trị …" ("Liều aspirin giảm đau cho người
+    lớn?" → "giảm đau"; "Bé 8 tuổi nặng 25 kg đau sau phẫu thuật, liều paracetamol uống?" → "đau sau phẫu thuật"),
+    as written: the longest run of words left when the drug names, the patient (person, age, weight), the route
+    and the words every dose question has are taken out. None when nothing is left.
+
+    Only an indication the book's lead-ins then match narrows the dose (core.dosage.indication); words that match
+    none leave every indication's lines shown, each labelled — so a stray word here never picks a dose."""
+    text = normalize(text)
+    folded = fold(text)
+    if len(folded) != len(text):
+        text = folded
+    blank = list(folded)
+
+    def wipe(start: int, end: int) -> None:
+        blank[start:end] = " " * (end - start)
+
+    for name in sorted((fold(n) for n in names if n), key=len, reverse=True):
+        for m in re.finditer(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", folded):
+            wipe(m.start(), m.end())
+    for pattern in (_WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC, _PREGNANT,
+                    _BREASTFEEDING):
+        for m in pattern.finditer(folded):
+            wipe(m.start(), m.end())
+    for m in _DOSE_QUESTION_WORDS.finditer("".join(blank)):
+        wipe(m.start(), m.end())
+    rest = "".join(blank)
+    best: tuple[int, int] | None = None
+    for segment in re.finditer(r"[^,.;:?!()]+", rest):
+        for run in re.finditer(r"[a-z]+(?: [a-z]+)*", segment.group(0)):
+            start, end = segment.start() + run.start(), segment.start() + run.end()
+            words = rest[start:end].split()
+            if not any(_CONTENT.fullmatch(w) for w in words) or len(words) > MAX_INDICATION_WORDS:
+                continue
+            if best is None or end - start > best[1] - best[0]:
+                best = (start, end)
+    if best is None:
+        return None
+    return text[best[0]:best[1]].strip(" ,.;:?!") or None

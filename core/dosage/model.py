@@ -108,6 +108,8 @@ class Patient:
     renal: bool = False
     hepatic: HepaticGrade | None = None
     gestation_weeks: float | None = None
+    elderly: bool = False
+    """The question is about an elderly patient ("người cao tuổi"): the book's elderly lines are theirs."""
 
 
 @dataclass(frozen=True)

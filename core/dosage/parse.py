@@ -50,6 +50,17 @@ _POPULATION_INLINE = re.compile(r"^(o |cho |voi |doi voi )?(tre em|tre nho|tre|n
 _TRAILING_BAND = re.compile(r"\b(cho|o|doi voi|voi) (tre|nguoi|benh nhan|so sinh)[^;.]*")
 _INNER_LEADIN = re.compile(r"(?:^|[.,)]\s+)([^:;.,()]{3,60}):\s")
 _ELIDED = re.compile(r"^(\(|\d|duoi|tren|tu |>|<|≥|≤|hoac)")
+_POPULATION_THEN_INDICATION = re.compile(r"^(Người lớn|Người cao tuổi|Trẻ em|Trẻ nhỏ)\s+([A-ZĐÀ-Ỹ][^\d]{2,})$")
+"""A population lead-in glued to a capitalised indication lead-in ("Người lớn Giảm đau/giảm sốt")."""
+_LEADIN_PURPOSE = re.compile(r"(?<!\w)để\s+([^\d:;,.]{3,60})$", re.I)
+_PURPOSE_SENTENCE = re.compile(
+    r"liều(?: (?:dùng|uống|tiêm|khuyến cáo|thông thường|thường dùng|hay dùng))*\s+(?:để |trong |cho |khi |với )?"
+    r"(?P<purpose>[^\d:;,.]{3,60}?)\s+là\s+(?=\d)", re.I)
+"""A sentence that names its own purpose: "Liều khuyến cáo giảm sốt là 200 - 400 mg", "Liều thông thường trong đau
+bụng trong thời kỳ kinh nguyệt là 200 mg"."""
+_NOT_A_PURPOSE = re.compile(r"^(toi da|toi thieu|duy tri|khoi dau|ban dau|bat dau|hang ngay|moi ngay|mot lan|"
+                            r"moi lan|thong thuong|thuong dung|trung binh|can bang|nap|tan cong)\b|"
+                            r"\b(tre|nguoi|benh nhan|so sinh|tuoi|thang|kg|clcr|egfr)\b")
 _BAND_CUE = re.compile(r"\b(tre|so sinh|nguoi|benh nhan|clcr|egfr|thanh thai|can nang)\b")
 _RESPECTIVELY = re.compile(r"\b(lan luot|tuong ung|theo thu tu)\b")
 _COMPARISON = re.compile(r"\b(nang|nhe|nhieu tuoi|it tuoi|lon|nho|be) hon\b")
@@ -174,9 +185,14 @@ class _Parser:
         lstart = body_start + (len(self.text[body_start:end]) - len(self.text[body_start:end].lstrip()))
         lend = lstart + len(line_text)
         self.unplaceable = ""
+        purpose = _PURPOSE_SENTENCE.match(self.text, pos, end) if body_start == pos else None
+        if purpose and not _NOT_A_PURPOSE.search(fold(purpose.group("purpose"))):
+            # The sentence names the purpose of its own dose: a line of that indication, not the continuation of
+            # the line before (the antipyretic dose after the analgesic one, under one "Người lớn:").
+            self._indication(purpose.group("purpose").strip(), fold(purpose.group("purpose")))
         if not had_band and not excludes(self.text[pos:end]):
             self._body_band(self.text[pos:end], pos)
-        self.leadin_line = lstart < pos  # the line opens with its own lead-in: never a continuation
+        self.leadin_line = lstart < pos or bool(purpose)  # a line with its own lead-in: never a continuation
         self._emit(lstart, lend, self.text[pos:end])
 
     def _close_severity(self, before: set[int]) -> None:
@@ -234,6 +250,14 @@ class _Parser:
             # "Sơ sinh:" under "Trẻ em" is a band of children (the first month), not a new population.
             self._open_band(phrase, Band(age_months=NEONATE_MONTHS), "pediatric", True)
             return "band"
+        glued = _POPULATION_THEN_INDICATION.match(phrase)
+        if population and glued and words <= MAX_POPULATION_WORDS:
+            # "Người lớn Giảm đau/giảm sốt:" — a population and the indication under it in one lead-in (the PDF
+            # lost the line break between them). Read as two: the next indication ("Ức chế kết tập tiểu cầu:")
+            # then replaces this one instead of nesting under it.
+            self._open("population", _Entry("population", glued.group(1), population=population))
+            self._indication(glued.group(2), fold(glued.group(2)))
+            return "indication"
         if population and words <= MAX_POPULATION_WORDS and not folded.startswith("lieu"):
             self._open("population", _Entry("population", phrase, population=population, neonate=neonate))
             return "population"
@@ -243,11 +267,15 @@ class _Parser:
             return "band"
         routes = [r for r, p in _ROUTES if p.search(folded)] or (
             list(self.injection_routes) if _INJECTION_LEADIN.match(folded) else [])
-        if routes and words <= MAX_ROUTE_WORDS and not _NOTE_START.match(folded):
-            self._open("route", _Entry("route", phrase, routes=tuple(routes)))
-            return "route"
-        if routes and words <= MAX_ROUTE_WORDS and folded.startswith("lieu"):
-            self._open("route", _Entry("route", phrase, routes=tuple(routes)))
+        if routes and words <= MAX_ROUTE_WORDS and (not _NOTE_START.match(folded) or folded.startswith("lieu")):
+            purpose = _LEADIN_PURPOSE.search(phrase)
+            if purpose is None:
+                self._open("route", _Entry("route", phrase, routes=tuple(routes)))
+                return "route"
+            # "Liều uống thông thường để giảm đau:" — a route and the purpose its lines are for, read as two: the
+            # purpose is an indication (the next purpose, "Liều khuyến cáo giảm sốt là …", replaces it).
+            self._open("route", _Entry("route", phrase[:purpose.start()].strip(), routes=tuple(routes)))
+            self.stack.append(_Entry("indication", phrase[purpose.start():].strip()))
             return "route"
         if _NOTE_START.match(folded) or words > 9:
             return "note"
@@ -511,8 +539,8 @@ class _Parser:
         indications: list[str] = []
         path: list[str] = []
         for e in self.stack:
-            if e.label and e.kind != "band":
-                path.append(e.label)
+            if e.label and e.kind != "band" and not (path and e.label in path[-1]):
+                path.append(e.label)  # "Liều uống … để giảm đau" then its purpose "giảm đau": said once
             if e.population:
                 population, neonate = e.population, e.neonate
             if e.band is not None:

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.dosage.bands import read_band
+from core.dosage.indication import is_severity_label, match_score, severity_admits
 from core.dosage.lines import dose_quantities
 from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
 from core.text import fold
@@ -48,6 +49,9 @@ class Selection:
     """The patient is younger than every age band the section gives for them (abacavir "Trẻ trên 3 tháng tuổi …" for
     a 2-month-old): the line of the lowest band, whose band words (`band_words`, never its dose) are quoted as the
     floor. `lines` then hold no dose line, only the general notes."""
+    indication_unmatched: bool = False
+    """The question names an indication none of the text's indication lead-ins match: every indication's lines
+    are kept, each quoted with its path, under a notice (never one picked by guess)."""
 
     @property
     def maxima(self) -> list[str]:
@@ -58,9 +62,70 @@ def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]+", fold(text)) if w not in _GENERIC and len(w) >= 3}
 
 
+_INLINE_LEADIN = re.compile(r"^([^:;.\d]{3,120}?):\s")
+_OPENING = re.compile(r"^[^\d]{0,200}")
+MAX_OPENING_WORDS = 25
+
+
+def inline_leadin(line: RegimenLine) -> str | None:
+    """A lead-in left at the start of a line's own text ("Tình trạng tăng tiết acid … Zollinger Ellison: Uống liều
+    khởi đầu là 80 mg"): the indication the line is for, below those of its path."""
+    m = _INLINE_LEADIN.match(line.text)
+    if m is None or m.group(1).strip() in line.path:
+        return None
+    return m.group(1).strip()
+
+
+def indication_labels(line: RegimenLine) -> tuple[str, ...]:
+    """The indication lead-ins a line sits under, outermost first, its own inline lead-in last."""
+    inline = inline_leadin(line)
+    if inline and _names_no_one(inline):
+        return (*line.context.indication, inline)
+    return line.context.indication
+
+
+def _names_no_one(label: str) -> bool:
+    # An inline lead-in that is a population or band ("Trẻ em 6 - 12 tuổi:") is not an indication.
+    return re.search(r"\b(tre|nguoi|benh nhan|so sinh|tuoi|thang|kg)\b", fold(label)) is None
+
+
+def _opening(line: RegimenLine) -> str:
+    """The words a dose line opens with, before its first number ("Trong trường hợp dự phòng dài hạn biến chứng
+    tim mạch …, dùng liều"): where the book names the purpose of a line that has no lead-in of its own."""
+    m = _OPENING.match(line.text)
+    head = m.group(0) if m else ""
+    return " ".join(head.split()[:MAX_OPENING_WORDS])
+
+
 def indication_matches(line: RegimenLine, indication: str) -> bool:
-    wanted = _words(indication)
-    return bool(wanted & _words(" ".join(line.context.indication)))
+    """The line sits under an indication the question names (see core.dosage.indication)."""
+    key = indication_key(line)
+    return bool(key) and match_score(indication, key, [_opening(line)]) > 0
+
+
+def narrow_to_indication(lines: list[RegimenLine], indication: str) -> tuple[list[RegimenLine], bool]:
+    """The lines of the indication the question names, and the general lines (under no indication): (lines, True).
+    An indication is every line under the same indication lead-ins; it matches by all its lead-ins and openings,
+    and of those that match, the ones sharing most words with the question are kept. When none matches, every
+    line is kept, each with its path (never one picked by guess): (lines, False). Either way a severity the
+    question names keeps only the lines of that severity sub-band ("nhẹ" drops "Nhiễm khuẩn nặng:")."""
+    groups: dict[tuple[str, ...], list[RegimenLine]] = {}
+    for line in lines:
+        key = indication_key(line)
+        if key:
+            groups.setdefault(key, []).append(line)
+    scores = {key: match_score(indication, key, [_opening(m) for m in members if m.kind == "regimen"])
+              for key, members in groups.items()}
+    best = max(scores.values(), default=0)
+    kept = lines if best == 0 else [line for line in lines
+                                    if not indication_key(line) or scores[indication_key(line)] == best]
+    return [line for line in kept if severity_admits(indication, indication_labels(line))], best > 0
+
+
+def indication_key(line: RegimenLine) -> tuple[str, ...]:
+    """The indication lead-ins of a line without its severity sub-band: "Nhiễm khuẩn nhẹ, vừa" and "… nặng" under
+    one infection are that one indication; a line under a severity lead-in only is under no indication."""
+    return tuple(label for label in indication_labels(line) if not is_severity_label(label))
 
 
 def _admits(bound: Bound | None, value: float | None, *, closed: bool) -> bool:
@@ -121,6 +186,19 @@ def context_admits(line: RegimenLine, patient: Patient) -> bool:
 def admits(line: RegimenLine, patient: Patient, *, closed: bool = False) -> bool:
     """The line is this patient's (context and band). The property tests hold `select` to this."""
     return context_admits(line, patient) and band_admits(line.band, patient, closed=closed)
+
+
+_ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia|cao tuoi)\b")
+_ADULT = re.compile(r"\bnguoi lon\b")
+
+
+def _elderly_line(line: RegimenLine) -> bool:
+    return any(_ELDERLY.search(fold(label)) for label in line.path)
+
+
+def _adult_line(line: RegimenLine) -> bool:
+    """A line under a lead-in naming adults (not the elderly): "Người lớn: …"."""
+    return any(_ADULT.search(fold(label)) for label in line.path)
 
 
 def _group(line: RegimenLine) -> tuple[object, ...]:
@@ -211,16 +289,19 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
     if patient.indication:
         # The patient's indication narrows lines that name an indication, when the text has one that matches;
         # a line under another indication is another patient's ("Bệnh Lyme" for an otitis).
-        matching = [line for line in candidates if line.context.indication
-                    and indication_matches(line, patient.indication)]
-        if matching:
-            candidates = [line for line in candidates
-                          if not line.context.indication or indication_matches(line, patient.indication)]
+        candidates, matched = narrow_to_indication(candidates, patient.indication)
+        unmatched = not matched and any(indication_key(line) for line in candidates)
+    else:
+        unmatched = False
+    if patient.elderly and any(_elderly_line(line) for line in candidates):
+        # The book gives the elderly their own lines ("Người cao tuổi: 0,5 mg …"): the general adult lines beside
+        # them ("Người lớn: … tới 60 mg/ngày") are another patient's, as the older child's are for a newborn.
+        candidates = [line for line in candidates if _elderly_line(line) or not _adult_line(line)]
     exclusions = [line for line in candidates if line.kind == "exclusion"
                   # An exclusion names whom it excludes: a band, or a population in its own words ("không khuyến
                   # cáo tiêm bắp … cho trẻ em"; the parser marks no other band-less line an exclusion).
                   and (not line.band.empty or line.context.population is not None)
-                  and band_admits(line.band, patient) and _exclusion_for(line, patient)
+                  and band_admits(line.band, patient) and _exclusion_for(line, patient, candidates)
                   # "eGFR dưới 30: chống chỉ định" excludes only a patient whose value is known to be under 30;
                   # without the value it is one of the adjustment lines shown with the question for it.
                   and not (line.band.renal_ml_min is not None and patient.renal_ml_min is None)
@@ -238,7 +319,8 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         if own:
             kept = [line for line in candidates if line in absences or (line.kind != "exclusion" and (
                 band_admits(line.band, patient) and (not line.band.empty or line.kind == "note")))]
-            return Selection(lines=sorted(kept, key=lambda line: line.start))
+            return Selection(lines=sorted(kept, key=lambda line: line.start),
+                             indication_unmatched=unmatched and any(indication_key(line) for line in kept))
     if exclusions:
         return Selection(exclusions=exclusions)
     regimen = [line for line in candidates if line.kind != "exclusion"
@@ -274,7 +356,8 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
     if needs_value:
         # Renal impairment, value not given: every adjustment line (and a question for the value).
         chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
-    return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor)
+    return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
+                     indication_unmatched=unmatched and any(indication_key(line) for line in chosen))
 
 
 def _age_floor(banded: list[RegimenLine], patient: Patient) -> RegimenLine | None:
@@ -302,15 +385,20 @@ def band_words(line: RegimenLine) -> str:
     return opening if read_band(opening).dimensions else ""
 
 
-def _exclusion_for(line: RegimenLine, patient: Patient) -> bool:
+def _exclusion_for(line: RegimenLine, patient: Patient, lines: list[RegimenLine]) -> bool:
     """An exclusion stated for a purpose ("để giảm đau, hạ sốt") does not exclude a patient whose indication is
-    given and is another (aspirin for Kawasaki disease)."""
+    given and is another the section names (aspirin for Kawasaki disease). Words the book's lead-ins do not
+    match (a stray word of the question) never lift an exclusion."""
     if not patient.indication:
         return True
     purpose = re.search(r"\bde ([a-z ,]+)", fold(line.text))
     if purpose is None:
         return True
-    return bool(_words(patient.indication) & _words(purpose.group(1)))
+    if _words(patient.indication) & _words(purpose.group(1)):
+        return True
+    # Lifted only when the section itself names the patient's indication (a lead-in, or a line's own words:
+    # "Chỉ dùng trong bệnh Kawasaki …").
+    return not any(match_score(patient.indication, indication_key(other), [other.text]) > 0 for other in lines)
 
 
 def routes_for(tree: DosageTree, patient: Patient) -> list[str]:

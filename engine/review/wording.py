@@ -13,6 +13,16 @@ from engine.review.labels import Lang
 from engine.spec import MachineSpec
 
 RATIONALE: dict[str, tuple[str, str]] = {
+    "Liều của một chỉ định khác là liều của bệnh nhân khác (aspirin giảm đau 300 - 900 mg, chống kết tập tiểu cầu "
+    "75 - 150 mg/ngày): khi câu hỏi chưa nêu chỉ định mà liều của bệnh nhân nằm dưới nhiều chỉ định, hỏi lại với "
+    "các chỉ định Dược thư ghi; không bao giờ tự chọn một.": (
+        "Liều của một chỉ định khác là liều của người bệnh khác (aspirin giảm đau 300 - 900 mg, chống kết tập tiểu "
+        "cầu 75 - 150 mg/ngày): khi câu hỏi chưa nêu chỉ định, không có liều chung cho người bệnh, và liều nằm dưới "
+        "nhiều chỉ định, hỏi lại với các chỉ định Dược thư ghi; không bao giờ tự chọn một.",
+        "A dose for another indication is another patient's dose (aspirin for pain 300 - 900 mg, antiplatelet "
+        "75 - 150 mg/day): when the question names no indication, the patient has no general dose line, and the "
+        "lines sit under several indications, the reply asks which one, offering the indications the formulary "
+        "lists; it never picks one itself."),
     "Hết ngân sách lượt (thời gian hoặc số lệnh gọi LLM).": (
         "Hết thời gian hoặc số lần gọi mô hình cho phép trong một lượt.",
         "The turn's time or model-call allowance is spent."),
@@ -135,6 +145,8 @@ EFFECT: dict[str, tuple[str, str]] = {
                              "composed over it."),
     "route_ambiguous": ("Hỏi đường dùng, các đường tìm thấy là lựa chọn nhanh.",
                         "Asks for the route, offering the routes found."),
+    "indication_ambiguous": ("Hỏi chỉ định, các chỉ định Dược thư ghi liều là lựa chọn nhanh.",
+                             "Asks for the indication, offering the indications the dose lines sit under."),
     "route_not_documented": ("Hỏi lại với các đường dùng Dược thư có; không tự đổi sang đường khác.",
                              "Asks again with the routes the formulary has; never switches route by itself."),
     "calculation_applies": (

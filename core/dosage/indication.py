@@ -1,0 +1,146 @@
+"""Which indication lead-ins of a dosage section the question names: the user's words against the book's.
+
+The book splits one drug's doses by indication with lead-ins ("Giảm đau/giảm sốt:", "Đau sau phẫu thuật:", "Bệnh
+Lyme:", "Nhiễm vi khuẩn nhạy cảm ở tai, mũi, họng…:"), sometimes by a line's own opening words ("Trong trường hợp
+dự phòng dài hạn biến chứng tim mạch …, dùng liều 75 - 150 mg/ngày"). A dose under another indication is another
+patient's dose, so the match must be loose enough to find "viêm tai giữa" under "tai, mũi, họng" and safe enough
+never to take a shared word for the same indication:
+
+- Words are compared as written, diacritics and all ("tái phát" is not "tai", "sót" is not "sốt"); only a
+  question typed without any diacritics is compared folded.
+- Words that say nothing about which indication (viêm, nhiễm khuẩn, bệnh, điều trị, hội chứng, trẻ em, nhẹ/nặng…)
+  are left out on both sides; the book's synonyms are read as one ("giảm sốt"/"hạ sốt" = "sốt", "đau bụng kinh" =
+  "thống kinh", "viêm tai giữa" = "tai", "sau mổ" = "sau phẫu thuật").
+- An indication matches when every word of one of its lead-ins is among the question's words (the user named
+  it), or when every word of the question is among its lead-ins' and opening words (the book names what the user
+  asked). One shared word is not a match: "đau sau phẫu thuật" does not match "Đau, sốt", "trào ngược dạ dày
+  thực quản" does not match "Loét dạ dày - tá tràng".
+- Of the indications that match, those sharing the most words with the question win (the question "đau sau
+  phẫu thuật" matches "Đau:" and "Đau sau phẫu thuật:"; the second is the one it names).
+
+Severity sub-bands ("Nhiễm khuẩn nhẹ, vừa:" / "Nhiễm khuẩn nặng:") are matched apart from the indication: a
+question that names a severity keeps the lines of that severity; one that names none keeps every severity, each
+labelled with its path.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from core.text import fold, normalize
+
+_GENERIC_WORDS = (
+    "viêm nhiễm khuẩn trùng vi bệnh điều trị do ở và các hoặc cấp mạn nhẹ vừa nặng trong cho trẻ em người lớn để bị "
+    "thuốc liều dùng thể tính có không kèm theo khi phòng dự hội chứng giảm hạ cắt tình trạng trường hợp "
+    "một số của là với đối nếu như thường uống tiêm đường mỗi ngày lần bao nhiêu thế nào gì sao được "
+    "tôi bé cháu con"
+)
+_GENERIC = frozenset(_GENERIC_WORDS.split())
+_GENERIC_FOLDED = frozenset(fold(w) for w in _GENERIC)
+
+_SYNONYMS: tuple[tuple[str, str], ...] = (
+    # Several ways the book and users write one indication, read as one word (pattern as written, with diacritics).
+    (r"đau bụng (?:trong |khi |do )?(?:thời kỳ |kỳ )?kinh(?: nguyệt)?|thống kinh|đau kinh|hành kinh đau",
+     "thốngkinh"),
+    (r"(?:viêm |nhiễm khuẩn )?tai giữa", "tai"),
+    (r"sau (?:khi )?mổ", "sau phẫu thuật"),
+    (r"(?:giảm|hạ|cắt)(?: cơn)? sốt|sốt cao", "sốt"),
+    (r"(?:giảm|cắt)(?: cơn)? đau", "đau"),
+    (r"zollinger[\s-]+ellison", "zollinger ellison"),
+)
+_SYNONYMS_COMPILED = tuple((re.compile(rf"\b(?:{p})\b"), r) for p, r in _SYNONYMS)
+_SYNONYMS_FOLDED = tuple((re.compile(rf"\b(?:{fold(p)})\b"), fold(r)) for p, r in _SYNONYMS)
+
+_SYMPTOMS = {False: frozenset({"sốt", "đau"}), True: frozenset({"sot", "dau"})}
+_SEVERITY_WORDS = {"nhẹ": "mild", "vừa": "mild", "trung bình": "mild", "nặng": "severe", "nghiêm trọng": "severe"}
+_SEVERITY = re.compile(r"\b(nhẹ|vừa|trung bình|nặng|nghiêm trọng)\b")
+_SEVERITY_FOLDED = re.compile(r"\b(nhe|vua|trung binh|nang|nghiem trong)\b")
+_SEVERITY_OF_FOLDED = {fold(k): v for k, v in _SEVERITY_WORDS.items()}
+_SEVERITY_WORD = r"(?:nhẹ|vừa|nặng|trung bình)"
+_SEVERITY_LABEL = re.compile(rf"^(?:nhiễm khuẩn|nhiễm trùng|bệnh|thể|mức độ|trường hợp|đợt)?\s*{_SEVERITY_WORD}"
+                             rf"(?:\s*(?:,|và|hoặc|đến|-)\s*{_SEVERITY_WORD})*$")
+
+
+def typed_without_diacritics(text: str) -> bool:
+    """The user typed no Vietnamese diacritics at all: their words can only be compared folded."""
+    return fold(text) == normalize(text).lower().strip()
+
+
+def words(text: str, *, folded: bool = False) -> frozenset[str]:
+    """The words of `text` that can tell one indication from another, synonyms read as one."""
+    lowered = normalize(text).lower()
+    if folded:
+        lowered = fold(lowered)
+        for pattern, repl in _SYNONYMS_FOLDED:
+            lowered = pattern.sub(repl, lowered)
+        generic = _GENERIC_FOLDED
+    else:
+        for pattern, repl in _SYNONYMS_COMPILED:
+            lowered = pattern.sub(repl, lowered)
+        generic = _GENERIC
+    return frozenset(w for w in re.findall(r"[^\W\d_]+", lowered) if w not in generic and len(w) >= 2)
+
+
+def severities(text: str) -> frozenset[str]:
+    """'mild' and/or 'severe', as the text names them ("nhẹ, vừa" → mild; "nặng" → severe)."""
+    lowered = normalize(text).lower()
+    if typed_without_diacritics(lowered):
+        return frozenset(_SEVERITY_OF_FOLDED[m] for m in _SEVERITY_FOLDED.findall(lowered))
+    return frozenset(_SEVERITY_WORDS[m] for m in _SEVERITY.findall(lowered))
+
+
+def is_severity_label(label: str) -> bool:
+    """A lead-in that is a severity sub-band of the indication above it ("Nhiễm khuẩn nặng", "Nhẹ và vừa")."""
+    return _SEVERITY_LABEL.match(normalize(label).lower().strip()) is not None
+
+
+def indication_label_words(labels: Iterable[str], *, folded: bool) -> list[frozenset[str]]:
+    """The words of each non-severity lead-in (empty ones left out)."""
+    found = [words(label, folded=folded) for label in labels if not is_severity_label(label)]
+    return [w for w in found if w]
+
+
+EXACT = 1000
+"""The score of a question that is one of the book's lead-ins, word for word."""
+
+
+def _plain(text: str, *, folded: bool) -> str:
+    lowered = re.sub(r"\s+", " ", normalize(text).lower()).strip(" .:;,")
+    return fold(lowered) if folded else lowered
+
+
+def match_score(wanted: str, labels: Sequence[str], openings: Iterable[str] = ()) -> int:
+    """How well the question's indication `wanted` names an indication whose lead-ins are `labels` (outermost
+    first) and whose lines open with `openings`: 0 = not a match; otherwise the number of shared words."""
+    folded = typed_without_diacritics(wanted)
+    as_typed = _plain(wanted, folded=folded)
+    if any(as_typed == _plain(label, folded=folded) for label in labels):
+        return EXACT  # the user chose the book's own lead-in (a quick reply)
+    asked = words(wanted, folded=folded)
+    if not asked:
+        return 0
+    per_label = indication_label_words(labels, folded=folded)
+    book = frozenset().union(*per_label, *(words(o, folded=folded) for o in openings))
+    symptoms = _SYMPTOMS[folded]
+    if asked <= symptoms:
+        # A symptom alone ("sốt", "đau") is a feature of many indications ("Bệnh Kawasaki › Trong giai đoạn đầu có
+        # sốt"): it names only a lead-in made of symptoms ("Giảm đau/giảm sốt", "Đau, sốt"), never one that merely
+        # mentions it.
+        if not any(label <= symptoms and label & asked for label in per_label):
+            return 0
+        return len(asked & book)
+    named_by_user = any(label <= asked for label in per_label)
+    named_by_book = asked <= book
+    if not (named_by_user or named_by_book):
+        return 0
+    return len(asked & book)
+
+
+def severity_admits(wanted: str, labels: Sequence[str]) -> bool:
+    """The lines under `labels` are of the severity the question names (or it names none, or they have none)."""
+    asked = severities(wanted)
+    if not asked:
+        return True
+    stated = frozenset().union(*(severities(label) for label in labels if is_severity_label(label)))
+    return not stated or bool(asked & stated)
