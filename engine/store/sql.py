@@ -37,6 +37,7 @@ from engine.store.base import (
     SignOff,
     TurnRecord,
 )
+from engine.store.hot_path import HotPath, raw_translated
 from engine.store.idempotency import current_key
 from engine.store.migrate import migrate
 from engine.store.schema import conversations, signoffs, turns
@@ -54,6 +55,22 @@ _CONFLICT_SQLSTATES = frozenset({"40001", "40P01"})  # serialization failure, de
 
 _WRITE = "formulary_write"
 """Connection execution option: this transaction writes (SQLite takes the write lock at BEGIN)."""
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
+def _rollback(fairy: Any, dbapi: Any, *, sqlite: bool) -> None:
+    """End a failed hot-path transaction; a connection that cannot even roll back leaves the pool."""
+    try:
+        if not sqlite:
+            dbapi.rollback()
+        elif dbapi.in_transaction:
+            dbapi.execute("ROLLBACK")
+    except Exception as exc:  # noqa: BLE001 - the original error is the one raised
+        fairy.invalidate(exc)
 
 
 def utcnow() -> datetime:
@@ -102,8 +119,6 @@ def _dumps(value: object) -> str:
 _c = conversations.c
 _t = turns.c
 _LOAD = sa.select(*_SNAPSHOT_COLUMNS).where(_c.id == sa.bindparam("b_id"))
-_INSERT_CONVERSATION = sa.insert(conversations)
-_INSERT_TURN = sa.insert(turns)
 
 
 @functools.lru_cache(maxsize=8)
@@ -115,19 +130,6 @@ def _history_statement(limit: int) -> sa.Select[Any]:
         .where(_t.conversation_id == sa.bindparam("b_id"))
         .order_by(_t.seq.desc())
         .limit(limit)
-    )
-
-
-@functools.lru_cache(maxsize=8)
-def _update_statement(columns: tuple[str, ...]) -> sa.Update:
-    """The conditional UPDATE of a conversation for these updated columns (the ConversationUpdate fields)."""
-    values: dict[str, Any] = {name: sa.bindparam(f"b_{name}", type_=_c[name].type) for name in columns}
-    return (
-        sa.update(conversations)
-        .where(_c.id == sa.bindparam("b_id"), _c.version == sa.bindparam("b_expected"))
-        .values(version=_c.version + 1, turn_count=_c.turn_count + 1,
-                updated_at=sa.bindparam("b_updated_at", type_=_c.updated_at.type), **values)
-        .returning(_c.turn_count)
     )
 
 
@@ -268,6 +270,7 @@ class SqlStore:
                 self._engine.dispose()
                 raise
         self._file, self._identity = self._sqlite_file()
+        self._hot = HotPath(self.backend, _dumps)
 
     def _sqlite_file(self) -> tuple[Path | None, tuple[int, int] | None]:
         """The SQLite database file and its (device, inode) at open; (None, None) for memory or PostgreSQL."""
@@ -342,6 +345,37 @@ class SqlStore:
             yield
 
     @contextmanager
+    def _raw(self, action: str, conversation_id: str | None, *, write: bool) -> Iterator[Any]:
+        """A DBAPI cursor on a pooled connection, in one transaction committed on exit (the turn's hot path).
+
+        SQLite: BEGIN IMMEDIATE for a write (the write lock at BEGIN, as `_write`), a deferred BEGIN for a
+        read, behind the same in-process writer queue. PostgreSQL: the driver's implicit transaction.
+        """
+        self._check_file()
+        with self._writer() if write else _nothing(), translated(action, conversation_id), \
+                raw_translated(action, conversation_id):
+            fairy = self._engine.raw_connection()
+            dbapi: Any = fairy.driver_connection
+            try:
+                cursor = dbapi.cursor()
+                if self._hot.sqlite:
+                    cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                try:
+                    yield cursor
+                except BaseException:
+                    _rollback(fairy, dbapi, sqlite=self._hot.sqlite)
+                    raise
+                if self._hot.sqlite:
+                    cursor.execute("COMMIT")
+                else:
+                    dbapi.commit()
+            except BaseException:
+                _rollback(fairy, dbapi, sqlite=self._hot.sqlite)
+                raise
+            finally:
+                fairy.close()
+
+    @contextmanager
     def _read(self, action: str) -> Iterator[Connection]:
         self._check_file()
         with translated(action), self._engine.connect() as conn:
@@ -360,10 +394,16 @@ class SqlStore:
     def load_with_history(
         self, conversation_id: str, owner: str | None, lines: int = HISTORY_LINES
     ) -> tuple[ConversationSnapshot | None, list[str]]:
-        # One pooled connection for both reads: every checkout costs a pre-ping round trip on PostgreSQL.
-        with self._read("load the conversation") as conn:
-            snapshot = self._load(conn, conversation_id, owner)
-            return snapshot, (self._history(conn, conversation_id, lines) if snapshot is not None else [])
+        # One pooled connection for both reads (every checkout costs a pre-ping round trip on PostgreSQL), in
+        # one read transaction: the history is of the snapshot's version. The DBAPI hot path (hot_path.py).
+        cid = _clean(conversation_id)
+        with self._raw("load the conversation", conversation_id, write=False) as cursor:
+            snapshot, rows = self._hot.load_with_history(
+                cursor, cid, _clean(owner) if owner is not None else None, (lines + 1) // 2 if lines > 0 else 0)
+        out: list[str] = []
+        for user_text, reply_text in reversed(rows):
+            out += [f"Người dùng: {user_text}", f"Trợ lý: {reply_text}"]
+        return snapshot, out[-lines:] if lines > 0 else []
 
     @staticmethod
     def _load(conn: Connection, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
@@ -471,46 +511,13 @@ class SqlStore:
         update: ConversationUpdate,
         turn: TurnRecord,
     ) -> int:
-        cid = _clean(conversation_id)
         now = self._clock()
-        values = update.model_dump()  # QueryFrame and Pending become the JSON the columns hold
-        values["state"] = _clean(values["state"])
-        with self._write("write the turn", conversation_id) as conn:
-            if expected_version == 0:
-                # A duplicate id raises IntegrityError, translated to StoreConflict: another turn created it.
-                conn.execute(_INSERT_CONVERSATION, {
-                    "id": cid, "owner": _clean(owner) if owner is not None else None, "version": 1,
-                    "turn_count": 1, "created_at": now, "updated_at": now, **values,
-                })
-                seq = 1
-            else:
-                params = {f"b_{name}": value for name, value in values.items()}
-                params.update(b_id=cid, b_expected=expected_version, b_updated_at=now)
-                seq_row = conn.execute(_update_statement(tuple(values)), params).first()
-                if seq_row is None:
-                    raise StoreConflict(
-                        f"conversation {conversation_id} changed (expected version {expected_version}); "
-                        "resend the turn"
-                    )
-                seq = int(seq_row[0])
-            key = current_key()
-            # The records go to the JSON columns as they are: pydantic-core encodes each once, in one pass.
-            conn.execute(_INSERT_TURN, {
-                "conversation_id": cid,
-                "seq": seq,
-                "user_text": _clean(turn.user_text),
-                "reply_text": _clean(turn.reply_text),
-                "outcome": _clean(turn.outcome),
-                "reason": _clean(turn.reason),
-                "frame": turn.frame,
-                "trace": turn.trace,
-                "evidence_ids": turn.evidence_ids,
-                "citations": turn.citations,
-                "quick_replies": turn.quick_replies,
-                "created_at": now,
-                # Written in this same transaction: a retry sees the key, or conflicts on its unique index.
-                "idempotency_key": _clean(key) if key is not None else None,
-            })
+        key = current_key()
+        # One transaction (conditional UPDATE or INSERT, then the turn's INSERT, the idempotency key with it:
+        # a retry sees the key, or conflicts on its unique index), on the DBAPI hot path (hot_path.py).
+        with self._raw("write the turn", conversation_id, write=True) as cursor:
+            self._hot.commit(cursor, _clean(conversation_id), _clean(owner) if owner is not None else None,
+                             expected_version, update, turn, now, key, _clean)
         return expected_version + 1
 
     def delete(self, conversation_id: str, owner: str | None) -> bool:
