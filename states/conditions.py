@@ -6,6 +6,7 @@ the condition itself: the subject ("con tôi bị"), "bệnh", intensifiers ("qu
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -195,6 +196,17 @@ def _plain(text: str) -> str:
 
 def condition_spellings(condition: str) -> list[str]:
     """The condition and the spellings the book uses for it ("mề đay" → also "mày đay"), plain."""
+    return list(_spellings(condition))
+
+
+@functools.lru_cache(maxsize=512)
+def _spellings(condition: str) -> tuple[str, ...]:
+    # A pure function of the condition and the book's variant table: computed once per condition, not once
+    # per retrieved chunk (the list path tests every hit, up to 40 of them, against the same condition).
+    return tuple(_spellings_of(condition))
+
+
+def _spellings_of(condition: str) -> list[str]:
     plain = _plain(condition)
     folded = fold(plain)
     for group in CONDITION_VARIANTS:
@@ -222,7 +234,7 @@ def condition_stated(text: str, condition: str) -> bool:
     plain_text = _plain(text)
     folded_text = fold(plain_text)
     aligned = len(folded_text) == len(plain_text)
-    for i, spelling in enumerate(condition_spellings(condition)):
+    for i, spelling in enumerate(_spellings(condition)):
         folded = fold(spelling)
         if not folded:
             continue
