@@ -58,6 +58,10 @@ class Statements:
                                     f"updated_at = {mark}, {sets} WHERE id = {mark} AND version = {mark} "
                                     "RETURNING turn_count")
         self.insert_turn = f"INSERT INTO turns ({', '.join(_TURN)}) VALUES ({marks(len(_TURN))})"
+        self.claim = (f"UPDATE conversations SET claim_token = {mark}, claim_version = {mark}, claimed_at = {mark} "
+                      f"WHERE id = {mark} AND version = {mark} AND (claim_token IS NULL OR claim_version != {mark} "
+                      f"OR claim_token = {mark} OR claimed_at < {mark})")
+        self.version = f"SELECT version FROM conversations WHERE id = {mark}"
 
 
 SQLITE = Statements("?")
@@ -140,6 +144,18 @@ class HotPath:
         return snapshot, list(cursor.fetchall())
 
     # ----------------------------------------------------------------------------------------- write
+
+    def claim(self, cursor: Any, conversation_id: str, version: int, token: str, now: datetime,
+              expired_before: datetime) -> int | None:
+        """One conditional UPDATE: of several turns that loaded the same version exactly one gets the lease.
+        None when this turn holds it; else the conversation's current version (None if it is gone)."""
+        cursor.execute(self.sql.claim, (token, version, self._timestamp(now), conversation_id, version, version,
+                                        token, self._timestamp(expired_before)))
+        if cursor.rowcount == 1:
+            return None
+        cursor.execute(self.sql.version, (conversation_id,))
+        row = cursor.fetchone()
+        return -1 if row is None else int(row[0])
 
     def commit(self, cursor: Any, conversation_id: str, owner: str | None, expected_version: int,
                update: ConversationUpdate, turn: TurnRecord, now: datetime, key: str | None,

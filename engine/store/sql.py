@@ -42,7 +42,6 @@ from engine.store.idempotency import current_key
 from engine.store.migrate import migrate
 from engine.store.schema import conversations, signoffs, turns
 
-_SNAPSHOT_COLUMNS = [col for col in conversations.c if col.name not in ("claim_token", "claim_version", "claimed_at")]
 _TURN_COLUMNS = [col for col in turns.c if col.name not in ("conversation_id", "idempotency_key", "reply")]
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -70,6 +69,15 @@ def _rollback(fairy: Any, dbapi: Any, *, sqlite: bool) -> None:
         elif dbapi.in_transaction:
             dbapi.execute("ROLLBACK")
     except Exception as exc:  # noqa: BLE001 - the original error is the one raised
+        fairy.invalidate(exc)
+
+
+def _restore_full_sync(fairy: Any, dbapi: Any) -> None:
+    """Back to synchronous=FULL after a non-durable transaction; a connection that cannot leaves the pool (no
+    later turn may commit on a connection left at NORMAL)."""
+    try:
+        dbapi.execute("PRAGMA synchronous = FULL")
+    except Exception as exc:  # noqa: BLE001 - the connection is discarded instead
         fairy.invalidate(exc)
 
 
@@ -113,12 +121,9 @@ def _dumps(value: object) -> str:
         return json.dumps(to_jsonable_python(value), ensure_ascii=False)
 
 
-# The turn's statements are built once per process and executed with bound parameters: SQLAlchemy then
-# finds their compiled form in its cache by the statement's memoised cache key instead of rebuilding and
-# re-keying a new statement object on every load and commit.
-_c = conversations.c
+# The history statement (SqlStore.history, outside the turn's hot path) is built once per window size and
+# executed with a bound parameter: SQLAlchemy finds its compiled form in its cache.
 _t = turns.c
-_LOAD = sa.select(*_SNAPSHOT_COLUMNS).where(_c.id == sa.bindparam("b_id"))
 
 
 @functools.lru_cache(maxsize=8)
@@ -207,6 +212,9 @@ def _sqlite_engine(url: URL, busy_timeout_ms: int) -> Engine:
             cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")  # set first: the next may wait
             _enable_wal(cursor, busy_timeout_ms)  # readers never block the one writer
             cursor.execute("PRAGMA foreign_keys = ON")  # ON DELETE CASCADE of turns
+            # Every commit syncs the WAL (SQLite's default, stated: a turn reported persisted survives power
+            # loss). Only a turn's lease is committed at NORMAL, on its own (SqlStore.claim_turn).
+            cursor.execute("PRAGMA synchronous = FULL")
         finally:
             cursor.close()
 
@@ -345,11 +353,15 @@ class SqlStore:
             yield
 
     @contextmanager
-    def _raw(self, action: str, conversation_id: str | None, *, write: bool) -> Iterator[Any]:
+    def _raw(self, action: str, conversation_id: str | None, *, write: bool, durable: bool = True) -> Iterator[Any]:
         """A DBAPI cursor on a pooled connection, in one transaction committed on exit (the turn's hot path).
 
         SQLite: BEGIN IMMEDIATE for a write (the write lock at BEGIN, as `_write`), a deferred BEGIN for a
         read, behind the same in-process writer queue. PostgreSQL: the driver's implicit transaction.
+        `durable=False` (a lease, never a turn): the commit does not wait for the disk — SQLite
+        synchronous=NORMAL for this one transaction (WAL: the frames reach the disk with the next synced
+        commit or checkpoint; never OFF, the database cannot be corrupted), PostgreSQL
+        `SET LOCAL synchronous_commit = off`. Every other write stays synchronous=FULL / synchronous_commit on.
         """
         self._check_file()
         with self._writer() if write else _nothing(), translated(action, conversation_id), \
@@ -359,7 +371,11 @@ class SqlStore:
             try:
                 cursor = dbapi.cursor()
                 if self._hot.sqlite:
+                    if not durable:
+                        cursor.execute("PRAGMA synchronous = NORMAL")
                     cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                elif not durable:
+                    cursor.execute("SET LOCAL synchronous_commit = off")
                 try:
                     yield cursor
                 except BaseException:
@@ -373,6 +389,8 @@ class SqlStore:
                 _rollback(fairy, dbapi, sqlite=self._hot.sqlite)
                 raise
             finally:
+                if self._hot.sqlite and not durable:
+                    _restore_full_sync(fairy, dbapi)
                 fairy.close()
 
     @contextmanager
@@ -384,8 +402,10 @@ class SqlStore:
     # ------------------------------------------------------------------------------------------ reads
 
     def load(self, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
-        with self._read("load the conversation") as conn:
-            return self._load(conn, conversation_id, owner)
+        with self._raw("load the conversation", conversation_id, write=False) as cursor:
+            snapshot, _ = self._hot.load_with_history(
+                cursor, _clean(conversation_id), _clean(owner) if owner is not None else None, 0)
+        return snapshot
 
     def history(self, conversation_id: str, lines: int = HISTORY_LINES) -> list[str]:
         with self._read("load the history") as conn:
@@ -404,15 +424,6 @@ class SqlStore:
         for user_text, reply_text in reversed(rows):
             out += [f"Người dùng: {user_text}", f"Trợ lý: {reply_text}"]
         return snapshot, out[-lines:] if lines > 0 else []
-
-    @staticmethod
-    def _load(conn: Connection, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
-        row = conn.execute(_LOAD, {"b_id": _clean(conversation_id)}).mappings().first()
-        # Exact owner match: a conversation created with auth off (owner NULL) is invisible to every key once
-        # API_KEYS is set, until an admin claims it (`formulary-fsm claim`).
-        if row is None or row["owner"] != (_clean(owner) if owner is not None else None):
-            return None
-        return ConversationSnapshot.model_validate(dict(row))  # the JSON columns validate into QueryFrame, Pending
 
     @staticmethod
     def _history(conn: Connection, conversation_id: str, lines: int) -> list[str]:
@@ -469,20 +480,15 @@ class SqlStore:
     def claim_turn(self, conversation_id: str, version: int, token: str, lease_ms: int = CLAIM_LEASE_MS) -> None:
         if version <= 0:
             return
-        c = conversations.c
         now = self._clock()
-        free = sa.or_(c.claim_token.is_(None), c.claim_version != version, c.claim_token == token,
-                      c.claimed_at < now - timedelta(milliseconds=lease_ms))
-        # One conditional UPDATE: of several turns that loaded the same version, exactly one gets the lease.
-        with self._write("claim the turn", conversation_id) as conn:
-            result = conn.execute(
-                sa.update(conversations)
-                .where(c.id == _clean(conversation_id), c.version == version, free)
-                .values(claim_token=token, claim_version=version, claimed_at=now)
-            )
-            if result.rowcount == 1:
-                return
-            current = conn.execute(sa.select(c.version).where(c.id == _clean(conversation_id))).scalar()
+        # The lease is committed without waiting for the disk (durable=False): it only guards this process's
+        # run against a concurrent one and expires by itself; after a crash a lost lease is what expiry would
+        # give anyway. The turn's own commit is durable and keeps the version check, the real guarantee.
+        with self._raw("claim the turn", conversation_id, write=True, durable=False) as cursor:
+            current = self._hot.claim(cursor, _clean(conversation_id), version, token, now,
+                                      now - timedelta(milliseconds=lease_ms))
+        if current is None:
+            return
         if current != version:
             raise StoreConflict(f"conversation {conversation_id} changed (expected version {version}); "
                                 "resend the turn")
