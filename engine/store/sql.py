@@ -1,5 +1,8 @@
 """The SQL conversation store (SQLAlchemy 2 Core): SQLite embedded, PostgreSQL (psycopg 3) for scale-out.
 
+A turn's own round trips (load, load with history, the lease, the commit) run as plain SQL with bound
+parameters on the pool's DBAPI connection (hot_path.py); everything else is SQLAlchemy Core.
+
 Semantics are MemoryStore's, which the same contract suite checks. Concurrency is optimistic on the
 conversation's version: `commit_turn` is one short transaction (conditional UPDATE + INSERT), so no lock is
 ever held across the LLM calls of a turn. Every vendor error is translated here into the project's
