@@ -224,6 +224,14 @@ def _whole_word_spans(haystack_folded: str, needle_folded: str) -> list[tuple[in
     return [(m.start(), m.end()) for m in re.finditer(pattern, haystack_folded)]
 
 
+@functools.lru_cache(maxsize=8192)
+def _plain_and_folded(text: str) -> tuple[str, str]:
+    # A chunk's text is tested against each condition asked about it: normalised once per text (the list path
+    # tests up to 40 retrieved chunks per turn, mostly the same ones from turn to turn).
+    plain = _plain(text)
+    return plain, fold(plain)
+
+
 def condition_stated(text: str, condition: str) -> bool:
     """The formulary text states the condition the user asked about, as the user wrote it.
 
@@ -231,8 +239,7 @@ def condition_stated(text: str, condition: str) -> bool:
     (cough) is not "hỗ trợ". Typed without, the fold matches, except where the fold is known to be another word
     of the book (core.vocabulary.CONDITION_SPELLINGS: "ho" is never "hỗ"). Variant spellings the book uses
     ("mày đay"/"mề đay", "dạ dày – tá tràng") match each other."""
-    plain_text = _plain(text)
-    folded_text = fold(plain_text)
+    plain_text, folded_text = _plain_and_folded(text)
     aligned = len(folded_text) == len(plain_text)
     for i, spelling in enumerate(_spellings(condition)):
         folded = fold(spelling)
