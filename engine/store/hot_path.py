@@ -163,7 +163,8 @@ class HotPath:
         """The conditional UPDATE (or the INSERT of a new conversation) and the turn's INSERT; the caller
         owns the transaction (BEGIN IMMEDIATE … COMMIT on SQLite, the connection's transaction on PostgreSQL)."""
         stamp = self._timestamp(now)
-        updated = (clean(update.state), self._json(update.frame), self._json(update.pending), update.clarify_streak,
+        frame = self._json(update.frame)
+        updated = (clean(update.state), frame, self._json(update.pending), update.clarify_streak,
                    update.spec_fingerprint)
         if expected_version == 0:
             cursor.execute(self.sql.insert_conversation, (
@@ -178,6 +179,8 @@ class HotPath:
             seq = int(seq_row[0])
         cursor.execute(self.sql.insert_turn, (
             conversation_id, seq, clean(turn.user_text), clean(turn.reply_text), clean(turn.outcome),
-            clean(turn.reason), self._json(turn.frame), self._dumps(turn.trace), self._dumps(turn.evidence_ids),
+            # The runner hands the same frame to both rows: encoded once.
+            clean(turn.reason), frame if turn.frame is update.frame else self._json(turn.frame),
+            self._dumps(turn.trace), self._dumps(turn.evidence_ids),
             self._dumps(turn.citations), self._dumps(turn.quick_replies), stamp,
             clean(key) if key is not None else None))
