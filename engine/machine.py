@@ -57,14 +57,26 @@ def _after(spec: TransitionSpec) -> Callable[[EventData], None]:
 
 
 class _QuietTransition(Transition):
-    """`Transition.execute` and `_eval_conditions` (transitions 0.9), the same callbacks in the same order, unlogged."""
+    """`Transition.execute` and `_eval_conditions` (transitions 0.9), the same callbacks in the same order, unlogged.
+
+    The conditions are this machine's own guard wrappers (`_traced`, callables, each expected True): they are
+    called directly, as `Condition.check` would call them after resolving a callable to itself."""
+
+    _guards: tuple[Callable[[EventData], bool], ...] | None = None
 
     def _eval_conditions(self, event_data: EventData) -> bool:
-        return all(condition.check(event_data) for condition in self.conditions)
+        guards = self._guards
+        if guards is None:
+            if all(callable(c.func) and c.target is True for c in self.conditions):
+                guards = self._guards = tuple(cast(Callable[[EventData], bool], c.func) for c in self.conditions)
+            else:  # not built by build_machine_as: the library's own check
+                return all(condition.check(event_data) for condition in self.conditions)
+        return all(guard(event_data) for guard in guards)
 
     def execute(self, event_data: EventData) -> bool:
         machine = event_data.machine
-        machine.callbacks(self.prepare, event_data)
+        if self.prepare:
+            machine.callbacks(self.prepare, event_data)
         if not self._eval_conditions(event_data):
             return False
         machine.callbacks(itertools.chain(machine.before_state_change, self.before), event_data)
@@ -99,6 +111,28 @@ class QuietTurnMachine(TurnMachine):
     transition_cls = _QuietTransition
     state_cls = _QuietState
 
+    def fire(self, ctx: TurnContext, trigger: str) -> None:
+        """`Event.trigger` → `Event._trigger` → `Event._process` of transitions 0.9, for this machine: the
+        event's transitions out of `ctx.state` in spec order, the first whose guards pass executes. What the
+        library adds around that loop is empty here and checked at build (`_lean_checked`): no queue, no
+        prepare/finalize/exception callbacks; an error in a guard or callback propagates as it would."""
+        event = self.events[trigger]
+        event_data = EventData(self.states[ctx.state], event, self, ctx, (), {})
+        for transition in event.transitions.get(ctx.state, ()):
+            event_data.transition = transition
+            if transition.execute(event_data):
+                return
+        raise RuntimeError(f"no transition on {trigger!r} out of {ctx.state!r} passed its guards")
+
+
+def _lean_checked(machine: M) -> M:
+    """A QuietTurnMachine's `fire` skips the library's event plumbing: only while that plumbing does nothing."""
+    if isinstance(machine, QuietTurnMachine) and (
+        machine.has_queue or machine.prepare_event or machine.finalize_event or machine.on_exception
+    ):
+        raise ValueError("QuietTurnMachine.fire assumes no queue and no prepare/finalize/exception callbacks")
+    return machine
+
 
 def build_machine(spec: MachineSpec) -> TurnMachine:
     """The process's machine for `spec` (the quiet one unless `transitions` is logged at DEBUG)."""
@@ -120,7 +154,7 @@ def build_machine_as(spec: MachineSpec, machine_class: type[M]) -> M:
                 "after": [_after(t)],
             }
         )
-    return machine_class(
+    return _lean_checked(machine_class(
         model=None,
         states=[s.name for s in spec.states],
         transitions=transitions,
@@ -128,4 +162,4 @@ def build_machine_as(spec: MachineSpec, machine_class: type[M]) -> M:
         auto_transitions=False,
         send_event=True,
         ignore_invalid_triggers=False,
-    )
+    ))

@@ -91,15 +91,31 @@ class EntailmentOutput(BaseModel):
     omissions: list[Omission] = Field(default_factory=list)
 
 
+_ATTRIBUTION = re.compile(
+    r"^\W*(?:theo\s+(?:duoc\s+thu|dtqg|sach)|duoc\s+thu\s+(?:neu|ghi|viet|cho\s+biet|noi)(?:\s+ro)?(?:\s+rang)?)"
+    r"\s*[:,]?\s*")
+"""A lead-in that only says where the sentence comes from ("Theo Dược thư, …", "Dược thư nêu rằng …"), on the
+folded claim: it states nothing a block must entail. Only at the start and only these words: "Dược thư
+không nêu …" is not a lead-in (its negation is content), and a source named mid-sentence is left in."""
+
+
 def _words(text: str) -> set[str]:
     return set(re.findall(r"\w+", fold(text)))
 
 
+def claim_content(text: str) -> str:
+    """The claim without an attribution lead-in, folded."""
+    return _ATTRIBUTION.sub("", fold(text), count=1)
+
+
 def covered_by_quotes(claim: Claim) -> bool:
-    """The claim only restates the spans cited for it: no word or number the quotes lack, same negations."""
+    """The claim only restates the spans cited for it: no word or number the quotes lack, same negations.
+
+    An attribution lead-in is not content ("Theo Dược thư, <the cited sentence>" restates the sentence); any
+    other word the quotes lack — a synonym, a paraphrase — needs the model's judgement."""
     if not claim.quotes or not claim.citations:
         return False
-    claim_words = _words(claim.text)
+    claim_words = set(re.findall(r"\w+", claim_content(claim.text)))
     quoted = set().union(*(_words(q) for q in claim.quotes))
     return bool(claim_words) and claim_words <= quoted and (claim_words & _NEGATIONS) == (quoted & _NEGATIONS)
 

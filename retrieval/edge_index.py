@@ -94,6 +94,8 @@ class EdgeIndex:
                  private_copy: Path | None = None) -> None:
         self._holder: list[qe.EdgeShard] = [shard]
         self._manifest = manifest
+        self.immutable = private_copy is not None
+        """Opened read-only (a private copy nobody writes): a section read once reads the same ever after."""
         self._bm25 = _bm25(manifest.avg_len)
         self.path = path
         # Also at interpreter exit: close the shard *before* removing its private copy, or the shard's

@@ -21,6 +21,9 @@ from retrieval.names import NameBook
 from retrieval.section_texts import section_snapshot
 from retrieval.sparse_bm25 import tokens
 
+SECTION_CACHE_ENTRIES = 4096
+"""(drug, section) lookups a service keeps (a whole 1,000-monograph book's common sections; chunks are frozen)."""
+
 RRF_K = 60
 """Reciprocal-rank fusion constant (Cormack et al. 2009): a chunk's fused score is Σ 1/(k + rank)."""
 
@@ -90,13 +93,27 @@ class RetrievalService:
         self.embedder = embedder
         names = index.drug_names()
         self.names = NameBook(names, section_texts=section_snapshot(index, names))
+        # An index whose content cannot change (Qdrant Edge opened read-only: a swap opens a new index and a
+        # new service) answers each (drug, section) lookup once; any other index (writable, or wrapped, e.g.
+        # for fault injection) is asked every time.
+        self._sections: dict[tuple[str, str], tuple[Chunk, ...]] | None = (
+            {} if getattr(index, "immutable", False) is True else None)
 
     def display_name(self, drug_id: str) -> str:
         return self.names.display(drug_id)
 
     def find_by_section(self, drug_id: str, section_key: str) -> list[Chunk]:
         """The dominant path: an exact payload filter on (drug_id, section_key), in book order."""
-        return self.index.find_by_section(drug_id, section_key)
+        if self._sections is None:
+            return self.index.find_by_section(drug_id, section_key)
+        key = (drug_id, section_key)
+        found = self._sections.get(key)
+        if found is None:
+            found = tuple(self.index.find_by_section(drug_id, section_key))
+            if len(self._sections) >= SECTION_CACHE_ENTRIES:
+                self._sections.clear()  # bounded; refilled by the next turns
+            self._sections[key] = found
+        return list(found)
 
     def find_by_drug(self, drug_id: str, query: str | None = None, limit: int = 8) -> list[Chunk]:
         """The whole monograph in book order; trimmed to identity sections for a bare name,

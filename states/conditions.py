@@ -6,6 +6,7 @@ the condition itself: the subject ("con tôi bị"), "bệnh", intensifiers ("qu
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -195,6 +196,17 @@ def _plain(text: str) -> str:
 
 def condition_spellings(condition: str) -> list[str]:
     """The condition and the spellings the book uses for it ("mề đay" → also "mày đay"), plain."""
+    return list(_spellings(condition))
+
+
+@functools.lru_cache(maxsize=512)
+def _spellings(condition: str) -> tuple[str, ...]:
+    # A pure function of the condition and the book's variant table: computed once per condition, not once
+    # per retrieved chunk (the list path tests every hit, up to 40 of them, against the same condition).
+    return tuple(_spellings_of(condition))
+
+
+def _spellings_of(condition: str) -> list[str]:
     plain = _plain(condition)
     folded = fold(plain)
     for group in CONDITION_VARIANTS:
@@ -212,6 +224,14 @@ def _whole_word_spans(haystack_folded: str, needle_folded: str) -> list[tuple[in
     return [(m.start(), m.end()) for m in re.finditer(pattern, haystack_folded)]
 
 
+@functools.lru_cache(maxsize=8192)
+def _plain_and_folded(text: str) -> tuple[str, str]:
+    # A chunk's text is tested against each condition asked about it: normalised once per text (the list path
+    # tests up to 40 retrieved chunks per turn, mostly the same ones from turn to turn).
+    plain = _plain(text)
+    return plain, fold(plain)
+
+
 def condition_stated(text: str, condition: str) -> bool:
     """The formulary text states the condition the user asked about, as the user wrote it.
 
@@ -219,10 +239,9 @@ def condition_stated(text: str, condition: str) -> bool:
     (cough) is not "hỗ trợ". Typed without, the fold matches, except where the fold is known to be another word
     of the book (core.vocabulary.CONDITION_SPELLINGS: "ho" is never "hỗ"). Variant spellings the book uses
     ("mày đay"/"mề đay", "dạ dày – tá tràng") match each other."""
-    plain_text = _plain(text)
-    folded_text = fold(plain_text)
+    plain_text, folded_text = _plain_and_folded(text)
     aligned = len(folded_text) == len(plain_text)
-    for i, spelling in enumerate(condition_spellings(condition)):
+    for i, spelling in enumerate(_spellings(condition)):
         folded = fold(spelling)
         if not folded:
             continue

@@ -76,19 +76,43 @@ def _states_condition(hit: ScoredChunk, condition: str) -> bool:
     return hit.source == "dense" and fuzzy_states(hit.chunk.text, fold(condition))
 
 
-def condition_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tuple[list[Chunk], list[str]]:
-    """Indication chunks that state the condition; candidate drugs come from the matched doc ids, never the frame."""
+MAX_LIST_CANDIDATES = 12
+"""The most drugs one condition → drug answer lists (in retrieval order). A common condition is stated by many
+monographs (a whole book: dozens); every listed drug costs an extraction, a verification and, with patient
+context, a safety review of its sections, and a list that long is no answer a clinician reads. When more drugs
+state the condition the reply says the list is partial (LIST_TRUNCATED_NOTE): never presented as complete."""
+
+LIST_TRUNCATED_NOTE = (f"Danh sách dưới đây chỉ gồm {MAX_LIST_CANDIDATES} thuốc đầu tiên tìm thấy; Dược thư còn nêu "
+                       "chỉ định này ở thuốc khác. Hãy hỏi về một thuốc cụ thể để xem chi tiết.")
+
+
+def condition_evidence(retrieval: RetrievalService, frame: QueryFrame,
+                       max_candidates: int = MAX_LIST_CANDIDATES) -> tuple[list[Chunk], list[str], bool]:
+    """Indication chunks that state the condition; candidate drugs come from the matched doc ids, never the frame.
+
+    At most `max_candidates` drugs, in retrieval order, with only their chunks; the third value says whether
+    more drugs stated the condition (the reply must then say the list is partial)."""
     condition = fold(frame.condition or "")
     if not condition:
-        return [], []
+        return [], [], False
     hits = retrieval.retrieve_by_indication(frame.condition or "", limit=40)
-    matched = [h.chunk for h in hits if h.chunk.section_key == "chi_dinh" and _states_condition(h, frame.condition or "")]
     candidates: list[str] = []
-    for chunk in matched:
-        drug_id = chunk.doc_id.split("__", 1)[0]
+    matched: list[Chunk] = []
+    truncated = False
+    for h in hits:
+        if h.chunk.section_key != "chi_dinh":
+            continue
+        drug_id = h.chunk.doc_id.split("__", 1)[0]
+        if drug_id not in candidates and len(candidates) >= max_candidates:
+            # Checked only when it would be listed: a drug past the cap is tested once, to say "partial".
+            truncated = truncated or _states_condition(h, frame.condition or "")
+            continue
+        if not _states_condition(h, frame.condition or ""):
+            continue
+        matched.append(h.chunk)
         if drug_id not in candidates:
             candidates.append(drug_id)
-    return matched, candidates
+    return matched, candidates, truncated
 
 
 _PATIENT_TERMS = PATIENT_TERMS

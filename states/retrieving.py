@@ -46,9 +46,11 @@ def retrieve_interaction(ctx: TurnView, services: Services) -> Update:
 
 def retrieve_condition(ctx: TurnView, services: Services) -> Update:
     def run() -> dict[str, object]:
-        evidence, candidates = paths.condition_evidence(services.retrieval, ctx.frame)
+        evidence, candidates, truncated = paths.condition_evidence(services.retrieval, ctx.frame)
         # The condition as the book spells it ("mề đay" asked, "mày đay" in the text), from the evidence fetched.
         frame = condition_as_in_book(ctx.frame, evidence)
+        if truncated:  # a partial list must say so (the note is the reply's first line, this turn only)
+            frame = frame.model_copy(update={"notes": [*frame.notes, paths.LIST_TRUNCATED_NOTE]})
         return {"evidence": evidence, "candidates": candidates, **({"frame": frame} if frame is not ctx.frame else {})}
 
     return _with_path("condition_to_drug", _retrieving(ctx, run))

@@ -177,5 +177,6 @@ def run() -> GroupResult:
         result.notes.append(
             "Not met with the paraphrasing model: an answerable turn pays generate + entail whenever a claim "
             "rewords its span (a verbatim claim needs no model: ClaudeVerifier skips entailment when every claim "
-            "only restates its cited spans). See the calls by site above for where the rest goes.")
+            "only restates its cited spans, an attribution lead-in such as 'Theo Dược thư,' aside). See the calls "
+            "by site above for where the rest goes.")
     return result

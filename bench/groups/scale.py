@@ -31,6 +31,7 @@ def run() -> GroupResult:
     from bench.corpus import realistic_scaled_corpus
     from engine.wiring import build_engine
     from retrieval.edge_index import EdgeIndex
+    from states.paths import MAX_LIST_CANDIDATES
 
     result = GroupResult(group="scale", title=TITLE)
     corpus = realistic_scaled_corpus(list(fixture_monographs()), TARGET_CHUNKS)
@@ -79,11 +80,11 @@ def run() -> GroupResult:
         result.values[f"30k ÷ fixture p50, {k} turns"] = round(r, 2)
     slowest = max(ratios, key=lambda k: ratios[k]) if ratios else None
     if slowest is not None and ratios[slowest] > TARGET_RATIO:
-        result.notes.append(
-            f"The difference is in the {slowest} turns ({ratios[slowest]:.1f}× at p50): at 30k chunks every common "
-            "condition is stated by many monographs, so the list path retrieves up to its 40-chunk limit (plus a "
-            "safety review per candidate with patient context) and extracts and verifies each, where the fixture "
-            "has 1–12. The other kinds of turn cost about the same at both sizes.")
+        why = ("at 30k chunks every common condition is stated by many monographs, so the list names up to "
+               f"{MAX_LIST_CANDIDATES} drugs (states.paths.MAX_LIST_CANDIDATES; the reply says when the book names "
+               "more) and extracts and verifies each, plus a safety review per drug with patient context, where "
+               "the fixture names 1–5" if "condition" in slowest else "see the per-kind ratios above")
+        result.notes.append(f"The difference is in the {slowest} turns ({ratios[slowest]:.1f}× at p50): {why}.")
     p50 = compare("full turn p50", "30k", scaled.p50, "fixture", fixture.p50, meaning="fixture / 30k")
     p99 = compare("full turn p99", "30k", scaled.p99, "fixture", fixture.p99, meaning="fixture / 30k")
     result.comparisons += [p50, p99]

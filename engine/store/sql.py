@@ -1,5 +1,8 @@
 """The SQL conversation store (SQLAlchemy 2 Core): SQLite embedded, PostgreSQL (psycopg 3) for scale-out.
 
+A turn's own round trips (load, load with history, the lease, the commit) run as plain SQL with bound
+parameters on the pool's DBAPI connection (hot_path.py); everything else is SQLAlchemy Core.
+
 Semantics are MemoryStore's, which the same contract suite checks. Concurrency is optimistic on the
 conversation's version: `commit_turn` is one short transaction (conditional UPDATE + INSERT), so no lock is
 ever held across the LLM calls of a turn. Every vendor error is translated here into the project's
@@ -37,11 +40,11 @@ from engine.store.base import (
     SignOff,
     TurnRecord,
 )
+from engine.store.hot_path import HotPath, raw_translated
 from engine.store.idempotency import current_key
 from engine.store.migrate import migrate
 from engine.store.schema import conversations, signoffs, turns
 
-_SNAPSHOT_COLUMNS = [col for col in conversations.c if col.name not in ("claim_token", "claim_version", "claimed_at")]
 _TURN_COLUMNS = [col for col in turns.c if col.name not in ("conversation_id", "idempotency_key", "reply")]
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -54,6 +57,31 @@ _CONFLICT_SQLSTATES = frozenset({"40001", "40P01"})  # serialization failure, de
 
 _WRITE = "formulary_write"
 """Connection execution option: this transaction writes (SQLite takes the write lock at BEGIN)."""
+
+
+@contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
+def _rollback(fairy: Any, dbapi: Any, *, sqlite: bool) -> None:
+    """End a failed hot-path transaction; a connection that cannot even roll back leaves the pool."""
+    try:
+        if not sqlite:
+            dbapi.rollback()
+        elif dbapi.in_transaction:
+            dbapi.execute("ROLLBACK")
+    except Exception as exc:  # noqa: BLE001 - the original error is the one raised
+        fairy.invalidate(exc)
+
+
+def _restore_full_sync(fairy: Any, dbapi: Any) -> None:
+    """Back to synchronous=FULL after a non-durable transaction; a connection that cannot leaves the pool (no
+    later turn may commit on a connection left at NORMAL)."""
+    try:
+        dbapi.execute("PRAGMA synchronous = FULL")
+    except Exception as exc:  # noqa: BLE001 - the connection is discarded instead
+        fairy.invalidate(exc)
 
 
 def utcnow() -> datetime:
@@ -96,14 +124,9 @@ def _dumps(value: object) -> str:
         return json.dumps(to_jsonable_python(value), ensure_ascii=False)
 
 
-# The turn's statements are built once per process and executed with bound parameters: SQLAlchemy then
-# finds their compiled form in its cache by the statement's memoised cache key instead of rebuilding and
-# re-keying a new statement object on every load and commit.
-_c = conversations.c
+# The history statement (SqlStore.history, outside the turn's hot path) is built once per window size and
+# executed with a bound parameter: SQLAlchemy finds its compiled form in its cache.
 _t = turns.c
-_LOAD = sa.select(*_SNAPSHOT_COLUMNS).where(_c.id == sa.bindparam("b_id"))
-_INSERT_CONVERSATION = sa.insert(conversations)
-_INSERT_TURN = sa.insert(turns)
 
 
 @functools.lru_cache(maxsize=8)
@@ -115,19 +138,6 @@ def _history_statement(limit: int) -> sa.Select[Any]:
         .where(_t.conversation_id == sa.bindparam("b_id"))
         .order_by(_t.seq.desc())
         .limit(limit)
-    )
-
-
-@functools.lru_cache(maxsize=8)
-def _update_statement(columns: tuple[str, ...]) -> sa.Update:
-    """The conditional UPDATE of a conversation for these updated columns (the ConversationUpdate fields)."""
-    values: dict[str, Any] = {name: sa.bindparam(f"b_{name}", type_=_c[name].type) for name in columns}
-    return (
-        sa.update(conversations)
-        .where(_c.id == sa.bindparam("b_id"), _c.version == sa.bindparam("b_expected"))
-        .values(version=_c.version + 1, turn_count=_c.turn_count + 1,
-                updated_at=sa.bindparam("b_updated_at", type_=_c.updated_at.type), **values)
-        .returning(_c.turn_count)
     )
 
 
@@ -205,6 +215,9 @@ def _sqlite_engine(url: URL, busy_timeout_ms: int) -> Engine:
             cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")  # set first: the next may wait
             _enable_wal(cursor, busy_timeout_ms)  # readers never block the one writer
             cursor.execute("PRAGMA foreign_keys = ON")  # ON DELETE CASCADE of turns
+            # Every commit syncs the WAL (SQLite's default, stated: a turn reported persisted survives power
+            # loss). Only a turn's lease is committed at NORMAL, on its own (SqlStore.claim_turn).
+            cursor.execute("PRAGMA synchronous = FULL")
         finally:
             cursor.close()
 
@@ -268,6 +281,7 @@ class SqlStore:
                 self._engine.dispose()
                 raise
         self._file, self._identity = self._sqlite_file()
+        self._hot = HotPath(self.backend, _dumps)
 
     def _sqlite_file(self) -> tuple[Path | None, tuple[int, int] | None]:
         """The SQLite database file and its (device, inode) at open; (None, None) for memory or PostgreSQL."""
@@ -342,6 +356,47 @@ class SqlStore:
             yield
 
     @contextmanager
+    def _raw(self, action: str, conversation_id: str | None, *, write: bool, durable: bool = True) -> Iterator[Any]:
+        """A DBAPI cursor on a pooled connection, in one transaction committed on exit (the turn's hot path).
+
+        SQLite: BEGIN IMMEDIATE for a write (the write lock at BEGIN, as `_write`), a deferred BEGIN for a
+        read, behind the same in-process writer queue. PostgreSQL: the driver's implicit transaction.
+        `durable=False` (a lease, never a turn): the commit does not wait for the disk — SQLite
+        synchronous=NORMAL for this one transaction (WAL: the frames reach the disk with the next synced
+        commit or checkpoint; never OFF, the database cannot be corrupted), PostgreSQL
+        `SET LOCAL synchronous_commit = off`. Every other write stays synchronous=FULL / synchronous_commit on.
+        """
+        self._check_file()
+        with self._writer() if write else _nothing(), translated(action, conversation_id), \
+                raw_translated(action, conversation_id):
+            fairy = self._engine.raw_connection()
+            dbapi: Any = fairy.driver_connection
+            try:
+                cursor = dbapi.cursor()
+                if self._hot.sqlite:
+                    if not durable:
+                        cursor.execute("PRAGMA synchronous = NORMAL")
+                    cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                elif not durable:
+                    cursor.execute("SET LOCAL synchronous_commit = off")
+                try:
+                    yield cursor
+                except BaseException:
+                    _rollback(fairy, dbapi, sqlite=self._hot.sqlite)
+                    raise
+                if self._hot.sqlite:
+                    cursor.execute("COMMIT")
+                else:
+                    dbapi.commit()
+            except BaseException:
+                _rollback(fairy, dbapi, sqlite=self._hot.sqlite)
+                raise
+            finally:
+                if self._hot.sqlite and not durable:
+                    _restore_full_sync(fairy, dbapi)
+                fairy.close()
+
+    @contextmanager
     def _read(self, action: str) -> Iterator[Connection]:
         self._check_file()
         with translated(action), self._engine.connect() as conn:
@@ -350,8 +405,10 @@ class SqlStore:
     # ------------------------------------------------------------------------------------------ reads
 
     def load(self, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
-        with self._read("load the conversation") as conn:
-            return self._load(conn, conversation_id, owner)
+        with self._raw("load the conversation", conversation_id, write=False) as cursor:
+            snapshot, _ = self._hot.load_with_history(
+                cursor, _clean(conversation_id), _clean(owner) if owner is not None else None, 0)
+        return snapshot
 
     def history(self, conversation_id: str, lines: int = HISTORY_LINES) -> list[str]:
         with self._read("load the history") as conn:
@@ -360,19 +417,16 @@ class SqlStore:
     def load_with_history(
         self, conversation_id: str, owner: str | None, lines: int = HISTORY_LINES
     ) -> tuple[ConversationSnapshot | None, list[str]]:
-        # One pooled connection for both reads: every checkout costs a pre-ping round trip on PostgreSQL.
-        with self._read("load the conversation") as conn:
-            snapshot = self._load(conn, conversation_id, owner)
-            return snapshot, (self._history(conn, conversation_id, lines) if snapshot is not None else [])
-
-    @staticmethod
-    def _load(conn: Connection, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
-        row = conn.execute(_LOAD, {"b_id": _clean(conversation_id)}).mappings().first()
-        # Exact owner match: a conversation created with auth off (owner NULL) is invisible to every key once
-        # API_KEYS is set, until an admin claims it (`formulary-fsm claim`).
-        if row is None or row["owner"] != (_clean(owner) if owner is not None else None):
-            return None
-        return ConversationSnapshot.model_validate(dict(row))  # the JSON columns validate into QueryFrame, Pending
+        # One pooled connection for both reads (every checkout costs a pre-ping round trip on PostgreSQL), in
+        # one read transaction: the history is of the snapshot's version. The DBAPI hot path (hot_path.py).
+        cid = _clean(conversation_id)
+        with self._raw("load the conversation", conversation_id, write=False) as cursor:
+            snapshot, rows = self._hot.load_with_history(
+                cursor, cid, _clean(owner) if owner is not None else None, (lines + 1) // 2 if lines > 0 else 0)
+        out: list[str] = []
+        for user_text, reply_text in reversed(rows):
+            out += [f"Người dùng: {user_text}", f"Trợ lý: {reply_text}"]
+        return snapshot, out[-lines:] if lines > 0 else []
 
     @staticmethod
     def _history(conn: Connection, conversation_id: str, lines: int) -> list[str]:
@@ -429,20 +483,15 @@ class SqlStore:
     def claim_turn(self, conversation_id: str, version: int, token: str, lease_ms: int = CLAIM_LEASE_MS) -> None:
         if version <= 0:
             return
-        c = conversations.c
         now = self._clock()
-        free = sa.or_(c.claim_token.is_(None), c.claim_version != version, c.claim_token == token,
-                      c.claimed_at < now - timedelta(milliseconds=lease_ms))
-        # One conditional UPDATE: of several turns that loaded the same version, exactly one gets the lease.
-        with self._write("claim the turn", conversation_id) as conn:
-            result = conn.execute(
-                sa.update(conversations)
-                .where(c.id == _clean(conversation_id), c.version == version, free)
-                .values(claim_token=token, claim_version=version, claimed_at=now)
-            )
-            if result.rowcount == 1:
-                return
-            current = conn.execute(sa.select(c.version).where(c.id == _clean(conversation_id))).scalar()
+        # The lease is committed without waiting for the disk (durable=False): it only guards this process's
+        # run against a concurrent one and expires by itself; after a crash a lost lease is what expiry would
+        # give anyway. The turn's own commit is durable and keeps the version check, the real guarantee.
+        with self._raw("claim the turn", conversation_id, write=True, durable=False) as cursor:
+            current = self._hot.claim(cursor, _clean(conversation_id), version, token, now,
+                                      now - timedelta(milliseconds=lease_ms))
+        if current is None:
+            return
         if current != version:
             raise StoreConflict(f"conversation {conversation_id} changed (expected version {version}); "
                                 "resend the turn")
@@ -471,46 +520,13 @@ class SqlStore:
         update: ConversationUpdate,
         turn: TurnRecord,
     ) -> int:
-        cid = _clean(conversation_id)
         now = self._clock()
-        values = update.model_dump()  # QueryFrame and Pending become the JSON the columns hold
-        values["state"] = _clean(values["state"])
-        with self._write("write the turn", conversation_id) as conn:
-            if expected_version == 0:
-                # A duplicate id raises IntegrityError, translated to StoreConflict: another turn created it.
-                conn.execute(_INSERT_CONVERSATION, {
-                    "id": cid, "owner": _clean(owner) if owner is not None else None, "version": 1,
-                    "turn_count": 1, "created_at": now, "updated_at": now, **values,
-                })
-                seq = 1
-            else:
-                params = {f"b_{name}": value for name, value in values.items()}
-                params.update(b_id=cid, b_expected=expected_version, b_updated_at=now)
-                seq_row = conn.execute(_update_statement(tuple(values)), params).first()
-                if seq_row is None:
-                    raise StoreConflict(
-                        f"conversation {conversation_id} changed (expected version {expected_version}); "
-                        "resend the turn"
-                    )
-                seq = int(seq_row[0])
-            key = current_key()
-            # The records go to the JSON columns as they are: pydantic-core encodes each once, in one pass.
-            conn.execute(_INSERT_TURN, {
-                "conversation_id": cid,
-                "seq": seq,
-                "user_text": _clean(turn.user_text),
-                "reply_text": _clean(turn.reply_text),
-                "outcome": _clean(turn.outcome),
-                "reason": _clean(turn.reason),
-                "frame": turn.frame,
-                "trace": turn.trace,
-                "evidence_ids": turn.evidence_ids,
-                "citations": turn.citations,
-                "quick_replies": turn.quick_replies,
-                "created_at": now,
-                # Written in this same transaction: a retry sees the key, or conflicts on its unique index.
-                "idempotency_key": _clean(key) if key is not None else None,
-            })
+        key = current_key()
+        # One transaction (conditional UPDATE or INSERT, then the turn's INSERT, the idempotency key with it:
+        # a retry sees the key, or conflicts on its unique index), on the DBAPI hot path (hot_path.py).
+        with self._raw("write the turn", conversation_id, write=True) as cursor:
+            self._hot.commit(cursor, _clean(conversation_id), _clean(owner) if owner is not None else None,
+                             expected_version, update, turn, now, key, _clean)
         return expected_version + 1
 
     def delete(self, conversation_id: str, owner: str | None) -> bool:

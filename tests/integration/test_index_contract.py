@@ -54,6 +54,20 @@ def index(request: pytest.FixtureRequest, corpus: list[Monograph],
     built.close()
 
 
+def test_only_a_read_only_edge_copy_says_its_content_cannot_change(corpus: list[Monograph], tmp_path: Path) -> None:
+    EdgeIndex.build(tmp_path / "edge", corpus[:2])
+    read_only = EdgeIndex.open(tmp_path / "edge", read_only=True)
+    try:
+        assert read_only.immutable is True
+    finally:
+        read_only.close()
+    writable = EdgeIndex.open(tmp_path / "edge", read_only=False)
+    try:
+        assert writable.immutable is False
+    finally:
+        writable.close()
+
+
 def test_the_adapter_implements_the_protocol(index: FormularyIndex) -> None:
     assert isinstance(index, FormularyIndex)
 
