@@ -13,7 +13,11 @@ def verify(ctx: TurnView, services: Services) -> Update:
     answer = ctx.answer
     request = generation_request(ctx, services)
     grounding = verify_grounding(answer, ctx.evidence, candidate_drug_ids=request.candidate_drug_ids
-                                 if request.mode == "list" else None, weight_kg=ctx.frame.weight_kg)
+                                 if request.mode == "list" else None, weight_kg=ctx.frame.weight_kg,
+                                 # A dosing answer is bound to its patient: a quoted line of another population,
+                                 # band or route, or a left-out ceiling, is a grounding problem (issue #19.2) —
+                                 # whichever generator wrote it, a verbatim quote included.
+                                 request=request)
     entailment: EntailmentResult | None = None
     if not grounding.ok:
         return update(grounding=grounding, entailment=entailment,

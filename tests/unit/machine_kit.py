@@ -10,6 +10,7 @@ from engine.runner import Engine
 from engine.spec import MachineSpec, build_spec
 from engine.store import MemoryStore
 from grounding.answer import Answer, Claim, EntailmentResult, GenerationRequest
+from grounding.dosing_binding import binding_problems, patient_for
 from retrieval.memory_index import MemoryIndex
 from retrieval.resolver import Candidate, ResolverResult
 from retrieval.service import RetrievalService
@@ -64,8 +65,14 @@ class QuoteGenerator:
     calls_llm = False
 
     def generate(self, request: GenerationRequest, budget: RequestBudget) -> Answer:
-        return Answer(claims=[Claim(text=c.text, citations=[c.doc_id]) for c in request.evidence
-                              if not c.has_quarantined_content])
+        claims = [Claim(text=c.text, citations=[c.doc_id]) for c in request.evidence if not c.has_quarantined_content]
+        patient = patient_for(request)
+        if patient is not None:
+            # A dose for one patient quotes only that patient's paragraphs: verification rejects a line of another
+            # population, band or route (dosing binding), and these tests are about routing, not that check.
+            claims = [c for c in claims
+                      if not binding_problems(Answer(claims=[c]), request.evidence, patient)]
+        return Answer(claims=claims)
 
     def repair(self, request: GenerationRequest, answer: Answer, omissions: Sequence[str],
                budget: RequestBudget) -> Answer:

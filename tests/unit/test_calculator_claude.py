@@ -108,3 +108,22 @@ def test_the_calculation_survives_a_completeness_repair_by_claude() -> None:
     assert "tối đa 60 mg/kg/ngày" in reply.reply
     assert reply.calculation is not None and "180–270 mg/lần" in reply.calculation[0].lines[0]
     assert "180–270 mg/lần" in reply.reply
+
+
+def test_claude_quoting_the_adult_line_word_for_word_for_a_child_is_not_answered() -> None:
+    """Issue #19.2 through the whole machine: a verbatim quote needs no entailment call, so only the dosing binding
+    stands between the adult line and an 18 kg five-year-old — the turn must not be answered with it."""
+    adult = "Uống – Người lớn: 500 mg – 1 g/lần, mỗi 4–6 giờ nếu cần; tối đa 4 g/ngày."
+    adult_doc = next(c.doc_id for c in monograph_chunks("paracetamol") if "*Uống – Người lớn:*" in c.text)
+
+    def respond(request: RecordedRequest) -> FakeReply:
+        if request.forced_tool == "record_entailment":
+            return ToolReply({"claims": [{"index": 0, "entailed": True}], "omissions": []})
+        return TextReply((cited(adult, Cite(source=adult_doc, contains="500 mg – 1 g/lần")),))
+
+    fake = FakeMessages().push(*[respond] * 6)
+    engine = claude_engine(client_for(fake), understander=FixedRules(FRAME), chunks=list(monograph_chunks("paracetamol")))
+    reply = engine.handle("Liều paracetamol uống cho bé 5 tuổi nặng 18 kg?")
+    assert reply.outcome != "answerable", reply.reply
+    assert "500 mg – 1 g/lần" not in reply.reply
+    assert any("dosing binding: not bound" in n for n in reply.trace.notes), reply.trace.notes
