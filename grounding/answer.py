@@ -84,6 +84,9 @@ class GenerationRequest(BaseModel):
 class GroundingResult(BaseModel):
     ok: bool
     problems: list[str] = Field(default_factory=list)
+    omissions: list[str] = Field(default_factory=list)
+    """Lines the answer must include and left out, found by code (a dosing answer's applicable ceiling): not a
+    grounding failure but an omission, repaired like the verifier's omissions (drives repair)."""
 
 
 class EntailmentResult(BaseModel):

@@ -39,6 +39,7 @@ __all__ = [
     "check_numbers",
     "check_list_binding",
     "check_dosing_binding",
+    "dosing_omissions",
     "ungrounded_quantities",
 ]
 
@@ -125,14 +126,15 @@ def check_list_binding(answer: Answer, by_id: Mapping[str, Chunk], candidate_dru
 
 
 def check_dosing_binding(answer: Answer, evidence: Sequence[Chunk], request: GenerationRequest) -> list[str]:
+    """Quoted dosage lines of another population, band or route than the request's patient."""
     patient = patient_for(request)
-    if patient is None:
-        return []
-    problems = binding_problems(answer, evidence, patient)
-    if not problems:
-        problems += [f"omission: the applicable maximum «{line}» is not stated (dosing binding: omission)"
-                     for line in missing_maxima(answer, evidence, patient)]
-    return problems
+    return [] if patient is None else binding_problems(answer, evidence, patient)
+
+
+def dosing_omissions(answer: Answer, evidence: Sequence[Chunk], request: GenerationRequest) -> list[str]:
+    """The applicable ceilings a dosing answer for this patient leaves out (the lines, as the book writes them)."""
+    patient = patient_for(request)
+    return [] if patient is None else missing_maxima(answer, evidence, patient)
 
 
 def verify_grounding(
@@ -152,6 +154,11 @@ def verify_grounding(
     ]
     if candidate_drug_ids is not None:
         problems += check_list_binding(answer, by_id, candidate_drug_ids)
+    omissions: list[str] = []
     if request is not None and not problems:
         problems += check_dosing_binding(answer, evidence, request)
-    return GroundingResult(ok=not problems, problems=problems)
+        if not problems:
+            # Every quoted line is this patient's; a ceiling left out is an omission, which the machine repairs
+            # once (verifying → repairing) and abstains on if it is still missing (incomplete_answer).
+            omissions = dosing_omissions(answer, evidence, request)
+    return GroundingResult(ok=not problems, problems=problems, omissions=omissions)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.text import fold
 from grounding.answer import EntailmentResult
 from grounding.verify import verify_grounding
 from states.generating import generation_request
@@ -32,6 +33,13 @@ def verify(ctx: TurnView, services: Services) -> Update:
     notes: list[str] = []
     if entailment is not None and services.verifier.calls_llm:
         outputs.append(ProviderOutput(site="entail", output=entailment.model_dump()))
+    if entailment is not None and grounding.omissions:
+        # The ceiling code found left out joins the verifier's omissions, once each (the lexical verifier finds the
+        # same line): the omission guards route the turn to repair, whichever verifier ran.
+        known = {fold(o) for o in entailment.omissions}
+        added = [o for o in grounding.omissions if fold(o) not in known]
+        entailment = entailment.model_copy(update={"ok": False, "omissions": [*entailment.omissions, *added]})
+        notes += [f"omission: the applicable maximum «{o}» is not stated (dosing binding: omission)" for o in added]
     if entailment is not None and not entailment.ok:
         notes += [f"entailment: {p}" for p in entailment.problems]
     return update(grounding=grounding, entailment=entailment, failure=failure, notes=notes, outputs=outputs)

@@ -91,14 +91,15 @@ def test_values_the_user_stated_in_an_earlier_turn_are_kept(tmp_path: Path, fake
         first = runtime.engine.handle("Liều paracetamol uống cho bé 5 tuổi?")
         # A short reply to the weight question: the model repeats the age and route stated in the first turn.
         fake.fake._fallback = fooled_model({"turn_type": "dosing_calc", "population": "pediatric",
-                                            "age_months": 60, "weight_kg": 18, "route": "oral"}, cite="240 mg")
+                                            "age_months": 60, "weight_kg": 18, "route": "oral"},
+                                           cite="10–15 mg/kg/lần")
         second = runtime.engine.handle("18 kg", first.conversation_id)
     finally:
         runtime.close()
 
     assert not any("provenance" in n for n in second.trace.notes), second.trace.notes
     assert (first.outcome, second.outcome) == ("clarify", "answerable"), (first.reason, second.reason)
-    assert "240 mg" in second.reply
+    assert "10–15 mg/kg/lần" in second.reply
 
 
 def test_a_stored_fooled_conversation_replays_to_the_same_decisions(tmp_path: Path, fake: FakeMessagesServer) -> None:
@@ -124,3 +125,23 @@ def test_a_stored_fooled_conversation_replays_to_the_same_decisions(tmp_path: Pa
     finally:
         replayer.close()
     assert [d.changed for d in diffs] == [[], []], [d.line() for d in diffs]
+
+
+@pytest.mark.parametrize("mode", ["anthropic", "hybrid"])
+def test_a_model_citing_the_adult_line_word_for_word_for_a_child_is_not_answered_with_it(
+    tmp_path: Path, fake: FakeMessagesServer, mode: str
+) -> None:
+    """Item 2 over a socket: the frame is right (the text's own child, age and weight), but the fooled model
+    cites the adult oral line verbatim. A verbatim quote needs no entailment call; the dosing binding in the
+    running machine rejects it (another population's line), so the adult dose is never shown."""
+    fake.fake._fallback = fooled_model({**PARACETAMOL_DOSING, "population": "pediatric", "age_months": 60,
+                                        "weight_kg": 18, "route": "oral"}, cite=ADULT_ORAL_DOSE)
+    runtime = _runtime(tmp_path, fake, mode)
+    try:
+        reply = runtime.engine.handle("Liều paracetamol uống cho bé 5 tuổi nặng 18 kg?")
+    finally:
+        runtime.close()
+
+    assert ADULT_ORAL_DOSE not in reply.reply
+    assert reply.outcome != "answerable"
+    assert any("dosing binding: not bound" in n for n in reply.trace.notes), reply.trace.notes

@@ -127,3 +127,25 @@ def test_claude_quoting_the_adult_line_word_for_word_for_a_child_is_not_answered
     assert reply.outcome != "answerable", reply.reply
     assert "500 mg – 1 g/lần" not in reply.reply
     assert any("dosing binding: not bound" in n for n in reply.trace.notes), reply.trace.notes
+
+
+def test_a_verbatim_answer_that_leaves_out_the_ceiling_is_repaired_not_answered_without_it() -> None:
+    """Code finds the omitted maximum from the dosage structure (no entailment call for a verbatim quote); the
+    machine asks Claude to add it once, and answers only when the ceiling is there."""
+    band = "Trẻ 4–6 tuổi: 240 mg/lần."
+
+    def respond(request: RecordedRequest) -> FakeReply:
+        if request.forced_tool == "record_entailment":
+            return ToolReply({"claims": [{"index": 0, "entailed": True}], "omissions": []})
+        first = (cited(band, Cite(source=_doc_id(), contains="240 mg/lần")),)
+        if "left out these statements" in json.dumps(request.body, ensure_ascii=False):
+            return TextReply((*first, cited(WEIGHT_LINE, Cite(source=_doc_id(), contains="10–15 mg/kg"))))
+        return TextReply(first)
+
+    fake = FakeMessages().push(*[respond] * 6)
+    engine = claude_engine(client_for(fake), understander=FixedRules(FRAME), chunks=list(monograph_chunks("paracetamol")))
+    reply = engine.handle("Liều paracetamol uống cho bé 5 tuổi nặng 18 kg?")
+    assert "repairing" in reply.trace.states, reply.trace.notes
+    assert any("dosing binding: omission" in n for n in reply.trace.notes)
+    assert reply.outcome == "answerable", reply.trace.notes
+    assert "240 mg/lần" in reply.reply and "tối đa 60 mg/kg/ngày" in reply.reply

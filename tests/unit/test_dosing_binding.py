@@ -77,8 +77,9 @@ def test_the_patients_own_band_with_its_ceiling_is_accepted() -> None:
 def test_leaving_out_the_applicable_maximum_is_an_omission_even_when_every_sentence_is_verbatim() -> None:
     answer = _answer(("Trẻ 4–6 tuổi: 240 mg/lần.", CHILD.doc_id))
     result = verify_grounding(answer, EVIDENCE, request=_request(**FIVE_YEAR_OLD))
-    assert not result.ok
-    assert any("omission" in p and "60 mg/kg/ngày" in p for p in result.problems), result.problems
+    # Every quoted line is the child's (grounded), and the ceiling left out is an omission the machine repairs.
+    assert result.ok and not result.problems
+    assert any("60 mg/kg/ngày" in o for o in result.omissions), result.omissions
 
 
 def test_an_adult_quoting_the_adult_line_is_bound() -> None:
