@@ -32,7 +32,8 @@ class Person:
 
 # Someone related to the patient spoken of so far ("mẹ bé", "bố nó", "em nó"): folded regex, key, population.
 # Order matters: the first match wins, so "mẹ bé" is the mother before "bé" is a child.
-_OF = r"(?:no|be|chau|em be|cua be|cua no|cua chau|tre|con be|thang be|em ay|thang nho|con nho|tui nho)"
+_OF = (r"(?:no|be|chau|em be|cua be|cua no|cua chau|tre|con be|thang be|em ay|thang nho|con nho|tui nho|"
+       r"(?:hai|ba|may|cac) (?:dua|be|chau|dua nho|dua tre)|tui no|chung no|lu nho|bon tre)")
 _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (rf"\b(?:me|ma|má) (?:{_OF})\b", "mother", ADULT),
     (rf"\b(?:bo|cha|ba) (?:{_OF})\b", "father", ADULT),
@@ -57,6 +58,7 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
 _COMPILED = tuple((re.compile(p), key, pop) for p, key, pop in _RELATIVES)
 # Kin words whose population follows from the word itself once typed with diacritics.
 _ADULT_KIN = re.compile(r"(?<!\w)(mẹ|má|bố|cha|ba|ông|bà|vợ|chồng|cô|chú|bác|dì|cậu|mợ|thím)(?!\w)", re.IGNORECASE)
+_SIBLING_WORD = re.compile(r"(đứa|thằng|con|bé|cháu)\s", re.IGNORECASE)
 _CHILD_KIN = re.compile(r"(?<!\w)(bé|cháu|con|em bé|trẻ)(?!\w)", re.IGNORECASE)
 # Where "bé"/"con"/"em" is not a person: "nhỏ" sizes, "con" classifiers before a non-person.
 _NOT_PERSON = re.compile(r"\b(con (?:meo|cho|ga|heo|lon|bo|trau|ngua|vit|ca|sau|ruoi|muoi|kien)|em (?:muon|hoi|can|xin))\b")
@@ -96,6 +98,8 @@ def person_of(text: str) -> Person | None:
                     "tôi", "mình", "tui"):
                 continue  # "tối uống" (in the evening) is not "tôi"
             return Person("self", "bạn", None)
+        if key == "sibling" and not text.isascii() and len(text) == len(folded) and not _SIBLING_WORD.match(label):
+            continue  # "tháng đầu", "con đau": not "thằng đầu" (the first boy) once the diacritics are read
         if key == "sibling" and fold(label).split()[-1] in ("nho", "ut"):
             population = CHILD  # "đứa nhỏ", "bé út": a small child
         if key == "relative":

@@ -76,6 +76,10 @@ _NEGATED_USE = re.compile(r"\b(khong|chua) (nen |duoc |the )?(dung|uong|su dung|
                           r"truong hop nao|voi ai)\b|\b(ai|nguoi nao|truong hop nao) (khong|chua) (nen |duoc )?(dung|uong)\b")
 _CAN_USE = re.compile(r"\b(duoc khong|dung duoc|uong duoc|co sao khong|an toan|co nen)\b")
 _INTERACTION_COMPATIBLE = ("tuong_tac_thuoc", "than_trong", "chi_dinh")
+# "… được không", "có dùng được", "có sao không", "an toàn không": may this patient take it.
+_CAN_I = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|co sao khong|an toan khong|"
+                    r"co an toan|co hai khong|co anh huong)\b")
+_CAN_I_SECTIONS = ("chi_dinh", "tac_dung_khong_mong_muon", "than_trong")
 # A second drug added to one already taken ("đang uống aspirin … muốn dùng thêm ibuprofen", "uống kèm với",
 # "phối hợp"): a question about the pair even when it asks how to take them — the interaction text holds the
 # spacing or the lower ceiling; each drug's own dosage section would leave that out.
@@ -248,6 +252,13 @@ class RulesUnderstander:
         if named >= 2 and (together or (not dose and (route is None or route.key in _INTERACTION_COMPATIBLE))):
             return _frame(turn_type="interaction", section_key="tuong_tac_thuoc",
                               confidence=round(0.9 * name_confidence, 3), **common)
+        if named == 1 and (slots.pregnant or slots.breastfeeding) and _CAN_I.search(fold(text)) and (
+                route is None or route.key in _CAN_I_SECTIONS):
+            # "em bầu 8 tháng đau răng uống ibuprofen được không": whether she may take it is what the pregnancy
+            # (or breastfeeding) section says — not the indication list the symptom words would pick.
+            key = "thoi_ky_mang_thai" if slots.pregnant else "thoi_ky_cho_con_bu"
+            return _frame(turn_type="drug_attribute", section_key=key, confidence=round(0.8 * name_confidence, 3),
+                          **common)
         if route is not None:
             turn = "dosing_calc" if dose else "drug_attribute"
             return _frame(turn_type=turn, section_key=route.key,

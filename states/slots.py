@@ -312,7 +312,8 @@ def extract_slots(text: str) -> Slots:
         # one child with a value of the other half the time; neither is used, and each is asked on its own.
         age_months = age_text = weight = None
         rejected.append(several)
-    pregnant = bool(_PREGNANT.search(folded))
+    # "em bầu 8 tháng", "thai 20 tuần": a pregnancy stated by its age is a pregnancy, whoever is named.
+    pregnant = bool(_PREGNANT.search(folded) or _PREGNANCY_MONTHS.search(folded))
     breastfeeding = bool(_BREASTFEEDING.search(folded))
     renal_m = None if _RENAL_DENIED.search(folded) else _RENAL.search(folded)
     hepatic_m = _HEPATIC.search(folded)

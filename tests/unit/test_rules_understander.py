@@ -256,3 +256,30 @@ def test_two_drugs_taken_together_are_an_interaction_even_when_the_turn_asks_how
 def test_two_drugs_dosed_for_one_patient_without_a_co_use_cue_stay_a_dose_question() -> None:
     f = understand("Liều paracetamol và ibuprofen cho trẻ 5 tuổi 18 kg?")
     assert f.turn_type == "dosing_calc"
+
+
+@pytest.mark.parametrize(("text", "section"), [
+    ("em bầu 8 tháng đau răng uống ibuprofen được không ạ", "thoi_ky_mang_thai"),
+    ("chị tôi có bầu 7 tháng, đau đầu uống ibuprofen được không", "thoi_ky_mang_thai"),
+    ("đang cho con bú, đau đầu uống ibuprofen có sao không", "thoi_ky_cho_con_bu"),
+])
+def test_may_a_pregnant_or_nursing_woman_take_it_reads_that_section_not_the_indications(text: str,
+                                                                                      section: str) -> None:
+    f = understand(text)
+    assert (f.turn_type, f.section_key, f.population) == ("drug_attribute", section, "adult"), text
+    assert f.person is None or "tháng" not in f.person
+
+
+def test_a_pregnancy_stated_by_its_age_is_a_pregnancy_and_its_months_are_not_an_age() -> None:
+    f = understand("em bầu 8 tháng đau răng uống ibuprofen được không ạ")
+    assert f.pregnant and f.age_months is None
+
+
+@pytest.mark.parametrize(("text", "person"), [("thằng đầu 8 tuổi 25 ký", "thằng đầu"),
+                                              ("mẹ hai đứa bị suy gan vừa thì dùng được không", "mẹ hai đứa")])
+def test_kin_written_with_diacritics_is_read_as_written(text: str, person: str) -> None:
+    assert understand(text).person == person
+
+
+def test_a_month_word_is_not_a_sibling_once_the_diacritics_are_read() -> None:
+    assert understand("em bầu 8 tháng đau răng uống ibuprofen được không ạ").person is None
