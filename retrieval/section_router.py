@@ -83,6 +83,9 @@ _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
     # "uống cách nhau bao lâu" asks the dosing interval ("cách bao lâu" alone may be the gap between two drugs).
     ("lieu_luong_cach_dung", _r(r"\bcach nhau (bao lau|may (gio|tieng))\b|\b(bao lau|may (gio|tieng)) (uong |dung )?"
                                 r"(mot|1) lan\b"), 0.8),
+    # "uống mấy ngày?", "dùng trong bao lâu?": the length of a course is written in the dosage section.
+    ("lieu_luong_cach_dung", _r(r"\b(uong|dung|tiem|truyen|dieu tri)( thuoc)? (trong )?(may ngay|bao nhieu ngay|"
+                                r"may tuan|bao lau)\b"), 0.75),
 )
 
 _IMPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (

@@ -189,3 +189,13 @@ def test_a_question_that_only_mentions_a_replacement_word_in_passing_is_not_a_su
     prior = understand("Uống warfarin với aspirin được không?")
     f = merged("Chống chỉ định của omeprazol?", prior)
     assert (f.drugs, f.section_key) == (["omeprazol"], "chong_chi_dinh")
+
+
+def test_thanks_around_a_question_is_the_question_how_many_days_keeps_drug_and_patient() -> None:
+    """"dạ cảm ơn bác sĩ, thế uống mấy ngày ạ?" asks the course length (written in the dosage section) of the same
+    drug for the same child — not a thank-you to answer with a pleasantry."""
+    prior = understand("Azithromycin cho bé 5 tuổi 18 kg uống liều sao")
+    f = merged("dạ cảm ơn bác sĩ, thế uống mấy ngày ạ?", prior)
+    assert (f.turn_type, f.section_key, f.drugs) == ("dosing_calc", "lieu_luong_cach_dung", ["azithromycin"])
+    assert (f.age_months, f.weight_kg) == (60, 18)
+    assert understand("dạ cảm ơn").turn_type == "smalltalk"
