@@ -21,7 +21,7 @@ import re
 from core.text import fold, normalize
 from core.vocabulary import POPULATION_LABELS_VI
 from states.clarify import format_age, format_number
-from states.conditions import is_ambiguous_condition
+from states.conditions import condition_in_drug_turn, is_ambiguous_condition
 from states.followup import adds_interaction_partner, has_anaphora, is_elliptical, is_substitution
 from states.frame import Pending, QueryFrame
 from states.person import GENERIC, Person, person_of
@@ -152,7 +152,16 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     person = person_of(text)
     switched = person is not None and not new.non_human and switches_person(prior, person)
     base = forget_person(prior) if switched else prior
+    if switched and prior.condition and _ALSO_ILL.search(fold(text)):
+        # "em nó 2 tuổi cũng bị thì sao": the other person has the same illness — the question's indication stays
+        # (their age, weight and other conditions do not).
+        base = base.model_copy(update={"condition": prior.condition, "condition_relation": prior.condition_relation})
     merged = _merge(new, base, pending, text)
+    if switched and merged is not new and merged.condition is None and merged.turn_type == "dosing_calc":
+        # "bố tụi nhỏ cũng bị giardia, uống sao": the new person's own illness, named in this turn.
+        own = condition_in_drug_turn(text)
+        if own and not _NOT_A_CONDITION.match(fold(own)):
+            merged = merged.model_copy(update={"condition": own, "condition_relation": "indication"})
     if switched and merged is not new and person is not None:
         if merged.population is None and person.key in ("younger", "sibling") and prior.population == "pediatric":
             merged = merged.model_copy(update={"population": "pediatric"})  # the younger sibling of a child
@@ -434,6 +443,10 @@ def _has_person_values(frame: QueryFrame) -> bool:
 
 
 _PURPOSE = re.compile(r"^(giam|ha|chong|du phong|cat|de)\b")
+
+
+_ALSO_ILL = re.compile(r"\b(cung bi|cung mac|cung dang bi|cung benh (do|nay)|bi giong)\b")
+_NOT_A_CONDITION = re.compile(r"^(thi sao|the nao|sao|gi|vay|nhu vay|giong)\b")
 
 
 def forget_person(frame: QueryFrame) -> QueryFrame:

@@ -199,3 +199,18 @@ def test_thanks_around_a_question_is_the_question_how_many_days_keeps_drug_and_p
     assert (f.turn_type, f.section_key, f.drugs) == ("dosing_calc", "lieu_luong_cach_dung", ["azithromycin"])
     assert (f.age_months, f.weight_kg) == (60, 18)
     assert understand("dạ cảm ơn").turn_type == "smalltalk"
+
+
+def test_another_person_who_also_has_it_keeps_the_illness_not_the_values() -> None:
+    prior = understand("metronidazol trị giardia cho bé 5 tuổi 18kg, uống")
+    sibling = merged("em nó 2 tuổi 12 ký cũng bị thì sao", prior)
+    assert (sibling.condition, sibling.age_months, sibling.weight_kg) == (prior.condition, 24, 12)
+    father = merged("bố tụi nhỏ cũng bị giardia, uống sao", sibling)
+    assert (father.population, father.age_months, father.weight_kg) == ("adult", None, None)
+    assert father.condition is not None and "giardia" in father.condition
+
+
+def test_another_person_s_own_illness_named_in_the_turn_is_their_indication() -> None:
+    prior = understand("omeprazol tiêm tĩnh mạch cho bé 10 tuổi 30 ký")
+    f = merged("còn bà nội bé bị loét dạ dày, uống thì sao", prior)
+    assert (f.population, f.condition, f.route, f.weight_kg) == ("adult", "loét dạ dày", "oral", None)
