@@ -26,6 +26,7 @@ from states.followup import adds_interaction_partner, has_anaphora, is_elliptica
 from states.frame import Pending, QueryFrame
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
+from states.slots import dose_indication
 
 _PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
 _CONTEXT_SLOTS = ("renal", "hepatic")
@@ -160,6 +161,8 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     if switched and merged is not new and merged.condition is None and merged.turn_type == "dosing_calc":
         # "bố tụi nhỏ cũng bị giardia, uống sao": the new person's own illness, named in this turn.
         own = condition_in_drug_turn(text)
+        if not own or _NOT_A_CONDITION.match(fold(own)):
+            own = dose_indication(text, [])  # "bố bé 40 tuổi tăng huyết áp uống thì sao" (no "bị")
         if own and not _NOT_A_CONDITION.match(fold(own)):
             merged = merged.model_copy(update={"condition": own, "condition_relation": "indication"})
     if switched and merged is not new and person is not None:

@@ -22,7 +22,9 @@ _LOWER = re.compile(r"(tren|lon hon|>|≥|>=|tu|hon)\s*$")
 _LOWER_CLOSED = re.compile(r"(≥|>=|tu)\s*$")
 _UPPER = re.compile(r"(duoi|nho hon|<|≤|<=|den|toi|cho toi|cho den)\s*$")
 _UPPER_CLOSED = re.compile(r"(≤|<=|den|toi|cho toi|cho den)\s*$")
-_OR_ABOVE = re.compile(r"^\s*(tuoi\s*)?(hoac|va|tro)\s+(tren|len|lon hon)")
+_OR_ABOVE = re.compile(r"^\s*(tuoi\s*)?(hoac|va|tro)\s+(tren|len|lon hon|hon|nhieu hon|cao hon|nang hon)\b")
+# "35 kg hoặc ít hơn", "12 tuổi trở xuống": the value and everything below it.
+_OR_BELOW = re.compile(r"^\s*(tuoi\s*)?(hoac|va|tro)\s+(duoi|xuong|it hon|nho hon|thap hon|nhe hon)\b")
 _LOST_DASH = re.compile(r"(?<![\d,.])(\d{1,3})\s+(\d{1,3})\s+(tuoi|thang|kg|tuan)\b")
 _LOST_DASH_UNITS = re.compile(r"(?<![\d,.])(\d{1,3}\s+(?:thang|tuan))\s+(\d{1,3}\s+(?:tuoi|thang))\b")
 _RENAL_CUE = re.compile(r"\b(clcr|egfr|thanh thai creatinin|do loc cau than|muc loc cau than)\b")
@@ -74,6 +76,8 @@ def _bound(q: Quantity, before: str, after: str) -> Bound:
         return Bound(low, high, low_open=qual == "gt", high_open=qual != "ge")
     if _OR_ABOVE.match(after):
         return Bound(low, math.inf, low_open=False)
+    if _OR_BELOW.match(after):
+        return Bound(0.0, low, high_open=False)
     if qual == "ge":
         return Bound(low, math.inf, low_open=False)
     if qual == "gt":
