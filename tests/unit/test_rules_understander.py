@@ -283,3 +283,16 @@ def test_kin_written_with_diacritics_is_read_as_written(text: str, person: str) 
 
 def test_a_month_word_is_not_a_sibling_once_the_diacritics_are_read() -> None:
     assert understand("em bầu 8 tháng đau răng uống ibuprofen được không ạ").person is None
+
+
+@pytest.mark.parametrize(("text", "section"), [
+    ("diclofenac cho người lớn đau lưng dùng sao", "lieu_luong_cach_dung"),
+    ("ibuprofen uống ra sao", "lieu_luong_cach_dung"),
+])
+def test_how_to_take_it_in_chat_words_is_a_dose_question(text: str, section: str) -> None:
+    f = understand(text)
+    assert (f.turn_type, f.section_key) == ("dosing_calc", section)
+
+
+def test_whether_it_does_harm_is_not_how_to_take_it() -> None:
+    assert understand("uống paracetamol có sao không").section_key != "lieu_luong_cach_dung"
