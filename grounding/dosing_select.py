@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from core.corpus import Chunk
-from core.dosage.bands import hepatic_grade, renal_value
+from core.dosage.bands import hepatic_grade, impairment_grades, renal_value
 from core.dosage.model import DosageTree, HepaticGrade, Patient, RegimenLine
 from core.dosage.parse import parse_dosage
 from core.dosage.select import Selection, routes_for, select
@@ -127,7 +127,9 @@ def patient_in_context(population: str | None, age_months: float | None, weight_
     patient = patient_of(population, age_months, weight_kg, route, condition, context_text)
     stated = patient_of(population, age_months, weight_kg, route, condition,
                         ", ".join(c for c in (renal, hepatic) if c))
+    named = impairment_grades(fold(renal), "renal") if renal else set()
     return replace(patient, renal=bool(renal), renal_ml_min=stated.renal_ml_min if renal else None,
+                   renal_grade=next(iter(named)) if len(named) == 1 else None,  # type: ignore[arg-type]
                    hepatic=(stated.hepatic or "any") if hepatic else None,
                    immunocompromised=immune_status(context_text))
 

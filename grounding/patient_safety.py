@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from core.corpus import Chunk
-from core.dosage.bands import hepatic_grade, read_band
+from core.dosage.bands import hepatic_grade, impairment_grades, read_band
 from core.dosage.lines import dose_quantities, excludes
 from core.dosage.model import Band, Patient
 from core.dosage.select import band_admits, indication_words
@@ -99,9 +99,18 @@ def _contraindicates(sentence: str, context: str, patient: Patient) -> bool:
         return True
     if context == "renal":
         band = read_band(sentence).band
+        named = impairment_grades(folded, "renal")
+        if patient.renal_ml_min is None and patient.renal_grade is not None and named:
+            # "suy thận nặng (độ thanh thải creatinin dưới 30 ml/phút)" for a patient who said "suy thận nặng":
+            # the grade in the user's words is the grade the sentence names, whatever its value band.
+            return patient.renal_grade in named
         if band.renal_ml_min is not None:
             return patient.renal_ml_min is not None and band_admits(band, patient)
         return not re.search(r"\b(nhe|vua|nang|giai doan)\b", folded)
+    named_hepatic = impairment_grades(folded, "hepatic")
+    if len(named_hepatic) > 1:
+        # "Suy gan vừa và nặng": every grade it names, not only the last one.
+        return patient.hepatic not in (None, "any") and patient.hepatic in named_hepatic
     grade = hepatic_grade(folded)
     if grade in (None, "any"):
         return True

@@ -108,6 +108,20 @@ def repair_lost_dashes(folded: str) -> str:
                           if int(m.group(1)) < int(m.group(2)) else m.group(0), folded)
 
 
+_GRADE_WORDS = (("mild", r"\bnhe\b"), ("moderate", r"\b(vua|trung binh)\b"), ("severe", r"\b(nang|giai doan cuoi)\b"))
+_ORGAN = {"renal": re.compile(r"\bsuy than\b(?P<rest>[^.;:()]*)"), "hepatic": re.compile(r"\bsuy gan\b(?P<rest>[^.;:()]*)")}
+
+
+def impairment_grades(folded: str, organ: str) -> set[str]:
+    """Every grade a sentence names for an impairment, in words: "suy gan vừa và nặng" → {moderate, severe};
+    "suy thận nhẹ" → {mild}; empty when it names none (or names no such impairment)."""
+    grades: set[str] = set()
+    for m in _ORGAN[organ].finditer(folded):
+        rest = " ".join(m.group("rest").split()[:6])
+        grades.update(grade for grade, pattern in _GRADE_WORDS if re.search(pattern, rest))
+    return grades
+
+
 def hepatic_grade(folded: str) -> HepaticGrade | None:
     m = _HEPATIC.search(folded)
     if not m:

@@ -106,6 +106,8 @@ class Patient:
     """Stated immune status: True "suy giảm miễn dịch", False "miễn dịch bình thường", None not stated."""
     renal_ml_min: float | None = None
     renal: bool = False
+    renal_grade: Literal["mild", "moderate", "severe"] | None = None
+    """The grade the user named in words ("suy thận nặng"), when no value was given."""
     hepatic: HepaticGrade | None = None
     gestation_weeks: float | None = None
     elderly: bool = False
