@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from core.corpus import Chunk
-from core.dosage.bands import hepatic_grade, renal_value
+from core.dosage.bands import hepatic_grade, patient_gestation, renal_value
 from core.dosage.model import DosageTree, HepaticGrade, Patient, RegimenLine
 from core.dosage.parse import parse_dosage
 from core.dosage.select import Selection, routes_for, select
@@ -110,9 +110,11 @@ def patient_of(population: str | None, age_months: float | None, weight_kg: floa
     hepatic: HepaticGrade | None = hepatic_grade(folded) if re.search(r"\bsuy gan\b", folded) else None
     if hepatic is None and any(re.search(rf"\b{t}\b", folded) for t in PATIENT_TERMS["hepatic"]):
         hepatic = "any"
+    weeks, gestation = patient_gestation(context_text) if population == "pediatric" else (None, None)
     return Patient(
         population=population if population in ("adult", "pediatric") else None,  # type: ignore[arg-type]
         age_months=age_months, weight_kg=weight_kg, route=route, indication=condition or None,
+        gestation_weeks=weeks, gestation=gestation,
         renal_ml_min=renal_value(context_text), renal=renal, hepatic=hepatic,
         elderly=population == "adult" and _ELDERLY.search(folded) is not None)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.dosage.bands import GESTATION_PHRASES
 from core.text import fold, normalize
 from core.vocabulary import (
     CHAT_ADULT,
@@ -379,8 +380,8 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for name in sorted((fold(n) for n in names if n), key=len, reverse=True):
         for m in re.finditer(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", folded):
             wipe(m.start(), m.end())
-    for pattern in (_WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC, _PREGNANT,
-                    _BREASTFEEDING):
+    for pattern in (*GESTATION_PHRASES, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC,
+                    _PREGNANT, _BREASTFEEDING):
         for m in pattern.finditer(folded):
             wipe(m.start(), m.end())
     for m in _DOSE_QUESTION_WORDS.finditer("".join(blank)):

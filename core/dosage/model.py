@@ -108,6 +108,9 @@ class Patient:
     renal: bool = False
     hepatic: HepaticGrade | None = None
     gestation_weeks: float | None = None
+    gestation: Bound | None = None
+    """A gestation stated by words only ("đủ tháng" → [37, ∞), "thiếu tháng" → [0, 37)) when no number is given: a
+    gestation band holds the patient only when it holds the whole range (never a narrower band by guess)."""
     elderly: bool = False
     """The question is about an elderly patient ("người cao tuổi"): the book's elderly lines are theirs."""
 

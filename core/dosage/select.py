@@ -16,6 +16,7 @@ then carries the exclusion and no regimen line.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -134,6 +135,22 @@ def _admits(bound: Bound | None, value: float | None, *, closed: bool) -> bool:
     return value is not None and bound.contains(value, closed=closed)
 
 
+def _gestation_admits(bound: Bound | None, patient: Patient) -> bool:
+    """A newborn's gestation band ("Sơ sinh đủ tháng", "thiếu tháng", "28 - 32 tuần"): the stated weeks, or the
+    stated range ("đủ tháng") when the band holds all of it — "thiếu tháng" alone is not in "28 - 32 tuần"."""
+    if bound is None:
+        return True
+    if patient.gestation_weeks is not None:
+        return bound.contains(patient.gestation_weeks)
+    stated = patient.gestation
+    if stated is None:
+        return False
+    if stated.low < bound.low or (stated.low == bound.low and bound.low_open and not stated.low_open):
+        return False
+    return (bound.high == math.inf or (stated.high != math.inf and (
+        stated.high < bound.high or (stated.high == bound.high and (stated.high_open or not bound.high_open)))))
+
+
 def band_admits(band: Band, patient: Patient, *, closed: bool = False) -> bool:
     age = patient.age_months
     if age is None and patient.population == "adult":
@@ -142,7 +159,7 @@ def band_admits(band: Band, patient: Patient, *, closed: bool = False) -> bool:
         return False
     if not _admits(band.weight_kg, patient.weight_kg, closed=closed):
         return False
-    if not _admits(band.gestation_weeks, patient.gestation_weeks, closed=closed):
+    if not _gestation_admits(band.gestation_weeks, patient):
         return False
     if band.renal_ml_min is not None and patient.renal_ml_min is not None \
             and not band.renal_ml_min.contains(patient.renal_ml_min, closed=closed):

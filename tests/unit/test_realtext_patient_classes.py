@@ -1,0 +1,93 @@
+"""General failure classes of issue 17 on the real extracted DTQG text (../shared/realtext, read at test time and
+never copied here; skipped, saying so, when absent): a newborn on an injection route, a gestation stated in words,
+elderly-only lines, cross-reference bands ("liều như người lớn") and cautions naming the patient's condition.
+Expectations written from the source text."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from core.budget import RequestBudget
+from core.corpus import Chunk
+from core.dosage.bands import patient_gestation
+from core.dosage.model import Patient
+from core.dosage.parse import parse_dosage
+from core.dosage.select import routes_for, select
+from grounding.answer import Answer, GenerationRequest
+from grounding.extractive import ExtractiveGenerator
+from grounding.verify import verify_grounding
+from retrieval.chunking import chunk_monograph
+from retrieval.ingest import load_corpus
+from tests.unit.realtext import REALTEXT, has_realtext, real_field
+
+DOSING = "lieu_luong_cach_dung"
+
+
+@cache
+def _chunks() -> dict[str, list[Chunk]]:
+    monographs, _ = load_corpus([REALTEXT / "dtqg_real.jsonl"])
+    return {m.drug_id: chunk_monograph(m) for m in monographs}
+
+
+def _answer(drug: str, query: str, **frame: object) -> Answer:
+    if not has_realtext():
+        pytest.skip(f"real DTQG text not present at {REALTEXT} (CI has it): real-text test skipped")
+    evidence = [c for c in _chunks()[drug] if c.section_key == DOSING]
+    request = GenerationRequest(query=query, evidence=evidence, section_key=DOSING, drug_ids=[drug],
+                                **frame)  # type: ignore[arg-type]
+    answer = ExtractiveGenerator().generate(request, RequestBudget())
+    result = verify_grounding(answer, evidence, request=request)
+    assert result.ok, result.problems
+    return answer
+
+
+def _text(answer: Answer) -> str:
+    return " ".join(c.text for c in answer.claims)
+
+
+# --- newborns on an injection route -------------------------------------------------------------------------
+
+def test_a_syringe_restriction_is_not_an_exclusion_of_young_children_from_the_injection_routes() -> None:
+    # "Trẻ … dưới 3 tuổi: Pha vào … (không dùng ống tiêm chứa dung dịch … alcol benzylic)" names a product.
+    tree = parse_dosage(real_field("046_amoxicillin", "lieu_dung"))
+    newborn = Patient(population="pediatric", age_months=10 / 30.4, weight_kg=3.2)
+    assert "iv" in routes_for(tree, newborn)
+    assert not select(tree, Patient(population="pediatric", age_months=24, weight_kg=12, route="iv")).exclusions
+
+
+def test_a_term_newborn_of_ten_days_gets_the_term_7_to_30_day_iv_line_only() -> None:
+    answer = _answer("amoxicillin", "Liều amoxicilin tiêm tĩnh mạch cho trẻ sơ sinh đủ tháng 10 ngày tuổi nặng 3,2 kg",
+                     population="pediatric", age_months=0.33, weight_kg=3.2, route="iv")
+    text = _text(answer)
+    assert "100 - 200 mg/kg/ngày" in text
+    assert "100 - 150 mg/" not in text and "100 mg/kg/ngày" not in text  # the preterm and the 0-7 day lines
+    assert "2 - 12 g" not in text  # the adult's
+
+
+def test_a_preterm_newborn_by_gestation_weeks_gets_the_preterm_line_of_their_postnatal_age() -> None:
+    answer = _answer("amoxicillin", "Liều amoxicilin tiêm tĩnh mạch cho trẻ sơ sinh non 29 tuần, nặng 1,1 kg, 3 ngày"
+                     " tuổi", population="pediatric", age_months=0.1, weight_kg=1.1, route="iv")
+    text = _text(answer)
+    assert "Sơ sinh thiếu tháng (0 - 7 ngày): 100 mg/kg/ngày" in text
+    assert "100 - 150 mg/" not in text and "100 - 200 mg/" not in text
+
+
+def test_a_newborn_whose_gestation_is_not_stated_gets_no_gestation_line() -> None:
+    answer = _answer("amoxicillin", "Liều amoxicilin tiêm tĩnh mạch cho trẻ sơ sinh 10 ngày tuổi nặng 3,2 kg",
+                     population="pediatric", age_months=0.33, weight_kg=3.2, route="iv")
+    assert "mg/kg/ngày" not in _text(answer)
+
+
+@pytest.mark.parametrize(("text", "weeks", "low", "high"), [
+    ("sơ sinh non 29 tuần, nặng 1,1 kg", 29.0, None, None),
+    ("tuổi thai 32 tuần", 32.0, None, None),
+    ("bé sinh non", None, 0.0, 37.0),
+    ("trẻ sơ sinh đủ tháng 10 ngày tuổi", None, 37.0, float("inf")),
+    ("bé 3 tuần tuổi nặng 4 kg", None, None, None),  # the postnatal age, not the gestation
+])
+def test_the_gestation_a_user_states(text: str, weeks: float | None, low: float | None, high: float | None) -> None:
+    got_weeks, got_range = patient_gestation(text)
+    assert got_weeks == weeks
+    assert (got_range.low, got_range.high) == (low, high) if got_range else low is None
