@@ -19,7 +19,7 @@ from core.dosage.lines import dose_quantities
 from core.dosage.select import indication_labels
 from core.dosage.select import select as select_lines
 from core.text import fold
-from core.vocabulary import ROUTE_LABELS_VI
+from core.vocabulary import INJECTION_ROUTES, ROUTE_LABELS_VI
 from grounding.dosing_select import (
     label_of,
     patient_in_context,
@@ -44,6 +44,29 @@ def routes_in_evidence(evidence: Sequence[Chunk], population: str | None, *, age
     found = routes_offered(trees_by_drug(evidence), patient)
     order = list(ROUTE_LABELS_VI)
     return sorted((r for r in found if r in order), key=order.index)
+
+
+def one_injection_dose(evidence: Sequence[Chunk], frame: QueryFrame, routes_found: Sequence[str]) -> list[str]:
+    """The routes to offer for "tiêm" when the patient's lines are the same on every injection route found: the
+    book gives one dose for them all ("Người cao tuổi thường dùng liều 30 - 65 mg …, tiêm nhắc lại …" under
+    "Tiêm:", read as IV and IM), so asking "tĩnh mạch hay tiêm bắp?" would ask for something the answer does not
+    depend on — the first injection route then stands for all of them. Otherwise the routes found, unchanged."""
+    injections = [r for r in routes_found if r in INJECTION_ROUTES]
+    if frame.route is not None or frame.route_family != "injection" or len(injections) < 2:
+        return list(routes_found)
+    context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.person) if c)
+    seen: set[tuple[tuple[str, int], ...]] = set()
+    for route in injections:
+        patient = patient_of(frame.population, frame.age_months, frame.weight_kg, route, frame.condition, context)
+        lines = tuple((tree.drug_id, line.start) for tree in trees_by_drug(evidence)
+                      for line in select_lines(tree.tree, patient).lines if line.kind == "regimen")
+        if not lines or not all(set(injections) <= set(line.routes) for tree in trees_by_drug(evidence)
+                                for line in select_lines(tree.tree, patient).lines if line.kind == "regimen"):
+            return list(routes_found)
+        seen.add(lines)
+    if len(seen) != 1:
+        return list(routes_found)
+    return [r for r in routes_found if r not in INJECTION_ROUTES or r == injections[0]]
 
 
 def route_ambiguous(frame: QueryFrame, routes_found: Sequence[str]) -> bool:

@@ -11,7 +11,7 @@ from core.vocabulary import PATIENT_TERMS
 from grounding.patient_safety import child_terms
 from retrieval.service import RetrievalService
 from states.conditions import condition_stated
-from states.dosing import route_settled_by_safety, routes_in_evidence
+from states.dosing import one_injection_dose, route_settled_by_safety, routes_in_evidence
 from states.frame import QueryFrame
 
 MAX_DRUGS_SINGLE_PATH = 3
@@ -34,6 +34,7 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
         context = ", ".join(c for c in (frame.renal, frame.hepatic) if c)
         routes = routes_in_evidence(evidence, frame.population, age_months=frame.age_months,
                                     weight_kg=frame.weight_kg, context_text=context)
+        routes = one_injection_dose(evidence, frame, routes)
         if frame.has_patient_context or is_child(frame):
             # Patient context on the dose path: the contraindication/caution sentences for it (and, for a child,
             # the exclusions "Thận trọng"/"Chống chỉ định" state for children) come with the dosage evidence, so

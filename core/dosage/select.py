@@ -209,13 +209,28 @@ _ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia|cao tuoi)\b")
 _ADULT = re.compile(r"\bnguoi lon\b")
 
 
+ELDERLY_FROM_MONTHS = 60 * 12
+"""Under 60 years an adult is not one of the book's elderly (it says 60 or 65): their lines are never such an adult's."""
+
+
 def _elderly_line(line: RegimenLine) -> bool:
-    return any(_ELDERLY.search(fold(label)) for label in line.path)
+    """Under an elderly lead-in, or a sentence naming the elderly as its own patients ("Người cao tuổi thường dùng
+    liều 30 - 65 mg …")."""
+    return any(_ELDERLY.search(fold(label)) for label in line.path) or _ELDERLY.search(
+        fold(_opening(line))) is not None
+
+
+def _not_elderly(patient: Patient) -> bool:
+    """An adult known not to be elderly: no elderly words, and an age under 60 or none at all ("Người lớn …")."""
+    return patient.population == "adult" and not patient.elderly and (
+        patient.age_months is None or patient.age_months < ELDERLY_FROM_MONTHS)
 
 
 def _adult_line(line: RegimenLine) -> bool:
-    """A line under a lead-in naming adults (not the elderly): "Người lớn: …"."""
-    return any(_ADULT.search(fold(label)) for label in line.path)
+    """A line under a lead-in naming adults (not the elderly), or opening with them in its own words: "Người lớn: …",
+    "Liều thuốc tiêm … thường dùng cho người lớn là 30 mg"."""
+    return any(_ADULT.search(fold(label)) for label in line.path) or (
+        _ADULT.search(fold(_opening(line))) is not None and _ELDERLY.search(fold(_opening(line))) is None)
 
 
 def _group(line: RegimenLine) -> tuple[object, ...]:
@@ -314,6 +329,9 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         # The book gives the elderly their own lines ("Người cao tuổi: 0,5 mg …"): the general adult lines beside
         # them ("Người lớn: … tới 60 mg/ngày") are another patient's, as the older child's are for a newborn.
         candidates = [line for line in candidates if _elderly_line(line) or not _adult_line(line)]
+    elif _not_elderly(patient):
+        # "Người cao tuổi: 0,5 - 2 mg/ngày" is the dose of another patient for an adult of 40 or of no stated age.
+        candidates = [line for line in candidates if not _elderly_line(line)]
     exclusions = [line for line in candidates if line.kind == "exclusion"
                   # An exclusion names whom it excludes: a band, or a population in its own words ("không khuyến
                   # cáo tiêm bắp … cho trẻ em"; the parser marks no other band-less line an exclusion).

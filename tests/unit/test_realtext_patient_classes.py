@@ -91,3 +91,30 @@ def test_the_gestation_a_user_states(text: str, weeks: float | None, low: float 
     got_weeks, got_range = patient_gestation(text)
     assert got_weeks == weeks
     assert (got_range.low, got_range.high) == (low, high) if got_range else low is None
+
+
+# --- elderly lines --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("age", [None, 40 * 12])
+def test_an_adult_not_said_to_be_elderly_is_not_given_the_elderly_line(age: float | None) -> None:
+    tree = parse_dosage(real_field("321_haloperidol", "lieu_dung"))
+    texts = [line.text for line in select(tree, Patient(population="adult", age_months=age)).lines]
+    assert not any("500 microgam (0,5 mg) cho tới 2 mg" in t for t in texts), texts
+    papaverine = parse_dosage(real_field("497_papaverine", "lieu_dung"))
+    texts = [line.text for line in select(papaverine, Patient(population="adult", age_months=age, route="im")).lines]
+    assert any("thường dùng cho người lớn là 30 mg" in t for t in texts)
+    assert not any("30 - 65 mg" in t for t in texts), texts
+
+
+def test_an_elderly_lead_in_does_not_swallow_the_indications_and_injections_after_it() -> None:
+    tree = parse_dosage(real_field("321_haloperidol", "lieu_dung"))
+    injected = [line for line in tree.lines if "Tiêm bắp ban đầu 2 - 5 mg" in line.text]
+    assert injected and not any("cao tuổi" in label for label in injected[0].path)
+
+
+def test_an_elderly_patient_gets_the_elderly_injection_line_and_not_the_usual_adult_one() -> None:
+    papaverine = parse_dosage(real_field("497_papaverine", "lieu_dung"))
+    for route in ("iv", "im"):
+        texts = [line.text for line in select(papaverine, Patient(population="adult", age_months=75 * 12,
+                                                                  elderly=True, route=route)).lines]
+        assert any("30 - 65 mg" in t for t in texts) and not any("người lớn là 30 mg" in t for t in texts), texts
