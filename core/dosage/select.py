@@ -213,11 +213,15 @@ ELDERLY_FROM_MONTHS = 60 * 12
 """Under 60 years an adult is not one of the book's elderly (it says 60 or 65): their lines are never such an adult's."""
 
 
+_ELDERLY_OPENING = re.compile(r"^((o|doi voi|voi|cho) )?(nguoi cao tuoi|nguoi gia)\b")
+
+
 def _elderly_line(line: RegimenLine) -> bool:
-    """Under an elderly lead-in, or a sentence naming the elderly as its own patients ("Người cao tuổi thường dùng
-    liều 30 - 65 mg …")."""
-    return any(_ELDERLY.search(fold(label)) for label in line.path) or _ELDERLY.search(
-        fold(_opening(line))) is not None
+    """Under an elderly lead-in, or a sentence opening with the elderly as its only patients ("Người cao tuổi thường
+    dùng liều 30 - 65 mg …"; not "Người nhỏ nhắn, người cao tuổi, người suy nhược …: khởi đầu 2,5 mg", a line for
+    several groups)."""
+    return any(_ELDERLY.search(fold(label)) for label in line.path) or _ELDERLY_OPENING.match(
+        fold(_opening(line))) is not None and not re.search(r",|\bhoac\b|\bva\b", fold(_opening(line)))
 
 
 def _not_elderly(patient: Patient) -> bool:
@@ -375,12 +379,13 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         if band_admits(line.band, patient, closed=True):
             chosen.append(line)
     chosen, regimen = admit_renal_hepatic(chosen, regimen, patient)
-    chosen.sort(key=lambda line: line.start)
+    referred = adult_lines_referred(tree, chosen, patient)
+    chosen = sorted({*chosen, *referred}, key=lambda line: line.start)
     banded = [line for line in regimen if line.kind == "regimen" and not line.band.empty
               and line.band.renal_ml_min is None and line.band.hepatic is None]
     # A band on a note ("người … cân nặng dưới 50 kg, liều đầu tiên … thấp hơn") is not a dose band: only dose lines
     # decide whether the patient is in one of the section's bands.
-    no_band = bool(banded) and not any(line in banded for line in chosen)
+    no_band = bool(banded) and not any(line in banded for line in chosen) and not referred
     floor = _age_floor(banded, patient) if no_band else None
     if floor is not None:
         # Younger than the book's youngest band: the book gives this child no dose. The general dose lines are not
@@ -393,6 +398,41 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      indication_unmatched=unmatched and any(indication_key(line) for line in chosen))
+
+
+_AS_ADULT = re.compile(r"\b(lieu|dung)( lieu)? (nhu|bang|giong)( (lieu|o|cua|voi))* nguoi lon\b")
+
+
+def refers_to_adult_dose(line: RegimenLine) -> bool:
+    """A band whose regimen is the adult dose, stated by reference and with no dose of its own: "Trẻ > 16 tuổi có
+    thể dùng liều như người lớn", "Trẻ em cân nặng > 50 kg: Dùng liều như người lớn". A fraction of it ("dùng 1/2
+    liều người lớn") is not: that is another dose, never shown as the adult's."""
+    folded = fold(line.text)
+    return _AS_ADULT.search(folded) is not None and not dose_quantities(folded) and not re.search(
+        r"\d\s*/\s*\d", folded)
+
+
+def adult_lines_referred(tree: DosageTree, chosen: list[RegimenLine], patient: Patient) -> list[RegimenLine]:
+    """The adult lines a cross-reference band of this patient gives them (the cross-reference is shown with them):
+    the lines an adult of the patient's route, indication, weight and renal/hepatic context is given — those under
+    the cross-reference's own indication when the adult has lines there, else the adult's lines under no indication,
+    else every adult line, each quoted with its path. Without a cross-reference that holds the patient: none."""
+    refs = [line for line in chosen if not line.band.empty and line.population != "adult"
+            and refers_to_adult_dose(line)]
+    if not refs or patient.population == "adult":
+        return []
+    adult = Patient(**{**patient.__dict__, "population": "adult", "age_months": None, "elderly": False,
+                       "gestation_weeks": None, "gestation": None})
+    selection = select(tree, adult)
+    if selection.exclusions or selection.below_floor is not None:
+        return []
+    lines = [line for line in selection.lines if line.population != "pediatric" and not line.context.neonate]
+    keys = {indication_key(ref) for ref in refs}
+    for scope in (lambda line: indication_key(line) in keys, lambda line: not indication_key(line)):
+        scoped = [line for line in lines if scope(line)]
+        if any(line.kind == "regimen" for line in scoped):
+            return scoped
+    return lines
 
 
 def _age_floor(banded: list[RegimenLine], patient: Patient) -> RegimenLine | None:
@@ -449,7 +489,9 @@ def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
     excluded = {r for line in exclusions for r in line.routes}
     found: list[str] = []
     for line in tree.lines:
-        if line.kind != "regimen" or not context_admits(line, unrouted):
+        if (line.kind != "regimen" and not refers_to_adult_dose(line)) or not context_admits(line, unrouted):
+            # A cross-reference band ("Trẻ em cân nặng > 50 kg: Dùng liều như người lớn") gives its route's adult
+            # dose: the route is this patient's.
             continue
         if line.context.neonate and patient.age_months is not None and patient.age_months >= 1:
             continue  # a newborn's line (by gestation, not asked before the route) is not an older child's route
