@@ -156,8 +156,14 @@ def immune_status(text: str) -> bool | None:
 
 def patient_of_request(request: GenerationRequest) -> Patient:
     """The patient of a generation request (its slots and patient-context fields, filled from the frame)."""
-    return patient_in_context(request.population, request.age_months, request.weight_kg, request.route,
-                              request.condition, request.renal, request.hepatic, request.query)
+    patient = patient_in_context(request.population, request.age_months, request.weight_kg, request.route,
+                                 request.condition, request.renal, request.hepatic, request.query)
+    return replace(patient, conditions=stated_conditions(request.condition, request.comorbidities))
+
+
+def stated_conditions(condition: str | None, comorbidities: Sequence[str] = ()) -> tuple[str, ...]:
+    """Every condition the user stated about the patient: the one asked about and the others ("bệnh nền")."""
+    return tuple(dict.fromkeys(c for c in (condition, *comorbidities) if c))
 
 
 def select_for(tree: SectionTree, patient: Patient) -> Selection:

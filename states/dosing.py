@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from core.corpus import Chunk
 from core.dosage.indication import is_severity_label
@@ -26,6 +27,7 @@ from grounding.dosing_select import (
     patient_of,
     routes_of,
     routes_offered,
+    stated_conditions,
     trees_by_drug,
 )
 from grounding.patient_safety import patient_safety
@@ -103,8 +105,9 @@ def indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame) -> lis
     regimen line for this patient, outermost as written, in book order — or none when the patient also has a
     general dose line (under no indication: the book's usual dose for them, shown with the others labelled).
     Severity sub-bands of one indication ("Nhiễm khuẩn nhẹ, vừa" / "nặng") are one indication."""
-    safety_patient = patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route, None,
-                                        frame.renal, frame.hepatic)
+    safety_patient = replace(patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route,
+                                                None, frame.renal, frame.hepatic),
+                             conditions=stated_conditions(frame.condition, frame.comorbidities))
     safety = patient_safety(evidence, safety_patient, pregnant=frame.pregnant, breastfeeding=frame.breastfeeding)
     if safety.contraindicated or safety.adjustments:
         # The safety sections exclude this patient, or give their renal/hepatic adjustment ("suy gan nặng: tối đa
@@ -147,8 +150,9 @@ def indication_ambiguous(frame: QueryFrame, indications_found: Sequence[str]) ->
 def route_settled_by_safety(evidence: Sequence[Chunk], frame: QueryFrame, routes_found: Sequence[str]) -> bool:
     """The route does not change the answer: the safety sections exclude this patient (no dose on any route), or
     the patient's renal/hepatic adjustment stated there names no route or every route found."""
-    patient = patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route, frame.condition,
-                                 frame.renal, frame.hepatic)
+    patient = replace(patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route,
+                                         frame.condition, frame.renal, frame.hepatic),
+                      conditions=stated_conditions(frame.condition, frame.comorbidities))
     safety = patient_safety(evidence, patient, pregnant=frame.pregnant, breastfeeding=frame.breastfeeding)
     if safety.contraindicated:
         return True
