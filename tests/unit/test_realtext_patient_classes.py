@@ -17,6 +17,7 @@ from core.dosage.parse import parse_dosage
 from core.dosage.select import routes_for, select
 from grounding.answer import Answer, GenerationRequest
 from grounding.extractive import ExtractiveGenerator
+from grounding.patient_safety import names_condition, patient_safety
 from grounding.verify import verify_grounding
 from retrieval.chunking import chunk_monograph
 from retrieval.ingest import load_corpus
@@ -118,3 +119,89 @@ def test_an_elderly_patient_gets_the_elderly_injection_line_and_not_the_usual_ad
         texts = [line.text for line in select(papaverine, Patient(population="adult", age_months=75 * 12,
                                                                   elderly=True, route=route)).lines]
         assert any("30 - 65 mg" in t for t in texts) and not any("người lớn là 30 mg" in t for t in texts), texts
+
+
+# --- cross-reference bands ------------------------------------------------------------------------------------
+
+def test_a_child_over_50_kg_on_iv_gets_the_adult_iv_line_of_their_weight_with_the_cross_reference() -> None:
+    tree = parse_dosage(real_field("498_paracetamol", "lieu_dung"))
+    child = Patient(population="pediatric", age_months=14 * 12, weight_kg=55, route="iv")
+    texts = [line.text for line in select(tree, child).lines]
+    assert any("Dùng liều như người lớn" in t for t in texts)
+    assert any(t.startswith("Trên 50 kg: Liều một lần là 1 g") for t in texts), texts
+    assert not any(t.startswith("Dưới 50 kg") for t in texts)
+    assert "iv" in routes_for(tree, Patient(population="pediatric", age_months=14 * 12, weight_kg=55))
+
+
+def test_a_cross_reference_band_that_does_not_hold_the_child_gives_no_adult_line() -> None:
+    tree = parse_dosage(real_field("000_abacavir", "lieu_dung"))
+    texts = [line.text for line in select(tree, Patient(population="pediatric", age_months=10 * 12, weight_kg=32,
+                                                         route="oral")).lines]
+    assert not any("600 mg, dùng một lần mỗi ngày" in t for t in texts), texts
+    older = [line.text for line in select(tree, Patient(population="pediatric", age_months=17 * 12, weight_kg=55,
+                                                        route="oral")).lines]
+    assert any("liều như người lớn" in t for t in older) and any("Liều thường dùng là 600 mg" in t for t in older)
+
+
+def test_half_the_adult_dose_is_not_read_as_the_adult_dose() -> None:
+    tree = parse_dosage(real_field("006_aciclovir", "lieu_dung"))
+    texts = [line.text for line in select(tree, Patient(population="pediatric", age_months=12, weight_kg=10,
+                                                        route="oral", indication="zona")).lines]
+    assert not any(t.startswith("Người lớn, 800 mg/lần") for t in texts), texts
+
+
+def test_the_cross_referred_adult_line_passes_verification_bound_to_the_child() -> None:
+    answer = _answer("paracetamol", "Liều paracetamol truyền tĩnh mạch cho trẻ 14 tuổi nặng 55 kg",
+                     population="pediatric", age_months=168, weight_kg=55, route="iv")
+    assert "Trên 50 kg: Liều một lần là 1 g" in _text(answer)
+
+
+# --- cautions and contraindications naming the patient's stated condition ----------------------------------
+
+def _safety_chunks(drug: str) -> list[Chunk]:
+    if not has_realtext():
+        pytest.skip(f"real DTQG text not present at {REALTEXT} (CI has it): real-text test skipped")
+    return [c for c in _chunks()[drug] if c.section_key in ("chong_chi_dinh", "than_trong")]
+
+
+def test_an_elderly_patient_with_dementia_gets_the_mortality_warning() -> None:
+    safety = patient_safety(_safety_chunks("haloperidol"), Patient(population="adult", age_months=80 * 12,
+                                                                   elderly=True, conditions=("sa sút trí tuệ",)))
+    assert any("sa sút trí tuệ" in c.text and "tử vong" in c.text for c in safety.claims)
+    assert all(c.citations[0].startswith("haloperidol__than_trong") for c in safety.claims)
+    assert not safety.contraindicated  # a caution, not a contraindication
+
+
+def test_a_condition_named_in_the_contraindications_means_no_dose() -> None:
+    safety = patient_safety(_safety_chunks("papaverine_hydrochloride"),
+                            Patient(population="adult", conditions=("tiền sử bệnh Parkinson",)))
+    assert safety.contraindicated and any("Parkinson" in c.text for c in safety.claims)
+
+
+@pytest.mark.parametrize("condition", ["mấy", "nặng", "sốt", "bao nhiêu"])
+def test_words_that_name_no_condition_never_contraindicate(condition: str) -> None:
+    safety = patient_safety(_safety_chunks("ibuprofen"), Patient(population="adult", conditions=(condition,)))
+    assert not safety.claims and not safety.contraindicated
+
+
+@pytest.mark.parametrize(("sentence", "condition", "named"), [
+    ("Bệnh Parkinson.", "tiền sử bệnh Parkinson", True),
+    ("… mày đay hoặc phù mạch sau khi dùng aspirin", "mấy", False),  # diacritics typed must agree
+    ("Người bệnh bị hen hay bị co thắt phế quản", "hen", True),
+    ("Người thiếu hụt G6PD.", "thiếu men G6PD", True),
+    ("Không dùng cho trẻ em dưới 16 tuổi, chỉ trừ bệnh Kawasaki.", "bệnh Kawasaki", False),  # the exception
+])
+def test_a_sentence_names_the_stated_condition(sentence: str, condition: str, named: bool) -> None:
+    assert names_condition(sentence, condition) is named
+
+
+def test_a_can_use_question_puts_the_contraindication_for_the_patients_gfr_first() -> None:
+    if not has_realtext():
+        pytest.skip(f"real DTQG text not present at {REALTEXT} (CI has it): real-text test skipped")
+    evidence = [c for c in _chunks()["ibuprofen"] if c.section_key == "chong_chi_dinh"]
+    request = GenerationRequest(query="suy thận mức lọc cầu thận 25 ml/phút có dùng ibuprofen được không",
+                                evidence=evidence, section_key="chong_chi_dinh", drug_ids=["ibuprofen"],
+                                renal="suy thận mức lọc cầu thận 25 ml/phút")
+    answer = ExtractiveGenerator().generate(request, RequestBudget())
+    assert "dưới 30 ml/phút" in answer.claims[0].text
+    assert "chống chỉ định" in answer.preamble
