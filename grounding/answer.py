@@ -77,6 +77,8 @@ class GenerationRequest(BaseModel):
     """The patient's hepatic context as written ("suy gan nặng"), from the frame."""
     pregnant: bool = False
     breastfeeding: bool = False
+    comorbidities: list[str] = Field(default_factory=list)
+    """Other conditions the user stated ("bệnh nền: hen"), as written (the frame's `comorbidities`)."""
     drug_names: dict[str, list[str]] = Field(default_factory=dict)
     """Per drug id: its names, aliases, brands and class phrases (folded), to find mentions in evidence."""
 

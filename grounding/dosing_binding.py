@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from core.corpus import Chunk
 from core.dosage.model import Patient, RegimenLine
-from core.dosage.select import admits, is_renal_line, select
+from core.dosage.select import admits, adult_lines_referred, is_renal_line, select
 from core.numbers import Quantity, extract_quantities
 from core.text import fold
 from grounding.answer import Answer, Claim, GenerationRequest
@@ -77,7 +77,10 @@ def binding_problems(answer: Answer, evidence: Sequence[Chunk], patient: Patient
         lines = [line for line in quoted_lines(claim, tree) if line.kind in ("regimen", "exclusion")]
         if not lines:
             continue
-        if any(admits(line, patient, closed=True) for line in lines):
+        if any(admits(line, patient, closed=True) for line in lines) or any(
+                line in adult_lines_referred(tree.tree, select(tree.tree, patient).lines, patient) for line in lines):
+            # A cross-reference band that holds the patient ("Trẻ > 16 tuổi có thể dùng liều như người lớn") binds
+            # the adult lines it refers to (core.dosage.select.adult_lines_referred).
             if _replaced_by_adjustment(lines, tree, patient):
                 problems.append(
                     f"claim {i} «{claim.text[:60]}»: its cited line is the usual dose, which this patient's renal/"

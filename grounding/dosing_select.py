@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from core.corpus import Chunk
-from core.dosage.bands import hepatic_grade, impairment_grades, renal_value
+from core.dosage.bands import hepatic_grade, impairment_grades, patient_gestation, renal_value
 from core.dosage.model import DosageTree, HepaticGrade, Patient, RegimenLine
 from core.dosage.parse import parse_dosage
 from core.dosage.select import Selection, routes_for, select
@@ -98,6 +98,9 @@ def trees_by_drug(evidence: Sequence[Chunk], drug_names: dict[str, list[str]] | 
 _PREGNANT = re.compile(r"\b(mang thai|co thai|thai phu)\b")
 _BREASTFEEDING = re.compile(r"\b(cho con bu|dang cho bu)\b")
 _ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia|cao tuoi|lon tuoi)\b")
+ELDERLY_AGE_MONTHS = 65 * 12
+"""From 65 an adult is one of the book's elderly whatever words they use (the book says 60 or 65; 60-64 is neither
+read as elderly nor excluded from the elderly lines)."""
 
 
 def patient_of(population: str | None, age_months: float | None, weight_kg: float | None, route: str | None,
@@ -110,11 +113,14 @@ def patient_of(population: str | None, age_months: float | None, weight_kg: floa
     hepatic: HepaticGrade | None = hepatic_grade(folded) if re.search(r"\bsuy gan\b", folded) else None
     if hepatic is None and any(re.search(rf"\b{t}\b", folded) for t in PATIENT_TERMS["hepatic"]):
         hepatic = "any"
+    weeks, gestation = patient_gestation(context_text) if population == "pediatric" else (None, None)
     return Patient(
         population=population if population in ("adult", "pediatric") else None,  # type: ignore[arg-type]
         age_months=age_months, weight_kg=weight_kg, route=route, indication=condition or None,
+        gestation_weeks=weeks, gestation=gestation,
         renal_ml_min=renal_value(context_text), renal=renal, hepatic=hepatic,
-        elderly=population == "adult" and _ELDERLY.search(folded) is not None)
+        elderly=population == "adult" and (_ELDERLY.search(folded) is not None or (
+            age_months is not None and age_months >= ELDERLY_AGE_MONTHS)))
 
 
 def patient_in_context(population: str | None, age_months: float | None, weight_kg: float | None,
@@ -152,8 +158,14 @@ def immune_status(text: str) -> bool | None:
 
 def patient_of_request(request: GenerationRequest) -> Patient:
     """The patient of a generation request (its slots and patient-context fields, filled from the frame)."""
-    return patient_in_context(request.population, request.age_months, request.weight_kg, request.route,
-                              request.condition, request.renal, request.hepatic, request.query)
+    patient = patient_in_context(request.population, request.age_months, request.weight_kg, request.route,
+                                 request.condition, request.renal, request.hepatic, request.query)
+    return replace(patient, conditions=stated_conditions(request.condition, request.comorbidities))
+
+
+def stated_conditions(condition: str | None, comorbidities: Sequence[str] = ()) -> tuple[str, ...]:
+    """Every condition the user stated about the patient: the one asked about and the others ("bệnh nền")."""
+    return tuple(dict.fromkeys(c for c in (condition, *comorbidities) if c))
 
 
 def select_for(tree: SectionTree, patient: Patient) -> Selection:

@@ -95,6 +95,11 @@ def _adjusts(line: RegimenLine, contexts: set[str]) -> bool:
 CONTEXT_SECTIONS = ("chong_chi_dinh", "than_trong")
 """Sections a "can this patient use it" question is routed to; a renal/hepatic patient also gets the dosage
 section's exclusions for their context."""
+CONTEXT_FIRST_PREAMBLE = "Theo Dược thư; các câu liên quan đến bối cảnh bệnh nhân đã nêu được trích trước:"
+CONTEXT_CONTRAINDICATED_PREAMBLE = (
+    "Dược thư ghi chống chỉ định phù hợp với bối cảnh bệnh nhân đã nêu (trích trước tiên, dưới đây). Vui lòng hỏi "
+    "bác sĩ hoặc dược sĩ:"
+)
 CONTEXT_EXCLUSION_NOTICE = (
     "Theo Dược thư. Mục Liều lượng và cách dùng còn ghi không dùng thuốc cho bệnh nhân có chức năng thận/gan như "
     "đã nêu (trích ở cuối)."
@@ -117,12 +122,31 @@ class ExtractiveGenerator:
                 return Answer(claims=claims, generator=self.name, preamble=preamble)
         else:
             claims = self._section(request, evidence)
+            first, contraindicated = self._context_first(request, evidence)
+            if first:
+                # "Suy thận, mức lọc cầu thận 25 có dùng ibuprofen được không?": the sentences of the section that name
+                # this patient's context or stated condition come first, cited, then the rest of the section.
+                seen = {fold(c.text) for c in first}
+                claims = [*first, *(c for c in claims if fold(c.text) not in seen)]
             context = self._context_exclusions(request, evidence) if request.section_key in CONTEXT_SECTIONS else []
+            if first and not context:
+                return Answer(claims=claims, generator=self.name,
+                              preamble=CONTEXT_CONTRAINDICATED_PREAMBLE if contraindicated else CONTEXT_FIRST_PREAMBLE)
             if claims and context:
                 # "Suy thận ClCr 40 có dùng được không?": the section asked for, then what the dosage section says
                 # about using the drug at all for this patient's kidneys or liver ("Không nên dùng … Clcr < 50").
                 return Answer(claims=[*claims, *context], generator=self.name, preamble=CONTEXT_EXCLUSION_NOTICE)
         return Answer(claims=claims, generator=self.name, insufficient=not claims)
+
+    def _context_first(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> tuple[list[Claim], bool]:
+        """The asked section's sentences that name the patient's context or stated condition (grounding.patient_safety)
+        and whether one contraindicates the drug for this patient; ([], False) for another section."""
+        if request.section_key not in CONTEXT_SECTIONS:
+            return [], False
+        own = [c for c in evidence if c.section_key == request.section_key]
+        safety = patient_safety(own, patient_of_request(request), pregnant=request.pregnant,
+                                breastfeeding=request.breastfeeding)
+        return safety.claims, safety.contraindicated
 
     def _context_exclusions(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
         """The dosage section's exclusions for this patient's renal/hepatic context (a band that holds the patient's

@@ -25,6 +25,7 @@ next sentence without repeating "suy gan").
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -157,6 +158,59 @@ def excludes_child(sentence: str, patient: Patient, indication: str | None = Non
     return bool(_NEWBORN.search(folded)) and patient.age_months is not None and patient.age_months < NEONATE_MONTHS
 
 
+_CONDITION_CUES = re.compile(r"^((tien su|benh nen|bi|dang bi|mac|mac benh|co|co benh|benh|nguoi|nguoi bi|kem theo|"
+                             r"bi ca|chung|hoi chung|de|dieu tri|tri)\s+)+")
+_SYMPTOMS = frozenset(("may", "bao nhieu", "nao", "the nao", "sot", "dau", "ho", "non", "ngua", "met", "viem", "nhiem khuan", "nhiem trung", "dau dau",
+                       "dau bung", "tieu chay", "cam", "cum", "nhiem", "benh"))
+"""Symptoms and words that name no condition a caution could be about: "sốt" in a contraindication ("sốt cao") is
+not the patient's fever, and they would match half the section."""
+MIN_CONDITION_CHARS = 3
+
+
+def _as_written(condition: str) -> str:
+    """The condition with the user's cue words taken off, as written (lower case): "tiền sử bệnh Parkinson" →
+    "parkinson", "bị sa sút trí tuệ" → "sa sút trí tuệ"."""
+    words = unicodedata.normalize("NFC", condition).lower().strip(" ,.;:?!").split()
+    folded = fold(" ".join(words))
+    cue = _CONDITION_CUES.match(folded)
+    dropped = len(cue.group(0).split()) if cue else 0
+    return " ".join(words[dropped:])
+
+
+def condition_phrase(condition: str) -> str:
+    """The condition as a sentence of the book would name it: the user's cue words taken off ("tiền sử bệnh
+    Parkinson" → "parkinson", "bị sa sút trí tuệ" → "sa sut tri tue"), folded; '' when nothing specific is left."""
+    phrase = fold(_as_written(condition)).strip()
+    specific = (indication_words(phrase) | set(re.findall(r"[a-z]*\d[a-z0-9]*", phrase))) - _SYMPTOMS
+    if len(phrase) < MIN_CONDITION_CHARS or phrase in _SYMPTOMS or not specific:
+        # Severity or generic words alone ("nặng" left from "nặng mười một ký") name no condition.
+        return ""
+    return phrase
+
+
+def names_condition(sentence: str, condition: str) -> bool:
+    """The sentence names the patient's stated condition as whole words, and not only as an exception ("trừ …"),
+    where it is the group still allowed."""
+    phrase = condition_phrase(condition)
+    if not phrase:
+        return False
+    folded = fold(sentence)
+    exception = _EXCEPT.search(folded)
+    if exception is not None:
+        folded = folded[:exception.start()]
+    # A code-like name ("G6PD") is the condition however the words around it are written ("thiếu hụt G6PD").
+    codes = [c for c in re.findall(r"[a-z]*\d[a-z0-9]*", phrase) if len(c) >= 3]
+    if any(re.search(rf"(?<![a-z0-9]){re.escape(code)}(?![a-z0-9])", folded) for code in codes):
+        return True
+    written = _as_written(condition)
+    if not written.isascii():
+        # Typed with diacritics: they must agree ("mấy" is not "mày đay", "hẹn" is not "hen"). Folding keeps the
+        # length of Vietnamese text, so the exception cut applies to the text as written too.
+        text = unicodedata.normalize("NFC", sentence).lower()[:len(folded)]
+        return re.search(rf"(?<!\w){re.escape(written)}(?!\w)", text) is not None
+    return re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", folded) is not None
+
+
 def _shares_words(indication: str, text: str) -> bool:
     return bool(indication_words(indication) & indication_words(text))
 
@@ -172,7 +226,8 @@ def patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: boo
     active = contexts(patient, pregnant=pregnant, breastfeeding=breastfeeding)
     child = is_child(patient)
     result = PatientSafety()
-    if not active and not child:
+    conditions = [c for c in patient.conditions if condition_phrase(c)]
+    if not active and not child and not conditions:
         return result
     for section in SAFETY_SECTIONS:
         for chunk in (c for c in evidence if c.section_key == section and not c.has_quarantined_content):
@@ -182,6 +237,11 @@ def patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: boo
             for sentence in sentences(chunk.text):
                 folded = fold(sentence)
                 stated = [c for c in active if _states(folded, c)]
+                # A condition the user stated ("sa sút trí tuệ", "bệnh Parkinson") that a contraindication or caution
+                # names: that sentence is this patient's (the book's warning for elderly patients with dementia
+                # given an antipsychotic; "Bệnh Parkinson." in Chống chỉ định means no dose).
+                named = section in ("chong_chi_dinh", "than_trong") and any(
+                    names_condition(sentence, c) for c in conditions)
                 continued = list(previous) if not stated and _continues(previous, sentence) else []
                 if continued:
                     sentence_for_band = f"{lead} {sentence}"  # the grade/band of the sentence it continues
@@ -193,16 +253,16 @@ def patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: boo
                     or ("breastfeeding" in active and section == "thoi_ky_cho_con_bu"))
                 excluded = section in ("chong_chi_dinh", "than_trong") and excludes_child(
                     sentence, patient, patient.indication, contraindication=section == "chong_chi_dinh")
-                if not stated and not continued and not excluded and not (whole and picked < 2):
+                if not stated and not continued and not excluded and not named and not (whole and picked < 2):
                     continue
-                if picked >= MAX_SENTENCES_PER_SECTION and not excluded:
+                if picked >= MAX_SENTENCES_PER_SECTION and not excluded and not named:
                     continue
                 picked += 1
                 claim = Claim(text=sentence, citations=[chunk.doc_id])
                 result.claims.append(claim)
                 result.excluded_by_age = result.excluded_by_age or excluded
-                if excluded or (section == "chong_chi_dinh"
-                                and any(_contraindicates(sentence, c, patient) for c in stated)):
+                if excluded or (section == "chong_chi_dinh" and (named or any(
+                        _contraindicates(sentence, c, patient) for c in stated))):
                     result.contraindicated = True
                 dose_for = [c for c in (*stated, *continued) if c in ("renal", "hepatic")
                             and _applies(sentence_for_band, c, patient)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 from core.corpus import Chunk
 from core.dosage.model import Patient
@@ -19,7 +20,7 @@ from core.numbers import extract_quantities
 from grounding.answer import Answer, CalculationRequest
 from grounding.calculation_lines import BODY_SURFACE_REFUSAL, Selected, select
 from grounding.calculator import Calculation, compute, exact
-from grounding.dosing_select import patient_in_context
+from grounding.dosing_select import patient_in_context, stated_conditions
 from grounding.patient_safety import patient_safety
 from states.frame import QueryFrame
 from states.step import Services, TurnView, Update, update
@@ -34,8 +35,9 @@ BODY_SURFACE_NOTICE = (
 
 def patient_of(frame: QueryFrame) -> Patient:
     """What the calculator may know of the patient: only slots the frame holds (none is ever assumed)."""
-    return patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route, frame.condition,
-                              frame.renal, frame.hepatic)
+    return replace(patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route,
+                                      frame.condition, frame.renal, frame.hepatic),
+                   conditions=stated_conditions(frame.condition, frame.comorbidities))
 
 
 def applicable(frame: QueryFrame, evidence: Sequence[Chunk], answer: Answer | None) -> tuple[list[Selected], list[str]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from core.corpus import Chunk
 from core.dosage.indication import is_severity_label
@@ -19,13 +20,14 @@ from core.dosage.lines import dose_quantities
 from core.dosage.select import indication_labels
 from core.dosage.select import select as select_lines
 from core.text import fold
-from core.vocabulary import ROUTE_LABELS_VI
+from core.vocabulary import INJECTION_ROUTES, ROUTE_LABELS_VI
 from grounding.dosing_select import (
     label_of,
     patient_in_context,
     patient_of,
     routes_of,
     routes_offered,
+    stated_conditions,
     trees_by_drug,
 )
 from grounding.patient_safety import patient_safety
@@ -44,6 +46,29 @@ def routes_in_evidence(evidence: Sequence[Chunk], population: str | None, *, age
     found = routes_offered(trees_by_drug(evidence), patient)
     order = list(ROUTE_LABELS_VI)
     return sorted((r for r in found if r in order), key=order.index)
+
+
+def one_injection_dose(evidence: Sequence[Chunk], frame: QueryFrame, routes_found: Sequence[str]) -> list[str]:
+    """The routes to offer for "tiêm" when the patient's lines are the same on every injection route found: the
+    book gives one dose for them all ("Người cao tuổi thường dùng liều 30 - 65 mg …, tiêm nhắc lại …" under
+    "Tiêm:", read as IV and IM), so asking "tĩnh mạch hay tiêm bắp?" would ask for something the answer does not
+    depend on — the first injection route then stands for all of them. Otherwise the routes found, unchanged."""
+    injections = [r for r in routes_found if r in INJECTION_ROUTES]
+    if frame.route is not None or frame.route_family != "injection" or len(injections) < 2:
+        return list(routes_found)
+    context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.person) if c)
+    seen: set[tuple[tuple[str, int], ...]] = set()
+    for route in injections:
+        patient = patient_of(frame.population, frame.age_months, frame.weight_kg, route, frame.condition, context)
+        lines = tuple((tree.drug_id, line.start) for tree in trees_by_drug(evidence)
+                      for line in select_lines(tree.tree, patient).lines if line.kind == "regimen")
+        if not lines or not all(set(injections) <= set(line.routes) for tree in trees_by_drug(evidence)
+                                for line in select_lines(tree.tree, patient).lines if line.kind == "regimen"):
+            return list(routes_found)
+        seen.add(lines)
+    if len(seen) != 1:
+        return list(routes_found)
+    return [r for r in routes_found if r not in INJECTION_ROUTES or r == injections[0]]
 
 
 def route_ambiguous(frame: QueryFrame, routes_found: Sequence[str]) -> bool:
@@ -80,8 +105,9 @@ def indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame) -> lis
     regimen line for this patient, outermost as written, in book order — or none when the patient also has a
     general dose line (under no indication: the book's usual dose for them, shown with the others labelled).
     Severity sub-bands of one indication ("Nhiễm khuẩn nhẹ, vừa" / "nặng") are one indication."""
-    safety_patient = patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route, None,
-                                        frame.renal, frame.hepatic)
+    safety_patient = replace(patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route,
+                                                None, frame.renal, frame.hepatic),
+                             conditions=stated_conditions(frame.condition, frame.comorbidities))
     safety = patient_safety(evidence, safety_patient, pregnant=frame.pregnant, breastfeeding=frame.breastfeeding)
     if safety.contraindicated or safety.adjustments:
         # The safety sections exclude this patient, or give their renal/hepatic adjustment ("suy gan nặng: tối đa
@@ -124,8 +150,9 @@ def indication_ambiguous(frame: QueryFrame, indications_found: Sequence[str]) ->
 def route_settled_by_safety(evidence: Sequence[Chunk], frame: QueryFrame, routes_found: Sequence[str]) -> bool:
     """The route does not change the answer: the safety sections exclude this patient (no dose on any route), or
     the patient's renal/hepatic adjustment stated there names no route or every route found."""
-    patient = patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route, frame.condition,
-                                 frame.renal, frame.hepatic)
+    patient = replace(patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route,
+                                         frame.condition, frame.renal, frame.hepatic),
+                      conditions=stated_conditions(frame.condition, frame.comorbidities))
     safety = patient_safety(evidence, patient, pregnant=frame.pregnant, breastfeeding=frame.breastfeeding)
     if safety.contraindicated:
         return True

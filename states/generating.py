@@ -31,6 +31,7 @@ def generation_request(ctx: TurnView, services: Services) -> GenerationRequest:
         hepatic=f.hepatic,
         pregnant=f.pregnant,
         breastfeeding=f.breastfeeding,
+        comorbidities=list(f.comorbidities),
         # Folded names/aliases/classes per drug: how the extractive generator finds mentions in evidence.
         drug_names={d: services.names.names_of(d) for d in dict.fromkeys([*f.drugs, *ctx.candidates])},
     )

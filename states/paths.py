@@ -8,10 +8,10 @@ from core.corpus import Chunk, ScoredChunk
 from core.fuzzy_phrase import fuzzy_states
 from core.text import fold, states_phrase
 from core.vocabulary import PATIENT_TERMS
-from grounding.patient_safety import child_terms
+from grounding.patient_safety import child_terms, condition_phrase
 from retrieval.service import RetrievalService
 from states.conditions import condition_stated
-from states.dosing import route_settled_by_safety, routes_in_evidence
+from states.dosing import one_injection_dose, route_settled_by_safety, routes_in_evidence
 from states.frame import QueryFrame
 
 MAX_DRUGS_SINGLE_PATH = 3
@@ -34,7 +34,8 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
         context = ", ".join(c for c in (frame.renal, frame.hepatic) if c)
         routes = routes_in_evidence(evidence, frame.population, age_months=frame.age_months,
                                     weight_kg=frame.weight_kg, context_text=context)
-        if frame.has_patient_context or is_child(frame):
+        routes = one_injection_dose(evidence, frame, routes)
+        if frame.has_patient_context or is_child(frame) or (frame.condition and condition_phrase(frame.condition)):
             # Patient context on the dose path: the contraindication/caution sentences for it (and, for a child,
             # the exclusions "Thận trọng"/"Chống chỉ định" state for children) come with the dosage evidence, so
             # the answer states them first (and gives no dose when they exclude this patient).
@@ -129,6 +130,8 @@ def patient_terms(frame: QueryFrame) -> list[str]:
     if frame.hepatic:
         terms += _PATIENT_TERMS["hepatic"]
     terms += [fold(c) for c in frame.comorbidities if len(fold(c)) >= 3]
+    # The condition asked about may be one the safety sections name ("sa sút trí tuệ", "bệnh Parkinson").
+    terms += [p for p in (condition_phrase(c) for c in (frame.condition, *frame.comorbidities) if c) if p]
     return terms
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from core.dosage.bands import GESTATION_PHRASES
 from core.text import fold, normalize
 from core.vocabulary import (
     CHAT_ADULT,
@@ -55,10 +56,12 @@ _PREGNANT = CHAT_PREGNANT
 _BREASTFEEDING = CHAT_BREASTFEEDING
 # A creatinine clearance is quoted with its value only ("ClCr 30 ml/phút"), never the rest of the sentence.
 _CLEARANCE_VALUE = r"(?:\s*(?:la|=|:|<|>|<=|>=|duoi|tren|khoang)?\s*\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)?"
-_CLEARANCE = rf"(?:do thanh thai creatinin|thanh thai creatinin|clcr|egfr){_CLEARANCE_VALUE}"
+_CLEARANCE_TERMS = r"(?:do thanh thai creatinin|thanh thai creatinin|clcr|egfr|gfr|(?:muc |do |toc do )?loc cau than)"
+"""How users and the book name a creatinine clearance or a GFR ("mức lọc cầu thận 25 ml/phút" is an eGFR)."""
+_CLEARANCE = rf"(?:{_CLEARANCE_TERMS}){_CLEARANCE_VALUE}"
 # "suy thận … eGFR 25": the value that follows the words (a few words later, as users write it) is part of the
 # renal phrase, so it is kept in the frame and survives into later turns; the value needs a number to be taken.
-_CLEARANCE_AFTER = r"(?:[ ,;:(]+(?:[a-z]+ ){0,3}?(?:do thanh thai creatinin|thanh thai creatinin|clcr|egfr)" \
+_CLEARANCE_AFTER = r"(?:[ ,;:(]+(?:[a-z]+ ){0,3}?" + _CLEARANCE_TERMS + \
                    r"\s*(?:la|=|:|<|>|<=|>=|duoi|tren|khoang)?\s*\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)?"
 _RENAL = re.compile(rf"\b(suy than( (nhe|vua|nang|man|cap|giai doan \d))?{_CLEARANCE_AFTER}|"
                     rf"{_CLEARANCE}|chay than|loc mau|benh than|chuc nang than kem)")
@@ -380,8 +383,8 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for name in sorted((fold(n) for n in names if n), key=len, reverse=True):
         for m in re.finditer(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", folded):
             wipe(m.start(), m.end())
-    for pattern in (_WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC, _PREGNANT,
-                    _BREASTFEEDING):
+    for pattern in (*GESTATION_PHRASES, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC,
+                    _PREGNANT, _BREASTFEEDING):
         for m in pattern.finditer(folded):
             wipe(m.start(), m.end())
     for m in _DOSE_QUESTION_WORDS.finditer("".join(blank)):

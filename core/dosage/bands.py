@@ -197,6 +197,33 @@ def read_band(phrase: str, *, union: bool = False) -> BandReading:
     return BandReading(band, len(found), ambiguous)
 
 
+_GESTATION_WEEKS = re.compile(
+    r"\b(?:(?:sinh |de |tre |so sinh )?non(?: thang)?|thieu thang|tuoi thai|thai|sinh (?:luc|o)|de (?:luc|o))"
+    r"(?: (?:luc|o|khoang|duoc))? (\d+(?:[.,]\d+)?)\s*tuan\b(?! tuoi\b)"
+    r"|\b(\d+(?:[.,]\d+)?)\s*tuan (?:tuoi )?thai\b")
+_PRETERM = re.compile(r"\b(thieu thang|non thang|sinh non|de non|(?:tre|so sinh|be) non)\b")
+_TERM = re.compile(r"\bdu thang\b")
+GESTATION_PHRASES = (_GESTATION_WEEKS, _PRETERM, _TERM)
+"""The words that state a newborn's gestation: the patient, not an indication ("non" is no disease)."""
+TERM_WEEKS = 37.0
+"""Term birth is 37 completed weeks of gestation: the book's "thiếu tháng" is under it, "đủ tháng" at or over it."""
+
+
+def patient_gestation(text: str) -> tuple[float | None, Bound | None]:
+    """A newborn's gestation as a user states it: (weeks, None) for a number ("sơ sinh non 29 tuần", "tuổi thai 32
+    tuần"), (None, range) for the words alone ("đủ tháng" → [37, ∞), "thiếu tháng"/"sinh non" → [0, 37)), (None, None)
+    when not stated. "N tuần tuổi" is the postnatal age, never the gestation."""
+    folded = fold(text)
+    m = _GESTATION_WEEKS.search(folded)
+    if m:
+        return float((m.group(1) or m.group(2)).replace(",", ".")), None
+    if _PRETERM.search(folded):
+        return None, Bound(0.0, TERM_WEEKS)
+    if _TERM.search(folded):
+        return None, Bound(TERM_WEEKS, math.inf, high_open=False)
+    return None, None
+
+
 def renal_value(text: str) -> float | None:
     """A ClCr/eGFR value a user stated ("eGFR 25", "Clcr 40 ml/phút", "độ thanh thải creatinin 28")."""
     folded = fold(text)

@@ -16,10 +16,12 @@ _MAX_CUE = re.compile(r"\b(toi da|lieu toi da|khong (duoc )?(qua|vuot qua|vuot)|
 _EXCLUSION = re.compile(
     r"\b(khong (duoc )?(dung|nen dung|khuyen cao( dung)?|su dung)|chong chi dinh|tranh dung|"
     r"chua (duoc )?xac dinh|chua co (du lieu|kinh nghiem)|khong co (du lieu|lieu))\b")
-_FORM_RESTRICTION = re.compile(r"^\s*(cac dang|dang|vien|thuoc tiem|de tu|lieu tan cong|keo dai|qua \d|[a-z]+ de tu|paracetamol|"
+_FORM_RESTRICTION = re.compile(r"^\s*(cac dang|dang|vien|thuoc tiem|de tu|ong tiem|ong thuoc|bom tiem|(?:lo|chai|ong|tui)\b|"
+                               r"dung moi|dung dich|che pham|san pham|loai (thuoc|che pham)|lieu tan cong|keo dai|qua \d|[a-z]+ de tu|paracetamol|"
                                r"lieu (qua|vuot|cao hon|lon hon|toi da))")
 """What follows "không dùng …" when it restricts a form or a dose, not the patient: "không dùng liều tấn công",
-"không nên dùng liều quá 100 mg/kg/ngày" (a ceiling), "không dùng thuốc tiêm có alcol benzylic …" (a product).
+"không nên dùng liều quá 100 mg/kg/ngày" (a ceiling), "không dùng thuốc tiêm có alcol benzylic …", "không dùng ống tiêm chứa dung dịch pha có alcol benzylic" (a product or
+container: the child is still given the drug, prepared another way).
 A route that follows ("không khuyến cáo tiêm bắp … cho trẻ
 em") is an exclusion on that route: the parser keeps the route on the line."""
 _DIVIDED = re.compile(r"\bchia( lam| thanh)? (\d+)(?:\s*(?:-|–|hoac)\s*(\d+))? (lan|lieu)")

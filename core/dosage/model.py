@@ -110,8 +110,14 @@ class Patient:
     """The grade the user named in words ("suy thận nặng"), when no value was given."""
     hepatic: HepaticGrade | None = None
     gestation_weeks: float | None = None
+    gestation: Bound | None = None
+    """A gestation stated by words only ("đủ tháng" → [37, ∞), "thiếu tháng" → [0, 37)) when no number is given: a
+    gestation band holds the patient only when it holds the whole range (never a narrower band by guess)."""
     elderly: bool = False
     """The question is about an elderly patient ("người cao tuổi"): the book's elderly lines are theirs."""
+    conditions: tuple[str, ...] = ()
+    """Conditions the user stated about the patient ("sa sút trí tuệ", "tiền sử bệnh Parkinson"), as written: the
+    safety sections' sentences that name one are this patient's (grounding.patient_safety)."""
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,9 @@ class _Entry:
     """A line was placed under it (an indication lead-in right after an unused one nests instead of replacing)."""
 
 
+_ELDERLY_LEADIN = re.compile(r"\b(nguoi cao tuoi|nguoi gia|nguoi lon tuoi)\b")
+
+
 @dataclass
 class _Parser:
     text: str
@@ -300,6 +303,13 @@ class _Parser:
             self.stack.append(entry)
             return
         first = next((e for e in self.stack if e.kind == "indication"), None)
+        if first is None and top is not None and top.kind == "population" and top.used and _ELDERLY_LEADIN.search(
+                fold(top.label)):
+            # "Người lớn: …. Trẻ em: …. Người cao tuổi: 0,5 - 2 mg/ngày. Hội chứng Tourette: …": the elderly lead-in
+            # closes a block of population lines; the book never nests an indication under it. Left on the stack, the
+            # next indications (and their injection doses) would be read as the elderly's only.
+            self._pop_from(top)
+            top = self.stack[-1] if self.stack else None
         if first is not None:
             self._pop_from(first)
         elif top is not None and top.kind == "band" and top.used:

@@ -16,6 +16,7 @@ then carries the exclusion and no regimen line.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -134,6 +135,22 @@ def _admits(bound: Bound | None, value: float | None, *, closed: bool) -> bool:
     return value is not None and bound.contains(value, closed=closed)
 
 
+def _gestation_admits(bound: Bound | None, patient: Patient) -> bool:
+    """A newborn's gestation band ("Sơ sinh đủ tháng", "thiếu tháng", "28 - 32 tuần"): the stated weeks, or the
+    stated range ("đủ tháng") when the band holds all of it — "thiếu tháng" alone is not in "28 - 32 tuần"."""
+    if bound is None:
+        return True
+    if patient.gestation_weeks is not None:
+        return bound.contains(patient.gestation_weeks)
+    stated = patient.gestation
+    if stated is None:
+        return False
+    if stated.low < bound.low or (stated.low == bound.low and bound.low_open and not stated.low_open):
+        return False
+    return (bound.high == math.inf or (stated.high != math.inf and (
+        stated.high < bound.high or (stated.high == bound.high and (stated.high_open or not bound.high_open)))))
+
+
 def band_admits(band: Band, patient: Patient, *, closed: bool = False) -> bool:
     age = patient.age_months
     if age is None and patient.population == "adult":
@@ -142,7 +159,7 @@ def band_admits(band: Band, patient: Patient, *, closed: bool = False) -> bool:
         return False
     if not _admits(band.weight_kg, patient.weight_kg, closed=closed):
         return False
-    if not _admits(band.gestation_weeks, patient.gestation_weeks, closed=closed):
+    if not _gestation_admits(band.gestation_weeks, patient):
         return False
     if band.renal_ml_min is not None and patient.renal_ml_min is not None \
             and not band.renal_ml_min.contains(patient.renal_ml_min, closed=closed):
@@ -192,13 +209,32 @@ _ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia|cao tuoi)\b")
 _ADULT = re.compile(r"\bnguoi lon\b")
 
 
+ELDERLY_FROM_MONTHS = 60 * 12
+"""Under 60 years an adult is not one of the book's elderly (it says 60 or 65): their lines are never such an adult's."""
+
+
+_ELDERLY_OPENING = re.compile(r"^((o|doi voi|voi|cho) )?(nguoi cao tuoi|nguoi gia)\b")
+
+
 def _elderly_line(line: RegimenLine) -> bool:
-    return any(_ELDERLY.search(fold(label)) for label in line.path)
+    """Under an elderly lead-in, or a sentence opening with the elderly as its only patients ("Người cao tuổi thường
+    dùng liều 30 - 65 mg …"; not "Người nhỏ nhắn, người cao tuổi, người suy nhược …: khởi đầu 2,5 mg", a line for
+    several groups)."""
+    return any(_ELDERLY.search(fold(label)) for label in line.path) or _ELDERLY_OPENING.match(
+        fold(_opening(line))) is not None and not re.search(r",|\bhoac\b|\bva\b", fold(_opening(line)))
+
+
+def _not_elderly(patient: Patient) -> bool:
+    """An adult known not to be elderly: no elderly words, and an age under 60 or none at all ("Người lớn …")."""
+    return patient.population == "adult" and not patient.elderly and (
+        patient.age_months is None or patient.age_months < ELDERLY_FROM_MONTHS)
 
 
 def _adult_line(line: RegimenLine) -> bool:
-    """A line under a lead-in naming adults (not the elderly): "Người lớn: …"."""
-    return any(_ADULT.search(fold(label)) for label in line.path)
+    """A line under a lead-in naming adults (not the elderly), or opening with them in its own words: "Người lớn: …",
+    "Liều thuốc tiêm … thường dùng cho người lớn là 30 mg"."""
+    return any(_ADULT.search(fold(label)) for label in line.path) or (
+        _ADULT.search(fold(_opening(line))) is not None and _ELDERLY.search(fold(_opening(line))) is None)
 
 
 def _group(line: RegimenLine) -> tuple[object, ...]:
@@ -297,6 +333,9 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         # The book gives the elderly their own lines ("Người cao tuổi: 0,5 mg …"): the general adult lines beside
         # them ("Người lớn: … tới 60 mg/ngày") are another patient's, as the older child's are for a newborn.
         candidates = [line for line in candidates if _elderly_line(line) or not _adult_line(line)]
+    elif _not_elderly(patient):
+        # "Người cao tuổi: 0,5 - 2 mg/ngày" is the dose of another patient for an adult of 40 or of no stated age.
+        candidates = [line for line in candidates if not _elderly_line(line)]
     exclusions = [line for line in candidates if line.kind == "exclusion"
                   # An exclusion names whom it excludes: a band, or a population in its own words ("không khuyến
                   # cáo tiêm bắp … cho trẻ em"; the parser marks no other band-less line an exclusion).
@@ -340,12 +379,13 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         if band_admits(line.band, patient, closed=True):
             chosen.append(line)
     chosen, regimen = admit_renal_hepatic(chosen, regimen, patient)
-    chosen.sort(key=lambda line: line.start)
+    referred = adult_lines_referred(tree, chosen, patient)
+    chosen = sorted({*chosen, *referred}, key=lambda line: line.start)
     banded = [line for line in regimen if line.kind == "regimen" and not line.band.empty
               and line.band.renal_ml_min is None and line.band.hepatic is None]
     # A band on a note ("người … cân nặng dưới 50 kg, liều đầu tiên … thấp hơn") is not a dose band: only dose lines
     # decide whether the patient is in one of the section's bands.
-    no_band = bool(banded) and not any(line in banded for line in chosen)
+    no_band = bool(banded) and not any(line in banded for line in chosen) and not referred
     floor = _age_floor(banded, patient) if no_band else None
     if floor is not None:
         # Younger than the book's youngest band: the book gives this child no dose. The general dose lines are not
@@ -358,6 +398,41 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      indication_unmatched=unmatched and any(indication_key(line) for line in chosen))
+
+
+_AS_ADULT = re.compile(r"\b(lieu|dung)( lieu)? (nhu|bang|giong)( (lieu|o|cua|voi))* nguoi lon\b")
+
+
+def refers_to_adult_dose(line: RegimenLine) -> bool:
+    """A band whose regimen is the adult dose, stated by reference and with no dose of its own: "Trẻ > 16 tuổi có
+    thể dùng liều như người lớn", "Trẻ em cân nặng > 50 kg: Dùng liều như người lớn". A fraction of it ("dùng 1/2
+    liều người lớn") is not: that is another dose, never shown as the adult's."""
+    folded = fold(line.text)
+    return _AS_ADULT.search(folded) is not None and not dose_quantities(folded) and not re.search(
+        r"\d\s*/\s*\d", folded)
+
+
+def adult_lines_referred(tree: DosageTree, chosen: list[RegimenLine], patient: Patient) -> list[RegimenLine]:
+    """The adult lines a cross-reference band of this patient gives them (the cross-reference is shown with them):
+    the lines an adult of the patient's route, indication, weight and renal/hepatic context is given — those under
+    the cross-reference's own indication when the adult has lines there, else the adult's lines under no indication,
+    else every adult line, each quoted with its path. Without a cross-reference that holds the patient: none."""
+    refs = [line for line in chosen if not line.band.empty and line.population != "adult"
+            and refers_to_adult_dose(line)]
+    if not refs or patient.population == "adult":
+        return []
+    adult = Patient(**{**patient.__dict__, "population": "adult", "age_months": None, "elderly": False,
+                       "gestation_weeks": None, "gestation": None})
+    selection = select(tree, adult)
+    if selection.exclusions or selection.below_floor is not None:
+        return []
+    lines = [line for line in selection.lines if line.population != "pediatric" and not line.context.neonate]
+    keys = {indication_key(ref) for ref in refs}
+    for scope in (lambda line: indication_key(line) in keys, lambda line: not indication_key(line)):
+        scoped = [line for line in lines if scope(line)]
+        if any(line.kind == "regimen" for line in scoped):
+            return scoped
+    return lines
 
 
 def _age_floor(banded: list[RegimenLine], patient: Patient) -> RegimenLine | None:
@@ -414,7 +489,9 @@ def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
     excluded = {r for line in exclusions for r in line.routes}
     found: list[str] = []
     for line in tree.lines:
-        if line.kind != "regimen" or not context_admits(line, unrouted):
+        if (line.kind != "regimen" and not refers_to_adult_dose(line)) or not context_admits(line, unrouted):
+            # A cross-reference band ("Trẻ em cân nặng > 50 kg: Dùng liều như người lớn") gives its route's adult
+            # dose: the route is this patient's.
             continue
         if line.context.neonate and patient.age_months is not None and patient.age_months >= 1:
             continue  # a newborn's line (by gestation, not asked before the route) is not an older child's route

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from core.dosage.model import Bound, DosageTree, Patient, RegimenLine
 from core.dosage.parse import parse_dosage
-from core.dosage.select import ADULT_AGE_MONTHS, Selection, admits, select
+from core.dosage.select import ADULT_AGE_MONTHS, Selection, admits, refers_to_adult_dose, select
 from core.text import fold
 from tests.unit.grounding_fixtures import FORMULARY
 from tests.unit.realtext import SOURCE, has_realtext
@@ -104,7 +104,19 @@ def test_selected_lines_are_exactly_the_lines_that_admit_the_patient(patient: Pa
             # doses (the line is not an adjustment line), or it is for normal renal function / dialysis.
             assert _replaced(line, selection, patient), line.text
         if id(line) in chosen:
-            assert admits(line, patient, closed=True), (line.text, line.band.describe())
+            # The one way a line that does not admit the patient is chosen: the patient's own band refers to the adult
+            # dose ("Trẻ > 16 tuổi có thể dùng liều như người lớn"), and it is an adult line.
+            assert admits(line, patient, closed=True) or (line.population != "pediatric" and any(
+                refers_to_adult_dose(ref) and admits(ref, patient, closed=True) for ref in selection.lines)), (
+                line.text, line.band.describe())
+
+
+def _elderly_only(line: RegimenLine) -> bool:
+    """A line under an elderly lead-in, or opening with the elderly as its only patients."""
+    opening = fold(re.split(r"\d", line.text, maxsplit=1)[0])
+    return any(re.search(r"\b(nguoi cao tuoi|nguoi gia|cao tuoi)\b", fold(label)) for label in line.path) or (
+        re.match(r"^((o|doi voi|voi|cho) )?(nguoi cao tuoi|nguoi gia)\b", opening) is not None
+        and not re.search(r",|\bhoac\b|\bva\b", opening))
 
 
 def _is_renal(line: RegimenLine) -> bool:
@@ -113,6 +125,10 @@ def _is_renal(line: RegimenLine) -> bool:
 
 def _replaced(line: RegimenLine, selection: Selection, patient: Patient) -> bool:
     folded = fold(" ".join((*line.path, line.text)))
+    if patient.population == "adult" and not patient.elderly and (patient.age_months is None
+                                                                  or patient.age_months < 60 * 12) \
+            and _elderly_only(line):
+        return True  # the elderly's own line is not the dose of an adult not said to be elderly
     if patient.renal and re.search(r"\b(chuc nang than|than) (binh thuong|con tot)\b", folded):
         return True
     if patient.renal_ml_min is not None and _is_renal(line) and line.band.renal_ml_min is None \
@@ -149,10 +165,17 @@ def test_a_renal_patient_in_an_adjustment_band_gets_that_band_and_no_usual_dose(
 @given(patient=patients(min_age=0.0), index=st.integers(min_value=0))
 def test_no_line_of_a_disjoint_band_is_ever_selected(patient: Patient, index: int) -> None:
     tree = _trees()[index % len(_trees())]
-    for line in select(tree, patient).lines:
-        assert not _disjoint(line, patient), (line.text, line.band.describe(), patient)
+    selection = select(tree, patient)
+    referring = any(refers_to_adult_dose(ref) and admits(ref, patient, closed=True) for ref in selection.lines)
+    for line in selection.lines:
         if patient.route and line.routes:
             assert patient.route in line.routes
+        if referring and line.population != "pediatric" and not admits(line, patient, closed=True):
+            # The child's own band refers to the adult dose ("Trẻ em cân nặng > 50 kg: Dùng liều như người lớn"):
+            # the adult lines are theirs, of the child's weight and route.
+            assert not _outside(line.band.weight_kg, patient.weight_kg), (line.text, line.band.describe())
+            continue
+        assert not _disjoint(line, patient), (line.text, line.band.describe(), patient)
         if line.population and patient.population:
             assert line.population == patient.population
 
