@@ -252,11 +252,15 @@ class RulesUnderstander:
         if named >= 2 and (together or (not dose and (route is None or route.key in _INTERACTION_COMPATIBLE))):
             return _frame(turn_type="interaction", section_key="tuong_tac_thuoc",
                               confidence=round(0.9 * name_confidence, 3), **common)
-        if named == 1 and (slots.pregnant or slots.breastfeeding) and _CAN_I.search(fold(text)) and (
+        impaired = bool(slots.renal or slots.hepatic)
+        if named == 1 and (slots.pregnant or slots.breastfeeding or impaired) and _CAN_I.search(fold(text)) and (
                 route is None or route.key in _CAN_I_SECTIONS):
             # "em bầu 8 tháng đau răng uống ibuprofen được không": whether she may take it is what the pregnancy
-            # (or breastfeeding) section says — not the indication list the symptom words would pick.
-            key = "thoi_ky_mang_thai" if slots.pregnant else "thoi_ky_cho_con_bu"
+            # (or breastfeeding) section says — not the indication list the symptom words would pick; for a
+            # patient with renal or hepatic impairment it is what the contraindications say (those naming the
+            # patient's impairment come first).
+            key = ("thoi_ky_mang_thai" if slots.pregnant else "thoi_ky_cho_con_bu" if slots.breastfeeding
+                   else "chong_chi_dinh")
             return _frame(turn_type="drug_attribute", section_key=key, confidence=round(0.8 * name_confidence, 3),
                           **common)
         if route is not None:

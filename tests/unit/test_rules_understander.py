@@ -296,3 +296,10 @@ def test_how_to_take_it_in_chat_words_is_a_dose_question(text: str, section: str
 
 def test_whether_it_does_harm_is_not_how_to_take_it() -> None:
     assert understand("uống paracetamol có sao không").section_key != "lieu_luong_cach_dung"
+
+
+def test_may_a_patient_with_renal_impairment_take_it_reads_the_contraindications() -> None:
+    f = understand("Bệnh nhân 62 tuổi suy thận mạn, mức lọc cầu thận 25 ml/phút, bị đau khớp. Có dùng aspirin giảm "
+                   "đau được không?")
+    assert (f.turn_type, f.section_key) == ("drug_attribute", "chong_chi_dinh")
+    assert f.renal is not None and "25" in f.renal
