@@ -252,7 +252,10 @@ class RulesUnderstander:
         if named >= 2 and (together or (not dose and (route is None or route.key in _INTERACTION_COMPATIBLE))):
             return _frame(turn_type="interaction", section_key="tuong_tac_thuoc",
                               confidence=round(0.9 * name_confidence, 3), **common)
-        impaired = bool(slots.renal or slots.hepatic)
+        # A child named without age or weight ("thế hạ sốt cho bé bằng aspirin được không") asks whether a child
+        # may take it: the exclusions. With age or weight given ("bé 3 tuổi uống … được không") it is a dose.
+        impaired = bool(slots.renal or slots.hepatic) or (
+            slots.population == "pediatric" and slots.age_months is None and slots.weight_kg is None)
         if named == 1 and (slots.pregnant or slots.breastfeeding or impaired) and _CAN_I.search(fold(text)) and (
                 route is None or route.key in _CAN_I_SECTIONS):
             # "em bầu 8 tháng đau răng uống ibuprofen được không": whether she may take it is what the pregnancy

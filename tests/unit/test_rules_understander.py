@@ -303,3 +303,12 @@ def test_may_a_patient_with_renal_impairment_take_it_reads_the_contraindications
                    "đau được không?")
     assert (f.turn_type, f.section_key) == ("drug_attribute", "chong_chi_dinh")
     assert f.renal is not None and "25" in f.renal
+
+
+def test_may_a_child_take_it_reads_the_contraindications() -> None:
+    f = understand("thế hạ sốt cho bé bằng aspirin được không")
+    assert (f.turn_type, f.section_key) == ("drug_attribute", "chong_chi_dinh")
+
+
+def test_a_child_with_age_asking_whether_they_may_take_it_is_still_a_dose_question() -> None:
+    assert understand("bé Cún 3 tuổi uống ibuprofen được không").turn_type == "dosing_calc"
