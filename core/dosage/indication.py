@@ -77,6 +77,10 @@ _SEVERITY_LABEL = re.compile(rf"^(?:nhiễm khuẩn|nhiễm trùng|bệnh|thể|
                              rf"(?:\s*(?:,|và|hoặc|đến|-)\s*{_SEVERITY_WORD})*$")
 
 
+_CATCH_ALL = re.compile(r"^(cac |nhung )?(benh|chi dinh|truong hop|nhiem khuan|nhiem trung|tinh trang)( ly)? khac$")
+"""A lead-in for every indication the section does not name ("Các bệnh khác:", "Các chỉ định khác:")."""
+
+
 def typed_without_diacritics(text: str) -> bool:
     """The user typed no Vietnamese diacritics at all: their words can only be compared folded."""
     return fold(text) == normalize(text).lower().strip()
@@ -144,6 +148,10 @@ def match_score(wanted: str, labels: Sequence[str], openings: Iterable[str] = ()
     asked = words(wanted, folded=folded)
     if not asked:
         return 0
+    if labels and _CATCH_ALL.match(fold(_plain(labels[-1], folded=False))):
+        # "Hội chứng thận hư: …. Các bệnh khác: …": an indication the book names by no lead-in of its own is one of
+        # "the other diseases" — the lowest partial score, so any lead-in that does name it wins.
+        return 1
     per_label = indication_label_words(labels, folded=folded)
     book = frozenset().union(*per_label, *(words(o, folded=folded) for o in openings))
     symptoms = _SYMPTOMS[folded]

@@ -130,11 +130,6 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str) -> tuple[lis
     scores = {key: match_score(indication, key, [_opening(m) for m in members if m.kind == "regimen"])
               for key, members in groups.items()}
     best = max(scores.values(), default=0)
-    others = [key for key in scores if _CATCH_ALL.match(fold(key[-1]))]
-    if best == 0 and len(others) == 1:
-        # "Hội chứng thận hư: …. Các bệnh khác: …": an indication the book names by no lead-in of its own is one of
-        # "the other diseases" — that lead-in's lines, not those of the diseases the book does name.
-        scores[others[0]] = best = 1
     if is_partial(best) and len({key[0] for key, score in scores.items() if score == best}) > 1:
         # Two indications are each a near paraphrase of the question, equally: neither is picked by guess (the
         # caller asks which, or shows each with its path).
@@ -142,10 +137,6 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str) -> tuple[lis
     kept = lines if best == 0 else [line for line in lines
                                     if not indication_key(line) or scores[indication_key(line)] == best]
     return [line for line in kept if severity_admits(indication, indication_labels(line))], best > 0
-
-
-_CATCH_ALL = re.compile(r"^(cac |nhung )?(benh|chi dinh|truong hop|nhiem khuan|nhiem trung|tinh trang)( ly)? khac$")
-"""A lead-in for every indication the section does not name ("Các bệnh khác:", "Các chỉ định khác:")."""
 
 
 def indication_key(line: RegimenLine) -> tuple[str, ...]:
