@@ -221,3 +221,28 @@ def test_real_acute_psychosis_by_injection_gets_the_acute_psychosis_line() -> No
     texts = _selected("haloperidol", population="adult", route="im", indication="loạn thần cấp, kích động")
     assert "2 - 5 mg" in texts
     assert "Tourette" not in texts and "buồn nôn" not in texts
+
+
+HEADING_SENTENCE = ("Liều lượng: Bắt đầu từ liều thấp. Rối loạn tâm thần cấp và mạn tính. Người lớn: Ban đầu 1 - 3 mg, "
+                    "2 lần/ngày. Trẻ em: 3 - 12 tuổi: 0,03 mg/kg/ngày. Hội chứng co giật cơ: Liều uống bắt đầu 1 mg/lần, "
+                    "3 lần/ngày.")
+"""Synthetic: an indication heading written as a sentence (a full stop, no colon) before its population lead-ins."""
+
+
+def test_a_heading_sentence_before_a_population_lead_in_is_that_indications() -> None:
+    tree = parse_dosage(HEADING_SENTENCE)
+    adult = [line for line in tree.lines if line.kind == "regimen" and line.population == "adult"]
+    assert adult and all(line.context.indication == ("Rối loạn tâm thần cấp và mạn tính",) for line in adult)
+    # The other indication's patient is not given the first indication's adult dose.
+    texts = " ".join(line.text for line in select(tree, Patient(population="adult", route="oral",
+                                                                  indication="hội chứng co giật cơ")).lines)
+    assert "1 mg/lần" in texts and "1 - 3 mg" not in texts
+    # A sentence that says something is a note, not a heading.
+    note = parse_dosage("Liều lượng: Nên bắt đầu từ liều thấp. Người lớn: 1 - 3 mg, 2 lần/ngày.")
+    assert all(not line.context.indication for line in note.lines)
+
+
+def test_real_tourette_is_not_given_the_psychosis_dose() -> None:
+    texts = _selected("haloperidol", population="adult", route="oral", indication="hội chứng Tourette")
+    assert "0,5 - 1,5 mg/lần" in texts
+    assert "0,5 - 5 mg, 2 - 3 lần" not in texts
