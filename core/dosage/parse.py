@@ -106,6 +106,8 @@ class _Parser:
     """The clause being emitted opens with a lead-in of its own ("Thời gian điều trị: …")."""
     injection_routes: tuple[str, ...] = ()
     """What "Tiêm:" / "Thuốc tiêm:" means in this section (see `injection_routes`)."""
+    children_before: _Entry | None = None
+    """The children's population lead-in the indication just replaced had open (see `_open_band`)."""
 
     def __post_init__(self) -> None:
         self.tree = DosageTree(text=self.text)
@@ -327,13 +329,25 @@ class _Parser:
             return
         first = next((e for e in self.stack if e.kind == "indication"), None)
         if first is not None:
+            at = self.stack.index(first)
+            children = [e for e in self.stack[at + 1:] if e.kind == "population" and e.label and e.used
+                        and e.population == "pediatric"]
             self._pop_from(first)
+            self.children_before = children[-1] if children else None
         elif top is not None and top.kind == "band" and top.used:
             self._pop_kinds({"band"})  # a band whose lines are done; one opened just before nests the indication
         self.stack.append(entry)
 
     def _open_band(self, phrase: str, band: Band, population: Literal["adult", "pediatric"] | None,
                    neonate: bool, *, readable: bool = True) -> None:
+        children, self.children_before = self.children_before, None
+        if children is not None and population is None and self._stack_population() is None \
+                and band.age_months is not None and band.weight_kg is None and band.renal_ml_min is None \
+                and self.stack and self.stack[-1].kind == "indication" and not self.stack[-1].used:
+            # "Zona: Người lớn, …. Trẻ em: 2 tuổi …: …. Thủy đậu: Trên 2 tuổi: 20 mg/kg …": the children's block goes
+            # on under the next indication — an age band naming no population, right after it, is still a child's
+            # (an adult, read as 18 years, is not in "trên 2 tuổi" of the children's lines).
+            self.stack.append(_Entry("population", children.label, population="pediatric"))
         top = self.stack[-1] if self.stack else None
         elided = (population is None and top is not None and top.kind == "band" and top.band is not None
                   and _ELIDED.match(fold(phrase)) is not None)

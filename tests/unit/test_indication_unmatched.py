@@ -246,3 +246,23 @@ def test_real_tourette_is_not_given_the_psychosis_dose() -> None:
     texts = _selected("haloperidol", population="adult", route="oral", indication="hội chứng Tourette")
     assert "0,5 - 1,5 mg/lần" in texts
     assert "0,5 - 5 mg, 2 - 3 lần" not in texts
+
+
+CHILDREN_BLOCK = ("Uống: Bệnh A: Người lớn, 700 mg/lần, 5 lần/ngày. Trẻ em: 2 tuổi hoặc trên 2 tuổi: 300 mg/lần. "
+                  "Bệnh B: Trên 2 tuổi: 15 mg/kg, tối đa 600 mg/lần. Dưới 2 tuổi: 150 mg/lần.")
+"""Synthetic: a children's block that goes on under the next indication with bare age bands."""
+
+
+def test_bare_age_bands_right_after_the_next_indication_stay_the_childrens() -> None:
+    tree = parse_dosage(CHILDREN_BLOCK)
+    b = [line for line in tree.lines if line.context.indication == ("Bệnh B",)]
+    assert b and all(line.population == "pediatric" for line in b)
+    adult = " ".join(line.text for line in select(tree, Patient(population="adult", route="oral",
+                                                                 indication="bệnh B")).lines)
+    assert "15 mg/kg" not in adult
+
+
+def test_real_adult_varicella_is_not_given_the_childrens_bands() -> None:
+    texts = _selected("aciclovir", population="adult", route="oral", indication="thủy đậu")
+    assert "4 hoặc 5 lần/ngày" in texts
+    assert "20 mg/kg" not in texts and "6 tuổi và trên 6 tuổi" not in texts
