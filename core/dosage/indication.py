@@ -65,9 +65,10 @@ _SYNONYMS_COMPILED = tuple((re.compile(rf"\b(?:{p})\b"), r) for p, r in _SYNONYM
 _SYNONYMS_FOLDED = tuple((re.compile(rf"\b(?:{fold(p)})\b"), fold(r)) for p, r in _SYNONYMS)
 
 _SYMPTOMS = {False: frozenset({"sốt", "đau"}), True: frozenset({"sot", "dau"})}
-_SITE_WORDS = "đầu răng lưng cơ khớp họng vai gáy cổ mình nhức mỏi"
+_SITE_WORDS = "đầu răng lưng cơ khớp họng vai gáy cổ mình nhức mỏi cảm cúm"
 _SITES = {False: frozenset(_SITE_WORDS.split()), True: frozenset(fold(_SITE_WORDS).split())}
-"""Body sites a symptom is felt at: "đau đầu" is pain ("Đau, sốt"), not another indication."""
+"""Body sites a symptom is felt at, and the common cold it comes with: "đau đầu", "cảm sốt" are pain and fever
+("Đau, sốt"), not another indication."""
 _SEVERITY_WORDS = {"nhẹ": "mild", "vừa": "mild", "trung bình": "mild", "nặng": "severe", "nghiêm trọng": "severe"}
 _SEVERITY = re.compile(r"\b(nhẹ|vừa|trung bình|nặng|nghiêm trọng)\b")
 _SEVERITY_FOLDED = re.compile(r"\b(nhe|vua|trung binh|nang|nghiem trong)\b")
@@ -169,8 +170,9 @@ def match_score(wanted: str, labels: Sequence[str], openings: Iterable[str] = ()
     if asked & symptoms and asked - symptoms <= _SITES[folded] and any(
             label <= symptoms and label & asked for label in per_label):
         # A symptom at a body site ("đau đầu", "đau răng") is that symptom: a lead-in made of symptoms ("Đau, sốt")
-        # names it, as a partial match (a full match, "Đau sau phẫu thuật" for "đau sau mổ", wins over it).
-        return len(asked & symptoms)
+        # names it, with the lowest full score (any lead-in sharing a word more wins; two symptom lead-ins, "Giảm đau
+        # hoặc sốt" and "Giảm đau và hạ sốt", are both kept, as for "đau" alone).
+        return FULL
     return _partial(asked, per_label[-1] if per_label else frozenset(), symptoms)
 
 

@@ -40,9 +40,13 @@ PARTIAL = [
     # A near paraphrase of the innermost lead-in: most words on both sides, two distinctive ones at least.
     ("loét dạ dày lành tính", ["Loét dạ dày - tá tràng"]),
     ("loet da day lanh tinh", ["Loét dạ dày - tá tràng"]),  # typed without diacritics
-    # A symptom at a body site is that symptom.
+]
+
+SYMPTOM_AT_A_SITE = [
+    # A symptom at a body site (or with a cold) is that symptom.
     ("đau đầu", ["Đau, sốt"]),
     ("đau răng", ["Giảm đau/hạ sốt"]),
+    ("cảm sốt", ["Đau, sốt"]),
 ]
 
 FULL = [
@@ -72,6 +76,12 @@ NO_MATCH = [
 @pytest.mark.parametrize(("asked", "labels"), PARTIAL)
 def test_a_near_paraphrase_matches_partly(asked: str, labels: list[str]) -> None:
     assert is_partial(match_score(asked, labels))
+
+
+@pytest.mark.parametrize(("asked", "labels"), SYMPTOM_AT_A_SITE)
+def test_a_symptom_at_a_body_site_is_that_symptom(asked: str, labels: list[str]) -> None:
+    score = match_score(asked, labels)
+    assert score > 0 and not is_partial(score)
 
 
 @pytest.mark.parametrize(("asked", "labels"), FULL)
