@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from core.corpus import Chunk
 from core.dosage.model import Patient, RegimenLine
-from core.dosage.select import admits, adult_lines_referred, is_renal_line, select
+from core.dosage.select import admits, adult_lines_referred, indication_labels, is_renal_line, select
 from core.numbers import Quantity, extract_quantities
 from core.text import fold
 from grounding.answer import Answer, Claim, GenerationRequest
@@ -121,13 +121,15 @@ def missing_maxima(answer: Answer, evidence: Sequence[Chunk], patient: Patient |
             quoted += [line for line in quoted_lines(claim, t) if line not in quoted]
         if not quoted or any(line.kind == "exclusion" for line in quoted):
             continue
-        groups = {(line.path, line.routes, line.population, line.context.indication) for line in quoted}
+        # The indication includes a lead-in the line opens with ("… Zollinger Ellison: Uống … lên tới 240 mg"): the
+        # ceiling of another indication's line is not an omission of this one.
+        groups = {(line.path, line.routes, line.population, indication_labels(line)) for line in quoted}
         bands = {line.band for line in quoted}
         pool = select(tree.tree, patient).lines if patient is not None else tree.tree.lines
         for line in pool:
             if not line.maxima or line in quoted:
                 continue
-            if (line.path, line.routes, line.population, line.context.indication) not in groups:
+            if (line.path, line.routes, line.population, indication_labels(line)) not in groups:
                 continue
             if patient is None and not line.band.empty and line.band not in bands:
                 continue  # without a patient, only the quoted band's own ceilings and the general ones

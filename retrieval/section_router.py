@@ -127,9 +127,23 @@ def _without_vaccination(text: str, folded: str) -> str:
     return _VACCINATION_FOLDED.sub(lambda m: f"{m.group(1)} vaccination", folded)
 
 
+PER_INDICATION = _r(r"\b(theo|cho|o|cua|trong) (tung|cac|moi|nhung|moi mot) (chi dinh|benh|truong hop)\b|"
+                    r"\btuy (theo )?(chi dinh|benh)\b")
+"""'Liều dùng của X theo từng chỉ định': the whole dosage section, each indication's lines labelled (a pharmacist's
+overview), not the indications section."""
+
+
+def asks_every_indication(text: str) -> bool:
+    """A dose question asking the doses of every indication ("liều … theo từng chỉ định")."""
+    folded = fold_query(text)
+    return _dose_word(text, folded) and PER_INDICATION.search(folded) is not None
+
+
 def route_section(text: str) -> SectionRoute | None:
     """The section a question asks about, or None when its phrasing names none."""
     folded = _without_vaccination(text, fold_query(text))
+    if asks_every_indication(text):
+        return SectionRoute("lieu_luong_cach_dung", 0.95, PER_INDICATION.search(folded).group(0))  # type: ignore[union-attr]
     for key, pattern, confidence in _EXPLICIT:
         m = pattern.search(folded)
         if m:

@@ -152,8 +152,20 @@ def condition_in_drug_turn(text: str) -> str | None:
     stop = re.search(r"[,.;?!]|\s+(?:thi|phai|nen|co|duoc|khong|lam|uong|dung|cho|de|lieu|bao nhieu|may|khi|"
                      r"sau|truoc)\b", rest)
     end = m.end() + (stop.start() if stop else len(rest))
+    while stop is not None and folded[end] == "," and _PHASE.match(folded, end + 1):
+        # "bị bệnh Kawasaki, đã hết sốt": the phase of the disease is part of the indication asked (the book gives
+        # the febrile and the convalescent phase their own doses).
+        more = re.search(r"[,.;?!]|\s+(?:thi|phai|nen|co|duoc|khong|lam|uong|dung|cho|de|lieu|bao nhieu|may)\b",
+                         folded[end + 1:])
+        stop = more
+        end = end + 1 + (more.start() if more else len(folded) - end - 1)
     phrase = _as_written(text, m.end(), end)
     return phrase or None
+
+
+_PHASE = re.compile(r"\s*(?:(?:da|van|con|dang|nay da)\s+)?(?:het sot|khong con sot|con sot|dang sot|"
+                    r"(?:o |trong )?(?:giai doan|thoi ky|dot)\s+\w+)")
+"""A comma-joined phase of the disease named ("…, đã hết sốt", "…, giai đoạn dưỡng bệnh")."""
 
 
 def relation_condition(text: str) -> str | None:

@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from core.corpus import Chunk
-from core.dosage.indication import is_severity_label
+from core.dosage.indication import is_partial, is_severity_label, match_score
 from core.dosage.lines import dose_quantities
+from core.dosage.model import Patient
 from core.dosage.select import indication_labels
 from core.dosage.select import select as select_lines
 from core.text import fold
@@ -117,6 +118,8 @@ def indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame) -> lis
     person = frame.person or ""
     patient = patient_of(frame.population, frame.age_months, frame.weight_kg, frame.route, None,
                          f"{context} {person}".strip())
+    if frame.condition:
+        return _unmatched_indications(evidence, frame, patient)
     found: list[str] = []
     for tree in trees_by_drug(evidence):
         for line in select_lines(tree.tree, patient).lines:
@@ -135,16 +138,50 @@ def indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame) -> lis
     return found
 
 
+def _unmatched_indications(evidence: Sequence[Chunk], frame: QueryFrame, patient: Patient) -> list[str]:
+    """The question names an indication none of the book's lead-ins match (or two match equally, as near
+    paraphrases): the indications under which the patient has dose lines, outermost lead-in first, in book order —
+    when there are two or more. Showing them all, even labelled, would put other patients' doses in the reply
+    (issue 17); the machine asks which one, the book's lead-ins as quick replies, and the reply fills the condition.
+    One indication only: [] (its lines are shown with their path, under the notice)."""
+    asked = replace(patient, indication=frame.condition)
+    found: list[str] = []
+    for tree in trees_by_drug(evidence):
+        selection = select_lines(tree.tree, asked)
+        if not selection.indication_unmatched:
+            continue
+        for line in selection.lines:
+            labels = [label for label in indication_labels(line) if not is_severity_label(label)]
+            if line.kind == "regimen" and labels and labels[0] not in found:
+                found.append(labels[0])
+    return found if len(found) >= MIN_UNMATCHED_TO_ASK else []
+
+
+MIN_UNMATCHED_TO_ASK = 2
+"""A named indication the book does not match is asked about from two indications on (see
+`_unmatched_indications`)."""
+
+
 def indication_ambiguous(frame: QueryFrame, indications_found: Sequence[str]) -> bool:
     """A dose question naming no condition, and the patient's lines sit under several indications with no general
-    line among them (see MIN_INDICATIONS_TO_ASK)."""
+    line among them (see MIN_INDICATIONS_TO_ASK); or naming one the book does not match, and the patient's lines sit
+    under two or more indications (`indications_in_evidence` then returns them)."""
     return (
         frame.turn_type == "dosing_calc"
         and not frame.section_overview
-        and not frame.condition
         and frame.population is not None  # whose lines they are is known first (the population guard asks it)
-        and len(indications_found) >= MIN_INDICATIONS_TO_ASK
+        and (_none_named(frame.condition, indications_found) if frame.condition
+             else len(indications_found) >= MIN_INDICATIONS_TO_ASK)
     )
+
+
+def _none_named(condition: str, indications: Sequence[str]) -> bool:
+    """Two or more indications, and the condition names none of them (or two equally, as near paraphrases)."""
+    if len(indications) < MIN_UNMATCHED_TO_ASK:
+        return False
+    scores = [match_score(condition, [label]) for label in indications]
+    best = max(scores)
+    return best == 0 or (is_partial(best) and scores.count(best) > 1)
 
 
 def route_settled_by_safety(evidence: Sequence[Chunk], frame: QueryFrame, routes_found: Sequence[str]) -> bool:

@@ -18,7 +18,7 @@ from core.text import fold, normalize
 from core.vocabulary import CLINICAL_TERMS
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
-from retrieval.section_router import SectionRoute, rank_sections, route_section
+from retrieval.section_router import SectionRoute, asks_every_indication, rank_sections, route_section
 from states.conditions import (
     asks_which_drug,
     condition_in_drug_turn,
@@ -240,7 +240,12 @@ class RulesUnderstander:
         adverse = route is not None and route.key in ("huong_dan_xu_tri_adr", "tac_dung_khong_mong_muon")
         dosing = (route is not None and route.key == "lieu_luong_cach_dung") or (
             route is None and (slots.age_months is not None or slots.weight_kg is not None))
-        if condition is None and dosing and named == 1:
+        overview = dosing and asks_every_indication(text)
+        if overview:
+            # "Liều dùng của X theo từng chỉ định": every indication's lines, each labelled — a pharmacist's
+            # overview of the section; no indication is asked and none narrows it.
+            condition = None
+        elif condition is None and dosing and named == 1:
             # "Liều aspirin giảm đau cho người lớn?": the indication a dose question names without "bị …" — the
             # dose path keeps only that indication's lines when the book's lead-ins match it.
             condition = dose_indication(text, [*(c.span for c in candidates.candidates), *unknown])
@@ -268,7 +273,7 @@ class RulesUnderstander:
                           **common)
         if route is not None:
             turn = "dosing_calc" if dose else "drug_attribute"
-            return _frame(turn_type=turn, section_key=route.key,
+            return _frame(turn_type=turn, section_key=route.key, section_overview=overview,
                           confidence=round(route.confidence * name_confidence, 3), **common)
         folded = fold(text)
         if _OUT_OF_SCOPE.search(folded):

@@ -360,6 +360,8 @@ _DOSE_QUESTION_WORDS = re.compile(
 _QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s*(?:tuoi|thang tuoi|thang|tuan tuoi|tuan|ngay tuoi|kg|ky|ki|can|mg|ml)?")
 _WEIGHT_WORD = re.compile(r"\b(nang|can nang)(?= (khoang |tam |chung )?\d)")
 _CONTENT = re.compile(r"[a-z]{3,}")
+_ORGAN_FUNCTION = re.compile(r"\b(chuc nang )?(than|gan)( (binh thuong|con tot|tot|on dinh))\b")
+""""chức năng thận bình thường": the patient's state, not the indication the dose is for."""
 MAX_INDICATION_WORDS = 10
 
 
@@ -384,7 +386,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
         for m in re.finditer(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", folded):
             wipe(m.start(), m.end())
     for pattern in (*GESTATION_PHRASES, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC,
-                    _PREGNANT, _BREASTFEEDING):
+                    _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION):
         for m in pattern.finditer(folded):
             wipe(m.start(), m.end())
     for m in _DOSE_QUESTION_WORDS.finditer("".join(blank)):

@@ -17,6 +17,10 @@ never to take a shared word for the same indication:
   thực quản" does not match "Loét dạ dày - tá tràng".
 - Of the indications that match, those sharing the most words with the question win (the question "đau sau
   phẫu thuật" matches "Đau:" and "Đau sau phẫu thuật:"; the second is the one it names).
+- Failing a full match, a near paraphrase of an indication's innermost lead-in matches partly ("loét dạ dày lành
+  tính" for "Loét dạ dày - tá tràng"): most of the words on both sides, two distinctive ones at least. A full match
+  always beats a partial one; two indications matched partly with the same score are not told apart (the caller
+  asks which).
 
 Severity sub-bands ("Nhiễm khuẩn nhẹ, vừa:" / "Nhiễm khuẩn nặng:") are matched apart from the indication: a
 question that names a severity keeps the lines of that severity; one that names none keeps every severity, each
@@ -41,6 +45,14 @@ _GENERIC_FOLDED = frozenset(fold(w) for w in _GENERIC)
 
 _SYNONYMS: tuple[tuple[str, str], ...] = (
     # Several ways the book and users write one indication, read as one word (pattern as written, with diacritics).
+    # Juvenile arthritis: the book's older name ("viêm khớp dạng thấp thiếu niên") and the newer one ("viêm khớp tự
+    # phát ở trẻ em") are one disease.
+    (r"viêm khớp(?: (?:dạng thấp|tự phát))?(?: ở)? (?:thiếu niên|trẻ em|trẻ nhỏ)", "khớpthiếuniên"),
+    # A disease's phases: the fever over ("đã hết sốt") is the convalescent phase ("giai đoạn dưỡng bệnh"), never
+    # the febrile one ("giai đoạn đầu có sốt") — read before "sốt" alone, which would take the febrile line.
+    (r"(?:đã|sau khi|sau) (?:hết|hạ|cắt|giảm|lui) sốt(?: rồi)?|hết sốt(?: rồi)?|không còn sốt|"
+     r"(?:giai đoạn|thời kỳ|khi) (?:dưỡng bệnh|hồi phục|lui bệnh)|dưỡng bệnh", "hồiphục"),
+    (r"(?:giai đoạn|thời kỳ) (?:đầu |cấp |cấp tính )?(?:có |đang |còn )?sốt|(?:đang|còn) sốt", "giaiđoạnsốt"),
     (r"đau bụng (?:trong |khi |do )?(?:thời kỳ |kỳ )?kinh(?: nguyệt)?|thống kinh|đau kinh|hành kinh đau",
      "thốngkinh"),
     (r"(?:viêm |nhiễm khuẩn )?tai giữa", "tai"),
@@ -53,6 +65,10 @@ _SYNONYMS_COMPILED = tuple((re.compile(rf"\b(?:{p})\b"), r) for p, r in _SYNONYM
 _SYNONYMS_FOLDED = tuple((re.compile(rf"\b(?:{fold(p)})\b"), fold(r)) for p, r in _SYNONYMS)
 
 _SYMPTOMS = {False: frozenset({"sốt", "đau"}), True: frozenset({"sot", "dau"})}
+_SITE_WORDS = "đầu răng lưng cơ khớp họng vai gáy cổ mình nhức mỏi cảm cúm"
+_SITES = {False: frozenset(_SITE_WORDS.split()), True: frozenset(fold(_SITE_WORDS).split())}
+"""Body sites a symptom is felt at, and the common cold it comes with: "đau đầu", "cảm sốt" are pain and fever
+("Đau, sốt"), not another indication."""
 _SEVERITY_WORDS = {"nhẹ": "mild", "vừa": "mild", "trung bình": "mild", "nặng": "severe", "nghiêm trọng": "severe"}
 _SEVERITY = re.compile(r"\b(nhẹ|vừa|trung bình|nặng|nghiêm trọng)\b")
 _SEVERITY_FOLDED = re.compile(r"\b(nhe|vua|trung binh|nang|nghiem trong)\b")
@@ -60,6 +76,10 @@ _SEVERITY_OF_FOLDED = {fold(k): v for k, v in _SEVERITY_WORDS.items()}
 _SEVERITY_WORD = r"(?:nhẹ|vừa|nặng|trung bình)"
 _SEVERITY_LABEL = re.compile(rf"^(?:nhiễm khuẩn|nhiễm trùng|bệnh|thể|mức độ|trường hợp|đợt)?\s*{_SEVERITY_WORD}"
                              rf"(?:\s*(?:,|và|hoặc|đến|-)\s*{_SEVERITY_WORD})*$")
+
+
+_CATCH_ALL = re.compile(r"^(cac |nhung )?(benh|chi dinh|truong hop|nhiem khuan|nhiem trung|tinh trang)( ly)? khac$")
+"""A lead-in for every indication the section does not name ("Các bệnh khác:", "Các chỉ định khác:")."""
 
 
 def typed_without_diacritics(text: str) -> bool:
@@ -103,6 +123,15 @@ def indication_label_words(labels: Iterable[str], *, folded: bool) -> list[froze
 
 EXACT = 1000
 """The score of a question that is one of the book's lead-ins, word for word."""
+FULL = 100
+"""Added to the score of a full match (the user named a lead-in, or the book names every word asked): a full match
+always beats a partial one."""
+MIN_PARTIAL_WORDS = 2
+
+
+def is_partial(score: int) -> bool:
+    """A score of a partial match (see `match_score`)."""
+    return 0 < score < FULL
 
 
 def _plain(text: str, *, folded: bool) -> str:
@@ -120,6 +149,10 @@ def match_score(wanted: str, labels: Sequence[str], openings: Iterable[str] = ()
     asked = words(wanted, folded=folded)
     if not asked:
         return 0
+    if labels and _CATCH_ALL.match(fold(_plain(labels[-1], folded=False))):
+        # "Hội chứng thận hư: …. Các bệnh khác: …": an indication the book names by no lead-in of its own is one of
+        # "the other diseases" — the lowest partial score, so any lead-in that does name it wins.
+        return 1
     per_label = indication_label_words(labels, folded=folded)
     book = frozenset().union(*per_label, *(words(o, folded=folded) for o in openings))
     symptoms = _SYMPTOMS[folded]
@@ -129,12 +162,32 @@ def match_score(wanted: str, labels: Sequence[str], openings: Iterable[str] = ()
         # mentions it.
         if not any(label <= symptoms and label & asked for label in per_label):
             return 0
-        return len(asked & book)
+        return FULL + len(asked & book)
     named_by_user = any(label <= asked for label in per_label)
     named_by_book = asked <= book
-    if not (named_by_user or named_by_book):
+    if named_by_user or named_by_book:
+        return FULL + len(asked & book)
+    if asked & symptoms and asked - symptoms <= _SITES[folded] and any(
+            label <= symptoms and label & asked for label in per_label):
+        # A symptom at a body site ("đau đầu", "đau răng") is that symptom: a lead-in made of symptoms ("Đau, sốt")
+        # names it, with the lowest full score (any lead-in sharing a word more wins; two symptom lead-ins, "Giảm đau
+        # hoặc sốt" and "Giảm đau và hạ sốt", are both kept, as for "đau" alone).
+        return FULL
+    return _partial(asked, per_label[-1] if per_label else frozenset(), symptoms)
+
+
+def _partial(asked: frozenset[str], label: frozenset[str], symptoms: frozenset[str]) -> int:
+    """A near paraphrase of the innermost lead-in ("loét dạ dày lành tính" for "Loét dạ dày - tá tràng"): at least two
+    distinctive words shared (symptoms are not distinctive), and they are more than half of the words asked AND more
+    than half of the lead-in's — so "herpes sinh dục tái phát" is not the primary-infection lead-in "Herpes simplex
+    tiên phát bao gồm cả Herpes sinh dục", and "trào ngược dạ dày thực quản" is not "Loét dạ dày - tá tràng". Only the
+    innermost lead-in counts: a line under "Loét dạ dày - tá tràng › … Zollinger Ellison" is the latter's."""
+    shared = asked & label
+    if len(shared - symptoms) < MIN_PARTIAL_WORDS:
         return 0
-    return len(asked & book)
+    if 2 * len(shared) <= len(asked) or 2 * len(shared) <= len(label):
+        return 0
+    return len(shared)
 
 
 def severity_admits(wanted: str, labels: Sequence[str]) -> bool:

@@ -68,6 +68,10 @@ _DISCOURSE = re.compile(r"^\s*((tuy nhien|ngoai ra|trai lai|mat khac|do [^,\d]{1
 _INJECTION_LEADIN = re.compile(r"^(tiem|thuoc tiem|duong tiem|dang tiem|dang thuoc tiem)$")
 _INJECTION_WORD = re.compile(r"\b(tiem|thuoc tiem)\b")
 MAX_LEADIN_WORDS = 30
+MAX_HEADING_WORDS = 12
+_HEADING_VERB = re.compile(r"(?<!\w)(là|có thể|phải|nên|không|được|dùng|uống|tiêm|cần|thường|nếu|khi|vì|để)(?!\w)")
+"""Words of a sentence that says something (a note), not of a heading naming a disease (compared with diacritics:
+"vì" is not the "vi" of "hành vi")."""
 NEONATE_MONTHS = Bound(0.0, 1.0)
 MAX_ROUTE_WORDS = 10
 MAX_POPULATION_WORDS = 7
@@ -105,6 +109,8 @@ class _Parser:
     """The clause being emitted opens with a lead-in of its own ("Thời gian điều trị: …")."""
     injection_routes: tuple[str, ...] = ()
     """What "Tiêm:" / "Thuốc tiêm:" means in this section (see `injection_routes`)."""
+    children_before: _Entry | None = None
+    """The children's population lead-in the indication just replaced had open (see `_open_band`)."""
 
     def __post_init__(self) -> None:
         self.tree = DosageTree(text=self.text)
@@ -182,6 +188,12 @@ class _Parser:
             pos = next_pos
         if body_start is None:
             body_start = pos
+        if body_start == pos and self._heading(pos, end):
+            # "Bệnh loạn thần và các rối loạn hành vi kết hợp. Người lớn: …": a dose-less noun phrase closed by a
+            # full stop and followed by a population or route lead-in heads the lines after it, as "…:" would; its
+            # lines are that indication's, not doses for every patient (a Tourette patient's, say).
+            self._indication(self.text[pos:end].strip(" ."), fold(self.text[pos:end]))
+            return
         line_text = self.text[body_start:end].strip()
         if not line_text or not re.search(r"\w", self.text[pos:end]):
             return
@@ -197,6 +209,22 @@ class _Parser:
             self._body_band(self.text[pos:end], pos)
         self.leadin_line = lstart < pos or bool(purpose)  # a line with its own lead-in: never a continuation
         self._emit(lstart, lend, self.text[pos:end])
+
+    def _heading(self, start: int, end: int) -> bool:
+        """The clause is an indication heading written as a sentence (see `_clause`)."""
+        phrase = self.text[start:end].strip()
+        folded = fold(phrase)
+        if not phrase.endswith(".") or re.search(r"[\d:;,()]", phrase) or not phrase[:1].isupper():
+            return False
+        if _NOTE_START.match(folded) or not 2 <= len(_WORD.findall(folded)) <= MAX_HEADING_WORDS:
+            return False
+        if _HEADING_VERB.search(phrase.lower()) or _population(folded)[0] is not None or read_band(phrase).dimensions:
+            return False
+        nxt = _LEADIN.match(self.text, end, min(len(self.text), end + 80))
+        if nxt is None:
+            return False
+        after = fold(nxt.group(1))
+        return _population(after)[0] is not None and len(_WORD.findall(after)) <= MAX_POPULATION_WORDS
 
     def _close_severity(self, before: set[int]) -> None:
         """"Liều theo tuổi: Trẻ em dưới 1 tuổi: …" after "Nhiễm khuẩn nặng: …": the note heads bands of its own;
@@ -311,13 +339,25 @@ class _Parser:
             self._pop_from(top)
             top = self.stack[-1] if self.stack else None
         if first is not None:
+            at = self.stack.index(first)
+            children = [e for e in self.stack[at + 1:] if e.kind == "population" and e.label and e.used
+                        and e.population == "pediatric"]
             self._pop_from(first)
+            self.children_before = children[-1] if children else None
         elif top is not None and top.kind == "band" and top.used:
             self._pop_kinds({"band"})  # a band whose lines are done; one opened just before nests the indication
         self.stack.append(entry)
 
     def _open_band(self, phrase: str, band: Band, population: Literal["adult", "pediatric"] | None,
                    neonate: bool, *, readable: bool = True) -> None:
+        children, self.children_before = self.children_before, None
+        if children is not None and population is None and self._stack_population() is None \
+                and band.age_months is not None and band.weight_kg is None and band.renal_ml_min is None \
+                and self.stack and self.stack[-1].kind == "indication" and not self.stack[-1].used:
+            # "Zona: Người lớn, …. Trẻ em: 2 tuổi …: …. Thủy đậu: Trên 2 tuổi: 20 mg/kg …": the children's block goes
+            # on under the next indication — an age band naming no population, right after it, is still a child's
+            # (an adult, read as 18 years, is not in "trên 2 tuổi" of the children's lines).
+            self.stack.append(_Entry("population", children.label, population="pediatric"))
         top = self.stack[-1] if self.stack else None
         elided = (population is None and top is not None and top.kind == "band" and top.band is not None
                   and _ELIDED.match(fold(phrase)) is not None)

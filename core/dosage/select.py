@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.dosage.bands import read_band
-from core.dosage.indication import is_severity_label, match_score, severity_admits
+from core.dosage.indication import is_partial, is_severity_label, match_score, severity_admits
 from core.dosage.lines import dose_quantities
 from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
 from core.text import fold
@@ -63,7 +63,9 @@ def _words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]+", fold(text)) if w not in _GENERIC and len(w) >= 3}
 
 
-_INLINE_LEADIN = re.compile(r"^([^:;.\d]{3,120}?):\s")
+_INLINE_LEADIN = re.compile(r"^(?!\()((?:[^:;.\d()]|\([^():;]{0,80}\)){3,160}?):\s")
+"""A lead-in at the start of a line: no digit outside brackets (a digit is a dose or a band), a bracketed aside may
+hold one ("Loại bỏ tái phát ở người … (ít nhất có 6 lần tái phát/năm): Uống 800 mg/ngày")."""
 _OPENING = re.compile(r"^[^\d]{0,200}")
 MAX_OPENING_WORDS = 25
 
@@ -85,9 +87,20 @@ def indication_labels(line: RegimenLine) -> tuple[str, ...]:
     return line.context.indication
 
 
+_WHOM = re.compile(r"^(?:o |cho |voi |doi voi |neu |khi )?(?:tre|nguoi|benh nhan|so sinh|phu nu)\b")
+
+
 def _names_no_one(label: str) -> bool:
-    # An inline lead-in that is a population or band ("Trẻ em 6 - 12 tuổi:") is not an indication.
-    return re.search(r"\b(tre|nguoi|benh nhan|so sinh|tuoi|thang|kg)\b", fold(label)) is None
+    """An inline lead-in that is a population or band ("Trẻ em 6 - 12 tuổi:", "Ở người suy giảm miễn dịch:") is not
+    an indication; one that opens with the indication and names its patients after it ("Loại bỏ tái phát ở người có
+    khả năng miễn dịch:") is that indication's (its clauses are not a dose for every patient)."""
+    folded = fold(label)
+    return _WHOM.match(folded) is None and _NOT_INDICATION.match(folded) is None \
+        and re.search(r"\b(tuoi|thang|kg)\b", folded) is None
+
+
+_NOT_INDICATION = re.compile(r"^(lieu|toi da|toi thieu|thoi gian|cach dung|luu y|chu y)\b")
+"""An inline lead-in about the dose itself ("Liều giới hạn thông thường cho người lớn: 100 mg"), not its purpose."""
 
 
 def _opening(line: RegimenLine) -> str:
@@ -118,6 +131,10 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str) -> tuple[lis
     scores = {key: match_score(indication, key, [_opening(m) for m in members if m.kind == "regimen"])
               for key, members in groups.items()}
     best = max(scores.values(), default=0)
+    if is_partial(best) and len({key[0] for key, score in scores.items() if score == best}) > 1:
+        # Two indications are each a near paraphrase of the question, equally: neither is picked by guess (the
+        # caller asks which, or shows each with its path).
+        best = 0
     kept = lines if best == 0 else [line for line in lines
                                     if not indication_key(line) or scores[indication_key(line)] == best]
     return [line for line in kept if severity_admits(indication, indication_labels(line))], best > 0
@@ -473,7 +490,10 @@ def _exclusion_for(line: RegimenLine, patient: Patient, lines: list[RegimenLine]
         return True
     # Lifted only when the section itself names the patient's indication (a lead-in, or a line's own words:
     # "Chỉ dùng trong bệnh Kawasaki …").
-    return not any(match_score(patient.indication, indication_key(other), [other.text]) > 0 for other in lines)
+    # A near paraphrase (partial match) never lifts an exclusion.
+    return not any(not is_partial(score) and score > 0
+                   for score in (match_score(patient.indication, indication_key(other), [other.text])
+                                 for other in lines))
 
 
 def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
