@@ -145,7 +145,9 @@ def condition_in_drug_turn(text: str) -> str | None:
     folded = fold(text)
     if len(text) != len(folded):
         text = folded
-    m = re.search(r"\b(?:bi|de tri|de dieu tri|dieu tri|de chua)\s+(?!(?:sao|gi|lam sao|benh gi|benh nao|nhung benh|cac benh|gi)\b)", folded)
+    # "lên cơn hen", "lên cơn co giật": an attack named by "lên" is the indication too ("lên" alone is not one).
+    m = re.search(r"\b(?:bi|de tri|de dieu tri|dieu tri|de chua|len(?= con\b))\s+(?!(?:sao|gi|lam sao|benh gi|benh nao|"
+                  r"nhung benh|cac benh|gi)\b)", folded)
     if not m:
         return None
     rest = folded[m.end():]

@@ -60,6 +60,9 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"(?:giảm|hạ|cắt)(?: cơn)? sốt|sốt cao", "sốt"),
     (r"(?:giảm|cắt)(?: cơn)? đau", "đau"),
     (r"zollinger[\s-]+ellison", "zollinger ellison"),
+    # An asthma attack: "lên cơn hen", "cơn hen cấp", "hen đợt cấp" are the book's "Đợt cấp của hen" / "Cơn hen nặng".
+    (r"(?:lên |bị )?cơn hen(?: phế quản)?(?: cấp)?|đợt cấp (?:của )?hen(?: phế quản)?|hen(?: phế quản)? (?:cấp|đợt cấp|"
+     r"trở nặng|nặng lên)", "cơnhen"),
 )
 _SYNONYMS_COMPILED = tuple((re.compile(rf"\b(?:{p})\b"), r) for p, r in _SYNONYMS)
 _SYNONYMS_FOLDED = tuple((re.compile(rf"\b(?:{fold(p)})\b"), fold(r)) for p, r in _SYNONYMS)

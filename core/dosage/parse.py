@@ -188,6 +188,8 @@ class _Parser:
             pos = next_pos
         if body_start is None:
             body_start = pos
+        if body_start == pos and self._trailing_leadin(pos, end):
+            return
         if body_start == pos and self._heading(pos, end):
             # "Bệnh loạn thần và các rối loạn hành vi kết hợp. Người lớn: …": a dose-less noun phrase closed by a
             # full stop and followed by a population or route lead-in heads the lines after it, as "…:" would; its
@@ -249,6 +251,19 @@ class _Parser:
         while words and (fold(words[0]) in self.noise or re.fullmatch(r"\d{3,4}", words[0])) and len(words) > 1:
             words = words[1:]
         return " ".join(words)
+
+    def _trailing_leadin(self, pos: int, end: int) -> bool:
+        """A clause that is only "Bệnh do Giardia, liều theo tuổi, uống … trong 3 ngày:" heads the lines after it
+        (the next bullets). Its first clause says whose lines they are; left unread, they stayed under the indication
+        before it (Giardia's age bands read as amoebic dysentery's)."""
+        clause = self.text[pos:end].strip()
+        if not clause.endswith(":") or ":" in clause[:-1] or "," not in clause:
+            return False
+        head = clause[:-1].split(",", 1)[0].strip()
+        folded = fold(head)
+        if not _WORD.findall(folded) or dose_quantities(folded) or _NOTE_START.match(folded):
+            return False
+        return self._leadin(head) in ("indication", "band", "population", "route")
 
     def _leadin(self, phrase: str) -> str | None:
         """Classify a lead-in and update the stack; the kind, 'note' (quoted with its line), or None (not one)."""

@@ -397,6 +397,11 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
             chosen.append(line)
     chosen, regimen = admit_renal_hepatic(chosen, regimen, patient)
     referred = adult_lines_referred(tree, chosen, patient)
+    if referred and patient.indication:
+        # The adult lines a cross-reference gives are narrowed by the patient's indication like their own lines;
+        # when none matches, they are every indication's lines, shown (or asked) as an unmatched indication.
+        referred, referred_matched = narrow_to_indication(referred, patient.indication)
+        unmatched = unmatched or (not referred_matched and any(indication_key(line) for line in referred))
     chosen = sorted({*chosen, *referred}, key=lambda line: line.start)
     banded = [line for line in regimen if line.kind == "regimen" and not line.band.empty
               and line.band.renal_ml_min is None and line.band.hepatic is None]
