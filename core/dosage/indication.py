@@ -102,6 +102,7 @@ def words(text: str, *, folded: bool = False) -> frozenset[str]:
         for pattern, repl in _SYNONYMS_COMPILED:
             lowered = pattern.sub(repl, lowered)
         generic = _GENERIC
+    lowered = re.sub(r"\d+(?:[.,]\d+)?\s*(?:độ|do)(?:\s*c)?\b", " ", lowered)  # "sốt 38,8 độ": a temperature
     return frozenset(w for w in re.findall(r"[^\W\d_]+", lowered) if w not in generic and len(w) >= 2)
 
 

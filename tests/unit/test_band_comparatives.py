@@ -48,3 +48,12 @@ def test_lên_cơn_names_the_attack_as_the_indication() -> None:
 
     assert condition_in_drug_turn("Bé 10 tuổi nặng 45 kg lên cơn hen, uống prednisolon liều bao nhiêu?") == "cơn hen"
     assert condition_in_drug_turn("bé lên 5 tuổi uống prednisolon") is None
+
+
+def test_who_the_child_is_and_a_temperature_are_not_the_indication() -> None:
+    from core.dosage.indication import match_score
+    from states.slots import dose_indication
+
+    asked = dose_indication("Bé gái 8 tuổi, nặng 24 kg, sốt 38,8 độ. Uống ibuprofen liều bao nhiêu?", ["ibuprofen"])
+    assert asked == "sốt"
+    assert match_score("sốt 38,8 độ", ("Giảm đau, hạ sốt",), []) > 0
