@@ -61,6 +61,9 @@ _ADULT_KIN = re.compile(r"(?<!\w)(mẹ|má|bố|cha|ba|ông|bà|vợ|chồng|cô
 _SIBLING_WORD = re.compile(r"(đứa|thằng|con|bé|cháu)\s", re.IGNORECASE)
 _CHILD_KIN = re.compile(r"(?<!\w)(bé|cháu|con|em bé|trẻ)(?!\w)", re.IGNORECASE)
 # Where "bé"/"con"/"em" is not a person: "nhỏ" sizes, "con" classifiers before a non-person.
+OWNED_VALUE = re.compile(r"\b(?:la|do la|nay la)\s+(?:can|can nang|so can|so ky|tuoi)(?:\s+nang)?\s+cua\s+"
+                         r"[a-z]+(?:\s+(?:no|be|toi|minh|ay|kia))?")
+"""Folded: "… là cân của anh nó" — the value before it is that person's, not the patient's."""
 _NOT_PERSON = re.compile(r"\b(con (?:meo|cho|ga|heo|lon|bo|trau|ngua|vit|ca|sau|ruoi|muoi|kien)|em (?:muon|hoi|can|xin))\b")
 
 
@@ -85,6 +88,8 @@ def person_of(text: str) -> Person | None:
         scrubbed = folded
         for animal in _NOT_PERSON_WRITTEN.finditer(text):
             scrubbed = scrubbed[:animal.start()] + " " * (animal.end() - animal.start()) + scrubbed[animal.end():]
+    # "24 ký là cân của anh nó": a value said to be someone else's names them as its owner, not as the patient.
+    scrubbed = OWNED_VALUE.sub(lambda m: " " * len(m.group(0)), scrubbed)
     for pattern, key, population in _COMPILED:
         m = pattern.search(scrubbed)
         if not m:

@@ -312,3 +312,9 @@ def test_may_a_child_take_it_reads_the_contraindications() -> None:
 
 def test_a_child_with_age_asking_whether_they_may_take_it_is_still_a_dose_question() -> None:
     assert understand("bé Cún 3 tuổi uống ibuprofen được không").turn_type == "dosing_calc"
+
+
+def test_a_weight_said_to_be_someone_elses_is_not_the_patients_and_names_no_patient() -> None:
+    f = understand("à nhầm, bé 4 tuổi, 24 ký là cân của anh nó")
+    assert (f.age_months, f.weight_kg) == (48, None)
+    assert f.person != "anh nó"
