@@ -4,9 +4,14 @@ saying so, when the folder is absent."""
 from __future__ import annotations
 
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
+
+from core.corpus import Chunk
+from retrieval.chunking import chunk_monograph
+from retrieval.ingest import load_corpus
 
 REALTEXT = Path(__file__).resolve().parents[2].parent / "shared" / "realtext"
 SOURCE = REALTEXT / "source"
@@ -28,3 +33,16 @@ def real_field(stem: str, key: str) -> str:
 
 def real_stems() -> list[str]:
     return sorted(p.stem for p in SOURCE.glob("*.txt")) if has_realtext() else []
+
+
+@cache
+def _real_chunks() -> dict[str, list[Chunk]]:
+    monographs, _ = load_corpus([REALTEXT / "dtqg_real.jsonl"])
+    return {m.drug_id: chunk_monograph(m) for m in monographs}
+
+
+def real_chunks(drug: str, *section_keys: str) -> list[Chunk]:
+    """The chunks of one real monograph's sections, as the engine indexes them (loaded once per test session)."""
+    if not has_realtext():
+        pytest.skip(f"real DTQG text not present at {REALTEXT} (CI has it): real-text test skipped")
+    return [c for c in _real_chunks()[drug] if c.section_key in section_keys]

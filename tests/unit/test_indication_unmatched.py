@@ -14,8 +14,6 @@ real text); the real-text cases read ../shared/realtext at test time and skip wh
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
 from core.corpus import Chunk
@@ -23,14 +21,12 @@ from core.dosage.indication import is_partial, match_score
 from core.dosage.model import Patient
 from core.dosage.parse import parse_dosage
 from core.dosage.select import select
-from retrieval.chunking import chunk_monograph
-from retrieval.ingest import load_corpus
 from retrieval.section_router import route_section
 from states.conditions import condition_in_drug_turn
 from states.dosing import indication_ambiguous, indications_in_evidence
 from states.frame import QueryFrame
 from states.slots import dose_indication
-from tests.unit.realtext import REALTEXT, has_realtext
+from tests.unit.realtext import real_chunks
 
 DOSING = "lieu_luong_cach_dung"
 
@@ -160,16 +156,8 @@ def test_the_convalescent_phase_is_not_given_the_febrile_dose() -> None:
 # ------------------------------------------------------------------------------------------------ real text
 
 
-@cache
-def _chunks() -> dict[str, list[Chunk]]:
-    monographs, _ = load_corpus([REALTEXT / "dtqg_real.jsonl"])
-    return {m.drug_id: chunk_monograph(m) for m in monographs}
-
-
 def _dosing(drug: str) -> list[Chunk]:
-    if not has_realtext():
-        pytest.skip(f"real DTQG text not present at {REALTEXT} (CI has it): real-text test skipped")
-    return [c for c in _chunks()[drug] if c.section_key == DOSING]
+    return real_chunks(drug, DOSING)
 
 
 def _selected(drug: str, **patient: object) -> str:

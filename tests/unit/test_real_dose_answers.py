@@ -4,10 +4,6 @@ band's dose. Expectations written from the source text; skipped, saying so, when
 
 from __future__ import annotations
 
-from functools import cache
-
-import pytest
-
 from core.budget import RequestBudget
 from core.corpus import Chunk
 from core.dosage.parse import parse_dosage
@@ -16,23 +12,13 @@ from grounding.dosing_select import section_tree
 from grounding.extractive import ExtractiveGenerator
 from grounding.lexical import LexicalVerifier
 from grounding.verify import verify_grounding
-from retrieval.chunking import chunk_monograph
-from retrieval.ingest import load_corpus
-from tests.unit.realtext import REALTEXT, has_realtext
+from tests.unit.realtext import real_chunks
 
 DOSING = "lieu_luong_cach_dung"
 
 
-@cache
-def _chunks() -> dict[str, list[Chunk]]:
-    monographs, _ = load_corpus([REALTEXT / "dtqg_real.jsonl"])
-    return {m.drug_id: chunk_monograph(m) for m in monographs}
-
-
 def _dosing(drug: str) -> list[Chunk]:
-    if not has_realtext():
-        pytest.skip(f"real DTQG text not present at {REALTEXT} (CI has it): real-text test skipped")
-    return [c for c in _chunks()[drug] if c.section_key == DOSING]
+    return real_chunks(drug, DOSING)
 
 
 def _answer(drug: str, **frame: object) -> tuple[Answer, GenerationRequest]:

@@ -5,8 +5,6 @@ Expectations written from the source text."""
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
 from core.budget import RequestBudget
@@ -19,23 +17,13 @@ from grounding.answer import Answer, GenerationRequest
 from grounding.extractive import ExtractiveGenerator
 from grounding.patient_safety import names_condition, patient_safety
 from grounding.verify import verify_grounding
-from retrieval.chunking import chunk_monograph
-from retrieval.ingest import load_corpus
-from tests.unit.realtext import REALTEXT, has_realtext, real_field
+from tests.unit.realtext import real_chunks, real_field
 
 DOSING = "lieu_luong_cach_dung"
 
 
-@cache
-def _chunks() -> dict[str, list[Chunk]]:
-    monographs, _ = load_corpus([REALTEXT / "dtqg_real.jsonl"])
-    return {m.drug_id: chunk_monograph(m) for m in monographs}
-
-
 def _answer(drug: str, query: str, **frame: object) -> Answer:
-    if not has_realtext():
-        pytest.skip(f"real DTQG text not present at {REALTEXT} (CI has it): real-text test skipped")
-    evidence = [c for c in _chunks()[drug] if c.section_key == DOSING]
+    evidence = real_chunks(drug, DOSING)
     request = GenerationRequest(query=query, evidence=evidence, section_key=DOSING, drug_ids=[drug],
                                 **frame)  # type: ignore[arg-type]
     answer = ExtractiveGenerator().generate(request, RequestBudget())
@@ -159,9 +147,7 @@ def test_the_cross_referred_adult_line_passes_verification_bound_to_the_child() 
 # --- cautions and contraindications naming the patient's stated condition ----------------------------------
 
 def _safety_chunks(drug: str) -> list[Chunk]:
-    if not has_realtext():
-        pytest.skip(f"real DTQG text not present at {REALTEXT} (CI has it): real-text test skipped")
-    return [c for c in _chunks()[drug] if c.section_key in ("chong_chi_dinh", "than_trong")]
+    return real_chunks(drug, "chong_chi_dinh", "than_trong")
 
 
 def test_an_elderly_patient_with_dementia_gets_the_mortality_warning() -> None:
@@ -196,9 +182,7 @@ def test_a_sentence_names_the_stated_condition(sentence: str, condition: str, na
 
 
 def test_a_can_use_question_puts_the_contraindication_for_the_patients_gfr_first() -> None:
-    if not has_realtext():
-        pytest.skip(f"real DTQG text not present at {REALTEXT} (CI has it): real-text test skipped")
-    evidence = [c for c in _chunks()["ibuprofen"] if c.section_key == "chong_chi_dinh"]
+    evidence = real_chunks("ibuprofen", "chong_chi_dinh")
     request = GenerationRequest(query="suy thận mức lọc cầu thận 25 ml/phút có dùng ibuprofen được không",
                                 evidence=evidence, section_key="chong_chi_dinh", drug_ids=["ibuprofen"],
                                 renal="suy thận mức lọc cầu thận 25 ml/phút")
