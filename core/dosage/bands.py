@@ -117,24 +117,26 @@ def impairment_grades(folded: str, organ: str) -> set[str]:
     "suy thận nhẹ" → {mild}; empty when it names none (or names no such impairment)."""
     grades: set[str] = set()
     for m in _ORGAN[organ].finditer(folded):
-        rest = " ".join(m.group("rest").split()[:6])
-        grades.update(grade for grade, pattern in _GRADE_WORDS if re.search(pattern, rest))
+        grades |= _grades_in(" ".join(m.group("rest").split()[:6]))
     return grades
 
 
+def _grades_in(words: str) -> set[str]:
+    return {grade for grade, pattern in _GRADE_WORDS if re.search(pattern, words)}
+
+
 def hepatic_grade(folded: str) -> HepaticGrade | None:
+    """The one grade a hepatic statement is about ("any" when it names none); the grade words are those of
+    `impairment_grades`. "nhẹ và vừa" is the moderate group; otherwise the most severe grade named."""
     m = _HEPATIC.search(folded)
     if not m:
         return None
-    rest = m.group("rest")
-    if re.search(r"\bnhe\b", rest) and re.search(r"\bvua\b", rest):
+    named = _grades_in(m.group("rest"))
+    if {"mild", "moderate"} <= named:
         return "moderate"
-    if re.search(r"\bnang\b", rest):
-        return "severe"
-    if re.search(r"\bvua\b", rest):
-        return "moderate"
-    if re.search(r"\bnhe\b", rest):
-        return "mild"
+    for grade in ("severe", "moderate", "mild"):
+        if grade in named:
+            return grade
     return "any"
 
 
