@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from core.text import fold, normalize
 from core.vocabulary import POPULATION_LABELS_VI
 from states.frame import QueryFrame
-from states.quantities import fmt
+from states.quantities import OWNED_VALUE, fmt
 
 ADULT, CHILD = "adult", "pediatric"
 
@@ -61,9 +61,6 @@ _ADULT_KIN = re.compile(r"(?<!\w)(mẹ|má|bố|cha|ba|ông|bà|vợ|chồng|cô
 _SIBLING_WORD = re.compile(r"(đứa|thằng|con|bé|cháu)\s", re.IGNORECASE)
 _CHILD_KIN = re.compile(r"(?<!\w)(bé|cháu|con|em bé|trẻ)(?!\w)", re.IGNORECASE)
 # Where "bé"/"con"/"em" is not a person: "nhỏ" sizes, "con" classifiers before a non-person.
-OWNED_VALUE = re.compile(r"\b(?:la|do la|nay la)\s+(?:can|can nang|so can|so ky|tuoi)(?:\s+nang)?\s+cua\s+"
-                         r"[a-z]+(?:\s+(?:no|be|toi|minh|ay|kia))?")
-"""Folded: "… là cân của anh nó" — the value before it is that person's, not the patient's."""
 _NOT_PERSON = re.compile(r"\b(con (?:meo|cho|ga|heo|lon|bo|trau|ngua|vit|ca|sau|ruoi|muoi|kien)|em (?:muon|hoi|can|xin))\b")
 
 

@@ -189,3 +189,9 @@ def weight_fits_age(weight_kg: float, age_months: float) -> bool:
         if age_months <= upto:
             return low <= weight_kg <= high
     return True
+
+
+# "24 ký là cân của anh nó" (folded): the value before it is the named person's, not the patient's — the weight is
+# not the patient's (slots) and the owner is not the patient (person).
+OWNED_VALUE = re.compile(r"\b(?:la|do la|nay la)\s+(?P<what>can|can nang|so can|so ky|tuoi)(?:\s+nang)?\s+cua\s+"
+                         r"[a-z]+(?:\s+(?:no|be|toi|minh|ay|kia))?")

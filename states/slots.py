@@ -22,7 +22,7 @@ from core.vocabulary import (
     ROUTES,
     route_patterns,
 )
-from states.quantities import MAX_AGE_YEARS, fmt, read_weight, spell_out
+from states.quantities import MAX_AGE_YEARS, OWNED_VALUE, fmt, read_weight, spell_out
 
 ADULT_FROM_MONTHS = 18 * 12
 
@@ -308,7 +308,8 @@ def extract_slots(text: str) -> Slots:
     age = read_age(spelt)
     age_months, age_text = age.months, age.text
     weight = read_weight(spelt)
-    if weight is not None and _WEIGHT_OWNED.search(folded):
+    owned = OWNED_VALUE.search(folded)
+    if weight is not None and owned and owned.group("what") != "tuoi":
         # "bé 4 tuổi, 24 ký là cân của anh nó": the weight is another person's; the patient's is still to be asked.
         weight = None
     rejected = [r for r in (age.rejected, weight.rejected if weight else None) if r]
@@ -363,7 +364,6 @@ _DOSE_QUESTION_WORDS = re.compile(
     # "Bé gái", "bé trai", "nam", "nữ": who, not what for.
     r"trai|gai|nam|nu)\b")
 # "38,8 độ": a temperature, not an indication.
-_WEIGHT_OWNED = re.compile(r"\b(?:la|do la|nay la)\s+(?:can|can nang|so can|so ky)(?:\s+nang)?\s+cua\b")
 _QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s*(?:tuoi|thang tuoi|thang|tuan tuoi|tuan|ngay tuoi|kg|ky|ki|can|mg|ml|do c|do)?")
 _WEIGHT_WORD = re.compile(r"\b(nang|can nang)(?= (khoang |tam |chung )?\d)")
 _CONTENT = re.compile(r"[a-z]{3,}")
