@@ -81,6 +81,9 @@ class GenerationRequest(BaseModel):
     """Other conditions the user stated ("bệnh nền: hen"), as written (the frame's `comorbidities`)."""
     drug_names: dict[str, list[str]] = Field(default_factory=dict)
     """Per drug id: its names, aliases, brands and class phrases (folded), to find mentions in evidence."""
+    drug_own_names: dict[str, list[str]] = Field(default_factory=dict)
+    """Per drug id: its names, aliases and brands only (folded): what NAMES the drug in a list answer's claim. A class
+    phrase ("giảm đau") is shared by many drugs and names none of them."""
 
 
 class GroundingResult(BaseModel):

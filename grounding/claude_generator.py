@@ -27,6 +27,7 @@ from core.sections import SECTION_HEADINGS
 from core.text import fold
 from grounding.answer import Answer, CalculationRequest, Claim, GenerationRequest
 from grounding.anthropic_adapter import CitedReply, ClaudeClient, SearchResult, TextPart, output_invalid
+from grounding.offered import book_words, offered_lines, patient_bound
 from grounding.sentences import sentences
 
 CALL_SITE = "generate"
@@ -35,6 +36,8 @@ CALCULATION_MARKER = "TÍNH LIỀU:"
 REPAIR_SITE = "repair"
 INSUFFICIENT = "[KHÔNG ĐỦ DỮ LIỆU]"
 """What the model answers, alone, when the search results do not state the answer."""
+OFFERED_HEADER = "Dose lines the system selected for this patient"
+"""Opens the list of the patient's lines in a dosing question (grounding.offered)."""
 GLUE_MAX_WORDS = 12
 _SENTENCE_END = re.compile(r"[.!?](\s|$)|\n")
 
@@ -91,6 +94,17 @@ def question_text(request: GenerationRequest) -> str:
     if request.mode == "interaction":
         lines.append("State only what each drug's interaction section says about the other drug(s). If neither "
                      f"section mentions the other, reply {INSUFFICIENT}.")
+    elif offered := offered_lines(request):
+        # The patient's lines were selected by code from the dosage tree (age/weight band, route, indication,
+        # renal/hepatic context): the model cites them rather than guessing which band is this patient's. Code
+        # still checks every line it cites (dosing binding), whatever it cites.
+        lines.append(f"{OFFERED_HEADER} (by age, weight, route, indication and renal/hepatic context), as the "
+                     "formulary writes them:")
+        lines += [f"- {line}" for line in offered]
+        lines.append("")
+        lines.append("Answer with these lines only, citing the search-result sentences that state them; never cite "
+                     "a dose line of another population, age or weight band, or route. Your statements are shown as "
+                     "the sentences you cite.")
     elif request.mode == "list":
         allowed = ", ".join(request.candidate_drug_ids) or "(none)"
         lines.append("List, one statement per drug, the drugs whose indication in the results matches the "
@@ -150,9 +164,16 @@ def answer_from_reply(reply: CitedReply, sent: Sequence[Chunk], request: Generat
         drug_ids: list[str] = []
         if request.mode == "list":
             cited_drugs = [sent[s.search_result_index].drug_id for s in spans]
-            drug_ids = list(dict.fromkeys([*cited_drugs, *_mentions(text, request.drug_names)]))
+            # A drug is named by its name, alias or brand; a class phrase ("giảm đau") names no one drug.
+            names = request.drug_own_names or request.drug_names
+            drug_ids = list(dict.fromkeys([*cited_drugs, *_mentions(text, names)]))
         claims.append(Claim(text=text, citations=doc_ids, drug_ids=drug_ids,
                             quotes=list(dict.fromkeys(s.cited_text for s in spans))))
+    if patient_bound(request):
+        # A dosing answer about one patient is shown in the book's own words: each cited claim is its cited spans.
+        # Which lines it may quote (dosing binding) and which ceilings it must state (omissions) are decided by
+        # code, so what the claim adds beyond its spans could only be unverified wording (grounding.offered).
+        claims = book_words(claims)
     return Answer(claims=claims, generator="anthropic", calculation_requests=requests)
 
 

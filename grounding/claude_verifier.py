@@ -7,9 +7,11 @@ is dropped). It fails closed: a provider failure or a verdict missing for any cl
 
 Two call savers, both safe:
 - a claim that only restates the exact spans the provider cited for it (every folded word and number of
-  the claim is in its quotes, same negations) needs no model to judge it; when every claim is such, the
-  call is skipped (DESIGN.md, "Grounding"). Omission detection is then skipped too — the price of the
-  saved call, kept switchable (`skip_when_covered`).
+  the claim is in its quotes, same negations) needs no model to judge it: only the other claims are sent
+  (keeping their own indexes), and when every claim is such, the call is skipped (DESIGN.md, "Grounding").
+  Omission detection is then skipped too — the price of the saved call, kept switchable
+  (`skip_when_covered`); a dosing answer about one patient has its omitted ceilings found by code
+  (`GroundingResult.omissions`) whichever way this goes.
 - the reference's one same-claim retry on a lone reject (the call is measurably noisy), only while the
   budget allows it.
 """
@@ -32,7 +34,8 @@ CALL_SITE = "entail"
 RETRY_SITE = "entail_retry"
 TOOL_NAME = "record_entailment"
 
-_NEGATIONS = frozenset({"khong", "chua", "cam", "tranh", "ngung", "chong", "not", "no"})
+NEGATIONS = frozenset({"khong", "chua", "cam", "tranh", "ngung", "chong", "not", "no"})
+"""Folded words that turn a statement around: a claim and its spans must carry the same ones."""
 
 SYSTEM_PROMPT = """\
 You verify answers about the Vietnamese national drug formulary (Dược thư Quốc gia Việt Nam 2018) against
@@ -117,7 +120,7 @@ def covered_by_quotes(claim: Claim) -> bool:
         return False
     claim_words = set(re.findall(r"\w+", claim_content(claim.text)))
     quoted = set().union(*(_words(q) for q in claim.quotes))
-    return bool(claim_words) and claim_words <= quoted and (claim_words & _NEGATIONS) == (quoted & _NEGATIONS)
+    return bool(claim_words) and claim_words <= quoted and (claim_words & NEGATIONS) == (quoted & NEGATIONS)
 
 
 def _blocks_text(chunks: Sequence[Chunk]) -> str:
@@ -144,10 +147,13 @@ class ClaudeVerifier:
         indexed = list(enumerate(answer.claims))
         if not indexed:
             return EntailmentResult(ok=False, problems=["answer has no claims to verify"])
-        if self.skip_when_covered and all(covered_by_quotes(c) for _, c in indexed):
+        # A claim that only restates its cited spans needs no model; the others are judged, in one call.
+        judged = [(i, c) for i, c in indexed if not (self.skip_when_covered and covered_by_quotes(c))]
+        if not judged:
             return EntailmentResult(ok=True, problems=[])
+        # Every cited block is sent, the covered claims' too: the omissions are read from all of them.
         cited = [by_id[d] for d in dict.fromkeys(d for _, c in indexed for d in c.citations) if d in by_id]
-        output = self._judge(CALL_SITE, indexed, cited, budget)
+        output = self._judge(CALL_SITE, judged, cited, budget)
         rejected = [v.index for v in output.claims if not v.entailed]
         reasons = {v.index: v.reason for v in output.claims}
         if self.retry_lone_reject and len(rejected) == 1 and budget.can_call():

@@ -41,6 +41,7 @@ __all__ = [
     "check_dosing_binding",
     "dosing_omissions",
     "ungrounded_quantities",
+    "quantities_not_in",
 ]
 
 _SNIPPET = 60
@@ -86,7 +87,12 @@ def _stated_by(q: Quantity, stated: Sequence[Quantity], numerals: set[Decimal]) 
 
 def ungrounded_quantities(text: str, blocks: Sequence[Chunk]) -> list[Quantity]:
     """The quantities of `text` that none of `blocks` states (with the same unit)."""
-    stated = [q for b in blocks for q in extract_quantities(b.text)]
+    return quantities_not_in(text, [b.text for b in blocks])
+
+
+def quantities_not_in(text: str, sources: Sequence[str]) -> list[Quantity]:
+    """The quantities of `text` that none of the `sources` texts states (with the same unit)."""
+    stated = [q for b in sources for q in extract_quantities(b)]
     numerals = {n for q in stated for n in q.written}
     return [q for q in extract_quantities(text) if not _stated_by(q, stated, numerals)]
 

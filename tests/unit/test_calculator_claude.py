@@ -8,7 +8,6 @@ the amounts shown are computed by code from the cited line and the frame's weigh
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 
@@ -85,29 +84,28 @@ def test_a_tampered_proposal_is_rejected_and_the_code_amount_is_shown(operands: 
 
 
 def test_the_calculation_survives_a_completeness_repair_by_claude() -> None:
-    """Claude paraphrases the line and the entailment check finds its maximum left out; the repair call rewrites
-    the answer, and that reply carries no calculation. The amount was computed by code from the cited line and
-    the weight, so it stays under the repaired answer and is verified again there."""
-    paraphrase = "Bé dùng 10–15 mg/kg/lần, cách nhau 4–6 giờ."
-    omitted = {"statement": "tối đa 60 mg/kg/ngày", "doc_id": _doc_id()}
-    entailments: Iterator[dict[str, object]] = iter([{"claims": [{"index": 0, "entailed": True}], "omissions": [omitted]},
-                        {"claims": [{"index": 0, "entailed": True}], "omissions": []}])
+    """Claude paraphrases the patient's age-band line and leaves out the weight line's maximum; code finds the
+    ceiling left out (a dosing answer's completeness is decided from the dosage tree, with no entailment call) and
+    the repair call rewrites the answer, and that reply carries no calculation. The amount was computed by code from
+    the cited line and the weight, so it stays under the repaired answer and is verified again there."""
+    paraphrase = "Bé 4–6 tuổi dùng 240 mg/lần."
 
     def respond(request: RecordedRequest) -> FakeReply:
-        if request.forced_tool == "record_entailment":
-            return ToolReply(next(entailments))
-        line = WEIGHT_LINE if "left out these statements" in json.dumps(request.body, ensure_ascii=False) \
-            else paraphrase
-        return TextReply((cited(line, Cite(source=_doc_id(), contains="10–15 mg/kg")),))
+        if "left out these statements" in json.dumps(request.body, ensure_ascii=False):
+            return TextReply((cited("Trẻ 4–6 tuổi: 240 mg/lần.", Cite(source=_doc_id(), contains="Trẻ 4–6 tuổi")),
+                              cited(" " + WEIGHT_LINE, Cite(source=_doc_id(), contains="10–15 mg/kg"))))
+        return TextReply((cited(paraphrase, Cite(source=_doc_id(), contains="Trẻ 4–6 tuổi")),))
 
     fake = FakeMessages().push(*[respond] * 6)
     engine = claude_engine(client_for(fake), understander=FixedRules(FRAME), chunks=list(monograph_chunks("paracetamol")))
     reply = engine.handle("Liều paracetamol uống cho bé 5 tuổi nặng 18 kg?")
     assert "repairing" in reply.trace.states, reply.trace.notes
+    assert any("dosing binding: omission" in n for n in reply.trace.notes), reply.trace.notes
     assert reply.outcome == "answerable", reply.trace.notes
     assert "tối đa 60 mg/kg/ngày" in reply.reply
     assert reply.calculation is not None and "180–270 mg/lần" in reply.calculation[0].lines[0]
     assert "180–270 mg/lần" in reply.reply
+    assert not any(r.forced_tool == "record_entailment" for r in fake.requests)
 
 
 def test_claude_quoting_the_adult_line_word_for_word_for_a_child_is_not_answered() -> None:
