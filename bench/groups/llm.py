@@ -7,7 +7,10 @@ turn's provider calls are read from its trace (call site by call site).
 
 Two scripted models, each over the whole replay: the VERBATIM one quotes its cited sentences exactly (the
 verifier may then skip entailment: every claim only restates its spans), the PARAPHRASING one rewords them
-(numbers, units and negations kept), so entailment is paid as a real model would make it paid. The targets
+(numbers, units and negations kept), so entailment is paid as a real model would make it paid. Both cite what
+a real model would: the lines the engine offered as this patient's for a dosing question, one statement per
+candidate drug for a list (bench.scripted_claude); the share of turns whose outcome matches the golden
+expectation is reported. The targets
 are judged on the paraphrasing model; the verbatim one is shown beside it.
 
 The reference pipeline makes 3 calls per answerable turn: understand (3.0 s), generate (2.5 s) and entail
@@ -174,9 +177,12 @@ def run() -> GroupResult:
                 para.wall_fraction, TARGET_WALL_FRACTION, "×", fmt="{:.2f}"),
     ]
     if para.mean_calls > TARGET_MEAN_CALLS or para.wall_fraction > TARGET_WALL_FRACTION:
+        sites = para.answerable_sites
+        per_turn = {k: LATENCY_S.get(k, 2.5) * v / para.n for k, v in sorted(sites.items())}
         result.notes.append(
-            "Not met with the paraphrasing model: an answerable turn pays generate + entail whenever a claim "
-            "rewords its span (a verbatim claim needs no model: ClaudeVerifier skips entailment when every claim "
-            "only restates its cited spans, an attribution lead-in such as 'Theo Dược thư,' aside). See the calls "
-            "by site above for where the rest goes.")
+            "Not met with the paraphrasing model. Simulated seconds per answerable turn by call site: "
+            + ", ".join(f"{k} {v:.2f} s" for k, v in per_turn.items())
+            + ". A dosing answer about one patient pays generate only (shown in the book's own words: its binding and "
+            "completeness are decided by code); a reworded claim of any other answer still pays entailment; "
+            "understand is the hybrid understander asking the model on low-confidence turns.")
     return result
