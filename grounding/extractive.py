@@ -19,8 +19,8 @@ from core.fuzzy_phrase import fuzzy_states
 from core.text import fold, states_phrase
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
-from grounding.question_focus import focus
 from grounding.patient_safety import SAFETY_FIRST_PREAMBLE, patient_safety
+from grounding.question_focus import focus
 from grounding.sentences import clean, lines, sentences
 
 DOSING_SECTION = "lieu_luong_cach_dung"

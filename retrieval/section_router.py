@@ -22,8 +22,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from core.sections import BOOK_ORDER
-from core.vocabulary import QUESTION_WORDS
 from core.text import fold, fold_query
+from core.vocabulary import QUESTION_WORDS
 
 
 @dataclass(frozen=True)
