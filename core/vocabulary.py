@@ -84,6 +84,10 @@ NEWBORN = _alternation(("tre so sinh", "so sinh"))
 CHAT_ADULT = _alternation((
     "nguoi lon", "nguoi truong thanh", "nguoi cao tuoi", "nguoi gia", "phu nu", "ba bau", "thai phu", "san phu",
     "nam gioi", "nu gioi", "dan ong", "nguoi me", "me dang", "me cho",
+    # "bệnh nhân" / "người bệnh" (and "BN", expanded by states.shorthand) is how clinicians write an adult patient;
+    # a child is "bệnh nhi", "trẻ", "bé" — and a child word beside it makes the population ambiguous (asked), an
+    # age decides it outright. Asking "người lớn hay trẻ em?" of "BN xơ gan …" was an unneeded question.
+    "benh nhan", "nguoi benh",
 ))
 CHAT_CHILD = _alternation((
     "tre em", "tre so sinh", "so sinh", "tre nho", "tre", "be", "em be", "chau", "con toi", "con minh", "con tui",
@@ -151,3 +155,9 @@ CLASS_SYNONYMS: tuple[tuple[str, ...], ...] = (
 "thuốc chống đông máu" / "kháng đông máu"): a class term in one monograph's interaction text must find the
 drugs another monograph's "Loại thuốc" line puts in that class. Membership itself is never listed here — it comes
 from each monograph's own text (retrieval.monograph_names)."""
+
+
+# Words of a question (folded) that say nothing about what it asks: not terms to match the book by.
+QUESTION_WORDS = frozenset(
+    ["co", "can", "khong", "duoc", "nen", "the", "nao", "gi", "la", "va", "cua", "cho", "toi", "minh", "em", "anh", "chi", "ban", "thuoc", "dung", "uong", "hay", "bi", "khi", "thi", "nay", "do", "nao", "sao", "vay", "a", "ah", "nhe", "oi", "voi", "o", "trong", "ma", "neu", "thuoc", "de", "lam", "bao", "nhieu", "may", "mot", "cac", "nhung",
+     "biet", "muon", "hoi", "thong", "tin", "ve", "noi", "xem", "giup", "tu", "van", "gioi", "thieu"])

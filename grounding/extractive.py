@@ -20,6 +20,7 @@ from core.text import fold, states_phrase
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
 from grounding.patient_safety import SAFETY_FIRST_PREAMBLE, patient_safety
+from grounding.question_focus import focus
 from grounding.sentences import clean, lines, sentences
 
 DOSING_SECTION = "lieu_luong_cach_dung"
@@ -104,6 +105,15 @@ CONTEXT_EXCLUSION_NOTICE = (
     "Theo Dược thư. Mục Liều lượng và cách dùng còn ghi không dùng thuốc cho bệnh nhân có chức năng thận/gan như "
     "đã nêu (trích ở cuối)."
 )
+
+
+def _starts(chunks: Sequence[Chunk]) -> list[int]:
+    """Index of each chunk's first sentence in the section's sentence list."""
+    starts, at = [], 0
+    for c in chunks:
+        starts.append(at)
+        at += len(sentences(c.text))
+    return starts
 
 
 class ExtractiveGenerator:
@@ -252,8 +262,13 @@ class ExtractiveGenerator:
     def _section(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
         if request.section_key:
             chunks = [c for c in evidence if c.section_key == request.section_key] or list(evidence)
-            return [Claim(text=s, citations=[c.doc_id])
-                    for c in chunks for s in sentences(c.text)[:MAX_SENTENCES_PER_CHUNK]]
+            every = [(s, c.doc_id) for c in chunks for s in sentences(c.text)]
+            names = [n for d in request.drug_ids for n in request.drug_names.get(d, [])]
+            focused, rest = focus(request.query, [s for s, _ in every], names=names)
+            # The question's own sentences first (question_focus), then each chunk's opening sentences as before.
+            opening = {i for start in _starts(chunks) for i in range(start, start + MAX_SENTENCES_PER_CHUNK)}
+            chosen = [*focused, *(i for i in rest if i in opening)]
+            return [Claim(text=every[i][0], citations=[every[i][1]]) for i in chosen]
         # Overview: the opening of each section, in evidence (book) order.
         claims: list[Claim] = []
         seen: set[tuple[str, str]] = set()

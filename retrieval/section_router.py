@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from core.sections import BOOK_ORDER
 from core.text import fold, fold_query
+from core.vocabulary import QUESTION_WORDS
 
 
 @dataclass(frozen=True)
@@ -175,10 +176,6 @@ def _dose_word(text: str, folded: str) -> bool:
 
 
 # ------------------------------------------------------------------------------------ free-form questions
-# Words of a question that say nothing about which section answers it.
-_QUESTION_WORDS = frozenset(
-    ["co", "can", "khong", "duoc", "nen", "the", "nao", "gi", "la", "va", "cua", "cho", "toi", "minh", "em", "anh", "chi", "ban", "thuoc", "dung", "uong", "hay", "bi", "khi", "thi", "nay", "do", "nao", "sao", "vay", "a", "ah", "nhe", "oi", "voi", "o", "trong", "ma", "neu", "thuoc", "de", "lam", "bao", "nhieu", "may", "mot", "cac", "nhung",
-     "biet", "muon", "hoi", "thong", "tin", "ve", "noi", "xem", "giup", "tu", "van", "gioi", "thieu"])
 FREE_FORM_SECTIONS: tuple[str, ...] = (
     "chi_dinh", "chong_chi_dinh", "than_trong", "thoi_ky_mang_thai", "thoi_ky_cho_con_bu",
     "tac_dung_khong_mong_muon", "huong_dan_xu_tri_adr", "tuong_tac_thuoc", "do_on_dinh_bao_quan",
@@ -203,7 +200,7 @@ _GENERIC_PHRASES = re.compile(r"\b(an toan|anh huong|van de|sao khong|co sao|ngu
 def _terms(text: str, drop: Iterable[str]) -> list[str]:
     dropped = set(drop)
     folded = _GENERIC_PHRASES.sub(" ", fold_query(text))
-    return [w for w in re.findall(r"[a-z0-9]+", folded) if w not in _QUESTION_WORDS and w not in dropped
+    return [w for w in re.findall(r"[a-z0-9]+", folded) if w not in QUESTION_WORDS and w not in dropped
             and len(w) >= 2]
 
 

@@ -19,6 +19,8 @@ _TOKEN = re.compile(r"(?<![\w/])(ko|k|hok|hông|khg|dc|đc|dk|đk|ng|vs|j|sd|ntn
 # "bn" is the patient when a number, a state or a description follows, or a preposition comes before.
 _PATIENT_AFTER = re.compile(r"\s*(\d|bị|bi\b|suy|có\b|co\b|nam\b|nữ\b|nu\b|đang|dang\b|mắc|mac\b|là\b|la\b|"
                             r"tiểu đường|tăng|cao tuổi|lớn tuổi|nhi\b|già|mang thai|cho con bú)", re.IGNORECASE)
+_AMOUNT_AFTER = re.compile(r"\s*(mg|g\b|ml|viên|vien|gói|goi|ống|ong\b|tuổi|tuoi|tháng|thang|kg|ký|ky|cân|can\b|lần|lan\b|"
+                           r"ngày|ngay|giờ|gio\b|liều|lieu|\?|$)", re.IGNORECASE)
 _PATIENT_BEFORE = re.compile(r"(cho|của|cua|các|cac|những|nhung|người|nguoi|ở|o|với|voi)\s*$", re.IGNORECASE)
 
 
@@ -31,7 +33,12 @@ def expand_chat(text: str) -> str:
             return m.group(0)  # "vitamin K", "nhóm B": a name, not shorthand
         if token == "bn":
             after, before = text[m.end():], text[:m.start()]
-            return "bệnh nhân" if _PATIENT_AFTER.match(after) or _PATIENT_BEFORE.search(before) else "bao nhiêu"
+            if _PATIENT_AFTER.match(after) or _PATIENT_BEFORE.search(before):
+                return "bệnh nhân"
+            # Capitalised "BN", or "bn" opening the turn ("BN xơ gan, suy gan nặng …"), is the clinician's patient,
+            # unless an amount follows ("BN mg?", "bn viên"), which is "bao nhiêu".
+            opening = m.group(1) == "BN" or not before.strip(" ,.:;-")
+            return "bệnh nhân" if opening and not _AMOUNT_AFTER.match(after) else "bao nhiêu"
         return _SIMPLE.get(token, m.group(0))
 
     return _TOKEN.sub(replace, text)

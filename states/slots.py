@@ -323,7 +323,10 @@ def extract_slots(text: str) -> Slots:
     pregnant = bool(_PREGNANT.search(folded) or _PREGNANCY_MONTHS.search(folded))
     breastfeeding = bool(_BREASTFEEDING.search(folded))
     renal_m = None if _RENAL_DENIED.search(folded) else _RENAL.search(folded)
-    hepatic_m = _HEPATIC.search(folded)
+    # The graded impairment is the one the book's bands and contraindications name ("xơ gan mất bù, suy gan nặng":
+    # the grade "suy gan nặng", not the first disease word), so a graded mention wins over an earlier ungraded one.
+    hepatic_all = list(_HEPATIC.finditer(folded))
+    hepatic_m = next((m for m in hepatic_all if m.group(2)), hepatic_all[0] if hepatic_all else None)
     comorbidities: list[str] = []
     if _COMORBIDITY_CUE.search(folded):
         for name in COMORBIDITIES:

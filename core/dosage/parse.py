@@ -547,6 +547,14 @@ class _Parser:
             # "Uống, đặt trực tràng: … Uống 300 mg …": the line that opens with one of its context's routes is that
             # route's (the context, and the indication under it, stay open for the next line).
             context = replace(context, routes=opening_routes)
+        elif len(context.routes) > 1 and kind == "regimen":
+            # "Thuốc tiêm: … Để kiểm soát nhanh loạn thần cấp, haloperidol lactat có thể tiêm tĩnh mạch, liều 0,5 -
+            # 50 mg": a line under a several-route lead-in that names one of them before its dose is that route's,
+            # wherever the route word sits — else an intramuscular question would be quoted the intravenous dose.
+            stated = tuple(r for r, p in _ROUTES if r in context.routes and r != "inhaled"
+                           and p.search(_opening(body)))
+            if len(stated) == 1:
+                context = replace(context, routes=stated)
         if kind == "regimen" and not context.routes:
             anywhere = tuple(r for r, p in _ROUTES if p.search(fold(text))
                              and (r != "inhaled" or re.search(r"khí dung|hít|phun mù", text, re.I)))

@@ -1,0 +1,51 @@
+"""Which sentences of a section answer THIS question (issue 17, item 7: a free-form question is answered from what
+the monograph says about it, not from the opening of the section it was routed to).
+
+Two rules, both only reorder or withhold sentences of the cited section — nothing is written:
+- A sentence that shares a pair of content words with the question ("dùng lại", "INR đích", "đường uống") comes
+  first: "có dùng lại được không?" after a hypersensitivity reaction is answered by the sentence that says
+  "không bao giờ được dùng lại", not by the section's first item.
+- When the question names one route, a sentence carrying a dose for another route only is withheld: the oral
+  antidote regimen asked for is not shown beside the intravenous loading dose (a dose of another route is another
+  patient's dose, the same rule as the dose path's).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from core.dosage.lines import dose_quantities
+from core.text import fold
+from core.vocabulary import QUESTION_WORDS
+from grounding.dosing_select import routes_of
+
+MAX_FOCUSED = 3
+"""At most this many question-matching sentences are moved to the front."""
+
+
+def _pairs(text: str, drop: set[str]) -> set[str]:
+    words = [w for w in re.findall(r"[a-z0-9]+", fold(text)) if w not in QUESTION_WORDS and w not in drop]
+    return {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
+
+
+def _adjacent(text: str) -> set[str]:
+    words = re.findall(r"[a-z0-9]+", fold(text))
+    return {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
+
+
+def focus(question: str, sentences: Sequence[str], *, names: Sequence[str] = ()) -> tuple[list[int], list[int]]:
+    """Indices of `sentences`: the question-matching ones (book order, at most MAX_FOCUSED), and the rest in book
+    order; sentences dosing another route than the one asked are in neither."""
+    drop = {w for n in names for w in fold(n).split()}
+    wanted = _pairs(question, drop)
+    asked_routes = routes_of(question)
+    keep: list[int] = []
+    for i, s in enumerate(sentences):
+        if len(asked_routes) == 1 and dose_quantities(fold(s)):
+            named = routes_of(s)
+            if named and asked_routes[0] not in named:
+                continue
+        keep.append(i)
+    first = [i for i in keep if wanted & _adjacent(sentences[i])][:MAX_FOCUSED] if wanted else []
+    return first, [i for i in keep if i not in first]
