@@ -99,3 +99,38 @@ def rss_mib(pid: int) -> dict[str, float]:
         if key in ("VmRSS", "VmHWM"):
             found[key] = int(value.split()[0]) / 1024
     return found
+
+
+def _established_inodes(port: int) -> set[str]:
+    """Socket inodes of established TCP connections whose local port is `port` (/proc/net/tcp and tcp6)."""
+    found: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":  # 01: ESTABLISHED
+                found.add(fields[9])
+    return found
+
+
+def connections_per_worker(server: Server) -> list[int]:
+    """How many of the server's established connections each worker process holds, largest first."""
+    inodes = _established_inodes(server.port)
+    counts: list[int] = []
+    for pid in server.worker_pids():
+        held = 0
+        try:
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                try:
+                    target = os.readlink(fd)
+                except OSError:
+                    continue
+                if target.startswith("socket:[") and target[8:-1] in inodes:
+                    held += 1
+        except OSError:
+            continue
+        counts.append(held)
+    return sorted(counts, reverse=True)

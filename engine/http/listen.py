@@ -24,8 +24,9 @@ def reuse_port_supported() -> bool:
     return hasattr(socket, "SO_REUSEPORT")
 
 
-def _bound(family: int, address: Any, cls: type[socket.socket]) -> socket.socket:
-    sock = cls(family=family, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
+def listen_in_worker(family: int, address: Any) -> socket.socket:
+    """In a worker: its own socket on the supervisor's address (uvicorn calls listen() on it)."""
+    sock = socket.socket(family=family, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
@@ -37,11 +38,6 @@ def _bound(family: int, address: Any, cls: type[socket.socket]) -> socket.socket
     return sock
 
 
-def listen_in_worker(family: int, address: Any) -> socket.socket:
-    """In a worker: its own socket on the supervisor's address (uvicorn calls listen() on it)."""
-    return _bound(family, address, socket.socket)
-
-
 class PerWorkerSocket(socket.socket):
     """The supervisor's bound, never listening, socket; each worker that unpickles it gets its own socket."""
 
@@ -50,8 +46,19 @@ class PerWorkerSocket(socket.socket):
 
 
 def bind_for_workers(host: str, port: int) -> PerWorkerSocket:
-    """The supervisor's socket for `host:port` (IPv4, or IPv6 when the host has a colon)."""
+    """The supervisor's socket for `host:port` (IPv4, or IPv6 when the host has a colon).
+
+    Bound before SO_REUSEPORT is set on it, so a port already in use, by any server (another
+    `formulary-fsm serve --workers N` included), fails here with EADDRINUSE instead of being shared with it;
+    the option set afterwards lets this server's own workers bind beside it."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = _bound(family, (host, port), PerWorkerSocket)
-    assert isinstance(sock, PerWorkerSocket)
+    sock = PerWorkerSocket(family=family, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
     return sock
