@@ -12,6 +12,9 @@ address: the kernel then hashes each new connection to one of the listening sock
 its share. A worker that uvicorn restarts binds a fresh socket the same way. The socket reaches the worker
 through uvicorn's own spawn (it pickles the sockets it hands to each worker); pickling `PerWorkerSocket`
 sends its address instead of the descriptor.
+
+A worker listens only once its app has started (uvicorn runs the lifespan first), so connections opened
+while a worker is still starting all go to the workers already listening, and keep-alive keeps them there.
 """
 
 from __future__ import annotations
@@ -48,15 +51,18 @@ class PerWorkerSocket(socket.socket):
 def bind_for_workers(host: str, port: int) -> PerWorkerSocket:
     """The supervisor's socket for `host:port` (IPv4, or IPv6 when the host has a colon).
 
-    Bound before SO_REUSEPORT is set on it, so a port already in use, by any server (another
-    `formulary-fsm serve --workers N` included), fails here with EADDRINUSE instead of being shared with it;
-    the option set afterwards lets this server's own workers bind beside it."""
+    A port already in use, by any server (another `formulary-fsm serve --workers N` included), is refused
+    with EADDRINUSE instead of being shared with it: a plain bind, without SO_REUSEPORT, is tried first."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    if port:
+        with socket.socket(family=family, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
     sock = PerWorkerSocket(family=family, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((host, port))
     except OSError:
         sock.close()
         raise
