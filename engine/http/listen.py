@@ -2,7 +2,8 @@
 
 With `--workers N` uvicorn binds one socket in the supervisor and every worker accepts from it. A burst of
 new connections wakes one worker's event loop, which accepts until the queue is empty: measured at 50
-keep-alive conversations opened together on 2 workers, one worker got 37 of them and the other 13, and
+keep-alive conversations opened together on 2 workers, one worker got 37 of them and the other 13 (that run
+did not wait for both workers to be listening; with per-worker sockets and the wait, 25 / 25), and
 because keep-alive connections stay with the worker that accepted them, the busy worker set the latency
 of the whole run (p99 0.7–1.1 s) while the other idled.
 
