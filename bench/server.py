@@ -44,7 +44,9 @@ class Server:
                 if self.proc.poll() is not None:
                     raise RuntimeError(f"formulary-fsm serve exited with {self.proc.returncode}{self._tail()}")
                 try:
-                    if client.get(f"{self.url}/ready").status_code == 200:
+                    # Every worker listening: a worker still starting gets none of the connections opened now.
+                    if client.get(f"{self.url}/ready").status_code == 200 and \
+                            _listening_sockets(self.port) >= self.workers:
                         return self
                 except httpx.HTTPError:
                     pass
@@ -98,4 +100,55 @@ def rss_mib(pid: int) -> dict[str, float]:
         key, _, value = line.partition(":")
         if key in ("VmRSS", "VmHWM"):
             found[key] = int(value.split()[0]) / 1024
+    return found
+
+
+def _established_inodes(port: int) -> set[str]:
+    """Socket inodes of established TCP connections whose local port is `port` (/proc/net/tcp and tcp6)."""
+    found: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "01":  # 01: ESTABLISHED
+                found.add(fields[9])
+    return found
+
+
+def connections_per_worker(server: Server) -> list[int]:
+    """How many of the server's established connections each worker process holds, largest first."""
+    inodes = _established_inodes(server.port)
+    counts: list[int] = []
+    for pid in server.worker_pids():
+        held = 0
+        try:
+            for fd in Path(f"/proc/{pid}/fd").iterdir():
+                try:
+                    target = os.readlink(fd)
+                except OSError:
+                    continue
+                if target.startswith("socket:[") and target[8:-1] in inodes:
+                    held += 1
+        except OSError:
+            continue
+        counts.append(held)
+    # The supervisor's children include multiprocessing's resource tracker, which holds no connection.
+    return sorted(counts, reverse=True)[:server.workers]
+
+
+def _listening_sockets(port: int) -> int:
+    """TCP sockets listening on `port` (one per worker with per-worker sockets, engine/http/listen.py)."""
+    found = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            return 1 << 30  # no /proc: cannot tell, do not wait on it
+        for line in lines:
+            fields = line.split()
+            if int(fields[1].rsplit(":", 1)[1], 16) == port and fields[3] == "0A":  # 0A: LISTEN
+                found += 1
     return found

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 import tempfile
+import threading
 from pathlib import Path
 
 from bench.engines import offline_env
@@ -21,7 +22,7 @@ from bench.fixture import conversations
 from bench.load import LoadResult, run_load
 from bench.pg import count_turns, fresh_schema, postgres_problem
 from bench.results import Distribution, GroupResult, at_least, at_most, exactly
-from bench.server import Server
+from bench.server import Server, connections_per_worker
 
 TITLE = "HTTP load: 50 concurrent conversations × 10 turns, loopback: 1 worker on SQLite, 2 workers on PostgreSQL"
 CONVERSATIONS = 50
@@ -44,15 +45,22 @@ def _sqlite_turns(db: Path, conversation_ids: list[str]) -> int:
     return int(row[0]) if row else 0
 
 
-def _serve(env: dict[str, str], workers: int, log: Path) -> tuple[LoadResult, LoadResult, list[str]]:
+def _serve(env: dict[str, str], workers: int, log: Path) -> tuple[LoadResult, LoadResult, list[str], list[int]]:
+    split: list[int] = []
     with Server(env, workers=workers, log=log) as server:
         # Warm the workers (first requests import lazily and warm caches); these conversations are not counted.
         warm = run_load(server.url, conversation_scripts(10, 2))
+        # One second into the load, which worker holds which of the keep-alive connections (they stay put).
+        probe = threading.Timer(1.0, lambda: split.extend(connections_per_worker(server)))
+        probe.start()
         load = run_load(server.url, conversation_scripts(CONVERSATIONS, TURNS_EACH), overall_s=150)
-    return warm, load, sorted(load.conversation_ids)
+        probe.cancel()
+        probe.join()
+    return warm, load, sorted(load.conversation_ids), split
 
 
-def _report(result: GroupResult, label: str, load: LoadResult, warm: LoadResult, stored: int) -> tuple[float, float]:
+def _report(result: GroupResult, label: str, load: LoadResult, warm: LoadResult, stored: int,
+            split: list[int]) -> tuple[float, float]:
     throughput = load.ok / load.wall_s if load.wall_s else 0.0
     p99 = float("inf")
     if load.latencies_ms:
@@ -66,6 +74,7 @@ def _report(result: GroupResult, label: str, load: LoadResult, warm: LoadResult,
         f"{label}: load generator CPU share of the machine":
             f"{load.client_cpu_s / (2 * load.wall_s):.0%}" if load.wall_s else "",
         f"{label}: throughput, turns/s": round(throughput, 1),
+        f"{label}: connections held by each worker process, 1 s into the load": " / ".join(map(str, split)),
     })
     if warm.errors:
         result.notes.append(f"{label}: warm-up errors: {warm.errors[:3]}")
@@ -82,7 +91,8 @@ def run() -> GroupResult:
     result.setup = {
         "default": "formulary-fsm serve --workers 1 on 127.0.0.1, SQLite under DATA_DIR, WORKER_THREADS unset "
                    "(the store-sized default); then the same with WORKER_THREADS=32 (the former default)",
-        "scale-out": "formulary-fsm serve --workers 2, DATABASE_URL = PostgreSQL (fresh schema), WORKER_THREADS unset",
+        "scale-out": "formulary-fsm serve --workers 2 (each worker on its own SO_REUSEPORT socket), DATABASE_URL = "
+                     "PostgreSQL (fresh schema), WORKER_THREADS unset",
         "both": "Qdrant Edge fixture index; rules + extractive + lexical",
         "client": f"minimal asyncio HTTP/1.1 keep-alive client (bench/load.py), {CONVERSATIONS} conversations at "
                   f"once × {TURNS_EACH} turns each, in order; warm-up 10 conversations × 2 turns, not counted",
@@ -91,9 +101,9 @@ def run() -> GroupResult:
     for label, extra in (("SQLite, 1 worker", {}), ("SQLite, 1 worker, 32 threads", {"WORKER_THREADS": "32"})):
         with tempfile.TemporaryDirectory(prefix="bench-http-") as tmp:
             data_dir = Path(tmp)
-            warm, load, ids = _serve(offline_env(data_dir, **extra), 1, data_dir / "serve.log")
+            warm, load, ids, split = _serve(offline_env(data_dir, **extra), 1, data_dir / "serve.log")
             stored = _sqlite_turns(data_dir / "formulary.db", ids) if ids else 0
-        throughput, sqlite_p99[label] = _report(result, label, load, warm, stored)
+        throughput, sqlite_p99[label] = _report(result, label, load, warm, stored, split)
     result.targets.append(at_most(22, "SQLite, 1 worker (the make run default): p99 under load",
                                   sqlite_p99["SQLite, 1 worker"], TARGET_SQLITE_P99_MS, "ms", label="p99 ",
                                   fmt="{:.0f}"))
@@ -105,10 +115,10 @@ def run() -> GroupResult:
         return result
     with tempfile.TemporaryDirectory(prefix="bench-http-") as tmp, fresh_schema("bench_http") as (url, schema):
         data_dir = Path(tmp)
-        warm, load, ids = _serve(offline_env(data_dir, DATABASE_URL=url), 2, data_dir / "serve.log")
+        warm, load, ids, split = _serve(offline_env(data_dir, DATABASE_URL=url), 2, data_dir / "serve.log")
         stored = count_turns(schema, ids)
     label = "PostgreSQL, 2 workers"
-    throughput, p99 = _report(result, label, load, warm, stored)
+    throughput, p99 = _report(result, label, load, warm, stored, split)
     result.targets += [
         at_least(22, f"{label}: throughput (50 × 10 over HTTP)", throughput, TARGET_PG_TURNS_PER_S, "turns/s",
                  fmt="{:.0f}"),

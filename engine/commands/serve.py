@@ -8,8 +8,10 @@ then calls the `engine.http.app:create_app` factory and opens its own read-only 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from engine.config import Settings, load_settings
+from engine.http.listen import bind_for_workers, reuse_port_supported
 
 APP_FACTORY = "engine.http.app:create_app"
 PROTOCOL = "engine.http.protocol:BoundedH11Protocol"
@@ -46,8 +48,7 @@ def run(args: argparse.Namespace) -> int:
     prepare(settings)
     print(f"formulary-fsm: serving on http://{args.host}:{args.port} ({args.workers} worker(s), "
           f"data in {settings.data_dir})", flush=True)
-    uvicorn.run(
-        APP_FACTORY,
+    options: dict[str, Any] = dict(
         factory=True,
         host=args.host,
         port=args.port,
@@ -63,4 +64,17 @@ def run(args: argparse.Namespace) -> int:
         h11_max_incomplete_event_size=settings.max_header_bytes,
         timeout_keep_alive=settings.keep_alive_timeout_s,
     )
+    if args.workers == 1 or not reuse_port_supported():
+        uvicorn.run(APP_FACTORY, **options)
+        return 0
+    # Several workers: each listens on its own SO_REUSEPORT socket, so connections spread over the workers
+    # (engine/http/listen.py); uvicorn's supervisor still starts, watches and stops them.
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config(APP_FACTORY, **options)
+    try:
+        sock = bind_for_workers(args.host, args.port)
+    except OSError as exc:
+        raise SystemExit(f"formulary-fsm serve: cannot listen on {args.host}:{args.port}: {exc.strerror}") from None
+    Multiprocess(config, sockets=[sock]).run()
     return 0

@@ -128,9 +128,10 @@ async def query(request: Request) -> Response:
     finally:
         if key is not None:
             services.in_flight.discard(key)
-    body = result.reply.model_dump(mode="json", exclude=None if _wants_trace(request) else {"trace"})
+    # Encoded once, by pydantic-core, straight to the body's bytes (not to plain objects, then json.dumps).
+    body = result.reply.model_dump_json(exclude=None if _wants_trace(request) else {"trace"})
     headers = {"Idempotent-Replayed": "true"} if result.replayed else None
-    return JSONResponse(body, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
 
 
 def _turn_json(turn: TurnRecord, with_trace: bool) -> dict[str, Any]:
