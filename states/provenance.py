@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from core.vocabulary import INJECTION_ROUTES
 from states.frame import QueryFrame
 from states.slots import Slots, extract_slots
 from states.understander import Understanding, UnderstandingRequest
@@ -88,6 +89,17 @@ def ground_frame(frame: QueryFrame, turns: Sequence[str]) -> tuple[QueryFrame, l
             notes.append(f"provenance: replaced model value {name}={value} with {text_value} from the user's words")
         else:
             drop(name, value, f"the user last said {text_value}")
+    # "thế còn đường tiêm?": the injection family is read from this turn's words by the extractors, as the route is
+    # (a model frame does not carry it). Without it a model frame with no route would let the merge keep the
+    # previous route, and an injection follow-up would be answered with the oral dose.
+    route_now = update.get("route", frame.route)
+    family = stated[0].route_family
+    if family == "injection" and route_now is not None and route_now not in INJECTION_ROUTES:
+        drop("route", route_now, "this turn asks about injection")
+        route_now = None
+    family = family if route_now is None else None
+    if family != frame.route_family:
+        update["route_family"] = family
     # The age as quoted back to the user comes from the same words as the age itself.
     age = update.get("age_months", frame.age_months)
     if age is None:

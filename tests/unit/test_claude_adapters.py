@@ -157,6 +157,37 @@ def test_hybrid_asks_the_model_when_rules_are_unsure_and_says_so() -> None:
     assert any("rules confidence 0.40" in n for n in understood.notes)
 
 
+def test_hybrid_reads_the_answer_to_the_pending_question_without_the_model() -> None:
+    """"18 kg" after "Bé 5 tuổi, nặng bao nhiêu kg?": the extractors' value is all the gates may read (provenance),
+    so no understanding call is paid for it; a chip the reply offered is read the same way."""
+    fake = FakeMessages([frame_reply(**ADULT_ORAL_FRAME)])
+    weight = FixedRules(QueryFrame(turn_type="dosing_calc", weight_kg=18.0, confidence=0.6))
+    asked_weight = Pending(reason="missing_pediatric_age_or_weight", missing=["weight"])
+    understood = HybridUnderstander(weight, ClaudeUnderstander(client_for(fake)), min_confidence=0.8).understand(
+        _request("18 kg", pending=asked_weight), RequestBudget())
+    assert understood.frame.understood_by == "rules" and understood.frame.weight_kg == 18.0
+    chip = FixedRules(QueryFrame(turn_type="condition_to_drug", condition="Động kinh", confidence=0.6))
+    asked_indication = Pending(reason="ambiguous_indication", missing=["condition"],
+                               quick_replies=["Động kinh", "Đau dây thần kinh sinh ba"])
+    understood = HybridUnderstander(chip, ClaudeUnderstander(client_for(fake)), min_confidence=0.8).understand(
+        _request("Động kinh", pending=asked_indication), RequestBudget())
+    assert understood.frame.understood_by == "rules"
+    assert fake.requests == []
+
+
+def test_hybrid_still_asks_the_model_when_the_turn_answers_nothing_asked() -> None:
+    """The same low-confidence frame with no pending question, or naming a new drug, is the model's to read."""
+    fake = FakeMessages([frame_reply(**ADULT_ORAL_FRAME), frame_reply(**ADULT_ORAL_FRAME)])
+    asked_weight = Pending(reason="missing_pediatric_age_or_weight", missing=["weight"])
+    for frame, pending in ((QueryFrame(turn_type="dosing_calc", weight_kg=18.0, confidence=0.6), None),
+                           (QueryFrame(turn_type="dosing_calc", drugs=["paracetamol"], age_months=60.0,
+                                       confidence=0.6), asked_weight)):
+        hybrid = HybridUnderstander(FixedRules(frame), ClaudeUnderstander(client_for(fake)), min_confidence=0.8)
+        assert hybrid.understand(_request("18 kg", pending=pending), RequestBudget()).frame.understood_by \
+            == "anthropic"
+    assert len(fake.requests) == 2
+
+
 # --------------------------------------------------------------------------------------- generation
 
 

@@ -127,3 +127,14 @@ def test_the_merged_frame_the_gates_read_holds_only_values_from_the_users_turns(
         said.append(text)
         assert reply.frame is not None
         _assert_supported(QueryFrame.model_validate(reply.frame), said)
+
+
+def test_an_injection_follow_up_keeps_its_route_family_whatever_the_model_returned() -> None:
+    """A model frame never carries the route family; "thế còn đường tiêm?" must still be an injection question
+    (else the merge keeps the oral route of the previous answer and the oral dose is shown again)."""
+    frame, _ = ground_frame(QueryFrame(turn_type="dosing_calc", route="oral"),
+                            user_turns("thế còn đường tiêm?", ["Người dùng: Liều paracetamol uống cho người lớn?"]))
+    assert frame.route is None and frame.route_family == "injection"
+    frame, _ = ground_frame(QueryFrame(turn_type="dosing_calc", route="iv"),
+                            user_turns("tiêm tĩnh mạch thì sao?", []))
+    assert frame.route == "iv" and frame.route_family is None
