@@ -284,14 +284,26 @@ _CHILD_MISREAD = frozenset({"nhĩ", "nhị", "nhì", "nhí", "bể", "bẻ", "b�
                             "còn gái", "còn con"})
 
 
+_NOT_THE_PATIENT = re.compile(r"\b(?:khoa nhi|nhi khoa|benh vien nhi|vien nhi|phong kham nhi|bac si nhi|dieu duong nhi|"
+                              r"duoc si nhi|phong nhi)\b")
+_FOR_ADULT = re.compile(r"\b(?:cho|danh cho|ve|lieu) (?:" + CHAT_ADULT.pattern.removeprefix(r"\b") + ")")
+_FOR_CHILD = re.compile(r"\b(?:cho|danh cho|ve|lieu) (?:tre em|tre nho|tre|be|em be|chau|thieu nhi|tre so sinh)\b")
+
+
 def extract_population(folded: str, age_months: float | None, *, mother: bool, text: str = "") -> str | None:
     if age_months is not None:
         return "adult" if age_months >= ADULT_FROM_MONTHS else "pediatric"
     if mother:
         # "mẹ cho con bú … có ảnh hưởng đến bé không": the patient is the mother; "bé" is the nursing infant.
         return "adult"
+    # "bác sĩ khoa nhi", "bệnh viện nhi": a job or a place, not the patient.
+    folded = _NOT_THE_PATIENT.sub(lambda m: " " * len(m.group(0)), folded)
     adult, child = bool(_ADULT.search(folded)), _child_named(_BREASTFEEDING.sub(" ", folded), text)
     if adult and child:
+        # "… nhưng hỏi cho người lớn": whom the question is for, said outright, decides.
+        for_adult, for_child = bool(_FOR_ADULT.search(folded)), bool(_FOR_CHILD.search(folded))
+        if for_adult != for_child:
+            return "adult" if for_adult else "pediatric"
         return None
     if adult:
         return "adult"
