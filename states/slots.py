@@ -242,9 +242,23 @@ def _route_named(route: str, pattern: re.Pattern[str], folded: str, text: str) -
     return True
 
 
+# "bé không uống được", "nuốt không nổi", "chưa uống được": the route the patient cannot take is not the one asked
+# (#18: "nếu bé không uống được phải tiêm thì liều sao?" was answered with the oral dose).
+_NEGATED_ROUTE = re.compile(
+    r"\b(?:khong|ko|k|chua|chang|hong|khong the|ko the|khong chiu|ko chiu|bo)\s+(?:the\s+|chiu\s+|con\s+)?"
+    r"(?:uong|nuot|ngam|dat|boi|xit|hit)(?:\s+(?:duoc|noi|vao|thuoc))*\b"
+    r"|\b(?:uong|nuot|ngam)\s+(?:thuoc\s+)?(?:khong|ko|k|chang|hong)\s+(?:duoc|noi|vo|vao)\b")
+
+
+def without_negated_route(folded: str) -> str:
+    """The folded turn with the routes it says the patient cannot take blanked out (same length)."""
+    return _NEGATED_ROUTE.sub(lambda m: " " * len(m.group(0)), folded)
+
+
 def extract_route(folded: str, text: str = "") -> str | None:
     """The one route the turn names; None when it names none or several ("uống hay đặt hậu môn?")."""
     found: list[str] = []
+    folded = without_negated_route(folded)
     rest = folded
     for route, pattern in _ROUTES:
         if _route_named(route, pattern, rest, text):
