@@ -39,8 +39,8 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (rf"\b(?:me|ma|má) (?:{_OF})\b", "mother", ADULT),
     (rf"\b(?:bo|cha|ba) (?:{_OF})\b", "father", ADULT),
     (rf"\b(?:ong|ba) (?:noi|ngoai) (?:{_OF})\b|\b(?:ong|ba) (?:noi|ngoai)\b", "grandparent", ADULT),
-    (rf"\b(?:em|em trai|em gai|thang em|dua em|be em) (?!be\b)(?:{_OF})\b|\b(?:thang|dua|be) em\b", "younger",
-     None),
+    (rf"\b(?:em trai|em gai|thang em|dua em|be em) (?:{_OF})\b|\bem (?!be\b)(?:{_OF})\b|\b(?:thang|dua|be) em\b",
+     "younger", None),
     (rf"\b(?:anh|chi|anh trai|chi gai|anh hai|chi hai) (?:{_OF})\b", "older", None),
     # Another child of the family, named by rank: "đứa nhỏ", "bé út", "thằng lớn", "bé kia" — never the one before.
     (r"\b(?:dua|thang|con|be|chau) (?:nho|ut|lon|kia|thu hai|thu ba|sau|dau)\b", "sibling", None),

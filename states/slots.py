@@ -37,8 +37,14 @@ _AGE_YEARS = re.compile(rf"\b{_NUM}\s*(?:tuoi|t)\b(?! thai)")
 _AGE_MONTHS_TUOI = re.compile(rf"\b{_NUM}\s*thang tuoi\b")
 _AGE_MONTHS_PERSON = re.compile(rf"\b{_PERSON}( [a-z]+){{0,2}} {_NUM}\s*thang\b(?! (dau|cuoi|giua|nay|truoc|sau))")
 _AGE_MONTHS_BARE = re.compile(rf"^(?:be |chau |tre |con )?{_NUM}\s*thang\b")
-_AGE_WEEKS = re.compile(rf"\b{_NUM}\s*tuan tuoi\b")
-_AGE_DAYS = re.compile(rf"\b{_NUM}\s*ngay tuoi\b")
+# "mới 3 tuần", "được 10 ngày", "bé 3 tuần": a baby's age since birth. Not a gestation ("sinh 36 tuần", "thai 36
+# tuần" — GESTATION_PHRASES), nor a duration of treatment ("uống được 3 tuần": the verb comes first).
+_SINCE_BIRTH = r"(?:(?<!uong )(?<!dung )(?<!tiem )(?<!bi )moi|(?<!uong )(?<!dung )(?<!tiem )(?<!bi )duoc|be|chau|em be|so sinh|con)"
+_AGE_WEEKS = re.compile(rf"\b{_NUM}\s*tuan tuoi\b|\b{_SINCE_BIRTH}\s+(?:moi\s+|duoc\s+)?{_NUM}\s*tuan\b(?! (?:thai|tuoi|nay|truoc|sau))")
+_AGE_DAYS = re.compile(rf"\b{_NUM}\s*ngay tuoi\b|\b{_SINCE_BIRTH}\s+(?:moi\s+|duoc\s+)?{_NUM}\s*ngay\b(?! (?:nay|truoc|sau|nay))")
+# "bé lên 5", "cháu mới lên 3": turned N (years), said of a child.
+_TURNED = re.compile(rf"\b(?:be|chau|con|no|em|thang be|con be|cu)\s+(?:moi\s+|vua\s+|da\s+|sap\s+)?len\s+{_NUM}\b"
+                     r"(?!\s*(?:[.,]\d|thang|tuan|ngay|kg|ky|ki|can|lang|do|lan|mg|ml|vien|cm|%|tuoi))")
 _PREGNANCY_MONTHS = re.compile(rf"\b(thai|bau|mang thai|co thai)( [a-z]+){{0,2}} {_NUM}\s*(thang|tuan)\b")
 
 # --- population ------------------------------------------------------------------------------------------
@@ -170,7 +176,7 @@ def read_age(folded: str) -> Age:
             return Age(n * 12 + 6, f"{_fmt(n)} tuổi rưỡi")
         return Age(n + 0.5, f"{_fmt(n)} tháng rưỡi")
     for pattern, unit in ((_AGE_MONTHS_TUOI, "m"), (_AGE_WEEKS, "w"), (_AGE_DAYS, "d"),
-                          (_AGE_MONTHS_PERSON, "m"), (_AGE_MONTHS_BARE, "m"), (_AGE_YEARS, "y")):
+                          (_AGE_MONTHS_PERSON, "m"), (_AGE_MONTHS_BARE, "m"), (_AGE_YEARS, "y"), (_TURNED, "y")):
         m = pattern.search(scrubbed)
         if not m:
             continue
