@@ -389,7 +389,7 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"lieu( (luong|dung|khoi dau|ban dau|bat dau|duy tri|toi da|thong thuong|thuong dung|uong|tiem))?|bi|"
     r"cach dung|bao nhieu|the nao|nhu the nao|ra sao|the sao|la|cho|cua|duoc|khong|co|nen|can|phai|dung|uong|"
     r"tiem( bap| tinh mach| duoi da)?|truyen( tinh mach)?|dat (truc trang|hau mon)|ngam|nho|boi|xit|thuoc|"
-    r"mot (lan|ngay)|moi (lan|ngay)|hoi|toi|minh|ban|giup|xem|biet|muon|xin|vay|a|nhe|oi|voi|va|hay|nao|gi|khi|thi|"
+    r"mot (lan|ngay)|moi (lan|ngay)|(?:may|bao nhieu|1|mot) lan|lan|may|toi da|hoi|toi|minh|ban|giup|xem|biet|muon|xin|vay|a|nhe|oi|voi|va|hay|nao|gi|khi|thi|"
     r"benh nhan|nguoi benh|nguoi|mg|ml|g|kg|ky|ki|can|tuoi|thang|tuan|ngay|khoi dau|ban dau|duy tri|"
     r"dung luong|dang|vien|siro|goi|ong|duong|dan|thoi|the|con|me|bo|ba|anh|chi|vo|em|nha|clcr|egfr|"
     r"do thanh thai( creatinin)?|benh nen|sao|ruoi|mot|hai|bon|chin|muoi|pound|pounds|lbs|lb|"
