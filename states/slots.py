@@ -306,8 +306,12 @@ _CHILD_MISREAD = frozenset({"nhĩ", "nhị", "nhì", "nhí", "bể", "bẻ", "b�
 
 _NOT_THE_PATIENT = re.compile(r"\b(?:khoa nhi|nhi khoa|benh vien nhi|vien nhi|phong kham nhi|bac si nhi|dieu duong nhi|"
                               r"duoc si nhi|phong nhi)\b")
-_FOR_ADULT = re.compile(r"\b(?:cho|danh cho|ve|lieu) (?:" + CHAT_ADULT.pattern.removeprefix(r"\b") + ")")
-_FOR_CHILD = re.compile(r"\b(?:cho|danh cho|ve|lieu) (?:tre em|tre nho|tre|be|em be|chau|thieu nhi|tre so sinh)\b")
+# "… nhưng hỏi cho người lớn", "mình hỏi cho trẻ em": whom the asker says the question is for ("Liều cho người lớn
+# và trẻ em" asks for both, and stays undecided).
+_FOR_ADULT = re.compile(r"\b(?:hoi|hoi lieu|hoi giup|hoi ho) (?:cho|ve) (?:" + CHAT_ADULT.pattern.removeprefix(r"\b")
+                        + ")")
+_FOR_CHILD = re.compile(r"\b(?:hoi|hoi lieu|hoi giup|hoi ho) (?:cho|ve) (?:tre em|tre nho|tre|be|em be|chau|thieu nhi|"
+                        r"tre so sinh)\b")
 
 
 def extract_population(folded: str, age_months: float | None, *, mother: bool, text: str = "") -> str | None:
