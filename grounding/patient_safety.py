@@ -160,11 +160,12 @@ def excludes_child(sentence: str, patient: Patient, indication: str | None = Non
 
 _CONDITION_CUES = re.compile(r"^((tien su|benh nen|bi|dang bi|mac|mac benh|co|co benh|benh|nguoi|nguoi bi|kem theo|"
                              r"bi ca|chung|hoi chung|de|dieu tri|tri)\s+)+")
-_SYMPTOMS = frozenset(("may", "bao nhieu", "nao", "the nao", "sot", "dau", "ho", "non", "ngua", "met", "viem", "nhiem khuan", "nhiem trung", "dau dau",
+_SYMPTOMS = frozenset(("may", "lan", "may lan", "moi lan", "lieu", "bao nhieu", "nao", "the nao", "sot", "dau", "ho", "non", "ngua", "met", "viem", "nhiem khuan", "nhiem trung", "dau dau",
                        "dau bung", "tieu chay", "cam", "cum", "nhiem", "benh"))
 """Symptoms and words that name no condition a caution could be about: "sốt" in a contraindication ("sốt cao") is
 not the patient's fever, and they would match half the section."""
 MIN_CONDITION_CHARS = 3
+_RELIEF = re.compile(r"^(?:de\s+)?(?:giam|ha|cat|chong|lam giam|tri|chua)\s+")
 
 
 def _as_written(condition: str) -> str:
@@ -181,6 +182,11 @@ def condition_phrase(condition: str) -> str:
     """The condition as a sentence of the book would name it: the user's cue words taken off ("tiền sử bệnh
     Parkinson" → "parkinson", "bị sa sút trí tuệ" → "sa sut tri tue"), folded; '' when nothing specific is left."""
     phrase = fold(_as_written(condition)).strip()
+    purpose = _RELIEF.match(phrase)
+    if purpose and fold(phrase[purpose.end():]).strip() in _SYMPTOMS:
+        # "giảm đau", "hạ sốt": what the dose is for, not a state of the patient — the book's "Giảm đau trong phẫu
+        # thuật bắc cầu động mạch vành" (a contraindication) is not about everyone who asks a painkiller's dose.
+        return ""
     specific = (indication_words(phrase) | set(re.findall(r"[a-z]*\d[a-z0-9]*", phrase))) - _SYMPTOMS
     if len(phrase) < MIN_CONDITION_CHARS or phrase in _SYMPTOMS or not specific:
         # Severity or generic words alone ("nặng" left from "nặng mười một ký") name no condition.

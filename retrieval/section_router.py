@@ -74,6 +74,9 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
 _STRENGTH = _r(r"\b(vien|goi|ong|lo|chai|tuyp|hop)\b.*\b(bao nhieu|may) (mg|g|ml|mcg)\b")
 _DOSE_CONTEXT = _r(r"\b(uong|lieu|cho|tiem|truyen|moi lan|mot lan|lan|ngay|dung|be|tre|nguoi|kg|tuoi)\b")
 
+_HOW_TO_TAKE = _r(r"\b(dung|uong|xai|su dung|tiem)( [a-z0-9]+){1,2} (ra |the |nhu the )?(sao|nao)"
+                  r"( a| nhi| vay| ha| nhe)?\s*[?.!]*$")
+
 _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
     # "đang uống aspirin liều thấp" describes what the patient takes; it does not ask a dose.
     ("lieu_luong_cach_dung", _r(r"\blieu\b(?! phap| thap| cao)"), 0.95),
@@ -81,6 +84,12 @@ _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
                                 r"giot|ong|thia|mcg|g)\b|\bngay (may|bao nhieu)\b"), 0.9),
     ("lieu_luong_cach_dung", _r(r"\b(uong|dung|tiem|xit|ngam|dat|boi|truyen)\b.*\bbao nhieu\b"), 0.8),
     ("lieu_luong_cach_dung", _r(r"\b(dung|uong|su dung) (nhu )?the nao\b"), 0.65),
+    # "simvastatin người lớn khởi đầu bao nhiêu", "duy trì mấy viên": the starting or maintenance amount is a dose.
+    ("lieu_luong_cach_dung", _r(r"\b(khoi dau|ban dau|bat dau|duy tri|toi da)( (voi|tu|la|uong|dung))? "
+                                r"(bao nhieu|may|the nao|ra sao)\b"), 0.8),
+    # "người lớn tiêu chảy uống loperamid sao", "cho bé uống thuốc này thế nào": how to take it, the drug named
+    # between the verb and the question word, at the end of the turn.
+    ("lieu_luong_cach_dung", _HOW_TO_TAKE, 0.6),
     # "dùng sao", "uống ra sao", "xài sao": how to take it (not "có sao không", whether it does harm).
     ("lieu_luong_cach_dung", _r(r"\b(dung|uong|xai|su dung|tiem) (ra |the )?sao\b(?! (khong|ko|k)\b)"), 0.65),
     # "uống cách nhau bao lâu" asks the dosing interval ("cách bao lâu" alone may be the gap between two drugs).
@@ -148,7 +157,15 @@ def route_section(text: str) -> SectionRoute | None:
     for key, pattern, confidence in _EXPLICIT:
         m = pattern.search(folded)
         if m:
+            how = _HOW_TO_TAKE.search(folded)
+            if key == "huong_dan_xu_tri_adr" and how and not re.search(r"\bxu (tri|ly)\b", folded):
+                # "người lớn bị phù dùng furosemid thế nào": how to take the drug named, not what to do about a
+                # symptom ("bị đau bụng, làm sao?").
+                return SectionRoute("lieu_luong_cach_dung", 0.6, how.group(0))
             return SectionRoute(key, confidence, m.group(0))
+    clash = _clash(text, folded)
+    if clash:
+        return SectionRoute("tuong_tac_thuoc", 0.85, clash)
     m = _STRENGTH.search(folded)
     if m and not _DOSE_CONTEXT.search(folded):
         return SectionRoute("dang_thuoc_ham_luong", 0.8, m.group(0))
@@ -159,6 +176,22 @@ def route_section(text: str) -> SectionRoute | None:
         if m:
             return SectionRoute(key, confidence, m.group(0))
     return None
+
+
+# "có kỵ X không", "hai thuốc này kỵ nhau", "xung khắc", "đá nhau": people's words for an interaction. Folded, "kỵ"
+# is also "ký" (kilogram): with diacritics typed the word must be "kỵ"; without, only in a clash phrase and never
+# after a number ("18 ky").
+_CLASH = _r(r"(?<!\d)(?<!\d )\b(?:co (?:bi )?ky|ky (?:voi|nhau)|xung khac|khac nhau|da nhau|ky thuoc)\b")
+_CLASH_WRITTEN = re.compile(r"(?<!\w)(?:kỵ|xung khắc|đá nhau|khắc nhau)(?!\w)", re.IGNORECASE)
+
+
+def _clash(text: str, folded: str) -> str | None:
+    if not text.isascii():
+        # With diacritics the word itself says it ("thuốc đó kỵ simvastatin không"); "ký" is a kilogram.
+        written = _CLASH_WRITTEN.search(text)
+        return fold(written.group(0)) if written else None
+    m = _CLASH.search(folded)
+    return m.group(0).strip() if m else None
 
 
 def is_dose_question(text: str) -> bool:

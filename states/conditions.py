@@ -30,19 +30,31 @@ _LEAD = re.compile(r"^(?:nen\s+|phai\s+)?(?:uong|dung|tiem|boi)\s+(?:thuoc|khang
                    r"(?:khi|de|neu|luc|cho)\s+(?:bi\s+|nguoi bi\s+)?")
 # "…, có bệnh nền đái tháo đường": what follows is patient context, not the condition asked about.
 _CONTEXT_CUT = re.compile(r"\s*,?\s*(?:co |kem |va )?(?:benh nen|tien su|dang mang thai|dang cho con bu|dang dung)\b.*$")
-_SUBJECT = re.compile(r"^(?:(?:toi|minh|em|con toi|con minh|con|be|chau|nguoi|benh nhan|me toi|bo toi|vo toi|"
-                      r"chong toi|ba toi|ong toi|ba bau|phu nu co thai|phu nu mang thai|nguoi mang thai|me bau|"
-                      r"nguoi lon|tre em|tre nho|tre|em be|nguoi gia|nguoi cao tuoi|me dang cho con bu)\s+)?"
-                      # the patient described before the condition: "bé 3 tuổi 14 ký sốt …", "bé nhà em 2 tuổi, 12kg bị …"
-                      r"(?:(?:nha (?:em|toi|minh)|nang|duoc|\d+(?:[.,]\d+)?\s*(?:tuoi|thang|tuan|ngay|kg|ky|ki|can|t)\b|,)\s*)*"
-                      r"(?:dang\s+|hay\s+|thuong\s+|bi\s+)*(?:bi|mac|benh|nhiem benh)?\s*")
+_SUBJECTS = ("toi", "minh", "em", "con toi", "con minh", "con", "be", "chau", "nguoi", "benh nhan", "me toi", "bo toi",
+             "vo toi", "chong toi", "ba toi", "ong toi", "ba bau", "phu nu co thai", "phu nu mang thai",
+             "nguoi mang thai", "me bau", "nguoi lon", "tre em", "tre nho", "tre", "em be", "nguoi gia",
+             "nguoi cao tuoi", "me dang cho con bu", "ong noi", "ba noi", "ong ngoai", "ba ngoai", "me", "bo")
+# Longest first: "người lớn" is the subject, not "người" followed by a condition "lớn …".
+_SUBJECT = re.compile(r"^(?:(?:" + "|".join(sorted(_SUBJECTS, key=len, reverse=True)) + r")\s+)?"
+                      # the patient described before the condition: "bé 3 tuổi 14 ký sốt …", "bé nhà em 2 tuổi, 12kg bị …",
+                      # "cháu 4 tuổi rưỡi 16 ký …"
+                      r"(?:(?:nha (?:em|toi|minh)|nang|duoc|moi|\d+(?:[.,]\d+)?\s*(?:tuoi|thang|tuan|ngay|kg|ky|ki|can|t)\b"
+                      r"(?:\s+ruoi\b)?|,)\s*)*"
+                      # "nổi mề đay": the verb a rash is said with ("nổi mẩn" is itself the symptom's name)
+                      r"(?:dang\s+|hay\s+|thuong\s+|bi\s+)*(?:bi|mac|benh|nhiem benh|noi(?= (?:me day|may day)\b))?\s*")
 _TRAILING = re.compile(r"(?:\s+(?:qua|lam|nhieu|thi|roi|ha|a|nhe|vay|do|the))+$|\s+(?:type|typ|tuyp|loai)\s*\d*$|"
-                       r"\s+\d+(?:[.,]\d+)?\s*(?:do|do c|oc)?$|[\s,.;:?!]+$")
+                       # a reading: "39", "38,5 độ", "38 độ 5", "38 độ rưỡi"
+                       r"\s+\d+(?:[.,]\d+)?\s*(?:(?:do c|do|oc)(?:\s+(?:\d+|ruoi))?)?$|"
+                       # where, how long, how often: "khắp người", "tái phát", "mấy ngày nay" — about the patient's
+                       # illness, not words the book's indication carries (a shorter phrase still matches it)
+                       r"\s+(?:khap nguoi|toan than|ca nguoi|tai phat|tai di tai lai|lau nam|lau ngay|nhieu lan|"
+                       r"nhieu nam|hoai|suot|(?:may|\d+) (?:ngay|hom|tuan)(?: nay)?|(?:tu|da) (?:hom qua|sang))$|"
+                       r"[\s,.;:?!]+$")
 
 _SYMPTOMS: tuple[str, ...] = (
     "sot", "dau", "ho", "ngua", "noi man", "man ngua", "me day", "buon non", "non", "oi", "day bung",
     "chuong bung", "o chua", "o hoi", "tieu chay", "tao bon", "chong mat", "mat ngu", "so mui", "nghet mui",
-    "hat hoi", "cam", "cum", "kho tho", "dau hong", "viem hong", "phat ban", "met", "nhuc dau", "dau bung",
+    "hat hoi", "cam cum", "cam", "cum", "kho tho", "dau hong", "viem hong", "phat ban", "met", "nhuc dau", "dau bung",
 )
 
 
@@ -89,7 +101,22 @@ def _clean(text: str, folded: str) -> str:
         if not t or t.start() == t.end():
             break
         end = start + t.start()
+    end = start + _first_of_two_symptoms(folded[start:end])
     return _as_written(text, start, end)
+
+
+def _first_of_two_symptoms(folded: str) -> int:
+    """"mề đay ngứa", "sốt ho": two symptoms side by side are two lookups, and the book states each alone — the
+    first is the one looked up (the length of the phrase to keep)."""
+    if folded in _SYMPTOMS:
+        return len(folded)
+    for first in sorted(_SYMPTOMS, key=len, reverse=True):
+        if folded.startswith(first + " "):
+            rest = folded[len(first) + 1:]
+            if any(rest == other or rest.startswith(other + " ") for other in _SYMPTOMS):
+                return len(first)
+            return len(folded)
+    return len(folded)
 
 
 def find_condition_question(text: str) -> str | None:

@@ -160,9 +160,11 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     merged = _merge(new, base, pending, text)
     if switched and merged is not new and merged.condition is None and merged.turn_type == "dosing_calc":
         # "bố tụi nhỏ cũng bị giardia, uống sao": the new person's own illness, named in this turn.
-        own = condition_in_drug_turn(text)
+        # The person's own words ("mẹ cu Tí cũng …", "bố tụi nhỏ nữa …") say who, not what illness.
+        unnamed = _without_person(text, person)
+        own = condition_in_drug_turn(unnamed)
         if not own or _NOT_A_CONDITION.match(fold(own)):
-            own = dose_indication(text, [])  # "bố bé 40 tuổi tăng huyết áp uống thì sao" (no "bị")
+            own = dose_indication(unnamed, [])  # "bố bé 40 tuổi tăng huyết áp uống thì sao" (no "bị")
         if own and not _NOT_A_CONDITION.match(fold(own)):
             merged = merged.model_copy(update={"condition": own, "condition_relation": "indication"})
     if switched and merged is not new and person is not None:
@@ -449,7 +451,16 @@ _PURPOSE = re.compile(r"^(giam|ha|chong|du phong|cat|de)\b")
 
 
 _ALSO_ILL = re.compile(r"\b(cung bi|cung mac|cung dang bi|cung benh (do|nay)|bi giong)\b")
-_NOT_A_CONDITION = re.compile(r"^(thi sao|the nao|sao|gi|vay|nhu vay|giong)\b")
+_NOT_A_CONDITION = re.compile(r"^(thi sao|the nao|sao|gi|vay|nhu vay|giong|nua)\b")
+_ALSO = re.compile(r"(?<!\w)(cũng|cung|nữa|nua)(?!\w)", re.IGNORECASE)
+
+
+def _without_person(text: str, person: Person | None) -> str:
+    """The turn without the words naming its person and "cũng"/"nữa": what is left may name their illness."""
+    text = normalize(text)
+    if person is not None and person.label:
+        text = re.sub(rf"(?<!\w){re.escape(person.label)}(?!\w)", " ", text, flags=re.IGNORECASE)
+    return _ALSO.sub(" ", text)
 
 
 def forget_person(frame: QueryFrame) -> QueryFrame:
@@ -469,7 +480,7 @@ def forget_person(frame: QueryFrame) -> QueryFrame:
 
 def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | None, notes: list[str],
              text: str) -> QueryFrame:
-    update: dict[str, object] = {}
+    update: dict[str, object] = _rejected_not_dosed(merged, text)
     if merged.age_months is not None and merged.weight_kg is not None and not weight_fits_age(
             merged.weight_kg, merged.age_months):
         # A 5-year-old of 180 kg is a typing slip, not a patient: the value this turn gave is not used, and the
@@ -508,6 +519,28 @@ def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | No
     if list(dict.fromkeys(notes)) != merged.notes:
         update["notes"] = list(dict.fromkeys(notes))
     return merged.model_copy(update=update) if update else merged
+
+
+def _rejected_not_dosed(merged: QueryFrame, text: str) -> dict[str, object]:
+    """A value this turn gave that no patient can have ("ông nội tôi 200 tuổi", "nặng 0 kg") is asked again, never
+    dosed around: the slot it was meant for is emptied (an earlier value it was meant to replace is not used
+    either), and unless the paediatric gate will ask for it, the patient group is asked — "ông nội" alone would
+    otherwise let an adult dose through on a patient whose description is wrong."""
+    from states.slots import extract_slots  # the slot parser reads only this turn's words
+
+    if merged.turn_type != "dosing_calc":
+        return {}
+    rejected = extract_slots(text).rejected
+    if not rejected:
+        return {}
+    update: dict[str, object] = {}
+    if any(not r.startswith("cân nặng") for r in rejected):
+        update.update(age_months=None, age_text=None)
+    if any(not r.startswith("tuổi") for r in rejected):
+        update.update(weight_kg=None, weight_text=None)
+    if merged.population != "pediatric":
+        update["population"] = None
+    return update
 
 
 def person_population(text: str) -> str | None:

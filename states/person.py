@@ -33,13 +33,14 @@ class Person:
 # Someone related to the patient spoken of so far ("mẹ bé", "bố nó", "em nó"): folded regex, key, population.
 # Order matters: the first match wins, so "mẹ bé" is the mother before "bé" is a child.
 _OF = (r"(?:no|be|chau|em be|cua be|cua no|cua chau|tre|con be|thang be|em ay|thang nho|con nho|tui nho|"
-       r"(?:hai|ba|may|cac) (?:dua|be|chau|dua nho|dua tre)|tui no|chung no|lu nho|bon tre)")
+       r"(?:hai|ba|may|cac) (?:dua|be|chau|dua nho|dua tre)|tui no|chung no|lu nho|bon tre|bon no|bon nho|tui nho|"
+       r"may dua|lu tre|may dua nho)")
 _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (rf"\b(?:me|ma|má) (?:{_OF})\b", "mother", ADULT),
     (rf"\b(?:bo|cha|ba) (?:{_OF})\b", "father", ADULT),
     (rf"\b(?:ong|ba) (?:noi|ngoai) (?:{_OF})\b|\b(?:ong|ba) (?:noi|ngoai)\b", "grandparent", ADULT),
-    (rf"\b(?:em|em trai|em gai|thang em|dua em|be em) (?!be\b)(?:{_OF})\b|\b(?:thang|dua|be) em\b", "younger",
-     None),
+    (rf"\b(?:em trai|em gai|thang em|dua em|be em) (?:{_OF})\b|\bem (?!be\b)(?:{_OF})\b|\b(?:thang|dua|be) em\b",
+     "younger", None),
     (rf"\b(?:anh|chi|anh trai|chi gai|anh hai|chi hai) (?:{_OF})\b", "older", None),
     # Another child of the family, named by rank: "đứa nhỏ", "bé út", "thằng lớn", "bé kia" — never the one before.
     (r"\b(?:dua|thang|con|be|chau) (?:nho|ut|lon|kia|thu hai|thu ba|sau|dau)\b", "sibling", None),
@@ -68,6 +69,31 @@ _NOT_PERSON_WRITTEN = re.compile(r"(?<!\w)(con (?:mèo|chó|gà|heo|lợn|bò|tr
                                  r"em (?:muốn|hỏi|cần|xin))(?!\w)", re.IGNORECASE)
 
 
+# A relative named through a child's name: "mẹ cu Tí", "bố thằng Bin", "bà ngoại bé Na", "mẹ Tí". The name is
+# capitalised as typed (the kin word is not sentence-initial, so the capital is the name's) and one short syllable
+# (a capitalised drug name after "cho bà" is no name); a pronoun is no name.
+_KIN_OF_NAME = re.compile(
+    r"(?<!\w)(?P<kin>mẹ|má|mạ|me|ma|bố|cha|ba|bo|tía|ông|bà|ong)(?: (?:nội|ngoại|noi|ngoai))?"
+    r" (?:(?:cu|cụ|thằng|thang|con|bé|be|cái|cai|em|anh|chị|chi|nhóc|nhoc) )?(?P<name>[^\W\d_]+)")
+_NOT_A_NAME = frozenset({"tôi", "toi", "mình", "minh", "tui", "tao", "em", "nó", "no", "anh", "chị", "chi", "ấy", "ay",
+                         "kia", "này", "nay", "đó", "do", "bạn", "ban"})
+_KIN_KEY = {"me": "mother", "ma": "mother", "bo": "father", "cha": "father", "ba": "father", "tia": "father",
+            "ong": "grandparent"}
+
+
+def _kin_of_name(text: str) -> Person | None:
+    for m in _KIN_OF_NAME.finditer(text):
+        name = m.group("name")
+        if not name[0].isupper() or name.lower() in _NOT_A_NAME or len(name) > 6:
+            continue
+        kin = m.group("kin")
+        # "bà" (grandmother) and "ba" (father, in the South) fold alike: the letters as typed decide.
+        key = "grandparent" if kin.lower() in ("bà", "ông", "ong") or m.group(0).split()[1:2] and fold(
+            m.group(0).split()[1]) in ("noi", "ngoai") else _KIN_KEY.get(fold(kin), "relative")
+        return Person(key, m.group(0), ADULT)
+    return None
+
+
 def _as_written(text: str, folded: str, m: re.Match[str]) -> str:
     if len(text) == len(folded):
         return text[m.start():m.end()]
@@ -87,6 +113,9 @@ def person_of(text: str) -> Person | None:
             scrubbed = scrubbed[:animal.start()] + " " * (animal.end() - animal.start()) + scrubbed[animal.end():]
     # "24 ký là cân của anh nó": a value said to be someone else's names them as its owner, not as the patient.
     scrubbed = OWNED_VALUE.sub(lambda m: " " * len(m.group(0)), scrubbed)
+    named = _kin_of_name(text)
+    if named is not None:
+        return named
     for pattern, key, population in _COMPILED:
         m = pattern.search(scrubbed)
         if not m:
@@ -99,6 +128,10 @@ def person_of(text: str) -> Person | None:
             if not text.isascii() and len(text) == len(folded) and text[start:m.end()].lower() not in (
                     "tôi", "mình", "tui"):
                 continue  # "tối uống" (in the evening) is not "tôi"
+            opener = fold(m.group(0)).split()[0] if len(m.group(0).split()) > 1 else ""
+            if opener == "con" and (text.isascii() or len(text) != len(folded)
+                                    or text[m.start():m.start() + 3].lower() != "còn"):
+                continue  # "con tôi nặng 18kg" is my child; only "còn tôi …" (and what about me) is the user
             return Person("self", "bạn", None)
         if key == "sibling" and not text.isascii() and len(text) == len(folded) and not _SIBLING_WORD.match(label):
             continue  # "tháng đầu", "con đau": not "thằng đầu" (the first boy) once the diacritics are read

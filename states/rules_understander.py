@@ -361,6 +361,12 @@ def _with_person_and_notes(frame: QueryFrame, text: str) -> QueryFrame:
         if person.key not in GENERIC and frame.age_months is None and person.population is not None:
             # "thế mẹ bé uống thì bao nhiêu?": the patient is the mother; "bé" only says whose mother.
             update["population"] = person.population
+        elif person.key == "self" and frame.population is None and frame.age_months is None and frame.drugs:
+            # "tôi nặng 105 lbs, paracetamol tối đa bao nhiêu": the user asking about a drug for themselves is an
+            # adult (a child is asked about by a parent, with a child word, which gives the population before
+            # this). A bare follow-up "còn tôi thì sao" after a child's dose is still asked (golden
+            # còn-tôi-is-not-my-child): it says nothing about the user.
+            update["population"] = "adult"
     notes: list[str] = []
     if slots.weight_note and frame.weight_kg is not None:
         notes.append(f"Đã đổi đơn vị: {slots.weight_note}.")

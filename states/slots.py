@@ -37,8 +37,14 @@ _AGE_YEARS = re.compile(rf"\b{_NUM}\s*(?:tuoi|t)\b(?! thai)")
 _AGE_MONTHS_TUOI = re.compile(rf"\b{_NUM}\s*thang tuoi\b")
 _AGE_MONTHS_PERSON = re.compile(rf"\b{_PERSON}( [a-z]+){{0,2}} {_NUM}\s*thang\b(?! (dau|cuoi|giua|nay|truoc|sau))")
 _AGE_MONTHS_BARE = re.compile(rf"^(?:be |chau |tre |con )?{_NUM}\s*thang\b")
-_AGE_WEEKS = re.compile(rf"\b{_NUM}\s*tuan tuoi\b")
-_AGE_DAYS = re.compile(rf"\b{_NUM}\s*ngay tuoi\b")
+# "mới 3 tuần", "được 10 ngày", "bé 3 tuần": a baby's age since birth. Not a gestation ("sinh 36 tuần", "thai 36
+# tuần" — GESTATION_PHRASES), nor a duration of treatment ("uống được 3 tuần": the verb comes first).
+_SINCE_BIRTH = r"(?:(?<!uong )(?<!dung )(?<!tiem )(?<!bi )moi|(?<!uong )(?<!dung )(?<!tiem )(?<!bi )duoc|be|chau|em be|so sinh|con)"
+_AGE_WEEKS = re.compile(rf"\b{_NUM}\s*tuan tuoi\b|\b{_SINCE_BIRTH}\s+(?:moi\s+|duoc\s+)?{_NUM}\s*tuan\b(?! (?:thai|tuoi|nay|truoc|sau))")
+_AGE_DAYS = re.compile(rf"\b{_NUM}\s*ngay tuoi\b|\b{_SINCE_BIRTH}\s+(?:moi\s+|duoc\s+)?{_NUM}\s*ngay\b(?! (?:nay|truoc|sau|nay))")
+# "bé lên 5", "cháu mới lên 3": turned N (years), said of a child.
+_TURNED = re.compile(rf"\b(?:be|chau|con|no|em|thang be|con be|cu)\s+(?:moi\s+|vua\s+|da\s+|sap\s+)?len\s+{_NUM}\b"
+                     r"(?!\s*(?:[.,]\d|thang|tuan|ngay|kg|ky|ki|can|lang|do|lan|mg|ml|vien|cm|%|tuoi))")
 _PREGNANCY_MONTHS = re.compile(rf"\b(thai|bau|mang thai|co thai)( [a-z]+){{0,2}} {_NUM}\s*(thang|tuan)\b")
 
 # --- population ------------------------------------------------------------------------------------------
@@ -170,7 +176,7 @@ def read_age(folded: str) -> Age:
             return Age(n * 12 + 6, f"{_fmt(n)} tuổi rưỡi")
         return Age(n + 0.5, f"{_fmt(n)} tháng rưỡi")
     for pattern, unit in ((_AGE_MONTHS_TUOI, "m"), (_AGE_WEEKS, "w"), (_AGE_DAYS, "d"),
-                          (_AGE_MONTHS_PERSON, "m"), (_AGE_MONTHS_BARE, "m"), (_AGE_YEARS, "y")):
+                          (_AGE_MONTHS_PERSON, "m"), (_AGE_MONTHS_BARE, "m"), (_AGE_YEARS, "y"), (_TURNED, "y")):
         m = pattern.search(scrubbed)
         if not m:
             continue
@@ -242,9 +248,23 @@ def _route_named(route: str, pattern: re.Pattern[str], folded: str, text: str) -
     return True
 
 
+# "bé không uống được", "nuốt không nổi", "chưa uống được": the route the patient cannot take is not the one asked
+# (#18: "nếu bé không uống được phải tiêm thì liều sao?" was answered with the oral dose).
+_NEGATED_ROUTE = re.compile(
+    r"\b(?:khong|ko|k|chua|chang|hong|khong the|ko the|khong chiu|ko chiu|bo)\s+(?:the\s+|chiu\s+|con\s+)?"
+    r"(?:uong|nuot|ngam|dat|boi|xit|hit)(?:\s+(?:duoc|noi|vao|thuoc))*\b"
+    r"|\b(?:uong|nuot|ngam)\s+(?:thuoc\s+)?(?:khong|ko|k|chang|hong)\s+(?:duoc|noi|vo|vao)\b")
+
+
+def without_negated_route(folded: str) -> str:
+    """The folded turn with the routes it says the patient cannot take blanked out (same length)."""
+    return _NEGATED_ROUTE.sub(lambda m: " " * len(m.group(0)), folded)
+
+
 def extract_route(folded: str, text: str = "") -> str | None:
     """The one route the turn names; None when it names none or several ("uống hay đặt hậu môn?")."""
     found: list[str] = []
+    folded = without_negated_route(folded)
     rest = folded
     for route, pattern in _ROUTES:
         if _route_named(route, pattern, rest, text):
@@ -284,14 +304,30 @@ _CHILD_MISREAD = frozenset({"nhĩ", "nhị", "nhì", "nhí", "bể", "bẻ", "b�
                             "còn gái", "còn con"})
 
 
+_NOT_THE_PATIENT = re.compile(r"\b(?:khoa nhi|nhi khoa|benh vien nhi|vien nhi|phong kham nhi|bac si nhi|dieu duong nhi|"
+                              r"duoc si nhi|phong nhi)\b")
+# "… nhưng hỏi cho người lớn", "mình hỏi cho trẻ em": whom the asker says the question is for ("Liều cho người lớn
+# và trẻ em" asks for both, and stays undecided).
+_FOR_ADULT = re.compile(r"\b(?:hoi|hoi lieu|hoi giup|hoi ho) (?:cho|ve) (?:" + CHAT_ADULT.pattern.removeprefix(r"\b")
+                        + ")")
+_FOR_CHILD = re.compile(r"\b(?:hoi|hoi lieu|hoi giup|hoi ho) (?:cho|ve) (?:tre em|tre nho|tre|be|em be|chau|thieu nhi|"
+                        r"tre so sinh)\b")
+
+
 def extract_population(folded: str, age_months: float | None, *, mother: bool, text: str = "") -> str | None:
     if age_months is not None:
         return "adult" if age_months >= ADULT_FROM_MONTHS else "pediatric"
     if mother:
         # "mẹ cho con bú … có ảnh hưởng đến bé không": the patient is the mother; "bé" is the nursing infant.
         return "adult"
+    # "bác sĩ khoa nhi", "bệnh viện nhi": a job or a place, not the patient.
+    folded = _NOT_THE_PATIENT.sub(lambda m: " " * len(m.group(0)), folded)
     adult, child = bool(_ADULT.search(folded)), _child_named(_BREASTFEEDING.sub(" ", folded), text)
     if adult and child:
+        # "… nhưng hỏi cho người lớn": whom the question is for, said outright, decides.
+        for_adult, for_child = bool(_FOR_ADULT.search(folded)), bool(_FOR_CHILD.search(folded))
+        if for_adult != for_child:
+            return "adult" if for_adult else "pediatric"
         return None
     if adult:
         return "adult"
@@ -360,7 +396,7 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"lieu( (luong|dung|khoi dau|ban dau|bat dau|duy tri|toi da|thong thuong|thuong dung|uong|tiem))?|bi|"
     r"cach dung|bao nhieu|the nao|nhu the nao|ra sao|the sao|la|cho|cua|duoc|khong|co|nen|can|phai|dung|uong|"
     r"tiem( bap| tinh mach| duoi da)?|truyen( tinh mach)?|dat (truc trang|hau mon)|ngam|nho|boi|xit|thuoc|"
-    r"mot (lan|ngay)|moi (lan|ngay)|hoi|toi|minh|ban|giup|xem|biet|muon|xin|vay|a|nhe|oi|voi|va|hay|nao|gi|khi|thi|"
+    r"mot (lan|ngay)|moi (lan|ngay)|(?:may|bao nhieu|1|mot) lan|lan|may|toi da|hoi|toi|minh|ban|giup|xem|biet|muon|xin|vay|a|nhe|oi|voi|va|hay|nao|gi|khi|thi|"
     r"benh nhan|nguoi benh|nguoi|mg|ml|g|kg|ky|ki|can|tuoi|thang|tuan|ngay|khoi dau|ban dau|duy tri|"
     r"dung luong|dang|vien|siro|goi|ong|duong|dan|thoi|the|con|me|bo|ba|anh|chi|vo|em|nha|clcr|egfr|"
     r"do thanh thai( creatinin)?|benh nen|sao|ruoi|mot|hai|bon|chin|muoi|pound|pounds|lbs|lb|"

@@ -233,6 +233,10 @@ ELDERLY_FROM_MONTHS = 60 * 12
 _ELDERLY_OPENING = re.compile(r"^((o|doi voi|voi|cho) )?(nguoi cao tuoi|nguoi gia)\b")
 
 
+_AS_ADULTS = re.compile(r"\b(?:nhu|giong|bang) (?:lieu )?(?:cua |o |danh cho )?nguoi lon\b|\bdung lieu (?:cua )?nguoi lon\b")
+"""An elderly line that gives no dose of its own but the adults' ("liều như người lớn")."""
+
+
 def _elderly_line(line: RegimenLine) -> bool:
     """Under an elderly lead-in, or a sentence opening with the elderly as its only patients ("Người cao tuổi thường
     dùng liều 30 - 65 mg …"; not "Người nhỏ nhắn, người cao tuổi, người suy nhược …: khởi đầu 2,5 mg", a line for
@@ -346,9 +350,12 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
         unmatched = not matched and any(indication_key(line) for line in candidates)
     else:
         unmatched = False
-    if patient.elderly and any(_elderly_line(line) for line in candidates):
+    elderly_lines = [line for line in candidates if _elderly_line(line)] if patient.elderly else []
+    if elderly_lines and not all(_AS_ADULTS.search(fold(line.text)) for line in elderly_lines):
         # The book gives the elderly their own lines ("Người cao tuổi: 0,5 mg …"): the general adult lines beside
-        # them ("Người lớn: … tới 60 mg/ngày") are another patient's, as the older child's are for a newborn.
+        # them ("Người lớn: … tới 60 mg/ngày") are another patient's, as the older child's are for a newborn. When
+        # the elderly line only refers back ("Người cao tuổi: liều như người lớn nếu …"), the adult lines are the
+        # dose it names, and stay beside it.
         candidates = [line for line in candidates if _elderly_line(line) or not _adult_line(line)]
     elif _not_elderly(patient):
         # "Người cao tuổi: 0,5 - 2 mg/ngày" is the dose of another patient for an adult of 40 or of no stated age.
