@@ -151,3 +151,25 @@ CLASS_SYNONYMS: tuple[tuple[str, ...], ...] = (
 "thuốc chống đông máu" / "kháng đông máu"): a class term in one monograph's interaction text must find the
 drugs another monograph's "Loại thuốc" line puts in that class. Membership itself is never listed here — it comes
 from each monograph's own text (retrieval.monograph_names)."""
+
+
+# --- the words every question has, as written -------------------------------------------------------------------
+
+_QUESTION_SYLLABLE_WORDS = (
+    "bị là cho của được không có nên cần phải dùng uống tiêm truyền ngậm nhỏ bôi xịt thuốc hỏi tôi mình bạn"
+    "giúp xem biết muốn xin vậy à nhé ơi với và hay nào gì khi thì người mg ml g kg ký ki kí cân tuổi tháng"
+    "tuần ngày dạng viên siro gói ống đường đạn thôi thể con mẹ bố ba bà anh chị vợ em nhà clcr egfr sao rưỡi"
+    "một hai bốn chín mười mươi mốt pound pounds lbs lb trai gái nam năm nữ liều lần lượng mấy bao nhiêu làm"
+    "sau trước để đặt dẫn đang thế the ạ a hãy tới ông còn cũng này đó nhẹ hơi dụng"
+)
+QUESTION_SYLLABLES_AS_WRITTEN = frozenset(_QUESTION_SYLLABLE_WORDS.split())
+"""The one-syllable question words (slots._DOSE_QUESTION_WORDS, conditions' stop words) as they are written. Those
+lists are folded, and folding makes a disease word of one of them: "não" (viêm não) folds to "nào", "cơn" (cơn hen)
+to "con", "nấm" to "nam", "cơ" (đau cơ) to "có", "sâu" (sâu răng) to "sau". A word the user wrote with other
+diacritics is part of their indication, never stripped as a question word (only a turn typed without any
+diacritics is compared folded)."""
+
+
+def is_question_syllable(written: str, *, folded_turn: bool) -> bool:
+    """`written` (one syllable as the user typed it) can be the question word its folding matches."""
+    return folded_turn or " " in written.strip() or written.strip().lower() in QUESTION_SYLLABLES_AS_WRITTEN

@@ -20,6 +20,7 @@ from core.vocabulary import (
     INJECTION_AS_WRITTEN,
     NEWBORN,
     ROUTES,
+    is_question_syllable,
     route_patterns,
 )
 from states.quantities import MAX_AGE_YEARS, OWNED_VALUE, fmt, read_weight, spell_out
@@ -37,7 +38,8 @@ _AGE_YEARS = re.compile(rf"\b{_NUM}\s*(?:tuoi|t)\b(?! thai)")
 _AGE_MONTHS_TUOI = re.compile(rf"\b{_NUM}\s*thang tuoi\b")
 _AGE_MONTHS_PERSON = re.compile(rf"\b{_PERSON}( [a-z]+){{0,2}} {_NUM}\s*thang\b(?! (dau|cuoi|giua|nay|truoc|sau))")
 _AGE_MONTHS_BARE = re.compile(rf"^(?:be |chau |tre |con )?{_NUM}\s*thang\b")
-_AGE_WEEKS = re.compile(rf"\b{_NUM}\s*tuan tuoi\b")
+_AGE_WEEKS = re.compile(rf"\b{_NUM}\s*tuan tuoi\b(?! thai\b)")
+"""A postnatal age in weeks; "30 tuần tuổi thai" is the gestation (core.dosage.bands.patient_gestation), not an age."""
 _AGE_DAYS = re.compile(rf"\b{_NUM}\s*ngay tuoi\b")
 _PREGNANCY_MONTHS = re.compile(rf"\b(thai|bau|mang thai|co thai)( [a-z]+){{0,2}} {_NUM}\s*(thang|tuan)\b")
 
@@ -384,6 +386,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     folded = fold(text)
     if len(folded) != len(text):
         text = folded
+    folded_turn = text == folded or text.lower() == folded
     blank = list(folded)
 
     def wipe(start: int, end: int) -> None:
@@ -397,7 +400,8 @@ def dose_indication(text: str, names: list[str]) -> str | None:
         for m in pattern.finditer(folded):
             wipe(m.start(), m.end())
     for m in _DOSE_QUESTION_WORDS.finditer("".join(blank)):
-        wipe(m.start(), m.end())
+        if is_question_syllable(text[m.start():m.end()], folded_turn=folded_turn):
+            wipe(m.start(), m.end())  # "viêm não": "não" is not the question word "nào" (see the vocabulary)
     rest = "".join(blank)
     best: tuple[int, int] | None = None
     for segment in re.finditer(r"[^,.;:?!()]+", rest):

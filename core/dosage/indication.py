@@ -133,6 +133,23 @@ always beats a partial one."""
 MIN_PARTIAL_WORDS = 2
 
 
+VERBATIM = 50
+"""Added to a full match whose lead-in holds the question's words as one phrase, in the user's order ("loạn thần
+cấp" in "Dùng trong loạn thần cấp", beside "Bệnh loạn thần và các rối loạn hành vi kết hợp"): the words that tell
+the two apart ("cấp") are among those that say nothing alone, so the shared-word count ties them, and the machine
+asked which one although the book's lead-in says it word for word."""
+MIN_VERBATIM_WORDS = 2
+
+
+def _verbatim(wanted: str, labels: Sequence[str], *, folded: bool) -> bool:
+    """The question's indication, two words at least, stands in one of `labels` as a whole-word phrase."""
+    phrase = _plain(wanted, folded=folded)
+    if len(phrase.split()) < MIN_VERBATIM_WORDS:
+        return False
+    pattern = re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)")
+    return any(pattern.search(_plain(label, folded=folded)) for label in labels)
+
+
 def is_partial(score: int) -> bool:
     """A score of a partial match (see `match_score`)."""
     return 0 < score < FULL
@@ -170,7 +187,7 @@ def match_score(wanted: str, labels: Sequence[str], openings: Iterable[str] = ()
     named_by_user = any(label <= asked for label in per_label)
     named_by_book = asked <= book
     if named_by_user or named_by_book:
-        return FULL + len(asked & book)
+        return FULL + len(asked & book) + (VERBATIM if _verbatim(wanted, labels, folded=folded) else 0)
     if asked & symptoms and asked - symptoms <= _SITES[folded] and any(
             label <= symptoms and label & asked for label in per_label):
         # A symptom at a body site ("đau đầu", "đau răng") is that symptom: a lead-in made of symptoms ("Đau, sốt")

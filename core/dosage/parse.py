@@ -637,8 +637,14 @@ def _disease_name(phrase: str) -> bool:
     """A long lead-in that only names a condition ("Tình trạng tăng tiết acid bệnh lý trong hội chứng Zollinger
     Ellison:"): no verb, number or clause punctuation. It heads its own lines as an indication; read as a note it
     left them under the indication before it (the ulcer's), so an ulcer question got the Zollinger-Ellison dose."""
+    folded = fold(phrase)
     return not re.search(r"[\d;()]", phrase) and not _HEADING_VERB.search(phrase.lower()) \
-        and _population(fold(phrase))[0] is None
+        and _population(folded)[0] is None and not _TREATMENT_START.match(folded)
+
+
+_TREATMENT_START = re.compile(r"^(dieu tri|du phong|phong ngua|loai bo|tiet tru)\b")
+"""A long lead-in that opens with what is done ("Điều trị nhiễm Herpes simplex tiên phát …:") is the purpose of its
+own line, quoted with it; its siblings ("Loại bỏ tái phát …:") are other purposes, not lines under it."""
 
 
 def _continues(text: str, previous: RegimenLine, start: int, context: Context, kind: str) -> bool:
