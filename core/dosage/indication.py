@@ -60,6 +60,9 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"(?:giảm|hạ|cắt)(?: cơn)? sốt|sốt cao", "sốt"),
     (r"(?:giảm|cắt)(?: cơn)? đau", "đau"),
     (r"zollinger[\s-]+ellison", "zollinger ellison"),
+    # Herpes simplex: the book writes "HSV" and "Herpes simplex" for one virus ("herpes" alone, as users write it, is
+    # that virus; "herpes zoster" is zona, left as written).
+    (r"herpes simplex|hsv|herpes(?! zoster)", "hsv"),
     # An asthma attack: "lên cơn hen", "cơn hen cấp", "hen đợt cấp" are the book's "Đợt cấp của hen" / "Cơn hen nặng".
     (r"(?:lên |bị )?cơn hen(?: phế quản)?(?: cấp)?|đợt cấp (?:của )?hen(?: phế quản)?|hen(?: phế quản)? (?:cấp|đợt cấp|"
      r"trở nặng|nặng lên)", "cơnhen"),
@@ -85,6 +88,10 @@ _CATCH_ALL = re.compile(r"^(cac |nhung )?(benh|chi dinh|truong hop|nhiem khuan|n
 """A lead-in for every indication the section does not name ("Các bệnh khác:", "Các chỉ định khác:")."""
 
 
+_EXCEPT = re.compile(r"\(\s*(?:trừ|tru|ngoại trừ|ngoai tru|không kể|khong ke)\b[^()]*\)")
+"""An excepted part of a lead-in, in brackets as the book writes it ("(trừ viêm não - màng não)")."""
+
+
 def typed_without_diacritics(text: str) -> bool:
     """The user typed no Vietnamese diacritics at all: their words can only be compared folded."""
     return fold(text) == normalize(text).lower().strip()
@@ -93,6 +100,9 @@ def typed_without_diacritics(text: str) -> bool:
 def words(text: str, *, folded: bool = False) -> frozenset[str]:
     """The words of `text` that can tell one indication from another, synonyms read as one."""
     lowered = normalize(text).lower()
+    # "Nhiễm HSV (trừ viêm não - màng não) …": what a lead-in excepts is not what it is for — the encephalitis words
+    # left in made the 250 mg/m2 line match "viêm não" as fully as the encephalitis line's own 500 mg/m2.
+    lowered = _EXCEPT.sub(" ", lowered)
     if folded:
         lowered = fold(lowered)
         for pattern, repl in _SYNONYMS_FOLDED:
@@ -143,11 +153,14 @@ MIN_VERBATIM_WORDS = 2
 
 def _verbatim(wanted: str, labels: Sequence[str], *, folded: bool) -> bool:
     """The question's indication, two words at least, stands in one of `labels` as a whole-word phrase."""
-    phrase = _plain(wanted, folded=folded)
+    def run(text: str) -> str:  # words only: "dạ dày - thực quản" reads as "dạ dày thực quản"
+        return " ".join(re.findall(r"[^\W_]+", _plain(text, folded=folded)))
+
+    phrase = run(wanted)
     if len(phrase.split()) < MIN_VERBATIM_WORDS:
         return False
     pattern = re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)")
-    return any(pattern.search(_plain(label, folded=folded)) for label in labels)
+    return any(pattern.search(run(label)) for label in labels)
 
 
 def is_partial(score: int) -> bool:
