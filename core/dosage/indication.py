@@ -60,9 +60,6 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"(?:giảm|hạ|cắt)(?: cơn)? sốt|sốt cao", "sốt"),
     (r"(?:giảm|cắt)(?: cơn)? đau", "đau"),
     (r"zollinger[\s-]+ellison", "zollinger ellison"),
-    # Herpes simplex: the book writes "HSV" and "Herpes simplex" for one virus ("herpes" alone, as users write it, is
-    # that virus; "herpes zoster" is zona, left as written).
-    (r"herpes simplex|hsv|herpes(?! zoster)", "hsv"),
     # An asthma attack: "lên cơn hen", "cơn hen cấp", "hen đợt cấp" are the book's "Đợt cấp của hen" / "Cơn hen nặng".
     (r"(?:lên |bị )?cơn hen(?: phế quản)?(?: cấp)?|đợt cấp (?:của )?hen(?: phế quản)?|hen(?: phế quản)? (?:cấp|đợt cấp|"
      r"trở nặng|nặng lên)", "cơnhen"),
