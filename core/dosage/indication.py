@@ -60,6 +60,10 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"(?:giảm|hạ|cắt)(?: cơn)? sốt|sốt cao", "sốt"),
     (r"(?:giảm|cắt)(?: cơn)? đau", "đau"),
     (r"zollinger[\s-]+ellison", "zollinger ellison"),
+    # Herpes simplex: the book writes "HSV" and "Herpes simplex"; users write "herpes". A "herpes" the book or user
+    # qualifies ("Herpes sinh dục", "herpes zoster", "herpes môi") stays as written, so the book's own words are not
+    # merged ("herpes sinh dục tái phát" is not made a near match of the primary-infection lead-in).
+    (r"herpes simplex|hsv|herpes(?! (?:zoster|sinh dục|môi|simplex))", "hsv"),
     # An asthma attack: "lên cơn hen", "cơn hen cấp", "hen đợt cấp" are the book's "Đợt cấp của hen" / "Cơn hen nặng".
     (r"(?:lên |bị )?cơn hen(?: phế quản)?(?: cấp)?|đợt cấp (?:của )?hen(?: phế quản)?|hen(?: phế quản)? (?:cấp|đợt cấp|"
      r"trở nặng|nặng lên)", "cơnhen"),
