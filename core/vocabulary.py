@@ -161,3 +161,25 @@ from each monograph's own text (retrieval.monograph_names)."""
 QUESTION_WORDS = frozenset(
     ["co", "can", "khong", "duoc", "nen", "the", "nao", "gi", "la", "va", "cua", "cho", "toi", "minh", "em", "anh", "chi", "ban", "thuoc", "dung", "uong", "hay", "bi", "khi", "thi", "nay", "do", "nao", "sao", "vay", "a", "ah", "nhe", "oi", "voi", "o", "trong", "ma", "neu", "thuoc", "de", "lam", "bao", "nhieu", "may", "mot", "cac", "nhung",
      "biet", "muon", "hoi", "thong", "tin", "ve", "noi", "xem", "giup", "tu", "van", "gioi", "thieu"])
+
+
+# --- the words every question has, as written -------------------------------------------------------------------
+
+_QUESTION_SYLLABLE_WORDS = (
+    "bị là cho của được không có nên cần phải dùng uống tiêm truyền ngậm nhỏ bôi xịt thuốc hỏi tôi mình bạn"
+    "giúp xem biết muốn xin vậy à nhé ơi với và hay nào gì khi thì người mg ml g kg ký ki kí cân tuổi tháng"
+    "tuần ngày dạng viên siro gói ống đường đạn thôi thể con mẹ bố ba bà anh chị vợ em nhà clcr egfr sao rưỡi"
+    "một hai bốn chín mười mươi mốt pound pounds lbs lb trai gái nam năm nữ liều lần lượng mấy bao nhiêu làm"
+    "sau trước để đặt dẫn đang thế the ạ a hãy tới ông còn cũng này đó nhẹ hơi dụng"
+)
+QUESTION_SYLLABLES_AS_WRITTEN = frozenset(_QUESTION_SYLLABLE_WORDS.split())
+"""The one-syllable question words (slots._DOSE_QUESTION_WORDS, conditions' stop words) as they are written. Those
+lists are folded, and folding makes a disease word of one of them: "não" (viêm não) folds to "nào", "cơn" (cơn hen)
+to "con", "nấm" to "nam", "cơ" (đau cơ) to "có", "sâu" (sâu răng) to "sau". A word the user wrote with other
+diacritics is part of their indication, never stripped as a question word (only a turn typed without any
+diacritics is compared folded)."""
+
+
+def is_question_syllable(written: str, *, folded_turn: bool) -> bool:
+    """`written` (one syllable as the user typed it) can be the question word its folding matches."""
+    return folded_turn or " " in written.strip() or written.strip().lower() in QUESTION_SYLLABLES_AS_WRITTEN

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from core.corpus import Chunk
 from core.text import fold, normalize
-from core.vocabulary import CONDITION_SPELLINGS, CONDITION_VARIANTS
+from core.vocabulary import CONDITION_SPELLINGS, CONDITION_VARIANTS, is_question_syllable
 from states.frame import QueryFrame
 
 # "… dùng thuốc gì?", "… uống gì?", "… dùng kháng sinh gì?" — the question tail after the condition.
@@ -177,10 +177,15 @@ def condition_in_drug_turn(text: str) -> str | None:
                   r"nhung benh|cac benh|gi)\b)", folded)
     if not m:
         return None
-    rest = folded[m.end():]
-    stop = re.search(r"[,.;?!]|\s+(?:thi|phai|nen|co|duoc|khong|lam|uong|dung|cho|de|lieu|bao nhieu|may|khi|"
-                     r"sau|truoc)\b", rest)
-    end = m.end() + (stop.start() if stop else len(rest))
+    folded_turn = text == folded or text.lower() == folded
+    stops = (s for s in re.finditer(r"[,.;?!]|\s+(?:thi|phai|nen|co|duoc|khong|lam|uong|dung|cho|de|lieu|bao nhieu|"
+                                    r"may|khi|sau|truoc)\b", folded[m.end():])
+             # "bị đau cơ", "bị sâu răng": a word written otherwise than the question word it folds to ("có",
+             # "sau") is part of the indication (core.vocabulary.is_question_syllable).
+             if not s.group(0).strip() or is_question_syllable(text[m.end() + s.start():m.end() + s.end()],
+                                                                 folded_turn=folded_turn))
+    stop = next(stops, None)
+    end = m.end() + (stop.start() if stop else len(folded) - m.end())
     while stop is not None and folded[end] == "," and _PHASE.match(folded, end + 1):
         # "bị bệnh Kawasaki, đã hết sốt": the phase of the disease is part of the indication asked (the book gives
         # the febrile and the convalescent phase their own doses).

@@ -41,9 +41,11 @@ def chunk_label(chunk: Chunk) -> str:
 
 
 def routes_in_evidence(evidence: Sequence[Chunk], population: str | None, *, age_months: float | None = None,
-                       weight_kg: float | None = None, context_text: str = "") -> list[str]:
-    """Routes for which the dosage tree gives a regimen for this patient, in display order."""
-    patient = patient_of(population, age_months, weight_kg, None, None, context_text)
+                       weight_kg: float | None = None, context_text: str = "",
+                       condition: str | None = None) -> list[str]:
+    """Routes for which the dosage tree gives a regimen for this patient (and the indication asked, when the book's
+    lead-ins name it), in display order."""
+    patient = patient_of(population, age_months, weight_kg, None, condition, context_text)
     found = routes_offered(trees_by_drug(evidence), patient)
     order = list(ROUTE_LABELS_VI)
     return sorted((r for r in found if r in order), key=order.index)
@@ -55,7 +57,11 @@ def one_injection_dose(evidence: Sequence[Chunk], frame: QueryFrame, routes_foun
     "Tiêm:", read as IV and IM), so asking "tĩnh mạch hay tiêm bắp?" would ask for something the answer does not
     depend on — the first injection route then stands for all of them. Otherwise the routes found, unchanged."""
     injections = [r for r in routes_found if r in INJECTION_ROUTES]
-    if frame.route is not None or frame.route_family != "injection" or len(injections) < 2:
+    if frame.route is not None or len(injections) < 2:
+        return list(routes_found)
+    if frame.route_family != "injection" and len(injections) < len(routes_found):
+        # No route named, and the book's lines for this patient are on injection routes only (the indication asked
+        # is written under "Thuốc tiêm:" alone): the same test as for "tiêm" — one dose for every route is answered.
         return list(routes_found)
     context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.person) if c)
     seen: set[tuple[tuple[str, int], ...]] = set()

@@ -20,6 +20,7 @@ from core.vocabulary import (
     INJECTION_AS_WRITTEN,
     NEWBORN,
     ROUTES,
+    is_question_syllable,
     route_patterns,
 )
 from states.quantities import MAX_AGE_YEARS, OWNED_VALUE, fmt, read_weight, spell_out
@@ -40,7 +41,7 @@ _AGE_MONTHS_BARE = re.compile(rf"^(?:be |chau |tre |con )?{_NUM}\s*thang\b")
 # "mới 3 tuần", "được 10 ngày", "bé 3 tuần": a baby's age since birth. Not a gestation ("sinh 36 tuần", "thai 36
 # tuần" — GESTATION_PHRASES), nor a duration of treatment ("uống được 3 tuần": the verb comes first).
 _SINCE_BIRTH = r"(?:(?<!uong )(?<!dung )(?<!tiem )(?<!bi )moi|(?<!uong )(?<!dung )(?<!tiem )(?<!bi )duoc|be|chau|em be|so sinh|con)"
-_AGE_WEEKS = re.compile(rf"\b{_NUM}\s*tuan tuoi\b|\b{_SINCE_BIRTH}\s+(?:moi\s+|duoc\s+)?{_NUM}\s*tuan\b(?! (?:thai|tuoi|nay|truoc|sau))")
+_AGE_WEEKS = re.compile(rf"\b{_NUM}\s*tuan tuoi\b(?! thai\b)|\b{_SINCE_BIRTH}\s+(?:moi\s+|duoc\s+)?{_NUM}\s*tuan\b(?! (?:thai|tuoi|nay|truoc|sau))")
 _AGE_DAYS = re.compile(rf"\b{_NUM}\s*ngay tuoi\b|\b{_SINCE_BIRTH}\s+(?:moi\s+|duoc\s+)?{_NUM}\s*ngay\b(?! (?:nay|truoc|sau|nay))")
 # "bé lên 5", "cháu mới lên 3": turned N (years), said of a child.
 _TURNED = re.compile(rf"\b(?:be|chau|con|no|em|thang be|con be|cu)\s+(?:moi\s+|vua\s+|da\s+|sap\s+)?len\s+{_NUM}\b"
@@ -423,6 +424,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     folded = fold(text)
     if len(folded) != len(text):
         text = folded
+    folded_turn = text == folded or text.lower() == folded
     blank = list(folded)
 
     def wipe(start: int, end: int) -> None:
@@ -436,7 +438,8 @@ def dose_indication(text: str, names: list[str]) -> str | None:
         for m in pattern.finditer(folded):
             wipe(m.start(), m.end())
     for m in _DOSE_QUESTION_WORDS.finditer("".join(blank)):
-        wipe(m.start(), m.end())
+        if is_question_syllable(text[m.start():m.end()], folded_turn=folded_turn):
+            wipe(m.start(), m.end())  # "viêm não": "não" is not the question word "nào" (see the vocabulary)
     rest = "".join(blank)
     best: tuple[int, int] | None = None
     for segment in re.finditer(r"[^,.;:?!()]+", rest):

@@ -58,6 +58,14 @@ _PURPOSE_SENTENCE = re.compile(
     r"(?P<purpose>[^\d:;,.]{3,60}?)\s+là\s+(?=\d)", re.I)
 """A sentence that names its own purpose: "Liều khuyến cáo giảm sốt là 200 - 400 mg", "Liều thông thường trong đau
 bụng trong thời kỳ kinh nguyệt là 200 mg"."""
+_PURPOSE_OPENER = re.compile(
+    r"(?P<purpose>(?:trong |để )?(?:dự phòng|phòng ngừa|phòng|điều trị)\s+(?P<what>[^\d:;,.()]{3,90}?)),\s+"
+    r"(?=(?:người lớn |trẻ em )?(?:uống|tiêm|truyền|đặt|dùng|liều)\b)", re.I)
+"""A sentence that opens with the indication its dose is for, without a colon: "Dự phòng loét đường tiêu hóa do
+thuốc chống viêm không steroid, uống ngày một lần 20 mg." Left unread, it ran on inside the line before it (the
+benign-ulcer line then carried the NSAID-prophylaxis dose: another indication's dose in the selected band). Only
+a purpose word (dự phòng / phòng / điều trị) followed by a comma and a route or dose verb opens one: "Để lành viêm
+trợt thực quản, điều trị có thể …" (a goal of the same treatment) does not."""
 _NOT_A_PURPOSE = re.compile(r"^(toi da|toi thieu|duy tri|khoi dau|ban dau|bat dau|hang ngay|moi ngay|mot lan|"
                             r"moi lan|thong thuong|thuong dung|trung binh|can bang|nap|tan cong)\b|"
                             r"\b(tre|nguoi|benh nhan|so sinh|tuoi|thang|kg|clcr|egfr)\b")
@@ -203,6 +211,9 @@ class _Parser:
         lend = lstart + len(line_text)
         self.unplaceable = ""
         purpose = _PURPOSE_SENTENCE.match(self.text, pos, end) if body_start == pos else None
+        if purpose is None and body_start == pos and dose_quantities(fold(self.text[pos:end])):
+            opener = _PURPOSE_OPENER.match(self.text, pos, end)
+            purpose = opener if opener and not _NOT_A_PURPOSE.search(fold(opener.group("what"))) else None
         if purpose and not _NOT_A_PURPOSE.search(fold(purpose.group("purpose"))):
             # The sentence names the purpose of its own dose: a line of that indication, not the continuation of
             # the line before (the antipyretic dose after the analgesic one, under one "Người lớn:").
@@ -323,7 +334,7 @@ class _Parser:
             self._open("route", _Entry("route", phrase[:purpose.start()].strip(), routes=tuple(routes)))
             self.stack.append(_Entry("indication", phrase[purpose.start():].strip()))
             return "route"
-        if _NOTE_START.match(folded) or words > 9:
+        if _NOTE_START.match(folded) or (words > 9 and not _disease_name(phrase)):
             return "note"
         self._indication(phrase, folded)
         return "indication"
@@ -628,6 +639,20 @@ class _Parser:
             population, neonate = "pediatric", True
         return Context(routes=routes, indication=tuple(indications), population=population, neonate=neonate,
                        renal=renal or band.renal_ml_min is not None, hepatic=hepatic, band=band, path=tuple(path))
+
+
+def _disease_name(phrase: str) -> bool:
+    """A long lead-in that only names a condition ("Tình trạng tăng tiết acid bệnh lý trong hội chứng Zollinger
+    Ellison:"): no verb, number or clause punctuation. It heads its own lines as an indication; read as a note it
+    left them under the indication before it (the ulcer's), so an ulcer question got the Zollinger-Ellison dose."""
+    folded = fold(phrase)
+    return not re.search(r"[\d;()]", phrase) and not _HEADING_VERB.search(phrase.lower()) \
+        and _population(folded)[0] is None and not _TREATMENT_START.match(folded)
+
+
+_TREATMENT_START = re.compile(r"^(dieu tri|du phong|phong ngua|loai bo|tiet tru)\b")
+"""A long lead-in that opens with what is done ("Điều trị nhiễm Herpes simplex tiên phát …:") is the purpose of its
+own line, quoted with it; its siblings ("Loại bỏ tái phát …:") are other purposes, not lines under it."""
 
 
 def _continues(text: str, previous: RegimenLine, start: int, context: Context, kind: str) -> bool:

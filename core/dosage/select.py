@@ -519,8 +519,16 @@ def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
         return []
     # A route on which this patient is excluded ("Uống: … không khuyến cáo cho trẻ dưới 7 kg") is not offered.
     excluded = {r for line in exclusions for r in line.routes}
+    lines = list(tree.lines)
+    if patient.indication:
+        # "Liều aciclovir cho người lớn bị viêm não?": the indication the question names is written under one route
+        # only (the infusion's "Viêm não do HSV:"), so that route is the answer's, not a question to ask. Only when
+        # the book's lead-ins match it; otherwise every route stays offered.
+        narrowed, matched = narrow_to_indication(lines, patient.indication)
+        if matched and any(indication_key(line) and line.kind == "regimen" for line in narrowed):
+            lines = [line for line in narrowed if indication_key(line)]
     found: list[str] = []
-    for line in tree.lines:
+    for line in lines:
         if (line.kind != "regimen" and not refers_to_adult_dose(line)) or not context_admits(line, unrouted):
             # A cross-reference band ("Trẻ em cân nặng > 50 kg: Dùng liều như người lớn") gives its route's adult
             # dose: the route is this patient's.
