@@ -182,7 +182,7 @@ def condition_in_drug_turn(text: str) -> str | None:
                                     r"may|khi|sau|truoc)\b", folded[m.end():])
              # "bị đau cơ", "bị sâu răng": a word written otherwise than the question word it folds to ("có",
              # "sau") is part of the indication (core.vocabulary.is_question_syllable).
-             if not s.group(0).strip() or is_question_syllable(text[m.end() + s.start():m.end() + s.end()],
+             if s.group(0) in ",.;?!" or is_question_syllable(text[m.end() + s.start():m.end() + s.end()],
                                                                  folded_turn=folded_turn))
     stop = next(stops, None)
     end = m.end() + (stop.start() if stop else len(folded) - m.end())

@@ -34,7 +34,8 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
         context = ", ".join(c for c in (frame.renal, frame.hepatic) if c)
         routes = routes_in_evidence(evidence, frame.population, age_months=frame.age_months,
                                     weight_kg=frame.weight_kg, context_text=context,
-                                    condition=frame.condition if frame.route is None else None)
+                                    condition=frame.condition if frame.route is None and frame.route_family is None
+                                    else None)  # an injection follow-up's routes are never narrowed away by indication
         routes = one_injection_dose(evidence, frame, routes)
         if frame.has_patient_context or is_child(frame) or (frame.condition and condition_phrase(frame.condition)):
             # Patient context on the dose path: the contraindication/caution sentences for it (and, for a child,

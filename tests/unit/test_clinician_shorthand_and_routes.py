@@ -55,3 +55,13 @@ def test_a_clinicians_patient_is_an_adult_unless_a_child_or_an_age_says_otherwis
 def test_the_graded_hepatic_impairment_wins_over_an_earlier_disease_word() -> None:
     assert extract_slots("bệnh nhân xơ gan mất bù, suy gan nặng").hepatic == "suy gan nặng"
     assert extract_slots("bệnh nhân xơ gan").hepatic == "xơ gan"
+
+
+@pytest.mark.parametrize(("text", "condition"), [
+    ("bé 6 tuổi 20 kg bị phù, furosemid liều uống bao nhiêu", "phù"),   # the comma ends the condition
+    ("người lớn bị đau cơ uống thuốc này liều sao", "đau cơ"),           # "cơ" is not the question word "có"
+])
+def test_the_condition_of_a_drug_question_ends_at_punctuation_and_keeps_its_own_words(
+        text: str, condition: str) -> None:
+    from states.conditions import condition_in_drug_turn
+    assert condition_in_drug_turn(text) == condition
