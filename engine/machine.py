@@ -89,7 +89,7 @@ class _QuietTransition(Transition):
         if source.on_exit or dest.on_enter or dest.final or type(source).exit is not _QuietState.exit \
                 or type(dest).enter is not _QuietState.enter:
             return None
-        return tuple(self.after), dest, machine.model_attribute
+        return tuple(cast(Callable[[EventData], None], f) for f in self.after), dest, machine.model_attribute
 
     def execute(self, event_data: EventData) -> bool:
         machine = event_data.machine
