@@ -60,9 +60,15 @@ class _QuietTransition(Transition):
     """`Transition.execute` and `_eval_conditions` (transitions 0.9), the same callbacks in the same order, unlogged.
 
     The conditions are this machine's own guard wrappers (`_traced`, callables, each expected True): they are
-    called directly, as `Condition.check` would call them after resolving a callable to itself."""
+    called directly, as `Condition.check` would call them after resolving a callable to itself. When the
+    transition's callbacks are plain callables and the machine and both states add none of their own (as
+    `build_machine_as` builds it; checked on first use), `execute` is `_change_state` unrolled: the guards, the
+    source state left and the destination entered (`set_state`: the model's state attribute and the event's
+    state), the `after` callbacks — the same calls, without resolving and chaining empty callback lists."""
 
     _guards: tuple[Callable[[EventData], bool], ...] | None = None
+    _plan: tuple[tuple[Callable[[EventData], None], ...], State, str] | None = None
+    _planned = False
 
     def _eval_conditions(self, event_data: EventData) -> bool:
         guards = self._guards
@@ -73,8 +79,32 @@ class _QuietTransition(Transition):
                 return all(condition.check(event_data) for condition in self.conditions)
         return all(guard(event_data) for guard in guards)
 
+    def _lean_plan(self, machine: Machine) -> tuple[tuple[Callable[[EventData], None], ...], State, str] | None:
+        """(after callbacks, destination state, model attribute) when nothing else runs around the transition."""
+        if not self.dest or self.prepare or self.before or not all(callable(f) for f in self.after):
+            return None
+        if not machine.send_event or machine.before_state_change or machine.after_state_change or machine.on_final:
+            return None
+        source, dest = machine.get_state(self.source), machine.get_state(self.dest)
+        if source.on_exit or dest.on_enter or dest.final or type(source).exit is not _QuietState.exit \
+                or type(dest).enter is not _QuietState.enter:
+            return None
+        return tuple(cast(Callable[[EventData], None], f) for f in self.after), dest, machine.model_attribute
+
     def execute(self, event_data: EventData) -> bool:
         machine = event_data.machine
+        if not self._planned:
+            self._plan, self._planned = self._lean_plan(machine), True
+        plan = self._plan
+        if plan is not None:
+            if not self._eval_conditions(event_data):
+                return False
+            after, dest, attribute = plan
+            setattr(event_data.model, attribute, dest.value)
+            event_data.state = dest
+            for callback in after:
+                callback(event_data)
+            return True
         if self.prepare:
             machine.callbacks(self.prepare, event_data)
         if not self._eval_conditions(event_data):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from core.corpus import Chunk
 from core.dosage.bands import hepatic_grade, impairment_grades, patient_gestation, renal_value
@@ -103,10 +104,12 @@ ELDERLY_AGE_MONTHS = 65 * 12
 read as elderly nor excluded from the elderly lines)."""
 
 
+@lru_cache(maxsize=4096)
 def patient_of(population: str | None, age_months: float | None, weight_kg: float | None, route: str | None,
                condition: str | None = None, context_text: str = "") -> Patient:
     """The patient the dose path knows, from the request's slots and its patient-context text (the synthesized
-    query's "Bệnh nền: suy thận, eGFR 25" — renal and hepatic phrases as the user wrote them)."""
+    query's "Bệnh nền: suy thận, eGFR 25" — renal and hepatic phrases as the user wrote them). Cached: a pure
+    function of its arguments (the Patient is frozen), read several times per dosing turn."""
     folded = fold(context_text)
     renal = any(re.search(rf"\b{t}\b", folded) for t in PATIENT_TERMS["renal"]) or \
         re.search(r"\b(clcr|egfr)\b", folded) is not None
@@ -123,13 +126,15 @@ def patient_of(population: str | None, age_months: float | None, weight_kg: floa
             age_months is not None and age_months >= ELDERLY_AGE_MONTHS)))
 
 
+@lru_cache(maxsize=4096)
 def patient_in_context(population: str | None, age_months: float | None, weight_kg: float | None,
                        route: str | None, condition: str | None, renal: str | None, hepatic: str | None,
                        context_text: str = "") -> Patient:
     """The patient of the frame's slots, with renal and hepatic impairment read ONLY from the frame's renal/hepatic
     phrases as the user wrote them — never from `context_text` (the synthesized query, where "chức năng thận bình
     thường" would read as renal impairment), which is read for the rest. Any renal phrase ("chạy thận", "lọc máu")
-    is renal impairment, any hepatic phrase ("xơ gan") hepatic impairment of the grade it names, or unknown."""
+    is renal impairment, any hepatic phrase ("xơ gan") hepatic impairment of the grade it names, or unknown.
+    Cached as `patient_of` (the answer, the calculator's guard and state, and the verification each ask)."""
     patient = patient_of(population, age_months, weight_kg, route, condition, context_text)
     stated = patient_of(population, age_months, weight_kg, route, condition,
                         ", ".join(c for c in (renal, hepatic) if c))

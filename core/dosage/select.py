@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from core.dosage.bands import read_band
 from core.dosage.indication import is_partial, is_severity_label, match_score, severity_admits
@@ -341,7 +341,29 @@ def admit_renal_hepatic(chosen: list[RegimenLine], regimen: list[RegimenLine],
     return chosen, regimen
 
 
+_SELECTIONS: dict[tuple[int, Patient], tuple[DosageTree, Selection]] = {}
+_SELECTIONS_MAX = 1024
+
+
 def select(tree: DosageTree, patient: Patient) -> Selection:
+    """The patient's lines of `tree` (`_select`), remembered per (tree, patient).
+
+    One dosing turn selects the same section for the same patient several times (the route and indication
+    questions, the extractive answer, the calculator's guard and state, the verification binding), and the
+    parsed trees are shared across turns (`parse_dosage` is cached). A selection depends only on the tree
+    (read-only) and the patient (frozen), so it is computed once; each caller gets its own copy of the lists.
+    The entry keeps its tree alive, so the tree's id cannot be reused by another tree while it is remembered."""
+    key = (id(tree), patient)
+    hit = _SELECTIONS.get(key)
+    if hit is None or hit[0] is not tree:
+        if len(_SELECTIONS) >= _SELECTIONS_MAX:
+            _SELECTIONS.clear()
+        hit = (tree, _select(tree, patient))
+        _SELECTIONS[key] = hit
+    return replace(hit[1], lines=list(hit[1].lines), exclusions=list(hit[1].exclusions))
+
+
+def _select(tree: DosageTree, patient: Patient) -> Selection:
     candidates = [line for line in tree.lines if context_admits(line, patient)]
     if patient.indication:
         # The patient's indication narrows lines that name an indication, when the text has one that matches;
