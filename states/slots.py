@@ -410,6 +410,7 @@ _CONTENT = re.compile(r"[a-z]{3,}")
 _ORGAN_FUNCTION = re.compile(r"\b(chuc nang )?(than|gan)( (binh thuong|con tot|tot|on dinh))\b")
 """"chức năng thận bình thường": the patient's state, not the indication the dose is for."""
 MAX_INDICATION_WORDS = 10
+_SEVERITY_AFTER = re.compile(r"\b(muc do|nhiem khuan|nhiem trung|the|dot|benh|trieu chung)\s+(nhe|vua|nang)\b")
 
 
 def dose_indication(text: str, names: list[str]) -> str | None:
@@ -437,7 +438,12 @@ def dose_indication(text: str, names: list[str]) -> str | None:
                     _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION):
         for m in pattern.finditer(folded):
             wipe(m.start(), m.end())
+    # "mức độ nhẹ", typed "muc do nhe": the severity the book's sub-bands are split by ("Nhiễm khuẩn nhẹ, vừa" /
+    # "nặng"), not the particle "nhé" it folds to — kept, so the severe band is not shown beside the mild one.
+    severity = [m.span(2) for m in _SEVERITY_AFTER.finditer(folded)]
     for m in _DOSE_QUESTION_WORDS.finditer("".join(blank)):
+        if any(a <= m.start() < b for a, b in severity):
+            continue
         if is_question_syllable(text[m.start():m.end()], folded_turn=folded_turn):
             wipe(m.start(), m.end())  # "viêm não": "não" is not the question word "nào" (see the vocabulary)
     rest = "".join(blank)

@@ -38,7 +38,7 @@ _GENERIC_WORDS = (
     "viêm nhiễm khuẩn trùng vi bệnh điều trị do ở và các hoặc cấp mạn nhẹ vừa nặng trong cho trẻ em người lớn để bị "
     "thuốc liều dùng thể tính có không kèm theo khi phòng dự hội chứng giảm hạ cắt tình trạng trường hợp "
     "một số của là với đối nếu như thường uống tiêm đường mỗi ngày lần bao nhiêu thế nào gì sao được "
-    "tôi bé cháu con"
+    "tôi bé cháu con mức độ"
 )
 _GENERIC = frozenset(_GENERIC_WORDS.split())
 _GENERIC_FOLDED = frozenset(fold(w) for w in _GENERIC)
@@ -47,7 +47,9 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # Several ways the book and users write one indication, read as one word (pattern as written, with diacritics).
     # Juvenile arthritis: the book's older name ("viêm khớp dạng thấp thiếu niên") and the newer one ("viêm khớp tự
     # phát ở trẻ em") are one disease.
-    (r"viêm khớp(?: (?:dạng thấp|tự phát))?(?: ở)? (?:thiếu niên|trẻ em|trẻ nhỏ)", "khớpthiếuniên"),
+    # "Viêm khớp tự phát" alone is the juvenile disease too (the user's "thiếu niên" is read as the patient's age
+    # group and taken out before the indication is matched).
+    (r"viêm khớp(?: (?:dạng thấp|tự phát))?(?: ở)? (?:thiếu niên|trẻ em|trẻ nhỏ)|viêm khớp tự phát", "khớpthiếuniên"),
     # A disease's phases: the fever over ("đã hết sốt") is the convalescent phase ("giai đoạn dưỡng bệnh"), never
     # the febrile one ("giai đoạn đầu có sốt") — read before "sốt" alone, which would take the febrile line.
     (r"(?:đã|sau khi|sau) (?:hết|hạ|cắt|giảm|lui) sốt(?: rồi)?|hết sốt(?: rồi)?|không còn sốt|"
@@ -60,6 +62,8 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"(?:giảm|hạ|cắt)(?: cơn)? sốt|sốt cao", "sốt"),
     (r"(?:giảm|cắt)(?: cơn)? đau", "đau"),
     (r"zollinger[\s-]+ellison", "zollinger ellison"),
+    # Varicella-zoster virus: the book writes "VZV"; users write the diseases it causes.
+    (r"vzv|varicella(?: zoster)?|herpes zoster|zona(?: thần kinh)?|thủy đậu|thuỷ đậu|giời leo|zôna", "vzv"),
     # Herpes simplex: the book writes "HSV" and "Herpes simplex"; users write "herpes". A "herpes" the book or user
     # qualifies ("Herpes sinh dục", "herpes zoster", "herpes môi") stays as written, so the book's own words are not
     # merged ("herpes sinh dục tái phát" is not made a near match of the primary-infection lead-in).
@@ -179,6 +183,10 @@ def match_score(wanted: str, labels: Sequence[str], openings: Iterable[str] = ()
     first) and whose lines open with `openings`: 0 = not a match; otherwise the number of shared words."""
     folded = typed_without_diacritics(wanted)
     as_typed = _plain(wanted, folded=folded)
+    # "sau nhồi máu cơ tim", "sau đột quỵ": "after" dates the disease, it does not name another indication ("sau mổ"
+    # is read as "sau phẫu thuật" first, whose lead-in names "sau" itself).
+    wanted = re.sub(r"^\s*sau (?:khi )?(?:bị )?(?!(?:phẫu thuật|mổ|phau thuat|mo)\b)", "", normalize(wanted).lower()) \
+        if not folded else re.sub(r"^\s*sau (?:khi )?(?:bi )?(?!(?:phau thuat|mo)\b)", "", normalize(wanted).lower())
     if any(as_typed == _plain(label, folded=folded) for label in labels):
         return EXACT  # the user chose the book's own lead-in (a quick reply)
     asked = words(wanted, folded=folded)

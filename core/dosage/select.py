@@ -111,10 +111,21 @@ def _opening(line: RegimenLine) -> str:
     return " ".join(head.split()[:MAX_OPENING_WORDS])
 
 
+_SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-ZĐÀ-Ỹ])")
+
+
+def _purposes(line: RegimenLine) -> list[str]:
+    """The opening words of each sentence of a line: a line that runs on ("… 75 - 150 mg/ngày. Trong trường hợp cấp
+    tính, … như nhồi máu cơ tim, …, dùng liều nạp 150 - 300 mg") names the purpose of each of its doses where that
+    dose's sentence opens, not only where the line does."""
+    heads = [m.group(0) for part in _SENTENCE.split(line.text) if (m := _OPENING.match(part))]
+    return [" ".join(h.split()[:MAX_OPENING_WORDS]) for h in heads if h.strip()]
+
+
 def indication_matches(line: RegimenLine, indication: str) -> bool:
     """The line sits under an indication the question names (see core.dosage.indication)."""
     key = indication_key(line)
-    return bool(key) and match_score(indication, key, [_opening(line)]) > 0
+    return bool(key) and match_score(indication, key, _purposes(line)) > 0
 
 
 def narrow_to_indication(lines: list[RegimenLine], indication: str) -> tuple[list[RegimenLine], bool]:
@@ -128,7 +139,7 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str) -> tuple[lis
         key = indication_key(line)
         if key:
             groups.setdefault(key, []).append(line)
-    scores = {key: match_score(indication, key, [_opening(m) for m in members if m.kind == "regimen"])
+    scores = {key: match_score(indication, key, [p for m in members if m.kind == "regimen" for p in _purposes(m)])
               for key, members in groups.items()}
     best = max(scores.values(), default=0)
     if is_partial(best) and len({key[0] for key, score in scores.items() if score == best}) > 1:
