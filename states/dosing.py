@@ -57,7 +57,7 @@ def one_injection_dose(evidence: Sequence[Chunk], frame: QueryFrame, routes_foun
     injections = [r for r in routes_found if r in INJECTION_ROUTES]
     if frame.route is not None or frame.route_family != "injection" or len(injections) < 2:
         return list(routes_found)
-    context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.person) if c)
+    context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.person, frame.gestation) if c)
     seen: set[tuple[tuple[str, int], ...]] = set()
     for route in injections:
         patient = patient_of(frame.population, frame.age_months, frame.weight_kg, route, frame.condition, context)
@@ -114,7 +114,7 @@ def indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame) -> lis
         # The safety sections exclude this patient, or give their renal/hepatic adjustment ("suy gan nặng: tối đa
         # 20 mg/ngày"): that is the answer whatever the indication, so the indication is not asked.
         return []
-    context = ", ".join(c for c in (frame.renal, frame.hepatic) if c)
+    context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.gestation) if c)
     person = frame.person or ""
     patient = patient_of(frame.population, frame.age_months, frame.weight_kg, frame.route, None,
                          f"{context} {person}".strip())

@@ -29,7 +29,7 @@ from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.slots import dose_indication
 
 _PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
-_CONTEXT_SLOTS = ("renal", "hepatic")
+_CONTEXT_SLOTS = ("renal", "hepatic", "gestation")
 _CONTEXT_FLAGS = ("pregnant", "breastfeeding")
 _NEVER_MERGED = ("smalltalk", "out_of_scope")
 _LOOKUPS = ("condition_to_drug", "symptom_to_drug", "condition_relation")
@@ -82,7 +82,7 @@ def _slot_updates(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
     if population is not None and prior.population is not None and population != prior.population:
         # A different patient group is another patient: the prior age, weight, pregnancy, kidneys and liver
         # belonged to the other one.
-        for name in ("age_text", "age_months", "weight_kg", "renal", "hepatic"):
+        for name in ("age_text", "age_months", "weight_kg", "renal", "hepatic", "gestation"):
             update.setdefault(name, None)
         update.setdefault("pregnant", new.pregnant)
         update.setdefault("breastfeeding", new.breastfeeding)
@@ -419,7 +419,8 @@ def is_correction(text: str) -> bool:
 
 
 # --- who the patient is ----------------------------------------------------------------------------------
-_PERSON_VALUES = ("population", "age_text", "age_months", "weight_kg", "weight_text", "renal", "hepatic", "person")
+_PERSON_VALUES = ("population", "age_text", "age_months", "weight_kg", "weight_text", "renal", "hepatic", "gestation",
+                  "person")
 
 
 def switches_person(prior: QueryFrame, person: Person) -> bool:
@@ -441,7 +442,7 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
 
 
 def _has_person_values(frame: QueryFrame) -> bool:
-    return any(getattr(frame, n) is not None for n in ("age_months", "weight_kg", "renal", "hepatic")) or bool(
+    return any(getattr(frame, n) is not None for n in ("age_months", "weight_kg", "renal", "hepatic", "gestation")) or bool(
         frame.pregnant or frame.breastfeeding or frame.comorbidities)
 
 

@@ -31,7 +31,7 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
             evidence += retrieval.find_by_drug(drug_id, None)
     routes: list[str] = []
     if is_dose_question(frame):
-        context = ", ".join(c for c in (frame.renal, frame.hepatic) if c)
+        context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.gestation) if c)
         routes = routes_in_evidence(evidence, frame.population, age_months=frame.age_months,
                                     weight_kg=frame.weight_kg, context_text=context)
         routes = one_injection_dose(evidence, frame, routes)

@@ -31,7 +31,7 @@ from states.english import ENGLISH_ONLY, english_patient, english_section, looks
 from states.followup import has_anaphora, is_elliptical, is_substitution
 from states.frame import QueryFrame
 from states.person import GENERIC, person_of
-from states.scope import looks_non_human
+from states.scope import as_child, child_nicknames, looks_non_human
 from states.shorthand import expand_chat
 from states.slots import Slots, dose_indication, extract_slots
 from states.understander import Understanding, UnderstandingRequest
@@ -128,7 +128,12 @@ class RulesUnderstander:
         self.names = names
 
     def understand(self, request: UnderstandingRequest, budget: RequestBudget) -> Understanding:
-        frame = self.parse(request.text, request.candidates, awaiting_answer=request.pending is not None)
+        text = request.text
+        nicknames = child_nicknames(request.history)
+        if nicknames:
+            # A name introduced as a child's stays that child in later turns ("Cún nôn hết rồi").
+            text = as_child(normalize(text), nicknames)
+        frame = self.parse(text, request.candidates, awaiting_answer=request.pending is not None)
         return Understanding(frame=frame, provider_output=None)
 
     # ---------------------------------------------------------------------------------------------- parse
@@ -392,4 +397,5 @@ def _slot_fields(slots: Slots) -> dict[str, object]:
         "renal": slots.renal,
         "hepatic": slots.hepatic,
         "comorbidities": list(slots.comorbidities),
+        "gestation": slots.gestation,
     }

@@ -90,6 +90,8 @@ class Slots:
     hepatic: str | None = None
     comorbidities: list[str] = field(default_factory=list)
     newborn: bool = False
+    gestation: str | None = None
+    """A newborn's gestation as written ("đủ tháng", "sinh non 32 tuần"): the newborn's, kept for later turns."""
     route_family: str | None = None
     """"đường tiêm": injection, without saying which (settled against the dosage evidence)."""
     weight_note: str | None = None
@@ -300,6 +302,14 @@ def extract_population(folded: str, age_months: float | None, *, mother: bool, t
     return None
 
 
+def _gestation(text: str, folded: str) -> str | None:
+    for pattern in GESTATION_PHRASES:
+        m = pattern.search(folded)
+        if m:
+            return _span_as_written(text, folded, m)
+    return None
+
+
 def extract_slots(text: str) -> Slots:
     text = normalize(text)
     folded = fold(text)
@@ -344,6 +354,7 @@ def extract_slots(text: str) -> Slots:
         hepatic=_span_as_written(text, folded, hepatic_m) if hepatic_m else None,
         comorbidities=comorbidities,
         newborn=bool(_NEWBORN.search(folded)),
+        gestation=_gestation(text, folded),
         weight_note=f"{weight.as_written} ≈ {fmt(weight.kg)} kg" if weight and weight.converted and weight.kg
         else None,
         rejected=rejected,
