@@ -177,7 +177,26 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     elif merged is not new and merged.person is None and prior.person is not None and \
             merged.turn_type not in _NEVER_MERGED:
         merged = merged.model_copy(update={"person": prior.person})
+    merged = _disowned(merged, new, text, notes)
     return _checked(merged, prior if not switched else None, pending, notes, text)
+
+
+def _disowned(merged: QueryFrame, new: QueryFrame, text: str, notes: list[str]) -> QueryFrame:
+    """"à nhầm, bé 4 tuổi, 24 ký là cân của anh nó": the 24 kg given before was another person's. A value the turn
+    says is someone else's is never the patient's, so the carried slot holding it is emptied (and asked again)
+    rather than dosed on. A patient value that differs from the other person's stays."""
+    from states.slots import disowned  # the slot parser reads only this turn's words
+
+    kg, months = disowned(text)
+    update: dict[str, object] = {}
+    subject = merged.person or ("bé" if merged.population != "adult" else "người bệnh")
+    if kg is not None and merged.weight_kg == kg and new.weight_kg != kg:
+        update.update(weight_kg=None, weight_text=None)
+        notes.append(f"{format_number(kg)} kg là cân nặng của người khác: tôi không dùng cho {subject}.")
+    if months is not None and merged.age_months == months and new.age_months != months:
+        update.update(age_months=None, age_text=None)
+        notes.append(f"Tuổi đó là của người khác: tôi không dùng cho {subject}.")
+    return merged.model_copy(update=update) if update else merged
 
 
 def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: str) -> QueryFrame:

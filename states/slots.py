@@ -302,6 +302,26 @@ def extract_population(folded: str, age_months: float | None, *, mother: bool, t
     return None
 
 
+def owned_values(spelt: str) -> tuple[float | None, float | None]:
+    """(kg, age in months) a turn says are someone else's ("24 ký là cân của anh nó"): the value in the clause
+    just before the owner. Read on folded text whose number words are digits."""
+    m = OWNED_VALUE.search(spelt)
+    if m is None:
+        return None, None
+    clause = re.split(r"[,;.]|\b(?:va|con|nhung)\b", spelt[:m.start()])[-1]
+    if m.group("what") == "tuoi":
+        return None, read_age(clause).months
+    weight = read_weight(clause)
+    return (weight.kg if weight is not None else None), None
+
+
+def disowned(text: str) -> tuple[float | None, float | None]:
+    """`owned_values` of a turn as typed."""
+    text = normalize(text)
+    folded = fold(text)
+    return owned_values(spell_out(folded, text))
+
+
 def _gestation(text: str, folded: str) -> str | None:
     for pattern in GESTATION_PHRASES:
         m = pattern.search(folded)
@@ -318,10 +338,12 @@ def extract_slots(text: str) -> Slots:
     age = read_age(spelt)
     age_months, age_text = age.months, age.text
     weight = read_weight(spelt)
-    owned = OWNED_VALUE.search(folded)
-    if weight is not None and owned and owned.group("what") != "tuoi":
+    owned_weight, owned_age = owned_values(spelt)
+    if weight is not None and owned_weight is not None and (weight.kg is None or weight.kg == owned_weight):
         # "bé 4 tuổi, 24 ký là cân của anh nó": the weight is another person's; the patient's is still to be asked.
         weight = None
+    if owned_age is not None and age_months == owned_age:
+        age_months = age_text = None  # "7 tuổi là tuổi của anh nó": not the patient's age
     rejected = [r for r in (age.rejected, weight.rejected if weight else None) if r]
     several = several_values(spelt)
     if several:
