@@ -102,6 +102,16 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
         for name in _PATIENT_SLOTS[:4]:
             if getattr(new, name) is None:
                 update[name] = getattr(prior, name)
+    elif new.population == prior.population and new.age_months is None and new.weight_kg is None and \
+            new.population is not None:
+        # "bé" again, with no age or weight of its own: the same child (a switch of person is settled before).
+        update.update(age_text=prior.age_text, age_months=prior.age_months, weight_kg=prior.weight_kg,
+                      weight_text=prior.weight_text)
+    if new.condition is None and prior.condition and prior.turn_type not in _LOOKUPS and \
+            new.turn_type not in _LOOKUPS and new.drugs and set(new.drugs) == set(prior.drugs):
+        # The same drug for the same patient: the illness it is given for stays ("bị Kawasaki" … "dùng tiếp aspirin
+        # thế nào").
+        update.update(condition=prior.condition, condition_relation=prior.condition_relation)
     return new.model_copy(update=update) if update else new
 
 
@@ -326,6 +336,10 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             return _carry_patient(new, prior)
         if set(new.drugs) == set(prior.drugs) and not _own_question(new):
             return _settled(prior.model_copy(update=_slot_updates(new, prior)), confidence=0.8)
+        if set(new.drugs) == set(prior.drugs):
+            # Another question about the same drug, for the same patient ("thế hạ sốt cho bé bằng aspirin được
+            # không" after the child's dose): the patient stated before stays.
+            return _carry_patient(new, prior)
         if is_elliptical(text) and new.section_key is None and new.turn_type in ("drug_overview", "drug_attribute"):
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
         substituted = _substitute(new, prior, text)

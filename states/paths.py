@@ -53,6 +53,15 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
     return evidence, routes
 
 
+def indication_of_drug(retrieval: RetrievalService, frame: QueryFrame) -> bool:
+    """The condition asked about is one the drug's "Chỉ định" section names ("viêm họng" for amoxicilin's "viêm
+    họng – viêm amidan do liên cầu"), as the user wrote it (diacritics respected)."""
+    if not frame.condition or not frame.drugs:
+        return False
+    return all(any(condition_stated(c.text, frame.condition) for c in retrieval.find_by_section(d, "chi_dinh"))
+               for d in frame.drugs[:MAX_DRUGS_SINGLE_PATH])
+
+
 def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list[Chunk]:
     """Each drug's `tuong_tac_thuoc` text that names another of the drugs (by id, alias, brand or class).
 

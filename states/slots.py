@@ -386,11 +386,11 @@ def extract_slots(text: str) -> Slots:
 # --- the indication a dose question names without "bị"/"để trị" ("Liều aspirin giảm đau cho người lớn?") -------
 
 _DOSE_QUESTION_WORDS = re.compile(
-    r"\b(khoi dau|ban dau|bat dau|duy tri|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
+    r"\b(khoi dau|ban dau|bat dau|duy tri|tiep tuc|tiep|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
     r"lieu( (luong|dung|khoi dau|ban dau|bat dau|duy tri|toi da|thong thuong|thuong dung|uong|tiem))?|bi|"
     r"cach dung|bao nhieu|the nao|nhu the nao|ra sao|the sao|la|cho|cua|duoc|khong|co|nen|can|phai|dung|uong|"
     r"tiem( bap| tinh mach| duoi da)?|truyen( tinh mach)?|dat (truc trang|hau mon)|ngam|nho|boi|xit|thuoc|"
-    r"mot (lan|ngay)|moi (lan|ngay)|hoi|toi|minh|ban|giup|xem|biet|muon|xin|vay|a|nhe|oi|voi|va|hay|nao|gi|khi|thi|"
+    r"mot (lan|ngay)|moi (lan|ngay)|hoi|toi|minh|ban|giup|xem|biet|muon|xin|vay|a|nhe|oi|roi|voi|va|hay|nao|gi|khi|thi|"
     r"benh nhan|nguoi benh|nguoi|mg|ml|g|kg|ky|ki|can|tuoi|thang|tuan|ngay|khoi dau|ban dau|duy tri|"
     r"dung luong|dang|vien|siro|goi|ong|duong|dan|thoi|the|con|me|bo|ba|anh|chi|vo|em|nha|clcr|egfr|"
     r"do thanh thai( creatinin)?|benh nen|sao|ruoi|mot|hai|bon|chin|muoi|pound|pounds|lbs|lb|"
@@ -403,6 +403,11 @@ _CONTENT = re.compile(r"[a-z]{3,}")
 _ORGAN_FUNCTION = re.compile(r"\b(chuc nang )?(than|gan)( (binh thuong|con tot|tot|on dinh))\b")
 """"chức năng thận bình thường": the patient's state, not the indication the dose is for."""
 MAX_INDICATION_WORDS = 10
+
+
+# "bé hết sốt 3 ngày rồi", "khỏi ho rồi", "không còn đau": a state that is over is not what the dose is for (read as
+# the indication, "hết sốt" once brought the antipyretic exclusion for children into a Kawasaki follow-up).
+_RESOLVED = re.compile(r"\b(?:da )?(?:het|khoi|khong con)(?: han)?(?: bi)?(?: [a-z]+){1,2}")
 
 
 def dose_indication(text: str, names: list[str]) -> str | None:
@@ -426,7 +431,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
         for m in re.finditer(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", folded):
             wipe(m.start(), m.end())
     for pattern in (*GESTATION_PHRASES, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC,
-                    _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION):
+                    _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _RESOLVED):
         for m in pattern.finditer(folded):
             wipe(m.start(), m.end())
     for m in _DOSE_QUESTION_WORDS.finditer("".join(blank)):
