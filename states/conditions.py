@@ -30,7 +30,8 @@ _LEAD = re.compile(r"^(?:nen\s+|phai\s+)?(?:uong|dung|tiem|boi)\s+(?:thuoc|khang
                    r"(?:khi|de|neu|luc|cho)\s+(?:bi\s+|nguoi bi\s+)?")
 # "…, có bệnh nền đái tháo đường": what follows is patient context, not the condition asked about.
 _CONTEXT_CUT = re.compile(r"\s*,?\s*(?:co |kem |va )?(?:benh nen|tien su|dang mang thai|dang cho con bu|dang dung)\b.*$")
-_SUBJECT = re.compile(r"^(?:(?:toi|minh|em|con toi|con minh|con|be|chau|nguoi|benh nhan|me toi|bo toi|vo toi|"
+# "thế sỏi thận …", "vậy còn …": the follow-up's opener is not part of the condition.
+_SUBJECT = re.compile(r"^(?:(?:the con|the|vay con|vay|con neu|nhung ma|nhung)\s+)?(?:(?:toi|minh|em|con toi|con minh|con|be|chau|nguoi|benh nhan|me toi|bo toi|vo toi|"
                       r"chong toi|ba toi|ong toi|ba bau|phu nu co thai|phu nu mang thai|nguoi mang thai|me bau|"
                       r"nguoi lon|tre em|tre nho|tre|em be|nguoi gia|nguoi cao tuoi|me dang cho con bu)\s+)?"
                       # the patient described before the condition: "bé 3 tuổi 14 ký sốt …", "bé nhà em 2 tuổi, 12kg bị …"

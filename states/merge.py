@@ -98,6 +98,12 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
             update[name] = getattr(prior, name)
     if not new.comorbidities and prior.comorbidities:
         update["comorbidities"] = list(prior.comorbidities)
+    if new.population in (None, prior.population):
+        # The same person: a pregnancy or breastfeeding said before is still theirs ("em bầu 8 tháng …" then "vậy
+        # paracetamol uống bao nhiêu một lần" is the pregnant woman's dose, her pregnancy section first).
+        for name in _CONTEXT_FLAGS:
+            if getattr(prior, name) and not getattr(new, name):
+                update[name] = True
     if new.population is None and prior.population is not None:
         for name in _PATIENT_SLOTS[:4]:
             if getattr(new, name) is None:

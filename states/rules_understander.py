@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from core.budget import RequestBudget
-from core.text import fold, normalize
+from core.text import fold, normalize, states_phrase
 from core.vocabulary import CLINICAL_TERMS
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
@@ -119,6 +119,21 @@ def _looks_english(folded: str, text: str = "") -> bool:
     return len(words) >= 3 and sum(w in _ENGLISH_WORDS for w in words) / len(words) >= 0.5
 
 
+def _without_names_inside_condition(text: str, candidates: ResolverResult) -> ResolverResult:
+    """"sỏi thận acid uric thì dùng thuốc gì": a which-drug question whose condition holds a word that only
+    approximately names a drug ("acid" as the start of "acid acetylsalicylic") asks for the condition's drugs; the
+    partial name is a word of the condition, not a drug the user named (an exact name is kept)."""
+    if not candidates.candidates or not asks_which_drug(text):
+        return candidates
+    condition = find_condition_question(text)
+    if not condition:
+        return candidates
+    kept = [c for c in candidates.candidates if c.score >= 100 or not states_phrase(condition, c.span)]
+    if len(kept) == len(candidates.candidates):
+        return candidates
+    return candidates.model_copy(update={"candidates": kept})
+
+
 class RulesUnderstander:
     """Deterministic Vietnamese understanding over the formulary's own names."""
 
@@ -148,6 +163,7 @@ class RulesUnderstander:
         text = normalize(text)
         folded = fold(text)
         allowed = set(self.names.ids()) if self.names.ids() else None
+        candidates = _without_names_inside_condition(text, candidates)
         drugs = [d for d in _ordered_drugs(text, candidates) if allowed is None or d in allowed]
         # "Kawasaki", "ClCr", "INR": capitalised disease names and clinical terms, not unknown drug names.
         unknown = [u for u in candidates.unknown if not set(fold(u).split()) & CLINICAL_TERMS]
