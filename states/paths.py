@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from core.corpus import Chunk, ScoredChunk
@@ -77,11 +78,21 @@ def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list
     return kept
 
 
+# "… không dung nạp được thuốc này (ho khan)": the words in brackets after an intolerance are why another drug was not
+# tolerated, not what this drug treats (losartan once listed for "ho", cough).
+_INTOLERANCE = re.compile(r"(không dung nạp|không chịu được|tác dụng (?:phụ|không mong muốn))([^().;\n]{0,80})\([^)]*\)",
+                          re.IGNORECASE)
+
+
+def _without_intolerances(text: str) -> str:
+    return _INTOLERANCE.sub(lambda m: m.group(1) + m.group(2), text)
+
+
 def _states_condition(hit: ScoredChunk, condition: str) -> bool:
     """The chunk states the condition: literally (whole words, agreeing on the diacritics the user typed, or a
     spelling variant the book uses — states.conditions.condition_stated), or, for a dense-fallback hit only,
     fuzzily (rapidfuzz partial_ratio ≥ 90 with spaces removed). A hit failing both is never evidence."""
-    if condition_stated(hit.chunk.text, condition):
+    if condition_stated(_without_intolerances(hit.chunk.text), condition):
         return True
     return hit.source == "dense" and fuzzy_states(hit.chunk.text, fold(condition))
 
