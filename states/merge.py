@@ -345,7 +345,12 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         if set(new.drugs) == set(prior.drugs):
             # Another question about the same drug, for the same patient ("thế hạ sốt cho bé bằng aspirin được
             # không" after the child's dose): the patient stated before stays.
-            return _carry_patient(new, prior)
+            carried = _carry_patient(new, prior)
+            if carried.route is None and carried.route_family is None and prior.route is not None and \
+                    carried.population == prior.population:
+                # The same drug for the same patient: the route said before ("uống … được không") stays.
+                carried = carried.model_copy(update={"route": prior.route})
+            return carried
         if is_elliptical(text) and new.section_key is None and new.turn_type in ("drug_overview", "drug_attribute"):
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
         substituted = _substitute(new, prior, text)
@@ -447,7 +452,9 @@ def weight_typed_as_age(new: QueryFrame, prior: QueryFrame, pending: Pending | N
     return weight_fits_age(new.age_months / 12, prior.age_months)
 
 
-_CORRECTION = re.compile(r"^(?:a |a,|ay |ui |oi )?(?:nham|khong phai|ko phai|k phai|khong(?=\s*,)|ko(?=\s*,)|khong dung|sua lai|xin loi|"
+# Politeness before the correction ("dạ em xin lỗi bác sĩ, không phải, …") is still a correction.
+_CORRECTION = re.compile(r"^(?:(?:a|ay|ui|oi|da|vang|em|con|chau|toi|minh|bac si|bac|anh|chi|ban|co|thua)[ ,]+)*"
+                         r"(?:nham|khong phai|ko phai|k phai|khong(?=\s*,)|ko(?=\s*,)|khong dung|sua lai|xin loi|"
                          r"sorry|da bao|"
                          r"toi da noi|da noi|y (?:toi|minh|em) la|dinh chinh|chinh xac la)\b")
 
