@@ -90,6 +90,10 @@ _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
     # "người lớn tiêu chảy uống loperamid sao", "cho bé uống thuốc này thế nào": how to take it, the drug named
     # between the verb and the question word, at the end of the turn.
     ("lieu_luong_cach_dung", _HOW_TO_TAKE, 0.6),
+    # "dùng tiếp aspirin thế nào", "uống thuốc này thế nào": how to go on taking it (the drug's name or a pronoun
+    # may stand between) is the dosage and its usage, whatever the previous question was.
+    ("lieu_luong_cach_dung", _r(r"\b(dung|uong|su dung)( [a-z0-9]+){0,2}? tiep( tuc)?( [a-z0-9]+){0,3}? (nhu )?the nao\b|"
+                                r"\b(dung|uong|su dung) (thuoc (nay|do|ay)|no)( tiep)? (nhu )?the nao\b"), 0.65),
     # "dùng sao", "uống ra sao", "xài sao": how to take it (not "có sao không", whether it does harm).
     ("lieu_luong_cach_dung", _r(r"\b(dung|uong|xai|su dung|tiem) (ra |the )?sao\b(?! (khong|ko|k)\b)"), 0.65),
     # "uống cách nhau bao lâu" asks the dosing interval ("cách bao lâu" alone may be the gap between two drugs).

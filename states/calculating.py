@@ -36,7 +36,8 @@ BODY_SURFACE_NOTICE = (
 def patient_of(frame: QueryFrame) -> Patient:
     """What the calculator may know of the patient: only slots the frame holds (none is ever assumed)."""
     return replace(patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route,
-                                      frame.condition, frame.renal, frame.hepatic),
+                                      frame.condition, frame.renal, frame.hepatic,
+                                      f"Tuổi thai: {frame.gestation}" if frame.gestation else ""),
                    conditions=stated_conditions(frame.condition, frame.comorbidities))
 
 

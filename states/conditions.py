@@ -35,7 +35,9 @@ _SUBJECTS = ("toi", "minh", "em", "con toi", "con minh", "con", "be", "chau", "n
              "nguoi mang thai", "me bau", "nguoi lon", "tre em", "tre nho", "tre", "em be", "nguoi gia",
              "nguoi cao tuoi", "me dang cho con bu", "ong noi", "ba noi", "ong ngoai", "ba ngoai", "me", "bo")
 # Longest first: "người lớn" is the subject, not "người" followed by a condition "lớn …".
-_SUBJECT = re.compile(r"^(?:(?:" + "|".join(sorted(_SUBJECTS, key=len, reverse=True)) + r")\s+)?"
+# "thế sỏi thận …", "vậy còn …": the follow-up's opener is not part of the condition.
+_SUBJECT = re.compile(r"^(?:(?:the con|the|vay con|vay|con neu|nhung ma|nhung)\s+)?"
+                      r"(?:(?:" + "|".join(sorted(_SUBJECTS, key=len, reverse=True)) + r")\s+)?"
                       # the patient described before the condition: "bé 3 tuổi 14 ký sốt …", "bé nhà em 2 tuổi, 12kg bị …",
                       # "cháu 4 tuổi rưỡi 16 ký …"
                       r"(?:(?:nha (?:em|toi|minh)|nang|duoc|moi|\d+(?:[.,]\d+)?\s*(?:tuoi|thang|tuan|ngay|kg|ky|ki|can|t)\b"

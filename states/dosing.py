@@ -63,7 +63,7 @@ def one_injection_dose(evidence: Sequence[Chunk], frame: QueryFrame, routes_foun
         # No route named, and the book's lines for this patient are on injection routes only (the indication asked
         # is written under "Thuốc tiêm:" alone): the same test as for "tiêm" — one dose for every route is answered.
         return list(routes_found)
-    context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.person) if c)
+    context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.person, frame.gestation) if c)
     seen: set[tuple[tuple[str, int], ...]] = set()
     for route in injections:
         patient = patient_of(frame.population, frame.age_months, frame.weight_kg, route, frame.condition, context)
@@ -120,7 +120,7 @@ def indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame) -> lis
         # The safety sections exclude this patient, or give their renal/hepatic adjustment ("suy gan nặng: tối đa
         # 20 mg/ngày"): that is the answer whatever the indication, so the indication is not asked.
         return []
-    context = ", ".join(c for c in (frame.renal, frame.hepatic) if c)
+    context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.gestation) if c)
     person = frame.person or ""
     patient = patient_of(frame.population, frame.age_months, frame.weight_kg, frame.route, None,
                          f"{context} {person}".strip())

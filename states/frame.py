@@ -46,6 +46,9 @@ class QueryFrame(BaseModel):
     comorbidities: list[str] = Field(default_factory=list)
     renal: str | None = None
     hepatic: str | None = None
+    gestation: str | None = None
+    """A newborn's gestation as written ("đủ tháng", "thiếu tháng", "sinh non 32 tuần"): a value of that newborn,
+    carried to the next turns about them ("bé được 10 ngày tuổi") and never to another person."""
     pregnant: bool = False
     breastfeeding: bool = False
     non_human: bool = False

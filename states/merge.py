@@ -29,7 +29,7 @@ from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.slots import dose_indication
 
 _PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
-_CONTEXT_SLOTS = ("renal", "hepatic")
+_CONTEXT_SLOTS = ("renal", "hepatic", "gestation")
 _CONTEXT_FLAGS = ("pregnant", "breastfeeding")
 _NEVER_MERGED = ("smalltalk", "out_of_scope")
 _LOOKUPS = ("condition_to_drug", "symptom_to_drug", "condition_relation")
@@ -82,7 +82,7 @@ def _slot_updates(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
     if population is not None and prior.population is not None and population != prior.population:
         # A different patient group is another patient: the prior age, weight, pregnancy, kidneys and liver
         # belonged to the other one.
-        for name in ("age_text", "age_months", "weight_kg", "renal", "hepatic"):
+        for name in ("age_text", "age_months", "weight_kg", "renal", "hepatic", "gestation"):
             update.setdefault(name, None)
         update.setdefault("pregnant", new.pregnant)
         update.setdefault("breastfeeding", new.breastfeeding)
@@ -98,10 +98,26 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
             update[name] = getattr(prior, name)
     if not new.comorbidities and prior.comorbidities:
         update["comorbidities"] = list(prior.comorbidities)
+    if new.population in (None, prior.population):
+        # The same person: a pregnancy or breastfeeding said before is still theirs ("em bầu 8 tháng …" then "vậy
+        # paracetamol uống bao nhiêu một lần" is the pregnant woman's dose, her pregnancy section first).
+        for name in _CONTEXT_FLAGS:
+            if getattr(prior, name) and not getattr(new, name):
+                update[name] = True
     if new.population is None and prior.population is not None:
         for name in _PATIENT_SLOTS[:4]:
             if getattr(new, name) is None:
                 update[name] = getattr(prior, name)
+    elif new.population == prior.population and new.age_months is None and new.weight_kg is None and \
+            new.population is not None:
+        # "bé" again, with no age or weight of its own: the same child (a switch of person is settled before).
+        update.update(age_text=prior.age_text, age_months=prior.age_months, weight_kg=prior.weight_kg,
+                      weight_text=prior.weight_text)
+    if new.condition is None and prior.condition and prior.turn_type not in _LOOKUPS and \
+            new.turn_type not in _LOOKUPS and new.drugs and set(new.drugs) == set(prior.drugs):
+        # The same drug for the same patient: the illness it is given for stays ("bị Kawasaki" … "dùng tiếp aspirin
+        # thế nào").
+        update.update(condition=prior.condition, condition_relation=prior.condition_relation)
     return new.model_copy(update=update) if update else new
 
 
@@ -179,7 +195,26 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     elif merged is not new and merged.person is None and prior.person is not None and \
             merged.turn_type not in _NEVER_MERGED:
         merged = merged.model_copy(update={"person": prior.person})
+    merged = _disowned(merged, new, text, notes)
     return _checked(merged, prior if not switched else None, pending, notes, text)
+
+
+def _disowned(merged: QueryFrame, new: QueryFrame, text: str, notes: list[str]) -> QueryFrame:
+    """"à nhầm, bé 4 tuổi, 24 ký là cân của anh nó": the 24 kg given before was another person's. A value the turn
+    says is someone else's is never the patient's, so the carried slot holding it is emptied (and asked again)
+    rather than dosed on. A patient value that differs from the other person's stays."""
+    from states.slots import disowned  # the slot parser reads only this turn's words
+
+    kg, months = disowned(text)
+    update: dict[str, object] = {}
+    subject = merged.person or ("bé" if merged.population != "adult" else "người bệnh")
+    if kg is not None and merged.weight_kg == kg and new.weight_kg != kg:
+        update.update(weight_kg=None, weight_text=None)
+        notes.append(f"{format_number(kg)} kg là cân nặng của người khác: tôi không dùng cho {subject}.")
+    if months is not None and merged.age_months == months and new.age_months != months:
+        update.update(age_months=None, age_text=None)
+        notes.append(f"Tuổi đó là của người khác: tôi không dùng cho {subject}.")
+    return merged.model_copy(update=update) if update else merged
 
 
 def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: str) -> QueryFrame:
@@ -309,6 +344,15 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             return _carry_patient(new, prior)
         if set(new.drugs) == set(prior.drugs) and not _own_question(new):
             return _settled(prior.model_copy(update=_slot_updates(new, prior)), confidence=0.8)
+        if set(new.drugs) == set(prior.drugs):
+            # Another question about the same drug, for the same patient ("thế hạ sốt cho bé bằng aspirin được
+            # không" after the child's dose): the patient stated before stays.
+            carried = _carry_patient(new, prior)
+            if carried.route is None and carried.route_family is None and prior.route is not None and \
+                    carried.population == prior.population:
+                # The same drug for the same patient: the route said before ("uống … được không") stays.
+                carried = carried.model_copy(update={"route": prior.route})
+            return carried
         if is_elliptical(text) and new.section_key is None and new.turn_type in ("drug_overview", "drug_attribute"):
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
         substituted = _substitute(new, prior, text)
@@ -410,7 +454,9 @@ def weight_typed_as_age(new: QueryFrame, prior: QueryFrame, pending: Pending | N
     return weight_fits_age(new.age_months / 12, prior.age_months)
 
 
-_CORRECTION = re.compile(r"^(?:a |a,|ay |ui |oi )?(?:nham|khong phai|ko phai|k phai|khong(?=\s*,)|ko(?=\s*,)|khong dung|sua lai|xin loi|"
+# Politeness before the correction ("dạ em xin lỗi bác sĩ, không phải, …") is still a correction.
+_CORRECTION = re.compile(r"^(?:(?:a|ay|ui|oi|da|vang|em|con|chau|toi|minh|bac si|bac|anh|chi|ban|co|thua)[ ,]+)*"
+                         r"(?:nham|khong phai|ko phai|k phai|khong(?=\s*,)|ko(?=\s*,)|khong dung|sua lai|xin loi|"
                          r"sorry|da bao|"
                          r"toi da noi|da noi|y (?:toi|minh|em) la|dinh chinh|chinh xac la)\b")
 
@@ -421,7 +467,8 @@ def is_correction(text: str) -> bool:
 
 
 # --- who the patient is ----------------------------------------------------------------------------------
-_PERSON_VALUES = ("population", "age_text", "age_months", "weight_kg", "weight_text", "renal", "hepatic", "person")
+_PERSON_VALUES = ("population", "age_text", "age_months", "weight_kg", "weight_text", "renal", "hepatic", "gestation",
+                  "person")
 
 
 def switches_person(prior: QueryFrame, person: Person) -> bool:
@@ -443,7 +490,7 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
 
 
 def _has_person_values(frame: QueryFrame) -> bool:
-    return any(getattr(frame, n) is not None for n in ("age_months", "weight_kg", "renal", "hepatic")) or bool(
+    return any(getattr(frame, n) is not None for n in ("age_months", "weight_kg", "renal", "hepatic", "gestation")) or bool(
         frame.pregnant or frame.breastfeeding or frame.comorbidities)
 
 

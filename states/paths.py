@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from core.corpus import Chunk, ScoredChunk
@@ -31,7 +32,7 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
             evidence += retrieval.find_by_drug(drug_id, None)
     routes: list[str] = []
     if is_dose_question(frame):
-        context = ", ".join(c for c in (frame.renal, frame.hepatic) if c)
+        context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.gestation) if c)
         routes = routes_in_evidence(evidence, frame.population, age_months=frame.age_months,
                                     weight_kg=frame.weight_kg, context_text=context,
                                     condition=frame.condition if frame.route is None and frame.route_family is None
@@ -55,6 +56,15 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
     return evidence, routes
 
 
+def indication_of_drug(retrieval: RetrievalService, frame: QueryFrame) -> bool:
+    """The condition asked about is one the drug's "Chỉ định" section names ("viêm họng" for amoxicilin's "viêm
+    họng – viêm amidan do liên cầu"), as the user wrote it (diacritics respected)."""
+    if not frame.condition or not frame.drugs:
+        return False
+    return all(any(condition_stated(c.text, frame.condition) for c in retrieval.find_by_section(d, "chi_dinh"))
+               for d in frame.drugs[:MAX_DRUGS_SINGLE_PATH])
+
+
 def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list[Chunk]:
     """Each drug's `tuong_tac_thuoc` text that names another of the drugs (by id, alias, brand or class).
 
@@ -70,11 +80,21 @@ def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list
     return kept
 
 
+# "… không dung nạp được thuốc này (ho khan)": the words in brackets after an intolerance are why another drug was not
+# tolerated, not what this drug treats (losartan once listed for "ho", cough).
+_INTOLERANCE = re.compile(r"(không dung nạp|không chịu được|tác dụng (?:phụ|không mong muốn))([^().;\n]{0,80})\([^)]*\)",
+                          re.IGNORECASE)
+
+
+def _without_intolerances(text: str) -> str:
+    return _INTOLERANCE.sub(lambda m: m.group(1) + m.group(2), text)
+
+
 def _states_condition(hit: ScoredChunk, condition: str) -> bool:
     """The chunk states the condition: literally (whole words, agreeing on the diacritics the user typed, or a
     spelling variant the book uses — states.conditions.condition_stated), or, for a dense-fallback hit only,
     fuzzily (rapidfuzz partial_ratio ≥ 90 with spaces removed). A hit failing both is never evidence."""
-    if condition_stated(hit.chunk.text, condition):
+    if condition_stated(_without_intolerances(hit.chunk.text), condition):
         return True
     return hit.source == "dense" and fuzzy_states(hit.chunk.text, fold(condition))
 

@@ -31,6 +31,13 @@ def retrieve_single(ctx: TurnView, services: Services) -> Update:
         # outage is this step's failure and abstains as index_unavailable).
         frame = settle_route_family(ctx.frame, routes_found)
         indications = indications_in_evidence(evidence, frame) if paths.is_dose_question(frame) else []
+        if indications and frame.condition and not indications_in_evidence(
+                evidence, frame.model_copy(update={"condition": None})) and paths.indication_of_drug(
+                services.retrieval, frame):
+            # "người lớn viêm họng uống amoxicilin": an indication the book names in "Chỉ định" but gives no dose
+            # lead-in of its own is dosed by the patient's general line (the book's usual dose); the machine does
+            # not ask which of the other indications' lead-ins it is.
+            indications = []
         return {"evidence": evidence, "routes_found": routes_found, "indications_found": indications,
                 **({"frame": frame} if frame is not ctx.frame else {})}
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from core.budget import RequestBudget
-from core.text import fold, normalize
+from core.text import fold, normalize, states_phrase
 from core.vocabulary import CLINICAL_TERMS
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
@@ -31,7 +31,7 @@ from states.english import ENGLISH_ONLY, english_patient, english_section, looks
 from states.followup import has_anaphora, is_elliptical, is_substitution
 from states.frame import QueryFrame
 from states.person import GENERIC, person_of
-from states.scope import looks_non_human
+from states.scope import as_child, child_nicknames, looks_non_human
 from states.shorthand import expand_chat
 from states.slots import Slots, dose_indication, extract_slots
 from states.understander import Understanding, UnderstandingRequest
@@ -119,6 +119,21 @@ def _looks_english(folded: str, text: str = "") -> bool:
     return len(words) >= 3 and sum(w in _ENGLISH_WORDS for w in words) / len(words) >= 0.5
 
 
+def _without_names_inside_condition(text: str, candidates: ResolverResult) -> ResolverResult:
+    """"sỏi thận acid uric thì dùng thuốc gì": a which-drug question whose condition holds a word that only
+    approximately names a drug ("acid" as the start of "acid acetylsalicylic") asks for the condition's drugs; the
+    partial name is a word of the condition, not a drug the user named (an exact name is kept)."""
+    if not candidates.candidates or not asks_which_drug(text):
+        return candidates
+    condition = find_condition_question(text)
+    if not condition:
+        return candidates
+    kept = [c for c in candidates.candidates if c.score >= 100 or not states_phrase(condition, c.span)]
+    if len(kept) == len(candidates.candidates):
+        return candidates
+    return candidates.model_copy(update={"candidates": kept})
+
+
 class RulesUnderstander:
     """Deterministic Vietnamese understanding over the formulary's own names."""
 
@@ -128,7 +143,12 @@ class RulesUnderstander:
         self.names = names
 
     def understand(self, request: UnderstandingRequest, budget: RequestBudget) -> Understanding:
-        frame = self.parse(request.text, request.candidates, awaiting_answer=request.pending is not None)
+        text = request.text
+        nicknames = child_nicknames(request.history)
+        if nicknames:
+            # A name introduced as a child's stays that child in later turns ("Cún nôn hết rồi").
+            text = as_child(normalize(text), nicknames)
+        frame = self.parse(text, request.candidates, awaiting_answer=request.pending is not None)
         return Understanding(frame=frame, provider_output=None)
 
     # ---------------------------------------------------------------------------------------------- parse
@@ -143,6 +163,7 @@ class RulesUnderstander:
         text = normalize(text)
         folded = fold(text)
         allowed = set(self.names.ids()) if self.names.ids() else None
+        candidates = _without_names_inside_condition(text, candidates)
         drugs = [d for d in _ordered_drugs(text, candidates) if allowed is None or d in allowed]
         # "Kawasaki", "ClCr", "INR": capitalised disease names and clinical terms, not unknown drug names.
         unknown = [u for u in candidates.unknown if not set(fold(u).split()) & CLINICAL_TERMS]
@@ -398,4 +419,5 @@ def _slot_fields(slots: Slots) -> dict[str, object]:
         "renal": slots.renal,
         "hepatic": slots.hepatic,
         "comorbidities": list(slots.comorbidities),
+        "gestation": slots.gestation,
     }

@@ -28,6 +28,30 @@ _FOLDED_ANIMAL = re.compile(
 _NICKNAME = re.compile(r"(?<!\w)((?i:bé|cháu|thằng|cu|em|con bé|bạn|be|chau|thang))\s+[A-ZĐÂĂÊÔƠƯ]\w*")
 
 
+def child_nicknames(history: list[str]) -> list[str]:
+    """Nicknames the user introduced as a child's earlier in the conversation ("bé Cún nhà em 3 tuổi")."""
+    names: list[str] = []
+    for line in history:
+        if not line.startswith("Người dùng:"):
+            continue
+        for m in _NICKNAME.finditer(line.split(":", 1)[1]):
+            name = m.group(0)[len(m.group(1)):].strip()
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def as_child(text: str, nicknames: list[str]) -> str:
+    """The turn with a child's known nickname written as "bé": "Cún nôn hết rồi" after "bé Cún nhà em 3 tuổi" is
+    the same child, never an animal. Matched as typed (case-insensitive, diacritics kept), as a whole word, so a
+    nickname never swallows another word; a nickname already after a child word keeps only that word."""
+    for name in nicknames:
+        before = re.compile(rf"(?<!\w)((?i:bé|cháu|thằng|cu|em|con bé|bạn|be|chau|thang))\s+{re.escape(name)}(?!\w)")
+        text = before.sub(lambda m: m.group(1), text)
+        text = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE).sub("bé", text)
+    return text
+
+
 def looks_non_human(text: str) -> bool:
     """True when the turn is about an animal patient."""
     text = _NICKNAME.sub(lambda m: m.group(1), text)

@@ -97,6 +97,8 @@ class Slots:
     hepatic: str | None = None
     comorbidities: list[str] = field(default_factory=list)
     newborn: bool = False
+    gestation: str | None = None
+    """A newborn's gestation as written ("đủ tháng", "sinh non 32 tuần"): the newborn's, kept for later turns."""
     route_family: str | None = None
     """"đường tiêm": injection, without saying which (settled against the dosage evidence)."""
     weight_note: str | None = None
@@ -337,6 +339,34 @@ def extract_population(folded: str, age_months: float | None, *, mother: bool, t
     return None
 
 
+def owned_values(spelt: str) -> tuple[float | None, float | None]:
+    """(kg, age in months) a turn says are someone else's ("24 ký là cân của anh nó"): the value in the clause
+    just before the owner. Read on folded text whose number words are digits."""
+    m = OWNED_VALUE.search(spelt)
+    if m is None:
+        return None, None
+    clause = re.split(r"[,;.]|\b(?:va|con|nhung)\b", spelt[:m.start()])[-1]
+    if m.group("what") == "tuoi":
+        return None, read_age(clause).months
+    weight = read_weight(clause)
+    return (weight.kg if weight is not None else None), None
+
+
+def disowned(text: str) -> tuple[float | None, float | None]:
+    """`owned_values` of a turn as typed."""
+    text = normalize(text)
+    folded = fold(text)
+    return owned_values(spell_out(folded, text))
+
+
+def _gestation(text: str, folded: str) -> str | None:
+    for pattern in GESTATION_PHRASES:
+        m = pattern.search(folded)
+        if m:
+            return _span_as_written(text, folded, m)
+    return None
+
+
 def extract_slots(text: str) -> Slots:
     text = normalize(text)
     folded = fold(text)
@@ -345,10 +375,12 @@ def extract_slots(text: str) -> Slots:
     age = read_age(spelt)
     age_months, age_text = age.months, age.text
     weight = read_weight(spelt)
-    owned = OWNED_VALUE.search(folded)
-    if weight is not None and owned and owned.group("what") != "tuoi":
+    owned_weight, owned_age = owned_values(spelt)
+    if weight is not None and owned_weight is not None and (weight.kg is None or weight.kg == owned_weight):
         # "bé 4 tuổi, 24 ký là cân của anh nó": the weight is another person's; the patient's is still to be asked.
         weight = None
+    if owned_age is not None and age_months == owned_age:
+        age_months = age_text = None  # "7 tuổi là tuổi của anh nó": not the patient's age
     rejected = [r for r in (age.rejected, weight.rejected if weight else None) if r]
     several = several_values(spelt)
     if several:
@@ -384,6 +416,7 @@ def extract_slots(text: str) -> Slots:
         hepatic=_span_as_written(text, folded, hepatic_m) if hepatic_m else None,
         comorbidities=comorbidities,
         newborn=bool(_NEWBORN.search(folded)),
+        gestation=_gestation(text, folded),
         weight_note=f"{weight.as_written} ≈ {fmt(weight.kg)} kg" if weight and weight.converted and weight.kg
         else None,
         rejected=rejected,
@@ -393,11 +426,11 @@ def extract_slots(text: str) -> Slots:
 # --- the indication a dose question names without "bị"/"để trị" ("Liều aspirin giảm đau cho người lớn?") -------
 
 _DOSE_QUESTION_WORDS = re.compile(
-    r"\b(khoi dau|ban dau|bat dau|duy tri|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
+    r"\b(khoi dau|ban dau|bat dau|duy tri|tiep tuc|tiep|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
     r"lieu( (luong|dung|khoi dau|ban dau|bat dau|duy tri|toi da|thong thuong|thuong dung|uong|tiem))?|bi|"
     r"cach dung|bao nhieu|the nao|nhu the nao|ra sao|the sao|la|cho|cua|duoc|khong|co|nen|can|phai|dung|uong|"
     r"tiem( bap| tinh mach| duoi da)?|truyen( tinh mach)?|dat (truc trang|hau mon)|ngam|nho|boi|xit|thuoc|"
-    r"mot (lan|ngay)|moi (lan|ngay)|(?:may|bao nhieu|1|mot) lan|lan|may|toi da|hoi|toi|minh|ban|giup|xem|biet|muon|xin|vay|a|nhe|oi|voi|va|hay|nao|gi|khi|thi|"
+    r"mot (lan|ngay)|moi (lan|ngay)|(?:may|bao nhieu|1|mot) lan|lan|may|toi da|hoi|toi|minh|ban|giup|xem|biet|muon|xin|vay|a|nhe|oi|roi|voi|va|hay|nao|gi|khi|thi|"
     r"benh nhan|nguoi benh|nguoi|mg|ml|g|kg|ky|ki|can|tuoi|thang|tuan|ngay|khoi dau|ban dau|duy tri|"
     r"dung luong|dang|vien|siro|goi|ong|duong|dan|thoi|the|con|me|bo|ba|anh|chi|vo|em|nha|clcr|egfr|"
     r"do thanh thai( creatinin)?|benh nen|sao|ruoi|mot|hai|bon|chin|muoi|pound|pounds|lbs|lb|"
@@ -411,6 +444,11 @@ _ORGAN_FUNCTION = re.compile(r"\b(chuc nang )?(than|gan)( (binh thuong|con tot|t
 """"chức năng thận bình thường": the patient's state, not the indication the dose is for."""
 MAX_INDICATION_WORDS = 10
 _SEVERITY_AFTER = re.compile(r"\b(muc do|nhiem khuan|nhiem trung|the|dot|benh|trieu chung)\s+(nhe|vua|nang)\b")
+
+
+# "bé hết sốt 3 ngày rồi", "khỏi ho rồi", "không còn đau": a state that is over is not what the dose is for (read as
+# the indication, "hết sốt" once brought the antipyretic exclusion for children into a Kawasaki follow-up).
+_RESOLVED = re.compile(r"\b(?:da )?(?:het|khoi|khong con)(?: han)?(?: bi)?(?: [a-z]+){1,2}")
 
 
 def dose_indication(text: str, names: list[str]) -> str | None:
@@ -435,7 +473,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
         for m in re.finditer(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", folded):
             wipe(m.start(), m.end())
     for pattern in (*GESTATION_PHRASES, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC,
-                    _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION):
+                    _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _RESOLVED):
         for m in pattern.finditer(folded):
             wipe(m.start(), m.end())
     # "mức độ nhẹ", typed "muc do nhe": the severity the book's sub-bands are split by ("Nhiễm khuẩn nhẹ, vừa" /

@@ -39,6 +39,9 @@ def synthesize_query(frame: QueryFrame, text: str) -> str:
         parts.append(f"Tuổi: {format_age(frame)}.")
     if frame.weight_kg is not None:
         parts.append(f"Cân nặng: {format_number(frame.weight_kg)} kg.")
+    if frame.gestation and fold(frame.gestation) not in folded:
+        # The newborn's gestation said in an earlier turn: the dose line ("Trẻ sơ sinh đủ tháng") depends on it.
+        parts.append(f"Tuổi thai: {frame.gestation}.")
     if frame.route:
         parts.append(f"Đường dùng: {ROUTE_LABELS_VI[frame.route].lower()}.")
     if frame.condition:

@@ -103,3 +103,35 @@ def test_a_weight_in_pounds_gets_the_band_of_its_kilograms(engine: Engine, drug:
     assert _bands(in_pounds.reply) == _bands(in_kg.reply), (pounds, kg, in_pounds.reply, in_kg.reply)
     if in_pounds.outcome == "answerable":
         assert f"{pounds} lbs ≈ {fmt(kg)} kg" in in_pounds.reply
+
+
+# --- a person's state (pregnancy, breastfeeding, a newborn's gestation) stays theirs ----------------------
+
+@st.composite
+def state_switch_conversations(draw: st.DrawFn) -> tuple[list[str], str]:
+    drug = draw(st.sampled_from(DOSED))
+    state = draw(st.sampled_from(("pregnant", "breastfeeding", "gestation")))
+    if state == "gestation":
+        first = f"trẻ sơ sinh {draw(st.sampled_from(('đủ tháng', 'thiếu tháng', 'sinh non 32 tuần')))} 3 kg, " \
+                f"{draw(st.integers(min_value=2, max_value=20))} ngày tuổi, uống {drug} liều sao"
+        switch = draw(st.sampled_from(("còn anh nó {a} tuổi thì sao?", "thế mẹ bé uống thì bao nhiêu?",
+                                       "còn chị nó {a} tuổi nặng 20 kg thì sao")))
+    else:
+        words = "đang mang thai 5 tháng" if state == "pregnant" else "đang cho con bú"
+        first = f"vợ tôi {words}, uống {drug} liều bao nhiêu"
+        switch = draw(st.sampled_from(("còn bé nhà tôi {a} tuổi thì sao?", "thế bố nó thì sao?",
+                                       "còn bà tôi 80 tuổi thì sao?", "còn con tôi {a} tuổi nặng 20 kg thì sao")))
+    text = switch.replace("{a}", str(draw(st.integers(min_value=2, max_value=12))))
+    middle = draw(st.lists(st.sampled_from(("cảm ơn", "ok")), max_size=1))
+    return [first, *middle, text], state
+
+
+@PROPERTY
+@given(conversation=state_switch_conversations())
+def test_a_persons_state_does_not_reach_another(engine: Engine, conversation) -> None:
+    turns, state = conversation
+    frame = _talk(engine, turns)[-1].frame or {}
+    if state == "gestation":
+        assert not frame.get("gestation"), (turns, frame)
+    else:
+        assert not frame.get(state), (turns, frame)
