@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from core.text import fold
+
 # Whole tokens only, case-insensitive; the expansions keep Vietnamese diacritics so later matching that requires
 # them ("khí dung" vs "khi dùng") still sees the real words.
 _SIMPLE: dict[str, str] = {
@@ -41,4 +43,16 @@ def expand_chat(text: str) -> str:
             return "bệnh nhân" if opening and not _AMOUNT_AFTER.match(after) else "bao nhiêu"
         return _SIMPLE.get(token, m.group(0))
 
-    return _TOKEN.sub(replace, text)
+    expanded = _TOKEN.sub(replace, text)
+    # A turn typed without diacritics stays so ("nguoi lon uong bn mg" → "… bao nhieu mg"): whether the user typed
+    # diacritics decides how its words are matched (a folded word may be either reading), so the expansion must not
+    # make it look written with them.
+    return fold_keep_case(expanded) if text.isascii() and expanded != text else expanded
+
+
+def fold_keep_case(text: str) -> str:
+    """`text` without diacritics, its letters' case kept (fold lowers it)."""
+    folded = fold(text)
+    if len(folded) != len(text):
+        return folded
+    return "".join(f.upper() if t.isupper() else f for t, f in zip(text, folded, strict=True))

@@ -559,7 +559,12 @@ def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
         # the book's lead-ins match it; otherwise every route stays offered.
         narrowed, matched = narrow_to_indication(lines, patient.indication)
         if matched and any(indication_key(line) and line.kind == "regimen" for line in narrowed):
-            lines = [line for line in narrowed if indication_key(line)]
+            # A route on which the book does not split this patient's doses by indication at all (ciprofloxacin's
+            # child infusion line, beside the oral line that names the indications) still gives that indication's
+            # dose: it stays offered, so the route is asked, not chosen by the other route's wording.
+            keyed = {r for line in tree.lines if line.kind == "regimen" and indication_key(line)
+                     and context_admits(line, unrouted) for r in line.routes}
+            lines = [line for line in narrowed if indication_key(line) or not set(line.routes) & keyed]
     found: list[str] = []
     for line in lines:
         if (line.kind != "regimen" and not refers_to_adult_dose(line)) or not context_admits(line, unrouted):
