@@ -33,7 +33,7 @@ def test_a_line_naming_one_route_of_its_lead_in_mid_sentence_is_that_routes_only
 @pytest.mark.parametrize(("typed", "written"), [
     ("BN xơ gan, suy gan nặng", "bệnh nhân xơ gan, suy gan nặng"),
     ("bn 60 tuổi suy thận", "bệnh nhân 60 tuổi suy thận"),
-    ("BN mg?", "bao nhiêu mg?"),
+    ("BN mg?", "bao nhieu mg?"),  # typed without diacritics: written out without them
     ("bé 5 tuổi uống bn mg 1 lần", "bé 5 tuổi uống bao nhiêu mg 1 lần"),
     ("bn tuổi thì uống được", "bao nhiêu tuổi thì uống được"),
 ])
@@ -65,3 +65,30 @@ def test_the_condition_of_a_drug_question_ends_at_punctuation_and_keeps_its_own_
         text: str, condition: str) -> None:
     from states.conditions import condition_in_drug_turn
     assert condition_in_drug_turn(text) == condition
+
+
+def test_shorthand_in_a_turn_typed_without_diacritics_is_written_out_without_them() -> None:
+    """Whether the user typed diacritics decides how their words are matched; "bn" must not make "nguoi lon uong"
+    look as if it were written with them."""
+    assert expand_chat("amox cho nguoi lon uong bn mg") == "amox cho nguoi lon uong bao nhieu mg"
+    assert expand_chat("người lớn uống bn mg") == "người lớn uống bao nhiêu mg"
+
+
+TWO_ROUTES = (
+    "*Uống – Người lớn:* 300–700 mg/lần, mỗi 12 giờ. Nhiễm khuẩn đường tiết niệu không biến chứng: 300 mg/lần, "
+    "2 lần/ngày trong 3 ngày. Bệnh than: 600 mg/lần, 2 lần/ngày.\n\n"
+    "*Uống – Trẻ em:* Chỉ dùng khi lợi ích vượt trội nguy cơ (nhiễm khuẩn tiết niệu có biến chứng, bệnh than):\n"
+    "- Trẻ 1–17 tuổi: 12–18 mg/kg/lần, mỗi 12 giờ.\n\n"
+    "*Truyền tĩnh mạch – Trẻ em:* Chỉ dùng khi lợi ích vượt trội nguy cơ:\n"
+    "- Trẻ 1–17 tuổi: 5–9 mg/kg/lần, mỗi 8 giờ.\n"
+)
+
+
+def test_a_route_that_does_not_split_by_indication_stays_offered_when_another_route_names_it() -> None:
+    from core.dosage.select import routes_for
+    tree = parse_dosage(TWO_ROUTES, drug_names=["thuốc"])
+    child = Patient(population="pediatric", age_months=120.0, weight_kg=30.0, route=None,
+                    indication="nhiễm khuẩn tiết niệu")
+    assert set(routes_for(tree, child)) == {"oral", "iv"}
+    adult = Patient(population="adult", age_months=480.0, weight_kg=None, route=None, indication="bệnh than")
+    assert routes_for(tree, adult) == ["oral"]  # the adult's indication is written under the oral route only
