@@ -106,7 +106,8 @@ terms)."""
 
 CHAT_PREGNANT = _alternation(("mang thai", "co thai", "ba bau", "mang bau", "co bau", "dang bau", "thai phu",
                               "thai ky", "thai ki", "phu nu co thai"))
-CHAT_BREASTFEEDING = _alternation(("cho con bu", "cho bu", "dang bu", "sua me", "nuoi con bang sua"))
+CHAT_BREASTFEEDING = _alternation(("cho con bu", "cho be bu", "cho chau bu", "cho bu", "dang bu", "sua me",
+                                   "nuoi con bang sua"))
 
 
 # --- words that look like drug names and are not -----------------------------------------------------------

@@ -486,7 +486,17 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
         return _has_person_values(prior) or prior.population is not None
     if before.key != person.key:
         return True
-    return before.key == "relative" and fold(before.label) != fold(person.label)
+    if before.key == "sibling":
+        # "bé lớn" then "đứa út": two children of the family named by rank are two children (the eldest's 22 kg was
+        # once reused for the youngest); the same rank said again ("bé út" … "đứa út") is the same child.
+        return _rank(before.label) != _rank(person.label)
+    return before.key in ("relative", "grandparent") and fold(before.label) != fold(person.label)
+
+
+def _rank(label: str) -> str:
+    """The rank word of a sibling named by rank ("đứa út" → "ut", "thằng thứ hai" → "thu hai")."""
+    words = fold(label).split()
+    return " ".join(words[-2:]) if len(words) >= 3 and words[-2] == "thu" else (words[-1] if words else "")
 
 
 def _has_person_values(frame: QueryFrame) -> bool:

@@ -46,6 +46,8 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (r"\b(?:dua|thang|con|be|chau) (?:nho|ut|lon|kia|thu hai|thu ba|sau|dau)\b", "sibling", None),
     (r"\b(?:me|bo|ba|cha|ong|vo|chong|anh|chi|em|ban|co|chu|bac|di|cau|mo|thim) (?:toi|minh|tui|em|tao)\b",
      "relative", None),
+    # The kin of someone named before: "chồng chị ấy", "vợ anh tôi", "mẹ của cô ấy" — another adult.
+    (r"\b(?:vo|chong|me|bo|cha) (?:cua )?(?:chi|anh|co|em|ba|ong) (?:ay|do|toi|minh|no)\b", "relative", None),
     # The user themselves, when the turn describes them: "tôi 30 tuổi", "mình đang mang thai", "tui bị suy thận".
     (r"(?:^|[,.] ?|\b(?:con|the con|va|nhung|rieng|con ve) )(?:toi|minh|tui)(?= (?:\d+|bi|dang|nang|uong|mang|co thai|"
      r"cho con bu|nam nay|thi|da|cung|hien|mac|la nguoi)\b)", "self", None),

@@ -377,6 +377,10 @@ def _with_person_and_notes(frame: QueryFrame, text: str) -> QueryFrame:
     slots = extract_slots(text)
     update: dict[str, object] = {}
     person = person_of(text)
+    if person is not None and person.key == "child" and slots.breastfeeding and frame.population == "adult":
+        # "em đang cho con bú, bé được 5 tháng …": "bé" is the nursing baby; the patient is the mother, so a later
+        # turn about the baby is another person (her breastfeeding is not the baby's).
+        person = person_of("mẹ bé")
     if person is not None and not frame.non_human:
         update["person"] = person.label
         if person.key not in GENERIC and frame.age_months is None and person.population is not None:

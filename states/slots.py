@@ -36,7 +36,11 @@ _NUM = r"(\d+(?:[.,]\d+)?)"
 _PERSON = r"(be|tre|chau|con|em be|toi|minh|nguoi|benh nhan|bn|ba|ong|anh|chi|em|me|bo|nam|nu)"
 _AGE_YEARS = re.compile(rf"\b{_NUM}\s*(?:tuoi|t)\b(?! thai)")
 _AGE_MONTHS_TUOI = re.compile(rf"\b{_NUM}\s*thang tuoi\b")
-_AGE_MONTHS_PERSON = re.compile(rf"\b{_PERSON}( [a-z]+){{0,2}} {_NUM}\s*thang\b(?! (dau|cuoi|giua|nay|truoc|sau))")
+_AGE_MONTHS_PERSON = re.compile(rf"\b{_PERSON}( [a-z]+){{0,2}} {_NUM}\s*thang\b(?! (dau|cuoi|giua|nay|truoc|sau))|"
+                                # "đứa út mới 14 tháng", "được 5 tháng": a baby's age since birth — not a course
+                                # ("uống được 3 tháng") nor a pregnancy ("bầu được 5 tháng", read before).
+                                rf"(?<!uong )(?<!dung )(?<!tiem )(?<!bi )(?<!thai )(?<!bau )\b(?:moi|duoc) {_NUM}\s*thang\b"
+                                r"(?! (dau|cuoi|giua|nay|truoc|sau|thai))")
 _AGE_MONTHS_BARE = re.compile(rf"^(?:be |chau |tre |con )?{_NUM}\s*thang\b")
 # "mới 3 tuần", "được 10 ngày", "bé 3 tuần": a baby's age since birth. Not a gestation ("sinh 36 tuần", "thai 36
 # tuần" — GESTATION_PHRASES), nor a duration of treatment ("uống được 3 tuần": the verb comes first).
@@ -74,7 +78,7 @@ _RENAL = re.compile(rf"\b(suy than( (nhe|vua|nang|man|cap|giai doan \d))?{_CLEAR
                     rf"{_CLEARANCE}|chay than|loc mau|benh than|chuc nang than kem)")
 # "không suy thận", "chưa bị suy thận": the words are there, the impairment is not.
 _RENAL_DENIED = re.compile(r"\b(khong|chua|chang)( (bi|co|mac))? suy than\b")
-_HEPATIC = re.compile(r"\b(suy gan( (nhe|vua|nang))?|xo gan|benh gan|viem gan( [a-z])?|men gan cao|"
+_HEPATIC = re.compile(r"\b(suy gan( (?:muc do |o muc )?(nhe|vua|nang))?|xo gan|benh gan|viem gan( [a-z])?|men gan cao|"
                       r"chuc nang gan kem)\b")
 _COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|mac benh|mac|kem theo|bi ca)\b")
 COMORBIDITIES: tuple[str, ...] = (
@@ -402,6 +406,11 @@ def extract_slots(text: str) -> Slots:
             m = re.search(rf"\b{name}\b", folded)
             if m and not any(name in fold(c) for c in comorbidities):
                 comorbidities.append(_span_as_written(text, folded, m))
+    nursing_mother = breastfeeding and not re.search(r"\b(tre em|so sinh)\b", folded)
+    if nursing_mother and age_months is not None and age_months < NURSING_INFANT_MONTHS:
+        # "em đang cho con bú, bé được 5 tháng, em … uống amox được ko": the months are the nursing baby's; the
+        # patient asking is the mother (a breastfeeding question is about her), never a 5-month-old.
+        age_months = age_text = None
     return Slots(
         population=extract_population(folded, age_months, mother=(pregnant or breastfeeding)
                                       and not re.search(r"\b(tre em|so sinh)\b", folded), text=text),
@@ -443,6 +452,8 @@ _CONTENT = re.compile(r"[a-z]{3,}")
 _ORGAN_FUNCTION = re.compile(r"\b(chuc nang )?(than|gan)( (binh thuong|con tot|tot|on dinh))\b")
 """"chức năng thận bình thường": the patient's state, not the indication the dose is for."""
 MAX_INDICATION_WORDS = 10
+NURSING_INFANT_MONTHS = 36
+"""An age under three years in a breastfeeding turn is the nursing child's, not the mother's."""
 _SEVERITY_AFTER = re.compile(r"\b(muc do|nhiem khuan|nhiem trung|the|dot|benh|trieu chung)\s+(nhe|vua|nang)\b")
 
 

@@ -154,7 +154,14 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str) -> tuple[lis
 def indication_key(line: RegimenLine) -> tuple[str, ...]:
     """The indication lead-ins of a line without its severity sub-band: "Nhiễm khuẩn nhẹ, vừa" and "… nặng" under
     one infection are that one indication; a line under a severity lead-in only is under no indication."""
-    return tuple(label for label in indication_labels(line) if not is_severity_label(label))
+    return tuple(label for label in indication_labels(line) if not is_severity_label(label)
+                 and not _ELDERLY_LEADIN.match(fold(label)))
+
+
+_ELDERLY_LEADIN = re.compile(r"^(?:o |doi voi |voi |cho )?(?:nguoi|benh nhan)\b[^:]{0,60}\b(?:cao tuoi|gia)\b")
+"""A lead-in naming the elderly ("Người đang dùng thuốc lợi tiểu, người cao tuổi:") says whom its line is for, not
+what for: it is no indication (as an indication it was dropped for an elderly patient who named the disease, who
+was then shown only the younger adult's starting dose)."""
 
 
 def _admits(bound: Bound | None, value: float | None, *, closed: bool) -> bool:
