@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from core.budget import RequestBudget
 from core.corpus import Chunk
 from core.dosage.model import RegimenLine
-from core.dosage.select import band_words
+from core.dosage.select import band_words, indication_key
 from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
 from core.text import fold, states_phrase
@@ -75,6 +75,10 @@ RENAL_BAND_NOTICE = (
 INDICATION_UNMATCHED_NOTICE = (
     "Dược thư không ghi liều riêng cho chỉ định đã nêu; dưới đây là liều theo từng chỉ định Dược thư ghi, mỗi dòng "
     "kèm chỉ định của nó. Vui lòng đối chiếu đúng chỉ định hoặc hỏi bác sĩ, dược sĩ:"
+)
+INDICATION_GENERAL_NOTICE = (
+    "Dược thư không ghi liều riêng cho chỉ định đã nêu; dưới đây là liều chung Dược thư ghi cho đối tượng này (không "
+    "kèm liều của các chỉ định khác). Vui lòng đối chiếu hoặc hỏi bác sĩ, dược sĩ:"
 )
 RENAL_VALUE_QUESTION = (
     "Dược thư chỉnh liều theo độ thanh thải creatinin (ClCr) hoặc eGFR: vui lòng cho biết giá trị này để chọn đúng "
@@ -237,7 +241,10 @@ class ExtractiveGenerator:
             elif quoted and selection.no_band:
                 notices.append(NO_BAND_PREAMBLE if request.population == "pediatric" else GENERAL_ONLY_PREAMBLE)
             if quoted and selection.indication_unmatched:
-                notices.append(INDICATION_UNMATCHED_NOTICE)
+                # Every indication's lines, each labelled — or, when the book has a general dose for this patient,
+                # that dose alone (core.dosage.select.narrow_to_indication), said so.
+                labelled = any(indication_key(line) for line in lines)
+                notices.append(INDICATION_UNMATCHED_NOTICE if labelled else INDICATION_GENERAL_NOTICE)
             if selection.needs_renal_value:
                 notices.append(RENAL_VALUE_QUESTION)
             elif any(line.context.renal for line in lines):

@@ -156,7 +156,9 @@ def _unmatched_indications(evidence: Sequence[Chunk], frame: QueryFrame, patient
         selection = select_lines(tree.tree, asked)
         if not selection.indication_unmatched:
             continue
-        for line in selection.lines:
+        # The indications to offer are every one the patient has lines under (the unmatched selection itself keeps
+        # only the general lines, core.dosage.select.narrow_to_indication).
+        for line in select_lines(tree.tree, patient).lines:
             labels = [label for label in indication_labels(line) if not is_severity_label(label)]
             if line.kind == "regimen" and labels and labels[0] not in found:
                 found.append(labels[0])

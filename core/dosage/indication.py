@@ -62,8 +62,12 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"(?:giảm|hạ|cắt)(?: cơn)? sốt|sốt cao", "sốt"),
     (r"(?:giảm|cắt)(?: cơn)? đau", "đau"),
     (r"zollinger[\s-]+ellison", "zollinger ellison"),
-    # Varicella-zoster virus: the book writes "VZV"; users write the diseases it causes.
-    (r"vzv|varicella(?: zoster)?|herpes zoster|zona(?: thần kinh)?|thủy đậu|thuỷ đậu|giời leo|zôna", "vzv"),
+    # Varicella-zoster virus: the book writes "VZV" for both diseases, and "Thủy đậu:" / "Zona:" where it doses them
+    # apart; each disease is read as itself AND as VZV, so "zona" names "Nhiễm VZV" and, better, "Zona", never
+    # "Thủy đậu" (the chickenpox line was once shown for shingles).
+    (r"herpes zoster|zona(?: thần kinh)?|giời leo|zôna", "zona vzv"),
+    (r"thủy đậu|thuỷ đậu|varicella(?! zoster)", "thủyđậu vzv"),
+    (r"vzv|varicella zoster", "vzv"),
     # Herpes simplex: the book writes "HSV" and "Herpes simplex"; users write "herpes". A "herpes" the book or user
     # qualifies ("Herpes sinh dục", "herpes zoster", "herpes môi") stays as written, so the book's own words are not
     # merged ("herpes sinh dục tái phát" is not made a near match of the primary-infection lead-in).

@@ -146,8 +146,15 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str) -> tuple[lis
         # Two indications are each a near paraphrase of the question, equally: neither is picked by guess (the
         # caller asks which, or shows each with its path).
         best = 0
-    kept = lines if best == 0 else [line for line in lines
-                                    if not indication_key(line) or scores[indication_key(line)] == best]
+    if best == 0:
+        # No lead-in names the indication asked: the general lines (under no indication: the book's usual dose) are
+        # the answer when there are dose lines among them; other indications' doses are other patients' doses.
+        # With no general dose line, every line is kept, each with its path (the machine asks which indication).
+        general = [line for line in lines if not indication_key(line)]
+        dosed = any(line.kind == "regimen" and len(dose_quantities(line.text)) > len(line.maxima) for line in general)
+        kept = general if dosed else lines
+    else:
+        kept = [line for line in lines if not indication_key(line) or scores[indication_key(line)] == best]
     return [line for line in kept if severity_admits(indication, indication_labels(line))], best > 0
 
 
@@ -386,8 +393,9 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
     if patient.indication:
         # The patient's indication narrows lines that name an indication, when the text has one that matches;
         # a line under another indication is another patient's ("Bệnh Lyme" for an otitis).
+        named = any(indication_key(line) for line in candidates)
         candidates, matched = narrow_to_indication(candidates, patient.indication)
-        unmatched = not matched and any(indication_key(line) for line in candidates)
+        unmatched = not matched and named
     else:
         unmatched = False
     elderly_lines = [line for line in candidates if _elderly_line(line)] if patient.elderly else []
@@ -423,7 +431,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
             kept = [line for line in candidates if line in absences or (line.kind != "exclusion" and (
                 band_admits(line.band, patient) and (not line.band.empty or line.kind == "note")))]
             return Selection(lines=sorted(kept, key=lambda line: line.start),
-                             indication_unmatched=unmatched and any(indication_key(line) for line in kept))
+                             indication_unmatched=unmatched)
     if exclusions:
         return Selection(exclusions=exclusions)
     regimen = [line for line in candidates if line.kind != "exclusion"
@@ -466,7 +474,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         # Renal impairment, value not given: every adjustment line (and a question for the value).
         chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
-                     indication_unmatched=unmatched and any(indication_key(line) for line in chosen))
+                     indication_unmatched=unmatched)
 
 
 _AS_ADULT = re.compile(r"\b(lieu|dung)( lieu)? (nhu|bang|giong)( (lieu|o|cua|voi))* nguoi lon\b")
