@@ -74,7 +74,8 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
 _STRENGTH = _r(r"\b(vien|goi|ong|lo|chai|tuyp|hop)\b.*\b(bao nhieu|may) (mg|g|ml|mcg)\b")
 _DOSE_CONTEXT = _r(r"\b(uong|lieu|cho|tiem|truyen|moi lan|mot lan|lan|ngay|dung|be|tre|nguoi|kg|tuoi)\b")
 
-_HOW_TO_TAKE = _r(r"\b(dung|uong|xai|su dung|tiem)( [a-z0-9]+){1,2} (ra |the |nhu the )?(sao|nao)"
+# "… dùng khi nào?" asks when it is used (the indications), not how: "nào" counts only after "thế"/"như thế".
+_HOW_TO_TAKE = _r(r"\b(dung|uong|xai|su dung|tiem)( [a-z0-9]+){1,2}(?<! khi) (ra sao|sao|the nao|nhu the nao)"
                   r"( a| nhi| vay| ha| nhe)?\s*[?.!]*$")
 
 _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
