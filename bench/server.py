@@ -87,6 +87,10 @@ class Server:
             self.proc.wait()
 
     def __enter__(self) -> Server:
+        # `with Server(…).start(poll_s=…) as server:` has started it already: a second start would spawn a second
+        # server and leave the first running after the block (the startup group leaked three per bench run).
+        if self.proc is not None and self.proc.poll() is None:
+            return self
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
