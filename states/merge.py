@@ -196,7 +196,34 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
             merged.turn_type not in _NEVER_MERGED:
         merged = merged.model_copy(update={"person": prior.person})
     merged = _disowned(merged, new, text, notes)
+    merged = _phase_now(merged, prior, text)
     return _checked(merged, prior if not switched else None, pending, notes, text)
+
+
+_PHASE_SAID = re.compile(r"\b(?:(?:da )?het sot|khong con sot|(?:giai doan )?duong benh|(?:giai doan )?hoi phuc|"
+                         r"(?:dang|con) sot)\b")
+
+
+def _phase_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
+    """"bé hết sốt rồi, giai đoạn dưỡng bệnh thì uống bao nhiêu?" after "Kawasaki đang sốt": the same illness in its
+    other phase, which the book doses apart — the carried condition takes the phase this turn says (else the febrile
+    phase's high dose would answer a convalescent question)."""
+    if not merged.condition or merged.condition != prior.condition or not _PHASE_SAID.search(fold(merged.condition)):
+        return merged  # only a phase the condition already names is replaced ("… đang sốt" → "… hồi phục")
+    folded = fold(text)
+    found = list(_PHASE_SAID.finditer(folded))
+    if not found:
+        return merged
+    last = found[-1]
+    phrase = text[last.start():last.end()] if len(folded) == len(text) else last.group(0)
+    if re.search(r"het sot|khong con sot", last.group(0)):
+        # The fever over is the convalescent phase, written as the book's phase (a "sốt" left in the condition would
+        # read as a fever, and bring the antipyretic exclusion for children).
+        phrase = "giai đoạn hồi phục"
+    base = re.sub(r"(?:đang|còn|đã hết|hết|dang|con|da het|het) (?:sốt|sot)|(?:không còn|khong con) (?:sốt|sot)",
+                  " ", merged.condition, flags=re.IGNORECASE)
+    condition = " ".join(f"{base} {phrase}".split())
+    return merged.model_copy(update={"condition": condition})
 
 
 def _disowned(merged: QueryFrame, new: QueryFrame, text: str, notes: list[str]) -> QueryFrame:

@@ -454,6 +454,7 @@ _ORGAN_FUNCTION = re.compile(r"\b(chuc nang )?(than|gan)( (binh thuong|con tot|t
 MAX_INDICATION_WORDS = 10
 NURSING_INFANT_MONTHS = 36
 """An age under three years in a breastfeeding turn is the nursing child's, not the mother's."""
+_PHASE_WORDS = re.compile(r"\b(?:dang|con) sot\b")
 _SEVERITY_AFTER = re.compile(r"\b(muc do|nhiem khuan|nhiem trung|the|dot|benh|trieu chung)\s+(nhe|vua|nang)\b")
 
 
@@ -490,6 +491,9 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     # "mức độ nhẹ", typed "muc do nhe": the severity the book's sub-bands are split by ("Nhiễm khuẩn nhẹ, vừa" /
     # "nặng"), not the particle "nhé" it folds to — kept, so the severe band is not shown beside the mild one.
     severity = [m.span(2) for m in _SEVERITY_AFTER.finditer(folded)]
+    # "Kawasaki đang sốt" / "còn sốt": the disease's febrile phase, which the book doses apart from the convalescent
+    # one — "đang" is kept with it, not wiped as a question word (else both phases' doses were shown).
+    severity += [m.span() for m in _PHASE_WORDS.finditer(folded)]
     for m in _DOSE_QUESTION_WORDS.finditer("".join(blank)):
         if any(a <= m.start() < b for a, b in severity):
             continue
