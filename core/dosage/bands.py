@@ -190,8 +190,14 @@ def read_band(phrase: str, *, union: bool = False) -> BandReading:
             found[dim] = joined
             if dim in listed:
                 listed[dim][-1] = joined
-    if "gestation" not in found and re.search(r"\b(thieu thang|de non)\b", folded):
+    preterm = re.search(r"\b(thieu thang|de non|sinh non)\b", folded) is not None
+    if "gestation" not in found and preterm:
         found["gestation"] = Bound(0.0, 37.0)
+    elif preterm and found["gestation"].high == math.inf:
+        # "Sơ sinh thiếu tháng trên 32 tuần": preterm AND over 32 weeks — under term (37 weeks) still; read as open
+        # above, the preterm line was a term baby's too and shown beside the term newborn's own dose.
+        low = found["gestation"]
+        found["gestation"] = Bound(low.low, 37.0, low.low_open, True)
     elif "gestation" not in found and re.search(r"\bdu thang\b", folded):
         found["gestation"] = Bound(37.0, math.inf, high_open=False)
     band = Band(age_months=found.get("age"), weight_kg=found.get("weight"), renal_ml_min=found.get("renal"),

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from core.dosage.bands import read_band
@@ -469,8 +468,6 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         # Younger than the book's youngest band: the book gives this child no dose. The general dose lines are not
         # theirs either (they read as the doses of the banded children); only the notes are shown, under the floor.
         chosen = [line for line in chosen if line.kind == "note"]
-    if not no_band and any(line in banded for line in chosen):
-        chosen = [line for line in chosen if not _summary_head(line, chosen)]
     needs_value = floor is None and patient.renal and patient.renal_ml_min is None and any(
         line.band.renal_ml_min is not None for line in regimen)
     if needs_value:
@@ -478,21 +475,6 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      indication_unmatched=unmatched)
-
-
-def _summary_head(line: RegimenLine, chosen: Sequence[RegimenLine]) -> bool:
-    """A lead-in line that states doses of its own and introduces the bands below it ("Uống – Trẻ em: Khởi đầu 5 mg/kg/
-    ngày …; duy trì 4–8 mg/kg/ngày; tối đa 300 mg/ngày:" above "Trẻ 12–18 tuổi: … tối đa 600 mg/ngày"): the bands say
-    each child's dose, so for a patient in one of them the head's doses (and its ceiling, which the 12–18 band
-    contradicts) are another band's. A head with no dose of its own ("Liều theo tuổi, không quá 4 lần/24 giờ:") is
-    kept: its limit is every band's."""
-    if line.kind != "regimen" or not line.band.empty or not line.text.rstrip().endswith(":"):
-        return False
-    if len(dose_quantities(line.text)) <= len(line.maxima):
-        return False
-    return any(other is not line and not other.band.empty and other.start > line.start
-               and other.context.routes == line.context.routes and other.population == line.population
-               for other in chosen)
 
 
 _AS_ADULT = re.compile(r"\b(lieu|dung)( lieu)? (nhu|bang|giong)( (lieu|o|cua|voi))* nguoi lon\b")
