@@ -490,12 +490,12 @@ def dose_indication(text: str, names: list[str]) -> str | None:
             wipe(m.start(), m.end())
     # "mức độ nhẹ", typed "muc do nhe": the severity the book's sub-bands are split by ("Nhiễm khuẩn nhẹ, vừa" /
     # "nặng"), not the particle "nhé" it folds to — kept, so the severe band is not shown beside the mild one.
-    severity = [m.span(2) for m in _SEVERITY_AFTER.finditer(folded)]
+    kept = [m.span(2) for m in _SEVERITY_AFTER.finditer(folded)]
     # "Kawasaki đang sốt" / "còn sốt": the disease's febrile phase, which the book doses apart from the convalescent
     # one — "đang" is kept with it, not wiped as a question word (else both phases' doses were shown).
-    severity += [m.span() for m in _PHASE_WORDS.finditer(folded)]
+    kept += [m.span() for m in _PHASE_WORDS.finditer(folded)]
     for m in _DOSE_QUESTION_WORDS.finditer("".join(blank)):
-        if any(a <= m.start() < b for a, b in severity):
+        if any(a <= m.start() < b for a, b in kept):
             continue
         if is_question_syllable(text[m.start():m.end()], folded_turn=folded_turn):
             wipe(m.start(), m.end())  # "viêm não": "não" is not the question word "nào" (see the vocabulary)

@@ -162,13 +162,15 @@ def indication_key(line: RegimenLine) -> tuple[str, ...]:
     """The indication lead-ins of a line without its severity sub-band: "Nhiễm khuẩn nhẹ, vừa" and "… nặng" under
     one infection are that one indication; a line under a severity lead-in only is under no indication."""
     return tuple(label for label in indication_labels(line) if not is_severity_label(label)
-                 and not _ELDERLY_LEADIN.match(fold(label)))
+                 and not _names_the_elderly(label))
 
 
-_ELDERLY_LEADIN = re.compile(r"^(?:o |doi voi |voi |cho )?(?:nguoi|benh nhan)\b[^:]{0,60}\b(?:cao tuoi|gia)\b")
-"""A lead-in naming the elderly ("Người đang dùng thuốc lợi tiểu, người cao tuổi:") says whom its line is for, not
-what for: it is no indication (as an indication it was dropped for an elderly patient who named the disease, who
-was then shown only the younger adult's starting dose)."""
+def _names_the_elderly(label: str) -> bool:
+    """A lead-in naming the elderly ("Người đang dùng thuốc lợi tiểu, người cao tuổi:") says whom its line is for, not
+    what for: it is no indication (as an indication it was dropped for an elderly patient who named the disease, who
+    was then shown only the younger adult's starting dose)."""
+    folded = fold(label)
+    return _WHOM.match(folded) is not None and _ELDERLY.search(folded) is not None
 
 
 def _admits(bound: Bound | None, value: float | None, *, closed: bool) -> bool:
