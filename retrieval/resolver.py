@@ -62,7 +62,8 @@ _DRUG_SUFFIX = re.compile(
     r"prazole|dipin|dipine|tidin|tidine|mectin|cyclin|cycline|profen|coxib|parin|xaban|gliptin|gliflozin|lukast|"
     r"semid|semide|thiazid|thiazide|azepam|oxetin|oxetine|triptan|nison|nisone|prilat|toxin|oxin|izin|izine|azepin|"
     r"azepine|toin|fenac|etamol|olon|olone|terol|pirid|piride|adin|adine|kacin|micin|morphin|codein|zolid|"
-    r"olamin|dronat|dronate|setron|tropin|caine|cain)$|^(cef|ceph|levo|dexa|methyl|fos|oxc)[a-z]{4,}$"
+    r"olamin|dronat|dronate|setron|tropin|caine|cain|formin|glitazon|glitazone|glinid|glinide|clazid|clazide|tiapin|tiapine|"
+    r"peridol|odone)$|^(cef|ceph|levo|dexa|methyl|fos|oxc)[a-z]{4,}$"
 )
 _DRUG_CUE = frozenset({"thuoc", "biet", "duoc"})  # "thuốc X", "biệt dược X"
 # Capitalised words of clinical questions that are not drug names: laboratory measures and abbreviations, and the
