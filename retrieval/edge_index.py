@@ -26,13 +26,14 @@ from typing import Any, TypeVar
 import qdrant_edge as qe
 from tqdm import tqdm
 
-from core.corpus import Chunk, DrugNames, Monograph, ScoredChunk
+from core.corpus import Chunk, Monograph, ScoredChunk
 from core.errors import EngineError, IndexUnavailable
 from retrieval.embedder import DenseEmbedder
 from retrieval.index_common import (
     DENSE_VECTOR,
     TEXT_VECTOR,
     IndexManifest,
+    ManifestReads,
     check_dense_query,
     chunk_from_payload,
     chunk_payload,
@@ -87,7 +88,7 @@ def read_manifest(path: Path) -> IndexManifest:
         raise IndexUnavailable(f"{path}: no readable index manifest ({exc})") from None
 
 
-class EdgeIndex:
+class EdgeIndex(ManifestReads):
     """FormularyIndex over one Qdrant Edge shard."""
 
     def __init__(self, shard: qe.EdgeShard, manifest: IndexManifest, *, path: Path,
@@ -243,15 +244,6 @@ class EdgeIndex:
                                   filter=_section_filter(section_keys), with_payload=True, with_vector=False)
         points = self._call("dense search", lambda s: s.query(request))
         return [ScoredChunk(chunk=chunk_from_payload(p.payload), score=float(p.score)) for p in points]
-
-    def dense_embedder_name(self) -> str | None:
-        return self._manifest.embedder
-
-    def drug_names(self) -> list[DrugNames]:
-        return list(self._manifest.drugs)
-
-    def is_synthetic(self) -> bool:
-        return self._manifest.synthetic
 
     def count(self) -> int:
         return self._call("count", lambda s: s.count(qe.CountRequest(exact=True)))

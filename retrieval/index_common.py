@@ -37,6 +37,21 @@ class IndexManifest(BaseModel):
     embedder_dim: int | None = None
 
 
+class ManifestReads:
+    """What both adapters answer from the stored manifest alone (no query to the index)."""
+
+    _manifest: IndexManifest
+
+    def dense_embedder_name(self) -> str | None:
+        return self._manifest.embedder
+
+    def drug_names(self) -> list[DrugNames]:
+        return list(self._manifest.drugs)
+
+    def is_synthetic(self) -> bool:
+        return self._manifest.synthetic
+
+
 def prepare(monographs: Sequence[Monograph],
             embedder: DenseEmbedder | None = None) -> tuple[list[Chunk], IndexManifest]:
     """Chunks in book order (monographs as given, sections as printed) and the manifest."""

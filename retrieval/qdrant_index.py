@@ -18,13 +18,14 @@ from typing import Any, TypeVar
 from qdrant_client import QdrantClient, models
 from tqdm import tqdm
 
-from core.corpus import Chunk, DrugNames, Monograph, ScoredChunk
+from core.corpus import Chunk, Monograph, ScoredChunk
 from core.errors import EngineError, IndexUnavailable
 from retrieval.embedder import DenseEmbedder
 from retrieval.index_common import (
     DENSE_VECTOR,
     TEXT_VECTOR,
     IndexManifest,
+    ManifestReads,
     check_dense_query,
     chunk_from_payload,
     chunk_payload,
@@ -64,7 +65,7 @@ def _chunk_filter(section_keys: Sequence[str] | None) -> models.Filter:
     return models.Filter(must=must)
 
 
-class QdrantServerIndex:
+class QdrantServerIndex(ManifestReads):
     """FormularyIndex over one Qdrant collection (or alias)."""
 
     def __init__(self, client: QdrantClient, collection: str = "formulary") -> None:
@@ -187,15 +188,6 @@ class QdrantServerIndex:
             self.collection, query=[float(v) for v in vector], using=DENSE_VECTOR,
             query_filter=_chunk_filter(section_keys), limit=limit, with_payload=True, with_vectors=False))
         return [ScoredChunk(chunk=chunk_from_payload(p.payload), score=float(p.score)) for p in response.points]
-
-    def dense_embedder_name(self) -> str | None:
-        return self._manifest.embedder
-
-    def drug_names(self) -> list[DrugNames]:
-        return list(self._manifest.drugs)
-
-    def is_synthetic(self) -> bool:
-        return self._manifest.synthetic
 
     def count(self) -> int:
         return self._call("count", lambda c: c.count(self.collection, count_filter=models.Filter(must=[_IS_CHUNK]),
