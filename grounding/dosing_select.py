@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from core.corpus import Chunk
 from core.dosage.bands import hepatic_grade, impairment_grades, patient_gestation, renal_value
+from core.dosage.indication import parts_of
 from core.dosage.model import DosageTree, HepaticGrade, Patient, RegimenLine
 from core.dosage.parse import parse_dosage
 from core.dosage.select import Selection, routes_for, select
@@ -170,7 +171,8 @@ def patient_of_request(request: GenerationRequest) -> Patient:
 
 def stated_conditions(condition: str | None, comorbidities: Sequence[str] = ()) -> tuple[str, ...]:
     """Every condition the user stated about the patient: the one asked about and the others ("bệnh nền")."""
-    return tuple(dict.fromkeys(c for c in (condition, *comorbidities) if c))
+    # Each phrase of the condition as well as the whole: "rung nhĩ, chưa kiểm soát được" states both.
+    return tuple(dict.fromkeys(p for c in (condition, *comorbidities) if c for p in (c, *parts_of(c))))
 
 
 def select_for(tree: SectionTree, patient: Patient) -> Selection:

@@ -6,9 +6,11 @@ import re
 from collections.abc import Sequence
 
 from core.corpus import Chunk, ScoredChunk
+from core.dosage.indication import parts_of
 from core.fuzzy_phrase import fuzzy_states
 from core.text import fold, states_phrase
 from core.vocabulary import PATIENT_TERMS
+from grounding.dosing_select import stated_conditions
 from grounding.patient_safety import child_terms, condition_phrase
 from retrieval.service import RetrievalService
 from states.conditions import condition_stated
@@ -38,7 +40,8 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
                                     condition=frame.condition if frame.route is None and frame.route_family is None
                                     else None)  # an injection follow-up's routes are never narrowed away by indication
         routes = one_injection_dose(evidence, frame, routes)
-        if frame.has_patient_context or is_child(frame) or (frame.condition and condition_phrase(frame.condition)):
+        if frame.has_patient_context or is_child(frame) or (
+                frame.condition and any(condition_phrase(p) for p in parts_of(frame.condition))):
             # Patient context on the dose path: the contraindication/caution sentences for it (and, for a child,
             # the exclusions "Thận trọng"/"Chống chỉ định" state for children) come with the dosage evidence, so
             # the answer states them first (and gives no dose when they exclude this patient).
@@ -61,7 +64,8 @@ def indication_of_drug(retrieval: RetrievalService, frame: QueryFrame) -> bool:
     họng – viêm amidan do liên cầu"), as the user wrote it (diacritics respected)."""
     if not frame.condition or not frame.drugs:
         return False
-    return all(any(condition_stated(c.text, frame.condition) for c in retrieval.find_by_section(d, "chi_dinh"))
+    parts = parts_of(frame.condition)
+    return all(any(condition_stated(c.text, p) for c in retrieval.find_by_section(d, "chi_dinh") for p in parts)
                for d in frame.drugs[:MAX_DRUGS_SINGLE_PATH])
 
 
@@ -153,7 +157,7 @@ def patient_terms(frame: QueryFrame) -> list[str]:
         terms += _PATIENT_TERMS["hepatic"]
     terms += [fold(c) for c in frame.comorbidities if len(fold(c)) >= 3]
     # The condition asked about may be one the safety sections name ("sa sút trí tuệ", "bệnh Parkinson").
-    terms += [p for p in (condition_phrase(c) for c in (frame.condition, *frame.comorbidities) if c) if p]
+    terms += [p for p in (condition_phrase(c) for c in stated_conditions(frame.condition, frame.comorbidities)) if p]
     return terms
 
 

@@ -268,10 +268,20 @@ def without_negated_route(folded: str) -> str:
     return _NEGATED_ROUTE.sub(lambda m: " " * len(m.group(0)), folded)
 
 
+# "huyết khối tĩnh mạch sâu", "viêm tắc tĩnh mạch", "suy giãn tĩnh mạch": the vein is where the disease is, not the
+# route the drug is given by (a DVT patient's warfarin question was answered with the injection's lines).
+_VEIN_DISEASE = re.compile(r"\b(?:huyet khoi|thuyen tac|tac|viem(?: tac)?|gian|suy gian|suy|xo|loet|vo|kim tiem vao)"
+                           r"(?: mach mau)? tinh mach(?: sau| nong| chi(?: duoi| tren)?| phoi| cua| chu| canh)?\b")
+
+
+def _without_vein_disease(folded: str) -> str:
+    return _VEIN_DISEASE.sub(lambda m: " " * len(m.group(0)), folded)
+
+
 def extract_route(folded: str, text: str = "") -> str | None:
     """The one route the turn names; None when it names none or several ("uống hay đặt hậu môn?")."""
     found: list[str] = []
-    folded = without_negated_route(folded)
+    folded = _without_vein_disease(without_negated_route(folded))
     rest = folded
     for route, pattern in _ROUTES:
         if _route_named(route, pattern, rest, text):
@@ -452,6 +462,8 @@ _CONTENT = re.compile(r"[a-z]{3,}")
 _ORGAN_FUNCTION = re.compile(r"\b(chuc nang )?(than|gan)( (binh thuong|con tot|tot|on dinh))\b")
 """"chức năng thận bình thường": the patient's state, not the indication the dose is for."""
 MAX_INDICATION_WORDS = 10
+MAX_INDICATION_RUNS = 3
+"""The most separate phrases one turn's indication keeps (each is scored against the book's lead-ins)."""
 NURSING_INFANT_MONTHS = 36
 """An age under three years in a breastfeeding turn is the nursing child's, not the mother's."""
 _PHASE_WORDS = re.compile(r"\b(?:dang|con) sot\b")
@@ -461,6 +473,8 @@ _SEVERITY_AFTER = re.compile(r"\b(muc do|nhiem khuan|nhiem trung|the|dot|benh|tr
 # "bé hết sốt 3 ngày rồi", "khỏi ho rồi", "không còn đau": a state that is over is not what the dose is for (read as
 # the indication, "hết sốt" once brought the antipyretic exclusion for children into a Kawasaki follow-up).
 _RESOLVED = re.compile(r"\b(?:da )?(?:het|khoi|khong con)(?: han)?(?: bi)?(?: [a-z]+){1,2}")
+_RESOLVED_AS_WRITTEN = re.compile(r"(?:đã )?(?:hết|khỏi|không còn)\b")
+"""The same words as typed with diacritics: "khối" (a mass, "huyết khối") and "hét" fold to them."""
 
 
 def dose_indication(text: str, names: list[str]) -> str | None:
@@ -487,6 +501,8 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for pattern in (*GESTATION_PHRASES, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC,
                     _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _RESOLVED):
         for m in pattern.finditer(folded):
+            if pattern is _RESOLVED and not folded_turn and not _RESOLVED_AS_WRITTEN.match(text[m.start():m.end()].lower()):
+                continue  # "huyết khối tĩnh mạch": "khối" (a clot) folds to "khỏi" (recovered) — typed, it is not
             wipe(m.start(), m.end())
     # "mức độ nhẹ", typed "muc do nhe": the severity the book's sub-bands are split by ("Nhiễm khuẩn nhẹ, vừa" /
     # "nặng"), not the particle "nhé" it folds to — kept, so the severe band is not shown beside the mild one.
@@ -500,8 +516,9 @@ def dose_indication(text: str, names: list[str]) -> str | None:
         if is_question_syllable(text[m.start():m.end()], folded_turn=folded_turn):
             wipe(m.start(), m.end())  # "viêm não": "não" is not the question word "nào" (see the vocabulary)
     rest = "".join(blank)
-    best: tuple[int, int] | None = None
+    runs: list[str] = []
     for segment in re.finditer(r"[^,.;:?!()]+", rest):
+        best: tuple[int, int] | None = None
         for run in re.finditer(r"[a-z]+(?: [a-z]+)*", segment.group(0)):
             start, end = segment.start() + run.start(), segment.start() + run.end()
             words = rest[start:end].split()
@@ -509,6 +526,12 @@ def dose_indication(text: str, names: list[str]) -> str | None:
                 continue
             if best is None or end - start > best[1] - best[0]:
                 best = (start, end)
-    if best is None:
-        return None
-    return text[best[0]:best[1]].strip(" ,.;:?!") or None
+        kept_run = text[best[0]:best[1]].strip(" ,.;:?!") if best else ""
+        if kept_run and kept_run not in runs:
+            runs.append(kept_run)
+    # The longest run of each phrase the turn separates by punctuation, in its order ("herpes sinh dục lần đầu, miễn
+    # dịch bình thường"): which of them is the indication is for the dosage text to say (core.dosage.indication scores
+    # the parts). Keeping only the longest of the turn kept the patient's state and dropped the disease. Within one
+    # phrase only its longest run is kept: the runs a wiped word splits ("tiết niệu ko biến chứng") are not
+    # separate phrases, and "biến chứng" alone would say the opposite of what was written.
+    return ", ".join(runs[:MAX_INDICATION_RUNS]) or None

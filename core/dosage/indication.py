@@ -38,7 +38,10 @@ _GENERIC_WORDS = (
     "viêm nhiễm khuẩn trùng vi bệnh điều trị do ở và các hoặc cấp mạn nhẹ vừa nặng trong cho trẻ em người lớn để bị "
     "thuốc liều dùng thể tính có không kèm theo khi phòng dự hội chứng giảm hạ cắt tình trạng trường hợp "
     "một số của là với đối nếu như thường uống tiêm đường mỗi ngày lần bao nhiêu thế nào gì sao được "
-    "tôi bé cháu con mức độ"
+    "tôi bé cháu con mức độ "
+    # Words around the disease that say how or when the patient has it ("cũng sốt", "đang sốt", "hay bị ợ chua",
+    # "vẫn còn đau"): the phases they name ("đang sốt", "đã hết sốt") are read by the synonyms first.
+    "cũng đang vẫn hay hơi rất đã rồi mới còn lại về đêm tối sáng"
 )
 _GENERIC = frozenset(_GENERIC_WORDS.split())
 _GENERIC_FOLDED = frozenset(fold(w) for w in _GENERIC)
@@ -58,6 +61,12 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"đau bụng (?:trong |khi |do )?(?:thời kỳ |kỳ )?kinh(?: nguyệt)?|thống kinh|đau kinh|hành kinh đau",
      "thốngkinh"),
     (r"(?:viêm |nhiễm khuẩn )?tai giữa", "tai"),
+    # A first episode is the book's "tiên phát" ("Herpes simplex tiên phát"), never its "tái phát" lines.
+    (r"(?:lần|đợt) đầu(?: tiên)?|mới mắc lần đầu|tiên phát", "tiênphát"),
+    # Schizophrenia and other psychoses are the book's "loạn thần" ("Bệnh loạn thần và …"). Agitation is not mapped
+    # to its "rối loạn hành vi": "loạn thần cấp, kích động" would then name the chronic lead-in as fully as the
+    # acute one ("Dùng trong loạn thần cấp"), whose injection dose it asks for.
+    (r"tâm thần phân liệt|loạn thần|rối loạn tâm thần", "loạnthần"),
     (r"sau (?:khi )?mổ", "sau phẫu thuật"),
     (r"(?:giảm|hạ|cắt)(?: cơn)? sốt|sốt cao", "sốt"),
     (r"(?:giảm|cắt)(?: cơn)? đau", "đau"),
@@ -79,6 +88,8 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
 _SYNONYMS_COMPILED = tuple((re.compile(rf"\b(?:{p})\b"), r) for p, r in _SYNONYMS)
 _SYNONYMS_FOLDED = tuple((re.compile(rf"\b(?:{fold(p)})\b"), fold(r)) for p, r in _SYNONYMS)
 
+_FEBRILE_PHASE = {False: "giaiđoạnsốt", True: fold("giaiđoạnsốt")}
+_SYMPTOM_FEVER = {False: "sốt", True: "sot"}
 _SYMPTOMS = {False: frozenset({"sốt", "đau"}), True: frozenset({"sot", "dau"})}
 _SITE_WORDS = "đầu răng lưng cơ khớp họng vai gáy cổ mình nhức mỏi cảm cúm"
 _SITES = {False: frozenset(_SITE_WORDS.split()), True: frozenset(fold(_SITE_WORDS).split())}
@@ -99,6 +110,12 @@ _CATCH_ALL = re.compile(r"^(cac |nhung )?(benh|chi dinh|truong hop|nhiem khuan|n
 
 _EXCEPT = re.compile(r"\(\s*(?:trừ|tru|ngoại trừ|ngoai tru|không kể|khong ke)\b[^()]*\)")
 """An excepted part of a lead-in, in brackets as the book writes it ("(trừ viêm não - màng não)")."""
+
+
+def parts_of(condition: str) -> list[str]:
+    """The separate phrases of a stated condition ("rung nhĩ, chưa kiểm soát được"): the understanding keeps every
+    phrase of the turn, and each may be the one the book names."""
+    return [p.strip() for p in re.split(r"[,;]", condition) if p.strip()]
 
 
 def typed_without_diacritics(text: str) -> bool:
@@ -187,12 +204,24 @@ def match_score(wanted: str, labels: Sequence[str], openings: Iterable[str] = ()
     first) and whose lines open with `openings`: 0 = not a match; otherwise the number of shared words."""
     folded = typed_without_diacritics(wanted)
     as_typed = _plain(wanted, folded=folded)
+    if any(as_typed == _plain(label, folded=folded) for label in labels):
+        return EXACT  # the user chose the book's own lead-in (a quick reply)
+    parts = parts_of(wanted)
+    if len(parts) > 1:
+        # The turn named several things ("herpes sinh dục lần đầu, miễn dịch bình thường"): the indication is what
+        # the book names, the phrases read together ("bệnh X, đã hết sốt": the disease AND its phase) or, failing
+        # that, one of them alone; two parts naming two indications tie at the caller, which then asks.
+        openings = list(openings)
+        return _score(wanted, labels, openings) or max(_score(p, labels, openings) for p in parts)
+    return _score(wanted, labels, openings)
+
+
+def _score(wanted: str, labels: Sequence[str], openings: Iterable[str]) -> int:
+    folded = typed_without_diacritics(wanted)
     # "sau nhồi máu cơ tim", "sau đột quỵ": "after" dates the disease, it does not name another indication ("sau mổ"
     # is read as "sau phẫu thuật" first, whose lead-in names "sau" itself).
     wanted = re.sub(r"^\s*sau (?:khi )?(?:bị )?(?!(?:phẫu thuật|mổ|phau thuat|mo)\b)", "", normalize(wanted).lower()) \
         if not folded else re.sub(r"^\s*sau (?:khi )?(?:bi )?(?!(?:phau thuat|mo)\b)", "", normalize(wanted).lower())
-    if any(as_typed == _plain(label, folded=folded) for label in labels):
-        return EXACT  # the user chose the book's own lead-in (a quick reply)
     asked = words(wanted, folded=folded)
     if not asked:
         return 0
@@ -202,6 +231,11 @@ def match_score(wanted: str, labels: Sequence[str], openings: Iterable[str] = ()
         return 1
     per_label = indication_label_words(labels, folded=folded)
     book = frozenset().union(*per_label, *(words(o, folded=folded) for o in openings))
+    phase = _FEBRILE_PHASE[folded]
+    if phase in asked and phase not in book:
+        # "đang sốt" names a disease's febrile phase only where the book doses one ("Bệnh Kawasaki › Trong giai đoạn
+        # đầu có sốt"); under any other indication it is the fever itself ("Đau, sốt").
+        asked = (asked - {phase}) | {_SYMPTOM_FEVER[folded]}
     symptoms = _SYMPTOMS[folded]
     if asked <= symptoms:
         # A symptom alone ("sốt", "đau") is a feature of many indications ("Bệnh Kawasaki › Trong giai đoạn đầu có

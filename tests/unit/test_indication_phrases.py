@@ -1,0 +1,54 @@
+"""How the words a user wraps a disease in, and the several phrases of one turn, reach the book's indication lead-ins
+(core.dosage.indication, states.slots). Expectations written from how the book names its indications."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.dosage.indication import match_score, parts_of
+from core.text import fold
+from states.slots import dose_indication, extract_route
+
+
+@pytest.mark.parametrize("asked", ["sốt", "cũng sốt", "đang sốt", "vẫn còn sốt", "hay bị sốt"])
+def test_fever_in_the_users_words_names_the_fever_lead_in(asked: str) -> None:
+    assert match_score(asked, ["Đau, sốt"]) > 0
+    assert match_score(asked, ["Đau sau phẫu thuật"]) == 0
+
+
+def test_the_febrile_phase_is_still_told_apart_where_the_book_doses_it() -> None:
+    febrile = ["Bệnh Kawasaki", "Trong giai đoạn đầu có sốt"]
+    convalescent = ["Bệnh Kawasaki", "Trong giai đoạn dưỡng bệnh"]
+    assert match_score("Kawasaki, đang sốt", febrile) > match_score("Kawasaki, đang sốt", convalescent)
+    assert match_score("Kawasaki, đã hết sốt", convalescent) > match_score("Kawasaki, đã hết sốt", febrile)
+
+
+def test_the_disease_among_several_phrases_names_its_lead_in() -> None:
+    primary = ["Điều trị nhiễm Herpes simplex tiên phát bao gồm cả Herpes sinh dục"]
+    recurrent = ["Loại bỏ tái phát ở người có khả năng miễn dịch (ít nhất có 6 lần tái phát/năm)"]
+    asked = "herpes sinh dục lần đầu, miễn dịch bình thường"
+    assert parts_of(asked) == ["herpes sinh dục lần đầu", "miễn dịch bình thường"]
+    assert match_score(asked, primary) > 0
+    assert match_score(asked, recurrent) == 0
+
+
+def test_schizophrenia_is_the_books_psychosis_not_tourette() -> None:
+    assert match_score("tâm thần phân liệt", ["Bệnh loạn thần và các rối loạn hành vi kết hợp"]) > 0
+    assert match_score("tâm thần phân liệt", ["Hội chứng Tourette"]) == 0
+
+
+def test_each_punctuated_phrase_of_the_turn_is_kept_but_a_phrase_is_not_split_by_a_wiped_word() -> None:
+    both = dose_indication("Bn nữ 28 tuổi herpes sinh dục, miễn dịch bình thường, aciclovir uống liều?", ["aciclovir"])
+    assert both is not None and "herpes sinh dục" in both and "miễn dịch bình thường" in both
+    # "ko" is wiped as a question word: what is left of its phrase must not read "biến chứng" (complicated) alone
+    assert dose_indication("cipro người lớn nhiễm khuẩn tiết niệu không biến chứng uống bao nhiêu", ["cipro"]) == \
+        "nhiễm khuẩn tiết niệu"
+
+
+def test_a_clot_is_not_a_recovery_and_a_vein_disease_is_not_a_route() -> None:
+    text = "Cháu 14 tuổi, 45 kg, huyết khối tĩnh mạch sâu. Warfarin uống liều ban đầu?"
+    indication = dose_indication(text, ["Warfarin"])
+    assert indication is not None and "huyết khối tĩnh mạch sâu" in indication
+    assert extract_route(fold(text), text) == "oral"
+    assert extract_route(fold("bị viêm tắc tĩnh mạch chi dưới, thuốc X liều"), "") is None
+    assert extract_route(fold("tiêm tĩnh mạch chậm liều bao nhiêu"), "") == "iv"
