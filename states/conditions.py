@@ -21,8 +21,8 @@ _TAIL = re.compile(r"[\s,]*(?:thi\s+)?(?:nen\s+|phai\s+|co the\s+|can\s+)?(?:dun
                    r"(?:(?:thuoc|khang sinh|loai thuoc|loai)\s*)?(?:gi|nao)\b"
                    r"|[\s,]*(?:thi\s+)?co\s+(?:nhung\s+|cac\s+)?(?:thuoc|loai thuoc)\s+nao\b")
 # "thuốc (nào) trị …", "thuốc điều trị …", "kháng sinh chữa …"
-_HEAD = re.compile(r"\b(?:thuoc|khang sinh|loai thuoc)(?:\s+(?:nao|gi))?\s+(?:de\s+|dung de\s+|co the\s+)?"
-                   r"(?:tri|dieu tri|chua|chua tri|danh cho|cho nguoi|giam|ha|cam|chong(?! chi dinh))\s+"
+_HEAD = re.compile(r"\b(?:thuoc|khang sinh|loai thuoc)(?:\s+(?:nao|gi))?\s+(?:de\s+|dung de\s+|dung\s+|co the\s+)?"
+                   r"(?:ho tro\s+)?(?:tri|dieu tri|chua|chua tri|danh cho|cho nguoi|giam|ha|cam|chong(?! chi dinh))\s+"
                    r"(?:benh\s+|bi\s+)?")
 _FOR_WHOM = re.compile(r"\s+(?:cho|o|danh cho)\s+(?:tre|be|nguoi|ba|phu nu|me|chau|con)\b.*$")
 # "uống thuốc gì khi bị cảm cúm?" — the question first, the condition after it.
@@ -51,6 +51,8 @@ _TRAILING = re.compile(r"(?:\s+(?:qua|lam|nhieu|thi|roi|ha|a|nhe|vay|do|the))+$|
                        # illness, not words the book's indication carries (a shorter phrase still matches it)
                        r"\s+(?:khap nguoi|toan than|ca nguoi|tai phat|tai di tai lai|lau nam|lau ngay|nhieu lan|"
                        r"nhieu nam|hoai|suot|(?:may|\d+) (?:ngay|hom|tuan)(?: nay)?|(?:tu|da) (?:hom qua|sang))$|"
+                       # where the user asks it to look: "… thì trong dược thư", "…, theo Dược thư"
+                       r"\s*,?\s+(?:thi\s+)?(?:trong|theo)\s+(?:duoc thu|sach|tai lieu)(?: quoc gia)?(?: viet nam)?$|"
                        r"[\s,.;:?!]+$")
 
 _SYMPTOMS: tuple[str, ...] = (
