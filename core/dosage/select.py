@@ -334,6 +334,12 @@ def _normal_renal(line: RegimenLine) -> bool:
     return any(_NORMAL_RENAL.search(fold(label)) for label in (*line.path, line.text))
 
 
+def states_amount(line: RegimenLine) -> bool:
+    """The line states a dose amount of its own (a dose or a ceiling: "250 mg", "tối đa 2 g/ngày"), not only how
+    the usual dose is changed (an interval, "giảm liều", a percentage of the usual dose)."""
+    return bool(dose_quantities(fold(line.text)))
+
+
 def _dialysis(line: RegimenLine) -> bool:
     """A renal line for patients on dialysis, with no ClCr band of its own: not a patient known by a value."""
     return line.band.renal_ml_min is None and _DIALYSIS.search(fold(line.text)) is not None
@@ -357,7 +363,15 @@ def admit_renal_hepatic(chosen: list[RegimenLine], regimen: list[RegimenLine],
         regimen = [line for line in regimen if is_renal_line(line)]
     elif patient.renal_ml_min is not None and any(is_renal_line(line) and line.kind == "regimen"
                                                   and line.band.renal_ml_min is not None for line in chosen):
-        chosen = [line for line in chosen if is_renal_line(line) and not _dialysis(line)]
+        banded = [line for line in chosen if line.kind == "regimen" and line.band.renal_ml_min is not None]
+        if any(states_amount(line) for line in banded):
+            # The band states its own dose ("Clcr 10 - 50: 250 mg mỗi 12 giờ"): it replaces the usual dose.
+            chosen = [line for line in chosen if is_renal_line(line) and not _dialysis(line)]
+        else:
+            # The band only changes how the usual dose is given ("Người lớn, Clcr 10 - 50 ml/phút, cho cách nhau 6
+            # giờ/lần", "giảm liều hàng ngày"): shown alone, it gives the patient no dose at all — the usual dose of
+            # the patient's route and population is the one it modifies, and is shown with it.
+            chosen = [line for line in chosen if not _dialysis(line)]
         regimen = list(chosen)
     elif patient.hepatic is not None and any(line.context.hepatic and line.kind == "regimen" for line in chosen):
         chosen = [line for line in chosen if line.context.hepatic]

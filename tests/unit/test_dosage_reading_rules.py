@@ -266,3 +266,36 @@ def test_a_line_opening_with_one_of_its_contexts_routes_is_that_routes_and_the_c
     assert oral.routes == ("oral",) and oral.context.indication == ("Giảm đau",)
     child = _line(tree, "10 mg/kg/lần")  # near miss: the next line is not narrowed, nor loses the indication
     assert set(child.routes) == {"oral", "rectal"} and child.context.indication == ("Giảm đau",)
+
+
+# --- a renal band that states no amount modifies the usual dose; one with its own amount replaces it ---------------
+
+RENAL_INTERVAL = ("Người lớn: Uống 250 - 500 mg/lần, cách 8 giờ một lần. Trẻ em: Uống 10 mg/kg/lần, cách 8 giờ. "
+                  "Suy thận: Người lớn, Clcr 20 - 60 ml/phút, cho cách nhau 12 giờ/lần. Clcr < 20 ml/phút: 250 mg "
+                  "mỗi 24 giờ.")
+
+
+def _renal_adult(clcr: float) -> Patient:
+    return Patient(population="adult", age_months=70 * 12, route="oral", renal=True, renal_ml_min=clcr)
+
+
+def test_a_renal_band_that_only_changes_the_interval_is_shown_with_the_usual_dose() -> None:
+    chosen = [line.text for line in select(parse_dosage(RENAL_INTERVAL), _renal_adult(40)).lines]
+    assert any("Uống 250 - 500 mg/lần" in t for t in chosen)  # the dose the 12-hour interval applies to
+    assert any("cho cách nhau 12 giờ/lần" in t for t in chosen)
+    assert not any("mỗi 24 giờ" in t for t in chosen)  # the other renal band
+    assert not any("10 mg/kg/lần" in t for t in chosen)  # the child's
+
+
+def test_near_miss_a_renal_band_with_its_own_amount_replaces_the_usual_dose() -> None:
+    chosen = [line.text for line in select(parse_dosage(RENAL_INTERVAL), _renal_adult(12)).lines]
+    assert any("250 mg mỗi 24 giờ" in t for t in chosen)
+    assert not any("Uống 250 - 500 mg/lần" in t for t in chosen)
+    assert not any("12 giờ/lần" in t for t in chosen)
+
+
+def test_real_paracetamol_adult_clcr_35_gets_the_usual_oral_dose_with_the_6_hour_interval() -> None:
+    tree = parse_dosage(real_field("498_paracetamol", "lieu_dung"), drug_names=["Paracetamol"])
+    chosen = [line.text for line in select(tree, _renal_adult(35)).lines]
+    assert any("0,5 - 1 g/lần" in t for t in chosen) and any("cách nhau 6 giờ/lần" in t for t in chosen)
+    assert not any("cách nhau 8 giờ/lần" in t for t in chosen)
