@@ -76,6 +76,18 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"(?:lên |bị )?cơn hen(?: phế quản)?(?: cấp)?|đợt cấp (?:của )?hen(?: phế quản)?|hen(?: phế quản)? (?:cấp|đợt cấp|"
      r"trở nặng|nặng lên)", "cơnhen"),
 )
+_NAMES_WITH_PATIENT_WORDS = (
+    # Disease names that hold words a dose question also uses for the patient or the form: juvenile arthritis names
+    # the patient's age group ("viêm khớp dạng thấp thiếu niên", "viêm khớp ở trẻ em"), "dạng thấp" holds "dạng" (as
+    # in "dạng siro"). Cut there, "viêm khớp dạng thấp thiếu niên" was asked as "viêm khớp", which names none of the
+    # child's lead-ins, and the child was shown every indication's dose under "no dose for this indication".
+    r"viêm khớp(?: (?:dạng thấp|tự phát))?(?: ở)? (?:thiếu niên|trẻ em|trẻ nhỏ)",
+    r"(?:viêm khớp |thấp khớp )?dạng thấp",
+)
+DISEASE_NAMES_WITH_PATIENT_WORDS = re.compile(rf"\b(?:{'|'.join(fold(p) for p in _NAMES_WITH_PATIENT_WORDS)})\b")
+"""(Folded.) Read whole as the indication a dose question names (states.slots.dose_indication), never cut as
+patient or question words."""
+
 _SYNONYMS_COMPILED = tuple((re.compile(rf"\b(?:{p})\b"), r) for p, r in _SYNONYMS)
 _SYNONYMS_FOLDED = tuple((re.compile(rf"\b(?:{fold(p)})\b"), fold(r)) for p, r in _SYNONYMS)
 

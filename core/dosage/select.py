@@ -286,8 +286,12 @@ def _adult_line(line: RegimenLine) -> bool:
 
 
 def _group(line: RegimenLine) -> tuple[object, ...]:
+    """The sibling bands of one lead-in group (for the closed fallback at a band's top edge). Not split by routes:
+    a band whose route is read from its own words ("Trẻ cân nặng dưới 25 kg uống …") and the next clause's band
+    ("trẻ nặng hơn …", no route word) are siblings — split, a 25 kg child was admitted to "dưới 25 kg" by the
+    closed reading although "trẻ nặng hơn" holds them."""
     c = line.context
-    return (c.path, c.routes, c.population, c.indication)
+    return (c.path, c.population, c.indication)
 
 
 def indication_words(text: str) -> set[str]:

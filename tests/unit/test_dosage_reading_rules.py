@@ -299,3 +299,22 @@ def test_real_paracetamol_adult_clcr_35_gets_the_usual_oral_dose_with_the_6_hour
     chosen = [line.text for line in select(tree, _renal_adult(35)).lines]
     assert any("0,5 - 1 g/lần" in t for t in chosen) and any("cách nhau 6 giờ/lần" in t for t in chosen)
     assert not any("cách nhau 8 giờ/lần" in t for t in chosen)
+
+
+# --- a child at the edge weight is in the heavier band only --------------------------------------------------------
+
+EDGE = ("Trẻ em: Viêm khớp: Trẻ cân nặng dưới 20 kg uống liều ban đầu 50 - 100 mg/kg/ngày, chia nhiều lần; trẻ nặng "
+        "hơn có thể bắt đầu bằng liều 2 - 3 g/ngày. Liều duy trì 60 - 80 mg/kg/ngày.")
+
+
+def test_a_child_of_exactly_the_band_edge_weight_is_in_the_heavier_band_only() -> None:
+    chosen = [line.text for line in select(parse_dosage(EDGE), _child(120, 20, route="oral",
+                                                                      indication="viêm khớp")).lines]
+    assert any("2 - 3 g/ngày" in t for t in chosen)
+    assert not any("50 - 100 mg/kg/ngày" in t for t in chosen)  # "dưới 20 kg" is not a 20 kg child's
+
+
+def test_near_miss_a_lighter_child_is_in_the_under_band_only() -> None:
+    chosen = [line.text for line in select(parse_dosage(EDGE), _child(120, 19, route="oral",
+                                                                      indication="viêm khớp")).lines]
+    assert any("50 - 100 mg/kg/ngày" in t for t in chosen) and not any("2 - 3 g/ngày" in t for t in chosen)

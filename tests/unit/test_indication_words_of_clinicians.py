@@ -50,3 +50,15 @@ def test_a_severity_typed_without_diacritics_stays_in_the_indication() -> None:
     assert dose_indication("nguoi lon viem hong nhiem khuan muc do nhe, amoxicilin uong lieu bao nhieu",
                            ["amoxicilin"]) == "viem hong nhiem khuan muc do nhe"
     assert dose_indication("cho em hỏi liều amoxicilin viêm họng nhé", ["amoxicilin"]) == "viêm họng"
+
+
+def test_a_disease_name_holding_a_patient_word_is_kept_whole() -> None:
+    # "thiếu niên" (the age group) and "dạng" (as in "dạng siro") are inside the disease's name here.
+    assert dose_indication("Bé 10 tuổi 30 kg viêm khớp dạng thấp thiếu niên, liều aspirin khởi đầu?",
+                           ["aspirin"]) == "viêm khớp dạng thấp thiếu niên"
+    assert dose_indication("Người lớn viêm khớp dạng thấp, uống aspirin liều bao nhiêu?",
+                           ["aspirin"]) == "viêm khớp dạng thấp"
+
+
+def test_near_miss_the_age_group_and_the_form_word_alone_are_still_not_the_indication() -> None:
+    assert dose_indication("Liều aspirin cho trẻ thiếu niên 14 tuổi dạng siro, giảm đau?", ["aspirin"]) == "giảm đau"
