@@ -158,6 +158,27 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str) -> tuple[lis
     return [line for line in kept if severity_admits(indication, indication_labels(line))], best > 0
 
 
+def _dosed(line: RegimenLine) -> bool:
+    """A regimen line that states a dose beyond its ceilings ("100 - 200 mg/kg/ngày"; not "Không tiêm vượt quá 25
+    mg/kg một lần")."""
+    return line.kind == "regimen" and len(dose_quantities(fold(line.text))) > len(line.maxima)
+
+
+def without_general_doses(chosen: list[RegimenLine]) -> list[RegimenLine]:
+    """The patient's lines once the indication they named is matched and has a dose of its own for them: a dose
+    line under no indication on the same route (or on none) is the dose for the indications the book does not list
+    apart — another indication's dose ("Tiêm tĩnh mạch: Trẻ em (từ 1 tháng - 15 tuổi): 100 - 200 mg/kg/ngày" beside
+    "Dự phòng viêm nội tâm mạc: Trẻ em: Tiêm tĩnh mạch 50 mg/kg"). Notes, ceilings and the renal/hepatic
+    adjustment lines stay; a route on which the indication has no dose keeps its general dose (asked or shown as
+    that route's)."""
+    own = [line for line in chosen if indication_key(line) and _dosed(line)]
+    if not own:
+        return chosen
+    routes = {r for line in own for r in line.routes}
+    return [line for line in chosen if indication_key(line) or not _dosed(line) or is_renal_line(line)
+            or line.context.hepatic or (line.routes and routes and not set(line.routes) & routes)]
+
+
 def indication_key(line: RegimenLine) -> tuple[str, ...]:
     """The indication lead-ins of a line without its severity sub-band: "Nhiễm khuẩn nhẹ, vừa" and "… nặng" under
     one infection are that one indication; a line under a severity lead-in only is under no indication."""
@@ -470,6 +491,11 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
             continue
         if band_admits(line.band, patient, closed=True):
             chosen.append(line)
+    general: list[RegimenLine] = []
+    if patient.indication and not unmatched:
+        kept = without_general_doses(chosen)
+        general = [line for line in chosen if line not in kept]
+        chosen = kept
     chosen, regimen = admit_renal_hepatic(chosen, regimen, patient)
     referred = adult_lines_referred(tree, chosen, patient)
     if referred and patient.indication:
@@ -482,7 +508,8 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
               and line.band.renal_ml_min is None and line.band.hepatic is None]
     # A band on a note ("người … cân nặng dưới 50 kg, liều đầu tiên … thấp hơn") is not a dose band: only dose lines
     # decide whether the patient is in one of the section's bands.
-    no_band = bool(banded) and not any(line in banded for line in chosen) and not referred
+    # (A band line left out as another indication's general dose still holds the patient: they are in a band.)
+    no_band = bool(banded) and not any(line in banded for line in (*chosen, *general)) and not referred
     floor = _age_floor(banded, patient) if no_band else None
     if floor is not None:
         # Younger than the book's youngest band: the book gives this child no dose. The general dose lines are not

@@ -318,3 +318,28 @@ def test_near_miss_a_lighter_child_is_in_the_under_band_only() -> None:
     chosen = [line.text for line in select(parse_dosage(EDGE), _child(120, 19, route="oral",
                                                                       indication="viêm khớp")).lines]
     assert any("50 - 100 mg/kg/ngày" in t for t in chosen) and not any("2 - 3 g/ngày" in t for t in chosen)
+
+
+# --- an indication matched with a dose of its own: no general dose of the same route beside it ----------------------
+
+ROUTE_INDICATION = ("Liều tiêm: Tiêm tĩnh mạch: Tiêm chậm trong 3 phút. Trẻ em (từ 1 tháng - 12 tuổi): 80 - 160 "
+                    "mg/kg/ngày. Dự phòng phẫu thuật: Trẻ em: Tiêm tĩnh mạch 30 mg/kg trước mổ.")
+
+
+def test_a_matched_indication_on_a_route_drops_the_routes_general_dose() -> None:
+    chosen = select(parse_dosage(ROUTE_INDICATION), _child(72, 20, route="iv", indication="dự phòng phẫu thuật"))
+    texts = [line.text for line in chosen.lines]
+    assert any("30 mg/kg trước mổ" in t for t in texts)
+    assert not any("80 - 160 mg/kg/ngày" in t for t in texts)  # the dose of the indications not listed apart
+    assert any("Tiêm chậm trong 3 phút" in t for t in texts)  # how the route is given stays
+    assert not chosen.no_band  # the child is in the 1 month - 12 years band: no "no band" notice
+
+
+def test_near_miss_without_an_indication_or_with_one_the_book_does_not_name_the_general_dose_stays() -> None:
+    tree = parse_dosage(ROUTE_INDICATION)
+    for indication in (None, "viêm phổi"):
+        texts = [line.text for line in select(tree, _child(72, 20, route="iv", indication=indication)).lines]
+        assert any("80 - 160 mg/kg/ngày" in t for t in texts), indication
+    # An indication the book does not name: its general dose, not another indication's.
+    texts = [line.text for line in select(tree, _child(72, 20, route="iv", indication="viêm phổi")).lines]
+    assert not any("30 mg/kg trước mổ" in t for t in texts)
