@@ -57,6 +57,9 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"(?:giai đoạn|thời kỳ) (?:đầu |cấp |cấp tính )?(?:có |đang |còn )?sốt|(?:đang|còn) sốt", "giaiđoạnsốt"),
     (r"đau bụng (?:trong |khi |do )?(?:thời kỳ |kỳ )?kinh(?: nguyệt)?|thống kinh|đau kinh|hành kinh đau",
      "thốngkinh"),
+    # Schizophrenia is a psychotic disorder: the book's "Chỉ định" names "Bệnh tâm thần phân liệt" and its dosage
+    # section doses it under "Bệnh loạn thần …" / "Dùng trong loạn thần cấp".
+    (r"(?:bệnh )?tâm thần phân liệt", "loạn thần"),
     (r"(?:viêm |nhiễm khuẩn )?tai giữa", "tai"),
     (r"sau (?:khi )?mổ", "sau phẫu thuật"),
     (r"(?:giảm|hạ|cắt)(?: cơn)? sốt|sốt cao", "sốt"),

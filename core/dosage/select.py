@@ -164,7 +164,11 @@ def _dosed(line: RegimenLine) -> bool:
     return line.kind == "regimen" and len(dose_quantities(fold(line.text))) > len(line.maxima)
 
 
-def without_general_doses(chosen: list[RegimenLine]) -> list[RegimenLine]:
+_ROUTE_HEADING = re.compile(r"\b(tiem|truyen|uong|dat truc trang|duong truc trang)\b")
+"""A lead-in of a line's path that names a route (the heading of that route's block)."""
+
+
+def without_general_doses(chosen: list[RegimenLine], route: str | None = None) -> list[RegimenLine]:
     """The patient's lines once the indication they named is matched and has a dose of its own for them: a dose
     line under no indication on the same route (or on none) is the dose for the indications the book does not list
     apart — another indication's dose ("Tiêm tĩnh mạch: Trẻ em (từ 1 tháng - 15 tuổi): 100 - 200 mg/kg/ngày" beside
@@ -175,8 +179,17 @@ def without_general_doses(chosen: list[RegimenLine]) -> list[RegimenLine]:
     if not own:
         return chosen
     routes = {r for line in own for r in line.routes}
-    return [line for line in chosen if indication_key(line) or not _dosed(line) or is_renal_line(line)
+    kept = [line for line in chosen if indication_key(line) or not _dosed(line) or is_renal_line(line)
             or line.context.hepatic or (line.routes and routes and not set(line.routes) & routes)]
+    if route is not None and any(route in line.routes and any(_ROUTE_HEADING.search(fold(label)) for label in line.path)
+                                 for line in own):
+        # The matched indication has a dose under a heading for the patient's route ("Thuốc tiêm › Dùng trong loạn
+        # thần cấp: Tiêm bắp ban đầu 2 - 5 mg"): a dose that names no route (the block before "Thuốc tiêm:", "Người
+        # lớn: Ban đầu 0,5 - 5 mg") is not this route's. (A route read from a line's own words, "Liều uống thông
+        # thường …", heads nothing: the routeless age bands beside it stay.)
+        kept = [line for line in kept if line.routes or not _dosed(line) or is_renal_line(line)
+                or line.context.hepatic]
+    return kept
 
 
 def indication_key(line: RegimenLine) -> tuple[str, ...]:
@@ -493,7 +506,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
             chosen.append(line)
     general: list[RegimenLine] = []
     if patient.indication and not unmatched:
-        kept = without_general_doses(chosen)
+        kept = without_general_doses(chosen, patient.route)
         general = [line for line in chosen if line not in kept]
         chosen = kept
     chosen, regimen = admit_renal_hepatic(chosen, regimen, patient)

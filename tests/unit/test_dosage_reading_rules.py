@@ -343,3 +343,30 @@ def test_near_miss_without_an_indication_or_with_one_the_book_does_not_name_the_
     # An indication the book does not name: its general dose, not another indication's.
     texts = [line.text for line in select(tree, _child(72, 20, route="iv", indication="viêm phổi")).lines]
     assert not any("30 mg/kg trước mổ" in t for t in texts)
+
+
+# --- a ceiling's label is no heading; a long-term phase opens its own lines; an injection heading owns its route -----
+
+INJECTION_BLOCK = ("Bệnh loạn thần và rối loạn hành vi. Người lớn: Ban đầu 1 - 3 mg, 2 lần/ngày. Thuốc tiêm: Dùng trong "
+                   "loạn thần cấp: Tiêm bắp ban đầu 1 - 4 mg. Liều giới hạn thông thường tiêm bắp cho người lớn: 50 "
+                   "mg/ngày. Khi người bệnh đã ổn định và cần điều trị lâu dài, có thể tiêm bắp dạng tác dụng kéo dài. "
+                   "Liều ban đầu 20 mg mỗi 4 tuần.")
+
+
+def test_a_ceiling_label_keeps_its_context_and_a_long_term_phase_heads_the_depot_lines() -> None:
+    tree = parse_dosage(INJECTION_BLOCK)
+    ceiling = _line(tree, "Liều giới hạn thông thường tiêm bắp")
+    assert ceiling.context.indication == ("Dùng trong loạn thần cấp",) and ceiling.routes == ("im",)
+    depot = _line(tree, "Liều ban đầu 20 mg")
+    assert "Dùng trong loạn thần cấp" not in depot.context.indication  # near miss: not the acute dose
+
+
+def test_an_injection_question_gets_the_injection_block_and_not_the_routeless_oral_block() -> None:
+    tree = parse_dosage(INJECTION_BLOCK)
+    adult = Patient(population="adult", age_months=35 * 12, route="im", indication="loạn thần cấp")
+    texts = [line.text for line in select(tree, adult).lines]
+    assert any("Tiêm bắp ban đầu 1 - 4 mg" in t for t in texts)
+    assert not any("Ban đầu 1 - 3 mg" in t for t in texts) and not any("20 mg mỗi 4 tuần" in t for t in texts)
+    oral = Patient(population="adult", age_months=35 * 12, route="oral", indication="tâm thần phân liệt")
+    texts = [line.text for line in select(tree, oral).lines]
+    assert any("Ban đầu 1 - 3 mg" in t for t in texts) and not any("Tiêm bắp" in t for t in texts)

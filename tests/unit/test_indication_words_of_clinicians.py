@@ -62,3 +62,9 @@ def test_a_disease_name_holding_a_patient_word_is_kept_whole() -> None:
 
 def test_near_miss_the_age_group_and_the_form_word_alone_are_still_not_the_indication() -> None:
     assert dose_indication("Liều aspirin cho trẻ thiếu niên 14 tuổi dạng siro, giảm đau?", ["aspirin"]) == "giảm đau"
+
+
+def test_schizophrenia_is_a_psychosis_and_not_another_indication() -> None:
+    assert match_score("tâm thần phân liệt", ["Bệnh loạn thần và các rối loạn hành vi kết hợp"]) > 0
+    assert match_score("tâm thần phân liệt", ["Hội chứng Tourette"]) == 0
+    assert match_score("tâm thần phân liệt", ["Điều trị buồn nôn và nôn do các nguyên nhân"]) == 0
