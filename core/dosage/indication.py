@@ -38,7 +38,7 @@ _GENERIC_WORDS = (
     "viêm nhiễm khuẩn trùng vi bệnh điều trị do ở và các hoặc cấp mạn nhẹ vừa nặng trong cho trẻ em người lớn để bị "
     "thuốc liều dùng thể tính có không kèm theo khi phòng dự hội chứng giảm hạ cắt tình trạng trường hợp "
     "một số của là với đối nếu như thường uống tiêm đường mỗi ngày lần bao nhiêu thế nào gì sao được "
-    "tôi bé cháu con mức độ"
+    "tôi bé cháu con mức độ bằng"
 )
 _GENERIC = frozenset(_GENERIC_WORDS.split())
 _GENERIC_FOLDED = frozenset(fold(w) for w in _GENERIC)
@@ -61,6 +61,10 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # section doses it under "Bệnh loạn thần …" / "Dùng trong loạn thần cấp".
     (r"(?:bệnh )?tâm thần phân liệt", "loạn thần"),
     (r"(?:viêm |nhiễm khuẩn )?tai giữa", "tai"),
+    # The sinuses are of the nose: the book doses sinusitis under "… ở tai, mũi, họng …" (ENT infections).
+    (r"(?:viêm |nhiễm khuẩn )?xoang(?: mũi| cạnh mũi| hàm| trán)?", "mũi"),
+    # Long-term, as the book writes it ("dự phòng dài hạn") and as users do ("lâu dài", "dài ngày").
+    (r"lâu dài|dài hạn|dài ngày|lâu năm", "dàihạn"),
     (r"sau (?:khi )?mổ", "sau phẫu thuật"),
     (r"(?:giảm|hạ|cắt)(?: cơn)? sốt|sốt cao", "sốt"),
     (r"(?:giảm|cắt)(?: cơn)? đau", "đau"),

@@ -68,3 +68,17 @@ def test_schizophrenia_is_a_psychosis_and_not_another_indication() -> None:
     assert match_score("tâm thần phân liệt", ["Bệnh loạn thần và các rối loạn hành vi kết hợp"]) > 0
     assert match_score("tâm thần phân liệt", ["Hội chứng Tourette"]) == 0
     assert match_score("tâm thần phân liệt", ["Điều trị buồn nôn và nôn do các nguyên nhân"]) == 0
+
+
+def test_sinusitis_is_the_nose_of_the_ent_lead_in_and_not_another_indication() -> None:
+    assert match_score("viêm xoang", ["Nhiễm vi khuẩn nhạy cảm ở tai, mũi, họng, da, đường tiết niệu"]) > 0
+    assert match_score("viêm xoang", ["Bệnh Lyme"]) == 0
+    assert match_score("viêm xoang", ["Nhiễm Helicobacter pylori"]) == 0
+
+
+def test_long_term_prevention_is_named_by_a_groups_own_line_not_only_its_label() -> None:
+    # The label names the mechanism; the line names the purpose ("dự phòng dài hạn … nguy cơ cao").
+    label = ["Ức chế kết tập tiểu cầu"]
+    line = ["Trong trường hợp dự phòng dài hạn biến chứng tim mạch trên bệnh nhân nguy cơ cao, dùng liều"]
+    assert match_score("dự phòng lâu dài bằng", label, line) > 0
+    assert match_score("dự phòng lâu dài bằng", ["Giảm đau/giảm sốt"], ["Uống"]) == 0  # near miss
