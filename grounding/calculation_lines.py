@@ -29,6 +29,7 @@ from functools import lru_cache
 from core.corpus import Chunk
 from core.dosage.lines import dose_quantities, maxima, rule
 from core.dosage.model import Band, Bound, Maximum, Patient, RegimenLine, Rule
+from core.dosage.select import select as select_lines
 from core.text import fold
 from grounding.calculator import Ceiling, Span
 from grounding.dosing_select import SectionTree, section_tree
@@ -240,6 +241,11 @@ def select(evidence: Sequence[Chunk], patient: Patient) -> tuple[list[Selected],
     if surface:
         # mg/m² needs a body surface area the frame never holds: out of scope, and the reply says so.
         return [], [f"{BODY_SURFACE_REFUSAL}: «{surface[0].text}»"]
+    # Only a line the answer shows the patient (core.dosage.select) is computed: the closed reading below once
+    # admitted "Trẻ cân nặng dưới 25 kg … 60 - 130 mg/kg/ngày" for a 25 kg child, whose own band ("trẻ nặng hơn …
+    # 2,4 - 3,6 g/ngày") is a fixed dose and so not among the weight-based lines this step compares.
+    shown = {id(line) for line in select_lines(section.tree, patient).lines}
+    weight_based = [(c, line) for c, line in weight_based if id(line) in shown]
     chosen = [(c, line) for c, line in weight_based if applies(line, False)]
     if not chosen:
         chosen = [(c, line) for c, line in weight_based if applies(line, True)]

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from core.budget import RequestBudget
 from core.corpus import Chunk
 from core.dosage.model import RegimenLine
-from core.dosage.select import band_words, indication_key
+from core.dosage.select import band_words, indication_key, is_renal_line, states_amount
 from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
 from core.text import fold, states_phrase
@@ -71,6 +71,10 @@ CONTRAINDICATED_PREAMBLE = (
 RENAL_BAND_NOTICE = (
     "Với chức năng thận của bệnh nhân, mức chỉnh liều ở mục suy thận (dòng \"Suy thận\" bên dưới) thay cho liều "
     "tối đa thông thường."
+)
+RENAL_MODIFIES_NOTICE = (
+    "Với chức năng thận của bệnh nhân, Dược thư không ghi liều riêng mà chỉnh cách dùng liều thông thường (dòng "
+    "\"Suy thận\" bên dưới): dùng liều thông thường trích kèm theo đúng mức chỉnh đó."
 )
 INDICATION_UNMATCHED_NOTICE = (
     "Dược thư không ghi liều riêng cho chỉ định đã nêu; dưới đây là liều theo từng chỉ định Dược thư ghi, mỗi dòng "
@@ -248,7 +252,12 @@ class ExtractiveGenerator:
             if selection.needs_renal_value:
                 notices.append(RENAL_VALUE_QUESTION)
             elif any(line.context.renal for line in lines):
-                notices.append(RENAL_BAND_NOTICE)
+                # A renal band that states no amount of its own is shown with the usual dose it modifies
+                # (core.dosage.select.admit_renal_hepatic): the notice must not say the renal line replaces it.
+                modifies = any(line.kind == "regimen" and line.band.renal_ml_min is not None
+                               and not states_amount(line) for line in lines) and any(
+                    line.kind == "regimen" and not is_renal_line(line) for line in lines)
+                notices.append(RENAL_MODIFIES_NOTICE if modifies else RENAL_BAND_NOTICE)
         if len(claims) == len(safety.claims) and not safety.adjustments:
             return ([], "") if not safety.claims else (claims, " ".join(notices))
         return claims, " ".join(dict.fromkeys(notices))

@@ -334,6 +334,13 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
         return _settled(_with_question(prior, new, update), confidence=0.8)
     if not update:
         return prior  # nothing filled ("không biết"): the pending question stands and is asked again
+    if prior.turn_type == "dosing_calc" and not prior.condition and "condition" not in update and not new.drugs:
+        # "Người lớn, viêm xoang mức độ nhẹ, đường uống." answering "người lớn hay trẻ em?": the reply also names
+        # what the dose is for (without "bị"); dropped, the machine asked which indication it had just been told.
+        # Only an indication the book's lead-ins match narrows the dose (core.dosage.indication).
+        own = dose_indication(text, [])
+        if own and not _NOT_A_CONDITION.match(fold(own)) and _ILLNESS_HEAD.match(fold(own)):
+            update.update(condition=own, condition_relation="indication")
     return _settled(prior.model_copy(update=update), confidence=0.85)
 
 
@@ -535,6 +542,10 @@ _PURPOSE = re.compile(r"^(giam|ha|chong|du phong|cat|de)\b")
 
 
 _ALSO_ILL = re.compile(r"\b(cung bi|cung mac|cung dang bi|cung benh (do|nay)|bi giong)\b")
+_ILLNESS_HEAD = re.compile(r"^(viem|nhiem|dau|sot|benh|hoi chung|loet|du phong|phong ngua|dieu tri|ung thu|roi loan|"
+                           r"di ung|tieu chay|buon non|non|mat ngu|tram cam|loan than|tam than|zona|thuy dau|herpes)\b")
+"""A slot reply's leftover words are taken as the indication only when they open as an illness does ("viêm xoang …",
+"dự phòng …"): "đã bảo 3 tuổi rồi!!" leaves "đã bảo", which names nothing."""
 _NOT_A_CONDITION = re.compile(r"^(thi sao|the nao|sao|gi|vay|nhu vay|giong|nua)\b")
 _ALSO = re.compile(r"(?<!\w)(cũng|cung|nữa|nua)(?!\w)", re.IGNORECASE)
 

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from core.dosage.bands import GESTATION_PHRASES
+from core.dosage.indication import DISEASE_NAMES_WITH_PATIENT_WORDS
 from core.text import fold, normalize
 from core.vocabulary import (
     CHAT_ADULT,
@@ -491,9 +492,13 @@ def dose_indication(text: str, names: list[str]) -> str | None:
         text = folded
     folded_turn = text == folded or text.lower() == folded
     blank = list(folded)
+    # "viêm khớp dạng thấp thiếu niên": a disease name holding a patient or question word is kept whole.
+    whole = [m.span() for m in DISEASE_NAMES_WITH_PATIENT_WORDS.finditer(folded)]
 
     def wipe(start: int, end: int) -> None:
-        blank[start:end] = " " * (end - start)
+        for i in range(start, end):
+            if not any(a <= i < b for a, b in whole):
+                blank[i] = " "
 
     for name in sorted((fold(n) for n in names if n), key=len, reverse=True):
         for m in re.finditer(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", folded):

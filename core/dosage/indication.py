@@ -38,7 +38,7 @@ _GENERIC_WORDS = (
     "viêm nhiễm khuẩn trùng vi bệnh điều trị do ở và các hoặc cấp mạn nhẹ vừa nặng trong cho trẻ em người lớn để bị "
     "thuốc liều dùng thể tính có không kèm theo khi phòng dự hội chứng giảm hạ cắt tình trạng trường hợp "
     "một số của là với đối nếu như thường uống tiêm đường mỗi ngày lần bao nhiêu thế nào gì sao được "
-    "tôi bé cháu con mức độ "
+    "tôi bé cháu con mức độ bằng "
     # Words around the disease that say how or when the patient has it ("cũng sốt", "đang sốt", "hay bị ợ chua",
     # "vẫn còn đau"): the phases they name ("đang sốt", "đã hết sốt") are read by the synonyms first.
     "cũng đang vẫn hay hơi rất đã rồi mới còn lại về đêm tối sáng"
@@ -63,10 +63,15 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"(?:viêm |nhiễm khuẩn )?tai giữa", "tai"),
     # A first episode is the book's "tiên phát" ("Herpes simplex tiên phát"), never its "tái phát" lines.
     (r"(?:lần|đợt) đầu(?: tiên)?|mới mắc lần đầu|tiên phát", "tiênphát"),
-    # Schizophrenia and other psychoses are the book's "loạn thần" ("Bệnh loạn thần và …"). Agitation is not mapped
+    # Schizophrenia and other psychoses are the book's "loạn thần" (its "Chỉ định" names "Bệnh tâm thần phân liệt",
+    # its dosage section "Bệnh loạn thần …" / "Dùng trong loạn thần cấp"). Agitation is not mapped
     # to its "rối loạn hành vi": "loạn thần cấp, kích động" would then name the chronic lead-in as fully as the
     # acute one ("Dùng trong loạn thần cấp"), whose injection dose it asks for.
     (r"tâm thần phân liệt|loạn thần|rối loạn tâm thần", "loạnthần"),
+    # The sinuses are of the nose: the book doses sinusitis under "… ở tai, mũi, họng …" (ENT infections).
+    (r"(?:viêm |nhiễm khuẩn )?xoang(?: mũi| cạnh mũi| hàm| trán)?", "mũi"),
+    # Long-term, as the book writes it ("dự phòng dài hạn") and as users do ("lâu dài", "dài ngày").
+    (r"lâu dài|dài hạn|dài ngày|lâu năm", "dàihạn"),
     (r"sau (?:khi )?mổ", "sau phẫu thuật"),
     (r"(?:giảm|hạ|cắt)(?: cơn)? sốt|sốt cao", "sốt"),
     (r"(?:giảm|cắt)(?: cơn)? đau", "đau"),
@@ -85,6 +90,18 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"(?:lên |bị )?cơn hen(?: phế quản)?(?: cấp)?|đợt cấp (?:của )?hen(?: phế quản)?|hen(?: phế quản)? (?:cấp|đợt cấp|"
      r"trở nặng|nặng lên)", "cơnhen"),
 )
+_NAMES_WITH_PATIENT_WORDS = (
+    # Disease names that hold words a dose question also uses for the patient or the form: juvenile arthritis names
+    # the patient's age group ("viêm khớp dạng thấp thiếu niên", "viêm khớp ở trẻ em"), "dạng thấp" holds "dạng" (as
+    # in "dạng siro"). Cut there, "viêm khớp dạng thấp thiếu niên" was asked as "viêm khớp", which names none of the
+    # child's lead-ins, and the child was shown every indication's dose under "no dose for this indication".
+    r"viêm khớp(?: (?:dạng thấp|tự phát))?(?: ở)? (?:thiếu niên|trẻ em|trẻ nhỏ)",
+    r"(?:viêm khớp |thấp khớp )?dạng thấp",
+)
+DISEASE_NAMES_WITH_PATIENT_WORDS = re.compile(rf"\b(?:{'|'.join(fold(p) for p in _NAMES_WITH_PATIENT_WORDS)})\b")
+"""(Folded.) Read whole as the indication a dose question names (states.slots.dose_indication), never cut as
+patient or question words."""
+
 _SYNONYMS_COMPILED = tuple((re.compile(rf"\b(?:{p})\b"), r) for p, r in _SYNONYMS)
 _SYNONYMS_FOLDED = tuple((re.compile(rf"\b(?:{fold(p)})\b"), fold(r)) for p, r in _SYNONYMS)
 

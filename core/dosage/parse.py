@@ -69,6 +69,13 @@ trợt thực quản, điều trị có thể …" (a goal of the same treatment
 _NOT_A_PURPOSE = re.compile(r"^(toi da|toi thieu|duy tri|khoi dau|ban dau|bat dau|hang ngay|moi ngay|mot lan|"
                             r"moi lan|thong thuong|thuong dung|trung binh|can bang|nap|tan cong)\b|"
                             r"\b(tre|nguoi|benh nhan|so sinh|tuoi|thang|kg|clcr|egfr)\b")
+_LIMIT_LABEL = re.compile(r"^lieu (gioi han|toi da|toi thieu)\b")
+"""The label of a ceiling ("Liều giới hạn kê đơn thông thường cho người lớn: 300 mg"), quoted with its value."""
+_LONG_TERM = re.compile(
+    r"(?P<phase>(?:Khi|Nếu)\s+[^\d:;.]{3,120}?\b(?:điều trị|dùng) (?:lâu dài|dài hạn|duy trì)\b[^\d:;.,]*),\s+", re.I)
+"""A sentence that opens with the phase of treatment its lines are for ("Khi người bệnh đã ổn định với liều uống … và
+cần điều trị lâu dài, có thể tiêm bắp sâu haloperidol decanoat. Liều ban đầu …"): the depot dose after it is that
+phase's, not the acute dose's of the lead-in before it."""
 _BAND_CUE = re.compile(r"\b(tre|so sinh|nguoi|benh nhan|clcr|egfr|thanh thai|can nang)\b")
 _RESPECTIVELY = re.compile(r"\b(lan luot|tuong ung|theo thu tu)\b")
 _COMPARISON = re.compile(r"\b(nang|nhe|nhieu tuoi|it tuoi|lon|nho|be) hon\b")
@@ -214,13 +221,16 @@ class _Parser:
         if purpose is None and body_start == pos and dose_quantities(fold(self.text[pos:end])):
             opener = _PURPOSE_OPENER.match(self.text, pos, end)
             purpose = opener if opener and not _NOT_A_PURPOSE.search(fold(opener.group("what"))) else None
+        phase = _LONG_TERM.match(self.text, pos, end) if body_start == pos and purpose is None else None
+        if phase is not None:
+            self._indication(phase.group("phase").strip(), fold(phase.group("phase")))
         if purpose and not _NOT_A_PURPOSE.search(fold(purpose.group("purpose"))):
             # The sentence names the purpose of its own dose: a line of that indication, not the continuation of
             # the line before (the antipyretic dose after the analgesic one, under one "Người lớn:").
             self._indication(purpose.group("purpose").strip(), fold(purpose.group("purpose")))
         if not had_band and not excludes(self.text[pos:end]):
             self._body_band(self.text[pos:end], pos)
-        self.leadin_line = lstart < pos or bool(purpose)  # a line with its own lead-in: never a continuation
+        self.leadin_line = lstart < pos or bool(purpose) or phase is not None  # own lead-in: never a continuation
         self._emit(lstart, lend, self.text[pos:end])
 
     def _heading(self, start: int, end: int) -> bool:
@@ -322,6 +332,11 @@ class _Parser:
             # Looks like a band but the range cannot be read: its lines are reported, never placed by guess.
             self._open_band(phrase, Band(), population, neonate, readable=False)
             return "band"
+        if _LIMIT_LABEL.match(folded):
+            # "Liều giới hạn thông thường tiêm bắp cho người lớn: 100 mg/ngày." names a ceiling, it heads nothing:
+            # read as a route heading, it closed "Thuốc tiêm › Dùng trong loạn thần cấp" and became the lead-in of
+            # the depot-injection lines after it.
+            return "note"
         routes = [r for r, p in _ROUTES if p.search(folded)] or (
             list(self.injection_routes) if _INJECTION_LEADIN.match(folded) else [])
         if routes and words <= MAX_ROUTE_WORDS and (not _NOTE_START.match(folded) or folded.startswith("lieu")):
@@ -563,7 +578,7 @@ class _Parser:
             # 50 mg": a line under a several-route lead-in that names one of them before its dose is that route's,
             # wherever the route word sits — else an intramuscular question would be quoted the intravenous dose.
             stated = tuple(r for r, p in _ROUTES if r in context.routes and r != "inhaled"
-                           and p.search(_opening(body)))
+                           and p.search(_opening(text)))
             if len(stated) == 1:
                 context = replace(context, routes=stated)
         if kind == "regimen" and not context.routes:

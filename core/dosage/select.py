@@ -158,6 +158,40 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str) -> tuple[lis
     return [line for line in kept if severity_admits(indication, indication_labels(line))], best > 0
 
 
+def _dosed(line: RegimenLine) -> bool:
+    """A regimen line that states a dose beyond its ceilings ("100 - 200 mg/kg/ngày"; not "Không tiêm vượt quá 25
+    mg/kg một lần")."""
+    return line.kind == "regimen" and len(dose_quantities(fold(line.text))) > len(line.maxima)
+
+
+_ROUTE_HEADING = re.compile(r"\b(tiem|truyen|uong|dat truc trang|duong truc trang)\b")
+"""A lead-in of a line's path that names a route (the heading of that route's block)."""
+
+
+def without_general_doses(chosen: list[RegimenLine], route: str | None = None) -> list[RegimenLine]:
+    """The patient's lines once the indication they named is matched and has a dose of its own for them: a dose
+    line under no indication on the same route (or on none) is the dose for the indications the book does not list
+    apart — another indication's dose ("Tiêm tĩnh mạch: Trẻ em (từ 1 tháng - 15 tuổi): 100 - 200 mg/kg/ngày" beside
+    "Dự phòng viêm nội tâm mạc: Trẻ em: Tiêm tĩnh mạch 50 mg/kg"). Notes, ceilings and the renal/hepatic
+    adjustment lines stay; a route on which the indication has no dose keeps its general dose (asked or shown as
+    that route's)."""
+    own = [line for line in chosen if indication_key(line) and _dosed(line)]
+    if not own:
+        return chosen
+    routes = {r for line in own for r in line.routes}
+    kept = [line for line in chosen if indication_key(line) or not _dosed(line) or is_renal_line(line)
+            or line.context.hepatic or (line.routes and routes and not set(line.routes) & routes)]
+    if route is not None and any(route in line.routes and any(_ROUTE_HEADING.search(fold(label)) for label in line.path)
+                                 for line in own):
+        # The matched indication has a dose under a heading for the patient's route ("Thuốc tiêm › Dùng trong loạn
+        # thần cấp: Tiêm bắp ban đầu 2 - 5 mg"): a dose that names no route (the block before "Thuốc tiêm:", "Người
+        # lớn: Ban đầu 0,5 - 5 mg") is not this route's. (A route read from a line's own words, "Liều uống thông
+        # thường …", heads nothing: the routeless age bands beside it stay.)
+        kept = [line for line in kept if line.routes or not _dosed(line) or is_renal_line(line)
+                or line.context.hepatic]
+    return kept
+
+
 def indication_key(line: RegimenLine) -> tuple[str, ...]:
     """The indication lead-ins of a line without its severity sub-band: "Nhiễm khuẩn nhẹ, vừa" and "… nặng" under
     one infection are that one indication; a line under a severity lead-in only is under no indication."""
@@ -286,8 +320,12 @@ def _adult_line(line: RegimenLine) -> bool:
 
 
 def _group(line: RegimenLine) -> tuple[object, ...]:
+    """The sibling bands of one lead-in group (for the closed fallback at a band's top edge). Not split by routes:
+    a band whose route is read from its own words ("Trẻ cân nặng dưới 25 kg uống …") and the next clause's band
+    ("trẻ nặng hơn …", no route word) are siblings — split, a 25 kg child was admitted to "dưới 25 kg" by the
+    closed reading although "trẻ nặng hơn" holds them."""
     c = line.context
-    return (c.path, c.routes, c.population, c.indication)
+    return (c.path, c.population, c.indication)
 
 
 def indication_words(text: str) -> set[str]:
@@ -334,6 +372,12 @@ def _normal_renal(line: RegimenLine) -> bool:
     return any(_NORMAL_RENAL.search(fold(label)) for label in (*line.path, line.text))
 
 
+def states_amount(line: RegimenLine) -> bool:
+    """The line states a dose amount of its own (a dose or a ceiling: "250 mg", "tối đa 2 g/ngày"), not only how
+    the usual dose is changed (an interval, "giảm liều", a percentage of the usual dose)."""
+    return bool(dose_quantities(fold(line.text)))
+
+
 def _dialysis(line: RegimenLine) -> bool:
     """A renal line for patients on dialysis, with no ClCr band of its own: not a patient known by a value."""
     return line.band.renal_ml_min is None and _DIALYSIS.search(fold(line.text)) is not None
@@ -357,7 +401,15 @@ def admit_renal_hepatic(chosen: list[RegimenLine], regimen: list[RegimenLine],
         regimen = [line for line in regimen if is_renal_line(line)]
     elif patient.renal_ml_min is not None and any(is_renal_line(line) and line.kind == "regimen"
                                                   and line.band.renal_ml_min is not None for line in chosen):
-        chosen = [line for line in chosen if is_renal_line(line) and not _dialysis(line)]
+        banded = [line for line in chosen if line.kind == "regimen" and line.band.renal_ml_min is not None]
+        if any(states_amount(line) for line in banded):
+            # The band states its own dose ("Clcr 10 - 50: 250 mg mỗi 12 giờ"): it replaces the usual dose.
+            chosen = [line for line in chosen if is_renal_line(line) and not _dialysis(line)]
+        else:
+            # The band only changes how the usual dose is given ("Người lớn, Clcr 10 - 50 ml/phút, cho cách nhau 6
+            # giờ/lần", "giảm liều hàng ngày"): shown alone, it gives the patient no dose at all — the usual dose of
+            # the patient's route and population is the one it modifies, and is shown with it.
+            chosen = [line for line in chosen if not _dialysis(line)]
         regimen = list(chosen)
     elif patient.hepatic is not None and any(line.context.hepatic and line.kind == "regimen" for line in chosen):
         chosen = [line for line in chosen if line.context.hepatic]
@@ -452,6 +504,11 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
             continue
         if band_admits(line.band, patient, closed=True):
             chosen.append(line)
+    general: list[RegimenLine] = []
+    if patient.indication and not unmatched:
+        kept = without_general_doses(chosen, patient.route)
+        general = [line for line in chosen if line not in kept]
+        chosen = kept
     chosen, regimen = admit_renal_hepatic(chosen, regimen, patient)
     referred = adult_lines_referred(tree, chosen, patient)
     if referred and patient.indication:
@@ -464,7 +521,8 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
               and line.band.renal_ml_min is None and line.band.hepatic is None]
     # A band on a note ("người … cân nặng dưới 50 kg, liều đầu tiên … thấp hơn") is not a dose band: only dose lines
     # decide whether the patient is in one of the section's bands.
-    no_band = bool(banded) and not any(line in banded for line in chosen) and not referred
+    # (A band line left out as another indication's general dose still holds the patient: they are in a band.)
+    no_band = bool(banded) and not any(line in banded for line in (*chosen, *general)) and not referred
     floor = _age_floor(banded, patient) if no_band else None
     if floor is not None:
         # Younger than the book's youngest band: the book gives this child no dose. The general dose lines are not

@@ -302,3 +302,17 @@ def test_a_dose_line_running_across_two_blocks_is_not_computed() -> None:
     assert chosen == [] and "runs across two blocks" in refused[0]
     alone, _ = select([first], teen)
     assert len(alone) == 1  # the same line in one block is computed
+
+
+def test_a_child_at_the_edge_of_an_under_band_is_not_computed_on_it() -> None:
+    # SYNTHETIC text: "dưới 20 kg" has a weight rule, the heavier children's band a fixed dose. A 20 kg child is in
+    # the heavier band: the lighter band's mg/kg line is not theirs and is never computed for them.
+    block = Chunk(doc_id="y__lieu_luong_cach_dung__0", drug_id="y", section_key="lieu_luong_cach_dung",
+                  text="Trẻ em: Viêm khớp: Trẻ cân nặng dưới 20 kg uống 50 mg/kg/ngày, chia 4 lần; trẻ nặng hơn "
+                       "có thể bắt đầu bằng liều 2 g/ngày.")
+    edge = Patient(population="pediatric", age_months=120, weight_kg=20, route="oral", indication="viêm khớp")
+    chosen, _ = select([block], edge)
+    assert chosen == []
+    lighter, _ = select([block], Patient(population="pediatric", age_months=120, weight_kg=19, route="oral",
+                                         indication="viêm khớp"))
+    assert [s.line.text[:23] for s in lighter] == ["Trẻ cân nặng dưới 20 kg"]  # near miss: 19 kg is computed

@@ -266,3 +266,107 @@ def test_a_line_opening_with_one_of_its_contexts_routes_is_that_routes_and_the_c
     assert oral.routes == ("oral",) and oral.context.indication == ("Giảm đau",)
     child = _line(tree, "10 mg/kg/lần")  # near miss: the next line is not narrowed, nor loses the indication
     assert set(child.routes) == {"oral", "rectal"} and child.context.indication == ("Giảm đau",)
+
+
+# --- a renal band that states no amount modifies the usual dose; one with its own amount replaces it ---------------
+
+RENAL_INTERVAL = ("Người lớn: Uống 250 - 500 mg/lần, cách 8 giờ một lần. Trẻ em: Uống 10 mg/kg/lần, cách 8 giờ. "
+                  "Suy thận: Người lớn, Clcr 20 - 60 ml/phút, cho cách nhau 12 giờ/lần. Clcr < 20 ml/phút: 250 mg "
+                  "mỗi 24 giờ.")
+
+
+def _renal_adult(clcr: float) -> Patient:
+    return Patient(population="adult", age_months=70 * 12, route="oral", renal=True, renal_ml_min=clcr)
+
+
+def test_a_renal_band_that_only_changes_the_interval_is_shown_with_the_usual_dose() -> None:
+    chosen = [line.text for line in select(parse_dosage(RENAL_INTERVAL), _renal_adult(40)).lines]
+    assert any("Uống 250 - 500 mg/lần" in t for t in chosen)  # the dose the 12-hour interval applies to
+    assert any("cho cách nhau 12 giờ/lần" in t for t in chosen)
+    assert not any("mỗi 24 giờ" in t for t in chosen)  # the other renal band
+    assert not any("10 mg/kg/lần" in t for t in chosen)  # the child's
+
+
+def test_near_miss_a_renal_band_with_its_own_amount_replaces_the_usual_dose() -> None:
+    chosen = [line.text for line in select(parse_dosage(RENAL_INTERVAL), _renal_adult(12)).lines]
+    assert any("250 mg mỗi 24 giờ" in t for t in chosen)
+    assert not any("Uống 250 - 500 mg/lần" in t for t in chosen)
+    assert not any("12 giờ/lần" in t for t in chosen)
+
+
+def test_real_paracetamol_adult_clcr_35_gets_the_usual_oral_dose_with_the_6_hour_interval() -> None:
+    tree = parse_dosage(real_field("498_paracetamol", "lieu_dung"), drug_names=["Paracetamol"])
+    chosen = [line.text for line in select(tree, _renal_adult(35)).lines]
+    assert any("0,5 - 1 g/lần" in t for t in chosen) and any("cách nhau 6 giờ/lần" in t for t in chosen)
+    assert not any("cách nhau 8 giờ/lần" in t for t in chosen)
+
+
+# --- a child at the edge weight is in the heavier band only --------------------------------------------------------
+
+EDGE = ("Trẻ em: Viêm khớp: Trẻ cân nặng dưới 20 kg uống liều ban đầu 50 - 100 mg/kg/ngày, chia nhiều lần; trẻ nặng "
+        "hơn có thể bắt đầu bằng liều 2 - 3 g/ngày. Liều duy trì 60 - 80 mg/kg/ngày.")
+
+
+def test_a_child_of_exactly_the_band_edge_weight_is_in_the_heavier_band_only() -> None:
+    chosen = [line.text for line in select(parse_dosage(EDGE), _child(120, 20, route="oral",
+                                                                      indication="viêm khớp")).lines]
+    assert any("2 - 3 g/ngày" in t for t in chosen)
+    assert not any("50 - 100 mg/kg/ngày" in t for t in chosen)  # "dưới 20 kg" is not a 20 kg child's
+
+
+def test_near_miss_a_lighter_child_is_in_the_under_band_only() -> None:
+    chosen = [line.text for line in select(parse_dosage(EDGE), _child(120, 19, route="oral",
+                                                                      indication="viêm khớp")).lines]
+    assert any("50 - 100 mg/kg/ngày" in t for t in chosen) and not any("2 - 3 g/ngày" in t for t in chosen)
+
+
+# --- an indication matched with a dose of its own: no general dose of the same route beside it ----------------------
+
+ROUTE_INDICATION = ("Liều tiêm: Tiêm tĩnh mạch: Tiêm chậm trong 3 phút. Trẻ em (từ 1 tháng - 12 tuổi): 80 - 160 "
+                    "mg/kg/ngày. Dự phòng phẫu thuật: Trẻ em: Tiêm tĩnh mạch 30 mg/kg trước mổ.")
+
+
+def test_a_matched_indication_on_a_route_drops_the_routes_general_dose() -> None:
+    chosen = select(parse_dosage(ROUTE_INDICATION), _child(72, 20, route="iv", indication="dự phòng phẫu thuật"))
+    texts = [line.text for line in chosen.lines]
+    assert any("30 mg/kg trước mổ" in t for t in texts)
+    assert not any("80 - 160 mg/kg/ngày" in t for t in texts)  # the dose of the indications not listed apart
+    assert any("Tiêm chậm trong 3 phút" in t for t in texts)  # how the route is given stays
+    assert not chosen.no_band  # the child is in the 1 month - 12 years band: no "no band" notice
+
+
+def test_near_miss_without_an_indication_or_with_one_the_book_does_not_name_the_general_dose_stays() -> None:
+    tree = parse_dosage(ROUTE_INDICATION)
+    for indication in (None, "viêm phổi"):
+        texts = [line.text for line in select(tree, _child(72, 20, route="iv", indication=indication)).lines]
+        assert any("80 - 160 mg/kg/ngày" in t for t in texts), indication
+    # An indication the book does not name: its general dose, not another indication's.
+    texts = [line.text for line in select(tree, _child(72, 20, route="iv", indication="viêm phổi")).lines]
+    assert not any("30 mg/kg trước mổ" in t for t in texts)
+
+
+# --- a ceiling's label is no heading; a long-term phase opens its own lines; an injection heading owns its route -----
+
+INJECTION_BLOCK = ("Bệnh loạn thần và rối loạn hành vi. Người lớn: Ban đầu 1 - 3 mg, 2 lần/ngày. Thuốc tiêm: Dùng trong "
+                   "loạn thần cấp: Tiêm bắp ban đầu 1 - 4 mg. Liều giới hạn thông thường tiêm bắp cho người lớn: 50 "
+                   "mg/ngày. Khi người bệnh đã ổn định và cần điều trị lâu dài, có thể tiêm bắp dạng tác dụng kéo dài. "
+                   "Liều ban đầu 20 mg mỗi 4 tuần.")
+
+
+def test_a_ceiling_label_keeps_its_context_and_a_long_term_phase_heads_the_depot_lines() -> None:
+    tree = parse_dosage(INJECTION_BLOCK)
+    ceiling = _line(tree, "Liều giới hạn thông thường tiêm bắp")
+    assert ceiling.context.indication == ("Dùng trong loạn thần cấp",) and ceiling.routes == ("im",)
+    depot = _line(tree, "Liều ban đầu 20 mg")
+    assert "Dùng trong loạn thần cấp" not in depot.context.indication  # near miss: not the acute dose
+
+
+def test_an_injection_question_gets_the_injection_block_and_not_the_routeless_oral_block() -> None:
+    tree = parse_dosage(INJECTION_BLOCK)
+    adult = Patient(population="adult", age_months=35 * 12, route="im", indication="loạn thần cấp")
+    texts = [line.text for line in select(tree, adult).lines]
+    assert any("Tiêm bắp ban đầu 1 - 4 mg" in t for t in texts)
+    assert not any("Ban đầu 1 - 3 mg" in t for t in texts) and not any("20 mg mỗi 4 tuần" in t for t in texts)
+    oral = Patient(population="adult", age_months=35 * 12, route="oral", indication="tâm thần phân liệt")
+    texts = [line.text for line in select(tree, oral).lines]
+    assert any("Ban đầu 1 - 3 mg" in t for t in texts) and not any("Tiêm bắp" in t for t in texts)

@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 
 from core.dosage.model import Bound, DosageTree, Patient, RegimenLine
 from core.dosage.parse import parse_dosage
-from core.dosage.select import ADULT_AGE_MONTHS, Selection, admits, refers_to_adult_dose, select
+from core.dosage.select import (
+    ADULT_AGE_MONTHS,
+    Selection,
+    admits,
+    refers_to_adult_dose,
+    select,
+    states_amount,
+)
 from core.text import fold
 from tests.unit.grounding_fixtures import FORMULARY
 from tests.unit.realtext import SOURCE, has_realtext
@@ -135,7 +142,7 @@ def _replaced(line: RegimenLine, selection: Selection, patient: Patient) -> bool
             and re.search(r"\b(tham phan|tham tach|loc mau|sieu loc|chay than)\b", folded):
         return True
     renal_adjusted = selection.needs_renal_value or (patient.renal_ml_min is not None and any(
-        _is_renal(other) and other.kind == "regimen" and other.band.renal_ml_min is not None
+        _is_renal(other) and other.kind == "regimen" and other.band.renal_ml_min is not None and states_amount(other)
         for other in selection.lines))
     if renal_adjusted:
         return not _is_renal(line)
@@ -146,15 +153,17 @@ def _replaced(line: RegimenLine, selection: Selection, patient: Patient) -> bool
 @settings(max_examples=300, deadline=None)
 @given(patient=patients(), index=st.integers(min_value=0))
 def test_a_renal_patient_in_an_adjustment_band_gets_that_band_and_no_usual_dose(patient: Patient, index: int) -> None:
-    """Issue 17 item 3: the adjustment band that holds the patient's ClCr/eGFR replaces the usual doses; a line of a
-    disjoint ClCr band is never shown; without a value, only adjustment lines (and the question for the value)."""
+    """Issue 17 item 3: the adjustment band that holds the patient's ClCr/eGFR and states its own amount replaces the
+    usual doses (one that only changes the interval is shown with the usual dose it modifies); a line of a disjoint
+    ClCr band is never shown; without a value, only adjustment lines (and the question for the value)."""
     tree = _trees()[index % len(_trees())]
     selection = select(tree, patient)
     if selection.exclusions or not patient.renal:
         return
     adjusted = patient.renal_ml_min is not None and any(
         _is_renal(line) and line.kind == "regimen" and line.band.renal_ml_min is not None
-        and line.band.renal_ml_min.contains(patient.renal_ml_min, closed=True) for line in selection.lines)
+        and line.band.renal_ml_min.contains(patient.renal_ml_min, closed=True) and states_amount(line)
+        for line in selection.lines)
     for line in selection.lines:
         assert not _outside(line.band.renal_ml_min, patient.renal_ml_min), (line.text, line.band.describe())
         if adjusted or selection.needs_renal_value:

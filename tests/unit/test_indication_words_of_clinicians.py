@@ -50,3 +50,35 @@ def test_a_severity_typed_without_diacritics_stays_in_the_indication() -> None:
     assert dose_indication("nguoi lon viem hong nhiem khuan muc do nhe, amoxicilin uong lieu bao nhieu",
                            ["amoxicilin"]) == "viem hong nhiem khuan muc do nhe"
     assert dose_indication("cho em hỏi liều amoxicilin viêm họng nhé", ["amoxicilin"]) == "viêm họng"
+
+
+def test_a_disease_name_holding_a_patient_word_is_kept_whole() -> None:
+    # "thiếu niên" (the age group) and "dạng" (as in "dạng siro") are inside the disease's name here.
+    assert dose_indication("Bé 10 tuổi 30 kg viêm khớp dạng thấp thiếu niên, liều aspirin khởi đầu?",
+                           ["aspirin"]) == "viêm khớp dạng thấp thiếu niên"
+    assert dose_indication("Người lớn viêm khớp dạng thấp, uống aspirin liều bao nhiêu?",
+                           ["aspirin"]) == "viêm khớp dạng thấp"
+
+
+def test_near_miss_the_age_group_and_the_form_word_alone_are_still_not_the_indication() -> None:
+    assert dose_indication("Liều aspirin cho trẻ thiếu niên 14 tuổi dạng siro, giảm đau?", ["aspirin"]) == "giảm đau"
+
+
+def test_schizophrenia_is_a_psychosis_and_not_another_indication() -> None:
+    assert match_score("tâm thần phân liệt", ["Bệnh loạn thần và các rối loạn hành vi kết hợp"]) > 0
+    assert match_score("tâm thần phân liệt", ["Hội chứng Tourette"]) == 0
+    assert match_score("tâm thần phân liệt", ["Điều trị buồn nôn và nôn do các nguyên nhân"]) == 0
+
+
+def test_sinusitis_is_the_nose_of_the_ent_lead_in_and_not_another_indication() -> None:
+    assert match_score("viêm xoang", ["Nhiễm vi khuẩn nhạy cảm ở tai, mũi, họng, da, đường tiết niệu"]) > 0
+    assert match_score("viêm xoang", ["Bệnh Lyme"]) == 0
+    assert match_score("viêm xoang", ["Nhiễm Helicobacter pylori"]) == 0
+
+
+def test_long_term_prevention_is_named_by_a_groups_own_line_not_only_its_label() -> None:
+    # The label names the mechanism; the line names the purpose ("dự phòng dài hạn … nguy cơ cao").
+    label = ["Ức chế kết tập tiểu cầu"]
+    line = ["Trong trường hợp dự phòng dài hạn biến chứng tim mạch trên bệnh nhân nguy cơ cao, dùng liều"]
+    assert match_score("dự phòng lâu dài bằng", label, line) > 0
+    assert match_score("dự phòng lâu dài bằng", ["Giảm đau/giảm sốt"], ["Uống"]) == 0  # near miss

@@ -214,3 +214,13 @@ def test_another_person_s_own_illness_named_in_the_turn_is_their_indication() ->
     prior = understand("omeprazol tiêm tĩnh mạch cho bé 10 tuổi 30 ký")
     f = merged("còn bà nội bé bị loét dạ dày, uống thì sao", prior)
     assert (f.population, f.condition, f.route, f.weight_kg) == ("adult", "loét dạ dày", "oral", None)
+
+
+def test_a_population_reply_that_also_names_the_illness_keeps_it_as_the_indication() -> None:
+    f = merged("Người lớn, viêm họng mức độ nhẹ, đường uống.", understand("Liều paracetamol?"), POPULATION)
+    assert (f.population, f.route, f.condition) == ("adult", "oral", "viêm họng mức độ nhẹ")
+
+
+def test_near_miss_a_population_reply_with_chat_words_names_no_indication() -> None:
+    f = merged("Người lớn ạ, uống thôi, tôi đã nói rồi", understand("Liều paracetamol?"), POPULATION)
+    assert f.population == "adult" and f.condition is None
