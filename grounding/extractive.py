@@ -157,7 +157,9 @@ class ExtractiveGenerator:
         and whether one contraindicates the drug for this patient; ([], False) for another section."""
         if request.section_key not in CONTEXT_SECTIONS:
             return [], False
-        own = [c for c in evidence if c.section_key == request.section_key]
+        # The cautions come along only for a "may this patient take it" question (states.paths adds the ones naming
+        # the patient's condition); otherwise the evidence is the one section asked.
+        own = [c for c in evidence if c.section_key in CONTEXT_SECTIONS]
         safety = patient_safety(own, patient_of_request(request), pregnant=request.pregnant,
                                 breastfeeding=request.breastfeeding)
         return safety.claims, safety.contraindicated
