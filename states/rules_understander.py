@@ -17,6 +17,7 @@ from core.budget import RequestBudget
 from core.text import fold, normalize, states_phrase
 from core.vocabulary import CLINICAL_TERMS
 from grounding.patient_safety import condition_phrase
+from retrieval.free_form_route import best_sentence_section
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from retrieval.section_router import SectionRoute, asks_every_indication, rank_sections, route_section
@@ -30,7 +31,7 @@ from states.conditions import (
     relation_condition,
 )
 from states.english import ENGLISH_ONLY, english_patient, english_section, looks_english
-from states.followup import has_anaphora, is_elliptical, is_substitution
+from states.followup import has_anaphora, is_elliptical, is_substitution, opens_elliptically
 from states.frame import QueryFrame
 from states.person import GENERIC, person_of
 from states.scope import as_child, child_nicknames, looks_non_human
@@ -327,6 +328,14 @@ class RulesUnderstander:
             return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                           confidence=round(0.5 * name_confidence, 3), **common)
         leftover = _leftover_words(text, candidates)
+        free = self._free_form_section(text, drugs) if leftover and not _OVERVIEW.search(folded) and not (
+            opens_elliptically(text) or is_substitution(text) or has_anaphora(text)) else None
+        if free is not None:
+            # "Quên mất một liều X thì phải làm sao?", "Viên X bẻ đôi được không?": the monograph's sentence that
+            # matches the question strongly (a shared pair, a rare word) answers it, wherever the book states it —
+            # even when the turn ends like a follow-up ("… thì sao?"), which it does not open like.
+            return _frame(turn_type="drug_attribute", section_key=free.key,
+                          confidence=round(free.confidence * name_confidence, 3), **common)
         # "Vậy dùng paracetamol thay thế có được không?" leans on the previous turn like an ellipsis: no section is
         # guessed from its words (the merge puts the drug in the discussed one's place).
         if not leftover or _OVERVIEW.search(fold(text)) or is_elliptical(text) or is_substitution(text):
@@ -370,6 +379,15 @@ class RulesUnderstander:
         drug = drugs[0]
         # A snapshot read with the name book (retrieval.section_texts): understanding never touches the index.
         return rank_sections(text, self.names.section_texts(drug), self.names.names_of(drug, with_classes=False))
+
+    def _free_form_section(self, text: str, drugs: list[str]) -> SectionRoute | None:
+        """The section of the one monograph holding the sentence that best matches the turn, when the match is
+        strong (retrieval.free_form_route): "pha vào cà phê" finds the dosage section's sentence, not the
+        interaction section's many "phối hợp" the section-level ranking weighed."""
+        if len(drugs) != 1 or self.names.section_texts is None:
+            return None
+        drug = drugs[0]
+        return best_sentence_section(text, self.names.section_texts(drug), self.names.names_of(drug, with_classes=False))
 
     # ----------------------------------------------------------------------------------- relation turns
 
