@@ -145,7 +145,20 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("gut", "gout", "thong phong"),
     ("tieu duong", "dai thao duong"),
     ("cao huyet ap", "huyet ap cao", "tang huyet ap"),
+    # Asthma: users write "hen phế quản", "hen suyễn"; the book writes "bệnh hen", "triệu chứng hen", "bị hen".
+    ("hen phe quan", "hen suyen", "benh hen", "hen"),
 )
+
+
+def condition_variants(folded: str) -> list[str]:
+    """Other folded spellings of a folded condition (CONDITION_VARIANTS), with what follows the variant kept
+    ("loet da day tien trien" → "loet ta trang tien trien", …); empty when it has none."""
+    for group in CONDITION_VARIANTS:
+        for v in group:
+            if folded == v or folded.startswith(v + " "):
+                rest = folded[len(v):]
+                return [f"{other}{rest}" for other in group if other != v]
+    return []
 # --- drug classes ------------------------------------------------------------------------------------------
 CLASS_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("chong viem khong steroid", "khang viem khong steroid", "nsaid", "nsaids", "cvkns"),

@@ -79,6 +79,10 @@ class GenerationRequest(BaseModel):
     breastfeeding: bool = False
     comorbidities: list[str] = Field(default_factory=list)
     """Other conditions the user stated ("bệnh nền: hen"), as written (the frame's `comorbidities`)."""
+    free_form: bool = False
+    """A free-form question answered from the dosage section (how to take it, a missed dose, crushing a tablet): only
+    the section's sentences that match the question and carry no number are quoted — never a dose, which is given
+    only on the dose path for a known patient."""
     drug_names: dict[str, list[str]] = Field(default_factory=dict)
     """Per drug id: its names, aliases, brands and class phrases (folded), to find mentions in evidence."""
     drug_own_names: dict[str, list[str]] = Field(default_factory=dict)

@@ -27,7 +27,9 @@ __all__ = ["binding_problems", "missing_maxima", "patient_for", "quoted_lines"]
 
 def patient_for(request: GenerationRequest) -> Patient | None:
     """The patient a single-drug dosing request is about; None when the request is not about one patient."""
-    if request.mode != "single" or request.section_key != DOSING_SECTION:
+    if request.mode != "single" or request.section_key != DOSING_SECTION or request.free_form:
+        # A free-form answer quotes no line of a band (grounding.verify.check_free_form: no number at all), so there
+        # is no patient's band to bind it to.
         return None
     if request.population is None and request.route is None and request.age_months is None \
             and request.weight_kg is None:

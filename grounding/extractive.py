@@ -16,11 +16,12 @@ from core.dosage.model import RegimenLine
 from core.dosage.select import band_words, indication_key, is_renal_line, states_amount
 from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
+from core.sentence_match import asked_words, best_matches, usage_sentence
 from core.text import fold, states_phrase
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
 from grounding.patient_safety import SAFETY_FIRST_PREAMBLE, patient_safety
-from grounding.question_focus import focus
+from grounding.question_focus import MAX_FOCUSED, focus
 from grounding.sentences import clean, lines, sentences
 
 DOSING_SECTION = "lieu_luong_cach_dung"
@@ -134,6 +135,8 @@ class ExtractiveGenerator:
             claims = self._interaction(request, evidence)
         elif request.mode == "list":
             claims = self._list(request, evidence)
+        elif request.section_key == DOSING_SECTION and request.free_form:
+            claims = self._usage(request, evidence)
         elif request.section_key == DOSING_SECTION:
             claims, preamble = self._dosing(request, evidence)
             if claims and preamble:
@@ -161,7 +164,9 @@ class ExtractiveGenerator:
         and whether one contraindicates the drug for this patient; ([], False) for another section."""
         if request.section_key not in CONTEXT_SECTIONS:
             return [], False
-        own = [c for c in evidence if c.section_key == request.section_key]
+        # The cautions come along only for a "may this patient take it" question (states.paths adds the ones naming
+        # the patient's condition); otherwise the evidence is the one section asked.
+        own = [c for c in evidence if c.section_key in CONTEXT_SECTIONS]
         safety = patient_safety(own, patient_of_request(request), pregnant=request.pregnant,
                                 breastfeeding=request.breastfeeding)
         return safety.claims, safety.contraindicated
@@ -261,6 +266,16 @@ class ExtractiveGenerator:
         if len(claims) == len(safety.claims) and not safety.adjustments:
             return ([], "") if not safety.claims else (claims, " ".join(notices))
         return claims, " ".join(dict.fromkeys(notices))
+
+    def _usage(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
+        """A free-form question answered from the dosage section: the sentences that match it (core.sentence_match),
+        among those carrying no number. Nothing else of the section: its doses belong to patients not known here."""
+        every = [(s, c.doc_id) for c in evidence if c.section_key == DOSING_SECTION for s in sentences(c.text)
+                 if usage_sentence(s)]
+        names = [n for d in request.drug_ids for n in request.drug_names.get(d, [])]
+        matches = best_matches(asked_words(request.query), [s for s, _ in every], names, limit=MAX_FOCUSED,
+                               strong=False)
+        return [Claim(text=every[m.index][0], citations=[every[m.index][1]]) for m in matches]
 
     @staticmethod
     def _quote(tree: SectionTree, line: RegimenLine) -> Claim:

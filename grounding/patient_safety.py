@@ -35,7 +35,7 @@ from core.dosage.lines import dose_quantities, excludes
 from core.dosage.model import Band, Patient
 from core.dosage.select import band_admits, indication_words
 from core.text import fold
-from core.vocabulary import PATIENT_TERMS
+from core.vocabulary import PATIENT_TERMS, condition_variants
 from grounding.answer import Claim
 from grounding.sentences import sentences
 
@@ -217,6 +217,21 @@ def names_condition(sentence: str, condition: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", folded) is not None
 
 
+def names_condition_or_variant(sentence: str, condition: str) -> bool:
+    """`names_condition`, or the sentence names the condition as the book spells it otherwise ("hen phế quản"
+    asked, "tiền sử bệnh hen" written: core.vocabulary.CONDITION_VARIANTS), compared folded."""
+    if names_condition(sentence, condition):
+        return True
+    phrase = condition_phrase(condition)
+    if not phrase:
+        return False
+    folded = fold(sentence)
+    exception = _EXCEPT.search(folded)
+    if exception is not None:
+        folded = folded[:exception.start()]
+    return any(re.search(rf"(?<![a-z0-9]){re.escape(v)}(?![a-z0-9])", folded) for v in condition_variants(phrase))
+
+
 def _shares_words(indication: str, text: str) -> bool:
     return bool(indication_words(indication) & indication_words(text))
 
@@ -247,7 +262,7 @@ def patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: boo
                 # names: that sentence is this patient's (the book's warning for elderly patients with dementia
                 # given an antipsychotic; "Bệnh Parkinson." in Chống chỉ định means no dose).
                 named = section in ("chong_chi_dinh", "than_trong") and any(
-                    names_condition(sentence, c) for c in conditions)
+                    names_condition_or_variant(sentence, c) for c in conditions)
                 continued = list(previous) if not stated and _continues(previous, sentence) else []
                 if continued:
                     sentence_for_band = f"{lead} {sentence}"  # the grade/band of the sentence it continues

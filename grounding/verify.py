@@ -39,6 +39,7 @@ __all__ = [
     "check_numbers",
     "check_list_binding",
     "check_dosing_binding",
+    "check_free_form",
     "dosing_omissions",
     "ungrounded_quantities",
     "quantities_not_in",
@@ -131,6 +132,15 @@ def check_list_binding(answer: Answer, by_id: Mapping[str, Chunk], candidate_dru
     return problems
 
 
+def check_free_form(answer: Answer, request: GenerationRequest) -> list[str]:
+    """A free-form question answered from the dosage section quotes no number: a number there may be one band's
+    dose, given only on the dose path for a known patient (whatever generator wrote the answer)."""
+    if not request.free_form or request.section_key != "lieu_luong_cach_dung":
+        return []
+    return [f"{_name(i, claim)}: a free-form answer quotes a number of the dosage section (free-form binding)"
+            for i, claim in enumerate(answer.claims) if re.search(r"\d", claim.text)]
+
+
 def check_dosing_binding(answer: Answer, evidence: Sequence[Chunk], request: GenerationRequest) -> list[str]:
     """Quoted dosage lines of another population, band or route than the request's patient."""
     patient = patient_for(request)
@@ -162,6 +172,7 @@ def verify_grounding(
         problems += check_list_binding(answer, by_id, candidate_drug_ids)
     omissions: list[str] = []
     if request is not None and not problems:
+        problems += check_free_form(answer, request)
         problems += check_dosing_binding(answer, evidence, request)
         if not problems:
             # Every quoted line is this patient's; a ceiling left out is an omission, which the machine repairs

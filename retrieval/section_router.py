@@ -154,9 +154,18 @@ def asks_every_indication(text: str) -> bool:
     return _dose_word(text, folded) and PER_INDICATION.search(folded) is not None
 
 
+# "Quên (mất) một liều thì sao?", "lỡ uống sót 1 liều", "bỏ lỡ liều": a missed dose. It asks what to do, not an
+# amount: no section is named (the monograph's own sentence about it is found by the free-form ranking, wherever
+# the book states it), so it is never asked "người lớn hay trẻ em?" like a dose.
+# ("lỡ" alone is not: "lỡ uống 2 liều" took too much; "sót" alone folds like "sốt".)
+MISSED_DOSE = _r(r"\b(quen|bo lo|bo sot|uong sot|bo quen)(?: [a-z0-9]+){0,3}? lieu\b|\blieu (bi |da )?quen\b")
+
+
 def route_section(text: str) -> SectionRoute | None:
     """The section a question asks about, or None when its phrasing names none."""
     folded = _without_vaccination(text, fold_query(text))
+    if MISSED_DOSE.search(folded):
+        return None
     if asks_every_indication(text):
         return SectionRoute("lieu_luong_cach_dung", 0.95, PER_INDICATION.search(folded).group(0))  # type: ignore[union-attr]
     for key, pattern, confidence in _EXPLICIT:

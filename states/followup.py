@@ -31,6 +31,11 @@ def is_elliptical(text: str) -> bool:
     return bool(_OPENER.search(folded) or _TAIL.search(fold(text)))
 
 
+def opens_elliptically(text: str) -> bool:
+    """The turn opens like a follow-up ("còn …", "thế còn …", "với …"), not only ends like one ("… làm sao?")."""
+    return bool(_OPENER.search(fold(text).strip(" ?.!")))
+
+
 def has_anaphora(text: str) -> bool:
     """The turn refers back to a drug already named ("thuốc này", "nó")."""
     if _ANAPHORA.search(fold(text)):

@@ -32,6 +32,9 @@ def generation_request(ctx: TurnView, services: Services) -> GenerationRequest:
         pregnant=f.pregnant,
         breastfeeding=f.breastfeeding,
         comorbidities=list(f.comorbidities),
+        # A drug question the understander routed to the dosage section without asking a dose (states.rules_understander:
+        # a free-form question whose best-matching sentence is there): answered from its usage sentences only.
+        free_form=f.turn_type == "drug_attribute" and f.section_key == paths.DOSING_SECTION,
         # Folded names/aliases/classes per drug: how the extractive generator finds mentions in evidence.
         drug_names={d: services.names.names_of(d) for d in dict.fromkeys([*f.drugs, *ctx.candidates])},
         drug_own_names={d: services.names.names_of(d, with_classes=False) for d in ctx.candidates},

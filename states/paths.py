@@ -9,7 +9,7 @@ from core.corpus import Chunk, ScoredChunk
 from core.dosage.indication import parts_of
 from core.fuzzy_phrase import fuzzy_states
 from core.text import fold, states_phrase
-from core.vocabulary import PATIENT_TERMS
+from core.vocabulary import PATIENT_TERMS, condition_variants
 from grounding.dosing_select import stated_conditions
 from grounding.patient_safety import child_terms, condition_phrase
 from retrieval.service import RetrievalService
@@ -51,12 +51,24 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
                 # No dose will be given (an exclusion), or the patient's adjustment holds whatever the route: the
                 # route question would ask for something the answer does not depend on.
                 routes = []
+    if may_take_question(frame):
+        # "Ông tôi tiền sử hen, uống aspirin có được không?": the cautions that name the patient's condition come with
+        # the contraindications (the book states "suy tim nhẹ" in "Thận trọng", "suy tim vừa và nặng" in "Chống chỉ
+        # định"), quoted after them.
+        evidence += [c for c in safety_evidence(retrieval, frame, frame.drugs[:MAX_DRUGS_SINGLE_PATH])
+                     if c.section_key == "than_trong" and c not in evidence]
     if frame.section_key in CONTEXT_SECTIONS and (frame.renal or frame.hepatic):
         # "Suy thận ClCr 40, có dùng … được không?": the book often states the renal/hepatic exclusion in the dosage
         # section ("Không nên dùng … Clcr < 50 ml/phút"), so that section comes with the one asked for.
         for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
             evidence += [c for c in retrieval.find_by_section(drug_id, DOSING_SECTION) if c not in evidence]
     return evidence, routes
+
+
+def may_take_question(frame: QueryFrame) -> bool:
+    """"May this patient take it": the contraindications asked about a patient's stated condition."""
+    return frame.turn_type == "drug_attribute" and frame.section_key == "chong_chi_dinh" and (
+        frame.condition_relation == "contraindication" or bool(frame.comorbidities))
 
 
 def indication_of_drug(retrieval: RetrievalService, frame: QueryFrame) -> bool:
@@ -156,8 +168,10 @@ def patient_terms(frame: QueryFrame) -> list[str]:
     if frame.hepatic:
         terms += _PATIENT_TERMS["hepatic"]
     terms += [fold(c) for c in frame.comorbidities if len(fold(c)) >= 3]
-    # The condition asked about may be one the safety sections name ("sa sút trí tuệ", "bệnh Parkinson").
-    terms += [p for p in (condition_phrase(c) for c in stated_conditions(frame.condition, frame.comorbidities)) if p]
+    # The condition asked about may be one the safety sections name ("sa sút trí tuệ", "bệnh Parkinson"), or name
+    # in another spelling ("hen phế quản" asked, "bệnh hen" written); each phrase of it counts.
+    phrases = [p for p in (condition_phrase(c) for c in stated_conditions(frame.condition, frame.comorbidities)) if p]
+    terms += [*phrases, *(v for p in phrases for v in condition_variants(p))]
     return terms
 
 

@@ -16,19 +16,22 @@ import re
 from core.budget import RequestBudget
 from core.text import fold, normalize, states_phrase
 from core.vocabulary import CLINICAL_TERMS
+from grounding.patient_safety import condition_phrase
+from retrieval.free_form_route import best_sentence_section
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from retrieval.section_router import SectionRoute, asks_every_indication, rank_sections, route_section
 from states.conditions import (
     asks_which_drug,
     condition_in_drug_turn,
+    condition_stated,
     find_condition_question,
     is_ambiguous_condition,
     is_symptom,
     relation_condition,
 )
 from states.english import ENGLISH_ONLY, english_patient, english_section, looks_english
-from states.followup import has_anaphora, is_elliptical, is_substitution
+from states.followup import has_anaphora, is_elliptical, is_substitution, opens_elliptically
 from states.frame import QueryFrame
 from states.person import GENERIC, person_of
 from states.scope import as_child, child_nicknames, looks_non_human
@@ -80,6 +83,10 @@ _INTERACTION_COMPATIBLE = ("tuong_tac_thuoc", "than_trong", "chi_dinh")
 _CAN_I = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|co sao khong|an toan khong|"
                     r"co an toan|co hai khong|co anh huong)\b")
 _CAN_I_SECTIONS = ("chi_dinh", "tac_dung_khong_mong_muon", "than_trong")
+# "uống … được không", "có sao không", "có nên dùng", "dùng … có nên không": may this patient take it (asks no amount).
+_MAY_TAKE = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|co sao khong|an toan khong|"
+                       r"co an toan|co hai khong|co nen|nen (dung|uong|tiem) khong)\b")
+_MAY_TAKE_SECTIONS = ("chong_chi_dinh", "than_trong")
 # A second drug added to one already taken ("đang uống aspirin … muốn dùng thêm ibuprofen", "uống kèm với",
 # "phối hợp"): a question about the pair even when it asks how to take them — the interaction text holds the
 # spacing or the lower ceiling; each drug's own dosage section would leave that out.
@@ -292,6 +299,17 @@ class RulesUnderstander:
                    else "chong_chi_dinh")
             return _frame(turn_type="drug_attribute", section_key=key, confidence=round(0.8 * name_confidence, 3),
                           **common)
+        if named == 1 and (route is None or route.key in _CAN_I_SECTIONS) and _MAY_TAKE.search(fold(text)):
+            state = self._patient_state(text, slots, drugs[0])
+            if state is not None:
+                # "Ông tôi 70 tuổi có tiền sử hen phế quản, uống aspirin có được không?": whether THIS patient may take
+                # it is what the contraindications (and cautions) say about the patient's condition — asked with an
+                # age, it is still no dose question (it asks no amount), and a dose shown to a patient the book
+                # contraindicates is the worst answer. An amount asked ("liều bao nhiêu") stays on the dose path,
+                # which states the same contraindication first.
+                update = {**common, "condition": state, "condition_relation": "contraindication"}
+                return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
+                              confidence=round(0.75 * name_confidence, 3), **update)
         if route is not None:
             turn = "dosing_calc" if dose else "drug_attribute"
             return _frame(turn_type=turn, section_key=route.key, section_overview=overview,
@@ -310,6 +328,14 @@ class RulesUnderstander:
             return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                           confidence=round(0.5 * name_confidence, 3), **common)
         leftover = _leftover_words(text, candidates)
+        free = self._free_form_section(text, drugs) if leftover and not _OVERVIEW.search(folded) and not (
+            opens_elliptically(text) or is_substitution(text) or has_anaphora(text)) else None
+        if free is not None:
+            # "Quên mất một liều X thì phải làm sao?", "Viên X bẻ đôi được không?": the monograph's sentence that
+            # matches the question strongly (a shared pair, a rare word) answers it, wherever the book states it —
+            # even when the turn ends like a follow-up ("… thì sao?"), which it does not open like.
+            return _frame(turn_type="drug_attribute", section_key=free.key,
+                          confidence=round(free.confidence * name_confidence, 3), **common)
         # "Vậy dùng paracetamol thay thế có được không?" leans on the previous turn like an ellipsis: no section is
         # guessed from its words (the merge puts the drug in the discussed one's place).
         if not leftover or _OVERVIEW.search(fold(text)) or is_elliptical(text) or is_substitution(text):
@@ -327,12 +353,41 @@ class RulesUnderstander:
         # A drug and words the rules cannot place: ask what about it (missing_attribute), and say it is a guess.
         return _frame(turn_type="drug_attribute", confidence=0.4, **common)
 
+    def _patient_state(self, text: str, slots: Slots, drug: str) -> str | None:
+        """The patient's own condition a "may they take it" turn states, when it is one the question is about: a
+        comorbidity named as such ("tiền sử hen", "đang bị suy tim"), or a "bị X" the monograph's contraindications
+        or cautions name. Not a condition the monograph treats (its "Chỉ định" states it, its safety sections do
+        not): "bé bị viêm tai giữa uống amoxicilin được không" asks about the indication (and, with age and weight,
+        the dose)."""
+        texts = self.names.section_texts(drug) if self.names.section_texts is not None else {}
+        safety = " ".join(texts.get(k, "") for k in _MAY_TAKE_SECTIONS)
+
+        def treated(condition: str) -> bool:
+            return condition_stated(texts.get("chi_dinh", ""), condition) and not condition_stated(safety, condition)
+
+        for comorbidity in slots.comorbidities:
+            if not treated(comorbidity):
+                return comorbidity
+        condition = condition_in_drug_turn(text)
+        if condition and condition_phrase(condition) and condition_stated(safety, condition_phrase(condition)):
+            return condition
+        return None
+
     def _rank_sections(self, text: str, drugs: list[str]) -> list[SectionRoute]:
         if len(drugs) != 1 or self.names.section_texts is None:
             return []
         drug = drugs[0]
         # A snapshot read with the name book (retrieval.section_texts): understanding never touches the index.
         return rank_sections(text, self.names.section_texts(drug), self.names.names_of(drug, with_classes=False))
+
+    def _free_form_section(self, text: str, drugs: list[str]) -> SectionRoute | None:
+        """The section of the one monograph holding the sentence that best matches the turn, when the match is
+        strong (retrieval.free_form_route): "pha vào cà phê" finds the dosage section's sentence, not the
+        interaction section's many "phối hợp" the section-level ranking weighed."""
+        if len(drugs) != 1 or self.names.section_texts is None:
+            return None
+        drug = drugs[0]
+        return best_sentence_section(text, self.names.section_texts(drug), self.names.names_of(drug, with_classes=False))
 
     # ----------------------------------------------------------------------------------- relation turns
 

@@ -1,0 +1,150 @@
+"""Which sentences of one monograph a free-form question is about (issue 17, item 7), ranked by the question's own
+content words — inside the one monograph, as the reference system ranked its chunks.
+
+Each content word of the question weighs by how few of the monograph's sentences use it (an inverse document
+frequency over sentences), and each pair of adjacent content words of one clause adds its own weight: Vietnamese
+words are mostly two syllables ("cà phê", "theo dõi"). Words are compared as the user wrote them when the question
+has diacritics ("giấm" is not "giảm", "mùi" is not "mũi", "bẻ" is not "bé"), folded when it has none.
+
+A match is `strong` when the sentence shares a pair with the question or a word few sentences use ("quên"): only
+then may a question naming no section be answered from that sentence.
+Pure text functions: no index, no section semantics (callers choose which sentences are candidates).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from core.text import fold, fold_query
+from core.vocabulary import QUESTION_WORDS
+
+RARE_SENTENCES = 3
+"""A word used by at most this many of the monograph's sentences (and by at most a tenth of them) is rare: alone it
+may decide the match."""
+RARE_SHARE = 10
+NEAR_BEST = 0.6
+"""Sentences scoring at least this share of the best one's score are matches too (quoted with it)."""
+_FILLER_WORDS = (
+    # Words a free-form question wraps its content in ("còn uống được không", "thấy", "nhai ra", "quên mất"), and whom
+    # it is about ("cho bé", "bệnh nhân", "người lớn"): as written, so "bẻ" (break a tablet) is not "bé" (a child).
+    "còn thấy ra mất phải rồi luôn vẫn sau lại nữa thật qua chứ nhỉ hả vào sao làm giờ bây "
+    "bệnh nhân người lớn bé trẻ cháu ông bà mẹ bố vợ chồng tuổi nam nữ"
+)
+_FILLERS_WRITTEN = frozenset(_FILLER_WORDS.split())
+_FILLERS_FOLDED = frozenset(fold(w) for w in _FILLERS_WRITTEN)
+_WORD = re.compile(r"[^\W_]+")
+_DIGIT = re.compile(r"\d")
+_CLAUSE = re.compile(r"[,.;:?!()]")
+
+
+@dataclass(frozen=True)
+class SentenceMatch:
+    index: int
+    score: float
+    hits: tuple[str, ...]
+    distinctive: bool
+    """It shares a pair of words with the question, or a word at most half the sentences use."""
+    strong: bool
+    """It shares a pair of words with the question, or a rare word: enough to answer a question by itself."""
+
+
+def _as_written(question: str) -> bool:
+    """Compare as written: the question carries Vietnamese diacritics."""
+    text = unicodedata.normalize("NFC", question)
+    return fold(text) != text.lower()
+
+
+def _tokens(text: str, *, written: bool) -> list[str]:
+    if written:
+        return _WORD.findall(unicodedata.normalize("NFC", text).lower())
+    return _WORD.findall(fold(text))
+
+
+def question_terms(question: str, names: Iterable[str] = ()) -> tuple[list[str], set[str], bool]:
+    """(content words in order, adjacent pairs of them, compared-as-written): question words, fillers and the drug's
+    own names taken out."""
+    written = _as_written(question)
+    dropped = {w for n in names for w in fold(n).split()}
+    raw = _tokens(question, written=written) if written else _WORD.findall(fold_query(question))
+
+    def content(word: str) -> bool:
+        f = fold(word)
+        filler = word in _FILLERS_WRITTEN if written else f in _FILLERS_FOLDED
+        return f not in QUESTION_WORDS and not filler and f not in dropped and len(f) >= 2 and not f.isdigit()
+
+    words = [w for w in raw if content(w)]
+    pairs = _pairs(question, written=written, keep=content)
+    return words, pairs, written
+
+
+def _pairs(text: str, *, written: bool, keep: Callable[[str], bool] = lambda w: True) -> set[str]:
+    """Adjacent words within one clause: "hôm qua, hôm nay" makes no pair across its comma."""
+    found: set[str] = set()
+    for clause in _CLAUSE.split(text):
+        words = [w for w in (_tokens(clause, written=True) if written else _WORD.findall(fold_query(clause)))
+                 if keep(w)]
+        found |= {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
+    return found
+
+
+def rank_sentences(question: str, sentences: Sequence[str], names: Iterable[str] = ()) -> list[SentenceMatch]:
+    """The sentences that share content words with the question, best first (ties in book order)."""
+    words, pairs, written = question_terms(question, names)
+    if not words or not sentences:
+        return []
+    units: list[set[str]] = []
+    for s in sentences:
+        units.append(set(_tokens(s, written=written)) | _pairs(s, written=written))
+    n = len(units)
+    terms = set(words) | pairs
+    df = {t: sum(1 for u in units if t in u) for t in terms}
+    found: list[SentenceMatch] = []
+    for i, unit in enumerate(units):
+        hits = sorted(t for t in terms if t in unit)
+        if not hits:
+            continue
+        # A pair adds its own weight to its two words': a shared phrase outweighs the same words apart, without one
+        # common phrase ("quên liều") outweighing a sentence that shares more of the question's words.
+        score = sum(math.log(1 + n / df[t]) for t in hits)
+        paired = any(" " in t for t in hits)
+        rare = any(" " not in t and df[t] <= RARE_SENTENCES and df[t] * RARE_SHARE <= n for t in hits)
+        # Within candidates already narrowed to one section, a word most of them do not use tells them apart.
+        telling = paired or any(df[t] * 2 <= n for t in hits)
+        found.append(SentenceMatch(i, round(score, 3), tuple(hits), telling, paired or rare))
+    found.sort(key=lambda m: (-m.score, m.index))
+    return found
+
+
+def best_matches(question: str, sentences: Sequence[str], names: Iterable[str] = (), *, limit: int = 3,
+                 strong: bool = True) -> list[SentenceMatch]:
+    """The best match, with the distinctive matches near it (at most `limit`, book order). `strong`: the best must be
+    a strong match (the sentences are a whole monograph, the question named no section); otherwise distinctive
+    suffices (the sentences are already one section's, chosen for the question). Empty when the best falls short."""
+    ranked = rank_sentences(question, sentences, names)
+    if not ranked or not (ranked[0].strong if strong else ranked[0].distinctive):
+        return []
+    top = ranked[0].score
+    chosen = [m for m in ranked if m.distinctive and m.score >= NEAR_BEST * top][:limit]
+    return sorted(chosen, key=lambda m: m.index)
+
+
+# The labelled parts query synthesis (states.synthesis) appends to the user's turn: "Mục: Liều lượng và cách dùng.",
+# "Đối tượng: người lớn." — the engine's words, not the question's; they would match every dosage sentence.
+_SYNTHESIZED = re.compile(r"\s(?:Thuốc|Mục|Đối tượng|Tuổi|Cân nặng|Tuổi thai|Đường dùng|Chỉ định/triệu chứng|Bệnh nền): ")
+
+
+def asked_words(query: str) -> str:
+    """The user's own words of a synthesized query (what precedes its first labelled part)."""
+    m = _SYNTHESIZED.search(query)
+    return query[:m.start()] if m else query
+
+
+def usage_sentence(sentence: str) -> bool:
+    """A sentence of a dosage section a free-form answer may quote: it carries no number, so no dose, band or interval
+    ("không được bẻ, nhai", "nếu quên thì phải uống ngay khi nhớ"). A sentence with a number may be one band's dose,
+    which is given only on the dose path for a known patient."""
+    return _DIGIT.search(sentence) is None

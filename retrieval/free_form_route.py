@@ -1,0 +1,42 @@
+"""A free-form question about one drug that names no section ("Quên mất một liều thì sao?", "Viên này bẻ đôi được
+không?", "thấy mùi giấm còn uống được không?"): the section of the one monograph whose sentences best match it
+(core.sentence_match), when the match is strong; None otherwise (the understander then falls back to the
+section-level ranking, retrieval.section_router.rank_sections, and asks when nothing matches).
+
+The dosage section is a candidate only through its sentences that carry no number: "không được bẻ, nhai", "nếu
+quên thì phải uống ngay khi nhớ", "không được pha vào cà phê" answer the question for every patient; a sentence
+with a number may be one band's dose, route or interval, which is given only on the dose path for a known patient.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from core.sentence_match import best_matches, usage_sentence
+from core.sentences import sentences
+from retrieval.section_router import FREE_FORM_SECTIONS, SectionRoute
+
+DOSING_SECTION = "lieu_luong_cach_dung"
+
+
+def candidate_sentences(sections: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(section key, sentence) in book order: the free-form sections' sentences and the dosage section's usage ones."""
+    found: list[tuple[str, str]] = []
+    for key, text in sections.items():
+        if key in FREE_FORM_SECTIONS:
+            found += [(key, s) for s in sentences(text)]
+        elif key == DOSING_SECTION:
+            found += [(key, s) for s in sentences(text) if usage_sentence(s)]
+    return found
+
+
+def best_sentence_section(question: str, sections: Mapping[str, str],
+                          drug_names: Iterable[str] = ()) -> SectionRoute | None:
+    """The section holding the sentence that best matches the question, when that match is strong."""
+    candidates = candidate_sentences(sections)
+    matches = best_matches(question, [s for _, s in candidates], drug_names, limit=1)
+    if not matches:
+        return None
+    best = matches[0]
+    key = candidates[best.index][0]
+    return SectionRoute(key, round(min(0.7, 0.4 + best.score / 40), 3), ", ".join(best.hits))
