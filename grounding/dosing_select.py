@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from core.corpus import Chunk
-from core.dosage.bands import hepatic_grade, impairment_grades, patient_gestation, renal_value
+from core.dosage.bands import dialysis_kind, hepatic_grade, impairment_grades, patient_gestation, renal_value
 from core.dosage.indication import parts_of
 from core.dosage.model import DosageTree, HepaticGrade, Patient, RegimenLine
 from core.dosage.parse import parse_dosage
@@ -112,8 +112,9 @@ def patient_of(population: str | None, age_months: float | None, weight_kg: floa
     query's "Bệnh nền: suy thận, eGFR 25" — renal and hepatic phrases as the user wrote them). Cached: a pure
     function of its arguments (the Patient is frozen), read several times per dosing turn."""
     folded = fold(context_text)
+    dialysis = dialysis_kind(folded)
     renal = any(re.search(rf"\b{t}\b", folded) for t in PATIENT_TERMS["renal"]) or \
-        re.search(r"\b(clcr|egfr)\b", folded) is not None
+        re.search(r"\b(clcr|egfr)\b", folded) is not None or dialysis is not None
     hepatic: HepaticGrade | None = hepatic_grade(folded) if re.search(r"\bsuy gan\b", folded) else None
     if hepatic is None and any(re.search(rf"\b{t}\b", folded) for t in PATIENT_TERMS["hepatic"]):
         hepatic = "any"
@@ -122,7 +123,7 @@ def patient_of(population: str | None, age_months: float | None, weight_kg: floa
         population=population if population in ("adult", "pediatric") else None,  # type: ignore[arg-type]
         age_months=age_months, weight_kg=weight_kg, route=route, indication=condition or None,
         gestation_weeks=weeks, gestation=gestation,
-        renal_ml_min=renal_value(context_text), renal=renal, hepatic=hepatic,
+        renal_ml_min=renal_value(context_text), renal=renal, dialysis=dialysis, hepatic=hepatic,
         elderly=population == "adult" and (_ELDERLY.search(folded) is not None or (
             age_months is not None and age_months >= ELDERLY_AGE_MONTHS)))
 
@@ -142,6 +143,7 @@ def patient_in_context(population: str | None, age_months: float | None, weight_
     named = impairment_grades(fold(renal), "renal") if renal else set()
     return replace(patient, renal=bool(renal), renal_ml_min=stated.renal_ml_min if renal else None,
                    renal_grade=next(iter(named)) if len(named) == 1 else None,  # type: ignore[arg-type]
+                   dialysis=dialysis_kind(renal) if renal else None,
                    hepatic=(stated.hepatic or "any") if hepatic else None,
                    immunocompromised=immune_status(context_text))
 

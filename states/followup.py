@@ -15,7 +15,9 @@ from states.frame import QueryFrame
 
 # "còn …" opens an elliptical follow-up; folded, "con" is also "con" (child), so "con tôi", "con nhà" are not.
 _OPENER = re.compile(r"^(?:(?:the|vay|va|the thi|nhung|ok|roi)\s+)?(?:con|cung)\s+(?!(?:toi|minh|tui|nha|trai|gai|cua|em)\b)"
-                     r"|^(?:the|vay)\s+(?:con\s+)?(?:voi|cho)\b|^(?:con\s+)?voi\b|^va\s+")
+                     r"|^(?:the|vay)\s+(?:con\s+)?(?:voi|cho)\b|^(?:con\s+)?voi\b|^va\s+"
+                     # English ("and her brother?", "what about his dad?"): understood only as who the question is for.
+                     r"|^(?:and|what about|how about)\s+")
 _TAIL = re.compile(r"\b(thi sao|thi the nao|thi ra sao|the nao|sao|thi nao)\s*(a|nhi|nhe|vay|ha)?\s*[?.!]*$")
 _ANAPHORA = re.compile(r"\b(thuoc nay|thuoc do|thuoc tren|thuoc ay|loai nay|loai do|hai thuoc nay|cac thuoc nay)\b")
 _IT = re.compile(r"(?<!\w)(nó|no)(?!\w)")

@@ -22,6 +22,7 @@ from core.text import fold, normalize
 from core.vocabulary import POPULATION_LABELS_VI
 from states.clarify import format_age, format_number
 from states.conditions import condition_in_drug_turn, is_ambiguous_condition
+from states.english_person import english_person
 from states.followup import adds_interaction_partner, has_anaphora, is_elliptical, is_substitution
 from states.frame import Pending, QueryFrame
 from states.person import GENERIC, Person, person_of
@@ -166,15 +167,18 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         prior = QueryFrame.model_validate(prior.kept)
     prior = prior.model_copy(update={"notes": []})
     new = _bare_number_answer(new, pending, text, notes)
-    person = person_of(text)
+    person = person_of(text) or english_person(text)
     switched = person is not None and not new.non_human and switches_person(prior, person)
     base = forget_person(prior) if switched else prior
-    if switched and prior.condition and _ALSO_ILL.search(fold(text)):
+    if switched and prior.condition and _ALSO_ILL.search(fold(text)) and not _own_illness(text, person):
         # "em nó 2 tuổi cũng bị thì sao": the other person has the same illness — the question's indication stays
-        # (their age, weight and other conditions do not).
+        # (their age, weight and other conditions do not). One the turn names ("còn tôi cũng bị tiêu chảy cấp") is
+        # taken below instead: the words of this turn, not the first person's.
         base = base.model_copy(update={"condition": prior.condition, "condition_relation": prior.condition_relation})
     merged = _merge(new, base, pending, text)
-    if switched and merged is not new and merged.condition is None and merged.turn_type == "dosing_calc":
+    english = person is not None and person_of(text) is None  # named in English: its words are no illness
+    if switched and merged is not new and merged.condition is None and merged.turn_type == "dosing_calc" and \
+            not english:
         # "bố tụi nhỏ cũng bị giardia, uống sao": the new person's own illness, named in this turn.
         # The person's own words ("mẹ cu Tí cũng …", "bố tụi nhỏ nữa …") say who, not what illness.
         unnamed = _without_person(text, person)
@@ -402,7 +406,8 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         if prior.non_human:
             # The animal's age and weight are not the human patient's.
             prior = prior.model_copy(update={n: None for n in _PATIENT_SLOTS})
-        others = {} if is_correction(text) else {**_other_measurements(new, prior), **_other_context(new, text)}
+        others = {} if is_correction(text) or changed_value(text) else {
+            **_other_measurements(new, prior), **_other_context(new, text)}
         merged = prior.model_copy(update={**update, **others})
         if prior.non_human:
             # The earlier question was declined as veterinary; a human patient group now asks for the dose.
@@ -410,6 +415,24 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
                                                "section_key": "lieu_luong_cach_dung"})
         return _settled(merged, confidence=0.75)
     return new
+
+
+# "nếu bé tăng cân lên 25 kg", "giờ bé sụt còn 15 ký", "ClCr của bà giảm xuống còn 8": the value of the same patient
+# has changed — not another patient, so the rest of what was said of them stays.
+_CHANGED = re.compile(r"\b(?:tang|giam|sut|len|xuong|lon)\s+(?:can|ky|ki|kg)\b|\b(?:tang|giam|sut)(?:\s+can)?\s+"
+                      r"(?:len|xuong|con|thanh)\b|\b(?:tang|giam|xuong|len|sut|chi)\s+(?:len\s+|xuong\s+)?con\s+\d|"
+                      r"\b(?:nang|lon)\s+them\b|\bbay gio\s+(?:da\s+)?nang\b")
+
+
+def changed_value(text: str) -> bool:
+    """The turn says a value of the patient already discussed has changed ("nếu bé tăng cân lên 25 kg thì sao?")."""
+    return _CHANGED.search(fold(text)) is not None and not is_elliptical_other(text)
+
+
+def is_elliptical_other(text: str) -> bool:
+    """"còn bé kia …", "còn đứa em …": the "còn" opener names someone else, whatever verb follows."""
+    return re.match(r"^(?:the |vay |con )*con\s+(?:be|dua|thang|con|chau|em|anh|chi)\s+(?:kia|khac|em|anh|lon|nho|ut|"
+                    r"thu)\b", fold(text).strip()) is not None
 
 
 def _other_measurements(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
@@ -550,6 +573,12 @@ _NOT_A_CONDITION = re.compile(r"^(thi sao|the nao|sao|gi|vay|nhu vay|giong|nua)\
 _ALSO = re.compile(r"(?<!\w)(cũng|cung|nữa|nua)(?!\w)", re.IGNORECASE)
 
 
+def _own_illness(text: str, person: Person | None) -> str | None:
+    """The illness a turn about another person names after "bị" ("còn tôi cũng bị tiêu chảy cấp thì sao")."""
+    own = condition_in_drug_turn(_without_person(text, person))
+    return own if own and not _NOT_A_CONDITION.match(fold(own)) else None
+
+
 def _without_person(text: str, person: Person | None) -> str:
     """The turn without the words naming its person and "cũng"/"nữa": what is left may name their illness."""
     text = normalize(text)
@@ -660,4 +689,6 @@ def _corrections(merged: QueryFrame, prior: QueryFrame) -> list[str]:
                     f"{format_number(prior.weight_kg)} kg).")
     if prior.age_months is not None and merged.age_months is not None and merged.age_months != prior.age_months:
         said.append(f"Đã sửa tuổi: {format_age(merged)} (thay cho {format_age(prior)}).")
+    if prior.renal and merged.renal and fold(merged.renal) != fold(prior.renal):
+        said.append(f"Đã sửa chức năng thận: {merged.renal} (thay cho {prior.renal}).")
     return said

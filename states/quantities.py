@@ -107,6 +107,8 @@ class Weight:
     """Pounds/ounces turned into kilograms: the reply must echo the conversion."""
     rejected: str | None = None
     """Why the value cannot be any patient's, in Vietnamese."""
+    bare: bool = False
+    """Written with no unit at all ("nặng 30"): kilograms where the user is, unless they say otherwise."""
 
 
 def _number(raw: str) -> float:
@@ -154,7 +156,7 @@ def read_weight(folded: str) -> Weight | None:
         written = m.group(0).strip()
         if m.group(1):
             return Weight(None, written, rejected=f"cân nặng \"{written}\" là số âm")
-        return _checked(Weight(_number(m.group(2)), written))
+        return _checked(Weight(_number(m.group(2)), written, bare=True))
     return None
 
 

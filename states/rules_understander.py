@@ -31,9 +31,11 @@ from states.conditions import (
     relation_condition,
 )
 from states.english import ENGLISH_ONLY, english_patient, english_section, looks_english
+from states.english_person import english_person
 from states.followup import has_anaphora, is_elliptical, is_substitution, opens_elliptically
 from states.frame import QueryFrame
 from states.person import GENERIC, person_of
+from states.pleasantries import without_pleasantries
 from states.scope import as_child, child_nicknames, looks_non_human
 from states.shorthand import expand_chat
 from states.slots import Slots, dose_indication, extract_slots
@@ -155,18 +157,25 @@ class RulesUnderstander:
         if nicknames:
             # A name introduced as a child's stays that child in later turns ("Cún nôn hết rồi").
             text = as_child(normalize(text), nicknames)
-        frame = self.parse(text, request.candidates, awaiting_answer=request.pending is not None)
+        prior = request.prior_frame
+        follows = prior is not None and bool(prior.drugs or (prior.kept or {}).get("drugs"))
+        frame = self.parse(text, request.candidates, awaiting_answer=request.pending is not None, follows=follows)
         return Understanding(frame=frame, provider_output=None)
 
     # ---------------------------------------------------------------------------------------------- parse
 
-    def parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False) -> QueryFrame:
+    def parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False,
+              follows: bool = False) -> QueryFrame:
+        """`follows`: the conversation has a question about a drug that this turn may continue."""
         # "ko", "đc", "bn", "ng lớn": written out first, so every rule below reads the words themselves.
         text = expand_chat(normalize(text))
-        frame = self._parse(text, candidates, awaiting_answer=awaiting_answer)
+        # "dạ vâng, cảm ơn nhiều ạ. Từ ngày thứ hai thì sao ạ?": the question, not the thanks before it.
+        text = without_pleasantries(text)
+        frame = self._parse(text, candidates, awaiting_answer=awaiting_answer, follows=follows)
         return _with_person_and_notes(frame, text)
 
-    def _parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False) -> QueryFrame:
+    def _parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False,
+               follows: bool = False) -> QueryFrame:
         text = normalize(text)
         folded = fold(text)
         allowed = set(self.names.ids()) if self.names.ids() else None
@@ -190,6 +199,15 @@ class RulesUnderstander:
             # Row 1: an animal subject is out of scope (veterinary use), decided before any clarify.
             return _frame(turn_type="out_of_scope", drugs=drugs, unknown_drugs=unknown, non_human=True,
                               confidence=0.95, **base)
+
+        if not drugs and follows and english_follow_up(folded, text):
+            # "and her little brother, 2 years old?" after a dose answer: the same question for another person,
+            # whom the merge switches to (states.english_person); the reply stays Vietnamese.
+            fields = {**base, **english_patient(folded)}
+            kin = english_person(text)
+            if fields.get("population") is None and kin is not None and kin.population is not None:
+                fields["population"] = kin.population  # "his dad": an adult, as "bố nó" is
+            return _frame(turn_type="drug_overview", confidence=0.4, **fields)
 
         if not drugs and _looks_english(folded, text):
             # An English sentence naming no formulary drug ("Ignore all previous instructions …") is not a
@@ -243,6 +261,14 @@ class RulesUnderstander:
             # "18 kg", "5 tuổi", "Người lớn", "Uống": a slot answer; only dosing needs these slots.
             # Standing alone it still names no drug (the machine asks which one).
             return _frame(turn_type="dosing_calc", confidence=0.6, **base)
+        if slots.renal or slots.hepatic:
+            # "nếu ClCr 40 thì sao", "à nhầm, ClCr 50 chứ", "nếu phải chạy thận nhân tạo thì sao?": the patient's
+            # kidneys (or liver) and nothing else — a follow-up of the dose question, whose band this value picks.
+            return _frame(turn_type="dosing_calc", confidence=0.6, **base)
+
+        if follows and is_elliptical(text):
+            # "Từ ngày thứ hai thì sao ạ?" after a dose answer: the same question, asked on (merged with it).
+            return _frame(turn_type="drug_overview", confidence=0.4, **base)
 
         if not awaiting_answer and not _DOMAIN.search(folded) and len(folded.split()) >= 3:
             return _frame(turn_type="out_of_scope", confidence=0.5)
@@ -276,7 +302,10 @@ class RulesUnderstander:
         elif condition is None and dosing and named == 1:
             # "Liều aspirin giảm đau cho người lớn?": the indication a dose question names without "bị …" — the
             # dose path keeps only that indication's lines when the book's lead-ins match it.
-            condition = dose_indication(text, [*(c.span for c in candidates.candidates), *unknown])
+            # The person's own words ("ông ngoại", "bà nội") say who, never what for.
+            person = person_of(text)
+            condition = dose_indication(text, [*(c.span for c in candidates.candidates), *unknown,
+                                               *([person.label] if person is not None else [])])
         relation = ("adverse_effect" if adverse else "indication") if condition else None
         common = {"drugs": drugs, "unknown_drugs": unknown, "condition": condition,
                   "condition_relation": relation, **base}
@@ -400,6 +429,15 @@ class RulesUnderstander:
                           condition=relation_condition(text),
                           condition_relation=_RELATION_OF_SECTION[route.key],
                           confidence=0.8, **base)
+
+
+def english_follow_up(folded: str, text: str) -> bool:
+    """An English turn that names a person or an age and nothing else to ask ("and her little brother, 2 years
+    old?", "what about my son?"): a follow-up for another person."""
+    if not text.isascii() or english_section(folded) is not None:
+        return False
+    english = looks_english(folded, text) or _looks_english(folded, text)
+    return english and (english_person(text) is not None or "age_months" in english_patient(folded))
 
 
 def _drug_words(candidates: ResolverResult) -> tuple[str, ...]:

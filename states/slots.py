@@ -70,13 +70,17 @@ _BREASTFEEDING = CHAT_BREASTFEEDING
 _CLEARANCE_VALUE = r"(?:\s*(?:la|=|:|<|>|<=|>=|duoi|tren|khoang)?\s*\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)?"
 _CLEARANCE_TERMS = r"(?:do thanh thai creatinin|thanh thai creatinin|clcr|egfr|gfr|(?:muc |do |toc do )?loc cau than)"
 """How users and the book name a creatinine clearance or a GFR ("mức lọc cầu thận 25 ml/phút" is an eGFR)."""
-_CLEARANCE = rf"(?:{_CLEARANCE_TERMS}){_CLEARANCE_VALUE}"
+# "ClCr của bà giảm xuống còn 8 ml/phút": the value a few words after the term, after a word that leads to it.
+_CLEARANCE_LATER = r"(?:\s+(?:[a-z]+\s+){0,4}?(?:con|xuong|len|khoang|muc|chi)\s*\d+(?:[.,]\d+)?" \
+                   r"(?:\s*ml\s*/\s*(?:phut|ph|min))?)"
+_CLEARANCE = rf"(?:{_CLEARANCE_TERMS})(?:{_CLEARANCE_LATER}|{_CLEARANCE_VALUE})"
 # "suy thận … eGFR 25": the value that follows the words (a few words later, as users write it) is part of the
 # renal phrase, so it is kept in the frame and survives into later turns; the value needs a number to be taken.
 _CLEARANCE_AFTER = r"(?:[ ,;:(]+(?:[a-z]+ ){0,3}?" + _CLEARANCE_TERMS + \
                    r"\s*(?:la|=|:|<|>|<=|>=|duoi|tren|khoang)?\s*\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)?"
 _RENAL = re.compile(rf"\b(suy than( (nhe|vua|nang|man|cap|giai doan \d))?{_CLEARANCE_AFTER}|"
-                    rf"{_CLEARANCE}|chay than|loc mau|benh than|chuc nang than kem)")
+                    rf"{_CLEARANCE}|chay than( nhan tao)?|loc mau|(?:tham phan|tham tach)(?: mau| phuc mac)?|"
+                    r"benh than|chuc nang than kem)")
 # "không suy thận", "chưa bị suy thận": the words are there, the impairment is not.
 _RENAL_DENIED = re.compile(r"\b(khong|chua|chang)( (bi|co|mac))? suy than\b")
 _HEPATIC = re.compile(r"\b(suy gan( (?:muc do |o muc )?(nhe|vua|nang))?|xo gan|benh gan|viem gan( [a-z])?|men gan cao|"
@@ -382,11 +386,36 @@ def _gestation(text: str, folded: str) -> str | None:
     return None
 
 
+# Where weights are usually said in pounds: the United States (and Liberia, Myanmar). "Mỹ" is matched as typed with its
+# diacritics ("mì", "mỳ" fold to other words); typed without them only after a place word ("ở my", "ben my").
+_POUNDS_PLACE_WRITTEN = re.compile(r"(?<!\w)(mỹ|hoa kỳ|usa|u\.s\.|the us|america|liberia|myanmar)(?!\w)", re.IGNORECASE)
+_POUNDS_PLACE_FOLDED = re.compile(r"\b(?:o|ben|tai|sang|nuoc|song o) (?:my|hoa ky)\b")
+
+
+def pounds_country(text: str) -> bool:
+    """The user says they are where weights are said in pounds ("Em ở Mỹ", "bên Hoa Kỳ")."""
+    written = normalize(text)
+    if _POUNDS_PLACE_WRITTEN.search(written) and not re.search(r"(?<!\w)mỹ phẩm(?!\w)", written, re.IGNORECASE):
+        return True
+    return written.isascii() and _POUNDS_PLACE_FOLDED.search(fold(written)) is not None
+
+
+# "bé 9 tuổi chứ không phải 5 tuổi", "không phải 18 kg mà là 16 kg": the value said NOT to be the patient's.
+_DENIED_VALUE = re.compile(r"\b(?:chu\s+)?(?:khong|ko|k|chang|chu khong)\s+phai\s+(?:la\s+)?\d+(?:[.,]\d+)?"
+                           r"(?:\s*(?:tuoi|thang tuoi|thang|tuan|ngay|kg|kgs|ky|ki|kilo|can|lbs|lb|pounds|pound))?\b")
+
+
+def without_denied_values(spelt: str) -> str:
+    """The folded, spelt-out turn with the values it denies blanked (same length): a correction "X chứ không phải Y"
+    states one value, X, not two."""
+    return _DENIED_VALUE.sub(lambda m: " " * len(m.group(0)), spelt)
+
+
 def extract_slots(text: str) -> Slots:
     text = normalize(text)
     folded = fold(text)
     # Number words become digits for the quantities only: the other slots quote the turn by position.
-    spelt = spell_out(folded, text)
+    spelt = without_denied_values(spell_out(folded, text))
     age = read_age(spelt)
     age_months, age_text = age.months, age.text
     weight = read_weight(spelt)
@@ -397,6 +426,13 @@ def extract_slots(text: str) -> Slots:
     if owned_age is not None and age_months == owned_age:
         age_months = age_text = None  # "7 tuổi là tuổi của anh nó": not the patient's age
     rejected = [r for r in (age.rejected, weight.rejected if weight else None) if r]
+    if weight is not None and weight.bare and weight.kg is not None and pounds_country(text):
+        # "Em ở Mỹ, bé 3 tuổi nặng 30": where weights are said in pounds, a number with no unit may be 30 lb (13,6 kg)
+        # as well as 30 kg — read as kilograms it would put a 3-year-old in the 26–35 kg band. Asked, never guessed.
+        shown = fmt(weight.kg)
+        rejected.append(f"cân nặng \"{shown}\" chưa ghi đơn vị, mà nơi bạn ở thường tính cân nặng bằng pound — "
+                        f"\"{shown} kg\" hay \"{shown} pound\"")
+        weight = None
     several = several_values(spelt)
     if several:
         # "con em 4 tuổi 16kg, còn thằng anh 8 tuổi 25kg": two people in one turn. Reading the first would dose

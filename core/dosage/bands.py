@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from core.dosage.model import Band, Bound, HepaticGrade
+from core.dosage.model import Band, Bound, DialysisKind, HepaticGrade
 from core.numbers import Quantity, extract_quantities
 from core.text import fold
 
@@ -233,8 +233,27 @@ def patient_gestation(text: str) -> tuple[float | None, Bound | None]:
 
 
 def renal_value(text: str) -> float | None:
-    """A ClCr/eGFR value a user stated ("eGFR 25", "Clcr 40 ml/phút", "độ thanh thải creatinin 28")."""
+    """A ClCr/eGFR value a user stated ("eGFR 25", "Clcr 40 ml/phút", "độ thanh thải creatinin 28"); a few words
+    between the term and the value only when the value carries its unit ("ClCr của bà giảm xuống còn 8 ml/phút")."""
     folded = fold(text)
     m = re.search(r"\b(clcr|egfr|gfr|thanh thai creatinin|do loc cau than|muc loc cau than)\b[^0-9]{0,20}"
-                  r"(\d+(?:[.,]\d+)?)", folded)
+                  r"(\d+(?:[.,]\d+)?)", folded) or re.search(
+        r"\b(clcr|egfr|gfr|thanh thai creatinin|do loc cau than|muc loc cau than)\b[^0-9]{0,40}?"
+        r"(\d+(?:[.,]\d+)?)\s*ml\s*/\s*(?:phut|ph|min)\b", folded)
     return float(m.group(2).replace(",", ".")) if m else None
+
+
+_PERITONEAL = re.compile(r"\b(tham phan|loc|tham tach) phuc mac\b")
+_HAEMODIALYSIS = re.compile(r"\b(tham phan mau|tham tach mau|loc mau|chay than|than nhan tao|sieu loc)\b")
+_ANY_DIALYSIS = re.compile(r"\b(tham phan|tham tach)\b")
+
+
+def dialysis_kind(text: str) -> DialysisKind | None:
+    """The dialysis a user (or a line of the book) names: "chạy thận nhân tạo", "lọc máu", "thẩm phân máu" are
+    haemodialysis, "thẩm phân phúc mạc" peritoneal, "thẩm phân" alone either."""
+    folded = fold(text)
+    if _PERITONEAL.search(folded):
+        return "peritoneal"
+    if _HAEMODIALYSIS.search(folded):
+        return "haemo"
+    return "any" if _ANY_DIALYSIS.search(folded) else None

@@ -23,6 +23,7 @@ LineKind = Literal["regimen", "exclusion", "note"]
 MaximumKind = Literal["per_dose", "per_day", "per_kg_dose", "per_kg_day", "doses_per_day", "absolute"]
 RuleKind = Literal["fixed", "per_kg_dose", "per_kg_day_divided"]
 HepaticGrade = Literal["mild", "moderate", "severe", "any"]
+DialysisKind = Literal["haemo", "peritoneal", "any"]
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,9 @@ class Patient:
     renal: bool = False
     renal_grade: Literal["mild", "moderate", "severe"] | None = None
     """The grade the user named in words ("suy thận nặng"), when no value was given."""
+    dialysis: DialysisKind | None = None
+    """The patient is on dialysis ("chạy thận nhân tạo", "thẩm phân phúc mạc"): the book's line for patients on that
+    dialysis is theirs, not a ClCr band."""
     hepatic: HepaticGrade | None = None
     gestation_weeks: float | None = None
     gestation: Bound | None = None

@@ -39,10 +39,10 @@ _LABEL = re.compile(r"^\s*\*(?!\*)([^*\n]{2,80}?):?\*\s*:?\s*")
 _BULLET = re.compile(r"^\s*(?:[-•+–]|\d+[.)])\s+")
 _SECTION = re.compile(r"^(cach dung|lieu luong|lieu dung|lieu luong va cach dung|lieu dung va cach dung|"
                       r"thoi gian dung thuoc)$")
-_RENAL = re.compile(r"\b(suy than|suy giam chuc nang than|tham phan|loc mau|chuc nang than)\b")
+_RENAL = re.compile(r"\b(suy than|suy giam chuc nang than|tham phan|tham tach|loc mau|chay than|chuc nang than)\b")
 _HEPATIC = re.compile(r"\b(suy gan|suy giam chuc nang gan|benh gan)\b")
 _ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia)\b")
-_NOTE_START = re.compile(r"^(lieu|neu|o |voi |doi voi|trong|khi|de |sau|truoc|cach |bat dau|thoi gian|\(|clcr$|egfr$)")
+_NOTE_START = re.compile(r"^(lieu|neu|o |voi |doi voi|trong|khi|de |sau|truoc|cach |bat dau|thoi gian|tu ngay|ngay dau|\(|clcr$|egfr$)")
 _SEVERITY = re.compile(r"^(nhiem khuan|nhiem trung|benh|the|muc do|truong hop)?\s*(nhe|vua|nang|nhe, vua|nhe va vua)\b")
 _BAND_LIKE = re.compile(r"\d")
 _WORD = re.compile(r"\w+")
@@ -76,7 +76,10 @@ _LONG_TERM = re.compile(
 """A sentence that opens with the phase of treatment its lines are for ("Khi người bệnh đã ổn định với liều uống … và
 cần điều trị lâu dài, có thể tiêm bắp sâu haloperidol decanoat. Liều ban đầu …"): the depot dose after it is that
 phase's, not the acute dose's of the lead-in before it."""
-_BAND_CUE = re.compile(r"\b(tre|so sinh|nguoi|benh nhan|clcr|egfr|thanh thai|can nang)\b")
+# "10–20 ml/phút dùng 100–200 mg/ngày" under "Giảm liều theo độ thanh thải creatinin:": a clearance in ml/min is a
+# renal band in its own unit, whatever word names it.
+_BY_CLEARANCE = re.compile(r"\b(thanh thai creatinin|clcr|egfr|loc cau than)\b")
+_BAND_CUE = re.compile(r"\b(tre|so sinh|nguoi|benh nhan|clcr|egfr|thanh thai|can nang)\b|\d\s*ml\s*/\s*(?:phut|min)\b")
 _RESPECTIVELY = re.compile(r"\b(lan luot|tuong ung|theo thu tu)\b")
 _COMPARISON = re.compile(r"\b(nang|nhe|nhieu tuoi|it tuoi|lon|nho|be) hon\b")
 _DISCOURSE = re.compile(r"^\s*((tuy nhien|ngoai ra|trai lai|mat khac|do [^,\d]{1,40}|vi [^,\d]{1,40}),\s*)+")
@@ -307,6 +310,13 @@ class _Parser:
             self._open_band(phrase, band.band, population, neonate)
             return "band"
         if _RENAL.search(folded) and not re.search(r"\bbinh thuong\b", folded):
+            self.stack = [_Entry("special", phrase, renal=True)]
+            return "special"
+        if _BY_CLEARANCE.search(folded) and not re.search(r"\bbinh thuong\b", folded):
+            # "Suy thận: Giảm liều theo độ thanh thải creatinin: 10–20 ml/phút …": how the renal lines are adjusted,
+            # not an indication (as one, a renal patient who named the disease lost every renal line).
+            if any(e.kind == "special" and e.renal for e in self.stack):
+                return "note"
             self.stack = [_Entry("special", phrase, renal=True)]
             return "special"
         if _HEPATIC.search(folded) and words <= MAX_POPULATION_WORDS + 3:

@@ -20,7 +20,7 @@ import math
 import re
 from dataclasses import dataclass, field, replace
 
-from core.dosage.bands import read_band
+from core.dosage.bands import dialysis_kind, read_band
 from core.dosage.indication import is_partial, is_severity_label, match_score, severity_admits
 from core.dosage.lines import dose_quantities
 from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
@@ -99,8 +99,10 @@ def _names_no_one(label: str) -> bool:
         and re.search(r"\b(tuoi|thang|kg)\b", folded) is None
 
 
-_NOT_INDICATION = re.compile(r"^(lieu|toi da|toi thieu|thoi gian|cach dung|luu y|chu y)\b")
-"""An inline lead-in about the dose itself ("Liều giới hạn thông thường cho người lớn: 100 mg"), not its purpose."""
+_NOT_INDICATION = re.compile(r"^(lieu|toi da|toi thieu|thoi gian|cach dung|luu y|chu y|giam lieu|dieu chinh lieu|tu ngay|"
+                             r"ngay dau)\b")
+"""An inline lead-in about the dose itself ("Liều giới hạn thông thường cho người lớn: 100 mg", "Giảm liều theo độ
+thanh thải creatinin: 10–20 ml/phút …"), not its purpose."""
 
 
 def _opening(line: RegimenLine) -> str:
@@ -383,6 +385,15 @@ def _dialysis(line: RegimenLine) -> bool:
     return line.band.renal_ml_min is None and _DIALYSIS.search(fold(line.text)) is not None
 
 
+def _for_dialysis(line: RegimenLine, patient: Patient) -> bool:
+    """A line (with no ClCr band) for patients on the dialysis this patient is on (either kind when one of them
+    named none)."""
+    if patient.dialysis is None or line.band.renal_ml_min is not None or line.kind == "exclusion":
+        return False
+    kind = dialysis_kind(" ".join((*line.path, line.text)))
+    return kind is not None and (kind == patient.dialysis or "any" in (kind, patient.dialysis))
+
+
 def admit_renal_hepatic(chosen: list[RegimenLine], regimen: list[RegimenLine],
                         patient: Patient) -> tuple[list[RegimenLine], list[RegimenLine]]:
     """The patient's renal/hepatic adjustment REPLACES the usual doses: (chosen, regimen) narrowed to the adjustment
@@ -395,7 +406,12 @@ def admit_renal_hepatic(chosen: list[RegimenLine], regimen: list[RegimenLine],
     - hepatic impairment and a hepatic line with a dose that holds for the patient: the hepatic lines only.
     Lines the text gives "for normal renal function" are never a renal patient's.
     """
-    if patient.renal and patient.renal_ml_min is None and any(
+    dialysis = [line for line in regimen if _for_dialysis(line, patient)]
+    if dialysis:
+        # A patient on dialysis: the book's line for that dialysis (a dose and the supplement after each session) is
+        # theirs; the ClCr bands are the doses of patients not on dialysis, and asking their value would not help.
+        chosen = regimen = dialysis
+    elif patient.renal and patient.renal_ml_min is None and any(
             line.band.renal_ml_min is not None for line in regimen):
         chosen = [line for line in chosen if is_renal_line(line)]
         regimen = [line for line in regimen if is_renal_line(line)]
