@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _EMPHASIS = re.compile(r"\*{1,2}")
+_SPACES = re.compile(r"\s+")
 _BULLET = re.compile(r"^\s*[-•+]\s+")
 # A sentence ends at . ! ? followed by space and a capital, a bullet or a label; decimals ("0.5") never split.
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[*\-•(\"“]?[A-ZÀ-ỸĐ0-9])")
 
 
+@lru_cache(maxsize=16_384)
 def clean(text: str) -> str:
-    """A quoted line as a reader sees it: no Markdown emphasis, no list bullet, no HTML comment."""
+    """A quoted line as a reader sees it: no Markdown emphasis, no list bullet, no HTML comment.
+
+    Cached (a pure function of a string): the same evidence lines are cleaned for every claim that cites them."""
     text = _COMMENT.sub("", text)
     text = _BULLET.sub("", text)
     text = _EMPHASIS.sub("", text)
-    return re.sub(r"\s+", " ", text).strip()
+    return _SPACES.sub(" ", text).strip()
 
 
 def lines(text: str) -> list[str]:

@@ -40,4 +40,10 @@ def fold_query(text: str) -> str:
 def states_phrase(text: str, phrase: str) -> bool:
     """The folded phrase occurs in the folded text as whole words ("sot" in "ha sot.", not in "sotalol")."""
     folded = fold(phrase)
-    return bool(folded) and re.search(rf"(?<![a-z0-9]){re.escape(folded)}(?![a-z0-9])", fold(text)) is not None
+    return bool(folded) and _phrase_pattern(folded).search(fold(text)) is not None
+
+
+@lru_cache(maxsize=4096)
+def _phrase_pattern(folded: str) -> re.Pattern[str]:
+    # Compiled once per phrase: the patterns of many phrases overflow `re`'s own cache of 512.
+    return re.compile(rf"(?<![a-z0-9]){re.escape(folded)}(?![a-z0-9])")

@@ -106,9 +106,13 @@ class Engine:
 
     # ------------------------------------------------------------------------------------------ turn
 
-    def handle(self, turn: str, conversation_id: str | None = None, owner: str | None = None) -> Reply:
+    def handle(self, turn: str, conversation_id: str | None = None, owner: str | None = None, *,
+               loaded: tuple[ConversationSnapshot | None, list[str]] | None = None) -> Reply:
+        """One turn. `loaded`: the conversation's snapshot and history as `store.load_with_history` returned them
+        for this turn (the HTTP entry reads them before claiming the turn; read again here, they cost a second
+        round trip for the same rows). The commit's version check is the same either way."""
         started = time.perf_counter()
-        ctx, snapshot = self._begin(turn, conversation_id, owner)
+        ctx, snapshot = self._begin(turn, conversation_id, owner, loaded)
         self.drive(ctx, snapshot.state)
         ctx.trace.duration_ms = (time.perf_counter() - started) * 1000
         reply = self._reply(ctx, snapshot)
@@ -116,7 +120,9 @@ class Engine:
         self.metrics.observe_turn(reply, ctx)
         return reply
 
-    def _begin(self, turn: str, conversation_id: str | None, owner: str | None) -> tuple[TurnContext, ConversationSnapshot]:
+    def _begin(self, turn: str, conversation_id: str | None, owner: str | None,
+               loaded: tuple[ConversationSnapshot | None, list[str]] | None = None,
+               ) -> tuple[TurnContext, ConversationSnapshot]:
         limits = self.spec.limits
         budget = RequestBudget(limits.max_wall_clock_ms, limits.max_llm_calls, self.clock)
         ctx = TurnContext(text=turn, budget=budget, limits=limits)
@@ -124,7 +130,7 @@ class Engine:
         if conversation_id is None:
             return ctx, ConversationSnapshot(id=self.new_id(), owner=owner)
         try:
-            snapshot, history = self.store.load_with_history(conversation_id, owner)
+            snapshot, history = self.store.load_with_history(conversation_id, owner) if loaded is None else loaded
         except StoreError as exc:
             # Fail-open: the turn runs with no memory, and the reply and trace say so.
             ctx.memory_loaded = False

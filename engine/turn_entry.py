@@ -95,6 +95,18 @@ def _replay(found: IdempotentTurn, message: str, conversation_id: str | None, ow
     return stored_reply(found)
 
 
+def _load(store: ConversationStore, conversation_id: str, owner: str | None,
+          ) -> tuple[ConversationSnapshot | None, tuple[ConversationSnapshot | None, list[str]] | None]:
+    """The snapshot, and the snapshot with the history the turn runs on: read once (one statement) and handed to
+    the engine. When that read fails, the snapshot alone, as before (the engine then reads the history itself,
+    and a turn that runs without memory still gets its real number)."""
+    try:
+        loaded = store.load_with_history(conversation_id, owner)
+    except StoreError:
+        return store.load(conversation_id, owner), None
+    return loaded[0], loaded
+
+
 def run_turn(
     engine: Engine,
     message: str,
@@ -110,10 +122,11 @@ def run_turn(
         if found is not None:
             return TurnResult(_replay(found, message, conversation_id, owner), replayed=True)
     snapshot: ConversationSnapshot | None = None
+    loaded: tuple[ConversationSnapshot | None, list[str]] | None = None
     claim_token = str(uuid.uuid4())
     if conversation_id is not None:
         try:
-            snapshot = store.load(conversation_id, owner)
+            snapshot, loaded = _load(store, conversation_id, owner)
         except StoreError as exc:
             log.warning("store read failed before the turn; the engine runs it without memory: %s", exc)
         else:
@@ -129,7 +142,7 @@ def run_turn(
                 log.warning("could not claim the turn; it runs unclaimed: %s", exc)
     try:
         with turn_key(idempotency_key, claim_token):
-            reply = engine.handle(message, conversation_id, owner)
+            reply = engine.handle(message, conversation_id, owner, loaded=loaded)
     except StoreConflict:
         if idempotency_key is not None:
             # Another attempt with the same key (e.g. on another worker) committed first: its reply is ours.

@@ -132,8 +132,12 @@ def _understood(text: str, has_rule: bool) -> bool:
     return len(dose_quantities(text)) == int(has_rule) + len([m for m in maxima(text) if m.kind != "doses_per_day"])
 
 
+@lru_cache(maxsize=4096)
 def as_written(text: str, folded: str) -> str:
-    """The span of `text` whose folded form is `folded` ('moi 4–6 gio' → 'mỗi 4–6 giờ'); `folded` if none."""
+    """The span of `text` whose folded form is `folded` ('moi 4–6 gio' → 'mỗi 4–6 giờ'); `folded` if none.
+
+    Cached (a pure function of its strings): the search folds every short substring of the line, and the
+    calculator's selection and the derivation check ask it for the same line."""
     parts = [p for p in folded.split(", ") if p]
     found: list[str] = []
     for part in parts:
@@ -154,8 +158,10 @@ def doses_cap(text: str) -> tuple[Maximum, ...]:
     return (Maximum("doses_per_day", n, n, "lan/ngay", m.group(0)),)
 
 
+@lru_cache(maxsize=16_384)
 def line_maxima(text: str) -> tuple[Maximum, ...]:
-    """Every maximum a line states that the calculator reads: the parser's, and a doses-a-day cap."""
+    """Every maximum a line states that the calculator reads: the parser's, and a doses-a-day cap (cached: a pure
+    function of the line, read for every line of the section and for every candidate line's ceilings)."""
     return (*maxima(text), *doses_cap(text))
 
 

@@ -46,8 +46,7 @@ def quoted_lines(claim: Claim, tree: SectionTree) -> list[RegimenLine]:
     """The tree lines a claim quotes: by text (the line is in the claim, or the claim in the line), else every
     line of its cited blocks that states all of the claim's doses."""
     cited = set(claim.citations)
-    in_cited = [line for line in tree.tree.lines
-                if any(c.doc_id in cited for c in tree.chunks_at(line.start, line.end))]
+    in_cited = [line for line, ids in tree.line_doc_ids() if not cited.isdisjoint(ids)]
     said = fold(clean(claim.text))
     by_text = [line for line in in_cited if (body := fold(clean(line.text))) and (body in said or said in body)]
     if by_text:

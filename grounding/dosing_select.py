@@ -39,9 +39,20 @@ class SectionTree:
     text: str
     spans: list[tuple[int, int, Chunk]] = field(default_factory=list)
     tree: DosageTree = field(default_factory=lambda: DosageTree(text=""))
+    _line_doc_ids: list[tuple[RegimenLine, frozenset[str]]] | None = field(default=None, init=False, repr=False,
+                                                                          compare=False)
 
     def chunks_at(self, start: int, end: int) -> list[Chunk]:
         return [c for s, e, c in self.spans if s < end and start < e]
+
+    def line_doc_ids(self) -> list[tuple[RegimenLine, frozenset[str]]]:
+        """Each line of the tree with the ids of the chunks it sits in (computed once per tree: the tree and its
+        spans are read-only once built, and the binding checks ask for every claim)."""
+        found = self._line_doc_ids
+        if found is None:
+            found = self._line_doc_ids = [
+                (line, frozenset(c.doc_id for c in self.chunks_at(line.start, line.end))) for line in self.tree.lines]
+        return found
 
     def citations(self, line: RegimenLine) -> list[str]:
         """The chunk holding the line, then those holding its context lead-ins (the path is quoted too)."""
@@ -84,17 +95,30 @@ def section_tree(chunks: Sequence[Chunk], drug_names: Sequence[str] = ()) -> Sec
 
 
 def trees_by_drug(evidence: Sequence[Chunk], drug_names: dict[str, list[str]] | None = None) -> list[SectionTree]:
-    """One tree per drug whose dosage section is in the evidence, in evidence order."""
+    """One tree per drug whose dosage section is in the evidence, in evidence order.
+
+    Remembered (`_trees_by_drug`): one dosing turn asks for the trees of the same evidence several times (the
+    route and indication questions, the extractive answer, the binding and omission checks). The trees depend only
+    on the dosage chunks (frozen) and the names; they are read-only (as `parse_dosage`'s cached trees already are)."""
+    dosing = tuple(c for c in evidence if c.section_key == DOSING_SECTION)
+    if not dosing:
+        return []
+    names = tuple((d, tuple(ns)) for d, ns in drug_names.items()) if drug_names else ()
+    return list(_trees_by_drug(dosing, names))
+
+
+@lru_cache(maxsize=512)
+def _trees_by_drug(dosing: tuple[Chunk, ...], drug_names: tuple[tuple[str, tuple[str, ...]], ...]
+                   ) -> tuple[SectionTree, ...]:
     order: list[str] = []
-    for c in evidence:
-        if c.section_key == DOSING_SECTION and c.drug_id not in order:
+    for c in dosing:
+        if c.drug_id not in order:
             order.append(c.drug_id)
     # Only one-word names are running-header noise ("Ibuprofen Trẻ 4 - 7 tuổi"); the title is added by section_tree.
     # A class term among the names ("thuốc chống viêm không steroid") would strip the book's own lead-ins
     # ("Chống viêm (viêm khớp dạng thấp …):") and put their lines under the indication before them.
-    names = {d: [n for n in ns if " " not in n.strip()] for d, ns in (drug_names or {}).items()}
-    return [section_tree([c for c in evidence if c.section_key == DOSING_SECTION and c.drug_id == d],
-                         names.get(d, [])) for d in order]
+    names = {d: [n for n in ns if " " not in n.strip()] for d, ns in drug_names}
+    return tuple(section_tree([c for c in dosing if c.drug_id == d], names.get(d, [])) for d in order)
 
 
 _PREGNANT = re.compile(r"\b(mang thai|co thai|thai phu)\b")

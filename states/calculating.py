@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from core.corpus import Chunk
 from core.dosage.model import Patient
@@ -49,12 +50,22 @@ def applicable(frame: QueryFrame, evidence: Sequence[Chunk], answer: Answer | No
         return [], ["not a one-drug dosing answer"]
     if frame.weight_kg is None or not math.isfinite(frame.weight_kg):
         return [], ["weight not known"]
-    own = [c for c in evidence if c.drug_id == frame.drugs[0]]
-    patient = patient_of(frame)
-    if patient_safety(own, patient, pregnant=frame.pregnant, breastfeeding=frame.breastfeeding).contraindicated:
+    own = tuple(c for c in evidence if c.drug_id == frame.drugs[0])
+    chosen, refused = _applicable(own, patient_of(frame), bool(frame.pregnant), bool(frame.breastfeeding))
+    return list(chosen), list(refused)
+
+
+@lru_cache(maxsize=256)
+def _applicable(own: tuple[Chunk, ...], patient: Patient, pregnant: bool,
+                breastfeeding: bool) -> tuple[tuple[Selected, ...], tuple[str, ...]]:
+    """`applicable`'s selection, remembered: a pure function of the drug's chunks (frozen), the patient (frozen)
+    and the two flags. The machine's guard (`calculation_applies`) and the step (`calculate`) ask it for the same
+    turn; the answer is computed once (each caller gets its own lists; `Selected` is frozen)."""
+    if patient_safety(own, patient, pregnant=pregnant, breastfeeding=breastfeeding).contraindicated:
         # The safety sections exclude this patient ("không dùng cho trẻ sơ sinh"): no amount is computed.
-        return [], ["excluded for this patient by its contraindication/precaution text"]
-    return select(own, patient)
+        return (), ("excluded for this patient by its contraindication/precaution text",)
+    chosen, refused = select(own, patient)
+    return tuple(chosen), tuple(refused)
 
 
 def calculation_applies(frame: QueryFrame, evidence: Sequence[Chunk], answer: Answer | None) -> bool:

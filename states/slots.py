@@ -7,7 +7,8 @@ back to the user (age text, renal phrase) are taken from the turn as written.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from core.dosage.bands import GESTATION_PHRASES
 from core.dosage.indication import DISEASE_NAMES_WITH_PATIENT_WORDS
@@ -412,6 +413,14 @@ def without_denied_values(spelt: str) -> str:
 
 
 def extract_slots(text: str) -> Slots:
+    """The slots this turn's words state. A pure function of the text, read several times per turn (the parse,
+    the person and notes, the merge's checks): computed once (`_extract_slots`); each caller gets its own lists."""
+    slots = _extract_slots(text)
+    return replace(slots, comorbidities=list(slots.comorbidities), rejected=list(slots.rejected))
+
+
+@lru_cache(maxsize=1024)
+def _extract_slots(text: str) -> Slots:
     text = normalize(text)
     folded = fold(text)
     # Number words become digits for the quantities only: the other slots quote the turn by position.

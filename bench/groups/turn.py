@@ -32,15 +32,20 @@ def _calculator_cost(engine: object, text: str, reply: object) -> float:
     from engine.reply import Reply
     from grounding.answer import Answer, Claim
     from grounding.calculator import compute, exact
-    from states.calculating import applicable
+    from states.calculating import _applicable, applicable, patient_of
     from states.frame import QueryFrame
 
     assert isinstance(reply, Reply) and reply.frame is not None
     frame = QueryFrame.model_validate(reply.frame)
     evidence = engine.retrieval.find_by_section(frame.drugs[0], frame.section_key or "")  # type: ignore[attr-defined]
     answer = Answer(claims=[Claim(text="-", citations=[evidence[0].doc_id])])
+    if not applicable(frame, evidence, answer)[0]:
+        return 0.0
+    own = tuple(c for c in evidence if c.drug_id == frame.drugs[0])
     t0 = now_ms()
-    for s in applicable(frame, evidence, answer)[0]:
+    # The selection itself, not its memo (`applicable` remembers it for the guard and the step of one turn).
+    chosen, _ = _applicable.__wrapped__(own, patient_of(frame), frame.pregnant, frame.breastfeeding)
+    for s in chosen:
         compute(s.rule, s.ceilings, exact(frame.weight_kg or 0), rule_line=s.span,
                 frequency_certain=s.frequency_certain, frequency_shown=s.frequency_shown)
     return now_ms() - t0

@@ -4,6 +4,7 @@ flattened table. Pure functions over one line's text."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from core.dosage.model import Maximum, MaximumKind, Rule
 from core.numbers import Quantity, extract_quantities
@@ -52,8 +53,12 @@ def _max_kind(q: Quantity, after: str) -> MaximumKind:
     return "absolute"
 
 
+@lru_cache(maxsize=16_384)
 def maxima(text: str) -> tuple[Maximum, ...]:
-    """Every 'tối đa …' / 'không quá …' ceiling the line states, with its kind."""
+    """Every 'tối đa …' / 'không quá …' ceiling the line states, with its kind.
+
+    Cached: a pure function of the line (Maximum is frozen); the calculator's selection, the binding and omission
+    checks read the same lines' ceilings many times per dosing turn."""
     folded = fold(text)
     found: list[Maximum] = []
     for cue in _MAX_CUE.finditer(folded):

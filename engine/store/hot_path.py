@@ -49,8 +49,14 @@ class Statements:
             return ", ".join([mark] * n)
 
         self.load = f"SELECT {', '.join(_SNAPSHOT)} FROM conversations WHERE id = {mark}"
-        self.history = (f"SELECT user_text, reply_text FROM turns WHERE conversation_id = {mark} "
-                        f"ORDER BY seq DESC LIMIT {mark}")
+        # The snapshot and its newest turns in one statement (one read snapshot on both backends, no BEGIN/COMMIT,
+        # one round trip on PostgreSQL): the history window as one JSON array of [seq, user, reply] in the row.
+        pairs = ("json_group_array(json_array(seq, user_text, reply_text))" if mark == "?" else
+                 "json_agg(json_build_array(seq, user_text, reply_text))")
+        self.load_with_history = (
+            f"SELECT {', '.join(_SNAPSHOT)}, (SELECT {pairs} FROM (SELECT seq, user_text, reply_text "
+            f"FROM turns WHERE conversation_id = conversations.id ORDER BY seq DESC LIMIT {mark}) AS recent) "
+            f"FROM conversations WHERE id = {mark}")
         self.insert_conversation = (f"INSERT INTO conversations ({', '.join(_SNAPSHOT)}) "
                                     f"VALUES ({marks(len(_SNAPSHOT))})")
         sets = ", ".join(f"{name} = {mark}" for name in _UPDATED)
@@ -62,6 +68,24 @@ class Statements:
                       f"WHERE id = {mark} AND version = {mark} AND (claim_token IS NULL OR claim_version != {mark} "
                       f"OR claim_token = {mark} OR claimed_at < {mark})")
         self.version = f"SELECT version FROM conversations WHERE id = {mark}"
+        # PostgreSQL only: the turn's write as ONE statement in autocommit (its own transaction, committed durably
+        # with synchronous_commit on, in one round trip instead of BEGIN, UPDATE, INSERT, COMMIT): the
+        # conversation's conditional UPDATE (or its INSERT) in a data-modifying CTE, the turn's INSERT reading the
+        # seq from it. No row updated (another turn committed first) inserts no turn and returns no row.
+        # Parameters in a SELECT list have no target type: the JSON and timestamp ones are cast.
+        types = {"frame": "::json", "trace": "::json", "evidence_ids": "::json", "citations": "::json",
+                 "quick_replies": "::json", "created_at": "::timestamptz"}
+        turn_values = ", ".join(f"{mark}{types.get(name, '')}" for name in _TURN[2:])
+        turn_insert = f"INSERT INTO turns ({', '.join(_TURN)}) SELECT c.id, c.turn_count, {turn_values} FROM c"
+        self.commit_update = (f"WITH c AS (UPDATE conversations SET version = version + 1, turn_count = turn_count + 1, "
+                              f"updated_at = {mark}, {sets} WHERE id = {mark} AND version = {mark} "
+                              f"RETURNING id, turn_count) {turn_insert} RETURNING seq")
+        self.commit_insert = (f"WITH c AS ({self.insert_conversation} RETURNING id, turn_count) {turn_insert} "
+                              "RETURNING seq")
+        # The lease without waiting for the disk, as `SET LOCAL synchronous_commit = off` in a transaction does:
+        # set_config(…, true) is local to the statement's own transaction, and it is a condition of the row being
+        # updated, so no lease is written by a transaction that would commit synchronously.
+        self.claim_async = f"{self.claim} AND set_config('synchronous_commit', 'off', true) IS NOT NULL"
 
 
 SQLITE = Statements("?")
@@ -127,12 +151,17 @@ class HotPath:
 
     def load_with_history(self, cursor: Any, conversation_id: str, owner: str | None,
                           turns: int) -> tuple[ConversationSnapshot | None, list[tuple[str, str]]]:
-        cursor.execute(self.sql.load, (conversation_id,))
+        """The snapshot and its newest `turns` turns (user, reply), newest first: ONE statement, which the caller
+        runs on its own (a single SELECT reads one consistent snapshot; no BEGIN/COMMIT around it)."""
+        if turns > 0:
+            cursor.execute(self.sql.load_with_history, (turns, conversation_id))
+        else:
+            cursor.execute(self.sql.load, (conversation_id,))
         row = cursor.fetchone()
         # Exact owner match, as SqlStore._load: a conversation of another owner (or none) is not there.
         if row is None or row[1] != owner:
             return None, []
-        values = dict(zip(_SNAPSHOT, row, strict=True))
+        values = dict(zip(_SNAPSHOT, row[:len(_SNAPSHOT)], strict=True))
         values["frame"] = _read_json(values["frame"])
         values["pending"] = _read_json(values["pending"])
         values["created_at"] = _read_timestamp(values["created_at"])
@@ -140,8 +169,9 @@ class HotPath:
         snapshot = ConversationSnapshot.model_validate(values)
         if turns <= 0:
             return snapshot, []
-        cursor.execute(self.sql.history, (conversation_id, turns))
-        return snapshot, list(cursor.fetchall())
+        window = _read_json(row[len(_SNAPSHOT)]) or []
+        # Ordered by seq here: an aggregate's input order is not something SQL promises.
+        return snapshot, [(user, reply) for _, user, reply in sorted(window, key=lambda t: -int(t[0]))]
 
     # ----------------------------------------------------------------------------------------- write
 
@@ -149,8 +179,10 @@ class HotPath:
               expired_before: datetime) -> int | None:
         """One conditional UPDATE: of several turns that loaded the same version exactly one gets the lease.
         None when this turn holds it; else the conversation's current version (None if it is gone)."""
-        cursor.execute(self.sql.claim, (token, version, self._timestamp(now), conversation_id, version, version,
-                                        token, self._timestamp(expired_before)))
+        # PostgreSQL runs it in autocommit: the statement itself makes its commit asynchronous (claim_async).
+        cursor.execute(self.sql.claim if self.sqlite else self.sql.claim_async, (
+            token, version, self._timestamp(now), conversation_id, version, version, token,
+            self._timestamp(expired_before)))
         if cursor.rowcount == 1:
             return None
         cursor.execute(self.sql.version, (conversation_id,))
@@ -160,12 +192,31 @@ class HotPath:
     def commit(self, cursor: Any, conversation_id: str, owner: str | None, expected_version: int,
                update: ConversationUpdate, turn: TurnRecord, now: datetime, key: str | None,
                clean: Callable[[str], str]) -> None:
-        """The conditional UPDATE (or the INSERT of a new conversation) and the turn's INSERT; the caller
-        owns the transaction (BEGIN IMMEDIATE … COMMIT on SQLite, the connection's transaction on PostgreSQL)."""
+        """The conditional UPDATE (or the INSERT of a new conversation) and the turn's INSERT. SQLite: three
+        statements, the caller owns the transaction (BEGIN IMMEDIATE … COMMIT). PostgreSQL: one statement, which
+        the caller runs in autocommit (it is its own transaction)."""
         stamp = self._timestamp(now)
         frame = self._json(update.frame)
         updated = (clean(update.state), frame, self._json(update.pending), update.clarify_streak,
                    update.spec_fingerprint)
+        turn_values = (
+            clean(turn.user_text), clean(turn.reply_text), clean(turn.outcome),
+            # The runner hands the same frame to both rows: encoded once.
+            clean(turn.reason), frame if turn.frame is update.frame else self._json(turn.frame),
+            self._dumps(turn.trace), self._dumps(turn.evidence_ids),
+            self._dumps(turn.citations), self._dumps(turn.quick_replies), stamp,
+            clean(key) if key is not None else None)
+        if not self.sqlite:
+            if expected_version == 0:
+                cursor.execute(self.sql.commit_insert, (
+                    conversation_id, owner, *updated, 1, 1, stamp, stamp, *turn_values))
+            else:
+                cursor.execute(self.sql.commit_update, (stamp, *updated, conversation_id, expected_version,
+                                                        *turn_values))
+            if cursor.fetchone() is None:
+                raise StoreConflict(f"conversation {conversation_id} changed (expected version {expected_version}); "
+                                    "resend the turn")
+            return
         if expected_version == 0:
             cursor.execute(self.sql.insert_conversation, (
                 conversation_id, owner, *updated, 1, 1, stamp, stamp))
@@ -177,10 +228,4 @@ class HotPath:
                 raise StoreConflict(f"conversation {conversation_id} changed (expected version {expected_version}); "
                                     "resend the turn")
             seq = int(seq_row[0])
-        cursor.execute(self.sql.insert_turn, (
-            conversation_id, seq, clean(turn.user_text), clean(turn.reply_text), clean(turn.outcome),
-            # The runner hands the same frame to both rows: encoded once.
-            clean(turn.reason), frame if turn.frame is update.frame else self._json(turn.frame),
-            self._dumps(turn.trace), self._dumps(turn.evidence_ids),
-            self._dumps(turn.citations), self._dumps(turn.quick_replies), stamp,
-            clean(key) if key is not None else None))
+        cursor.execute(self.sql.insert_turn, (conversation_id, seq, *turn_values))

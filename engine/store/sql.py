@@ -75,6 +75,15 @@ def _rollback(fairy: Any, dbapi: Any, *, sqlite: bool) -> None:
         fairy.invalidate(exc)
 
 
+def _restore_transactions(fairy: Any, dbapi: Any) -> None:
+    """psycopg back out of autocommit after a single-statement read; a connection that cannot leaves the pool
+    (every other use of the pool expects transactions)."""
+    try:
+        dbapi.autocommit = False
+    except Exception as exc:  # noqa: BLE001 - the connection is discarded instead
+        fairy.invalidate(exc)
+
+
 def _restore_full_sync(fairy: Any, dbapi: Any) -> None:
     """Back to synchronous=FULL after a non-durable transaction; a connection that cannot leaves the pool (no
     later turn may commit on a connection left at NORMAL)."""
@@ -397,6 +406,34 @@ class SqlStore:
                 fairy.close()
 
     @contextmanager
+    def _one(self, action: str, conversation_id: str | None) -> Iterator[Any]:
+        """A DBAPI cursor for ONE statement that is its own transaction (the turn's read: a single SELECT sees one
+        consistent snapshot on both backends; on PostgreSQL also the turn's write and its lease, each one
+        statement). SQLite (reads only): the connection is in autocommit (no BEGIN/COMMIT calls); PostgreSQL:
+        psycopg's autocommit for this statement (no BEGIN and COMMIT round trips; the statement commits as any
+        transaction does, synchronous_commit on), restored before the connection goes back to the pool."""
+        self._check_file()
+        with translated(action, conversation_id), raw_translated(action, conversation_id):
+            fairy = self._engine.raw_connection()
+            dbapi: Any = fairy.driver_connection
+            autocommit = not self._hot.sqlite
+            try:
+                if autocommit:
+                    dbapi.autocommit = True
+                cursor = dbapi.cursor()
+                try:
+                    yield cursor
+                finally:
+                    cursor.close()
+            except BaseException:
+                _rollback(fairy, dbapi, sqlite=self._hot.sqlite)
+                raise
+            finally:
+                if autocommit:
+                    _restore_transactions(fairy, dbapi)
+                fairy.close()
+
+    @contextmanager
     def _read(self, action: str) -> Iterator[Connection]:
         self._check_file()
         with translated(action), self._engine.connect() as conn:
@@ -405,7 +442,7 @@ class SqlStore:
     # ------------------------------------------------------------------------------------------ reads
 
     def load(self, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
-        with self._raw("load the conversation", conversation_id, write=False) as cursor:
+        with self._one("load the conversation", conversation_id) as cursor:
             snapshot, _ = self._hot.load_with_history(
                 cursor, _clean(conversation_id), _clean(owner) if owner is not None else None, 0)
         return snapshot
@@ -417,10 +454,10 @@ class SqlStore:
     def load_with_history(
         self, conversation_id: str, owner: str | None, lines: int = HISTORY_LINES
     ) -> tuple[ConversationSnapshot | None, list[str]]:
-        # One pooled connection for both reads (every checkout costs a pre-ping round trip on PostgreSQL), in
-        # one read transaction: the history is of the snapshot's version. The DBAPI hot path (hot_path.py).
+        # One statement (the snapshot and its history window: the history is of the snapshot's version), on one
+        # pooled connection, with no BEGIN/COMMIT around it. The DBAPI hot path (hot_path.py).
         cid = _clean(conversation_id)
-        with self._raw("load the conversation", conversation_id, write=False) as cursor:
+        with self._one("load the conversation", conversation_id) as cursor:
             snapshot, rows = self._hot.load_with_history(
                 cursor, cid, _clean(owner) if owner is not None else None, (lines + 1) // 2 if lines > 0 else 0)
         out: list[str] = []
@@ -487,7 +524,8 @@ class SqlStore:
         # The lease is committed without waiting for the disk (durable=False): it only guards this process's
         # run against a concurrent one and expires by itself; after a crash a lost lease is what expiry would
         # give anyway. The turn's own commit is durable and keeps the version check, the real guarantee.
-        with self._raw("claim the turn", conversation_id, write=True, durable=False) as cursor:
+        with self._raw("claim the turn", conversation_id, write=True, durable=False) if self._hot.sqlite else \
+                self._one("claim the turn", conversation_id) as cursor:
             current = self._hot.claim(cursor, _clean(conversation_id), version, token, now,
                                       now - timedelta(milliseconds=lease_ms))
         if current is None:
@@ -524,7 +562,9 @@ class SqlStore:
         key = current_key()
         # One transaction (conditional UPDATE or INSERT, then the turn's INSERT, the idempotency key with it:
         # a retry sees the key, or conflicts on its unique index), on the DBAPI hot path (hot_path.py).
-        with self._raw("write the turn", conversation_id, write=True) as cursor:
+        # PostgreSQL: the write is one statement in autocommit (hot_path.Statements.commit_update), one round trip.
+        with self._raw("write the turn", conversation_id, write=True) if self._hot.sqlite else \
+                self._one("write the turn", conversation_id) as cursor:
             self._hot.commit(cursor, _clean(conversation_id), _clean(owner) if owner is not None else None,
                              expected_version, update, turn, now, key, _clean)
         return expected_version + 1
