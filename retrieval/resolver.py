@@ -29,6 +29,7 @@ from rapidfuzz.distance import OSA
 
 from core.corpus import DrugNames
 from core.text import fold
+from core.vocabulary import CLINICAL_TERMS
 
 ACCEPT_SCORE = 88.0
 """rapidfuzz ratio (0–100) a fuzzy match must reach (besides the prefix and edit-distance guards)."""
@@ -66,14 +67,6 @@ _DRUG_SUFFIX = re.compile(
     r"peridol|odone)$|^(cef|ceph|levo|dexa|methyl|fos|oxc)[a-z]{4,}$"
 )
 _DRUG_CUE = frozenset({"thuoc", "biet", "duoc"})  # "thuốc X", "biệt dược X"
-# Capitalised words of clinical questions that are not drug names: laboratory measures and abbreviations, and the
-# eponyms of diseases the formulary's indications and warnings use. Reported as unknown drugs they turned a dose
-# question into an interaction question with a drug that does not exist.
-_CLINICAL_TERMS = frozenset({
-    "clcr", "egfr", "gfr", "mlcct", "inr", "hiv", "aids", "adr", "hsv", "vzv", "ast", "alt", "sgot", "sgpt", "ecg",
-    "copd", "bmi", "covid", "kawasaki", "reye", "lyme", "parkinson", "alzheimer", "crohn", "zollinger", "ellison",
-    "stevens", "johnson", "lyell", "herpes", "zona", "still", "raynaud", "cushing", "addison", "basedow", "graves",
-})
 _MIXED_CASE = re.compile(r"^[A-Za-z]*[a-z][A-Z]")
 """An abbreviation typed with inner capitals ("ClCr", "eGFR", "HbA1c"), never how a drug name is written."""
 
@@ -277,7 +270,7 @@ class DrugResolver:
             f = token.folded
             if f.isdigit() or len(f) < 3 or f in _COMMON_WORDS:
                 continue
-            if f in _CLINICAL_TERMS or _MIXED_CASE.match(token.raw):
+            if f in CLINICAL_TERMS or _MIXED_CASE.match(token.raw):
                 continue  # "ClCr 40 ml/phút", "eGFR", "bệnh Kawasaki": clinical words, not unknown drugs
             after_cue = i > 0 and tokens[i - 1].folded in _DRUG_CUE and not is_vietnamese_word(f)
             capitalised = (

@@ -88,6 +88,8 @@ _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
     # "simvastatin người lớn khởi đầu bao nhiêu", "duy trì mấy viên": the starting or maintenance amount is a dose.
     ("lieu_luong_cach_dung", _r(r"\b(khoi dau|ban dau|bat dau|duy tri|toi da)( (voi|tu|la|uong|dung))? "
                                 r"(bao nhieu|may|the nao|ra sao)\b"), 0.8),
+    # "Simvastatin khởi đầu cho người lớn bao nhiêu?": the patient may stand between the phase and the amount asked.
+    ("lieu_luong_cach_dung", _r(r"\b(khoi dau|ban dau|bat dau|duy tri|toi da)\b[^?.!]{1,40}?\bbao nhieu\b"), 0.75),
     # "người lớn tiêu chảy uống loperamid sao", "cho bé uống thuốc này thế nào": how to take it, the drug named
     # between the verb and the question word, at the end of the turn.
     ("lieu_luong_cach_dung", _HOW_TO_TAKE, 0.6),

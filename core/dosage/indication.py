@@ -288,6 +288,18 @@ def _partial(asked: frozenset[str], label: frozenset[str], symptoms: frozenset[s
     return len(shared)
 
 
+def user_names(wanted: str, labels: Sequence[str]) -> bool:
+    """The question names one of these lead-ins whole: every distinctive word of it is among the question's words
+    (of the whole question or of one of its phrases). Stricter than `match_score`, which also accepts a question
+    whose words the book's lead-in merely contains ("phù" in "Phù phổi cấp")."""
+    for part in (wanted, *parts_of(wanted)):
+        folded = typed_without_diacritics(part)
+        asked = words(part, folded=folded)
+        if asked and any(label <= asked for label in indication_label_words(labels, folded=folded)):
+            return True
+    return False
+
+
 def severity_admits(wanted: str, labels: Sequence[str]) -> bool:
     """The lines under `labels` are of the severity the question names (or it names none, or they have none)."""
     asked = severities(wanted)

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from core.dosage.bands import dialysis_kind, read_band
-from core.dosage.indication import is_partial, is_severity_label, match_score, severity_admits
+from core.dosage.indication import is_partial, is_severity_label, match_score, severity_admits, user_names
 from core.dosage.lines import dose_quantities
 from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
 from core.text import fold
@@ -170,14 +170,18 @@ _ROUTE_HEADING = re.compile(r"\b(tiem|truyen|uong|dat truc trang|duong truc tran
 """A lead-in of a line's path that names a route (the heading of that route's block)."""
 
 
-def without_general_doses(chosen: list[RegimenLine], route: str | None = None) -> list[RegimenLine]:
+def without_general_doses(chosen: list[RegimenLine], route: str | None = None,
+                          indication: str = "") -> list[RegimenLine]:
     """The patient's lines once the indication they named is matched and has a dose of its own for them: a dose
     line under no indication on the same route (or on none) is the dose for the indications the book does not list
     apart — another indication's dose ("Tiêm tĩnh mạch: Trẻ em (từ 1 tháng - 15 tuổi): 100 - 200 mg/kg/ngày" beside
     "Dự phòng viêm nội tâm mạc: Trẻ em: Tiêm tĩnh mạch 50 mg/kg"). Notes, ceilings and the renal/hepatic
     adjustment lines stay; a route on which the indication has no dose keeps its general dose (asked or shown as
     that route's)."""
-    own = [line for line in chosen if indication_key(line) and _dosed(line)]
+    # Only an indication the user named whole: "phù" (oedema) is matched by "Phù phổi cấp" (acute pulmonary oedema)
+    # but does not name it, and the route's general dose is then this patient's, not another indication's to drop.
+    own = [line for line in chosen if indication_key(line) and _dosed(line)
+           and user_names(indication, indication_key(line))]
     if not own:
         return chosen
     routes = {r for line in own for r in line.routes}
@@ -522,7 +526,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
             chosen.append(line)
     general: list[RegimenLine] = []
     if patient.indication and not unmatched:
-        kept = without_general_doses(chosen, patient.route)
+        kept = without_general_doses(chosen, patient.route, patient.indication)
         general = [line for line in chosen if line not in kept]
         chosen = kept
     chosen, regimen = admit_renal_hepatic(chosen, regimen, patient)

@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 
 from core.dosage.indication import match_score, parts_of
+from core.dosage.model import Patient
+from core.dosage.parse import parse_dosage
+from core.dosage.select import select
 from core.text import fold
 from states.slots import dose_indication, extract_route
 
@@ -52,3 +55,18 @@ def test_a_clot_is_not_a_recovery_and_a_vein_disease_is_not_a_route() -> None:
     assert extract_route(fold(text), text) == "oral"
     assert extract_route(fold("bị viêm tắc tĩnh mạch chi dưới, thuốc X liều"), "") is None
     assert extract_route(fold("tiêm tĩnh mạch chậm liều bao nhiêu"), "") == "iv"
+
+
+ROUTE_WITH_ONE_INDICATION = ("Tiêm tĩnh mạch: Người lớn: 20–40 mg tiêm chậm; nhắc lại sau 2 giờ nếu cần. "
+                             "Phù phổi cấp: 40 mg tiêm tĩnh mạch chậm, nếu chưa đáp ứng sau 1 giờ tiêm thêm 80 mg.")
+"""Synthetic: a route's general dose, then one indication of its own under a longer lead-in."""
+
+
+def test_a_word_inside_a_longer_lead_in_does_not_take_away_the_routes_general_dose() -> None:
+    tree = parse_dosage(ROUTE_WITH_ONE_INDICATION)
+    oedema = " ".join(line.text for line in select(tree, Patient(population="adult", route="iv",
+                                                                 indication="phù")).lines)
+    assert "20–40 mg tiêm chậm" in oedema  # "phù" does not name "Phù phổi cấp": its general dose stays
+    pulmonary = " ".join(line.text for line in select(tree, Patient(population="adult", route="iv",
+                                                                    indication="phù phổi cấp")).lines)
+    assert "40 mg tiêm tĩnh mạch chậm" in pulmonary and "20–40 mg tiêm chậm" not in pulmonary
