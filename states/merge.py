@@ -572,10 +572,13 @@ def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | No
         age_new = prior is None or merged.age_months != prior.age_months
         weight_new = prior is None or merged.weight_kg != prior.weight_kg
         subject = merged.person or ("bé" if merged.population != "adult" else "người bệnh")
-        notes.append(f"Cân nặng {format_number(merged.weight_kg)} kg không phù hợp với {subject} "
-                     f"{format_age(merged)}; tôi chưa dùng giá trị này. Vui lòng kiểm tra lại.")
         swapped = weight_new and age_new and merged.weight_kg <= MAX_AGE_YEARS and weight_fits_age(
             merged.age_months / 12, merged.weight_kg * 12)
+        unused = "cả hai giá trị" if swapped else "cân nặng này" if weight_new else "tuổi vừa nhập"
+        weight, age = format_number(merged.weight_kg), format_age(merged)
+        # Both values named: the user sees which pair cannot be one patient and corrects the wrong one.
+        notes.append(f"{subject[:1].upper() + subject[1:]} {age} mà nặng {weight} kg? Cân nặng {weight} kg không "
+                     f"phù hợp với {subject} {age}; tôi chưa dùng {unused}. Vui lòng kiểm tra lại tuổi và cân nặng.")
         if swapped:
             # Both typed in this turn ("bé 18 tuổi nặng 5 kg"): likely typed in each other's place; neither
             # is used, nor the patient group the age implied.
