@@ -171,17 +171,15 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     base = forget_person(prior) if switched else prior
     if switched and prior.condition and _ALSO_ILL.search(fold(text)):
         # "em nó 2 tuổi cũng bị thì sao": the other person has the same illness — the question's indication stays
-        # (their age, weight and other conditions do not).
-        base = base.model_copy(update={"condition": prior.condition, "condition_relation": prior.condition_relation})
+        # (their age, weight and other conditions do not). Named again in the turn ("còn tôi cũng bị tiêu chảy cấp"),
+        # the turn's own words are the indication: they may say it more exactly than the first person's.
+        condition = (_own_illness(text, person) if new.condition is None else None) or prior.condition
+        base = base.model_copy(update={"condition": condition, "condition_relation": prior.condition_relation})
     merged = _merge(new, base, pending, text)
     if switched and merged is not new and merged.condition is None and merged.turn_type == "dosing_calc":
         # "bố tụi nhỏ cũng bị giardia, uống sao": the new person's own illness, named in this turn.
-        # The person's own words ("mẹ cu Tí cũng …", "bố tụi nhỏ nữa …") say who, not what illness.
-        unnamed = _without_person(text, person)
-        own = condition_in_drug_turn(unnamed)
-        if not own or _NOT_A_CONDITION.match(fold(own)):
-            own = dose_indication(unnamed, [])  # "bố bé 40 tuổi tăng huyết áp uống thì sao" (no "bị")
-        if own and not _NOT_A_CONDITION.match(fold(own)):
+        own = _own_illness(text, person)
+        if own:
             merged = merged.model_copy(update={"condition": own, "condition_relation": "indication"})
     if switched and merged is not new and person is not None:
         if merged.population is None and person.key in ("younger", "sibling") and prior.population == "pediatric":
@@ -537,6 +535,16 @@ _PURPOSE = re.compile(r"^(giam|ha|chong|du phong|cat|de)\b")
 _ALSO_ILL = re.compile(r"\b(cung bi|cung mac|cung dang bi|cung benh (do|nay)|bi giong)\b")
 _NOT_A_CONDITION = re.compile(r"^(thi sao|the nao|sao|gi|vay|nhu vay|giong|nua)\b")
 _ALSO = re.compile(r"(?<!\w)(cũng|cung|nữa|nua)(?!\w)", re.IGNORECASE)
+
+
+def _own_illness(text: str, person: Person | None) -> str | None:
+    """The illness a turn about another person names for them; the person's own words ("mẹ cu Tí cũng …", "bố tụi
+    nhỏ nữa …") say who, not what illness."""
+    unnamed = _without_person(text, person)
+    own = condition_in_drug_turn(unnamed)
+    if not own or _NOT_A_CONDITION.match(fold(own)):
+        own = dose_indication(unnamed, [])  # "bố bé 40 tuổi tăng huyết áp uống thì sao" (no "bị")
+    return own if own and not _NOT_A_CONDITION.match(fold(own)) else None
 
 
 def _without_person(text: str, person: Person | None) -> str:

@@ -33,6 +33,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from core.text import fold, normalize
+from core.vocabulary import SYMPTOM_AS_BOOK
 
 _GENERIC_WORDS = (
     "viêm nhiễm khuẩn trùng vi bệnh điều trị do ở và các hoặc cấp mạn nhẹ vừa nặng trong cho trẻ em người lớn để bị "
@@ -76,6 +77,10 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"(?:lên |bị )?cơn hen(?: phế quản)?(?: cấp)?|đợt cấp (?:của )?hen(?: phế quản)?|hen(?: phế quản)? (?:cấp|đợt cấp|"
      r"trở nặng|nặng lên)", "cơnhen"),
 )
+# The user's words for a symptom, read as the book's indication words first ("ợ chua" → "trào ngược dạ dày thực
+# quản", "đi ngoài phân lỏng" → "tiêu chảy"): core.vocabulary.SYMPTOM_AS_BOOK.
+_SYNONYMS = tuple((  # the longest description first: "đi ngoài phân lỏng" before "đi ngoài lỏng"
+    "|".join(re.escape(w) for w in sorted(said, key=len, reverse=True)), book) for book, said in SYMPTOM_AS_BOOK) + _SYNONYMS
 _SYNONYMS_COMPILED = tuple((re.compile(rf"\b(?:{p})\b"), r) for p, r in _SYNONYMS)
 _SYNONYMS_FOLDED = tuple((re.compile(rf"\b(?:{fold(p)})\b"), fold(r)) for p, r in _SYNONYMS)
 
