@@ -583,9 +583,9 @@ def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | No
         swapped = weight_new and age_new and merged.weight_kg <= MAX_AGE_YEARS and weight_fits_age(
             merged.age_months / 12, merged.weight_kg * 12)
         unused = "cả hai giá trị" if swapped else "cân nặng này" if weight_new else "tuổi vừa nhập"
-        weight, age = format_number(merged.weight_kg), format_age(merged)
+        kg, age = format_number(merged.weight_kg), format_age(merged)
         # Both values named: the user sees which pair cannot be one patient and corrects the wrong one.
-        notes.append(f"{subject[:1].upper() + subject[1:]} {age} mà nặng {weight} kg? Cân nặng {weight} kg không "
+        notes.append(f"{subject[:1].upper() + subject[1:]} {age} mà nặng {kg} kg? Cân nặng {kg} kg không "
                      f"phù hợp với {subject} {age}; tôi chưa dùng {unused}. Vui lòng kiểm tra lại tuổi và cân nặng.")
         if swapped:
             # Both typed in this turn ("bé 18 tuổi nặng 5 kg"): likely typed in each other's place; neither
