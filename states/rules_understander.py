@@ -370,6 +370,11 @@ def _states_patient(slots: Slots) -> bool:
     return slots.age_months is not None or slots.weight_kg is not None or bool(slots.rejected)
 
 
+# The user describing themselves: "tôi bị …", "mình cũng hay bị …", "tôi đang uống …" (folded).
+_SELF_ILL = re.compile(r"\b(?:toi|minh|tui)(?: (?:con|cung|hay|thuong|hoi|moi|van|dang|da|hien))* "
+                       r"(?:bi|mac|uong|dung|mang thai|co thai)\b")
+
+
 def _with_person_and_notes(frame: QueryFrame, text: str) -> QueryFrame:
     """Whom the turn is about, and what its reply must echo first (a converted unit, a rejected value)."""
     if frame.turn_type in ("smalltalk",):
@@ -386,10 +391,12 @@ def _with_person_and_notes(frame: QueryFrame, text: str) -> QueryFrame:
         if person.key not in GENERIC and frame.age_months is None and person.population is not None:
             # "thế mẹ bé uống thì bao nhiêu?": the patient is the mother; "bé" only says whose mother.
             update["population"] = person.population
-        elif person.key == "self" and frame.population is None and frame.age_months is None and frame.drugs:
+        elif person.key == "self" and frame.population is None and frame.age_months is None and (
+                frame.drugs or _SELF_ILL.search(fold(text))):
             # "tôi nặng 105 lbs, paracetamol tối đa bao nhiêu": the user asking about a drug for themselves is an
             # adult (a child is asked about by a parent, with a child word, which gives the population before
-            # this). A bare follow-up "còn tôi thì sao" after a child's dose is still asked (golden
+            # this) — so is the user describing their own illness or use in a later turn ("à tôi cũng hay bị đau
+            # đầu thì sao"). A bare follow-up "còn tôi thì sao" after a child's dose is still asked (golden
             # còn-tôi-is-not-my-child): it says nothing about the user.
             update["population"] = "adult"
     notes: list[str] = []
