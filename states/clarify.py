@@ -170,6 +170,11 @@ def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found:
     if reason == "missing_attribute":
         return Question(text=f"Bạn muốn biết thông tin gì về {drug}?", quick_replies=ATTRIBUTE_CHIPS,
                         missing=["attribute"])
+    if reason == "no_drug" and frame.listed:
+        # "thuốc đó" after a list of several drugs: which of them (asked, never guessed).
+        listed = [names.display(d) for d in frame.listed]
+        return Question(text=f"Bạn hỏi về thuốc nào trong các thuốc vừa nêu ({', '.join(listed)})?",
+                        quick_replies=listed, missing=["drug"])
     if reason == "no_drug":
         return Question(text="Bạn muốn hỏi về thuốc nào? Vui lòng cho biết tên thuốc (tên gốc hoặc biệt dược).",
                         missing=["drug"])

@@ -166,6 +166,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         prior = QueryFrame.model_validate(prior.kept)
     prior = prior.model_copy(update={"notes": []})
     new = _bare_number_answer(new, pending, text, notes)
+    new = _after_lookup(new, prior, text)
     person = person_of(text)
     switched = person is not None and not new.non_human and switches_person(prior, person)
     base = forget_person(prior) if switched else prior
@@ -195,7 +196,36 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         merged = merged.model_copy(update={"person": prior.person})
     merged = _disowned(merged, new, text, notes)
     merged = _phase_now(merged, prior, text)
+    if merged.listed and (merged.drugs or merged.turn_type not in (*_LOOKUPS, "dosing_calc", "drug_attribute")):
+        # The list is what "thuốc đó" may mean in the turn right after it; once a drug is chosen it is done.
+        merged = merged.model_copy(update={"listed": []})
     return _checked(merged, prior if not switched else None, pending, notes, text)
+
+
+def _after_lookup(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
+    """A question right after a condition → drug answer, about the drugs it listed.
+
+    "thuốc đó người lớn uống liều bao nhiêu?" after a list of one drug is about that drug; after a list of several
+    it names none of them, and the machine asks which (the listed drugs as quick replies). A dose question about a
+    listed drug ("bị loét dạ dày tá tràng thì có thuốc nào?" … "omeprazol người lớn uống liều bao nhiêu?") is for
+    the condition the list was for: the dose path keeps that indication's lines (and asks among them only if the
+    book splits it further), instead of asking among every indication of the drug."""
+    if prior.turn_type not in _LOOKUPS or not prior.listed or new.turn_type in (*_NEVER_MERGED, *_LOOKUPS) \
+            or new.unknown_drugs or new.non_human:
+        return new
+    update: dict[str, object] = {}
+    if not new.drugs and has_anaphora(text):
+        if len(prior.listed) == 1:
+            update["drugs"] = list(prior.listed)
+        else:
+            update["listed"] = list(prior.listed)
+    drugs = update.get("drugs", new.drugs)
+    dose = new.turn_type == "dosing_calc" or new.section_key == "lieu_luong_cach_dung"
+    named_listed = isinstance(drugs, list) and set(drugs) <= set(prior.listed)
+    if dose and new.condition is None and prior.condition and prior.condition_relation == "indication" and (
+            (drugs and named_listed) or "listed" in update):
+        update.update(condition=prior.condition, condition_relation="indication")
+    return new.model_copy(update=update) if update else new
 
 
 _PHASE_SAID = re.compile(r"\b(?:(?:da )?het sot|khong con sot|(?:giai doan )?duong benh|(?:giai doan )?hoi phuc|"
