@@ -214,3 +214,17 @@ def test_another_person_s_own_illness_named_in_the_turn_is_their_indication() ->
     prior = understand("omeprazol tiêm tĩnh mạch cho bé 10 tuổi 30 ký")
     f = merged("còn bà nội bé bị loét dạ dày, uống thì sao", prior)
     assert (f.population, f.condition, f.route, f.weight_kg) == ("adult", "loét dạ dày", "oral", None)
+
+
+def test_a_pronoun_after_a_list_of_several_drugs_asks_which_offering_the_listed_drugs() -> None:
+    # Written before running: the fixture's "Chỉ định" names "bệnh Lyme" for ceftriaxon and amoxicilin only, so
+    # "thuốc đó" after that list is one of those two — asked, the two as quick replies, never another drug.
+    engine = fixture_engine()
+    listed = engine.handle("bệnh Lyme thì dùng thuốc gì")
+    assert listed.outcome == "answerable" and listed.frame is not None
+    assert set(listed.frame["listed"]) == {"ceftriaxon", "amoxicilin"}
+    asked = engine.handle("thuốc đó tiêm cho người lớn liều bao nhiêu?", listed.conversation_id)
+    assert (asked.outcome, asked.reason) == ("clarify", "no_drug")
+    assert set(asked.quick_replies) == {"Ceftriaxon", "Amoxicilin"}
+    other = engine.handle("paracetamol người lớn uống bao nhiêu", listed.conversation_id)
+    assert other.frame is not None and other.frame["listed"] == []
