@@ -78,6 +78,11 @@ def _slot_updates(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
         update["route"] = None  # "thế còn đường tiêm?" after an oral answer: the oral route is not kept
     if new.condition and not prior.condition:
         update["condition"] = new.condition
+    elif new.condition and new.condition != prior.condition and not new.drugs and \
+            new.turn_type == prior.turn_type == "dosing_calc":
+        # "còn loại giải phóng kéo dài thì sao?" after the immediate-release dose: the follow-up's own indication or
+        # dosage form replaces the one asked before (kept, the earlier form's lines would answer again).
+        update["condition"] = new.condition
     population = update.get("population")
     if population is not None and prior.population is not None and population != prior.population:
         # A different patient group is another patient: the prior age, weight, pregnancy, kidneys and liver

@@ -201,6 +201,13 @@ class RulesUnderstander:
             # answer is still the answer.
             return _frame(turn_type="smalltalk", confidence=0.95)
 
+        form = _RELEASE_FORM.search(folded)
+        if form and (is_elliptical(text) or (route is not None and route.key == "lieu_luong_cach_dung")):
+            # "còn loại giải phóng kéo dài thì sao?": the same dose question for another dosage form of the drug
+            # (merged with the conversation; the form selects the book's lines for it).
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=_as_written(text, form),
+                          condition_relation="indication", confidence=0.6,
+                          **{k: v for k, v in base.items() if k != "comorbidities"})
         condition = find_condition_question(text)
         patient_group = route is not None and route.key in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
         if condition is None or not patient_group:
@@ -270,6 +277,11 @@ class RulesUnderstander:
             # "Liều aspirin giảm đau cho người lớn?": the indication a dose question names without "bị …" — the
             # dose path keeps only that indication's lines when the book's lead-ins match it.
             condition = dose_indication(text, [*(c.span for c in candidates.candidates), *unknown])
+        form = _RELEASE_FORM.search(fold(text)) if dosing and named == 1 and not overview else None
+        if condition and form and re.sub(r"^(?:vien|dang|loai) ", "", form.group(0)) not in fold(condition):
+            # "bị đái tháo đường, metformin viên giải phóng kéo dài uống bao nhiêu": the book splits the dose by the
+            # dosage form the user named as well (core.dosage.indication reads both; the form selects its lines).
+            condition = f"{condition} {_as_written(text, form)}"
         relation = ("adverse_effect" if adverse else "indication") if condition else None
         common = {"drugs": drugs, "unknown_drugs": unknown, "condition": condition,
                   "condition_relation": relation, **base}
@@ -345,6 +357,15 @@ class RulesUnderstander:
                           condition=relation_condition(text),
                           condition_relation=_RELATION_OF_SECTION[route.key],
                           confidence=0.8, **base)
+
+
+# A release type the book may split a dose by ("viên giải phóng nhanh" / "kéo dài"), folded.
+_RELEASE_FORM = re.compile(r"\b(?:(?:vien|dang|loai) )?(?:giai phong|phong thich) (?:nhanh|keo dai|cham|tuc thi|bien doi)\b")
+
+
+def _as_written(text: str, m: re.Match[str]) -> str:
+    folded = fold(text)
+    return text[m.start():m.end()] if len(folded) == len(text) else m.group(0)
 
 
 def _drug_words(candidates: ResolverResult) -> tuple[str, ...]:

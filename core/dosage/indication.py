@@ -143,6 +143,17 @@ def is_severity_label(label: str) -> bool:
     return _SEVERITY_LABEL.match(normalize(label).lower().strip()) is not None
 
 
+_FORMULATION = re.compile(r"^(?:chi dung |dung |voi |doi voi )?(?:dang |loai )?(?:vien|siro|hon dich|dung dich uong|"
+                          r"thuoc bot|bot pha|com|goi|thuoc dan|thuoc nuoc|nhu dich|mieng dan|binh xit)\b")
+"""A lead-in naming a dosage form ("Viên giải phóng nhanh:", "Viên giải phóng kéo dài:", "Chỉ dùng viên giải phóng
+nhanh"): the book splits the dose by formulation there, not by what the drug is for."""
+
+
+def is_formulation_label(label: str) -> bool:
+    """The lead-in names a dosage form, not an indication (see `_FORMULATION`)."""
+    return _FORMULATION.match(fold(normalize(label)).strip()) is not None
+
+
 def indication_label_words(labels: Iterable[str], *, folded: bool) -> list[frozenset[str]]:
     """The words of each non-severity lead-in (empty ones left out)."""
     found = [words(label, folded=folded) for label in labels if not is_severity_label(label)]
