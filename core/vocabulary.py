@@ -145,8 +145,19 @@ CONDITION_SPELLINGS: dict[str, tuple[str, ...]] = {
     "zona": ("zona",),
     "thuy dau": ("thủy đậu", "thuỷ đậu"),
 }
+SYMPTOM_AS_BOOK: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # How people describe a symptom → the words of the book's indication for it (as written, with diacritics):
+    # "đi ngoài phân lỏng" is what the book calls "tiêu chảy", "ợ chua" its "trào ngược dạ dày – thực quản". Read by
+    # the condition → drug lookup (CONDITION_VARIANTS below) and by the dose path's indication match
+    # (core.dosage.indication), so a dose question in the user's words finds the book's indication lead-in.
+    ("tiêu chảy", ("đi ngoài phân lỏng", "đi ngoài ra nước", "đi ngoài lỏng", "đi phân lỏng", "đi cầu phân lỏng",
+                   "đi cầu lỏng", "đi tướt", "tiêu lỏng")),
+    ("trào ngược dạ dày thực quản", ("ợ chua", "ợ nóng", "ợ hơi chua", "trào ngược dạ dày")),
+)
 CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     # Spellings the book and users use for one condition (folded): any one matches the others.
+    ("tieu chay", "di ngoai phan long", "di ngoai ra nuoc", "di ngoai long", "di phan long", "di cau phan long",
+     "di cau long", "di tuot", "tieu long"),
     ("me day", "may day", "noi me day", "noi may day"),
     ("loet da day ta trang", "loet da day - ta trang", "loet da day", "loet ta trang"),
     ("trao nguoc da day thuc quan", "trao nguoc da day - thuc quan", "trao nguoc da day", "o chua", "o nong"),

@@ -137,7 +137,7 @@ class MachineSpec:
 # ---------------------------------------------------------------------------------------------- states
 
 _OUTCOME_READS = ("state", "text", "reason", "reply_text", "path", "answer", "evidence", "frame", "memory_loaded")
-_OUTCOME_WRITES = ("reply_text", "reason", "citations", "quick_replies")
+_OUTCOME_WRITES = ("reply_text", "reason", "citations", "quick_replies", "frame")
 _RETRIEVAL_WRITES = ("path", "evidence", "safety_evidence", "routes_found", "failure")
 _SINGLE_WRITES = (*_RETRIEVAL_WRITES, "indications_found", "frame")
 

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
+from core.dosage.indication import is_formulation_label
 from core.text import fold
 from core.vocabulary import CONDITION_SPELLINGS, INJECTION_ROUTES, POPULATION_LABELS_VI, ROUTE_LABELS_VI
 from retrieval.names import NameBook
@@ -145,8 +146,17 @@ def _indication_question(frame: QueryFrame, drug: str, indications: Sequence[str
     who = POPULATION_LABELS_VI.get(frame.population or "", "")
     subject = f"{drug}{' cho ' + who if who else ''}"
     listed = "; ".join(indications)
-    return Question(text=f"Dược thư ghi liều {subject} khác nhau theo chỉ định ({listed}). Bạn hỏi liều cho chỉ "
-                         "định nào?", quick_replies=list(indications), missing=["condition"])
+    forms = [is_formulation_label(i) for i in indications]
+    if forms and all(forms):
+        # "Viên giải phóng nhanh; Viên giải phóng kéo dài": the book splits the dose by dosage form; asking "which
+        # indication?" would ask for something the user cannot answer from what the drug is for.
+        text = f"Dược thư ghi liều {subject} khác nhau theo dạng thuốc ({listed}). Bạn dùng dạng thuốc nào?"
+    elif any(forms):
+        text = (f"Dược thư ghi liều {subject} khác nhau theo chỉ định hoặc dạng thuốc ({listed}). Bạn hỏi liều cho "
+                "trường hợp nào?")
+    else:
+        text = f"Dược thư ghi liều {subject} khác nhau theo chỉ định ({listed}). Bạn hỏi liều cho chỉ định nào?"
+    return Question(text=text, quick_replies=list(indications), missing=["condition"])
 
 
 def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: Sequence[str] = (),
@@ -170,6 +180,11 @@ def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found:
     if reason == "missing_attribute":
         return Question(text=f"Bạn muốn biết thông tin gì về {drug}?", quick_replies=ATTRIBUTE_CHIPS,
                         missing=["attribute"])
+    if reason == "no_drug" and frame.listed:
+        # "thuốc đó" after a list of several drugs: which of them (asked, never guessed).
+        listed = [names.display(d) for d in frame.listed]
+        return Question(text=f"Bạn hỏi về thuốc nào trong các thuốc vừa nêu ({', '.join(listed)})?",
+                        quick_replies=listed, missing=["drug"])
     if reason == "no_drug":
         return Question(text="Bạn muốn hỏi về thuốc nào? Vui lòng cho biết tên thuốc (tên gốc hoặc biệt dược).",
                         missing=["drug"])

@@ -26,7 +26,8 @@ log = logging.getLogger(__name__)
 CALL_SITE = "understand"
 TOOL_NAME = "record_query_frame"
 HISTORY_LINES = 12
-_NOT_EXTRACTED = ("understood_by", "confidence", "unanswered", "notes", "route_family", "weight_text", "kept")
+_NOT_EXTRACTED = ("understood_by", "confidence", "unanswered", "notes", "route_family", "weight_text", "kept",
+                  "listed")
 """Set by the code, never by the model."""
 
 SYSTEM_PROMPT = f"""\

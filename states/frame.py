@@ -69,6 +69,9 @@ class QueryFrame(BaseModel):
     kept: dict[str, Any] | None = None
     """On a smalltalk or out-of-scope turn: the conversation's question and patient, kept for the next
     follow-up ("cảm ơn" … "thế còn em nó 3 tuổi?"). The turn's own frame stays empty."""
+    listed: list[str] = Field(default_factory=list)
+    """The drugs a condition → drug answer listed, in order (set when that answer is composed): "thuốc đó" in the
+    next turn is the one drug listed, or one of them (asked, the listed drugs as quick replies)."""
     notes: list[str] = Field(default_factory=list)
     """What this turn's reply must say before anything else: a converted unit, a corrected or rejected value,
     the person the answer is now about. Set anew every turn, never carried."""

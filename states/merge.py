@@ -79,6 +79,11 @@ def _slot_updates(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
         update["route"] = None  # "thế còn đường tiêm?" after an oral answer: the oral route is not kept
     if new.condition and not prior.condition:
         update["condition"] = new.condition
+    elif new.condition and new.condition != prior.condition and not new.drugs and \
+            new.turn_type == prior.turn_type == "dosing_calc":
+        # "còn loại giải phóng kéo dài thì sao?" after the immediate-release dose: the follow-up's own indication or
+        # dosage form replaces the one asked before (kept, the earlier form's lines would answer again).
+        update["condition"] = new.condition
     population = update.get("population")
     if population is not None and prior.population is not None and population != prior.population:
         # A different patient group is another patient: the prior age, weight, pregnancy, kidneys and liver
@@ -167,25 +172,23 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         prior = QueryFrame.model_validate(prior.kept)
     prior = prior.model_copy(update={"notes": []})
     new = _bare_number_answer(new, pending, text, notes)
+    new = _after_lookup(new, prior, text)
     person = person_of(text) or english_person(text)
     switched = person is not None and not new.non_human and switches_person(prior, person)
     base = forget_person(prior) if switched else prior
-    if switched and prior.condition and _ALSO_ILL.search(fold(text)) and not _own_illness(text, person):
+    if switched and prior.condition and _ALSO_ILL.search(fold(text)):
         # "em nó 2 tuổi cũng bị thì sao": the other person has the same illness — the question's indication stays
-        # (their age, weight and other conditions do not). One the turn names ("còn tôi cũng bị tiêu chảy cấp") is
-        # taken below instead: the words of this turn, not the first person's.
-        base = base.model_copy(update={"condition": prior.condition, "condition_relation": prior.condition_relation})
+        # (their age, weight and other conditions do not). Named again in the turn ("còn tôi cũng bị tiêu chảy cấp"),
+        # the turn's own words are the indication: they may say it more exactly than the first person's.
+        condition = (_own_illness(text, person) if new.condition is None else None) or prior.condition
+        base = base.model_copy(update={"condition": condition, "condition_relation": prior.condition_relation})
     merged = _merge(new, base, pending, text)
     english = person is not None and person_of(text) is None  # named in English: its words are no illness
     if switched and merged is not new and merged.condition is None and merged.turn_type == "dosing_calc" and \
             not english:
         # "bố tụi nhỏ cũng bị giardia, uống sao": the new person's own illness, named in this turn.
-        # The person's own words ("mẹ cu Tí cũng …", "bố tụi nhỏ nữa …") say who, not what illness.
-        unnamed = _without_person(text, person)
-        own = condition_in_drug_turn(unnamed)
-        if not own or _NOT_A_CONDITION.match(fold(own)):
-            own = dose_indication(unnamed, [])  # "bố bé 40 tuổi tăng huyết áp uống thì sao" (no "bị")
-        if own and not _NOT_A_CONDITION.match(fold(own)):
+        own = _own_illness(text, person)
+        if own:
             merged = merged.model_copy(update={"condition": own, "condition_relation": "indication"})
     if switched and merged is not new and person is not None:
         if merged.population is None and person.key in ("younger", "sibling") and prior.population == "pediatric":
@@ -201,7 +204,36 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         merged = merged.model_copy(update={"person": prior.person})
     merged = _disowned(merged, new, text, notes)
     merged = _phase_now(merged, prior, text)
+    if merged.listed and (merged.drugs or merged.turn_type not in (*_LOOKUPS, "dosing_calc", "drug_attribute")):
+        # The list is what "thuốc đó" may mean in the turn right after it; once a drug is chosen it is done.
+        merged = merged.model_copy(update={"listed": []})
     return _checked(merged, prior if not switched else None, pending, notes, text)
+
+
+def _after_lookup(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
+    """A question right after a condition → drug answer, about the drugs it listed.
+
+    "thuốc đó người lớn uống liều bao nhiêu?" after a list of one drug is about that drug; after a list of several
+    it names none of them, and the machine asks which (the listed drugs as quick replies). A dose question about a
+    listed drug ("bị loét dạ dày tá tràng thì có thuốc nào?" … "omeprazol người lớn uống liều bao nhiêu?") is for
+    the condition the list was for: the dose path keeps that indication's lines (and asks among them only if the
+    book splits it further), instead of asking among every indication of the drug."""
+    if prior.turn_type not in _LOOKUPS or not prior.listed or new.turn_type in (*_NEVER_MERGED, *_LOOKUPS) \
+            or new.unknown_drugs or new.non_human:
+        return new
+    update: dict[str, object] = {}
+    if not new.drugs and has_anaphora(text):
+        if len(prior.listed) == 1:
+            update["drugs"] = list(prior.listed)
+        else:
+            update["listed"] = list(prior.listed)
+    drugs = update.get("drugs", new.drugs)
+    dose = new.turn_type == "dosing_calc" or new.section_key == "lieu_luong_cach_dung"
+    named_listed = isinstance(drugs, list) and set(drugs) <= set(prior.listed)
+    if dose and new.condition is None and prior.condition and prior.condition_relation == "indication" and (
+            (drugs and named_listed) or "listed" in update):
+        update.update(condition=prior.condition, condition_relation="indication")
+    return new.model_copy(update=update) if update else new
 
 
 _PHASE_SAID = re.compile(r"\b(?:(?:da )?het sot|khong con sot|(?:giai doan )?duong benh|(?:giai doan )?hoi phuc|"
@@ -574,8 +606,12 @@ _ALSO = re.compile(r"(?<!\w)(cũng|cung|nữa|nua)(?!\w)", re.IGNORECASE)
 
 
 def _own_illness(text: str, person: Person | None) -> str | None:
-    """The illness a turn about another person names after "bị" ("còn tôi cũng bị tiêu chảy cấp thì sao")."""
-    own = condition_in_drug_turn(_without_person(text, person))
+    """The illness a turn about another person names for them; the person's own words ("mẹ cu Tí cũng …", "bố tụi
+    nhỏ nữa …") say who, not what illness."""
+    unnamed = _without_person(text, person)
+    own = condition_in_drug_turn(unnamed)
+    if not own or _NOT_A_CONDITION.match(fold(own)):
+        own = dose_indication(unnamed, [])  # "bố bé 40 tuổi tăng huyết áp uống thì sao" (no "bị")
     return own if own and not _NOT_A_CONDITION.match(fold(own)) else None
 
 
@@ -612,10 +648,13 @@ def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | No
         age_new = prior is None or merged.age_months != prior.age_months
         weight_new = prior is None or merged.weight_kg != prior.weight_kg
         subject = merged.person or ("bé" if merged.population != "adult" else "người bệnh")
-        notes.append(f"Cân nặng {format_number(merged.weight_kg)} kg không phù hợp với {subject} "
-                     f"{format_age(merged)}; tôi chưa dùng giá trị này. Vui lòng kiểm tra lại.")
         swapped = weight_new and age_new and merged.weight_kg <= MAX_AGE_YEARS and weight_fits_age(
             merged.age_months / 12, merged.weight_kg * 12)
+        unused = "cả hai giá trị" if swapped else "cân nặng này" if weight_new else "tuổi vừa nhập"
+        kg, age = format_number(merged.weight_kg), format_age(merged)
+        # Both values named: the user sees which pair cannot be one patient and corrects the wrong one.
+        notes.append(f"{subject[:1].upper() + subject[1:]} {age} mà nặng {kg} kg? Cân nặng {kg} kg không "
+                     f"phù hợp với {subject} {age}; tôi chưa dùng {unused}. Vui lòng kiểm tra lại tuổi và cân nặng.")
         if swapped:
             # Both typed in this turn ("bé 18 tuổi nặng 5 kg"): likely typed in each other's place; neither
             # is used, nor the patient group the age implied.

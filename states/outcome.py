@@ -21,8 +21,12 @@ def outcome(ctx: TurnView, services: Services) -> Update:
         else:
             reason = ctx.path if not services.retrieval_only else "retrieval_only"
             assert ctx.answer is not None
-            reply_text, values["citations"] = compose_answer(ctx, services)
-            values["reason"] = reason
+            reply_text, citations = compose_answer(ctx, services)
+            values["citations"], values["reason"] = citations, reason
+            if ctx.path == "condition_to_drug":
+                # The drugs this answer listed: "thuốc đó" in the next turn refers to them (states.merge).
+                listed = list(dict.fromkeys(c.drug_id for c in citations))
+                values["frame"] = ctx.frame.model_copy(update={"listed": listed})
     elif state == "flagged":
         reply_text, values["citations"] = compose_verify_pdf(ctx, services)
     elif state == "abstained":

@@ -13,7 +13,7 @@ from core.vocabulary import PATIENT_TERMS, condition_variants
 from grounding.dosing_select import stated_conditions
 from grounding.patient_safety import child_terms, condition_phrase
 from retrieval.service import RetrievalService
-from states.conditions import condition_stated
+from states.conditions import condition_spellings, condition_stated
 from states.dosing import one_injection_dose, route_settled_by_safety, routes_in_evidence
 from states.frame import QueryFrame
 
@@ -135,6 +135,13 @@ def condition_evidence(retrieval: RetrievalService, frame: QueryFrame,
     if not condition:
         return [], [], False
     hits = retrieval.retrieve_by_indication(frame.condition or "", limit=40)
+    seen = {h.chunk.doc_id for h in hits}
+    for spelling in condition_spellings(frame.condition or "")[1:]:
+        # "đi ngoài lỏng" is the book's "tiêu chảy" (core.vocabulary.CONDITION_VARIANTS): the book's own words are
+        # searched too, or a drug whose indication shares no word with the user's was never a candidate.
+        extra = [h for h in retrieval.retrieve_by_indication(spelling, limit=40) if h.chunk.doc_id not in seen]
+        seen.update(h.chunk.doc_id for h in extra)
+        hits += extra
     candidates: list[str] = []
     matched: list[Chunk] = []
     truncated = False

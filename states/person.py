@@ -49,8 +49,11 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # The kin of someone named before: "chồng chị ấy", "vợ anh tôi", "mẹ của cô ấy" — another adult.
     (r"\b(?:vo|chong|me|bo|cha) (?:cua )?(?:chi|anh|co|em|ba|ong) (?:ay|do|toi|minh|no)\b", "relative", None),
     # The user themselves, when the turn describes them: "tôi 30 tuổi", "mình đang mang thai", "tui bị suy thận".
-    (r"(?:^|[,.] ?|\b(?:con|the con|va|nhung|rieng|con ve) )(?:toi|minh|tui)(?= (?:\d+|bi|dang|nang|uong|mang|co thai|"
-     r"cho con bu|nam nay|thi|da|cung|hien|mac|la nguoi)\b)", "self", None),
+    # An interjection may open the turn ("à tôi còn hay bị ợ chua", "thế mình hơi bị đau dạ dày"); "hay", "thường",
+    # "còn", "hơi", "mới" before the illness still describe the user.
+    (r"(?:^|[,.] ?|\b(?:con|the con|va|nhung|rieng|con ve|a|oi|da|vang|the|vay|thuc ra|ngoai ra) )(?:toi|minh|tui)"
+     r"(?= (?:\d+|bi|dang|nang|uong|mang|co thai|cho con bu|nam nay|thi|da|cung|hien|mac|la nguoi|hay|thuong|con|"
+     r"hoi|moi|van)\b)", "self", None),
     (r"\b(?:ba bau|me bau|phu nu (?:co thai|mang thai|dang mang thai)|nguoi (?:co thai|mang thai)|thai phu|san phu)\b",
      "pregnant", ADULT),
     (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba)\b", "elderly", ADULT),

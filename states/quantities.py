@@ -173,15 +173,31 @@ MIN_WEIGHT_KG = 0.3
 MAX_WEIGHT_KG = 350.0
 MAX_AGE_YEARS = 120
 
-# (up to age in months, lightest, heaviest) — deliberately generous: these bounds catch typing slips (a
-# 5-year-old of 180 kg, a weight typed where the age was asked), not unusual children.
+# (up to age in months, lightest, heaviest): a weight outside these bounds cannot be a real patient of that age,
+# so it is a typing slip ("bé nặng 16 kg" then "16 tuổi": the weight or the age is wrong) and is asked again,
+# never dosed. Only physiologically implausible pairs are caught, never a thin or a heavy real child:
+# - lightest: about 45% of the median weight-for-age (WHO Child Growth Standards 0–5 y, CDC 2000 growth charts
+#   2–20 y, the lighter sex) at the YOUNGEST age of the row. The Wellcome classification calls under 60% of the
+#   median marasmus, the most severe wasting seen, so 45% is well below any living child of that age.
+#   Infants keep room for the extremely preterm (a 1-month-old of 0.3 kg, a 6-month-old ex-preterm of 1 kg).
+# - heaviest: about 3× the median weight-for-age at the OLDEST age of the row (severe early-onset obesity
+#   reaches about twice the median), capped by the adult maximum; infants about 2.5× (a 2-month-old of 25 kg
+#   is a slip).
+# Medians used (kg): 3 mo ≈ 6.4, 6 mo ≈ 7.9, 1 y ≈ 9, 2 y ≈ 12, 3 y ≈ 14, 5 y ≈ 18, 7 y ≈ 22, 10 y ≈ 32,
+# 12 y ≈ 40, 14 y ≈ 49, 18 y ≈ 60.
 _WEIGHT_FOR_AGE: tuple[tuple[float, float, float], ...] = (
     (1, 0.3, 8.0),
-    (12, 1.0, 20.0),
-    (36, 4.0, 35.0),
-    (72, 7.0, 60.0),
-    (144, 10.0, 120.0),
-    (216, 15.0, 200.0),
+    (3, 0.5, 16.0),
+    (6, 1.0, 20.0),
+    (12, 1.0, 25.0),
+    (24, 4.0, 36.0),
+    (36, 5.0, 45.0),
+    (60, 6.0, 60.0),
+    (84, 8.0, 70.0),
+    (120, 10.0, 100.0),
+    (144, 14.0, 120.0),
+    (168, 18.0, 150.0),
+    (216, 22.0, 200.0),
     (10_000, 25.0, MAX_WEIGHT_KG),
 )
 

@@ -226,6 +226,13 @@ class RulesUnderstander:
             # answer is still the answer.
             return _frame(turn_type="smalltalk", confidence=0.95)
 
+        form = _RELEASE_FORM.search(folded)
+        if form and (is_elliptical(text) or (route is not None and route.key == "lieu_luong_cach_dung")):
+            # "còn loại giải phóng kéo dài thì sao?": the same dose question for another dosage form of the drug
+            # (merged with the conversation; the form selects the book's lines for it).
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=_as_written(text, form),
+                          condition_relation="indication", confidence=0.6,
+                          **{k: v for k, v in base.items() if k != "comorbidities"})
         condition = find_condition_question(text)
         patient_group = route is not None and route.key in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
         if condition is None or not patient_group:
@@ -306,6 +313,11 @@ class RulesUnderstander:
             person = person_of(text)
             condition = dose_indication(text, [*(c.span for c in candidates.candidates), *unknown,
                                                *([person.label] if person is not None else [])])
+        form = _RELEASE_FORM.search(fold(text)) if dosing and named == 1 and not overview else None
+        if condition and form and re.sub(r"^(?:vien|dang|loai) ", "", form.group(0)) not in fold(condition):
+            # "bị đái tháo đường, metformin viên giải phóng kéo dài uống bao nhiêu": the book splits the dose by the
+            # dosage form the user named as well (core.dosage.indication reads both; the form selects its lines).
+            condition = f"{condition} {_as_written(text, form)}"
         relation = ("adverse_effect" if adverse else "indication") if condition else None
         common = {"drugs": drugs, "unknown_drugs": unknown, "condition": condition,
                   "condition_relation": relation, **base}
@@ -440,6 +452,15 @@ def english_follow_up(folded: str, text: str) -> bool:
     return english and (english_person(text) is not None or "age_months" in english_patient(folded))
 
 
+# A release type the book may split a dose by ("viên giải phóng nhanh" / "kéo dài"), folded.
+_RELEASE_FORM = re.compile(r"\b(?:(?:vien|dang|loai) )?(?:giai phong|phong thich) (?:nhanh|keo dai|cham|tuc thi|bien doi)\b")
+
+
+def _as_written(text: str, m: re.Match[str]) -> str:
+    folded = fold(text)
+    return text[m.start():m.end()] if len(folded) == len(text) else m.group(0)
+
+
 def _drug_words(candidates: ResolverResult) -> tuple[str, ...]:
     return tuple(w for c in candidates.candidates for w in fold(c.span).split())
 
@@ -463,6 +484,11 @@ def _states_patient(slots: Slots) -> bool:
     return slots.age_months is not None or slots.weight_kg is not None or bool(slots.rejected)
 
 
+# The user describing themselves: "tôi bị …", "mình cũng hay bị …", "tôi đang uống …" (folded).
+_SELF_ILL = re.compile(r"\b(?:toi|minh|tui)(?: (?:con|cung|hay|thuong|hoi|moi|van|dang|da|hien))* "
+                       r"(?:bi|mac|uong|dung|mang thai|co thai)\b")
+
+
 def _with_person_and_notes(frame: QueryFrame, text: str) -> QueryFrame:
     """Whom the turn is about, and what its reply must echo first (a converted unit, a rejected value)."""
     if frame.turn_type in ("smalltalk",):
@@ -479,10 +505,12 @@ def _with_person_and_notes(frame: QueryFrame, text: str) -> QueryFrame:
         if person.key not in GENERIC and frame.age_months is None and person.population is not None:
             # "thế mẹ bé uống thì bao nhiêu?": the patient is the mother; "bé" only says whose mother.
             update["population"] = person.population
-        elif person.key == "self" and frame.population is None and frame.age_months is None and frame.drugs:
+        elif person.key == "self" and frame.population is None and frame.age_months is None and (
+                frame.drugs or _SELF_ILL.search(fold(text))):
             # "tôi nặng 105 lbs, paracetamol tối đa bao nhiêu": the user asking about a drug for themselves is an
             # adult (a child is asked about by a parent, with a child word, which gives the population before
-            # this). A bare follow-up "còn tôi thì sao" after a child's dose is still asked (golden
+            # this) — so is the user describing their own illness or use in a later turn ("à tôi cũng hay bị đau
+            # đầu thì sao"). A bare follow-up "còn tôi thì sao" after a child's dose is still asked (golden
             # còn-tôi-is-not-my-child): it says nothing about the user.
             update["population"] = "adult"
     notes: list[str] = []

@@ -518,7 +518,8 @@ _SEVERITY_AFTER = re.compile(r"\b(muc do|nhiem khuan|nhiem trung|the|dot|benh|tr
 
 # "bé hết sốt 3 ngày rồi", "khỏi ho rồi", "không còn đau": a state that is over is not what the dose is for (read as
 # the indication, "hết sốt" once brought the antipyretic exclusion for children into a Kawasaki follow-up).
-_RESOLVED = re.compile(r"\b(?:da )?(?:het|khoi|khong con)(?: han)?(?: bi)?(?: [a-z]+){1,2}")
+# "khởi đầu" (to start) folds like "khỏi" (recovered): "metformin khởi đầu bao nhiêu" once left "nhiêu" as the indication.
+_RESOLVED = re.compile(r"\b(?:da )?(?:het|khoi(?! dau\b)|khong con)(?: han)?(?: bi)?(?: [a-z]+){1,2}")
 _RESOLVED_AS_WRITTEN = re.compile(r"(?:đã )?(?:hết|khỏi|không còn)\b")
 """The same words as typed with diacritics: "khối" (a mass, "huyết khối") and "hét" fold to them."""
 

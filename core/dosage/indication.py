@@ -33,6 +33,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from core.text import fold, normalize
+from core.vocabulary import SYMPTOM_AS_BOOK
 
 _GENERIC_WORDS = (
     "viêm nhiễm khuẩn trùng vi bệnh điều trị do ở và các hoặc cấp mạn nhẹ vừa nặng trong cho trẻ em người lớn để bị "
@@ -102,6 +103,10 @@ DISEASE_NAMES_WITH_PATIENT_WORDS = re.compile(rf"\b(?:{'|'.join(fold(p) for p in
 """(Folded.) Read whole as the indication a dose question names (states.slots.dose_indication), never cut as
 patient or question words."""
 
+# The user's words for a symptom, read as the book's indication words first ("ợ chua" → "trào ngược dạ dày thực
+# quản", "đi ngoài phân lỏng" → "tiêu chảy"): core.vocabulary.SYMPTOM_AS_BOOK.
+_SYNONYMS = tuple((  # the longest description first: "đi ngoài phân lỏng" before "đi ngoài lỏng"
+    "|".join(re.escape(w) for w in sorted(said, key=len, reverse=True)), book) for book, said in SYMPTOM_AS_BOOK) + _SYNONYMS
 _SYNONYMS_COMPILED = tuple((re.compile(rf"\b(?:{p})\b"), r) for p, r in _SYNONYMS)
 _SYNONYMS_FOLDED = tuple((re.compile(rf"\b(?:{fold(p)})\b"), fold(r)) for p, r in _SYNONYMS)
 
@@ -170,6 +175,17 @@ def severities(text: str) -> frozenset[str]:
 def is_severity_label(label: str) -> bool:
     """A lead-in that is a severity sub-band of the indication above it ("Nhiễm khuẩn nặng", "Nhẹ và vừa")."""
     return _SEVERITY_LABEL.match(normalize(label).lower().strip()) is not None
+
+
+_FORMULATION = re.compile(r"^(?:chi dung |dung |voi |doi voi )?(?:dang |loai )?(?:vien|siro|hon dich|dung dich uong|"
+                          r"thuoc bot|bot pha|com|goi|thuoc dan|thuoc nuoc|nhu dich|mieng dan|binh xit)\b")
+"""A lead-in naming a dosage form ("Viên giải phóng nhanh:", "Viên giải phóng kéo dài:", "Chỉ dùng viên giải phóng
+nhanh"): the book splits the dose by formulation there, not by what the drug is for."""
+
+
+def is_formulation_label(label: str) -> bool:
+    """The lead-in names a dosage form, not an indication (see `_FORMULATION`)."""
+    return _FORMULATION.match(fold(normalize(label)).strip()) is not None
 
 
 def indication_label_words(labels: Iterable[str], *, folded: bool) -> list[frozenset[str]]:

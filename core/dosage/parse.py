@@ -31,7 +31,7 @@ from core.dosage.model import Band, Bound, Context, DosageTree, LineKind, Regime
 from core.text import fold
 from core.vocabulary import BOOK_ADULT, BOOK_CHILD, INJECTION_ROUTES, NEONATE, route_patterns
 
-EntryKind = Literal["section", "special", "route", "indication", "population", "band"]
+EntryKind = Literal["section", "special", "route", "indication", "population", "band", "phase"]
 
 _ROUTES = route_patterns("book")
 _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
@@ -91,6 +91,11 @@ _HEADING_VERB = re.compile(r"(?<!\w)(là|có thể|phải|nên|không|được|d
 """Words of a sentence that says something (a note), not of a heading naming a disease (compared with diacritics:
 "vì" is not the "vi" of "hành vi")."""
 NEONATE_MONTHS = Bound(0.0, 1.0)
+_PHASE = re.compile(r"^(?:tu |trong )?(?:(?:nhung|cac) )?(?:ngay|tuan)(?: (?:dau|dau tien|thu (?:nhat|hai|ba|tu|nam|\d+)|"
+                    r"sau|sau do|tiep theo|ke tiep|con lai))?(?: tro di| tro ve sau)?$")
+"""A day or week of the treatment as a lead-in ("Từ ngày thứ hai:", "Ngày đầu:", "Những ngày sau:"): when in the course
+the line's dose is given, for the same patients and indication as the lines before it — never an indication of its
+own (read as one, the machine asked "which indication: Tiêu chảy cấp; Từ ngày thứ hai?")."""
 MAX_ROUTE_WORDS = 10
 MAX_POPULATION_WORDS = 7
 
@@ -299,6 +304,12 @@ class _Parser:
         if _SECTION.match(folded):
             self.stack = []
             return "section"
+        if _PHASE.match(folded):
+            # The phase ends the bands of the first day's lines (the day-2 line is for every band of them) and
+            # any phase before it; the indication and population stay.
+            self._pop_kinds({"band", "phase"})
+            self.stack.append(_Entry("phase", phrase))
+            return "phase"
         band = read_band(phrase)
         population, neonate = _population(folded)
         if band.dimensions and band.ambiguous:

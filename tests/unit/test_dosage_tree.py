@@ -302,3 +302,18 @@ def test_indications_offered_for_a_clarify_are_those_of_the_patients_own_lines()
     amoxicilin = [c for c in fixture_chunks("amoxicilin") if c.section_key == "lieu_luong_cach_dung"]
     kid = child.model_copy(update={"drugs": ["amoxicilin"], "route": "oral"})
     assert not indication_ambiguous(kid, indications_in_evidence(amoxicilin, kid))
+
+
+def test_a_day_of_treatment_is_a_phase_of_the_indication_above_it_never_an_indication_of_its_own() -> None:
+    # Written before running: "Những ngày sau:" is when in the course of the same indication the dose is given, for
+    # every band of the first day; the indications offered are the disease only.
+    section = ("*Uống – Trẻ em:* Viêm ruột cấp, liều ngày đầu:\n"
+               "- Trẻ 2–5 tuổi: 1 mg/lần, 3 lần/ngày.\n"
+               "- Trẻ 6–12 tuổi: 2 mg/lần, 3 lần/ngày.\n"
+               "Những ngày sau: 0,1 mg/kg/lần, tối đa 3 lần/ngày.\n")
+    tree = parse_dosage(section, drug_names=["thuốc thử"])
+    later = next(line for line in tree.lines if line.text.startswith("0,1 mg/kg"))
+    assert later.context.indication == ("Viêm ruột cấp",)
+    assert later.path[-1] == "Những ngày sau" and later.band.empty
+    first_day = {tuple(line.context.indication) for line in tree.lines if line.kind == "regimen"}
+    assert first_day == {("Viêm ruột cấp",)}

@@ -226,3 +226,12 @@ def test_a_symptom_then_a_dose_word_asks_the_dose_not_what_to_do() -> None:
     assert asked is not None and asked.key == "lieu_luong_cach_dung"
     what_to_do = route_section("uống ibuprofen xong bị đau bụng thì làm sao?")
     assert what_to_do is not None and what_to_do.key == "huong_dan_xu_tri_adr"
+
+
+def test_dosage_form_lead_ins_are_formulations_not_indications() -> None:
+    # Written before running: the fixture's metformin splits the adult dose by "Viên giải phóng nhanh" / "Viên giải
+    # phóng kéo dài"; a disease lead-in is no formulation.
+    from core.dosage.indication import is_formulation_label
+
+    assert is_formulation_label("Viên giải phóng kéo dài") and is_formulation_label("Chỉ dùng viên giải phóng nhanh")
+    assert not is_formulation_label("Tiêu chảy cấp") and not is_formulation_label("Viêm phổi mắc phải cộng đồng")

@@ -224,3 +224,17 @@ def test_a_population_reply_that_also_names_the_illness_keeps_it_as_the_indicati
 def test_near_miss_a_population_reply_with_chat_words_names_no_indication() -> None:
     f = merged("Người lớn ạ, uống thôi, tôi đã nói rồi", understand("Liều paracetamol?"), POPULATION)
     assert f.population == "adult" and f.condition is None
+
+
+def test_a_pronoun_after_a_list_of_several_drugs_asks_which_offering_the_listed_drugs() -> None:
+    # Written before running: the fixture's "Chỉ định" names "bệnh Lyme" for ceftriaxon and amoxicilin only, so
+    # "thuốc đó" after that list is one of those two — asked, the two as quick replies, never another drug.
+    engine = fixture_engine()
+    listed = engine.handle("bệnh Lyme thì dùng thuốc gì")
+    assert listed.outcome == "answerable" and listed.frame is not None
+    assert set(listed.frame["listed"]) == {"ceftriaxon", "amoxicilin"}
+    asked = engine.handle("thuốc đó tiêm cho người lớn liều bao nhiêu?", listed.conversation_id)
+    assert (asked.outcome, asked.reason) == ("clarify", "no_drug")
+    assert set(asked.quick_replies) == {"Ceftriaxon", "Amoxicilin"}
+    other = engine.handle("paracetamol người lớn uống bao nhiêu", listed.conversation_id)
+    assert other.frame is not None and other.frame["listed"] == []

@@ -67,6 +67,15 @@ def test_a_five_year_old_of_180_kg_is_asked_again_never_dosed() -> None:
     assert weight_fits_age(18, 60) and not weight_fits_age(180, 60) and not weight_fits_age(20, 0.5)
 
 
+def test_weight_for_age_catches_impossible_pairs_never_a_thin_or_heavy_real_child() -> None:
+    # Impossible: a 16-year-old of 16 kg (median ≈ 55 kg), a 2-month-old of 25 kg, a 3-year-old of 55 kg.
+    assert not weight_fits_age(16, 16 * 12) and not weight_fits_age(25, 2) and not weight_fits_age(55, 36)
+    # Real children at the edges: a thin 13-year-old of 28 kg, a heavy 8-year-old of 60 kg, a 1-month-old preterm
+    # of 1.2 kg, a wasted 4-year-old of 9 kg.
+    assert weight_fits_age(28, 13 * 12) and weight_fits_age(60, 96) and weight_fits_age(1.2, 1)
+    assert weight_fits_age(9, 48)
+
+
 def test_a_weight_typed_as_an_age_is_not_taken_as_the_childs_age() -> None:
     prior = merged("bé 5 tuổi", understand("liều paracetamol cho trẻ em"), AGE_WEIGHT)
     f = merged("18 tuổi", prior, WEIGHT)
