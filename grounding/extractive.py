@@ -19,7 +19,7 @@ from core.fuzzy_phrase import fuzzy_states
 from core.text import fold, states_phrase
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
-from grounding.patient_safety import SAFETY_FIRST_PREAMBLE, patient_safety
+from grounding.patient_safety import CONDITIONAL_NOTICE, SAFETY_FIRST_PREAMBLE, patient_safety
 from grounding.question_focus import focus
 from grounding.sentences import clean, lines, sentences
 
@@ -214,6 +214,10 @@ class ExtractiveGenerator:
             return self._section(request, evidence), ""
         claims: list[Claim] = list(safety.claims)
         notices: list[str] = [SAFETY_FIRST_PREAMBLE] if safety.claims else []
+        if safety.conditional:
+            # A contraindication quoted because it names the patient's context, though it also needs a condition the
+            # patient is not known to have: said so, so it is read as "not if …", not as "yes, safe".
+            notices.append(CONDITIONAL_NOTICE)
         for tree in trees:
             selection = select_lines(tree.tree, patient)
             if selection.exclusions:
