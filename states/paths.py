@@ -48,9 +48,11 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
                 # No dose will be given (an exclusion), or the patient's adjustment holds whatever the route: the
                 # route question would ask for something the answer does not depend on.
                 routes = []
-    if frame.section_key in CONTEXT_SECTIONS and (frame.renal or frame.hepatic):
+    if frame.section_key == USE_AT_ALL_SECTION and (frame.renal or frame.hepatic):
         # "Suy thận ClCr 40, có dùng … được không?": the book often states the renal/hepatic exclusion in the dosage
-        # section ("Không nên dùng … Clcr < 50 ml/phút"), so that section comes with the one asked for.
+        # section ("Không nên dùng … Clcr < 50 ml/phút"), so that section comes with the one asked for. Not for a
+        # caution question ("người suy thận dùng X cần thận trọng gì"): the section word the user typed wins over
+        # the patient context — the dosage section (and its unextracted renal table) is not what was asked.
         for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
             evidence += [c for c in retrieval.find_by_section(drug_id, DOSING_SECTION) if c not in evidence]
     return evidence, routes
@@ -187,8 +189,8 @@ def is_child(frame: QueryFrame) -> bool:
 
 
 DOSING_SECTION = "lieu_luong_cach_dung"
-CONTEXT_SECTIONS = ("chong_chi_dinh", "than_trong")
-"""Sections a "can this patient use it" question is routed to (a renal/hepatic patient also gets the dosage
+USE_AT_ALL_SECTION = "chong_chi_dinh"
+"""The section a "can this patient use it" question is routed to (a renal/hepatic patient also gets the dosage
 section, where the book often states the exclusion for their context)."""
 
 
