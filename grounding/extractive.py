@@ -16,6 +16,7 @@ from core.dosage.model import RegimenLine
 from core.dosage.select import band_words, indication_key
 from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
+from core.partners import names_partner
 from core.text import fold, states_phrase
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
@@ -307,7 +308,8 @@ class ExtractiveGenerator:
                 if chunk.drug_id != drug_id or chunk.section_key != "tuong_tac_thuoc":
                     continue
                 for sentence in sentences(chunk.text):
-                    if any(states_phrase(sentence, n) for n in other_names):
+                    if any(states_phrase(sentence, n) for n in other_names) or any(
+                            names_partner(sentence, p) for p in request.partners):
                         claims.append(Claim(text=f"{_title(chunk)} — {sentence}", citations=[chunk.doc_id]))
         return claims
 

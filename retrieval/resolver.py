@@ -66,6 +66,7 @@ _DRUG_SUFFIX = re.compile(
     r"peridol|odone)$|^(cef|ceph|levo|dexa|methyl|fos|oxc)[a-z]{4,}$"
 )
 _DRUG_CUE = frozenset({"thuoc", "biet", "duoc"})  # "thuốc X", "biệt dược X"
+_TAKING = frozenset({"dung", "uong"})
 # Capitalised words of clinical questions that are not drug names: laboratory measures and abbreviations, and the
 # eponyms of diseases the formulary's indications and warnings use. Reported as unknown drugs they turned a dose
 # question into an interaction question with a drug that does not exist.
@@ -280,6 +281,9 @@ class DrugResolver:
             if f in _CLINICAL_TERMS or _MIXED_CASE.match(token.raw):
                 continue  # "ClCr 40 ml/phút", "eGFR", "bệnh Kawasaki": clinical words, not unknown drugs
             after_cue = i > 0 and tokens[i - 1].folded in _DRUG_CUE and not is_vietnamese_word(f)
+            # "đang dùng allopurinol", "đang uống colchicin": what the patient already takes is a drug's name.
+            after_cue = after_cue or (i > 1 and tokens[i - 2].folded == "dang" and tokens[i - 1].folded in _TAKING
+                                      and not is_vietnamese_word(f) and f.isalpha() and len(f) >= 5)
             capitalised = (
                 token.raw[:1].isupper() and not token.raw.isupper() and len(f) >= 4 and f.isalpha()
                 and not is_vietnamese_word(f)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from core.corpus import Chunk, ScoredChunk
 from core.fuzzy_phrase import fuzzy_states
+from core.partners import names_partner
 from core.text import fold, states_phrase
 from core.vocabulary import PATIENT_TERMS
 from grounding.patient_safety import child_terms, condition_phrase
@@ -38,7 +39,8 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
                                     condition=frame.condition if frame.route is None and frame.route_family is None
                                     else None)  # an injection follow-up's routes are never narrowed away by indication
         routes = one_injection_dose(evidence, frame, routes)
-        if frame.has_patient_context or is_child(frame) or (frame.condition and condition_phrase(frame.condition)):
+        if frame.has_patient_context or is_child(frame) or (frame.condition and condition_phrase(frame.condition)) \
+                or frame.unknown_drugs:
             # Patient context on the dose path: the contraindication/caution sentences for it (and, for a child,
             # the exclusions "Thận trọng"/"Chống chỉ định" state for children) come with the dosage evidence, so
             # the answer states them first (and gives no dose when they exclude this patient).
@@ -77,7 +79,10 @@ def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list
     for drug_id in frame.drugs:
         others = [d for d in frame.drugs if d != drug_id]
         for chunk in retrieval.find_by_section(drug_id, "tuong_tac_thuoc"):
-            if chunk.has_quarantined_content or any(retrieval.names.mentions(chunk.text, o) for o in others):
+            if chunk.has_quarantined_content or any(retrieval.names.mentions(chunk.text, o) for o in others) or any(
+                    names_partner(chunk.text, p) for p in frame.unknown_drugs):
+                # A partner without a monograph ("allopurinol", "thuốc chống trầm cảm ba vòng") is found by its
+                # words in the drug's own interaction text, whatever the spelling ("alopurinol").
                 kept.append(chunk)
     return kept
 
@@ -154,6 +159,8 @@ def patient_terms(frame: QueryFrame) -> list[str]:
     if frame.hepatic:
         terms += _PATIENT_TERMS["hepatic"]
     terms += [fold(c) for c in frame.comorbidities if len(fold(c)) >= 3]
+    # A drug the patient takes that has no monograph ("đang uống aliskiren"): the contraindications naming it.
+    terms += [fold(u) for u in frame.unknown_drugs if len(fold(u)) >= 3]
     # The condition asked about may be one the safety sections name ("sa sút trí tuệ", "bệnh Parkinson").
     terms += [p for p in (condition_phrase(c) for c in (frame.condition, *frame.comorbidities) if c) if p]
     return terms
