@@ -85,6 +85,12 @@ class GenerationRequest(BaseModel):
     only on the dose path for a known patient."""
     drug_names: dict[str, list[str]] = Field(default_factory=dict)
     """Per drug id: its names, aliases, brands and class phrases (folded), to find mentions in evidence."""
+    taking: list[str] = Field(default_factory=list)
+    """Drugs the user said the patient takes that have no monograph, as written (the frame's `unknown_drugs`): a
+    contraindication naming one is this patient's."""
+    partners: list[str] = Field(default_factory=list)
+    """Interaction mode: the drugs or classes the question pairs with the formulary drug that have no monograph, as
+    written ("allopurinol", "thuốc chống trầm cảm ba vòng"): the lines naming them are the answer."""
     drug_own_names: dict[str, list[str]] = Field(default_factory=dict)
     """Per drug id: its names, aliases and brands only (folded): what NAMES the drug in a list answer's claim. A class
     phrase ("giảm đau") is shared by many drugs and names none of them."""

@@ -192,13 +192,17 @@ def patient_of_request(request: GenerationRequest) -> Patient:
     """The patient of a generation request (its slots and patient-context fields, filled from the frame)."""
     patient = patient_in_context(request.population, request.age_months, request.weight_kg, request.route,
                                  request.condition, request.renal, request.hepatic, request.query)
-    return replace(patient, conditions=stated_conditions(request.condition, request.comorbidities))
+    return replace(patient, conditions=stated_conditions(request.condition, request.comorbidities,
+                                                         request.taking))
 
 
-def stated_conditions(condition: str | None, comorbidities: Sequence[str] = ()) -> tuple[str, ...]:
-    """Every condition the user stated about the patient: the one asked about and the others ("bệnh nền")."""
-    # Each phrase of the condition as well as the whole: "rung nhĩ, chưa kiểm soát được" states both.
-    return tuple(dict.fromkeys(p for c in (condition, *comorbidities) if c for p in (c, *parts_of(c))))
+def stated_conditions(condition: str | None, comorbidities: Sequence[str] = (),
+                      taking: Sequence[str] = ()) -> tuple[str, ...]:
+    """Every condition the user stated about the patient: the one asked about and the others ("bệnh nền"), and the
+    drugs they said the patient takes that have no monograph ("đang uống aliskiren"): a contraindication "Phối hợp
+    với aliskiren ở người bệnh suy thận" is then this patient's. Each phrase of a condition counts as well as the
+    whole: "rung nhĩ, chưa kiểm soát được" states both."""
+    return tuple(dict.fromkeys(p for c in (condition, *comorbidities, *taking) if c for p in (c, *parts_of(c))))
 
 
 def select_for(tree: SectionTree, patient: Patient) -> Selection:

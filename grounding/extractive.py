@@ -16,11 +16,12 @@ from core.dosage.model import RegimenLine
 from core.dosage.select import band_words, indication_key, is_renal_line, states_amount
 from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
+from core.partners import names_partner
 from core.sentence_match import asked_words, best_matches, usage_sentence
 from core.text import fold, states_phrase
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
-from grounding.patient_safety import SAFETY_FIRST_PREAMBLE, patient_safety
+from grounding.patient_safety import CONDITIONAL_NOTICE, SAFETY_FIRST_PREAMBLE, patient_safety
 from grounding.question_focus import MAX_FOCUSED, focus
 from grounding.sentences import clean, lines, sentences
 
@@ -223,6 +224,10 @@ class ExtractiveGenerator:
             return self._section(request, evidence), ""
         claims: list[Claim] = list(safety.claims)
         notices: list[str] = [SAFETY_FIRST_PREAMBLE] if safety.claims else []
+        if safety.conditional:
+            # A contraindication quoted because it names the patient's context, though it also needs a condition the
+            # patient is not known to have: said so, so it is read as "not if …", not as "yes, safe".
+            notices.append(CONDITIONAL_NOTICE)
         for tree in trees:
             selection = select_lines(tree.tree, patient)
             if selection.exclusions:
@@ -327,7 +332,8 @@ class ExtractiveGenerator:
                 if chunk.drug_id != drug_id or chunk.section_key != "tuong_tac_thuoc":
                     continue
                 for sentence in sentences(chunk.text):
-                    if any(states_phrase(sentence, n) for n in other_names):
+                    if any(states_phrase(sentence, n) for n in other_names) or any(
+                            names_partner(sentence, p) for p in request.partners):
                         claims.append(Claim(text=f"{_title(chunk)} — {sentence}", citations=[chunk.doc_id]))
         return claims
 

@@ -34,14 +34,20 @@ from core.dosage.bands import hepatic_grade, impairment_grades, read_band
 from core.dosage.lines import dose_quantities, excludes
 from core.dosage.model import Band, Patient
 from core.dosage.select import band_admits, indication_words
+from core.spelling import drug_words
 from core.text import fold
 from core.vocabulary import PATIENT_TERMS, condition_variants
 from grounding.answer import Claim
+from grounding.line_conditions import child_qualifier, conjuncts, items
 from grounding.sentences import sentences
 
 SAFETY_SECTIONS = ("chong_chi_dinh", "than_trong", "thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
 MAX_SENTENCES_PER_SECTION = 3
 SAFETY_FIRST_PREAMBLE = "Lưu ý an toàn Dược thư ghi cho bối cảnh bệnh nhân đã nêu (đọc trước phần liều):"
+CONDITIONAL_NOTICE = (
+    "Có dòng chống chỉ định dưới đây chỉ áp dụng khi bệnh nhân có thêm điều kiện ghi trong chính dòng đó (thuốc dùng "
+    "kèm hoặc bệnh kèm theo) mà câu hỏi chưa nêu; nếu bệnh nhân có điều kiện đó thì không dùng thuốc này."
+)
 _HEPATIC_COVERS = {"mild": {"mild"}, "moderate": {"mild", "moderate"}, "severe": {"severe"}}
 NEONATE_MONTHS = 1.0
 """A newborn ("trẻ sơ sinh") is a child in the first month of life (28 days; a month is the safe reading)."""
@@ -70,6 +76,10 @@ class PatientSafety:
     """The contexts ("renal", "hepatic") `adjustments` are for."""
     excluded_by_age: bool = False
     """The excluding sentence is a child's age/weight exclusion (not a contraindication of a condition)."""
+    conditional: bool = False
+    """A quoted contraindication names the patient's context or group together with a condition the patient is
+    not known to have ("Phối hợp với colchicin ở người bệnh suy thận" for a renal patient who takes no colchicine):
+    a caution to read before the dose, not an exclusion (the reply says so)."""
 
 
 def contexts(patient: Patient, *, pregnant: bool = False, breastfeeding: bool = False) -> list[str]:
@@ -130,11 +140,28 @@ def _applies(sentence: str, context: str, patient: Patient) -> bool:
 
 def excludes_child(sentence: str, patient: Patient, indication: str | None = None, *,
                    contraindication: bool = False) -> bool:
-    """The sentence is an exclusion whose age/weight band (or "trẻ sơ sinh") holds this child.
+    """The sentence is an exclusion whose age/weight band (or "trẻ sơ sinh") holds this child, and whatever
+    qualifies the group ("Trẻ sơ sinh thiếu tháng nghi ngờ viêm ruột hoại tử") is the child's too.
 
     `contraindication`: the sentence is a line of "Chống chỉ định", where naming a group ("Trẻ em dưới 16 tuổi, vì
     nguy cơ hội chứng Reye") is itself the exclusion — unless it names a form or a dose ("dạng viên", "liều cao"):
     then only that form is excluded."""
+    return child_group_holds(sentence, patient, indication, contraindication=contraindication) and \
+        _qualifier_met(sentence, patient)
+
+
+def _qualifier_met(sentence: str, patient: Patient) -> bool:
+    """The condition qualifying a child group is the patient's (a stated condition, or their renal/hepatic context);
+    a group standing alone needs nothing more. A newborn "đang có chảy máu" is not every newborn: withholding the
+    dose from one without that condition would hide the dose the book gives them."""
+    qualifier = child_qualifier(sentence)
+    return qualifier is None or _met(qualifier, patient, contexts(patient), _stated(patient))
+
+
+def child_group_holds(sentence: str, patient: Patient, indication: str | None = None, *,
+                      contraindication: bool = False) -> bool:
+    """The sentence is an exclusion whose age/weight band (or "trẻ sơ sinh") holds this child (what qualifies the
+    group not considered)."""
     if not is_child(patient):
         return False
     folded = fold(sentence)
@@ -242,12 +269,67 @@ def _continues(previous_contexts: list[str], sentence: str) -> bool:
     return bool(previous_contexts) and bool(dose_quantities(folded)) and not _OTHER_GROUP.search(folded)
 
 
+def _stated(patient: Patient) -> list[str]:
+    return [c for c in patient.conditions if condition_phrase(c) or drug_words(c)]
+
+
+_PEOPLE = re.compile(r"^(?:(?:o|cho|nguoi benh|nguoi|benh nhan|nguoi lon)\s*)+$")
+_ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia)\b")
+ELDERLY_MONTHS = 65 * 12
+
+
+def _takes_or_has(part: str, condition: str) -> bool:
+    """The part names a condition the user stated, or a drug the user said the patient takes (whatever its
+    spelling: "colchicine" is the book's "colchicin")."""
+    if names_condition_or_variant(part, condition):
+        return True
+    folded = fold(part)
+    exception = _EXCEPT.search(folded)  # "trừ khi … bệnh Kawasaki": the group still allowed, not a condition
+    return bool(drug_words(condition) & drug_words(folded[:exception.start()] if exception else folded))
+
+
+def _met(part: str, patient: Patient, active: Sequence[str], conditions: Sequence[str]) -> bool:
+    """One condition of a contraindication holds for this patient: a context of theirs whose band or grade admits
+    them, a condition or co-medication they stated, a group they are in. Unknown = not met (the line is then
+    quoted as a caution, never as this patient's exclusion)."""
+    folded = fold(part)
+    stated = [c for c in active if _states(folded, c)]
+    if stated and any(_contraindicates(part, c, patient) for c in stated):
+        return True
+    if any(_takes_or_has(part, c) for c in conditions):
+        return True
+    if _ELDERLY.search(folded):
+        return patient.elderly or (patient.age_months is not None and patient.age_months >= ELDERLY_MONTHS)
+    if _CHILD_TERMS.search(folded) and not stated:
+        return child_group_holds(part, patient, patient.indication, contraindication=True)
+    return bool(_PEOPLE.match(folded))
+
+
+def line_contraindicates(sentence: str, patient: Patient, active: Sequence[str],
+                         conditions: Sequence[str]) -> tuple[bool, bool]:
+    """(the line contraindicates the drug for this patient, the line is conditional for them).
+
+    A line of "Chống chỉ định" lists separate contraindications (grounding.line_conditions.items); one of them
+    applies only when EVERY condition it states holds for this patient (grounding.line_conditions.conjuncts):
+    "Phối hợp với colchicin ở người bệnh suy thận" is no contraindication for a renal patient who takes no
+    colchicine, "suy gan nặng kèm suy thận" none for one with normal liver. It is conditional when some of its
+    conditions hold and others are not known: quoted as a caution. A line whose conditions all hold still blocks
+    the dose."""
+    conditional = False
+    for item in items(sentence):
+        met = [_met(part, patient, active, conditions) for part in conjuncts(item)]
+        if all(met):
+            return True, False
+        conditional = conditional or (any(met) and len(met) > 1)
+    return False, conditional
+
+
 def patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bool = False,
                    breastfeeding: bool = False) -> PatientSafety:
     active = contexts(patient, pregnant=pregnant, breastfeeding=breastfeeding)
     child = is_child(patient)
     result = PatientSafety()
-    conditions = [c for c in patient.conditions if condition_phrase(c)]
+    conditions = _stated(patient)
     if not active and not child and not conditions:
         return result
     for section in SAFETY_SECTIONS:
@@ -262,7 +344,7 @@ def patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: boo
                 # names: that sentence is this patient's (the book's warning for elderly patients with dementia
                 # given an antipsychotic; "Bệnh Parkinson." in Chống chỉ định means no dose).
                 named = section in ("chong_chi_dinh", "than_trong") and any(
-                    names_condition_or_variant(sentence, c) for c in conditions)
+                    _takes_or_has(sentence, c) for c in conditions)
                 continued = list(previous) if not stated and _continues(previous, sentence) else []
                 if continued:
                     sentence_for_band = f"{lead} {sentence}"  # the grade/band of the sentence it continues
@@ -272,19 +354,24 @@ def patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: boo
                 whole = section in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu") and (
                     ("pregnant" in active and section == "thoi_ky_mang_thai")
                     or ("breastfeeding" in active and section == "thoi_ky_cho_con_bu"))
-                excluded = section in ("chong_chi_dinh", "than_trong") and excludes_child(
+                group = section in ("chong_chi_dinh", "than_trong") and child_group_holds(
                     sentence, patient, patient.indication, contraindication=section == "chong_chi_dinh")
-                if not stated and not continued and not excluded and not named and not (whole and picked < 2):
+                excluded = group and _qualifier_met(sentence, patient)
+                # A child's group qualified by a condition the child is not known to have: a caution, shown.
+                qualified = group and not excluded
+                if not stated and not continued and not group and not named and not (whole and picked < 2):
                     continue
-                if picked >= MAX_SENTENCES_PER_SECTION and not excluded and not named:
+                if picked >= MAX_SENTENCES_PER_SECTION and not group and not named:
                     continue
                 picked += 1
                 claim = Claim(text=sentence, citations=[chunk.doc_id])
                 result.claims.append(claim)
                 result.excluded_by_age = result.excluded_by_age or excluded
-                if excluded or (section == "chong_chi_dinh" and (named or any(
-                        _contraindicates(sentence, c, patient) for c in stated))):
+                blocks, conditional = (line_contraindicates(sentence, patient, active, conditions)
+                                       if section == "chong_chi_dinh" and (named or stated) else (False, False))
+                if excluded or blocks:
                     result.contraindicated = True
+                result.conditional = result.conditional or conditional or (qualified and section == "chong_chi_dinh")
                 dose_for = [c for c in (*stated, *continued) if c in ("renal", "hepatic")
                             and _applies(sentence_for_band, c, patient)]
                 if dose_for and dose_quantities(folded) and not excluded:

@@ -67,6 +67,7 @@ _DRUG_SUFFIX = re.compile(
     r"peridol|odone)$|^(cef|ceph|levo|dexa|methyl|fos|oxc)[a-z]{4,}$"
 )
 _DRUG_CUE = frozenset({"thuoc", "biet", "duoc"})  # "thuốc X", "biệt dược X"
+_TAKING = frozenset({"dung", "uong"})
 _MIXED_CASE = re.compile(r"^[A-Za-z]*[a-z][A-Z]")
 """An abbreviation typed with inner capitals ("ClCr", "eGFR", "HbA1c"), never how a drug name is written."""
 
@@ -273,6 +274,9 @@ class DrugResolver:
             if f in CLINICAL_TERMS or _MIXED_CASE.match(token.raw):
                 continue  # "ClCr 40 ml/phút", "eGFR", "bệnh Kawasaki": clinical words, not unknown drugs
             after_cue = i > 0 and tokens[i - 1].folded in _DRUG_CUE and not is_vietnamese_word(f)
+            # "đang dùng allopurinol", "đang uống colchicin": what the patient already takes is a drug's name.
+            after_cue = after_cue or (i > 1 and tokens[i - 2].folded == "dang" and tokens[i - 1].folded in _TAKING
+                                      and not is_vietnamese_word(f) and f.isalpha() and len(f) >= 5)
             capitalised = (
                 token.raw[:1].isupper() and not token.raw.isupper() and len(f) >= 4 and f.isalpha()
                 and not is_vietnamese_word(f)

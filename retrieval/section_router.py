@@ -74,9 +74,11 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
 _STRENGTH = _r(r"\b(vien|goi|ong|lo|chai|tuyp|hop)\b.*\b(bao nhieu|may) (mg|g|ml|mcg)\b")
 _DOSE_CONTEXT = _r(r"\b(uong|lieu|cho|tiem|truyen|moi lan|mot lan|lan|ngay|dung|be|tre|nguoi|kg|tuoi)\b")
 
-# "… dùng khi nào?" asks when it is used (the indications), not how: "nào" counts only after "thế"/"như thế".
-_HOW_TO_TAKE = _r(r"\b(dung|uong|xai|su dung|tiem)( [a-z0-9]+){1,2}(?<! khi) (ra sao|sao|the nao|nhu the nao)"
-                  r"( a| nhi| vay| ha| nhe)?\s*[?.!]*$")
+# "… dùng khi nào?" asks when it is used (the indications), not how: "nào" counts only after "thế"/"như thế". The
+# drug may stand after the verb ("uống loperamid thế nào") or before it ("loperamid dùng thế nào"); "… thì làm thế
+# nào", "uống rồi thì sao" ask what to do next, not how to take it.
+_HOW_TO_TAKE = _r(r"\b(dung|uong|xai|su dung|tiem)( (?!(?:lam|thi|roi|xong|phai|bi)\b)[a-z0-9]+){0,2}(?<! khi) "
+                  r"(ra sao|sao|the nao|nhu the nao)( a| nhi| vay| ha| nhe)?\s*[?.!]*$")
 
 _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
     # "đang uống aspirin liều thấp" describes what the patient takes; it does not ask a dose.

@@ -170,6 +170,9 @@ def is_symptom(condition: str) -> bool:
     return any(folded == s or folded.startswith(s + " ") or folded.startswith(s + ",") for s in _SYMPTOMS)
 
 
+_DENIAL_BEFORE = re.compile(r"\b(?:khong|chua|chang)(?: he)?\s+$")
+
+
 def condition_in_drug_turn(text: str) -> str | None:
     """The indication a drug question names ("… cho người lớn bị gút", "… để trị loét dạ dày")."""
     text = normalize(text)
@@ -177,8 +180,10 @@ def condition_in_drug_turn(text: str) -> str | None:
     if len(text) != len(folded):
         text = folded
     # "lên cơn hen", "lên cơn co giật": an attack named by "lên" is the indication too ("lên" alone is not one).
-    m = re.search(r"\b(?:bi|de tri|de dieu tri|dieu tri|de chua|len(?= con\b))\s+(?!(?:sao|gi|lam sao|benh gi|benh nao|"
-                  r"nhung benh|cac benh|gi)\b)", folded)
+    # "không bị suy gan", "chưa bị sốt": a denied state is not what the dose is for (nor the patient's condition).
+    m = next((c for c in re.finditer(r"\b(?:bi|de tri|de dieu tri|dieu tri|de chua|len(?= con\b))\s+(?!(?:sao|gi|"
+                                     r"lam sao|benh gi|benh nao|nhung benh|cac benh|gi)\b)", folded)
+              if not _DENIAL_BEFORE.search(folded[:c.start()])), None)
     if not m:
         return None
     folded_turn = text == folded or text.lower() == folded

@@ -114,7 +114,7 @@ def indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame) -> lis
     Severity sub-bands of one indication ("Nhiễm khuẩn nhẹ, vừa" / "nặng") are one indication."""
     safety_patient = replace(patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route,
                                                 None, frame.renal, frame.hepatic),
-                             conditions=stated_conditions(frame.condition, frame.comorbidities))
+                             conditions=stated_conditions(frame.condition, frame.comorbidities, frame.unknown_drugs))
     safety = patient_safety(evidence, safety_patient, pregnant=frame.pregnant, breastfeeding=frame.breastfeeding)
     if safety.contraindicated or safety.adjustments:
         # The safety sections exclude this patient, or give their renal/hepatic adjustment ("suy gan nặng: tối đa
@@ -197,7 +197,7 @@ def route_settled_by_safety(evidence: Sequence[Chunk], frame: QueryFrame, routes
     the patient's renal/hepatic adjustment stated there names no route or every route found."""
     patient = replace(patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route,
                                          frame.condition, frame.renal, frame.hepatic),
-                      conditions=stated_conditions(frame.condition, frame.comorbidities))
+                      conditions=stated_conditions(frame.condition, frame.comorbidities, frame.unknown_drugs))
     safety = patient_safety(evidence, patient, pregnant=frame.pregnant, breastfeeding=frame.breastfeeding)
     if safety.contraindicated:
         return True

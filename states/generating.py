@@ -38,6 +38,8 @@ def generation_request(ctx: TurnView, services: Services) -> GenerationRequest:
         # Folded names/aliases/classes per drug: how the extractive generator finds mentions in evidence.
         drug_names={d: services.names.names_of(d) for d in dict.fromkeys([*f.drugs, *ctx.candidates])},
         drug_own_names={d: services.names.names_of(d, with_classes=False) for d in ctx.candidates},
+        taking=list(f.unknown_drugs),
+        partners=list(f.unknown_drugs) if mode == "interaction" else [],
     )
 
 

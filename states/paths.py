@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from core.corpus import Chunk, ScoredChunk
 from core.dosage.indication import parts_of
 from core.fuzzy_phrase import fuzzy_states
+from core.partners import names_partner
 from core.text import fold, states_phrase
 from core.vocabulary import PATIENT_TERMS, condition_variants
 from grounding.dosing_select import stated_conditions
@@ -41,7 +42,8 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
                                     else None)  # an injection follow-up's routes are never narrowed away by indication
         routes = one_injection_dose(evidence, frame, routes)
         if frame.has_patient_context or is_child(frame) or (
-                frame.condition and any(condition_phrase(p) for p in parts_of(frame.condition))):
+                frame.condition and any(condition_phrase(p) for p in parts_of(frame.condition))) \
+                or frame.unknown_drugs:
             # Patient context on the dose path: the contraindication/caution sentences for it (and, for a child,
             # the exclusions "Thận trọng"/"Chống chỉ định" state for children) come with the dosage evidence, so
             # the answer states them first (and gives no dose when they exclude this patient).
@@ -57,9 +59,11 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
         # định"), quoted after them.
         evidence += [c for c in safety_evidence(retrieval, frame, frame.drugs[:MAX_DRUGS_SINGLE_PATH])
                      if c.section_key == "than_trong" and c not in evidence]
-    if frame.section_key in CONTEXT_SECTIONS and (frame.renal or frame.hepatic):
+    if frame.section_key == USE_AT_ALL_SECTION and (frame.renal or frame.hepatic):
         # "Suy thận ClCr 40, có dùng … được không?": the book often states the renal/hepatic exclusion in the dosage
-        # section ("Không nên dùng … Clcr < 50 ml/phút"), so that section comes with the one asked for.
+        # section ("Không nên dùng … Clcr < 50 ml/phút"), so that section comes with the one asked for. Not for a
+        # caution question ("người suy thận dùng X cần thận trọng gì"): the section word the user typed wins over
+        # the patient context — the dosage section (and its unextracted renal table) is not what was asked.
         for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
             evidence += [c for c in retrieval.find_by_section(drug_id, DOSING_SECTION) if c not in evidence]
     return evidence, routes
@@ -91,7 +95,10 @@ def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list
     for drug_id in frame.drugs:
         others = [d for d in frame.drugs if d != drug_id]
         for chunk in retrieval.find_by_section(drug_id, "tuong_tac_thuoc"):
-            if chunk.has_quarantined_content or any(retrieval.names.mentions(chunk.text, o) for o in others):
+            if chunk.has_quarantined_content or any(retrieval.names.mentions(chunk.text, o) for o in others) or any(
+                    names_partner(chunk.text, p) for p in frame.unknown_drugs):
+                # A partner without a monograph ("allopurinol", "thuốc chống trầm cảm ba vòng") is found by its
+                # words in the drug's own interaction text, whatever the spelling ("alopurinol").
                 kept.append(chunk)
     return kept
 
@@ -175,6 +182,8 @@ def patient_terms(frame: QueryFrame) -> list[str]:
     if frame.hepatic:
         terms += _PATIENT_TERMS["hepatic"]
     terms += [fold(c) for c in frame.comorbidities if len(fold(c)) >= 3]
+    # A drug the patient takes that has no monograph ("đang uống aliskiren"): the contraindications naming it.
+    terms += [fold(u) for u in frame.unknown_drugs if len(fold(u)) >= 3]
     # The condition asked about may be one the safety sections name ("sa sút trí tuệ", "bệnh Parkinson"), or name
     # in another spelling ("hen phế quản" asked, "bệnh hen" written); each phrase of it counts.
     phrases = [p for p in (condition_phrase(c) for c in stated_conditions(frame.condition, frame.comorbidities)) if p]
@@ -212,8 +221,8 @@ def is_child(frame: QueryFrame) -> bool:
 
 
 DOSING_SECTION = "lieu_luong_cach_dung"
-CONTEXT_SECTIONS = ("chong_chi_dinh", "than_trong")
-"""Sections a "can this patient use it" question is routed to (a renal/hepatic patient also gets the dosage
+USE_AT_ALL_SECTION = "chong_chi_dinh"
+"""The section a "can this patient use it" question is routed to (a renal/hepatic patient also gets the dosage
 section, where the book often states the exclusion for their context)."""
 
 

@@ -52,6 +52,10 @@ def abstain_text(reason: str, frame: QueryFrame, names: NameBook) -> str:
     if reason == "drug_not_in_formulary":
         unknown = ", ".join(frame.unknown_drugs)
         return f"Không tìm thấy {unknown} trong Dược thư. Vui lòng kiểm tra lại tên thuốc (tên gốc hoặc biệt dược)."
+    if reason == "no_interaction_evidence" and frame.unknown_drugs:
+        return (f"Mục Tương tác thuốc của {_drugs(frame, names)} trong Dược thư không nêu "
+                f"{', '.join(frame.unknown_drugs)} ({', '.join(frame.unknown_drugs)} không có chuyên luận riêng "
+                f"trong Dược thư). {NOT_SAFE}")
     if reason == "no_interaction_evidence":
         return (f"Thông tin tương tác giữa {_drugs(frame, names)} không tìm thấy trong mục tương tác thuốc của từng "
                 f"thuốc. {NOT_SAFE}")
@@ -110,7 +114,12 @@ def answer_text(answer: Answer, path: str, frame: QueryFrame, names: NameBook) -
     if answer.preamble:
         head = f"{head}\n{answer.preamble}"  # the generator's number-free notice, e.g. no age band fits
     head = "\n".join([*frame.notes, *about_line(frame), head])  # conversions, corrections, whom it is about
-    if frame.unknown_drugs:
+    if frame.unknown_drugs and path == "interaction":
+        # The partner has no monograph: only the formulary drug's own interaction lines naming it were searched.
+        head = (f"Lưu ý: {', '.join(frame.unknown_drugs)} không có chuyên luận riêng trong Dược thư; dưới đây là các "
+                f"dòng trong mục Tương tác thuốc của {_drugs(frame, names)} có nêu "
+                f"{', '.join(frame.unknown_drugs)}.\n{head}")
+    elif frame.unknown_drugs:
         # A partly-resolved question must not read as if the unknown drug had been checked.
         head = (f"Lưu ý: không tìm thấy {', '.join(frame.unknown_drugs)} trong Dược thư; thông tin dưới đây chỉ "
                 f"về {_drugs(frame, names)}.\n{head}")

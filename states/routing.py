@@ -93,4 +93,7 @@ def no_drug(frame: QueryFrame) -> bool:
 
 
 def interaction_with_two_drugs(frame: QueryFrame) -> bool:
-    return frame.turn_type == "interaction" and len(frame.drugs) >= 2
+    """Two formulary drugs, or one and a drug or class without a monograph ("đang dùng allopurinol, kê thêm
+    amoxicilin"): the interaction section of the one(s) in the book is searched for the other."""
+    return frame.turn_type == "interaction" and (len(frame.drugs) >= 2 or (len(frame.drugs) == 1
+                                                                            and bool(frame.unknown_drugs)))

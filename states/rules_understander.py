@@ -21,6 +21,7 @@ from retrieval.free_form_route import best_sentence_section
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from retrieval.section_router import SectionRoute, asks_every_indication, rank_sections, route_section
+from states.co_agents import class_partners
 from states.conditions import (
     asks_which_drug,
     condition_in_drug_turn,
@@ -183,7 +184,11 @@ class RulesUnderstander:
         drugs = [d for d in _ordered_drugs(text, candidates) if allowed is None or d in allowed]
         # "Kawasaki", "ClCr", "INR": capitalised disease names and clinical terms, not unknown drug names.
         unknown = [u for u in candidates.unknown if not set(fold(u).split()) & CLINICAL_TERMS]
-        if len(unknown) != len(candidates.unknown):
+        if drugs:
+            # "đang dùng thuốc chống trầm cảm ba vòng, thêm haloperidol": a class taken beside the drug is the other
+            # half of an interaction question (it has no monograph: the drug's interaction lines naming it answer).
+            unknown += [c for c in class_partners(text, [c.span for c in candidates.candidates]) if c not in unknown]
+        if len(unknown) != len(candidates.unknown) or unknown != candidates.unknown:
             candidates = candidates.model_copy(update={"unknown": unknown})
         slots = extract_slots(text)
         route = route_section(text)

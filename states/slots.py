@@ -82,8 +82,17 @@ _CLEARANCE_AFTER = r"(?:[ ,;:(]+(?:[a-z]+ ){0,3}?" + _CLEARANCE_TERMS + \
 _RENAL = re.compile(rf"\b(suy than( (nhe|vua|nang|man|cap|giai doan \d))?{_CLEARANCE_AFTER}|"
                     rf"{_CLEARANCE}|chay than( nhan tao)?|loc mau|(?:tham phan|tham tach)(?: mau| phuc mac)?|"
                     r"benh than|chuc nang than kem)")
-# "không suy thận", "chưa bị suy thận": the words are there, the impairment is not.
-_RENAL_DENIED = re.compile(r"\b(khong|chua|chang)( (bi|co|mac))? suy than\b")
+# "không suy thận", "chưa bị suy gan", "không suy gan, thận": the words are there, the impairment is not.
+_DENIED = re.compile(r"\b(?:khong|chua|chang)(?: (?:he|bi|co|mac))* (?:suy|benh|xo|viem) (?:gan|than)"
+                     r"(?:(?:,| va| hay| hoac| lan| cung)? (?:suy |benh )?(?:gan|than))*\b")
+# "gan thận bình thường", "chức năng gan, thận đều tốt": a normal finding, no impairment (and no condition).
+_ORGANS = r"(?:chuc nang )?(?:gan|than)(?:(?:,| va| voi| lan| cung)? (?:chuc nang )?(?:gan|than))?"
+_ORGAN_FUNCTION = re.compile(rf"\b{_ORGANS}(?: (?:deu|van|con|hoan toan|thi))? (?:binh thuong|con tot|tot|on dinh|khoe)\b")
+""""chức năng thận bình thường": the patient's state, not the indication the dose is for."""
+
+
+def _outside(matches: list[re.Match[str]], spans: list[tuple[int, int]]) -> list[re.Match[str]]:
+    return [m for m in matches if not any(a <= m.start() < b for a, b in spans)]
 _HEPATIC = re.compile(r"\b(suy gan( (?:muc do |o muc )?(nhe|vua|nang))?|xo gan|benh gan|viem gan( [a-z])?|men gan cao|"
                       r"chuc nang gan kem)\b")
 _COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|mac benh|mac|kem theo|bi ca)\b")
@@ -451,10 +460,13 @@ def _extract_slots(text: str) -> Slots:
     # "em bầu 8 tháng", "thai 20 tuần": a pregnancy stated by its age is a pregnancy, whoever is named.
     pregnant = bool(_PREGNANT.search(folded) or _PREGNANCY_MONTHS.search(folded))
     breastfeeding = bool(_BREASTFEEDING.search(folded))
-    renal_m = None if _RENAL_DENIED.search(folded) else _RENAL.search(folded)
+    # A denied or normal organ ("không suy gan", "gan thận bình thường") states no impairment: a contraindication
+    # for "suy gan nặng" read from it would withhold a dose the book gives this patient.
+    normal = [m.span() for p in (_DENIED, _ORGAN_FUNCTION) for m in p.finditer(folded)]
+    renal_m = next(iter(_outside(list(_RENAL.finditer(folded)), normal)), None)
     # The graded impairment is the one the book's bands and contraindications name ("xơ gan mất bù, suy gan nặng":
     # the grade "suy gan nặng", not the first disease word), so a graded mention wins over an earlier ungraded one.
-    hepatic_all = list(_HEPATIC.finditer(folded))
+    hepatic_all = _outside(list(_HEPATIC.finditer(folded)), normal)
     hepatic_m = next((m for m in hepatic_all if m.group(2)), hepatic_all[0] if hepatic_all else None)
     comorbidities: list[str] = []
     if _COMORBIDITY_CUE.search(folded):
@@ -500,13 +512,13 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"dung luong|dang|vien|siro|goi|ong|duong|dan|thoi|the|con|me|bo|ba|anh|chi|vo|em|nha|clcr|egfr|"
     r"do thanh thai( creatinin)?|benh nen|sao|ruoi|mot|hai|bon|chin|muoi|pound|pounds|lbs|lb|"
     # "Bé gái", "bé trai", "nam", "nữ": who, not what for.
-    r"trai|gai|nam|nu)\b")
+    r"trai|gai|nam|nu|"
+    # "không suy gan nhưng suy thận": the conjunction joins the patient's states; it is no indication.
+    r"nhung)\b")
 # "38,8 độ": a temperature, not an indication.
 _QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s*(?:tuoi|thang tuoi|thang|tuan tuoi|tuan|ngay tuoi|kg|ky|ki|can|mg|ml|do c|do)?")
 _WEIGHT_WORD = re.compile(r"\b(nang|can nang)(?= (khoang |tam |chung )?\d)")
 _CONTENT = re.compile(r"[a-z]{3,}")
-_ORGAN_FUNCTION = re.compile(r"\b(chuc nang )?(than|gan)( (binh thuong|con tot|tot|on dinh))\b")
-""""chức năng thận bình thường": the patient's state, not the indication the dose is for."""
 MAX_INDICATION_WORDS = 10
 MAX_INDICATION_RUNS = 3
 """The most separate phrases one turn's indication keeps (each is scored against the book's lead-ins)."""
@@ -550,7 +562,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
         for m in re.finditer(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", folded):
             wipe(m.start(), m.end())
     for pattern in (*GESTATION_PHRASES, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC,
-                    _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _RESOLVED):
+                    _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED):
         for m in pattern.finditer(folded):
             if pattern is _RESOLVED and not folded_turn and not _RESOLVED_AS_WRITTEN.match(text[m.start():m.end()].lower()):
                 continue  # "huyết khối tĩnh mạch": "khối" (a clot) folds to "khỏi" (recovered) — typed, it is not

@@ -487,6 +487,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
                   # cáo tiêm bắp … cho trẻ em"; the parser marks no other band-less line an exclusion).
                   and (not line.band.empty or line.context.population is not None)
                   and band_admits(line.band, patient) and _exclusion_for(line, patient, candidates)
+                  and not _for_impairment_not_had(line, patient)
                   # "eGFR dưới 30: chống chỉ định" excludes only a patient whose value is known to be under 30;
                   # without the value it is one of the adjustment lines shown with the question for it.
                   and not (line.band.renal_ml_min is not None and patient.renal_ml_min is None)
@@ -615,6 +616,27 @@ def band_words(line: RegimenLine) -> str:
     opening = line.text[:min(doses)] if doses else ""
     opening = re.sub(r"(\s+(là|dùng|uống|có thể|liều))+$", "", opening.rstrip(" :,;(")).rstrip(" :,;(")
     return opening if read_band(opening).dimensions else ""
+
+
+_RENAL_WORDS = re.compile(r"\b(suy than|suy chuc nang than|thanh thai creatinin|clcr|egfr|muc loc cau than)\b")
+_HEPATIC_WORDS = re.compile(r"\b(suy gan|suy chuc nang gan|benh gan)\b")
+_BOTH = re.compile(r"\b(kem|kem theo|ca gan (va|lan) than|ca than (va|lan) gan)\b")
+
+
+def _for_impairment_not_had(line: RegimenLine, patient: Patient) -> bool:
+    """An exclusion written for renal or hepatic impairment in its own words ("Chưa xác định được độ an toàn của
+    thuốc ở người suy thận", under a child's indication) is not about a patient without that impairment: withholding
+    their dose for it would hide the dose the book gives them."""
+    folded = fold(line.text)
+    renal = bool(_RENAL_WORDS.search(folded))
+    hepatic = bool(_HEPATIC_WORDS.search(folded))
+    if not (renal or hepatic):
+        return False
+    had_renal, had_hepatic = renal and patient.renal, hepatic and patient.hepatic is not None
+    if renal and hepatic and _BOTH.search(folded):
+        # "chống chỉ định khi suy gan nặng kèm suy thận": both, not either.
+        return not (had_renal and had_hepatic)
+    return not (had_renal or had_hepatic)
 
 
 def _exclusion_for(line: RegimenLine, patient: Patient, lines: list[RegimenLine]) -> bool:

@@ -1,0 +1,37 @@
+"""Whether a line of an interaction section names a drug or class that has no monograph of its own.
+
+"Bệnh nhân gút đang dùng allopurinol, kê thêm amoxicilin …": the book's amoxicillin interaction text names
+"alopurinol" — another spelling of the same drug. "… đang dùng thuốc chống trầm cảm ba vòng, thêm haloperidol":
+haloperidol's text names the class in those words. A partner is matched by its drug words whatever their spelling
+(core.spelling), or, for a class phrase, by the phrase itself or a prefix of at least three words ("thuốc
+chống trầm cảm" names the broader class a tricyclic belongs to).
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.spelling import drug_words
+from core.text import fold, states_phrase
+
+_CLASS_HEAD = re.compile(r"^(?:cac |nhung |nhom )?(?:thuoc|chat|nhom) ")
+MIN_PREFIX_WORDS = 3
+"""A shorter prefix must keep three words: two words of 'chống động kinh' are 'chống đông' (anticoagulants)."""
+
+
+def is_class(partner: str) -> bool:
+    """'thuốc chống trầm cảm ba vòng' is a class; 'allopurinol' is a name."""
+    return _CLASS_HEAD.match(fold(partner)) is not None
+
+
+def class_forms(partner: str) -> list[str]:
+    """The class phrase without its head word, then shorter prefixes of at least three words, longest first."""
+    words = _CLASS_HEAD.sub("", fold(partner)).split()
+    return [" ".join(words[:n]) for n in range(len(words), 0, -1) if n == len(words) or n >= MIN_PREFIX_WORDS]
+
+
+def names_partner(text: str, partner: str) -> bool:
+    if is_class(partner):
+        return any(states_phrase(text, form) for form in class_forms(partner))
+    words = drug_words(partner)
+    return bool(words) and bool(words & drug_words(text))

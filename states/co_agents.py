@@ -1,0 +1,36 @@
+"""A drug class the patient already takes, named beside one formulary drug: "Bệnh nhân đang dùng thuốc chống trầm
+cảm ba vòng, thêm haloperidol có cần lưu ý gì không?" asks about the pair — answered from the formulary drug's
+interaction section (the lines naming the class), not from its cautions."""
+
+from __future__ import annotations
+
+import re
+
+from core.text import fold, normalize
+
+# "đang dùng thuốc X", "phối hợp với thuốc X", "uống chung với các thuốc X": the class phrase runs to a comma, the
+# end, or the words that go on with the question.
+_CLASS_PARTNER = re.compile(
+    r"\b(?:dang (?:dung|uong|su dung|dieu tri bang)|(?:dung|uong|tiem) (?:chung|cung|kem) voi|phoi hop voi|"
+    r"ket hop voi|chung voi|cung voi)\s+"
+    r"(?P<cls>(?:cac |nhung )?(?:thuoc|nhom thuoc) (?!(?:nay|do|ay|nao|gi|kia|khac|dieu tri|tri|de)\b)"
+    r"[a-z0-9]+(?: [a-z0-9]+){0,6}?)"
+    r"(?=\s*(?:[,.;:?!(]|$)|\s+(?:thi|co|them|ke|roi|duoc|khong|va|ma|nay|lau|hang|moi|de|nhung|nen|can|gio)\b)")
+MIN_CLASS_WORDS = 3
+"""'thuốc chống đông' is a class; 'thuốc bổ' names nothing the book's interaction sections can be searched by."""
+
+
+def class_partners(text: str, drug_names: list[str]) -> list[str]:
+    """The class phrases, as written, that the turn pairs with a drug; never one naming a formulary drug given."""
+    written = normalize(text)
+    folded = fold(written)
+    if len(folded) != len(written):
+        written = folded
+    names = [fold(n) for n in drug_names if n]
+    found: list[str] = []
+    for m in _CLASS_PARTNER.finditer(folded):
+        phrase = folded[m.start("cls"):m.end("cls")]
+        if len(phrase.split()) < MIN_CLASS_WORDS or any(n and n in phrase for n in names):
+            continue
+        found.append(written[m.start("cls"):m.end("cls")])
+    return found
