@@ -7,6 +7,7 @@ must ALL hold for it to be a contraindication:
 - a co-medication or another condition before "ở người bệnh …": "Phối hợp với colchicin ở người bệnh suy gan hoặc
   suy thận" is about a patient who takes colchicine AND has liver or kidney disease;
 - a conjunction: "suy gan nặng kèm suy thận" needs both;
+- a cause: "tiêu chảy do vi khuẩn xâm nhập" needs the diarrhoea AND its cause;
 - a qualifier after a child group: "Trẻ sơ sinh thiếu tháng nghi ngờ viêm ruột hoại tử" is about a preterm newborn
   WITH suspected necrotising enterocolitis, not every preterm newborn.
 
@@ -21,6 +22,9 @@ import unicodedata
 from core.text import fold
 
 _CONJUNCTION = re.compile(r"\s+kem(?: theo)?\s+")
+# "<disease> do <cause>": "tiêu chảy do vi khuẩn xâm nhập" is diarrhoea OF that cause, not every diarrhoea (a child
+# with loose stools was refused loperamid's dose by it). The cause is a second condition of the item.
+_CAUSE = re.compile(r"^(?P<main>.+?)\s+do\s+(?=\S)")
 # "<main> ở người bệnh <group>": the main part is a second condition of the same item.
 _QUALIFIED_GROUP = re.compile(r"^(?P<main>.+?)\s+o\s+(?=(?:nguoi benh|nguoi|benh nhan|tre|phu nu)\b)")
 # A child group and its band, as the book opens a child's line: "Trẻ sơ sinh thiếu tháng", "trẻ em dưới 2 tuổi".
@@ -80,6 +84,11 @@ def conjuncts(item: str) -> list[str]:
         group = _QUALIFIED_GROUP.match(folded)
         if group:
             cuts = [(group.end("main"), group.end())]
+    if not cuts:
+        cause = _CAUSE.match(folded)
+        # As written "do" (by, because of), never "đỏ" (red: "ban đỏ") or "độ" that fold to it.
+        if cause and written[cause.end("main"):cause.end()].strip() == "do":
+            cuts = [(cause.end("main"), cause.end("main"))]
     if not cuts:
         return [item]
     parts, start = [], 0

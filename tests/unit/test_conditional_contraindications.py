@@ -88,3 +88,15 @@ def test_a_newborn_line_qualified_by_a_disease_the_child_does_not_have() -> None
 
 def test_an_unqualified_child_group_still_excludes() -> None:
     assert patient_safety(_ccd("Trẻ sơ sinh."), PRETERM_NEWBORN).contraindicated
+
+
+def test_a_disease_of_a_stated_cause_needs_the_cause() -> None:
+    # "tiêu chảy do vi khuẩn xâm nhập" is diarrhoea of that cause: a child with diarrhoea of no stated cause is
+    # shown the line before the dose, not refused it; the cause named excludes.
+    evidence = _ccd("Lỵ cấp (phân có máu, sốt cao); tiêu chảy do vi khuẩn xâm nhập (Salmonella, Shigella).")
+    assert conjuncts("tiêu chảy do vi khuẩn xâm nhập") == ["tiêu chảy", "do vi khuẩn xâm nhập"]
+    assert conjuncts("ban đỏ toàn thân") == ["ban đỏ toàn thân"]  # "đỏ" (red) is not "do" (because of)
+    diarrhoea = Patient(population="pediatric", age_months=72, weight_kg=22, conditions=("tiêu chảy",))
+    assert not patient_safety(evidence, diarrhoea).contraindicated
+    dysentery = Patient(population="pediatric", age_months=72, weight_kg=22, conditions=("lỵ cấp",))
+    assert patient_safety(evidence, dysentery).contraindicated
