@@ -205,6 +205,12 @@ def _as_written(condition: str) -> str:
     return " ".join(words[dropped:])
 
 
+_SHORT_DISEASES = frozenset({"lỵ"})
+"""Diseases named by one word of two letters, as written: "lỵ" (dysentery) is a contraindication the book states
+("Lỵ cấp (phân có máu, sốt cao)"), dropped once as too short to name anything — and the child was dosed. Only typed
+with diacritics: folded, "ly" is also "lý" ("xử lý")."""
+
+
 def condition_phrase(condition: str) -> str:
     """The condition as a sentence of the book would name it: the user's cue words taken off ("tiền sử bệnh
     Parkinson" → "parkinson", "bị sa sút trí tuệ" → "sa sut tri tue"), folded; '' when nothing specific is left."""
@@ -215,6 +221,8 @@ def condition_phrase(condition: str) -> str:
         # thuật bắc cầu động mạch vành" (a contraindication) is not about everyone who asks a painkiller's dose.
         return ""
     specific = (indication_words(phrase) | set(re.findall(r"[a-z]*\d[a-z0-9]*", phrase))) - _SYMPTOMS
+    if set(unicodedata.normalize("NFC", _as_written(condition)).lower().split()) & _SHORT_DISEASES:
+        return phrase  # "bị lỵ": a disease in two letters, typed with its diacritics (matched as written)
     if len(phrase) < MIN_CONDITION_CHARS or phrase in _SYMPTOMS or not specific:
         # Severity or generic words alone ("nặng" left from "nặng mười một ký") name no condition.
         return ""

@@ -98,5 +98,5 @@ def test_a_disease_of_a_stated_cause_needs_the_cause() -> None:
     assert conjuncts("ban đỏ toàn thân") == ["ban đỏ toàn thân"]  # "đỏ" (red) is not "do" (because of)
     diarrhoea = Patient(population="pediatric", age_months=72, weight_kg=22, conditions=("tiêu chảy",))
     assert not patient_safety(evidence, diarrhoea).contraindicated
-    dysentery = Patient(population="pediatric", age_months=72, weight_kg=22, conditions=("lỵ cấp",))
+    dysentery = Patient(population="pediatric", age_months=72, weight_kg=22, conditions=("bị lỵ",))
     assert patient_safety(evidence, dysentery).contraindicated
