@@ -181,14 +181,17 @@ def condition_in_drug_turn(text: str) -> str | None:
         text = folded
     # "lên cơn hen", "lên cơn co giật": an attack named by "lên" is the indication too ("lên" alone is not one).
     # "không bị suy gan", "chưa bị sốt": a denied state is not what the dose is for (nor the patient's condition).
-    m = next((c for c in re.finditer(r"\b(?:bi|de tri|de dieu tri|dieu tri|de chua|len(?= con\b))\s+(?!(?:sao|gi|"
+    # "chuẩn bị nhổ răng" (getting ready to): the "bị" of "chuẩn bị" is no illness cue.
+    m = next((c for c in re.finditer(r"(?<!chuan )\b(?:bi|de tri|de dieu tri|dieu tri|de chua|len(?= con\b))\s+(?!(?:sao|gi|"
                                      r"lam sao|benh gi|benh nao|nhung benh|cac benh|gi)\b)", folded)
               if not _DENIAL_BEFORE.search(folded[:c.start()])), None)
     if not m:
         return None
     folded_turn = text == folded or text.lower() == folded
+    # "bị hen phế quản từ nhỏ", "… lâu năm": since when is not the condition's name (the book writes "tiền sử bệnh hen").
     stops = (s for s in re.finditer(r"[,.;?!]|\s+(?:thi|phai|nen|co|duoc|khong|lam|uong|dung|cho|de|lieu|bao nhieu|"
-                                    r"may|khi|sau|truoc)\b", folded[m.end():])
+                                    r"may|khi|sau|truoc|tu nho|tu be|tu lau|lau nam|lau roi|nhieu nam)\b",
+                                    folded[m.end():])
              # "bị đau cơ", "bị sâu răng": a word written otherwise than the question word it folds to ("có",
              # "sau") is part of the indication (core.vocabulary.is_question_syllable).
              if s.group(0) in ",.;?!" or is_question_syllable(text[m.end() + s.start():m.end() + s.end()],

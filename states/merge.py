@@ -180,7 +180,9 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         # "em nó 2 tuổi cũng bị thì sao": the other person has the same illness — the question's indication stays
         # (their age, weight and other conditions do not). Named again in the turn ("còn tôi cũng bị tiêu chảy cấp"),
         # the turn's own words are the indication: they may say it more exactly than the first person's.
-        condition = (_own_illness(text, person) if new.condition is None else None) or prior.condition
+        own = _own_illness(text, person) if new.condition is None else None
+        # Said shorter than before ("cũng phải nhổ răng" after "nhổ răng, dự phòng viêm nội tâm mạc"): the fuller words.
+        condition = prior.condition if own and fold(own) in fold(prior.condition) else own or prior.condition
         base = base.model_copy(update={"condition": condition, "condition_relation": prior.condition_relation})
     merged = _merge(new, base, pending, text)
     english = person is not None and person_of(text) is None  # named in English: its words are no illness
@@ -188,6 +190,10 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
             not english:
         # "bố tụi nhỏ cũng bị giardia, uống sao": the new person's own illness, named in this turn.
         own = _own_illness(text, person)
+        if own and _ALSO_ILL.search(fold(text)) and prior.condition and fold(own) in fold(prior.condition):
+            # "… cũng phải nhổ răng" after "chuẩn bị nhổ răng, cần dự phòng viêm nội tâm mạc": the same reason, said
+            # shorter — the first person's fuller words name the indication the book doses.
+            own = prior.condition
         if own:
             merged = merged.model_copy(update={"condition": own, "condition_relation": "indication"})
     if switched and merged is not new and person is not None:
@@ -335,10 +341,22 @@ def _condition_reply(new: QueryFrame, prior: QueryFrame, pending: Pending, text:
     # The answer to "which indication?" on a dose question keeps the dose question (states.clarify).
     turn = prior.turn_type if prior.turn_type in ("condition_to_drug", "symptom_to_drug", "dosing_calc") \
         else "symptom_to_drug"
+    condition = new.condition
+    if condition is None and len(phrase.split()) > MAX_CONDITION_REPLY_WORDS:
+        # "Còn con tôi 6 tuổi, 20 kg, cũng phải nhổ răng, cho uống thì sao?": a whole new question, not the name of
+        # the condition asked for — its condition words only (the whole turn once became the indication).
+        condition = dose_indication(text, [])
+        if condition is None:
+            return None
+    condition = condition or phrase
     return _settled(prior.model_copy(update={
-        **_slot_updates(new, prior), "turn_type": turn, "condition": new.condition or phrase,
-        "condition_relation": "indication", "condition_ambiguous": is_ambiguous_condition(new.condition or phrase),
+        **_slot_updates(new, prior), "turn_type": turn, "condition": condition,
+        "condition_relation": "indication", "condition_ambiguous": is_ambiguous_condition(condition),
     }), confidence=0.75)
+
+
+MAX_CONDITION_REPLY_WORDS = 8
+"""The longest reply read whole as the condition asked for ("viêm họng do liên cầu", "đau bụng kinh")."""
 
 
 def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: str) -> QueryFrame:
@@ -596,7 +614,7 @@ def _has_person_values(frame: QueryFrame) -> bool:
 _PURPOSE = re.compile(r"^(giam|ha|chong|du phong|cat|de)\b")
 
 
-_ALSO_ILL = re.compile(r"\b(cung bi|cung mac|cung dang bi|cung benh (do|nay)|bi giong)\b")
+_ALSO_ILL = re.compile(r"\b(cung bi|cung mac|cung dang bi|cung benh (do|nay)|bi giong|cung phai|cung can|cung sap)\b")
 _ILLNESS_HEAD = re.compile(r"^(viem|nhiem|dau|sot|benh|hoi chung|loet|du phong|phong ngua|dieu tri|ung thu|roi loan|"
                            r"di ung|tieu chay|buon non|non|mat ngu|tram cam|loan than|tam than|zona|thuy dau|herpes)\b")
 """A slot reply's leftover words are taken as the indication only when they open as an illness does ("viêm xoang …",

@@ -53,7 +53,7 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # "còn", "hơi", "mới" before the illness still describe the user.
     (r"(?:^|[,.] ?|\b(?:con|the con|va|nhung|rieng|con ve|a|oi|da|vang|the|vay|thuc ra|ngoai ra) )(?:toi|minh|tui)"
      r"(?= (?:\d+|bi|dang|nang|uong|mang|co thai|cho con bu|nam nay|thi|da|cung|hien|mac|la nguoi|hay|thuong|con|"
-     r"hoi|moi|van)\b)", "self", None),
+     r"hoi|moi|van|phai|muon|can|sap|chuan bi)\b)", "self", None),
     (r"\b(?:ba bau|me bau|phu nu (?:co thai|mang thai|dang mang thai)|nguoi (?:co thai|mang thai)|thai phu|san phu)\b",
      "pregnant", ADULT),
     (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba)\b", "elderly", ADULT),

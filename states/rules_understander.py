@@ -490,7 +490,7 @@ def _states_patient(slots: Slots) -> bool:
 
 
 # The user describing themselves: "tôi bị …", "mình cũng hay bị …", "tôi đang uống …" (folded).
-_SELF_ILL = re.compile(r"\b(?:toi|minh|tui)(?: (?:con|cung|hay|thuong|hoi|moi|van|dang|da|hien))* "
+_SELF_ILL = re.compile(r"\b(?:toi|minh|tui)(?: (?:con|cung|hay|thuong|hoi|moi|van|dang|da|hien|phai|can|muon|sap))* "
                        r"(?:bi|mac|uong|dung|mang thai|co thai)\b")
 
 

@@ -238,3 +238,14 @@ def test_a_pronoun_after_a_list_of_several_drugs_asks_which_offering_the_listed_
     assert set(asked.quick_replies) == {"Ceftriaxon", "Amoxicilin"}
     other = engine.handle("paracetamol người lớn uống bao nhiêu", listed.conversation_id)
     assert other.frame is not None and other.frame["listed"] == []
+
+
+INDICATION = Pending(reason="ambiguous_indication", missing=["condition"], quick_replies=["Loét tá tràng", "Loét dạ dày"])
+
+
+def test_a_whole_new_question_after_which_indication_is_not_read_whole_as_the_indication() -> None:
+    prior = understand("Liều omeprazol cho người lớn?")
+    short = merged("loét dạ dày", prior, INDICATION)
+    assert short.condition == "loét dạ dày"  # the answer to the question asked
+    long = merged("Còn con tôi 10 tuổi, 30 kg, cũng đang bị trào ngược dạ dày thực quản thì sao?", prior, INDICATION)
+    assert long.condition is not None and "10 tuổi" not in long.condition and "con tôi" not in long.condition
