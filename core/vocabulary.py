@@ -49,8 +49,10 @@ ROUTES: tuple[RouteTerms, ...] = (
     RouteTerms("topical", ("boi", "dung ngoai", "ngoai da", "thuoc mo"),
                ("boi(?! vi\\b)", "thoa", "dung ngoai", "ngoai da", "kem boi", "thuoc mo"),
                as_written=("bôi", "thoa", "dùng ngoài", "ngoài da", "mỡ")),
-    RouteTerms("inhaled", ("khi dung", "hit", "phun mu", "xit", "binh xit"), ("khi dung", "xit", "hit", "phun mu", "binh xit"),
-               as_written=("khí dung", "xịt", "hít", "phun mù")),
+    # "máy phun" (a nebuliser) is how users name the inhaled route by its device.
+    RouteTerms("inhaled", ("khi dung", "hit", "phun mu", "xit", "binh xit"),
+               ("khi dung", "xit", "hit", "phun mu", "binh xit", "may phun", "phun suong"),
+               as_written=("khí dung", "xịt", "hít", "phun mù", "máy phun", "phun sương")),
     # "ngậm dưới lưỡi" (sublingual) is not oral: isosorbid dinitrat's sublingual and oral regimens differ.
     RouteTerms("oral", ("uong", "duong uong"), ("uong", "duong uong", "nhai")),
 )

@@ -62,7 +62,12 @@ _NEWBORN = NEWBORN
 # --- route -----------------------------------------------------------------------------------------------
 _ROUTES = route_patterns("chat")
 _AS_WRITTEN = {r.route: r.as_written for r in ROUTES if r.as_written}
-_ASCII_INHALED = re.compile(r"\b(xit|hit|phun mu|binh xit|(may|bang|dang|duong|phun|thuoc) khi dung|khi dung (cho|mot|ngay|lan))\b")
+# Typed without diacritics "khi dung" is "khí dung" (inhaled) or "khi dùng" (when using): only the words around it
+# decide. A nebuliser ("máy phun", "qua máy phun", "dung dịch khí dung") is inhaled whatever it folds beside; "khi
+# dung qua" alone stays undecided ("khi dùng quá liều" is an overdose, not a route).
+_ASCII_INHALED = re.compile(r"\b(xit|hit|phun mu|binh xit|may phun|phun suong|buong dem|"
+                            r"(may|bang|dang|duong|phun|thuoc|dung dich) khi dung|"
+                            r"khi dung (cho|mot|ngay|lan|qua (?:may|binh|buong|mat na)))\b")
 
 # --- patient context -------------------------------------------------------------------------------------
 _PREGNANT = CHAT_PREGNANT
@@ -507,6 +512,8 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"lieu( (luong|dung|khoi dau|ban dau|bat dau|duy tri|toi da|thong thuong|thuong dung|uong|tiem))?|bi|"
     r"cach dung|bao nhieu|the nao|nhu the nao|ra sao|the sao|la|cho|cua|duoc|khong|co|nen|can|phai|dung|uong|"
     r"tiem( bap| tinh mach| duoi da)?|truyen( tinh mach)?|dat (truc trang|hau mon)|ngam|nho|boi|xit|thuoc|"
+    # the inhaled route named by its device ("qua máy phun", "phun sương"): how, not what for
+    r"(qua )?may phun|phun (mu|suong)|binh xit|buong dem|"
     r"mot (lan|ngay)|moi (lan|ngay)|(?:may|bao nhieu|1|mot) lan|lan|may|toi da|hoi|toi|minh|ban|giup|xem|biet|muon|xin|vay|a|nhe|oi|roi|voi|va|hay|nao|gi|khi|thi|"
     r"benh nhan|nguoi benh|nguoi|mg|ml|g|kg|ky|ki|can|tuoi|thang|tuan|ngay|khoi dau|ban dau|duy tri|"
     r"dung luong|dang|vien|siro|goi|ong|duong|dan|thoi|the|con|me|bo|ba|anh|chi|vo|em|nha|clcr|egfr|"
