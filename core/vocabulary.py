@@ -96,6 +96,23 @@ CHAT_CHILD = _alternation((
     "con em", "con nha", "con trai", "con gai", "nhi", "thieu nhi", "nhu nhi", "hoc sinh", "thieu nien",
 ))
 
+# Medical terms that fold onto a word for a child: "bể thận" (the renal pelvis: "viêm thận – bể thận") folds to "be
+# than", "rung nhĩ", "cuồng nhĩ", "tâm nhĩ", "nhĩ thất" (the atria) to "… nhi". Typed without diacritics they are
+# still the term, never "bé" or "nhi" (paediatric). "bé thân nhiệt 39 độ" (the child's temperature) is a child.
+TERMS_FOLDING_TO_CHILD = re.compile(r"\b(?:be than(?! nhiet)|(?:rung|cuong|tam) nhi|nhi that)\b")
+
+
+def without_terms_folding_to_child(folded: str) -> str:
+    """The folded text with those terms blanked (same length, so positions still map to the text as typed)."""
+    return TERMS_FOLDING_TO_CHILD.sub(lambda m: " " * len(m.group(0)), folded)
+
+
+# Folded, "con ngua", "con bo", "con lon" are also "còn ngứa" (still itching), "còn bố" (and the father), "còn lớn"
+# (still big; "con lớn", the older child): the animal reading ("con ngựa", "con bò", "con lợn") is one of two. Made
+# someone's ("con ngua nha toi"), the animal is unmistakable.
+FOLDS_NOT_ONLY_ANIMAL = re.compile(r"\bcon (?:ngua|bo|lon)\b(?! (?:nha|cua) (?:toi|minh|em|tui|tao|anh|chi)\b)")
+
+
 # --- patient context ---------------------------------------------------------------------------------------
 PATIENT_TERMS: dict[str, tuple[str, ...]] = {
     "pregnant": ("mang thai", "co thai", "thai ky", "thai phu", "phu nu co thai"),

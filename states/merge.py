@@ -27,6 +27,7 @@ from states.followup import adds_interaction_partner, has_anaphora, is_elliptica
 from states.frame import Pending, QueryFrame
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
+from states.scope import about_a_person
 from states.slots import dose_indication
 
 _PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
@@ -173,7 +174,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     prior = prior.model_copy(update={"notes": []})
     new = _bare_number_answer(new, pending, text, notes)
     new = _after_lookup(new, prior, text)
-    person = person_of(text) or english_person(text)
+    person = person_of(text, about_a_person=about_a_person(prior)) or english_person(text)
     switched = person is not None and not new.non_human and switches_person(prior, person)
     base = forget_person(prior) if switched else prior
     if switched and prior.condition and _ALSO_ILL.search(fold(text)):
@@ -183,7 +184,8 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         condition = (_own_illness(text, person) if new.condition is None else None) or prior.condition
         base = base.model_copy(update={"condition": condition, "condition_relation": prior.condition_relation})
     merged = _merge(new, base, pending, text)
-    english = person is not None and person_of(text) is None  # named in English: its words are no illness
+    # Named in English: its words are no illness.
+    english = person is not None and person_of(text, about_a_person=about_a_person(prior)) is None
     if switched and merged is not new and merged.condition is None and merged.turn_type == "dosing_calc" and \
             not english:
         # "bố tụi nhỏ cũng bị giardia, uống sao": the new person's own illness, named in this turn.

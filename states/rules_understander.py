@@ -37,7 +37,7 @@ from states.followup import has_anaphora, is_elliptical, is_substitution, opens_
 from states.frame import QueryFrame
 from states.person import GENERIC, person_of
 from states.pleasantries import without_pleasantries
-from states.scope import as_child, child_nicknames, looks_non_human
+from states.scope import about_a_person, as_child, child_nicknames, looks_non_human
 from states.shorthand import expand_chat
 from states.slots import Slots, dose_indication, extract_slots
 from states.understander import Understanding, UnderstandingRequest
@@ -160,23 +160,26 @@ class RulesUnderstander:
             text = as_child(normalize(text), nicknames)
         prior = request.prior_frame
         follows = prior is not None and bool(prior.drugs or (prior.kept or {}).get("drugs"))
-        frame = self.parse(text, request.candidates, awaiting_answer=request.pending is not None, follows=follows)
+        frame = self.parse(text, request.candidates, awaiting_answer=request.pending is not None, follows=follows,
+                           prior=prior)
         return Understanding(frame=frame, provider_output=None)
 
     # ---------------------------------------------------------------------------------------------- parse
 
     def parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False,
-              follows: bool = False) -> QueryFrame:
-        """`follows`: the conversation has a question about a drug that this turn may continue."""
+              follows: bool = False, prior: QueryFrame | None = None) -> QueryFrame:
+        """`follows`: the conversation has a question about a drug that this turn may continue. `prior`: the
+        conversation's frame before this turn, which resolves what the words alone leave open (a fold with two
+        readings)."""
         # "ko", "đc", "bn", "ng lớn": written out first, so every rule below reads the words themselves.
         text = expand_chat(normalize(text))
         # "dạ vâng, cảm ơn nhiều ạ. Từ ngày thứ hai thì sao ạ?": the question, not the thanks before it.
         text = without_pleasantries(text)
-        frame = self._parse(text, candidates, awaiting_answer=awaiting_answer, follows=follows)
-        return _with_person_and_notes(frame, text)
+        frame = self._parse(text, candidates, awaiting_answer=awaiting_answer, follows=follows, prior=prior)
+        return _with_person_and_notes(frame, text, human=about_a_person(prior))
 
     def _parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False,
-               follows: bool = False) -> QueryFrame:
+               follows: bool = False, prior: QueryFrame | None = None) -> QueryFrame:
         text = normalize(text)
         folded = fold(text)
         allowed = set(self.names.ids()) if self.names.ids() else None
@@ -200,7 +203,7 @@ class RulesUnderstander:
         name_confidence = min((c.score for c in candidates.candidates), default=100.0) / 100.0
         base = _slot_fields(slots)
 
-        if looks_non_human(text):
+        if looks_non_human(text, about_a_person=about_a_person(prior)):
             # Row 1: an animal subject is out of scope (veterinary use), decided before any clarify.
             return _frame(turn_type="out_of_scope", drugs=drugs, unknown_drugs=unknown, non_human=True,
                               confidence=0.95, **base)
@@ -265,7 +268,8 @@ class RulesUnderstander:
         if _OUT_OF_SCOPE.search(folded):
             return _frame(turn_type="out_of_scope", confidence=0.8)
 
-        if person_of(text) is not None and (is_elliptical(text) or awaiting_answer):
+        if person_of(text, about_a_person=about_a_person(prior)) is not None and (
+                is_elliptical(text) or awaiting_answer):
             # "còn bố nó thì sao?": the same question about another person (merged with the conversation).
             return _frame(turn_type="drug_overview", confidence=0.5, **base)
 
@@ -494,13 +498,14 @@ _SELF_ILL = re.compile(r"\b(?:toi|minh|tui)(?: (?:con|cung|hay|thuong|hoi|moi|va
                        r"(?:bi|mac|uong|dung|mang thai|co thai)\b")
 
 
-def _with_person_and_notes(frame: QueryFrame, text: str) -> QueryFrame:
-    """Whom the turn is about, and what its reply must echo first (a converted unit, a rejected value)."""
+def _with_person_and_notes(frame: QueryFrame, text: str, *, human: bool = False) -> QueryFrame:
+    """Whom the turn is about, and what its reply must echo first (a converted unit, a rejected value). `human`: the
+    conversation is about a human patient (states.scope.about_a_person)."""
     if frame.turn_type in ("smalltalk",):
         return frame
     slots = extract_slots(text)
     update: dict[str, object] = {}
-    person = person_of(text)
+    person = person_of(text, about_a_person=human)
     if person is not None and person.key == "child" and slots.breastfeeding and frame.population == "adult":
         # "em đang cho con bú, bé được 5 tháng …": "bé" is the nursing baby; the patient is the mother, so a later
         # turn about the baby is another person (her breastfeeding is not the baby's).

@@ -22,8 +22,10 @@ from core.vocabulary import (
     INJECTION_AS_WRITTEN,
     NEWBORN,
     ROUTES,
+    TERMS_FOLDING_TO_CHILD,
     is_question_syllable,
     route_patterns,
+    without_terms_folding_to_child,
 )
 from states.quantities import MAX_AGE_YEARS, OWNED_VALUE, fmt, read_weight, spell_out
 
@@ -359,7 +361,8 @@ def extract_population(folded: str, age_months: float | None, *, mother: bool, t
         return "adult"
     # "bác sĩ khoa nhi", "bệnh viện nhi": a job or a place, not the patient.
     folded = _NOT_THE_PATIENT.sub(lambda m: " " * len(m.group(0)), folded)
-    adult, child = bool(_ADULT.search(folded)), _child_named(_BREASTFEEDING.sub(" ", folded), text)
+    adult = bool(_ADULT.search(folded))
+    child = _child_named(without_terms_folding_to_child(_BREASTFEEDING.sub(" ", folded)), text)
     if adult and child:
         # "… nhưng hỏi cho người lớn": whom the question is for, said outright, decides.
         for_adult, for_child = bool(_FOR_ADULT.search(folded)), bool(_FOR_CHILD.search(folded))
@@ -568,9 +571,12 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for name in sorted((fold(n) for n in names if n), key=len, reverse=True):
         for m in re.finditer(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", folded):
             wipe(m.start(), m.end())
+    terms = [m.span() for m in TERMS_FOLDING_TO_CHILD.finditer(folded)]
     for pattern in (*GESTATION_PHRASES, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC,
                     _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED):
         for m in pattern.finditer(folded):
+            if pattern is CHAT_CHILD and any(a <= m.start() < b for a, b in terms):
+                continue  # "viêm thận bể thận", "rung nhĩ": the term's own word, not a child's
             if pattern is _RESOLVED and not folded_turn and not _RESOLVED_AS_WRITTEN.match(text[m.start():m.end()].lower()):
                 continue  # "huyết khối tĩnh mạch": "khối" (a clot) folds to "khỏi" (recovered) — typed, it is not
             wipe(m.start(), m.end())
