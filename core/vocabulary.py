@@ -197,6 +197,12 @@ def condition_variants(folded: str) -> list[str]:
                 rest = folded[len(v):]
                 return [f"{other}{rest}" for other in group if other != v]
     return []
+
+
+CONDITION_VARIANT_SPELLINGS = re.compile(
+    r"\b(?:" + "|".join(sorted((re.escape(v) for group in CONDITION_VARIANTS for v in group), key=len, reverse=True))
+    + r")\b")
+"""Any of those spellings in folded text."""
 # --- drug classes ------------------------------------------------------------------------------------------
 CLASS_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("chong viem khong steroid", "khang viem khong steroid", "nsaid", "nsaids", "cvkns"),

@@ -35,6 +35,12 @@ from states.english import ENGLISH_ONLY, english_patient, english_section, looks
 from states.english_person import english_person
 from states.followup import has_anaphora, is_elliptical, is_substitution, opens_elliptically
 from states.frame import QueryFrame
+from states.next_indication import (
+    INDICATION_SECTIONS,
+    LOOKUPS,
+    asks_again_for_indication,
+    follow_up_indication,
+)
 from states.person import GENERIC, person_of
 from states.pleasantries import without_pleasantries
 from states.scope import about_a_person, as_child, child_nicknames, looks_non_human
@@ -170,7 +176,7 @@ class RulesUnderstander:
               follows: bool = False, prior: QueryFrame | None = None) -> QueryFrame:
         """`follows`: the conversation has a question about a drug that this turn may continue. `prior`: the
         conversation's frame before this turn, which resolves what the words alone leave open (a fold with two
-        readings)."""
+        readings, the indication a follow-up names in place of the one discussed)."""
         # "ko", "đc", "bn", "ng lớn": written out first, so every rule below reads the words themselves.
         text = expand_chat(normalize(text))
         # "dạ vâng, cảm ơn nhiều ạ. Từ ngày thứ hai thì sao ạ?": the question, not the thanks before it.
@@ -262,8 +268,24 @@ class RulesUnderstander:
             # A question about a section with no drug named: a follow-up ("thế còn chống chỉ định?"), merged
             # with the conversation; standing alone it asks which drug.
             turn = "dosing_calc" if route.key == "lieu_luong_cach_dung" else "drug_attribute"
+            indication = self._next_indication(text, prior) if turn == "dosing_calc" else None
+            if indication:
+                # "dự phòng viêm nội tâm mạc thì liều bao nhiêu" after another indication's dose: this one's.
+                base.update(condition=indication, condition_relation="indication")
             return _frame(turn_type=turn, section_key=route.key, confidence=min(route.confidence, 0.7),
                               **base)
+
+        if is_elliptical(text):
+            indication = self._next_indication(text, prior)
+            if indication and prior is not None and prior.turn_type in LOOKUPS:
+                # "còn ngứa do dị ứng thì sao" after "thuốc nào trị mề đay": the same lookup for this condition.
+                kind = "symptom_to_drug" if is_symptom(indication) else "condition_to_drug"
+                return _frame(turn_type=kind, condition=indication, condition_relation="indication",
+                              condition_ambiguous=is_ambiguous_condition(indication), confidence=0.7, **base)
+            if indication:
+                # "còn viêm thận bể thận thì sao" after a dose: the same dose question for this indication.
+                return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=indication,
+                              condition_relation="indication", confidence=0.6, **base)
 
         if _OUT_OF_SCOPE.search(folded):
             return _frame(turn_type="out_of_scope", confidence=0.8)
@@ -422,6 +444,17 @@ class RulesUnderstander:
         if condition and condition_phrase(condition) and condition_stated(safety, condition_phrase(condition)):
             return condition
         return None
+
+    def _next_indication(self, text: str, prior: QueryFrame | None) -> str | None:
+        """The indication a drug-less follow-up names in place of the conversation's, when the book states it:
+        in the indications or dosage of the drug discussed, or, after a lookup, in any drug's indications."""
+        if not asks_again_for_indication(prior) or self.names.section_texts is None:
+            return None
+        assert prior is not None
+        texts = self.names.section_texts
+        drugs = prior.drugs if prior.turn_type not in LOOKUPS else self.names.ids()
+        sections = INDICATION_SECTIONS if prior.turn_type not in LOOKUPS else INDICATION_SECTIONS[:1]
+        return follow_up_indication(text, (texts(d).get(key, "") for d in drugs for key in sections))
 
     def _rank_sections(self, text: str, drugs: list[str]) -> list[SectionRoute]:
         if len(drugs) != 1 or self.names.section_texts is None:

@@ -19,6 +19,7 @@ from core.vocabulary import (
     CHAT_CHILD,
     CHAT_INJECTION,
     CHAT_PREGNANT,
+    CONDITION_VARIANT_SPELLINGS,
     INJECTION_AS_WRITTEN,
     NEWBORN,
     ROUTES,
@@ -586,6 +587,9 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     # "Kawasaki đang sốt" / "còn sốt": the disease's febrile phase, which the book doses apart from the convalescent
     # one — "đang" is kept with it, not wiped as a question word (else both phases' doses were shown).
     kept += [m.span() for m in _PHASE_WORDS.finditer(folded)]
+    # "mày đay", "mề đay" typed without diacritics ("may day", "me day"): the book's spellings of a condition are kept
+    # whole — "may" is not "mấy", "me" not "mẹ".
+    kept += [m.span() for m in CONDITION_VARIANT_SPELLINGS.finditer(folded)]
     for m in _DOSE_QUESTION_WORDS.finditer("".join(blank)):
         if any(a <= m.start() < b for a, b in kept):
             continue

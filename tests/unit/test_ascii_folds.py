@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from states.frame import QueryFrame
+from states.next_indication import follow_up_indication
 from states.person import person_of
 from states.scope import about_a_person, looks_non_human
-from states.slots import extract_slots
+from states.slots import dose_indication, extract_slots
 
 
 @pytest.mark.parametrize("typed", [
@@ -75,3 +76,34 @@ def test_a_childs_temperature_is_a_child() -> None:
 
 def test_atrial_fibrillation_typed_without_diacritics_is_no_paediatric_word() -> None:
     assert extract_slots("benh nhan rung nhi").population == "adult"
+
+
+# --- the indication a follow-up names ------------------------------------------------------------------------------
+
+BOOK = ["Người lớn: Viêm phổi nặng: 1 g/lần. Viêm thận – bể thận: 500 mg/lần. Bệnh Kawasaki: trong giai đoạn "
+        "dưỡng bệnh 3 mg/kg."]
+
+
+@pytest.mark.parametrize(("typed", "indication"), [
+    ("con viem phoi nang thi sao", "viem phoi nang"),
+    ("còn viêm bể thận thì sao?", "viêm bể thận"),
+    ("con ngua mat thi sao", "ngua mat"),  # a symptom, whatever the texts at hand say
+])
+def test_a_follow_up_naming_an_indication_the_book_states_names_it(typed: str, indication: str) -> None:
+    assert follow_up_indication(typed, BOOK) == indication
+
+
+@pytest.mark.parametrize("typed", [
+    "còn thằng lớn thì sao",  # a person
+    "còn gì nữa không",
+    "còn bệnh lạ kia thì sao",  # words the book does not use
+    "hết sốt rồi, giai đoạn dưỡng bệnh thì sao",  # a phase of the same illness
+    "còn nặng thì sao",  # a grade of the same illness
+    "còn bé 5 tuổi 18 kg thì sao",
+])
+def test_a_follow_up_naming_no_new_indication_names_none(typed: str) -> None:
+    assert follow_up_indication(typed, BOOK) is None
+
+
+def test_a_spelling_of_the_book_typed_without_diacritics_is_kept_whole() -> None:
+    assert dose_indication("con may day man tinh thi sao", []) == "may day man tinh"
