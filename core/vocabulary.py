@@ -49,8 +49,10 @@ ROUTES: tuple[RouteTerms, ...] = (
     RouteTerms("topical", ("boi", "dung ngoai", "ngoai da", "thuoc mo"),
                ("boi(?! vi\\b)", "thoa", "dung ngoai", "ngoai da", "kem boi", "thuoc mo"),
                as_written=("bôi", "thoa", "dùng ngoài", "ngoài da", "mỡ")),
-    RouteTerms("inhaled", ("khi dung", "hit", "phun mu", "xit", "binh xit"), ("khi dung", "xit", "hit", "phun mu", "binh xit"),
-               as_written=("khí dung", "xịt", "hít", "phun mù")),
+    # "máy phun" (a nebuliser) is how users name the inhaled route by its device.
+    RouteTerms("inhaled", ("khi dung", "hit", "phun mu", "xit", "binh xit"),
+               ("khi dung", "xit", "hit", "phun mu", "binh xit", "may phun", "phun suong"),
+               as_written=("khí dung", "xịt", "hít", "phun mù", "máy phun", "phun sương")),
     # "ngậm dưới lưỡi" (sublingual) is not oral: isosorbid dinitrat's sublingual and oral regimens differ.
     RouteTerms("oral", ("uong", "duong uong"), ("uong", "duong uong", "nhai")),
 )
@@ -93,6 +95,23 @@ CHAT_CHILD = _alternation((
     "tre em", "tre so sinh", "so sinh", "tre nho", "tre", "be", "em be", "chau", "con toi", "con minh", "con tui",
     "con em", "con nha", "con trai", "con gai", "nhi", "thieu nhi", "nhu nhi", "hoc sinh", "thieu nien",
 ))
+
+# Medical terms that fold onto a word for a child: "bể thận" (the renal pelvis: "viêm thận – bể thận") folds to "be
+# than", "rung nhĩ", "cuồng nhĩ", "tâm nhĩ", "nhĩ thất" (the atria) to "… nhi". Typed without diacritics they are
+# still the term, never "bé" or "nhi" (paediatric). "bé thân nhiệt 39 độ" (the child's temperature) is a child.
+TERMS_FOLDING_TO_CHILD = re.compile(r"\b(?:be than(?! nhiet)|(?:rung|cuong|tam) nhi|nhi that)\b")
+
+
+def without_terms_folding_to_child(folded: str) -> str:
+    """The folded text with those terms blanked (same length, so positions still map to the text as typed)."""
+    return TERMS_FOLDING_TO_CHILD.sub(lambda m: " " * len(m.group(0)), folded)
+
+
+# Folded, "con ngua", "con bo", "con lon" are also "còn ngứa" (still itching), "còn bố" (and the father), "còn lớn"
+# (still big; "con lớn", the older child): the animal reading ("con ngựa", "con bò", "con lợn") is one of two. Made
+# someone's ("con ngua nha toi"), the animal is unmistakable.
+FOLDS_NOT_ONLY_ANIMAL = re.compile(r"\bcon (?:ngua|bo|lon)\b(?! (?:nha|cua) (?:toi|minh|em|tui|tao|anh|chi)\b)")
+
 
 # --- patient context ---------------------------------------------------------------------------------------
 PATIENT_TERMS: dict[str, tuple[str, ...]] = {
@@ -178,6 +197,12 @@ def condition_variants(folded: str) -> list[str]:
                 rest = folded[len(v):]
                 return [f"{other}{rest}" for other in group if other != v]
     return []
+
+
+CONDITION_VARIANT_SPELLINGS = re.compile(
+    r"\b(?:" + "|".join(sorted((re.escape(v) for group in CONDITION_VARIANTS for v in group), key=len, reverse=True))
+    + r")\b")
+"""Any of those spellings in folded text."""
 # --- drug classes ------------------------------------------------------------------------------------------
 CLASS_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("chong viem khong steroid", "khang viem khong steroid", "nsaid", "nsaids", "cvkns"),

@@ -12,7 +12,12 @@ from collections.abc import Sequence
 
 from core.corpus import Chunk
 from core.text import fold, normalize
-from core.vocabulary import CONDITION_SPELLINGS, CONDITION_VARIANTS, is_question_syllable
+from core.vocabulary import (
+    CONDITION_SPELLINGS,
+    CONDITION_VARIANT_SPELLINGS,
+    CONDITION_VARIANTS,
+    is_question_syllable,
+)
 from states.frame import QueryFrame
 
 # "… dùng thuốc gì?", "… uống gì?", "… dùng kháng sinh gì?" — the question tail after the condition.
@@ -36,8 +41,11 @@ _SUBJECTS = ("toi", "minh", "em", "con toi", "con minh", "con", "be", "chau", "n
              "nguoi cao tuoi", "me dang cho con bu", "ong noi", "ba noi", "ong ngoai", "ba ngoai", "me", "bo")
 # Longest first: "người lớn" is the subject, not "người" followed by a condition "lớn …".
 # "thế sỏi thận …", "vậy còn …": the follow-up's opener is not part of the condition.
+# The book's spellings of a condition start with a word a subject folds to ("mề đay" → "me day": "me" is "mẹ", the
+# mother): such a word is the condition's, never stripped as the subject.
+_VARIANT_AHEAD = r"(?!" + CONDITION_VARIANT_SPELLINGS.pattern + r")"
 _SUBJECT = re.compile(r"^(?:(?:the con|the|vay con|vay|con neu|nhung ma|nhung)\s+)?"
-                      r"(?:(?:" + "|".join(sorted(_SUBJECTS, key=len, reverse=True)) + r")\s+)?"
+                      r"(?:" + _VARIANT_AHEAD + r"(?:" + "|".join(sorted(_SUBJECTS, key=len, reverse=True)) + r")\s+)?"
                       # the patient described before the condition: "bé 3 tuổi 14 ký sốt …", "bé nhà em 2 tuổi, 12kg bị …",
                       # "cháu 4 tuổi rưỡi 16 ký …"
                       r"(?:(?:nha (?:em|toi|minh)|nang|duoc|moi|\d+(?:[.,]\d+)?\s*(?:tuoi|thang|tuan|ngay|kg|ky|ki|can|t)\b"
@@ -209,6 +217,10 @@ def condition_in_drug_turn(text: str) -> str | None:
     return phrase or None
 
 
+PHASE_SAID = re.compile(r"\b(?:(?:da )?het sot|khong con sot|(?:giai doan )?duong benh|(?:giai doan )?hoi phuc|"
+                        r"(?:dang|con) sot)\b")
+"""A phase of an illness a turn says ("hết sốt", "giai đoạn dưỡng bệnh"), folded: the book doses some illnesses by
+phase, and a follow-up naming one is the same illness in that phase (states.merge._phase_now)."""
 _PHASE = re.compile(r"\s*(?:(?:da|van|con|dang|nay da)\s+)?(?:het sot|khong con sot|con sot|dang sot|"
                     r"(?:o |trong )?(?:giai doan|thoi ky|dot)\s+\w+)")
 """A comma-joined phase of the disease named ("…, đã hết sốt", "…, giai đoạn dưỡng bệnh")."""

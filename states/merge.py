@@ -21,12 +21,13 @@ import re
 from core.text import fold, normalize
 from core.vocabulary import POPULATION_LABELS_VI
 from states.clarify import format_age, format_number
-from states.conditions import condition_in_drug_turn, is_ambiguous_condition
+from states.conditions import PHASE_SAID, condition_in_drug_turn, is_ambiguous_condition
 from states.english_person import english_person
 from states.followup import adds_interaction_partner, has_anaphora, is_elliptical, is_substitution
 from states.frame import Pending, QueryFrame
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
+from states.scope import about_a_person
 from states.slots import dose_indication
 
 _PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
@@ -77,8 +78,12 @@ def _slot_updates(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
         update["route_family"] = None
     elif new.route_family is not None:
         update["route"] = None  # "thế còn đường tiêm?" after an oral answer: the oral route is not kept
-    if new.condition and not prior.condition:
+    if new.condition and (not prior.condition or (not new.drugs and new.condition_relation == "indication"
+                                                   and new.turn_type == "dosing_calc")):
+        # "còn viêm thận bể thận thì sao" after another indication's dose: the indication this turn names replaces
+        # the carried one (states.next_indication) — the previous indication's dose is never the answer.
         update["condition"] = new.condition
+        update["condition_relation"] = new.condition_relation
     elif new.condition and new.condition != prior.condition and not new.drugs and \
             new.turn_type == prior.turn_type == "dosing_calc":
         # "còn loại giải phóng kéo dài thì sao?" after the immediate-release dose: the follow-up's own indication or
@@ -173,7 +178,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     prior = prior.model_copy(update={"notes": []})
     new = _bare_number_answer(new, pending, text, notes)
     new = _after_lookup(new, prior, text)
-    person = person_of(text) or english_person(text)
+    person = person_of(text, about_a_person=about_a_person(prior)) or english_person(text)
     switched = person is not None and not new.non_human and switches_person(prior, person)
     base = forget_person(prior) if switched else prior
     if switched and prior.condition and _ALSO_ILL.search(fold(text)):
@@ -185,7 +190,8 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         condition = prior.condition if own and fold(own) in fold(prior.condition) else own or prior.condition
         base = base.model_copy(update={"condition": condition, "condition_relation": prior.condition_relation})
     merged = _merge(new, base, pending, text)
-    english = person is not None and person_of(text) is None  # named in English: its words are no illness
+    # Named in English: its words are no illness.
+    english = person is not None and person_of(text, about_a_person=about_a_person(prior)) is None
     if switched and merged is not new and merged.condition is None and merged.turn_type == "dosing_calc" and \
             not english:
         # "bố tụi nhỏ cũng bị giardia, uống sao": the new person's own illness, named in this turn.
@@ -242,18 +248,14 @@ def _after_lookup(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     return new.model_copy(update=update) if update else new
 
 
-_PHASE_SAID = re.compile(r"\b(?:(?:da )?het sot|khong con sot|(?:giai doan )?duong benh|(?:giai doan )?hoi phuc|"
-                         r"(?:dang|con) sot)\b")
-
-
 def _phase_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     """"bé hết sốt rồi, giai đoạn dưỡng bệnh thì uống bao nhiêu?" after "Kawasaki đang sốt": the same illness in its
     other phase, which the book doses apart — the carried condition takes the phase this turn says (else the febrile
     phase's high dose would answer a convalescent question)."""
-    if not merged.condition or merged.condition != prior.condition or not _PHASE_SAID.search(fold(merged.condition)):
+    if not merged.condition or merged.condition != prior.condition or not PHASE_SAID.search(fold(merged.condition)):
         return merged  # only a phase the condition already names is replaced ("… đang sốt" → "… hồi phục")
     folded = fold(text)
-    found = list(_PHASE_SAID.finditer(folded))
+    found = list(PHASE_SAID.finditer(folded))
     if not found:
         return merged
     last = found[-1]

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from core.text import fold, normalize
-from core.vocabulary import POPULATION_LABELS_VI
+from core.vocabulary import FOLDS_NOT_ONLY_ANIMAL, POPULATION_LABELS_VI, without_terms_folding_to_child
 from states.frame import QueryFrame
 from states.quantities import OWNED_VALUE, fmt
 
@@ -105,17 +105,20 @@ def _as_written(text: str, folded: str, m: re.Match[str]) -> str:
     return m.group(0)
 
 
-def person_of(text: str) -> Person | None:
-    """The person the turn is about, when it names one."""
+def person_of(text: str, *, about_a_person: bool = False) -> Person | None:
+    """The person the turn is about, when it names one. `about_a_person`: the conversation is about a human patient,
+    so "con bo no" typed without diacritics is "còn bố nó" (and the child's father), not "con bò" (a cow)."""
     text = normalize(text)
     folded = fold(text)
     if text.isascii() or len(text) != len(folded):
-        scrubbed = _NOT_PERSON.sub(lambda m: " " * len(m.group(0)), folded)
+        scrubbed = _NOT_PERSON.sub(lambda m: m.group(0) if about_a_person and FOLDS_NOT_ONLY_ANIMAL.match(
+            folded, m.start()) else " " * len(m.group(0)), folded)
     else:
         # With diacritics typed, "còn bố" is not "con bò": blank only what is written as an animal.
         scrubbed = folded
         for animal in _NOT_PERSON_WRITTEN.finditer(text):
             scrubbed = scrubbed[:animal.start()] + " " * (animal.end() - animal.start()) + scrubbed[animal.end():]
+    scrubbed = without_terms_folding_to_child(scrubbed)  # "viem than be than" is the renal pelvis, not "bé"
     # "24 ký là cân của anh nó": a value said to be someone else's names them as its owner, not as the patient.
     scrubbed = OWNED_VALUE.sub(lambda m: " " * len(m.group(0)), scrubbed)
     named = _kin_of_name(text)

@@ -35,9 +35,15 @@ from states.english import ENGLISH_ONLY, english_patient, english_section, looks
 from states.english_person import english_person
 from states.followup import has_anaphora, is_elliptical, is_substitution, opens_elliptically
 from states.frame import QueryFrame
+from states.next_indication import (
+    INDICATION_SECTIONS,
+    LOOKUPS,
+    asks_again_for_indication,
+    follow_up_indication,
+)
 from states.person import GENERIC, person_of
 from states.pleasantries import without_pleasantries
-from states.scope import as_child, child_nicknames, looks_non_human
+from states.scope import about_a_person, as_child, child_nicknames, looks_non_human
 from states.shorthand import expand_chat
 from states.slots import Slots, dose_indication, extract_slots
 from states.understander import Understanding, UnderstandingRequest
@@ -160,23 +166,26 @@ class RulesUnderstander:
             text = as_child(normalize(text), nicknames)
         prior = request.prior_frame
         follows = prior is not None and bool(prior.drugs or (prior.kept or {}).get("drugs"))
-        frame = self.parse(text, request.candidates, awaiting_answer=request.pending is not None, follows=follows)
+        frame = self.parse(text, request.candidates, awaiting_answer=request.pending is not None, follows=follows,
+                           prior=prior)
         return Understanding(frame=frame, provider_output=None)
 
     # ---------------------------------------------------------------------------------------------- parse
 
     def parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False,
-              follows: bool = False) -> QueryFrame:
-        """`follows`: the conversation has a question about a drug that this turn may continue."""
+              follows: bool = False, prior: QueryFrame | None = None) -> QueryFrame:
+        """`follows`: the conversation has a question about a drug that this turn may continue. `prior`: the
+        conversation's frame before this turn, which resolves what the words alone leave open (a fold with two
+        readings, the indication a follow-up names in place of the one discussed)."""
         # "ko", "đc", "bn", "ng lớn": written out first, so every rule below reads the words themselves.
         text = expand_chat(normalize(text))
         # "dạ vâng, cảm ơn nhiều ạ. Từ ngày thứ hai thì sao ạ?": the question, not the thanks before it.
         text = without_pleasantries(text)
-        frame = self._parse(text, candidates, awaiting_answer=awaiting_answer, follows=follows)
-        return _with_person_and_notes(frame, text)
+        frame = self._parse(text, candidates, awaiting_answer=awaiting_answer, follows=follows, prior=prior)
+        return _with_person_and_notes(frame, text, human=about_a_person(prior))
 
     def _parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False,
-               follows: bool = False) -> QueryFrame:
+               follows: bool = False, prior: QueryFrame | None = None) -> QueryFrame:
         text = normalize(text)
         folded = fold(text)
         allowed = set(self.names.ids()) if self.names.ids() else None
@@ -200,7 +209,7 @@ class RulesUnderstander:
         name_confidence = min((c.score for c in candidates.candidates), default=100.0) / 100.0
         base = _slot_fields(slots)
 
-        if looks_non_human(text):
+        if looks_non_human(text, about_a_person=about_a_person(prior)):
             # Row 1: an animal subject is out of scope (veterinary use), decided before any clarify.
             return _frame(turn_type="out_of_scope", drugs=drugs, unknown_drugs=unknown, non_human=True,
                               confidence=0.95, **base)
@@ -259,13 +268,30 @@ class RulesUnderstander:
             # A question about a section with no drug named: a follow-up ("thế còn chống chỉ định?"), merged
             # with the conversation; standing alone it asks which drug.
             turn = "dosing_calc" if route.key == "lieu_luong_cach_dung" else "drug_attribute"
+            indication = self._next_indication(text, prior) if turn == "dosing_calc" else None
+            if indication:
+                # "dự phòng viêm nội tâm mạc thì liều bao nhiêu" after another indication's dose: this one's.
+                base.update(condition=indication, condition_relation="indication")
             return _frame(turn_type=turn, section_key=route.key, confidence=min(route.confidence, 0.7),
                               **base)
+
+        if is_elliptical(text):
+            indication = self._next_indication(text, prior)
+            if indication and prior is not None and prior.turn_type in LOOKUPS:
+                # "còn ngứa do dị ứng thì sao" after "thuốc nào trị mề đay": the same lookup for this condition.
+                kind = "symptom_to_drug" if is_symptom(indication) else "condition_to_drug"
+                return _frame(turn_type=kind, condition=indication, condition_relation="indication",
+                              condition_ambiguous=is_ambiguous_condition(indication), confidence=0.7, **base)
+            if indication:
+                # "còn viêm thận bể thận thì sao" after a dose: the same dose question for this indication.
+                return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=indication,
+                              condition_relation="indication", confidence=0.6, **base)
 
         if _OUT_OF_SCOPE.search(folded):
             return _frame(turn_type="out_of_scope", confidence=0.8)
 
-        if person_of(text) is not None and (is_elliptical(text) or awaiting_answer):
+        if person_of(text, about_a_person=about_a_person(prior)) is not None and (
+                is_elliptical(text) or awaiting_answer):
             # "còn bố nó thì sao?": the same question about another person (merged with the conversation).
             return _frame(turn_type="drug_overview", confidence=0.5, **base)
 
@@ -419,6 +445,17 @@ class RulesUnderstander:
             return condition
         return None
 
+    def _next_indication(self, text: str, prior: QueryFrame | None) -> str | None:
+        """The indication a drug-less follow-up names in place of the conversation's, when the book states it:
+        in the indications or dosage of the drug discussed, or, after a lookup, in any drug's indications."""
+        if not asks_again_for_indication(prior) or self.names.section_texts is None:
+            return None
+        assert prior is not None
+        texts = self.names.section_texts
+        drugs = prior.drugs if prior.turn_type not in LOOKUPS else self.names.ids()
+        sections = INDICATION_SECTIONS if prior.turn_type not in LOOKUPS else INDICATION_SECTIONS[:1]
+        return follow_up_indication(text, (texts(d).get(key, "") for d in drugs for key in sections))
+
     def _rank_sections(self, text: str, drugs: list[str]) -> list[SectionRoute]:
         if len(drugs) != 1 or self.names.section_texts is None:
             return []
@@ -494,13 +531,14 @@ _SELF_ILL = re.compile(r"\b(?:toi|minh|tui)(?: (?:con|cung|hay|thuong|hoi|moi|va
                        r"(?:bi|mac|uong|dung|mang thai|co thai)\b")
 
 
-def _with_person_and_notes(frame: QueryFrame, text: str) -> QueryFrame:
-    """Whom the turn is about, and what its reply must echo first (a converted unit, a rejected value)."""
+def _with_person_and_notes(frame: QueryFrame, text: str, *, human: bool = False) -> QueryFrame:
+    """Whom the turn is about, and what its reply must echo first (a converted unit, a rejected value). `human`: the
+    conversation is about a human patient (states.scope.about_a_person)."""
     if frame.turn_type in ("smalltalk",):
         return frame
     slots = extract_slots(text)
     update: dict[str, object] = {}
-    person = person_of(text)
+    person = person_of(text, about_a_person=human)
     if person is not None and person.key == "child" and slots.breastfeeding and frame.population == "adult":
         # "em đang cho con bú, bé được 5 tháng …": "bé" is the nursing baby; the patient is the mother, so a later
         # turn about the baby is another person (her breastfeeding is not the baby's).

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 from core.text import fold
+from core.vocabulary import FOLDS_NOT_ONLY_ANIMAL
+from states.frame import QueryFrame
 
 # Row 1 of the routing table: a non-human subject is out of scope (veterinary use), decided before any clarify so
 # such a request never looks recoverable. With diacritics the animal words are unambiguous ...
@@ -52,10 +54,27 @@ def as_child(text: str, nicknames: list[str]) -> str:
     return text
 
 
-def looks_non_human(text: str) -> bool:
-    """True when the turn is about an animal patient."""
+def about_a_person(prior: QueryFrame | None) -> bool:
+    """The conversation so far asked about a human patient (a drug, a condition or a patient group, not an animal):
+    within it, a fold that is an animal word and an ordinary one (core.vocabulary.FOLDS_NOT_ONLY_ANIMAL) is the
+    ordinary one."""
+    return prior is not None and not prior.non_human and bool(prior.drugs or prior.condition or prior.population)
+
+
+def looks_non_human(text: str, *, about_a_person: bool = False) -> bool:
+    """True when the turn is about an animal patient. `about_a_person`: the conversation so far is about a human
+    patient, so a fold with an ordinary reading beside its animal one takes the ordinary reading."""
     text = _NICKNAME.sub(lambda m: m.group(1), text)
     if _ANIMAL_WORDS.search(text):
         return True
-    # Ambiguity is resolved toward abstaining: a false positive only declines; a false negative could dose an animal.
-    return text.isascii() and bool(_FOLDED_ANIMAL.search(fold(text)))
+    if not text.isascii():
+        return False
+    folded = fold(text)
+    if about_a_person:
+        # "con ngua do di ung thi sao" after a human patient's antihistamine question is "còn ngứa do dị ứng" (and the
+        # itch from an allergy?): declining it as veterinary lost the question. An animal word with no other reading
+        # ("con meo", "con heo", "thu y") still declines.
+        folded = FOLDS_NOT_ONLY_ANIMAL.sub(lambda m: " " * len(m.group(0)), folded)
+    # Ambiguity is otherwise resolved toward abstaining: a false positive only declines; a false negative could dose
+    # an animal.
+    return bool(_FOLDED_ANIMAL.search(folded))

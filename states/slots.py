@@ -19,11 +19,14 @@ from core.vocabulary import (
     CHAT_CHILD,
     CHAT_INJECTION,
     CHAT_PREGNANT,
+    CONDITION_VARIANT_SPELLINGS,
     INJECTION_AS_WRITTEN,
     NEWBORN,
     ROUTES,
+    TERMS_FOLDING_TO_CHILD,
     is_question_syllable,
     route_patterns,
+    without_terms_folding_to_child,
 )
 from states.quantities import MAX_AGE_YEARS, OWNED_VALUE, fmt, read_weight, spell_out
 
@@ -62,7 +65,12 @@ _NEWBORN = NEWBORN
 # --- route -----------------------------------------------------------------------------------------------
 _ROUTES = route_patterns("chat")
 _AS_WRITTEN = {r.route: r.as_written for r in ROUTES if r.as_written}
-_ASCII_INHALED = re.compile(r"\b(xit|hit|phun mu|binh xit|(may|bang|dang|duong|phun|thuoc) khi dung|khi dung (cho|mot|ngay|lan))\b")
+# Typed without diacritics "khi dung" is "khí dung" (inhaled) or "khi dùng" (when using): only the words around it
+# decide. A nebuliser ("máy phun", "qua máy phun", "dung dịch khí dung") is inhaled whatever it folds beside; "khi
+# dung qua" alone stays undecided ("khi dùng quá liều" is an overdose, not a route).
+_ASCII_INHALED = re.compile(r"\b(xit|hit|phun mu|binh xit|may phun|phun suong|buong dem|"
+                            r"(may|bang|dang|duong|phun|thuoc|dung dich) khi dung|"
+                            r"khi dung (cho|mot|ngay|lan|qua (?:may|binh|buong|mat na)))\b")
 
 # --- patient context -------------------------------------------------------------------------------------
 _PREGNANT = CHAT_PREGNANT
@@ -354,7 +362,8 @@ def extract_population(folded: str, age_months: float | None, *, mother: bool, t
         return "adult"
     # "bác sĩ khoa nhi", "bệnh viện nhi": a job or a place, not the patient.
     folded = _NOT_THE_PATIENT.sub(lambda m: " " * len(m.group(0)), folded)
-    adult, child = bool(_ADULT.search(folded)), _child_named(_BREASTFEEDING.sub(" ", folded), text)
+    adult = bool(_ADULT.search(folded))
+    child = _child_named(without_terms_folding_to_child(_BREASTFEEDING.sub(" ", folded)), text)
     if adult and child:
         # "… nhưng hỏi cho người lớn": whom the question is for, said outright, decides.
         for_adult, for_child = bool(_FOR_ADULT.search(folded)), bool(_FOR_CHILD.search(folded))
@@ -507,6 +516,8 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"lieu( (luong|dung|khoi dau|ban dau|bat dau|duy tri|toi da|thong thuong|thuong dung|uong|tiem))?|bi|"
     r"cach dung|bao nhieu|the nao|nhu the nao|ra sao|the sao|la|cho|cua|duoc|khong|co|nen|can|phai|dung|uong|"
     r"tiem( bap| tinh mach| duoi da)?|truyen( tinh mach)?|dat (truc trang|hau mon)|ngam|nho|boi|xit|thuoc|"
+    # the inhaled route named by its device ("qua máy phun", "phun sương"): how, not what for
+    r"(qua )?may phun|phun (mu|suong)|binh xit|buong dem|"
     r"mot (lan|ngay)|moi (lan|ngay)|(?:may|bao nhieu|1|mot) lan|lan|may|toi da|hoi|toi|minh|ban|giup|xem|biet|muon|xin|vay|a|nhe|oi|roi|voi|va|hay|nao|gi|khi|thi|"
     r"benh nhan|nguoi benh|nguoi|mg|ml|g|kg|ky|ki|can|tuoi|thang|tuan|ngay|khoi dau|ban dau|duy tri|"
     r"dung luong|dang|vien|siro|goi|ong|duong|dan|thoi|the|con|me|bo|ba|anh|chi|vo|em|nha|clcr|egfr|"
@@ -561,9 +572,12 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for name in sorted((fold(n) for n in names if n), key=len, reverse=True):
         for m in re.finditer(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", folded):
             wipe(m.start(), m.end())
+    terms = [m.span() for m in TERMS_FOLDING_TO_CHILD.finditer(folded)]
     for pattern in (*GESTATION_PHRASES, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC,
                     _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED):
         for m in pattern.finditer(folded):
+            if pattern is CHAT_CHILD and any(a <= m.start() < b for a, b in terms):
+                continue  # "viêm thận bể thận", "rung nhĩ": the term's own word, not a child's
             if pattern is _RESOLVED and not folded_turn and not _RESOLVED_AS_WRITTEN.match(text[m.start():m.end()].lower()):
                 continue  # "huyết khối tĩnh mạch": "khối" (a clot) folds to "khỏi" (recovered) — typed, it is not
             wipe(m.start(), m.end())
@@ -573,6 +587,9 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     # "Kawasaki đang sốt" / "còn sốt": the disease's febrile phase, which the book doses apart from the convalescent
     # one — "đang" is kept with it, not wiped as a question word (else both phases' doses were shown).
     kept += [m.span() for m in _PHASE_WORDS.finditer(folded)]
+    # "mày đay", "mề đay" typed without diacritics ("may day", "me day"): the book's spellings of a condition are kept
+    # whole — "may" is not "mấy", "me" not "mẹ".
+    kept += [m.span() for m in CONDITION_VARIANT_SPELLINGS.finditer(folded)]
     for m in _DOSE_QUESTION_WORDS.finditer("".join(blank)):
         if any(a <= m.start() < b for a, b in kept):
             continue

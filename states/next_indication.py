@@ -1,0 +1,78 @@
+"""The indication a follow-up names in place of the one discussed.
+
+After an H. pylori dose of amoxicillin, "còn dự phòng viêm nội tâm mạc trước khi nhổ răng thì sao" (and for
+preventing endocarditis before a tooth extraction?) was answered with the H. pylori line again: the follow-up named
+no drug, so the conversation's question was kept whole, indication included. A follow-up that names an indication
+asks the same question for that indication: the new one replaces the carried one, and the previous indication's
+dose is never the answer. After a "which drug for X" lookup, "còn ngứa do dị ứng thì sao" is the lookup for the
+new condition.
+
+What is left of a follow-up once the opener, the question words, the person, the values and the route are taken
+out is an indication only when the book uses those words (the texts the conversation's question was answered
+from): "còn thằng lớn thì sao" leaves "lớn", a word the book does not state as an indication, and stays a
+follow-up about another person.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from core.text import fold
+from core.vocabulary import QUESTION_WORDS
+from states.conditions import PHASE_SAID, is_symptom
+from states.frame import QueryFrame
+from states.slots import dose_indication
+
+LOOKUPS = ("condition_to_drug", "symptom_to_drug")
+INDICATION_SECTIONS = ("chi_dinh", "lieu_luong_cach_dung")
+"""Where the book states what a drug is given for: its indications, and the lead-ins of its dosage lines."""
+_WORD = re.compile(r"[a-z0-9]+")
+# Words a follow-up adds that are no indication ("còn gì nữa không", "còn cách khác không").
+_NOT_INDICATION = frozenset({"nua", "khac", "cach", "them", "tiep", "luon", "vay", "the", "nay", "kia", "do", "ay"})
+# A phase or a grade of the illness discussed ("hết sốt rồi, giai đoạn dưỡng bệnh thì uống thế nào" after Kawasaki
+# "đang sốt", "còn nặng thì sao"): the same indication at another stage, which the merge writes into the carried one
+# (states.merge._phase_now) — replacing it would drop the disease itself.
+_STAGE_WORDS = frozenset({"giai", "doan", "thoi", "ky", "dot", "muc", "do", "duong", "benh", "hoi", "phuc", "cap",
+                          "man", "tinh", "nhe", "vua", "nang", "khoi", "dau", "duy", "tri", "het", "sot", "dang", "con",
+                          "da", "khong", "tai", "phat", "lai", "nua", "rat", "hon"})
+
+
+def asks_again_for_indication(prior: QueryFrame | None) -> bool:
+    """The conversation's question is one a new indication re-asks: a dose of a drug, or a which-drug lookup."""
+    return prior is not None and not prior.non_human and (
+        prior.turn_type in LOOKUPS or (prior.turn_type == "dosing_calc" and bool(prior.drugs)))
+
+
+def follow_up_indication(text: str, book: Iterable[str]) -> str | None:
+    """The indication words of a follow-up that names no drug, as written, when the book states them (`book`: the
+    texts to look in); None when the turn names none — only a person, a value, a route, or words the book lacks."""
+    phrase = dose_indication(text, [])
+    if not phrase:
+        return None
+    words = _WORD.findall(fold(phrase))
+    if set(words) <= _STAGE_WORDS or PHASE_SAID.search(fold(text)):
+        return None  # another stage of the same illness, not another illness
+    if is_symptom(phrase):
+        return phrase  # "còn ho thì sao": a symptom is an indication whatever the texts at hand say
+    if not [w for w in words if len(w) >= 3 and w not in QUESTION_WORDS and w not in _NOT_INDICATION]:
+        return None
+    return phrase if _stated(words, book) else None
+
+
+def _stated(words: list[str], book: Iterable[str]) -> bool:
+    """Two adjacent words of the phrase (one of them a content word) occur together in a text of the book; a phrase
+    of one word, that word (four letters or more)."""
+    if len(words) == 1:
+        needles = [words[0]] if len(words[0]) >= 4 else []
+    else:
+        needles = [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)
+                   if max(len(a), len(b)) >= 3 and not ({a, b} <= QUESTION_WORDS | _NOT_INDICATION)]
+    if not needles:
+        return False
+    patterns = [re.compile(rf"(?<![a-z0-9]){re.escape(n)}(?![a-z0-9])") for n in needles]
+    for text in book:
+        folded = re.sub(r"\s*[-–—]\s*", " ", fold(text))  # "viêm thận – bể thận" states "thận bể"
+        if any(p.search(folded) for p in patterns):
+            return True
+    return False
