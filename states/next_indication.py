@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from core.dosage.indication import words as indication_words
 from core.text import fold
 from core.vocabulary import QUESTION_WORDS
 from states.conditions import PHASE_SAID, is_symptom
@@ -63,6 +64,11 @@ def follow_up_indication(text: str, book: Iterable[str]) -> str | None:
 def _stated(words: list[str], book: Iterable[str]) -> bool:
     """Two adjacent words of the phrase (one of them a content word) occur together in a text of the book; a phrase
     of one word, that word (four letters or more)."""
+    distinct = [w for w in words if w in indication_words(" ".join(words), folded=True)]
+    if len(distinct) == 1 and len(words) > 1:
+        # "nhiễm Giardia": the one word that tells the indication apart is the needle ("Bệnh do Giardia" states it,
+        # "nhiễm giardia" side by side it does not) — the amoebic dose was shown again for the Giardia question.
+        words = distinct
     if len(words) == 1:
         needles = [words[0]] if len(words[0]) >= 4 else []
     else:
