@@ -18,7 +18,10 @@ _OPENER = re.compile(r"^(?:(?:the|vay|va|the thi|nhung|ok|roi)\s+)?(?:con|cung)\
                      r"|^(?:the|vay)\s+(?:con\s+)?(?:voi|cho)\b|^(?:con\s+)?voi\b|^va\s+"
                      # English ("and her brother?", "what about his dad?"): understood only as who the question is for.
                      r"|^(?:and|what about|how about)\s+")
-_TAIL = re.compile(r"\b(thi sao|thi the nao|thi ra sao|the nao|sao|thi nao)\s*(a|nhi|nhe|vay|ha)?\s*[?.!]*$")
+_TAIL = re.compile(r"\b(thi sao|thi the nao|thi ra sao|the nao|sao|thi nao|"
+                   # "Nếu nhiễm khuẩn nặng thì tăng lên bao nhiêu?", "… thì liều thế nào?": the same question again
+                   r"thi (?:(?:tang|giam|dung|uong|tiem|cho|lieu)\s+)?(?:(?:len|xuong|lieu)\s+)?(?:bao nhieu|the nao))"
+                   r"\s*(a|nhi|nhe|vay|ha)?\s*[?.!]*$")
 _ANAPHORA = re.compile(r"\b(thuoc nay|thuoc do|thuoc tren|thuoc ay|loai nay|loai do|hai thuoc nay|cac thuoc nay)\b")
 _IT = re.compile(r"(?<!\w)(nó|no)(?!\w)")
 # "dùng paracetamol thay thế", "đổi sang …", "thay bằng …", "chuyển sang …", "thay vì …": another drug in the

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from core.dosage.indication import severities
 from core.text import fold, normalize
 from core.vocabulary import POPULATION_LABELS_VI
 from states.clarify import format_age, format_number
@@ -216,6 +217,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         merged = merged.model_copy(update={"person": prior.person})
     merged = _disowned(merged, new, text, notes)
     merged = _phase_now(merged, prior, text)
+    merged = _severity_now(merged, prior, text)
     if merged.listed and (merged.drugs or merged.turn_type not in (*_LOOKUPS, "dosing_calc", "drug_attribute")):
         # The list is what "thuốc đó" may mean in the turn right after it; once a drug is chosen it is done.
         merged = merged.model_copy(update={"listed": []})
@@ -268,6 +270,26 @@ def _phase_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
                   " ", merged.condition, flags=re.IGNORECASE)
     condition = " ".join(f"{base} {phrase}".split())
     return merged.model_copy(update={"condition": condition})
+
+
+_SEVERITY_SAID = re.compile(r"\b(?:(?:nhiem khuan|nhiem trung|benh|muc do|the|truong hop)\s+)?"
+                            r"(nhe|vua|nang|trung binh|nghiem trong)\b")
+_SEVERITY_IN = re.compile(r"\s*,?\s*\b(?:(?:mức độ|mức|thể)\s+)?(?:nhẹ|vừa|nặng|trung bình|nghiêm trọng|"
+                          r"muc do nhe|muc do nang|nhe|vua|nang)\b", re.IGNORECASE)
+
+
+def _severity_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
+    """"Nếu nhiễm khuẩn nặng thì tăng lên bao nhiêu?" after "viêm tai giữa nhẹ": the same illness at the other
+    severity, which the book doses apart ("Nhiễm khuẩn nhẹ, vừa" / "Nhiễm khuẩn nặng") — the carried condition
+    takes the severity this turn says (else the mild line, or both, would answer the severe question)."""
+    if not merged.condition or merged.condition != prior.condition or merged.drugs != prior.drugs:
+        return merged
+    said = severities(text)
+    if not said or said == severities(merged.condition) or merged.turn_type != "dosing_calc":
+        return merged
+    word = "nặng" if "severe" in said else "nhẹ"
+    base = _SEVERITY_IN.sub("", merged.condition).strip(" ,")
+    return merged.model_copy(update={"condition": f"{base} {word}".strip()})
 
 
 def _disowned(merged: QueryFrame, new: QueryFrame, text: str, notes: list[str]) -> QueryFrame:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from core.dosage.indication import severities
 from core.dosage.indication import words as indication_words
 from core.text import fold
 from core.vocabulary import QUESTION_WORDS
@@ -54,6 +55,8 @@ def follow_up_indication(text: str, book: Iterable[str]) -> str | None:
     words = _WORD.findall(fold(phrase))
     if set(words) <= _STAGE_WORDS or PHASE_SAID.search(fold(text)):
         return None  # another stage of the same illness, not another illness
+    if severities(phrase) and not indication_words(phrase, folded=True):
+        return None  # "nhiễm khuẩn nặng": the same illness at another severity (the merge writes it in)
     if is_symptom(phrase):
         return phrase  # "còn ho thì sao": a symptom is an indication whatever the texts at hand say
     if not [w for w in words if len(w) >= 3 and w not in QUESTION_WORDS and w not in _NOT_INDICATION]:

@@ -513,6 +513,8 @@ def _extract_slots(text: str) -> Slots:
 
 _DOSE_QUESTION_WORDS = re.compile(
     r"\b(khoi dau|ban dau|bat dau|duy tri|tiep tuc|tiep|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
+    # "Nếu … thì tăng lên bao nhiêu?": the condition and the change asked, not what the dose is for
+    r"neu|tang len|giam xuong|cung|"
     r"lieu( (luong|dung|khoi dau|ban dau|bat dau|duy tri|toi da|thong thuong|thuong dung|uong|tiem))?|bi|"
     r"cach dung|bao nhieu|the nao|nhu the nao|ra sao|the sao|la|cho|cua|duoc|khong|co|nen|can|phai|dung|uong|"
     r"tiem( bap| tinh mach| duoi da)?|truyen( tinh mach)?|dat (truc trang|hau mon)|ngam|nho|boi|xit|thuoc|"
@@ -531,7 +533,7 @@ _QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s*(?:tuoi|thang tuoi|thang|tuan tuoi|tu
 _WEIGHT_WORD = re.compile(r"\b(nang|can nang)(?= (khoang |tam |chung )?\d)")
 _CONTENT = re.compile(r"[a-z]{3,}")
 MAX_INDICATION_WORDS = 10
-MAX_INDICATION_RUNS = 3
+MAX_INDICATION_RUNS = 4
 """The most separate phrases one turn's indication keeps (each is scored against the book's lead-ins)."""
 NURSING_INFANT_MONTHS = 36
 """An age under three years in a breastfeeding turn is the nursing child's, not the mother's."""
@@ -543,6 +545,8 @@ _SEVERITY_AFTER = re.compile(r"\b(muc do|nhiem khuan|nhiem trung|the|dot|benh|tr
 # the indication, "hết sốt" once brought the antipyretic exclusion for children into a Kawasaki follow-up).
 # "khởi đầu" (to start) folds like "khỏi" (recovered): "metformin khởi đầu bao nhiêu" once left "nhiêu" as the indication.
 _RESOLVED = re.compile(r"\b(?:da )?(?:het|khoi(?! dau\b)|khong con)(?: han)?(?: bi)?(?: [a-z]+){1,2}")
+_NEGATION_GAP = re.compile(r"\b(?:khong|ko|k|chua|chang|khg|kh)\b")
+"""A negation among the words wiped between two runs of one phrase ("tiết niệu ko biến chứng")."""
 _RESOLVED_AS_WRITTEN = re.compile(r"(?:đã )?(?:hết|khỏi|không còn)\b")
 """The same words as typed with diacritics: "khối" (a mass, "huyết khối") and "hét" fold to them."""
 
@@ -598,20 +602,25 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     rest = "".join(blank)
     runs: list[str] = []
     for segment in re.finditer(r"[^,.;:?!()]+", rest):
-        best: tuple[int, int] | None = None
+        kept_spans: list[tuple[int, int]] = []
         for run in re.finditer(r"[a-z]+(?: [a-z]+)*", segment.group(0)):
             start, end = segment.start() + run.start(), segment.start() + run.end()
             words = rest[start:end].split()
             if not any(_CONTENT.fullmatch(w) for w in words) or len(words) > MAX_INDICATION_WORDS:
                 continue
-            if best is None or end - start > best[1] - best[0]:
-                best = (start, end)
-        kept_run = text[best[0]:best[1]].strip(" ,.;:?!") if best else ""
-        if kept_run and kept_run not in runs:
-            runs.append(kept_run)
-    # The longest run of each phrase the turn separates by punctuation, in its order ("herpes sinh dục lần đầu, miễn
-    # dịch bình thường"): which of them is the indication is for the dosage text to say (core.dosage.indication scores
-    # the parts). Keeping only the longest of the turn kept the patient's state and dropped the disease. Within one
-    # phrase only its longest run is kept: the runs a wiped word splits ("tiết niệu ko biến chứng") are not
-    # separate phrases, and "biến chứng" alone would say the opposite of what was written.
+            if kept_spans and _NEGATION_GAP.search(folded[kept_spans[-1][1]:start]):
+                # "tiết niệu ko biến chứng": a run after a wiped negation is not a phrase of its own ("biến chứng"
+                # alone says the opposite of what was written) — the longer of the two stands for the phrase.
+                if end - start > kept_spans[-1][1] - kept_spans[-1][0]:
+                    kept_spans[-1] = (start, end)
+                continue
+            kept_spans.append((start, end))
+        for start, end in kept_spans:
+            kept_run = text[start:end].strip(" ,.;:?!")
+            if kept_run and kept_run not in runs:
+                runs.append(kept_run)
+    # Every run of the turn, in its order ("herpes sinh dục lần đầu, miễn dịch bình thường"; "sốt và nhức đầu"; "sốt 38
+    # độ do cảm cúm"): which of them is the indication is for the dosage text to say (core.dosage.indication scores
+    # the whole and the parts). Keeping only the longest once kept the patient's state or a cause and dropped the
+    # disease or the fever.
     return ", ".join(runs[:MAX_INDICATION_RUNS]) or None

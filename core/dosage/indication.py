@@ -42,7 +42,7 @@ _GENERIC_WORDS = (
     "tôi bé cháu con mức độ bằng "
     # Words around the disease that say how or when the patient has it ("cũng sốt", "đang sốt", "hay bị ợ chua",
     # "vẫn còn đau"): the phases they name ("đang sốt", "đã hết sốt") are read by the synonyms first.
-    "cũng đang vẫn hay hơi rất đã rồi mới còn lại về đêm tối sáng"
+    "cũng đang vẫn hay hơi rất đã rồi mới còn lại về đêm tối sáng nay qua chiều hôm"
 )
 _GENERIC = frozenset(_GENERIC_WORDS.split())
 _GENERIC_FOLDED = frozenset(fold(w) for w in _GENERIC)
@@ -76,6 +76,8 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"sau (?:khi )?mổ", "sau phẫu thuật"),
     (r"(?:giảm|hạ|cắt)(?: cơn)? sốt|sốt cao", "sốt"),
     (r"(?:giảm|cắt)(?: cơn)? đau", "đau"),
+    # An ache is pain: "nhức đầu" is the book's "đau đầu" (a symptom at a site, under "Đau, sốt").
+    (r"nhức(?= (?:đầu|răng|mỏi|xương|cơ|khớp|mình|người))", "đau"),
     (r"zollinger[\s-]+ellison", "zollinger ellison"),
     # Varicella-zoster virus: the book writes "VZV" for both diseases, and "Thủy đậu:" / "Zona:" where it doses them
     # apart; each disease is read as itself AND as VZV, so "zona" names "Nhiễm VZV" and, better, "Zona", never
@@ -245,7 +247,15 @@ def match_score(wanted: str, labels: Sequence[str], openings: Iterable[str] = ()
         # the book names, the phrases read together ("bệnh X, đã hết sốt": the disease AND its phase) or, failing
         # that, one of them alone; two parts naming two indications tie at the caller, which then asks.
         openings = list(openings)
-        return _score(wanted, labels, openings) or max(_score(p, labels, openings) for p in parts)
+        whole = _score(wanted, labels, openings)
+        if not whole:
+            return max(_score(p, labels, openings) for p in parts)
+        if FULL <= whole < FULL + VERBATIM and any(
+                _verbatim(p, labels, folded=typed_without_diacritics(p)) for p in parts):
+            # One phrase stands in the lead-in word for word ("…, tiêu chảy mạn" under "Tiêu chảy mạn" beside
+            # "Tiêu chảy cấp", where "mạn"/"cấp" say nothing alone): as for a question that is that phrase alone.
+            whole += VERBATIM
+        return whole
     return _score(wanted, labels, openings)
 
 

@@ -70,3 +70,21 @@ def test_a_word_inside_a_longer_lead_in_does_not_take_away_the_routes_general_do
     pulmonary = " ".join(line.text for line in select(tree, Patient(population="adult", route="iv",
                                                                     indication="phù phổi cấp")).lines)
     assert "40 mg tiêm tĩnh mạch chậm" in pulmonary and "20–40 mg tiêm chậm" not in pulmonary
+
+
+@pytest.mark.parametrize("asked", ["tối nay sốt", "sốt, nhức đầu", "nhức đầu", "sốt, do cảm cúm"])
+def test_a_childs_fever_or_headache_in_a_parents_words_names_the_fever_and_pain_lead_in(asked: str) -> None:
+    assert match_score(asked, ["Đau, sốt"]) > 0
+    assert match_score(asked, ["Đau, sốt"]) > match_score(asked, ["Đau sau phẫu thuật"])
+
+
+def test_each_run_of_a_phrase_is_kept_unless_a_negation_stands_between() -> None:
+    both = dose_indication("Bé nhà tôi 11 tuổi, 32 kg, sốt và nhức đầu. Uống paracetamol bao nhiêu?", ["paracetamol"])
+    assert both is not None and "sốt" in both and "nhức đầu" in both
+    negated = dose_indication("người lớn nhiễm khuẩn tiết niệu không biến chứng, cipro uống bao nhiêu", ["cipro"])
+    assert negated == "nhiễm khuẩn tiết niệu"
+
+
+def test_a_phrase_standing_word_for_word_in_one_lead_in_tells_it_from_its_twin() -> None:
+    chronic, acute = ["Tiêu chảy mạn"], ["Tiêu chảy cấp"]
+    assert match_score("đi ngoài nhiều, tiêu chảy mạn", chronic) > match_score("đi ngoài nhiều, tiêu chảy mạn", acute)
