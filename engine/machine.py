@@ -30,19 +30,31 @@ from engine.context import TurnContext
 from engine.spec import Guard, MachineSpec, TransitionSpec
 
 M = TypeVar("M", bound=Machine)
+_Plan = tuple[tuple[Callable[[EventData], None], ...], State, str]
+_Route = tuple[Transition, tuple[tuple[str, Callable[[TurnContext], object]], ...], _Plan | None]
 
 
-def _traced(guard: Guard) -> Callable[[EventData], bool]:
-    name, predicate = guard.name, guard.predicate
+class _Traced:
+    """A guard as the machine's condition: its predicate's result, recorded in the turn's guard log.
 
-    def check(event: EventData) -> bool:
+    A plain callable object (not a closure) so `QuietTurnMachine.fire` can read `name` and `predicate` and make
+    the same evaluation and the same record without a call through `EventData` per guard."""
+
+    __slots__ = ("__name__", "name", "predicate")
+
+    def __init__(self, guard: Guard) -> None:
+        self.name = self.__name__ = guard.name
+        self.predicate = guard.predicate
+
+    def __call__(self, event: EventData) -> bool:
         ctx = cast(TurnContext, event.model)
-        result = bool(predicate(ctx))
-        ctx.guard_log.append((ctx.state, name, result))
+        result = bool(self.predicate(ctx))
+        ctx.guard_log.append((ctx.state, self.name, result))
         return result
 
-    check.__name__ = guard.name
-    return check
+
+def _traced(guard: Guard) -> _Traced:
+    return _Traced(guard)
 
 
 def _after(spec: TransitionSpec) -> Callable[[EventData], None]:
@@ -145,14 +157,62 @@ class QuietTurnMachine(TurnMachine):
         """`Event.trigger` → `Event._trigger` → `Event._process` of transitions 0.9, for this machine: the
         event's transitions out of `ctx.state` in spec order, the first whose guards pass executes. What the
         library adds around that loop is empty here and checked at build (`_lean_checked`): no queue, no
-        prepare/finalize/exception callbacks; an error in a guard or callback propagates as it would."""
-        event = self.events[trigger]
-        event_data = EventData(self.states[ctx.state], event, self, ctx, (), {})
-        for transition in event.transitions.get(ctx.state, ()):
+        prepare/finalize/exception callbacks; an error in a guard or callback propagates as it would.
+
+        A transition with a lean plan (`_QuietTransition._lean_plan`) whose conditions are all this machine's
+        guard wrappers (`_Traced`) is executed inline: each guard's predicate evaluated and recorded in order as
+        `_Traced.__call__` does, stopping at the first False as `all` does, then the state set and the `after`
+        callbacks called as `_QuietTransition.execute` does. Any other transition runs its own `execute`."""
+        state = ctx.state
+        key = (trigger, state)
+        routes = self._routes.get(key)
+        if routes is None:
+            routes = self._routes[key] = self._routes_of(trigger, state)
+        event_data = EventData(self.states[state], self.events[trigger], self, ctx, (), {})
+        log = ctx.guard_log
+        for transition, guards, plan in routes:
             event_data.transition = transition
-            if transition.execute(event_data):
-                return
+            if plan is None:
+                if transition.execute(event_data):
+                    return
+                continue
+            passed = True
+            for name, predicate in guards:
+                result = bool(predicate(ctx))
+                log.append((state, name, result))
+                if not result:
+                    passed = False
+                    break
+            if not passed:
+                continue
+            after, dest, attribute = plan
+            setattr(ctx, attribute, dest.value)
+            event_data.state = dest
+            for callback in after:
+                callback(event_data)
+            return
         raise RuntimeError(f"no transition on {trigger!r} out of {ctx.state!r} passed its guards")
+
+    @property
+    def _routes(self) -> dict[tuple[str, str], tuple[_Route, ...]]:
+        routes: dict[tuple[str, str], tuple[_Route, ...]] | None = self.__dict__.get("_route_table")
+        if routes is None:
+            routes = self.__dict__["_route_table"] = {}
+        return routes
+
+    def _routes_of(self, trigger: str, state: str) -> tuple[_Route, ...]:
+        """The event's transitions out of `state`, each with its inline guards and plan (None: run `execute`).
+        Built on first use (the same for every turn: no turn mutates the machine), idempotent under threads."""
+        out: list[_Route] = []
+        for transition in self.events[trigger].transitions.get(state, ()):
+            plan = transition._lean_plan(self) if isinstance(transition, _QuietTransition) else None
+            conditions = transition.conditions
+            if plan is None or not all(isinstance(c.func, _Traced) and c.target is True for c in conditions):
+                out.append((transition, (), None))
+                continue
+            guards = tuple(cast(_Traced, c.func) for c in conditions)
+            out.append((transition, tuple((g.name, g.predicate) for g in guards), plan))
+        return tuple(out)
 
 
 def _lean_checked(machine: M) -> M:

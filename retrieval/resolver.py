@@ -162,6 +162,11 @@ class DrugResolver:
             if " " in key:
                 self._multi.setdefault(key[:2], []).append(name)
         self._max_words = max((k.count(" ") + 1 for k in self._exact), default=1)
+        # Word counts of the names by their first word: an n-gram whose first word begins no n-word name cannot be
+        # a key of `_exact` (a key is its tokens' folded forms joined by one space; a token holds no space).
+        self._starts: dict[str, set[int]] = {}
+        for key in self._exact:
+            self._starts.setdefault(key.split(" ")[0], set()).add(key.count(" ") + 1)
         # Generic names only (no brands) for shorthand: "para" must not also begin a brand of another drug.
         self._generic: list[tuple[str, _Name]] = []
         for entry in self.names:
@@ -196,9 +201,10 @@ class DrugResolver:
 
     def _exact_hits(self, text: str, tokens: Sequence[_Token], claimed: list[bool]) -> list[_Hit]:
         hits: list[_Hit] = []
+        starts = self._starts
         for n in range(min(MAX_NGRAM, self._max_words), 0, -1):
             for i in range(len(tokens) - n + 1):
-                if any(claimed[i:i + n]):
+                if n not in starts.get(tokens[i].folded, ()) or any(claimed[i:i + n]):
                     continue
                 key = " ".join(t.folded for t in tokens[i:i + n])
                 name = self._exact.get(key)

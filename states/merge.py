@@ -179,7 +179,8 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     prior = prior.model_copy(update={"notes": []})
     new = _bare_number_answer(new, pending, text, notes)
     new = _after_lookup(new, prior, text)
-    person = person_of(text, about_a_person=about_a_person(prior)) or english_person(text)
+    named = person_of(text, about_a_person=about_a_person(prior))  # read once for `person` and `english` below
+    person = named or english_person(text)
     switched = person is not None and not new.non_human and switches_person(prior, person)
     base = forget_person(prior) if switched else prior
     if switched and prior.condition and _ALSO_ILL.search(fold(text)):
@@ -191,8 +192,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         condition = prior.condition if own and fold(own) in fold(prior.condition) else own or prior.condition
         base = base.model_copy(update={"condition": condition, "condition_relation": prior.condition_relation})
     merged = _merge(new, base, pending, text)
-    # Named in English: its words are no illness.
-    english = person is not None and person_of(text, about_a_person=about_a_person(prior)) is None
+    english = person is not None and named is None  # named in English: its words are no illness
     if switched and merged is not new and merged.condition is None and merged.turn_type == "dosing_calc" and \
             not english:
         # "bố tụi nhỏ cũng bị giardia, uống sao": the new person's own illness, named in this turn.
