@@ -284,7 +284,20 @@ def _header_at(tokens: Sequence[str], i: int, prev: str | None,
                 return j + p, None  # "… ml/phút. Acarbose" ending the field
             if last[-1:] not in _TRAIL and _starts_sentence(nxt):
                 return j + p, None  # "… paracetamol. Parafin lỏng Isoniazid và …"
+    # 5. a neighbour's title, not loaded, mid-sentence, when its head word is one running text never capitalises
+    #    there: the book writes "acid salicylic", "natri clorid" in lower case inside a sentence, and its titles
+    #    "Acid aminocaproic", "Natri bicarbonat" with a capital ("… có mùi giống như Acid aminocaproic giấm").
+    if _letters(token) in _CHEMICAL_HEADS and _lower_word(prev) and prev[-1:] not in _TRAIL \
+            and i + 2 < len(tokens):
+        name, nxt = tokens[i + 1], tokens[i + 2]
+        if _lower_word(name) and name[-1:] not in _TRAIL and not _vietnamese_syllable(_letters(name)) \
+                and _lower_word(nxt) and _vietnamese_syllable(fold(_letters(nxt))):  # not "Natri clorid 0,9%"
+            return i + 2, None
     return None
+
+
+_CHEMICAL_HEADS = frozenset({"Acid", "Natri", "Kali", "Calci", "Magnesi", "Nhôm", "Kẽm", "Sắt"})
+"""Head words of the book's titles of salts and acids (a title of the page's neighbour, left as a running header)."""
 
 
 # ------------------------------------------------------------------------------------------------ tables

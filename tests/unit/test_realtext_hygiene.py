@@ -50,6 +50,17 @@ def test_a_drug_name_that_begins_a_sentence_or_follows_a_label_is_content_not_a_
         assert remove_headers(sentence, TITLES)[1] == [], sentence
 
 
+def test_a_salt_or_acid_title_capitalised_mid_sentence_is_a_neighbours_header() -> None:
+    # Running text writes "acid salicylic" in lower case; "Acid zetanoic" with a capital between two lower-case
+    # Vietnamese words is the next page's title (synthetic names).
+    text, removed, _ = remove_headers("thuốc thủy phân thành acid salicylic và có mùi giống như Acid zetanoic giấm; "
+                                      "nhiệt làm tăng tốc độ.", TITLES)
+    assert removed == ["Acid zetanoic"] and "giống như giấm;" in text
+    for sentence in ("Pha với Natri clorid 0,9% rồi truyền.", "Dùng cùng acid zetanoic và thuốc khác.",
+                     "Không dùng. Acid zetanoic làm tăng nồng độ."):
+        assert remove_headers(sentence, TITLES)[1] == [], sentence
+
+
 def test_an_all_capitals_title_is_a_header_but_an_abbreviation_is_not() -> None:
     text, removed, _ = remove_headers("Zeta; Zota. YELOCAINE HYDROCHLORID (Yelo)", TITLES)
     assert removed == ["YELOCAINE HYDROCHLORID (Yelo)"] and text == "Zeta; Zota."
