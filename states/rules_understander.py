@@ -100,7 +100,9 @@ _MAY_TAKE_SECTIONS = ("chong_chi_dinh", "than_trong")
 # "phối hợp"): a question about the pair even when it asks how to take them — the interaction text holds the
 # spacing or the lower ceiling; each drug's own dosage section would leave that out.
 _CO_USE = re.compile(r"\b(dung them|uong them|tiem them|kem voi|uong kem|dung kem|ket hop|phoi hop|cung luc|"
-                     r"dung chung|uong chung|chung voi)\b")
+                     r"dung chung|uong chung|chung voi|"
+                     # "đang uống aspirin …, giờ cần thêm ibuprofen": a drug added, with words between
+                     r"(?:can|muon|phai|se|duoc|ke|cho) them)\b")
 
 
 def _ordered_drugs(text: str, candidates: ResolverResult) -> list[str]:
