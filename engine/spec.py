@@ -302,7 +302,8 @@ def build_guards(limits: Limits) -> tuple[Guard, ...]:
         Guard("only_unknown_drugs", "Tên thuốc không có trong Dược thư", "Only names not in the formulary",
               _frame(routing.only_unknown_drugs)),
         Guard("no_drug", "Chưa nêu tên thuốc", "No drug named", _frame(routing.no_drug)),
-        Guard("interaction_with_two_drugs", "Hỏi tương tác, có từ hai thuốc", "Interaction with two or more drugs",
+        Guard("interaction_with_two_drugs", "Hỏi tương tác, có từ hai thuốc (hoặc một thuốc và một thuốc/nhóm ngoài "
+              "Dược thư)", "Interaction with two or more drugs (or one and a drug or class without a monograph)",
               _frame(routing.interaction_with_two_drugs)),
         Guard("clarify_streak_exhausted",
               f"Đã hỏi lại {max_clarify} lần liên tiếp", f"{max_clarify} consecutive clarifying replies already",
