@@ -43,6 +43,12 @@ _RENAL = re.compile(r"\b(suy than|suy giam chuc nang than|tham phan|tham tach|lo
 _HEPATIC = re.compile(r"\b(suy gan|suy giam chuc nang gan|benh gan)\b")
 _ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia)\b")
 _NOTE_START = re.compile(r"^(lieu|neu|o |voi |doi voi|trong|khi|de |sau|truoc|cach |bat dau|thoi gian|tu ngay|ngay dau|\(|clcr$|egfr$)")
+_FORM_OF_DRUG = re.compile(r"\b(duoc )?(dung|bao che|su dung) duoi dang\b")
+"""A lead-in naming the form the drug is given in ("Pantoprazol được dùng dưới dạng muối natri:"), not its purpose:
+read as an indication it was offered as one ("which indication?") beside the real ones."""
+_SALT_EQUIVALENCE = re.compile(r"^[\d.,\s]+(mg|g|microgam|mcg)\b[^.;:]{0,60}\btuong duong\b")
+"""A line opening with an amount that is "equivalent to" another ("11,28 mg pantoprazol natri tương đương với 10 mg
+pantoprazol"): how the salt converts, not a dose."""
 _SEVERITY = re.compile(r"^(nhiem khuan|nhiem trung|benh|the|muc do|truong hop)?\s*(nhe|vua|nang|nhe, vua|nhe va vua)\b")
 _BAND_LIKE = re.compile(r"\d")
 _WORD = re.compile(r"\w+")
@@ -370,7 +376,7 @@ class _Parser:
             self._open("route", _Entry("route", phrase[:purpose.start()].strip(), routes=tuple(routes)))
             self.stack.append(_Entry("indication", phrase[purpose.start():].strip()))
             return "route"
-        if _NOTE_START.match(folded) or (words > 9 and not _disease_name(phrase)):
+        if _NOTE_START.match(folded) or (words > 9 and not _disease_name(phrase)) or _FORM_OF_DRUG.search(folded):
             return "note"
         self._indication(phrase, folded)
         return "indication"
@@ -571,7 +577,8 @@ class _Parser:
         self._inline_context(body)
         context = self._context(text)
         own = read_band(_opening(body))
-        kind: LineKind = "regimen" if dose_quantities(text) or _ADJUSTMENT.search(fold(text)) else "note"
+        kind: LineKind = "regimen" if (dose_quantities(text) or _ADJUSTMENT.search(fold(text))) \
+            and not _SALT_EQUIVALENCE.match(fold(body).strip()) else "note"
         grade = hepatic_grade(fold(text)) if context.hepatic else None
         if grade not in (None, "any"):
             # "Chống chỉ định khi suy gan nặng" under "Suy gan nhẹ và vừa:" is about the severe grade.

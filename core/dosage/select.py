@@ -198,6 +198,24 @@ def without_general_doses(chosen: list[RegimenLine], route: str | None = None,
     return kept
 
 
+def without_other_indications(chosen: list[RegimenLine]) -> list[RegimenLine]:
+    """A dose question naming no indication, and the patient has a general dose line (under no indication lead-in:
+    the book's usual dose for them): the lines under an indication lead-in are the doses of patients who have that
+    indication ("Viêm màng não: 100 mg/kg/ngày" beside a child's "50–80 mg/kg/ngày"), not this patient's. Shown
+    beside the usual dose they read as a choice of doses for the same child; dropped, as the general lines are
+    the answer when a named indication matches no lead-in (`narrow_to_indication`). Renal and hepatic lines stay.
+    Only for a child (the caller's rule): a child's dose is worked out per kg from the line read, and another
+    indication's higher per-kg dose beside the usual one is a dose calculated on the wrong line; an adult's other
+    indications stay shown, each labelled with its lead-in (the book's "Bệnh lậu: liều duy nhất 250 mg")."""
+    general = [line for line in chosen if not indication_key(line) and _dosed(line) and not is_renal_line(line)
+               and not line.context.hepatic]
+    if not general:
+        return chosen
+    # Only dose lines: a note under a lead-in ("Theo dõi INR và điều chỉnh liều: Test sinh học …") gives no dose.
+    return [line for line in chosen if not indication_key(line) or not _dosed(line) or is_renal_line(line)
+            or line.context.hepatic]
+
+
 def indication_key(line: RegimenLine) -> tuple[str, ...]:
     """The indication lead-ins of a line without its severity sub-band: "Nhiễm khuẩn nhẹ, vừa" and "… nặng" under
     one infection are that one indication; a line under a severity lead-in only is under no indication."""
@@ -512,9 +530,13 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
     regimen = [line for line in candidates if line.kind != "exclusion"
                or (line.band.renal_ml_min is not None and patient.renal_ml_min is None)
                or (line.band.hepatic not in (None, "any") and patient.hepatic == "any")]
-    if patient.age_months is not None and patient.age_months < 1 and any(line.context.neonate for line in regimen):
+    if patient.age_months is not None and (
+            (patient.age_months < 1 and any(line.context.neonate for line in regimen))
+            or any(_newborn_band_holds(line, patient) for line in regimen)):
         # A newborn, and the text has newborn lines for this route: the older child's general lines are not
-        # theirs (the fixture's "*Uống – Trẻ em:*" weight rule beside "*Uống – Trẻ sơ sinh:*").
+        # theirs (the fixture's "*Uống – Trẻ em:*" weight rule beside "*Uống – Trẻ sơ sinh:*"). So for an infant
+        # past the first month whom a newborn block's own age band holds ("Trẻ sơ sinh và trẻ dưới 3 tháng tuổi:
+        # tối đa 30 mg/kg/ngày" for a 2-month-old): the older child's doses beside it would exceed that ceiling.
         regimen = [line for line in regimen if line.context.neonate or not line.band.empty
                    or line.population != "pediatric"]
     chosen = [line for line in regimen if band_admits(line.band, patient)]
@@ -530,6 +552,8 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         kept = without_general_doses(chosen, patient.route, patient.indication)
         general = [line for line in chosen if line not in kept]
         chosen = kept
+    elif not patient.indication and patient.population == "pediatric":
+        chosen = without_other_indications(chosen)
     chosen, regimen = admit_renal_hepatic(chosen, regimen, patient)
     referred = adult_lines_referred(tree, chosen, patient)
     if referred and patient.indication:
@@ -540,10 +564,15 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
     chosen = sorted({*chosen, *referred}, key=lambda line: line.start)
     banded = [line for line in regimen if line.kind == "regimen" and not line.band.empty
               and line.band.renal_ml_min is None and line.band.hepatic is None]
+    # A newborn block's band ("Trẻ sơ sinh và trẻ dưới 3 tháng tuổi") is not one of an older child's bands: a
+    # 3-year-old outside it is in the child block beside it, not "in no band". (The floor still reads every band:
+    # a newborn's gestation band says the book does give the youngest a dose.)
+    own_bands = [line for line in banded if not (line.context.neonate and patient.age_months is not None
+                                                 and patient.age_months >= 1 and not band_admits(line.band, patient))]
     # A band on a note ("người … cân nặng dưới 50 kg, liều đầu tiên … thấp hơn") is not a dose band: only dose lines
     # decide whether the patient is in one of the section's bands.
     # (A band line left out as another indication's general dose still holds the patient: they are in a band.)
-    no_band = bool(banded) and not any(line in banded for line in (*chosen, *general)) and not referred
+    no_band = bool(own_bands) and not any(line in own_bands for line in (*chosen, *general)) and not referred
     floor = _age_floor(banded, patient) if no_band else None
     if floor is not None:
         # Younger than the book's youngest band: the book gives this child no dose. The general dose lines are not
@@ -556,6 +585,12 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      indication_unmatched=unmatched)
+
+
+def _newborn_band_holds(line: RegimenLine, patient: Patient) -> bool:
+    """A dose line of a newborn block whose own age band holds the patient."""
+    return line.kind == "regimen" and line.context.neonate and line.band.age_months is not None \
+        and band_admits(line.band, patient)
 
 
 _AS_ADULT = re.compile(r"\b(lieu|dung)( lieu)? (nhu|bang|giong)( (lieu|o|cua|voi))* nguoi lon\b")

@@ -10,12 +10,14 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.dosage.lines import dose_quantities
 from core.dosage.model import Bound, DosageTree, Patient, RegimenLine
 from core.dosage.parse import parse_dosage
 from core.dosage.select import (
     ADULT_AGE_MONTHS,
     Selection,
     admits,
+    indication_key,
     refers_to_adult_dose,
     select,
     states_amount,
@@ -130,8 +132,20 @@ def _is_renal(line: RegimenLine) -> bool:
     return line.context.renal or line.band.renal_ml_min is not None
 
 
+def _dose_line(line: RegimenLine) -> bool:
+    return line.kind == "regimen" and len(dose_quantities(fold(line.text))) > len(line.maxima)
+
+
 def _replaced(line: RegimenLine, selection: Selection, patient: Patient) -> bool:
     folded = fold(" ".join((*line.path, line.text)))
+    if patient.population == "pediatric" and not patient.indication and indication_key(line) and _dose_line(line) \
+            and not _is_renal(line) and any(not indication_key(other) and _dose_line(other) and not _is_renal(other)
+                                            for other in selection.lines):
+        return True  # a child's question naming no indication: another indication's dose beside their usual dose
+    if patient.age_months is not None and line.population == "pediatric" and line.band.empty \
+            and not line.context.neonate and any(other.context.neonate and other.band.age_months is not None
+                                                 and admits(other, patient) for other in selection.lines):
+        return True  # an infant a newborn block's own age band holds: the older child's general lines are not theirs
     if patient.population == "adult" and not patient.elderly and (patient.age_months is None
                                                                   or patient.age_months < 60 * 12) \
             and _elderly_only(line):

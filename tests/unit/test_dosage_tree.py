@@ -317,3 +317,15 @@ def test_a_day_of_treatment_is_a_phase_of_the_indication_above_it_never_an_indic
     assert later.path[-1] == "Những ngày sau" and later.band.empty
     first_day = {tuple(line.context.indication) for line in tree.lines if line.kind == "regimen"}
     assert first_day == {("Viêm ruột cấp",)}
+
+
+def test_a_lead_in_naming_the_drugs_salt_form_is_no_indication_and_its_equivalence_no_dose() -> None:
+    """'X được dùng dưới dạng muối …: 20,6 mg X magnesi tương đương với 20 mg X' says how the salt converts: read as
+    an indication lead-in with a dose, it was offered as an indication to choose ('which indication?')."""
+    tree = parse_dosage("Cách dùng: Omeprazol được dùng dưới dạng muối magnesi: 20,6 mg omeprazol magnesi tương "
+                        "đương với 20 mg omeprazol. Liều dùng: Loét tá tràng: Uống mỗi ngày một lần 20 mg trong 4 "
+                        "tuần.", drug_names=["omeprazol"])
+    equivalence = next(line for line in tree.lines if "tương đương" in line.text)
+    assert equivalence.kind == "note"
+    regimen = [line for line in tree.lines if line.kind == "regimen"]
+    assert [line.context.indication for line in regimen] == [("Loét tá tràng",)]
