@@ -64,10 +64,31 @@ def _tokens(text: str, *, written: bool) -> list[str]:
     return _WORD.findall(fold(text))
 
 
+# A user's everyday words for what the book states in its own (folded user phrase → the book's words, as written):
+# "uống lúc nào trong ngày" is answered by "trước bữa ăn sáng", "chậm lớn" by "chậm tăng trưởng", "dùng lâu" by
+# "dùng kéo dài" — no word is shared, so the match would be missed. The book's words are added to the question's.
+_BOOK_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(?:luc nao|khi nao|gio nao|thoi diem nao|buoi nao)\b"), "thời điểm bữa ăn"),
+    (re.compile(r"\bcham lon\b"), "chậm tăng trưởng"),
+    (re.compile(r"\b(?:dung|uong) lau\b"), "dùng kéo dài"),
+)
+
+
+def with_book_words(question: str) -> str:
+    """The question with the book's words for its everyday phrases appended (folded when it is typed folded)."""
+    folded = fold(question)
+    extra = [book for pattern, book in _BOOK_WORDS if pattern.search(folded)]
+    if not extra:
+        return question
+    joined = " ; ".join(extra)
+    return f"{question} ; {joined if _as_written(question) else fold(joined)}"
+
+
 def question_terms(question: str, names: Iterable[str] = ()) -> tuple[list[str], set[str], bool]:
     """(content words in order, adjacent pairs of them, compared-as-written): question words, fillers and the drug's
     own names taken out."""
     written = _as_written(question)
+    question = with_book_words(question)
     dropped = {w for n in names for w in fold(n).split()}
     raw = _tokens(question, written=written) if written else _WORD.findall(fold_query(question))
 

@@ -341,7 +341,11 @@ def _is_slot_answer(frame: QueryFrame) -> bool:
 def _with_question(prior: QueryFrame, new: QueryFrame, update: dict[str, object]) -> QueryFrame:
     """The prior drug(s) asked the new turn's question ("thế còn chống chỉ định?", a quick-reply chip)."""
     key = new.section_key
-    if key == "lieu_luong_cach_dung":
+    if key == "lieu_luong_cach_dung" and new.turn_type == "drug_attribute":
+        # "uống lúc nào trong ngày?" after a dose answer: a free-form question the dosage section's usage sentences
+        # answer ("tốt nhất trước bữa ăn sáng"), not the dose again (states.rules_understander._carried_question).
+        turn = "drug_attribute"
+    elif key == "lieu_luong_cach_dung":
         turn = "dosing_calc"
     elif key == "tuong_tac_thuoc" and len(prior.drugs) >= 2:
         turn = "interaction"

@@ -14,10 +14,12 @@ from __future__ import annotations
 import re
 
 from core.budget import RequestBudget
+from core.sentence_match import best_matches, usage_sentence
+from core.sentences import sentences
 from core.text import fold, normalize, states_phrase
 from core.vocabulary import CLINICAL_TERMS
 from grounding.patient_safety import condition_phrase
-from retrieval.free_form_route import best_sentence_section
+from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, candidate_sentences
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from retrieval.section_router import SectionRoute, asks_every_indication, rank_sections, route_section
@@ -103,6 +105,13 @@ _CO_USE = re.compile(r"\b(dung them|uong them|tiem them|kem voi|uong kem|dung ke
                      r"dung chung|uong chung|chung voi|"
                      # "đang uống aspirin …, giờ cần thêm ibuprofen": a drug added, with words between
                      r"(?:can|muon|phai|se|duoc|ke|cho) them)\b")
+
+
+# "mấy tiếng", "bao nhiêu", "bao lâu" (folded): the turn asks an amount or interval.
+_ASKS_AMOUNT = re.compile(r"\b(may|bao nhieu|bao lau)\b")
+_DOSE_QUESTION = "dose line"
+_SAME_DOSE_QUESTION = "same dose question"
+"""A drug-less follow-up a dose line of the conversation's drug answers: the dose question asked on."""
 
 
 def _ordered_drugs(text: str, candidates: ResolverResult) -> list[str]:
@@ -297,6 +306,22 @@ class RulesUnderstander:
             # "còn bố nó thì sao?": the same question about another person (merged with the conversation).
             return _frame(turn_type="drug_overview", confidence=0.5, **base)
 
+        # "thế còn đường tiêm?", "còn viêm tai giữa thì sao?", "bé 9 tuổi chứ không phải 5 tuổi", "ClCr 15 thì sao?":
+        # an ellipsis or a patient value asks the same question again (below), whatever sentence its words match.
+        # "thế truyền tĩnh mạch được không": a route other than by mouth ("uống" is every question's verb) asks for
+        # that route's dose.
+        other_route = slots.route_family is not None or slots.route not in (None, "oral")
+        asked_again = is_elliptical(text) or _states_patient(slots) or bool(slots.renal or slots.hepatic) or other_route
+        carried = self._carried_question(text, prior) if (
+            follows and not awaiting_answer and route is None and not asked_again) else None
+        if carried == _SAME_DOSE_QUESTION:
+            # "nếu sau 1 giờ vẫn chưa đáp ứng?", "INR mục tiêu bao nhiêu" after a dose answer: a dose line of the drug
+            # says it ("… nếu đáp ứng chưa đủ sau 1 giờ, tiêm thêm 80 mg"), so it is the same dose question (merged
+            # with the conversation: its indication and patient kept, the same lines shown).
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", confidence=0.6, **base)
+        if carried is not None:
+            return _frame(turn_type="drug_attribute", section_key=carried, confidence=0.55, **base)
+
         if slots.any_patient_value() and (slots.route is None or len(folded.split()) <= 4 or is_elliptical(text)):
             # "18 kg", "5 tuổi", "Người lớn", "Uống": a slot answer; only dosing needs these slots.
             # Standing alone it still names no drug (the machine asks which one).
@@ -448,6 +473,39 @@ class RulesUnderstander:
         if condition and condition_phrase(condition) and condition_stated(safety, condition_phrase(condition)):
             return condition
         return None
+
+    def _carried_question(self, text: str, prior: QueryFrame | None) -> str | None:
+        """A drug-less follow-up asking something other than the question before it, about the conversation's one
+        drug ("uống lúc nào trong ngày?", "dùng lâu có làm bé chậm lớn không?", "có phải kiêng rau cải không?"):
+        the section of that monograph whose sentence matches it strongly (the free-form ranking a turn naming the
+        drug gets). None when nothing matches strongly — the turn is then read as before (a slot answer, an
+        ellipsis, out of scope)."""
+        if prior is None:
+            return None
+        drugs = prior.drugs or list((prior.kept or {}).get("drugs") or [])
+        allowed = set(self.names.ids())
+        if len(drugs) != 1 or drugs[0] not in allowed or self.names.section_texts is None or not _leftover_words(
+                text, ResolverResult()):
+            return None
+        sections = self.names.section_texts(drugs[0])
+        found = candidate_sentences(sections)
+        if prior.turn_type == "dosing_calc":
+            # After a dose answer the dose lines themselves are candidates too: a follow-up one of them answers
+            # continues the dose question (never quoted apart from the dose path: a number is one band's).
+            found += [(_DOSE_QUESTION, s) for s in sentences(sections.get(DOSING_SECTION, ""))
+                      if not usage_sentence(s)]
+        matches = best_matches(text, [s for _, s in found], self.names.names_of(drugs[0], with_classes=False),
+                               limit=1)
+        if not matches:
+            return None
+        key = found[matches[0].index][0]
+        if key == _DOSE_QUESTION:
+            return _SAME_DOSE_QUESTION
+        if prior.turn_type == "dosing_calc" and _ASKS_AMOUNT.search(fold(text)):
+            # "không hạ sốt thì mấy tiếng uống lại": an amount or interval asked after a dose answer is the dose
+            # question asked on, even when other words of it match a sentence elsewhere ("hạ sốt" in the pharmacology).
+            return None
+        return key
 
     def _next_indication(self, text: str, prior: QueryFrame | None) -> str | None:
         """The indication a drug-less follow-up names in place of the conversation's, when the book states it:
