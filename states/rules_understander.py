@@ -43,6 +43,7 @@ from states.next_indication import (
     asks_again_for_indication,
     follow_up_indication,
 )
+from states.patient_description import described_conditions
 from states.person import GENERIC, person_of
 from states.pleasantries import without_pleasantries
 from states.scope import about_a_person, as_child, child_nicknames, looks_non_human
@@ -96,7 +97,7 @@ _CAN_I = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|c
 _CAN_I_SECTIONS = ("chi_dinh", "tac_dung_khong_mong_muon", "than_trong")
 # "uống … được không", "có sao không", "có nên dùng", "dùng … có nên không": may this patient take it (asks no amount).
 _MAY_TAKE = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|co sao khong|an toan khong|"
-                       r"co an toan|co hai khong|co nen|nen (dung|uong|tiem) khong)\b")
+                       r"co an toan|co hai khong|co nen|nen (dung|uong|tiem) khong|co van de gi khong)\b")
 _MAY_TAKE_SECTIONS = ("chong_chi_dinh", "than_trong")
 # A second drug added to one already taken ("đang uống aspirin … muốn dùng thêm ibuprofen", "uống kèm với",
 # "phối hợp"): a question about the pair even when it asks how to take them — the interaction text holds the
@@ -472,6 +473,13 @@ class RulesUnderstander:
         condition = condition_in_drug_turn(text)
         if condition and condition_phrase(condition) and condition_stated(safety, condition_phrase(condition)):
             return condition
+        for described in described_conditions(text):
+            # "Bệnh nhân Parkinson bị ảo giác, …", "Bệnh nhân blốc nhĩ thất hoàn toàn có tiêm …", "nghi tăng bạch cầu
+            # đơn nhân nhiễm khuẩn": the patient described by a condition without "bị" has it as surely — when the
+            # monograph's contraindications or cautions state it as written, the answer must open with them.
+            phrase = condition_phrase(described)
+            if phrase and condition_stated(safety, described) and not treated(described):
+                return described
         return None
 
     def _carried_question(self, text: str, prior: QueryFrame | None) -> str | None:
