@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from core.text import fold, fold_query
-from core.vocabulary import QUESTION_WORDS
+from core.vocabulary import QUESTION_WORDS, TERMS_FOLDING_TO_CHILD
 
 RARE_SENTENCES = 3
 """A word used by at most this many of the monograph's sentences (and by at most a tenth of them) is rare: alone it
@@ -71,6 +71,8 @@ _BOOK_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:luc nao|khi nao|gio nao|thoi diem nao|buoi nao)\b"), "thời điểm bữa ăn"),
     (re.compile(r"\bcham lon\b"), "chậm tăng trưởng"),
     (re.compile(r"\b(?:dung|uong) lau\b"), "dùng kéo dài"),
+    (re.compile(r"\b(?:truyen|tiem)(?: [a-z]+){0,4}? (?:trong )?(?:bao lau|may (?:gio|tieng|phut))\b"),
+     "thời gian tiêm truyền"),
 )
 
 
@@ -91,10 +93,13 @@ def question_terms(question: str, names: Iterable[str] = ()) -> tuple[list[str],
     question = with_book_words(question)
     dropped = {w for n in names for w in fold(n).split()}
     raw = _tokens(question, written=written) if written else _WORD.findall(fold_query(question))
+    # Typed without diacritics, a term's word that folds onto a filler ("be doi": "bẻ đôi", not "bé") is content.
+    terms = set() if written else {w for m in TERMS_FOLDING_TO_CHILD.finditer(fold_query(question))
+                                   for w in m.group(0).split()}
 
     def content(word: str) -> bool:
         f = fold(word)
-        filler = word in _FILLERS_WRITTEN if written else f in _FILLERS_FOLDED
+        filler = word in _FILLERS_WRITTEN if written else f in _FILLERS_FOLDED and f not in terms
         return f not in QUESTION_WORDS and not filler and f not in dropped and len(f) >= 2 and not f.isdigit()
 
     words = [w for w in raw if content(w)]
@@ -164,8 +169,43 @@ def asked_words(query: str) -> str:
     return query[:m.start()] if m else query
 
 
-def usage_sentence(sentence: str) -> bool:
+# "truyền trong bao lâu", "tiêm mấy phút", "tốc độ truyền", "pha với gì", "pha loãng thế nào": how the drug is given,
+# not how much — the book states it for everyone ("Thời gian tiêm truyền: … ít nhất 1 giờ"), so no patient is asked.
+_ADMINISTRATION = re.compile(
+    r"\b(?:truyen|tiem)(?: [a-z]+){0,4}? (?:trong )?(?:bao lau|may (?:gio|tieng|phut)|bao nhieu (?:gio|tieng|phut))\b|"
+    r"\btoc do (?:truyen|tiem)\b|\b(?:tiem|truyen) (?:nhanh|cham) (?:duoc )?(?:khong|ko)\b|"
+    r"\bpha (?:voi|vao|trong|loang|bang)\b|\bcach pha\b")
+# An amount asked, or a dose word: the dose path's question, which an administration sentence does not answer.
+_AMOUNT_WORDS = re.compile(r"\blieu\b|\b(?:may|bao nhieu) (?:vien|goi|ml|mg|g|mcg|ong|lo|giot|lan)\b")
+# A number that is only a time an infusion or injection lasts ("ít nhất 1 giờ", "trong 3 - 5 phút"): no amount, no
+# interval ("cách 8 giờ"), no rate ("10 mg/phút").
+_DURATION = re.compile(r"(?<!cach )(?<!moi )\b\d+(?:[.,]\d+)?(?:\s*-\s*\d+(?:[.,]\d+)?)?\s*(?:gio|phut)\b(?!\s*/)")
+
+
+_ASKS_DURATION = re.compile(r"\b(?:bao lau|may (?:gio|tieng|phut)|bao nhieu (?:gio|tieng|phut))\b")
+
+
+def asks_duration(question: str) -> bool:
+    """The administration question asks how long ("truyền trong bao lâu", "tiêm mấy phút")."""
+    return asks_administration(question) and bool(_ASKS_DURATION.search(fold_query(question)))
+
+
+def states_duration(sentence: str) -> bool:
+    """The sentence states how long something lasts in hours or minutes ("ít nhất 1 giờ", "trong 60 phút")."""
+    return _DURATION.search(fold(sentence)) is not None
+
+
+def asks_administration(question: str) -> bool:
+    """The question asks how the drug is given (infusion time, rate, dilution) and no amount of it."""
+    folded = fold_query(question)
+    return bool(_ADMINISTRATION.search(folded)) and not _AMOUNT_WORDS.search(folded)
+
+
+def usage_sentence(sentence: str, *, durations: bool = False) -> bool:
     """A sentence of a dosage section a free-form answer may quote: it carries no number, so no dose, band or interval
     ("không được bẻ, nhai", "nếu quên thì phải uống ngay khi nhớ"). A sentence with a number may be one band's dose,
-    which is given only on the dose path for a known patient."""
-    return _DIGIT.search(sentence) is None
+    which is given only on the dose path for a known patient. `durations` (an administration question): a sentence
+    whose only numbers are how long an infusion lasts may be quoted too ("Phải tiêm tĩnh mạch chậm ít nhất 1 giờ")."""
+    if _DIGIT.search(sentence) is None:
+        return True
+    return durations and _DIGIT.search(_DURATION.sub(" ", fold(sentence))) is None

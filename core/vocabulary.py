@@ -99,7 +99,9 @@ CHAT_CHILD = _alternation((
 # Medical terms that fold onto a word for a child: "bể thận" (the renal pelvis: "viêm thận – bể thận") folds to "be
 # than", "rung nhĩ", "cuồng nhĩ", "tâm nhĩ", "nhĩ thất" (the atria) to "… nhi". Typed without diacritics they are
 # still the term, never "bé" or "nhi" (paediatric). "bé thân nhiệt 39 độ" (the child's temperature) is a child.
-TERMS_FOLDING_TO_CHILD = re.compile(r"\b(?:be than(?! nhiet)|(?:rung|cuong|tam) nhi|nhi that)\b")
+# "bẻ đôi", "bẻ nửa", "bẻ hoặc nhai" (breaking a tablet) fold to "be doi", "be nua", "be hoac nhai": a verb, not "bé".
+TERMS_FOLDING_TO_CHILD = re.compile(r"\b(?:be than(?! nhiet)|(?:rung|cuong|tam) nhi|nhi that|be (?:doi|nua)|"
+                                    r"be(?= (?:hoac|hay|va|roi) nhai\b)|(?<=nhai hoac )be|(?<=nhai hay )be|(?<=nhai va )be)\b")
 
 
 def without_terms_folding_to_child(folded: str) -> str:

@@ -17,7 +17,7 @@ from core.dosage.select import band_words, indication_key, is_renal_line, states
 from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
 from core.partners import names_partner
-from core.sentence_match import asked_words, best_matches, usage_sentence
+from core.sentence_match import asked_words, asks_administration, best_matches, usage_sentence
 from core.text import fold, states_phrase
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
@@ -275,8 +275,10 @@ class ExtractiveGenerator:
     def _usage(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
         """A free-form question answered from the dosage section: the sentences that match it (core.sentence_match),
         among those carrying no number. Nothing else of the section: its doses belong to patients not known here."""
+        # An administration question ("truyền trong bao lâu") may be answered by how long an infusion lasts.
+        durations = asks_administration(asked_words(request.query))
         every = [(s, c.doc_id) for c in evidence if c.section_key == DOSING_SECTION for s in sentences(c.text)
-                 if usage_sentence(s)]
+                 if usage_sentence(s, durations=durations)]
         names = [n for d in request.drug_ids for n in request.drug_names.get(d, [])]
         matches = best_matches(asked_words(request.query), [s for s, _ in every], names, limit=MAX_FOCUSED,
                                strong=False)

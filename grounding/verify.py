@@ -27,6 +27,7 @@ from decimal import Decimal
 
 from core.corpus import Chunk
 from core.numbers import Quantity, extract_quantities
+from core.sentence_match import asked_words, asks_administration, usage_sentence
 from grounding.answer import Answer, Claim, GenerationRequest, GroundingResult
 from grounding.derivation_check import check_calculations
 from grounding.dosing_binding import binding_problems, missing_maxima, patient_for
@@ -134,11 +135,14 @@ def check_list_binding(answer: Answer, by_id: Mapping[str, Chunk], candidate_dru
 
 def check_free_form(answer: Answer, request: GenerationRequest) -> list[str]:
     """A free-form question answered from the dosage section quotes no number: a number there may be one band's
-    dose, given only on the dose path for a known patient (whatever generator wrote the answer)."""
+    dose, given only on the dose path for a known patient (whatever generator wrote the answer). An administration
+    question ("truyền trong bao lâu") may be answered with how long an infusion lasts — a time, never an amount,
+    an interval or a rate (core.sentence_match.usage_sentence)."""
     if not request.free_form or request.section_key != "lieu_luong_cach_dung":
         return []
+    durations = asks_administration(asked_words(request.query))
     return [f"{_name(i, claim)}: a free-form answer quotes a number of the dosage section (free-form binding)"
-            for i, claim in enumerate(answer.claims) if re.search(r"\d", claim.text)]
+            for i, claim in enumerate(answer.claims) if not usage_sentence(claim.text, durations=durations)]
 
 
 def check_dosing_binding(answer: Answer, evidence: Sequence[Chunk], request: GenerationRequest) -> list[str]:

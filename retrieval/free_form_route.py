@@ -12,28 +12,33 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from core.sentence_match import best_matches, usage_sentence
+from core.sentence_match import best_matches, states_duration, usage_sentence
 from core.sentences import sentences
 from retrieval.section_router import FREE_FORM_SECTIONS, SectionRoute
 
 DOSING_SECTION = "lieu_luong_cach_dung"
 
 
-def candidate_sentences(sections: Mapping[str, str]) -> list[tuple[str, str]]:
-    """(section key, sentence) in book order: the free-form sections' sentences and the dosage section's usage ones."""
+def candidate_sentences(sections: Mapping[str, str], *, durations: bool = False) -> list[tuple[str, str]]:
+    """(section key, sentence) in book order: the free-form sections' sentences and the dosage section's usage ones
+    (with `durations`, an administration question's: those whose only numbers are how long an infusion lasts)."""
     found: list[tuple[str, str]] = []
     for key, text in sections.items():
         if key in FREE_FORM_SECTIONS:
             found += [(key, s) for s in sentences(text)]
         elif key == DOSING_SECTION:
-            found += [(key, s) for s in sentences(text) if usage_sentence(s)]
+            found += [(key, s) for s in sentences(text) if usage_sentence(s, durations=durations)]
     return found
 
 
 def best_sentence_section(question: str, sections: Mapping[str, str],
-                          drug_names: Iterable[str] = ()) -> SectionRoute | None:
+                          drug_names: Iterable[str] = (), *, durations: bool = False) -> SectionRoute | None:
     """The section holding the sentence that best matches the question, when that match is strong."""
-    candidates = candidate_sentences(sections)
+    candidates = candidate_sentences(sections, durations=durations)
+    if durations:
+        # "truyền trong bao lâu": only a sentence stating a time answers it ("Cách dùng: … dùng đường uống hoặc truyền
+        # tĩnh mạch" shares the words, not the answer); none: the caller keeps the dose path.
+        candidates = [(key, s) for key, s in candidates if states_duration(s)]
     matches = best_matches(question, [s for _, s in candidates], drug_names, limit=1)
     if not matches:
         return None

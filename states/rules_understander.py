@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from core.budget import RequestBudget
-from core.sentence_match import best_matches, usage_sentence
+from core.sentence_match import asks_administration, asks_duration, best_matches, usage_sentence
 from core.sentences import sentences
 from core.text import fold, normalize, states_phrase
 from core.vocabulary import CLINICAL_TERMS
@@ -412,6 +412,14 @@ class RulesUnderstander:
                 update = {**common, "condition": state, "condition_relation": "contraindication"}
                 return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                               confidence=round(0.75 * name_confidence, 3), **update)
+        if dose and named == 1 and slots.age_months is None and slots.weight_kg is None and asks_administration(text):
+            # "Aciclovir truyền tĩnh mạch thì phải truyền trong bao lâu?": how the drug is given, which the book states
+            # for everyone ("Thời gian tiêm truyền: … ít nhất 1 giờ") — the sentence saying it answers, with no
+            # "người lớn hay trẻ em?" first. Nothing matching strongly: the dose path, as before.
+            given = self._free_form_section(text, drugs, durations=asks_duration(text))
+            if given is not None:
+                return _frame(turn_type="drug_attribute", section_key=given.key,
+                              confidence=round(given.confidence * name_confidence, 3), **common)
         if route is not None:
             turn = "dosing_calc" if dose else "drug_attribute"
             return _frame(turn_type=turn, section_key=route.key, section_overview=overview,
@@ -533,14 +541,15 @@ class RulesUnderstander:
         # A snapshot read with the name book (retrieval.section_texts): understanding never touches the index.
         return rank_sections(text, self.names.section_texts(drug), self.names.names_of(drug, with_classes=False))
 
-    def _free_form_section(self, text: str, drugs: list[str]) -> SectionRoute | None:
+    def _free_form_section(self, text: str, drugs: list[str], *, durations: bool = False) -> SectionRoute | None:
         """The section of the one monograph holding the sentence that best matches the turn, when the match is
         strong (retrieval.free_form_route): "pha vào cà phê" finds the dosage section's sentence, not the
         interaction section's many "phối hợp" the section-level ranking weighed."""
         if len(drugs) != 1 or self.names.section_texts is None:
             return None
         drug = drugs[0]
-        return best_sentence_section(text, self.names.section_texts(drug), self.names.names_of(drug, with_classes=False))
+        return best_sentence_section(text, self.names.section_texts(drug), self.names.names_of(drug, with_classes=False),
+                                     durations=durations)
 
     # ----------------------------------------------------------------------------------- relation turns
 
