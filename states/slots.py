@@ -56,6 +56,13 @@ _AGE_DAYS = re.compile(rf"\b{_NUM}\s*ngay tuoi\b|\b{_SINCE_BIRTH}\s+(?:moi\s+|du
 _TURNED = re.compile(rf"\b(?:be|chau|con|no|em|thang be|con be|cu)\s+(?:moi\s+|vua\s+|da\s+|sap\s+)?len\s+{_NUM}\b"
                      r"(?!\s*(?:[.,]\d|thang|tuan|ngay|kg|ky|ki|can|lang|do|lan|mg|ml|vien|cm|%|tuoi))")
 _PREGNANCY_MONTHS = re.compile(rf"\b(thai|bau|mang thai|co thai)( [a-z]+){{0,2}} {_NUM}\s*(thang|tuan)\b")
+# "uống abacavir được 3 tuần", "dùng thuốc này đã được 10 ngày", "tiêm insulin được 2 tháng": how long the drug has
+# been taken, not an age (#17: read as a 3-week-old, the machine asked a newborn's weight for an adult's reaction).
+# The verb, then up to three words naming the drug, then "được N ngày/tuần/tháng". A person word between ("dùng cho
+# bé được 3 tuần") leaves the reading to the age rules: there the number may be the baby's age, and asking is safe.
+_TAKEN_FOR = re.compile(rf"\b(?:uong|dung|tiem|xai|su dung|truyen|boi|nho|xit|dat|ngam)"
+                        r"(?: (?!(?:be|chau|con|tre|em|cho|thi|ma)\b)[a-z0-9]+){0,3}"
+                        rf" (?:da |moi )?duoc {_NUM}\s*(?:ngay|tuan|thang)\b(?! tuoi)")
 
 # --- population ------------------------------------------------------------------------------------------
 _ADULT = CHAT_ADULT
@@ -185,6 +192,7 @@ def extract_age(folded: str) -> tuple[float | None, str | None]:
 def read_age(folded: str) -> Age:
     """The age a turn states, with the reason when it is no age a patient can have."""
     scrubbed = _PREGNANCY_MONTHS.sub(lambda m: " " * len(m.group(0)), folded)
+    scrubbed = _TAKEN_FOR.sub(lambda m: " " * len(m.group(0)), scrubbed)
     m = _AGE_YEARS_MONTHS.search(scrubbed)
     if m:
         years, months = _number(m.group(1)), _number(m.group(2))
