@@ -16,6 +16,7 @@ from core.vocabulary import (
     CONDITION_SPELLINGS,
     CONDITION_VARIANT_SPELLINGS,
     CONDITION_VARIANTS,
+    SAME_ILLNESS,
     is_question_syllable,
 )
 from states.frame import QueryFrame
@@ -190,8 +191,10 @@ def condition_in_drug_turn(text: str) -> str | None:
     # "lên cơn hen", "lên cơn co giật": an attack named by "lên" is the indication too ("lên" alone is not one).
     # "không bị suy gan", "chưa bị sốt": a denied state is not what the dose is for (nor the patient's condition).
     # "chuẩn bị nhổ răng" (getting ready to): the "bị" of "chuẩn bị" is no illness cue.
+    # "cũng bị y vậy", "bị giống vậy", "bị như thế": the same illness as someone named before, not an illness's name
+    # (#18: "y vậy" was taken as the indication and the carried "tiêu chảy cấp" lost).
     m = next((c for c in re.finditer(r"(?<!chuan )\b(?:bi|de tri|de dieu tri|dieu tri|de chua|len(?= con\b))\s+(?!(?:sao|gi|"
-                                     r"lam sao|benh gi|benh nao|nhung benh|cac benh|gi)\b)", folded)
+                                     r"lam sao|benh gi|benh nao|nhung benh|cac benh|gi|" + SAME_ILLNESS + r")\b)", folded)
               if not _DENIAL_BEFORE.search(folded[:c.start()])), None)
     if not m:
         return None

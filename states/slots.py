@@ -23,6 +23,7 @@ from core.vocabulary import (
     INJECTION_AS_WRITTEN,
     NEWBORN,
     ROUTES,
+    SAME_ILLNESS_SAID,
     TERMS_FOLDING_TO_CHILD,
     is_question_syllable,
     route_patterns,
@@ -586,7 +587,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
             wipe(m.start(), m.end())
     terms = [m.span() for m in TERMS_FOLDING_TO_CHILD.finditer(folded)]
     for pattern in (*GESTATION_PHRASES, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC,
-                    _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED):
+                    _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED, SAME_ILLNESS_SAID):
         for m in pattern.finditer(folded):
             if pattern is CHAT_CHILD and any(a <= m.start() < b for a, b in terms):
                 continue  # "viêm thận bể thận", "rung nhĩ": the term's own word, not a child's
