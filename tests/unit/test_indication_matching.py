@@ -37,6 +37,11 @@ MATCHES = [
     ("bệnh Lyme viêm tim", ["Bệnh Lyme", "Viêm tim nhẹ"]),
     ("viem tai giua", ["Nhiễm khuẩn ở tai, mũi, họng"]),  # typed without diacritics: compared folded
     ("Chống viêm (viêm khớp dạng thấp)", ["Chống viêm (viêm khớp dạng thấp)"]),  # a quick reply, word for word
+    # Thrush is Candida of a mucosa.
+    ("tưa miệng", ["Nhiễm Candida niêm mạc"]),
+    ("nhiễm nấm candida ở lưỡi", ["Nhiễm Candida niêm mạc"]),
+    # Prevention of an ulcer caused by the drugs the patient takes, said as users say it.
+    ("ngừa loét tá tràng do dùng thuốc kháng viêm", ["Dự phòng loét đường tiêu hóa do thuốc chống viêm không steroid"]),
 ]
 
 NEAR_MISSES = [
@@ -53,6 +58,9 @@ NEAR_MISSES = [
     # Nothing that can tell indications apart.
     ("nhiễm khuẩn nặng", ["Bệnh Lyme"]),
     ("đau bụng kinh", ["Đau, sốt"]),
+    # To prevent a disease is not to treat it: the treatment lead-in is another indication's dose.
+    ("phòng ngừa loét dạ dày", ["Loét dạ dày - tá tràng"]),
+    ("dự phòng tái phát viêm tai giữa", ["Nhiễm khuẩn ở tai, mũi, họng"]),
 ]
 
 
