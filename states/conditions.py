@@ -27,8 +27,12 @@ _TAIL = re.compile(r"[\s,]*(?:thi\s+)?(?:nen\s+|phai\s+|co the\s+|can\s+)?(?:dun
                    r"(?:(?:thuoc|khang sinh|loai thuoc|loai)\s*)?(?:gi|nao)\b"
                    r"|[\s,]*(?:thi\s+)?co\s+(?:nhung\s+|cac\s+)?(?:thuoc|loai thuoc)\s+nao\b")
 # "thuốc (nào) trị …", "thuốc điều trị …", "kháng sinh chữa …"
-_HEAD = re.compile(r"\b(?:thuoc|khang sinh|loai thuoc)(?:\s+(?:nao|gi))?\s+(?:de\s+|dung de\s+|dung\s+|co the\s+)?"
-                   r"(?:ho tro\s+)?(?:tri|dieu tri|chua|chua tri|danh cho|cho nguoi|giam|ha|cam|chong(?! chi dinh))\s+"
+# "thuốc nào (trong dược thư) dùng cho mày đay mạn tính?": "dùng cho" + the condition asks the same (#18: no_drug);
+# "cho" before a person ("cho bé …") names whom, read by the person rules.
+_HEAD = re.compile(r"\b(?:thuoc|khang sinh|loai thuoc)(?:\s+(?:nao|gi))?(?:\s+(?:trong|o|cua)\s+(?:duoc thu|sach))?"
+                   r"\s+(?:de\s+|dung de\s+|dung\s+|co the\s+)?"
+                   r"(?:ho tro\s+)?(?:tri|dieu tri|chua|chua tri|danh cho|cho nguoi|giam|ha|cam|chong(?! chi dinh)|"
+                   r"cho(?!\s+(?:nguoi|tre|be|chau|con|em|ba|me|bo|ong|phu nu|toi|minh)\b))\s+"
                    r"(?:benh\s+|bi\s+)?")
 _FOR_WHOM = re.compile(r"\s+(?:cho|o|danh cho)\s+(?:tre|be|nguoi|ba|phu nu|me|chau|con)\b.*$")
 # "uống thuốc gì khi bị cảm cúm?" — the question first, the condition after it.

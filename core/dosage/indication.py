@@ -42,7 +42,10 @@ _GENERIC_WORDS = (
     "tôi bé cháu con mức độ bằng "
     # Words around the disease that say how or when the patient has it ("cũng sốt", "đang sốt", "hay bị ợ chua",
     # "vẫn còn đau"): the phases they name ("đang sốt", "đã hết sốt") are read by the synonyms first.
-    "cũng đang vẫn hay hơi rất đã rồi mới còn lại về đêm tối sáng nay qua chiều hôm"
+    "cũng đang vẫn hay hơi rất đã rồi mới còn lại về đêm tối sáng nay qua chiều hôm "
+    # Where and why the patient is ("ông ấy nhập viện vì nhồi máu cơ tim cấp") and a loading dose ("liều nạp"): they
+    # say nothing of which indication (#17: left in, the acute-infarction line's opening no longer held every word).
+    "ấy nhập viện vì nạp"
 )
 _GENERIC = frozenset(_GENERIC_WORDS.split())
 PREVENTION = "dựphòng"

@@ -80,6 +80,13 @@ def test_the_books_opening_words_name_the_purpose_of_a_line_without_a_lead_in() 
     assert match_score("dự phòng biến chứng tim mạch", ["Chống kết tập tiểu cầu"]) == 0
 
 
+def test_where_and_why_the_patient_is_says_nothing_of_the_indication() -> None:
+    # "(bà) ấy nhập viện vì …" (the person's word is read apart): the acute line's opening names the disease; where
+    # and why the patient is are no other indication.
+    opening = "Trong trường hợp cấp tính như đột quỵ do nhồi máu não, cơn đau thắt ngực, dùng"
+    assert match_score("ấy nhập viện vì nhồi máu não cấp", ["Chống kết tập tiểu cầu"], [opening]) > 0
+
+
 def test_severity_sub_bands() -> None:
     assert severity_admits("viêm tai giữa nhẹ", ["Nhiễm khuẩn tai", "Nhiễm khuẩn nhẹ, vừa"])
     assert not severity_admits("viêm tai giữa nhẹ", ["Nhiễm khuẩn tai", "Nhiễm khuẩn nặng"])
