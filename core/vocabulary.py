@@ -148,6 +148,12 @@ CLINICAL_TERMS: frozenset[str] = frozenset({
     "streptococcus", "pseudomonas", "mycoplasma", "toxoplasma", "plasmodium", "escherichia", "coli", "listeria",
     "legionella", "borrelia", "treponema", "neisseria", "gonorrhoeae", "klebsiella", "enterococcus",
     "haemophilus", "influenzae", "pneumoniae", "bacteroides",
+    # Operations and procedures named after their surgeons, and other eponymous procedures and signs ("sau phẫu
+    # thuật Fontan", "nghiệm pháp Valsalva"): the patient's history or the indication, never a drug name (#18:
+    # "Fontan" was reported as a drug missing from the formulary).
+    "fontan", "glenn", "norwood", "blalock", "taussig", "rastelli", "jatene", "mustard", "senning", "ross",
+    "whipple", "billroth", "hartmann", "nissen", "roux", "kasai", "valsalva", "heimlich", "apgar", "glasgow",
+    "seldinger", "swan", "ganz", "holter", "doppler", "papanicolaou", "pap", "gram", "ziehl", "neelsen",
 })
 
 # --- folds that collide -------------------------------------------------------------------------------------

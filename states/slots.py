@@ -521,7 +521,8 @@ def _extract_slots(text: str) -> Slots:
 # --- the indication a dose question names without "bị"/"để trị" ("Liều aspirin giảm đau cho người lớn?") -------
 
 _DOSE_QUESTION_WORDS = re.compile(
-    r"\b(khoi dau|ban dau|bat dau|duy tri|tiep tuc|tiep|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
+    # "ông nội cháu", "bà ngoại": whom — "nội" left behind matched "viêm nội tâm mạc" in the contraindications (#18).
+    r"\b((?:ong|ba) (?:noi|ngoai)|khoi dau|ban dau|bat dau|duy tri|tiep tuc|tiep|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
     # "Nếu … thì tăng lên bao nhiêu?": the condition and the change asked, not what the dose is for
     r"neu|tang len|giam xuong|cung|"
     r"lieu( (luong|dung|khoi dau|ban dau|bat dau|duy tri|toi da|thong thuong|thuong dung|uong|tiem))?|bi|"
