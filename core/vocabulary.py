@@ -41,7 +41,9 @@ class RouteTerms:
 # Matching priority: oral last, because "uống" is often just the verb ("uống Ventolin xịt").
 ROUTES: tuple[RouteTerms, ...] = (
     RouteTerms("rectal", ("dat truc trang", "dat hau mon", "truc trang", "hau mon", "thuoc dan"),
-               ("dat hau mon", "dat truc trang", "truc trang", "hau mon", "thuoc dan", "vien dat", "nhet hau mon")),
+               ("dat hau mon", "dat truc trang", "truc trang", "hau mon", "thuoc dan", "vien dat", "nhet hau mon",
+                # "viên đạn", "đạn đặt": a suppository, as users name it
+                "vien dan", "dan dat")),
     RouteTerms("iv", ("tiem tinh mach", "truyen tinh mach", "tinh mach", "truyen"),
                ("tiem tinh mach", "truyen tinh mach", "tinh mach", "truyen", "tiem truyen", "iv")),
     RouteTerms("im", ("tiem bap",), ("tiem bap", "im")),
@@ -148,6 +150,12 @@ CLINICAL_TERMS: frozenset[str] = frozenset({
     "streptococcus", "pseudomonas", "mycoplasma", "toxoplasma", "plasmodium", "escherichia", "coli", "listeria",
     "legionella", "borrelia", "treponema", "neisseria", "gonorrhoeae", "klebsiella", "enterococcus",
     "haemophilus", "influenzae", "pneumoniae", "bacteroides",
+    # Operations and procedures named after their surgeons, and other eponymous procedures and signs ("sau phẫu
+    # thuật Fontan", "nghiệm pháp Valsalva"): the patient's history or the indication, never a drug name (#18:
+    # "Fontan" was reported as a drug missing from the formulary).
+    "fontan", "glenn", "norwood", "blalock", "taussig", "rastelli", "jatene", "mustard", "senning", "ross",
+    "whipple", "billroth", "hartmann", "nissen", "roux", "kasai", "valsalva", "heimlich", "apgar", "glasgow",
+    "seldinger", "swan", "ganz", "holter", "doppler", "papanicolaou", "pap", "gram", "ziehl", "neelsen",
 })
 
 # --- folds that collide -------------------------------------------------------------------------------------
@@ -243,3 +251,10 @@ diacritics is compared folded)."""
 def is_question_syllable(written: str, *, folded_turn: bool) -> bool:
     """`written` (one syllable as the user typed it) can be the question word its folding matches."""
     return folded_turn or " " in written.strip() or written.strip().lower() in QUESTION_SYLLABLES_AS_WRITTEN
+
+
+SAME_ILLNESS = r"y (?:vay|chang|het|nhu)|giong(?: (?:vay|the|het|nhu))?|nhu (?:vay|the)"
+"""Folded words saying "the same illness" as someone named before ("y vậy", "giống vậy", "như thế"): they name no
+illness themselves (#18: "còn tôi cũng bị y vậy" took "y vậy" as the indication and lost the one carried). Bare
+"vậy" is left out: "vảy nến" folds to it."""
+SAME_ILLNESS_SAID = re.compile(rf"\b(?:{SAME_ILLNESS})\b")

@@ -16,6 +16,7 @@ from core.vocabulary import (
     CONDITION_SPELLINGS,
     CONDITION_VARIANT_SPELLINGS,
     CONDITION_VARIANTS,
+    SAME_ILLNESS,
     is_question_syllable,
 )
 from states.frame import QueryFrame
@@ -26,8 +27,12 @@ _TAIL = re.compile(r"[\s,]*(?:thi\s+)?(?:nen\s+|phai\s+|co the\s+|can\s+)?(?:dun
                    r"(?:(?:thuoc|khang sinh|loai thuoc|loai)\s*)?(?:gi|nao)\b"
                    r"|[\s,]*(?:thi\s+)?co\s+(?:nhung\s+|cac\s+)?(?:thuoc|loai thuoc)\s+nao\b")
 # "thuốc (nào) trị …", "thuốc điều trị …", "kháng sinh chữa …"
-_HEAD = re.compile(r"\b(?:thuoc|khang sinh|loai thuoc)(?:\s+(?:nao|gi))?\s+(?:de\s+|dung de\s+|dung\s+|co the\s+)?"
-                   r"(?:ho tro\s+)?(?:tri|dieu tri|chua|chua tri|danh cho|cho nguoi|giam|ha|cam|chong(?! chi dinh))\s+"
+# "thuốc nào (trong dược thư) dùng cho mày đay mạn tính?": "dùng cho" + the condition asks the same (#18: no_drug);
+# "cho" before a person ("cho bé …") names whom, read by the person rules.
+_HEAD = re.compile(r"\b(?:thuoc|khang sinh|loai thuoc)(?:\s+(?:nao|gi))?(?:\s+(?:trong|o|cua)\s+(?:duoc thu|sach))?"
+                   r"\s+(?:de\s+|dung de\s+|dung\s+|co the\s+)?"
+                   r"(?:ho tro\s+)?(?:tri|dieu tri|chua|chua tri|danh cho|cho nguoi|giam|ha|cam|chong(?! chi dinh)|"
+                   r"cho(?!\s+(?:nguoi|tre|be|chau|con|em|ba|me|bo|ong|phu nu|toi|minh)\b))\s+"
                    r"(?:benh\s+|bi\s+)?")
 _FOR_WHOM = re.compile(r"\s+(?:cho|o|danh cho)\s+(?:tre|be|nguoi|ba|phu nu|me|chau|con)\b.*$")
 # "uống thuốc gì khi bị cảm cúm?" — the question first, the condition after it.
@@ -190,8 +195,10 @@ def condition_in_drug_turn(text: str) -> str | None:
     # "lên cơn hen", "lên cơn co giật": an attack named by "lên" is the indication too ("lên" alone is not one).
     # "không bị suy gan", "chưa bị sốt": a denied state is not what the dose is for (nor the patient's condition).
     # "chuẩn bị nhổ răng" (getting ready to): the "bị" of "chuẩn bị" is no illness cue.
+    # "cũng bị y vậy", "bị giống vậy", "bị như thế": the same illness as someone named before, not an illness's name
+    # (#18: "y vậy" was taken as the indication and the carried "tiêu chảy cấp" lost).
     m = next((c for c in re.finditer(r"(?<!chuan )\b(?:bi|de tri|de dieu tri|dieu tri|de chua|len(?= con\b))\s+(?!(?:sao|gi|"
-                                     r"lam sao|benh gi|benh nao|nhung benh|cac benh|gi)\b)", folded)
+                                     r"lam sao|benh gi|benh nao|nhung benh|cac benh|gi|" + SAME_ILLNESS + r")\b)", folded)
               if not _DENIAL_BEFORE.search(folded[:c.start()])), None)
     if not m:
         return None

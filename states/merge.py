@@ -20,7 +20,7 @@ import re
 
 from core.dosage.indication import severities
 from core.text import fold, normalize
-from core.vocabulary import POPULATION_LABELS_VI
+from core.vocabulary import POPULATION_LABELS_VI, SAME_ILLNESS
 from states.clarify import format_age, format_number
 from states.conditions import PHASE_SAID, condition_in_drug_turn, is_ambiguous_condition
 from states.english_person import english_person
@@ -642,12 +642,13 @@ def _has_person_values(frame: QueryFrame) -> bool:
 _PURPOSE = re.compile(r"^(giam|ha|chong|du phong|cat|de)\b")
 
 
-_ALSO_ILL = re.compile(r"\b(cung bi|cung mac|cung dang bi|cung benh (do|nay)|bi giong|cung phai|cung can|cung sap)\b")
+_ALSO_ILL = re.compile(r"\b(cung bi|cung mac|cung dang bi|cung benh (do|nay)|bi giong|cung phai|cung can|cung sap|"
+                       rf"bi (?:{SAME_ILLNESS}))\b")
 _ILLNESS_HEAD = re.compile(r"^(viem|nhiem|dau|sot|benh|hoi chung|loet|du phong|phong ngua|dieu tri|ung thu|roi loan|"
                            r"di ung|tieu chay|buon non|non|mat ngu|tram cam|loan than|tam than|zona|thuy dau|herpes)\b")
 """A slot reply's leftover words are taken as the indication only when they open as an illness does ("viêm xoang …",
 "dự phòng …"): "đã bảo 3 tuổi rồi!!" leaves "đã bảo", which names nothing."""
-_NOT_A_CONDITION = re.compile(r"^(thi sao|the nao|sao|gi|vay|nhu vay|giong|nua)\b")
+_NOT_A_CONDITION = re.compile(rf"^(thi sao|the nao|sao|gi|nua|vay(?! nen)|{SAME_ILLNESS})\b")
 _ALSO = re.compile(r"(?<!\w)(cũng|cung|nữa|nua)(?!\w)", re.IGNORECASE)
 
 
@@ -669,11 +670,24 @@ def _without_person(text: str, person: Person | None) -> str:
     return _ALSO.sub(" ", text)
 
 
+# A class of patients ("người lớn", "trẻ em"), not one person: the book's population words.
+_A_CLASS = frozenset({"nguoi lon", "nguoi truong thanh", "tre em", "tre nho", "tre", "tre so sinh", "nguoi cao tuoi",
+                      "nguoi gia"})
+
+
+def _about_a_class(frame: QueryFrame) -> bool:
+    """The frame asks about a class of patients ("liều … cho đợt cấp hen ở người lớn"), described no further."""
+    return frame.person is not None and fold(frame.person).strip() in _A_CLASS and not _has_person_values(frame)
+
+
 def forget_person(frame: QueryFrame) -> QueryFrame:
     """The frame without anything that belonged to its patient: the drug and the question stay."""
     update: dict[str, object] = {name: None for name in _PERSON_VALUES}
     update.update(pregnant=False, breastfeeding=False, comorbidities=[], unanswered=0)
-    purpose = frame.condition is not None and _PURPOSE.match(fold(frame.condition)) is not None
+    # A class of patients has no illness of its own: the indication named for "người lớn" was the question's, and
+    # "còn bé 6 tuổi 20kg thì sao?" asks it for the child (#18: it asked which indication).
+    purpose = frame.condition is not None and (_PURPOSE.match(fold(frame.condition)) is not None
+                                               or _about_a_class(frame))
     if frame.condition and not purpose and (frame.turn_type == "dosing_calc" or fold(frame.condition) in {
             fold(v) for v in (frame.renal, frame.hepatic, *frame.comorbidities) if v}):
         update["condition"] = None  # "bị suy thận" was the patient's state, not the question

@@ -23,6 +23,7 @@ from core.vocabulary import (
     INJECTION_AS_WRITTEN,
     NEWBORN,
     ROUTES,
+    SAME_ILLNESS_SAID,
     TERMS_FOLDING_TO_CHILD,
     is_question_syllable,
     route_patterns,
@@ -56,6 +57,13 @@ _AGE_DAYS = re.compile(rf"\b{_NUM}\s*ngay tuoi\b|\b{_SINCE_BIRTH}\s+(?:moi\s+|du
 _TURNED = re.compile(rf"\b(?:be|chau|con|no|em|thang be|con be|cu)\s+(?:moi\s+|vua\s+|da\s+|sap\s+)?len\s+{_NUM}\b"
                      r"(?!\s*(?:[.,]\d|thang|tuan|ngay|kg|ky|ki|can|lang|do|lan|mg|ml|vien|cm|%|tuoi))")
 _PREGNANCY_MONTHS = re.compile(rf"\b(thai|bau|mang thai|co thai)( [a-z]+){{0,2}} {_NUM}\s*(thang|tuan)\b")
+# "uống abacavir được 3 tuần", "dùng thuốc này đã được 10 ngày", "tiêm insulin được 2 tháng": how long the drug has
+# been taken, not an age (#17: read as a 3-week-old, the machine asked a newborn's weight for an adult's reaction).
+# The verb, then up to three words naming the drug, then "được N ngày/tuần/tháng". A person word between ("dùng cho
+# bé được 3 tuần") leaves the reading to the age rules: there the number may be the baby's age, and asking is safe.
+_TAKEN_FOR = re.compile(rf"\b(?:uong|dung|tiem|xai|su dung|truyen|boi|nho|xit|dat|ngam)"
+                        r"(?: (?!(?:be|chau|con|tre|em|cho|thi|ma)\b)[a-z0-9]+){0,3}"
+                        rf" (?:da |moi )?duoc {_NUM}\s*(?:ngay|tuan|thang)\b(?! tuoi)")
 
 # --- population ------------------------------------------------------------------------------------------
 _ADULT = CHAT_ADULT
@@ -185,6 +193,7 @@ def extract_age(folded: str) -> tuple[float | None, str | None]:
 def read_age(folded: str) -> Age:
     """The age a turn states, with the reason when it is no age a patient can have."""
     scrubbed = _PREGNANCY_MONTHS.sub(lambda m: " " * len(m.group(0)), folded)
+    scrubbed = _TAKEN_FOR.sub(lambda m: " " * len(m.group(0)), scrubbed)
     m = _AGE_YEARS_MONTHS.search(scrubbed)
     if m:
         years, months = _number(m.group(1)), _number(m.group(2))
@@ -512,7 +521,8 @@ def _extract_slots(text: str) -> Slots:
 # --- the indication a dose question names without "bị"/"để trị" ("Liều aspirin giảm đau cho người lớn?") -------
 
 _DOSE_QUESTION_WORDS = re.compile(
-    r"\b(khoi dau|ban dau|bat dau|duy tri|tiep tuc|tiep|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
+    # "ông nội cháu", "bà ngoại": whom — "nội" left behind matched "viêm nội tâm mạc" in the contraindications (#18).
+    r"\b((?:ong|ba) (?:noi|ngoai)|khoi dau|ban dau|bat dau|duy tri|tiep tuc|tiep|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
     # "Nếu … thì tăng lên bao nhiêu?": the condition and the change asked, not what the dose is for
     r"neu|tang len|giam xuong|cung|"
     r"lieu( (luong|dung|khoi dau|ban dau|bat dau|duy tri|toi da|thong thuong|thuong dung|uong|tiem))?|bi|"
@@ -578,7 +588,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
             wipe(m.start(), m.end())
     terms = [m.span() for m in TERMS_FOLDING_TO_CHILD.finditer(folded)]
     for pattern in (*GESTATION_PHRASES, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC,
-                    _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED):
+                    _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED, SAME_ILLNESS_SAID):
         for m in pattern.finditer(folded):
             if pattern is CHAT_CHILD and any(a <= m.start() < b for a, b in terms):
                 continue  # "viêm thận bể thận", "rung nhĩ": the term's own word, not a child's

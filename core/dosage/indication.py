@@ -42,9 +42,14 @@ _GENERIC_WORDS = (
     "tôi bé cháu con mức độ bằng "
     # Words around the disease that say how or when the patient has it ("cũng sốt", "đang sốt", "hay bị ợ chua",
     # "vẫn còn đau"): the phases they name ("đang sốt", "đã hết sốt") are read by the synonyms first.
-    "cũng đang vẫn hay hơi rất đã rồi mới còn lại về đêm tối sáng nay qua chiều hôm"
+    "cũng đang vẫn hay hơi rất đã rồi mới còn lại về đêm tối sáng nay qua chiều hôm "
+    # Where and why the patient is ("ông ấy nhập viện vì nhồi máu cơ tim cấp") and a loading dose ("liều nạp"): they
+    # say nothing of which indication (#17: left in, the acute-infarction line's opening no longer held every word).
+    "ấy nhập viện vì nạp"
 )
 _GENERIC = frozenset(_GENERIC_WORDS.split())
+PREVENTION = "dựphòng"
+"""The word every way of saying "to prevent" is read as (see `_SYNONYMS`)."""
 _GENERIC_FOLDED = frozenset(fold(w) for w in _GENERIC)
 
 _SYNONYMS: tuple[tuple[str, str], ...] = (
@@ -89,6 +94,25 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # qualifies ("Herpes sinh dục", "herpes zoster", "herpes môi") stays as written, so the book's own words are not
     # merged ("herpes sinh dục tái phát" is not made a near match of the primary-infection lead-in).
     (r"herpes simplex|hsv|herpes(?! (?:zoster|sinh dục|môi|simplex))", "hsv"),
+    # Prevention is an indication of its own: "phòng loét dạ dày" asks the book's "Dự phòng loét …" line, never the
+    # ulcer-treatment dose (#17: a 70-year-old on NSAIDs asking pantoprazol "để phòng loét" got the 40 mg treatment
+    # line). Read as one word that is not generic; a question naming it matches only lead-ins or openings naming it
+    # (`_score`). Bare "phòng" only before what is prevented ("phòng khám" is a clinic).
+    (r"dự phòng|phòng ngừa|ngăn ngừa|ngừa|(?:để|nhằm|giúp|muốn) phòng|phòng(?= (?:loét|bệnh|tái phát|huyết khối|"
+     r"co giật|nhiễm|đột quỵ|nhồi máu|biến chứng|sốt rét|lao|say))", PREVENTION),
+    # The class the book names "thuốc chống viêm không steroid" (NSAID), as users name it: "thuốc chống viêm giảm đau",
+    # "thuốc kháng viêm", "NSAID". Anchored on "thuốc": "liều chống viêm giảm đau" is a purpose, not the class.
+    (r"thuốc (?:chống|kháng) viêm(?: giảm đau)?(?: không steroid)?(?: \(?nsaids?\)?)?|thuốc giảm đau,? (?:và )?(?:chống|"
+     r"kháng) viêm|(?:chống|kháng) viêm không steroid(?: \(?nsaids?\)?)?|nsaids?", "nsaid"),
+    # A stomach or duodenal ulcer is an ulcer of the digestive tract ("Dự phòng loét đường tiêu hóa"): read as that
+    # too, each site kept ("loét tá tràng" still tells "Loét tá tràng:" from "Loét dạ dày:").
+    (r"loét (?:đường tiêu hóa|đường tiêu hoá|ống tiêu hóa)", "loét tiêuhóa"),
+    (r"loét (?:dạ dày|dạ dầy|tá tràng)(?: ?[-–,]? ?(?:và )?(?:dạ dày|dạ dầy|tá tràng))?", r"\g<0> tiêuhóa"),
+    # Thrush is Candida of the mouth, a mucosa: "nấm Candida miệng", "tưa miệng", "nấm lưỡi" name the book's "Nhiễm
+    # Candida niêm mạc" (its child lead-in) as well as "Nhiễm Candida miệng – hầu" (#18: asked which indication).
+    (r"(?:(?:nấm |nhiễm )?candida (?:ở )?|nấm |tưa )(?:khoang miệng|miệng|lưỡi)(?: ?[-–]? ?(?:hầu|họng))?",
+     "candida miệng niêmmạc"),
+    (r"niêm mạc", "niêmmạc"),
     # An asthma attack: "lên cơn hen", "cơn hen cấp", "hen đợt cấp" are the book's "Đợt cấp của hen" / "Cơn hen nặng".
     (r"(?:lên |bị )?cơn hen(?: phế quản)?(?: cấp)?|đợt cấp (?:của )?hen(?: phế quản)?|hen(?: phế quản)? (?:cấp|đợt cấp|"
      r"trở nặng|nặng lên)", "cơnhen"),
@@ -274,6 +298,11 @@ def _score(wanted: str, labels: Sequence[str], openings: Iterable[str]) -> int:
         return 1
     per_label = indication_label_words(labels, folded=folded)
     book = frozenset().union(*per_label, *(words(o, folded=folded) for o in openings))
+    prevention = fold(PREVENTION) if folded else PREVENTION
+    if prevention in asked and prevention not in book:
+        # Asked to prevent: a lead-in treating the disease is another indication ("Loét dạ dày - tá tràng" is not
+        # "Dự phòng loét … do thuốc chống viêm không steroid"), whatever other words they share.
+        return 0
     phase = _FEBRILE_PHASE[folded]
     if phase in asked and phase not in book:
         # "đang sốt" names a disease's febrile phase only where the book doses one ("Bệnh Kawasaki › Trong giai đoạn

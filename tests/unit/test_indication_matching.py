@@ -37,6 +37,11 @@ MATCHES = [
     ("bệnh Lyme viêm tim", ["Bệnh Lyme", "Viêm tim nhẹ"]),
     ("viem tai giua", ["Nhiễm khuẩn ở tai, mũi, họng"]),  # typed without diacritics: compared folded
     ("Chống viêm (viêm khớp dạng thấp)", ["Chống viêm (viêm khớp dạng thấp)"]),  # a quick reply, word for word
+    # Thrush is Candida of a mucosa.
+    ("tưa miệng", ["Nhiễm Candida niêm mạc"]),
+    ("nhiễm nấm candida ở lưỡi", ["Nhiễm Candida niêm mạc"]),
+    # Prevention of an ulcer caused by the drugs the patient takes, said as users say it.
+    ("ngừa loét tá tràng do dùng thuốc kháng viêm", ["Dự phòng loét đường tiêu hóa do thuốc chống viêm không steroid"]),
 ]
 
 NEAR_MISSES = [
@@ -53,6 +58,9 @@ NEAR_MISSES = [
     # Nothing that can tell indications apart.
     ("nhiễm khuẩn nặng", ["Bệnh Lyme"]),
     ("đau bụng kinh", ["Đau, sốt"]),
+    # To prevent a disease is not to treat it: the treatment lead-in is another indication's dose.
+    ("phòng ngừa loét dạ dày", ["Loét dạ dày - tá tràng"]),
+    ("dự phòng tái phát viêm tai giữa", ["Nhiễm khuẩn ở tai, mũi, họng"]),
 ]
 
 
@@ -70,6 +78,13 @@ def test_the_books_opening_words_name_the_purpose_of_a_line_without_a_lead_in() 
     opening = "Khi dùng lâu dài để dự phòng biến chứng tim mạch ở người nguy cơ cao, dùng"
     assert match_score("dự phòng biến chứng tim mạch", ["Chống kết tập tiểu cầu"], [opening]) > 0
     assert match_score("dự phòng biến chứng tim mạch", ["Chống kết tập tiểu cầu"]) == 0
+
+
+def test_where_and_why_the_patient_is_says_nothing_of_the_indication() -> None:
+    # "(bà) ấy nhập viện vì …" (the person's word is read apart): the acute line's opening names the disease; where
+    # and why the patient is are no other indication.
+    opening = "Trong trường hợp cấp tính như đột quỵ do nhồi máu não, cơn đau thắt ngực, dùng"
+    assert match_score("ấy nhập viện vì nhồi máu não cấp", ["Chống kết tập tiểu cầu"], [opening]) > 0
 
 
 def test_severity_sub_bands() -> None:

@@ -38,12 +38,17 @@ def test_a_route_the_patient_cannot_take_is_not_the_route(text: str) -> None:
 @pytest.mark.parametrize(("text", "months"), [
     ("em nó mới 3 tuần", 3 / 4.345), ("bé mới được 10 ngày", 10 / 30.44), ("bé lên 5, nặng 18 cân", 60),
     ("cháu mới lên 3", 36),
+    # the age stated before the drug's course is still the baby's age
+    ("bé mới được 3 tuần, uống paracetamol được không", 3 / 4.345),
 ])
 def test_ages_as_people_say_them(text: str, months: float) -> None:
     assert extract_slots(text).age_months == pytest.approx(months, abs=0.01)
 
 
-@pytest.mark.parametrize("text", ["bé sinh 36 tuần", "thai 36 tuần", "uống được 3 tuần rồi", "bé sốt lên 39"])
+@pytest.mark.parametrize("text", ["bé sinh 36 tuần", "thai 36 tuần", "uống được 3 tuần rồi", "bé sốt lên 39",
+                                  # how long a drug has been taken, the drug named between verb and number (#17)
+                                  "dùng amoxicillin được 10 ngày rồi mà vẫn sốt",
+                                  "tiêm thuốc này đã được 2 tháng thì thấy mệt"])
 def test_not_ages(text: str) -> None:
     assert extract_slots(text).age_months is None
 

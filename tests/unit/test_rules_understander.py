@@ -318,3 +318,18 @@ def test_a_weight_said_to_be_someone_elses_is_not_the_patients_and_names_no_pati
     f = understand("à nhầm, bé 4 tuổi, 24 ký là cân của anh nó")
     assert (f.age_months, f.weight_kg) == (48, None)
     assert f.person != "anh nó"
+
+
+@pytest.mark.parametrize("text", ["Bé 4 tuổi đã mổ Glenn, uống warfarin liều bao nhiêu?",
+                                  "sau phẫu thuật Norwood dùng warfarin thế nào"])
+def test_an_operation_named_after_its_surgeon_is_no_unknown_drug(text: str) -> None:
+    f = understand(text)
+    assert (f.drugs, f.unknown_drugs) == (["warfarin"], [])
+
+
+def test_a_grandparent_word_is_whom_not_what_for() -> None:
+    # "nội" left behind from "bà nội" is no indication (it matched "viêm nội tâm mạc" among contraindications).
+    from states.slots import dose_indication
+
+    assert dose_indication("còn bà ngoại nó 78 tuổi rung nhĩ thì warfarin khởi đầu bao nhiêu?", ["warfarin"]) == \
+        "rung nhĩ"
