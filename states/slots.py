@@ -88,7 +88,7 @@ _CLEARANCE_VALUE = r"(?:\s*(?:la|=|:|<|>|<=|>=|duoi|tren|khoang)?\s*\d+(?:[.,]\d
 _CLEARANCE_TERMS = r"(?:do thanh thai creatinin|thanh thai creatinin|clcr|egfr|gfr|(?:muc |do |toc do )?loc cau than)"
 """How users and the book name a creatinine clearance or a GFR ("mức lọc cầu thận 25 ml/phút" is an eGFR)."""
 # "ClCr của bà giảm xuống còn 8 ml/phút": the value a few words after the term, after a word that leads to it.
-_CLEARANCE_LATER = r"(?:\s+(?:[a-z]+\s+){0,4}?(?:con|xuong|len|khoang|muc|chi)\s*\d+(?:[.,]\d+)?" \
+_CLEARANCE_LATER = r"(?:\s+(?:[a-z]+\s+){0,4}?(?:con|xuong|len|khoang|muc|chi|la)\s*\d+(?:[.,]\d+)?" \
                    r"(?:\s*ml\s*/\s*(?:phut|ph|min))?)"
 _CLEARANCE = rf"(?:{_CLEARANCE_TERMS})(?:{_CLEARANCE_LATER}|{_CLEARANCE_VALUE})"
 # "suy thận … eGFR 25": the value that follows the words (a few words later, as users write it) is part of the
@@ -524,7 +524,7 @@ _DOSE_QUESTION_WORDS = re.compile(
     # "ông nội cháu", "bà ngoại": whom — "nội" left behind matched "viêm nội tâm mạc" in the contraindications (#18).
     r"\b((?:ong|ba) (?:noi|ngoai)|khoi dau|ban dau|bat dau|duy tri|tiep tuc|tiep|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
     # "Nếu … thì tăng lên bao nhiêu?": the condition and the change asked, not what the dose is for
-    r"neu|tang len|giam xuong|cung|"
+    r"neu|tang len|giam xuong|cung|chu|"
     r"lieu( (luong|dung|khoi dau|ban dau|bat dau|duy tri|toi da|thong thuong|thuong dung|uong|tiem))?|bi|"
     r"cach dung|bao nhieu|the nao|nhu the nao|ra sao|the sao|la|cho|cua|duoc|khong|co|nen|can|phai|dung|uong|"
     r"tiem( bap| tinh mach| duoi da)?|truyen( tinh mach)?|dat (truc trang|hau mon)|ngam|nho|boi|xit|thuoc|"
