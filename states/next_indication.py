@@ -68,15 +68,16 @@ def _stated(words: list[str], book: Iterable[str]) -> bool:
     """Two adjacent words of the phrase (one of them a content word) occur together in a text of the book; a phrase
     of one word, that word (four letters or more)."""
     distinct = [w for w in words if w in indication_words(" ".join(words), folded=True)]
-    if len(distinct) == 1 and len(words) > 1:
-        # "nhiễm Giardia": the one word that tells the indication apart is the needle ("Bệnh do Giardia" states it,
+    needles: list[str] = []
+    if len(distinct) == 1 and len(distinct[0]) >= 4:
+        # "nhiễm Giardia": the one word that tells the indication apart is a needle ("Bệnh do Giardia" states it,
         # "nhiễm giardia" side by side it does not) — the amoebic dose was shown again for the Giardia question.
-        words = distinct
+        needles.append(distinct[0])
     if len(words) == 1:
-        needles = [words[0]] if len(words[0]) >= 4 else []
+        needles += [words[0]] if len(words[0]) >= 4 else []
     else:
-        needles = [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)
-                   if max(len(a), len(b)) >= 3 and not ({a, b} <= QUESTION_WORDS | _NOT_INDICATION)]
+        needles += [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)
+                    if max(len(a), len(b)) >= 3 and not ({a, b} <= QUESTION_WORDS | _NOT_INDICATION)]
     if not needles:
         return False
     patterns = [re.compile(rf"(?<![a-z0-9]){re.escape(n)}(?![a-z0-9])") for n in needles]

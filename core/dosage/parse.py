@@ -316,6 +316,14 @@ class _Parser:
             self._pop_kinds({"band", "phase"})
             self.stack.append(_Entry("phase", phrase))
             return "phase"
+        split = _INDICATION_FOR_GROUP.match(phrase)
+        if split is not None and _DISEASE_HEAD.match(fold(split.group("what"))) \
+                and read_band(split.group("who")).dimensions:
+            # "Viêm họng do liên cầu ở trẻ từ 2 tuổi:": an indication AND the patients it is dosed for, read as two
+            # (the indication, then its band) — read as a band only, its strep-throat dose was shown to a child
+            # asked about otitis as if it were every child's.
+            self._indication(split.group("what").strip(), fold(split.group("what")))
+            return self._leadin(split.group("who"))
         band = read_band(phrase)
         population, neonate = _population(folded)
         if band.dimensions and band.ambiguous:
@@ -682,6 +690,11 @@ class _Parser:
             population, neonate = "pediatric", True
         return Context(routes=routes, indication=tuple(indications), population=population, neonate=neonate,
                        renal=renal or band.renal_ml_min is not None, hepatic=hepatic, band=band, path=tuple(path))
+
+
+_INDICATION_FOR_GROUP = re.compile(r"^(?P<what>.{4,80}?)\s+(?:ở|o)\s+(?P<who>(?:trẻ|tre|người|nguoi|bệnh nhân|benh nhan)\b.*)$")
+_DISEASE_HEAD = re.compile(r"^(viem|nhiem|benh|hoi chung|ly|loet|soi|zona|thuy dau|herpes|lau|giang mai)\b")
+"""The lead-in's first words name a disease ("Viêm họng do liên cầu …", "Nhiễm HSV …"), not a dose or a group."""
 
 
 def _disease_name(phrase: str) -> bool:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from core.dosage.indication import match_score, parts_of
@@ -88,3 +90,13 @@ def test_each_run_of_a_phrase_is_kept_unless_a_negation_stands_between() -> None
 def test_a_phrase_standing_word_for_word_in_one_lead_in_tells_it_from_its_twin() -> None:
     chronic, acute = ["Tiêu chảy mạn"], ["Tiêu chảy cấp"]
     assert match_score("đi ngoài nhiều, tiêu chảy mạn", chronic) > match_score("đi ngoài nhiều, tiêu chảy mạn", acute)
+
+
+def test_an_indication_lead_in_naming_its_age_group_is_read_as_the_indication_and_its_band() -> None:
+    tree = parse_dosage("Uống – Trẻ em: 10 mg/kg/lần, 1 lần/ngày trong 3 ngày. "
+                        "Viêm họng do liên cầu ở trẻ từ 2 tuổi: 12 mg/kg/lần, 1 lần/ngày trong 5 ngày.")
+    child = Patient(population="pediatric", age_months=60, weight_kg=18, route="oral")
+    strep = " ".join(line.text for line in select(tree, replace(child, indication="viêm họng do liên cầu")).lines)
+    otitis = " ".join(line.text for line in select(tree, replace(child, indication="viêm tai giữa")).lines)
+    assert "12 mg/kg/lần" in strep
+    assert "12 mg/kg/lần" not in otitis and "10 mg/kg/lần" in otitis
