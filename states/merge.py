@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from core.dosage.indication import severities
+from core.dosage.indication import severities, stated_severity
 from core.text import fold, normalize
 from core.vocabulary import POPULATION_LABELS_VI, SAME_ILLNESS
 from states.clarify import format_age, format_number
@@ -272,8 +272,6 @@ def _phase_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     return merged.model_copy(update={"condition": condition})
 
 
-_SEVERITY_SAID = re.compile(r"\b(?:(?:nhiem khuan|nhiem trung|benh|muc do|the|truong hop)\s+)?"
-                            r"(nhe|vua|nang|trung binh|nghiem trong)\b")
 _SEVERITY_IN = re.compile(r"\s*,?\s*\b(?:(?:mức độ|mức|thể)\s+)?(?:nhẹ|vừa|nặng|trung bình|nghiêm trọng|"
                           r"muc do nhe|muc do nang|nhe|vua|nang)\b", re.IGNORECASE)
 
@@ -284,7 +282,8 @@ def _severity_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     takes the severity this turn says (else the mild line, or both, would answer the severe question)."""
     if not merged.condition or merged.condition != prior.condition or merged.drugs != prior.drugs:
         return merged
-    said = severities(text)
+    stated = stated_severity(text)  # "giờ bé nặng 25 kg" is a weight: read as "nặng", it chose the severe band
+    said = severities(stated.group(0)) if stated else frozenset()
     if not said or said == severities(merged.condition) or merged.turn_type != "dosing_calc":
         return merged
     word = "nặng" if "severe" in said else "nhẹ"

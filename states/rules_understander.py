@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from core.budget import RequestBudget
-from core.dosage.indication import severities
+from core.dosage.indication import severities, stated_severity
 from core.sentence_match import asks_administration, asks_duration, best_matches, usage_sentence
 from core.sentences import sentences
 from core.text import fold, normalize, states_phrase
@@ -378,7 +378,7 @@ class RulesUnderstander:
             # "bị đái tháo đường, metformin viên giải phóng kéo dài uống bao nhiêu": the book splits the dose by the
             # dosage form the user named as well (core.dosage.indication reads both; the form selects its lines).
             condition = f"{condition} {_as_written(text, form)}"
-        stated = _SEVERITY_STATED.search(fold(text)) if condition and dosing else None
+        stated = stated_severity(text) if condition and dosing else None
         if condition and stated and not severities(condition) and (
                 text.isascii() or _as_written(text, stated).lower() != stated.group(0)):
             # "bị viêm họng, bác sĩ nói nhiễm khuẩn nhẹ": the severity the book splits the dose by, said in another
@@ -580,9 +580,6 @@ def english_follow_up(folded: str, text: str) -> bool:
     return english and (english_person(text) is not None or "age_months" in english_patient(folded))
 
 
-# A severity stated as such ("nhiễm khuẩn nhẹ", "mức độ nặng", "thể vừa"), never the weight ("nặng 18 kg", folded).
-_SEVERITY_STATED = re.compile(r"\b(?:nhiem khuan|nhiem trung|benh|muc do|the|truong hop|dot)\s+"
-                              r"(?:nhe|vua|nang|trung binh)\b(?!\s*\d)")
 # A release type the book may split a dose by ("viên giải phóng nhanh" / "kéo dài"), folded.
 _RELEASE_FORM = re.compile(r"\b(?:(?:vien|dang|loai) )?(?:giai phong|phong thich) (?:nhanh|keo dai|cham|tuc thi|bien doi)\b")
 

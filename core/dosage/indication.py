@@ -198,6 +198,17 @@ def severities(text: str) -> frozenset[str]:
     return frozenset(_SEVERITY_WORDS[m] for m in _SEVERITY.findall(lowered))
 
 
+SEVERITY_STATED = re.compile(r"\b(?:nhiem khuan|nhiem trung|benh|muc do|the|truong hop|dot)\s+"
+                             r"(?:nhe|vua|nang|trung binh)\b(?!\s*\d)")
+"""(Folded.) A severity stated as such in a turn ("nhiễm khuẩn nhẹ", "mức độ nặng", "thể vừa") — never the weight
+("bé nặng 25 kg", "cân nặng"), which `severities` would read as "severe" if asked of a whole turn."""
+
+
+def stated_severity(text: str) -> re.Match[str] | None:
+    """Where the turn states a severity as such (see SEVERITY_STATED), folded positions."""
+    return SEVERITY_STATED.search(fold(normalize(text)))
+
+
 def is_severity_label(label: str) -> bool:
     """A lead-in that is a severity sub-band of the indication above it ("Nhiễm khuẩn nặng", "Nhẹ và vừa")."""
     return _SEVERITY_LABEL.match(normalize(label).lower().strip()) is not None
