@@ -229,16 +229,19 @@ def condition_phrase(condition: str) -> str:
     return phrase
 
 
+def _before_exception(folded: str) -> str:
+    """The folded sentence up to its exception ("… trừ …"): what follows names the group still allowed."""
+    exception = _EXCEPT.search(folded)
+    return folded[:exception.start()] if exception is not None else folded
+
+
 def names_condition(sentence: str, condition: str) -> bool:
     """The sentence names the patient's stated condition as whole words, and not only as an exception ("trừ …"),
     where it is the group still allowed."""
     phrase = condition_phrase(condition)
     if not phrase:
         return False
-    folded = fold(sentence)
-    exception = _EXCEPT.search(folded)
-    if exception is not None:
-        folded = folded[:exception.start()]
+    folded = _before_exception(fold(sentence))
     # A code-like name ("G6PD") is the condition however the words around it are written ("thiếu hụt G6PD").
     codes = [c for c in re.findall(r"[a-z]*\d[a-z0-9]*", phrase) if len(c) >= 3]
     if any(re.search(rf"(?<![a-z0-9]){re.escape(code)}(?![a-z0-9])", folded) for code in codes):
@@ -260,10 +263,7 @@ def names_condition_or_variant(sentence: str, condition: str) -> bool:
     phrase = condition_phrase(condition)
     if not phrase:
         return False
-    folded = fold(sentence)
-    exception = _EXCEPT.search(folded)
-    if exception is not None:
-        folded = folded[:exception.start()]
+    folded = _before_exception(fold(sentence))
     return any(re.search(rf"(?<![a-z0-9]){re.escape(v)}(?![a-z0-9])", folded) for v in condition_variants(phrase))
 
 
@@ -291,9 +291,8 @@ def _takes_or_has(part: str, condition: str) -> bool:
     spelling: "colchicine" is the book's "colchicin")."""
     if names_condition_or_variant(part, condition):
         return True
-    folded = fold(part)
-    exception = _EXCEPT.search(folded)  # "trừ khi … bệnh Kawasaki": the group still allowed, not a condition
-    return bool(drug_words(condition) & drug_words(folded[:exception.start()] if exception else folded))
+    # "trừ khi … bệnh Kawasaki": the group still allowed, not a condition
+    return bool(drug_words(condition) & drug_words(_before_exception(fold(part))))
 
 
 def _met(part: str, patient: Patient, active: Sequence[str], conditions: Sequence[str]) -> bool:
