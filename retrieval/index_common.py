@@ -94,10 +94,26 @@ def chunk_payload(chunk: Chunk, seq: int) -> dict[str, Any]:
     return {**chunk.model_dump(), "seq": seq, "kind": "chunk"}
 
 
+_CHUNK_FIELDS = tuple(Chunk.model_fields)
+_CHUNKS: dict[tuple[Any, ...], Chunk] = {}
+_CHUNK_CACHE_SIZE = 8192
+"""Chunks already read, by their whole payload: a condition query at 30,000 chunks reads ~100 hits per turn, the
+same ones turn after turn, and validating each payload anew cost more than the search (bench `scale`). Chunk is
+frozen, so one instance is shared safely; the key is every field, so two indexes with the same doc id but other
+text never share one. Bounded: cleared when full (a few MB at most)."""
+
+
 def chunk_from_payload(payload: Mapping[str, Any] | None) -> Chunk:
     if not payload:
         raise IndexUnavailable("index point without payload")
-    return Chunk.model_validate({k: v for k, v in payload.items() if k in Chunk.model_fields})
+    key = tuple(payload.get(name) for name in _CHUNK_FIELDS)
+    chunk = _CHUNKS.get(key)
+    if chunk is None:
+        chunk = Chunk.model_validate({k: v for k, v in payload.items() if k in _CHUNK_FIELDS})
+        if len(_CHUNKS) >= _CHUNK_CACHE_SIZE:
+            _CHUNKS.clear()
+        _CHUNKS[key] = chunk
+    return chunk
 
 
 def in_book_order(payloads: Sequence[Mapping[str, Any] | None]) -> list[Chunk]:
