@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from core.corpus import Chunk, ScoredChunk
 from core.dosage.indication import parts_of
@@ -141,31 +142,74 @@ def condition_evidence(retrieval: RetrievalService, frame: QueryFrame,
     condition = fold(frame.condition or "")
     if not condition:
         return [], [], False
-    hits = retrieval.retrieve_by_indication(frame.condition or "", limit=40)
-    seen = {h.chunk.doc_id for h in hits}
-    for spelling in condition_spellings(frame.condition or "")[1:]:
+    picked = _Candidates(frame.condition or "", max_candidates)
+    for spelling in condition_spellings(frame.condition or ""):
         # "đi ngoài lỏng" is the book's "tiêu chảy" (core.vocabulary.CONDITION_VARIANTS): the book's own words are
         # searched too, or a drug whose indication shares no word with the user's was never a candidate.
-        extra = [h for h in retrieval.retrieve_by_indication(spelling, limit=40) if h.chunk.doc_id not in seen]
-        seen.update(h.chunk.doc_id for h in extra)
-        hits += extra
-    candidates: list[str] = []
-    matched: list[Chunk] = []
-    truncated = False
-    for h in hits:
-        if h.chunk.section_key != "chi_dinh":
-            continue
-        drug_id = h.chunk.doc_id.split("__", 1)[0]
-        if drug_id not in candidates and len(candidates) >= max_candidates:
-            # Checked only when it would be listed: a drug past the cap is tested once, to say "partial".
-            truncated = truncated or _states_condition(h, frame.condition or "")
-            continue
-        if not _states_condition(h, frame.condition or ""):
-            continue
-        matched.append(h.chunk)
-        if drug_id not in candidates:
-            candidates.append(drug_id)
-    return matched, candidates, truncated
+        if picked.complete():
+            break
+        picked.search(retrieval, spelling)
+    return picked.matched, picked.candidates, picked.truncated
+
+
+FIRST_SEARCH_EXTRA = 4
+"""Hits asked for beyond the list's cap in a condition's first search; only when they do not settle the list (fewer
+drugs state the condition than the cap, or whether more do is unknown) is the search repeated at SEARCH_LIMIT. At
+30,000 chunks every hit's payload costs, and a common condition fills the list from its first hits (bench `scale`)."""
+SEARCH_LIMIT = 40
+
+
+@dataclass
+class _Candidates:
+    """The drugs of a condition → drug list, collected in retrieval order over the searches of its spellings."""
+
+    condition: str
+    cap: int
+    candidates: list[str] = field(default_factory=list)
+    matched: list[Chunk] = field(default_factory=list)
+    truncated: bool = False
+    seen: set[str] = field(default_factory=set)
+
+    def copy(self) -> _Candidates:
+        return _Candidates(self.condition, self.cap, list(self.candidates), list(self.matched), self.truncated,
+                           set(self.seen))
+
+    def complete(self) -> bool:
+        """The list is full and known to be partial: no further hit can change it."""
+        return len(self.candidates) >= self.cap and self.truncated
+
+    def search(self, retrieval: RetrievalService, spelling: str) -> None:
+        first = self.cap + FIRST_SEARCH_EXTRA
+        hits = retrieval.retrieve_by_indication(spelling, limit=first)
+        if len(hits) >= first:
+            # A settled list from the first hits is the same list the longer search gives (retrieval order);
+            # otherwise read the longer one, whose first hits are these.
+            trial = self.copy()
+            trial.take(hits)
+            if trial.complete():
+                self.candidates, self.matched, self.truncated, self.seen = (
+                    trial.candidates, trial.matched, trial.truncated, trial.seen)
+                return
+            hits = retrieval.retrieve_by_indication(spelling, limit=SEARCH_LIMIT)
+        self.take(hits)
+
+    def take(self, hits: Sequence[ScoredChunk]) -> None:
+        for h in hits:
+            if h.chunk.doc_id in self.seen:
+                continue
+            self.seen.add(h.chunk.doc_id)
+            if h.chunk.section_key != "chi_dinh":
+                continue
+            drug_id = h.chunk.doc_id.split("__", 1)[0]
+            if drug_id not in self.candidates and len(self.candidates) >= self.cap:
+                # Checked only when it would be listed: a drug past the cap is tested once, to say "partial".
+                self.truncated = self.truncated or _states_condition(h, self.condition)
+                continue
+            if not _states_condition(h, self.condition):
+                continue
+            self.matched.append(h.chunk)
+            if drug_id not in self.candidates:
+                self.candidates.append(drug_id)
 
 
 _PATIENT_TERMS = PATIENT_TERMS
