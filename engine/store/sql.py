@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 import sqlalchemy as sa
@@ -44,6 +44,8 @@ from engine.store.hot_path import HotPath, raw_translated
 from engine.store.idempotency import current_key
 from engine.store.migrate import migrate
 from engine.store.schema import conversations, signoffs, turns
+
+T = TypeVar("T")
 
 _TURN_COLUMNS = [col for col in turns.c if col.name not in ("conversation_id", "idempotency_key", "reply")]
 
@@ -73,6 +75,19 @@ def _rollback(fairy: Any, dbapi: Any, *, sqlite: bool) -> None:
             dbapi.execute("ROLLBACK")
     except Exception as exc:  # noqa: BLE001 - the original error is the one raised
         fairy.invalidate(exc)
+
+
+_SESSION_ENDED = frozenset({"57P01", "57P02", "57P03"})
+"""admin_shutdown, crash_shutdown, cannot_connect_now: the server ended (or is ending) this session."""
+
+
+def _connection_lost(dbapi: Any, exc: BaseException) -> bool:
+    """psycopg: the session this pooled connection held is gone (the server restarted or ended it, the socket
+    broke); any SQLSTATE of class 08 (connection exception) too."""
+    if getattr(dbapi, "broken", False) or getattr(dbapi, "closed", False):
+        return True
+    sqlstate = str(getattr(exc, "sqlstate", "") or "")
+    return sqlstate in _SESSION_ENDED or sqlstate.startswith("08")
 
 
 def _restore_transactions(fairy: Any, dbapi: Any) -> None:
@@ -190,7 +205,10 @@ def create_store_engine(url: URL, *, busy_timeout_ms: int = SQLITE_BUSY_TIMEOUT_
     return sa.create_engine(
         url,
         json_serializer=_dumps,
-        pool_pre_ping=True,  # a restarted server costs one reconnect, not one failed turn per pooled connection
+        # No pool_pre_ping: it cost a round trip before every statement, half of a turn's round trips (bench http,
+        # PostgreSQL p99). A connection the server dropped (a restart) is found by the statement itself: the hot
+        # path discards it and runs the statement once more on a fresh one (SqlStore._statement), and
+        # SQLAlchemy's own paths invalidate the pool at the first disconnect they see.
         pool_size=10,
         max_overflow=20,
         connect_args=connect_args,
@@ -405,8 +423,30 @@ class SqlStore:
                     _restore_full_sync(fairy, dbapi)
                 fairy.close()
 
+    def _statement(self, action: str, conversation_id: str | None, run: Callable[[Any], T]) -> T:
+        """`run(cursor)` as ONE statement (`_one`). On PostgreSQL a pooled connection the server dropped (a
+        restarted server, an idle timeout) fails the statement: the pool is emptied and the statement runs once
+        more on a fresh connection, so a restart costs no turn. Running it again is safe whether or not the
+        first attempt reached the server: the read has no effect, the lease's WHERE admits the same token again,
+        and the turn's write is conditional on the version (or the insert on the id): had the first attempt
+        committed, the second matches no row and reports a conflict — never a second copy of the turn."""
+        attempts = 1 if self._hot.sqlite else 2
+        for attempt in range(1, attempts + 1):
+            lost: list[BaseException] = []
+            try:
+                with self._one(action, conversation_id, lost) as cursor:
+                    return run(cursor)
+            except StoreUnavailable:
+                if not lost or attempt == attempts:
+                    raise
+                # A lost session is rarely alone (a restart ends them all): the pool's other connections are
+                # closed too, so the retry, and every later statement, gets a new one.
+                self._engine.dispose()
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
     @contextmanager
-    def _one(self, action: str, conversation_id: str | None) -> Iterator[Any]:
+    def _one(self, action: str, conversation_id: str | None,
+             lost: list[BaseException] | None = None) -> Iterator[Any]:
         """A DBAPI cursor for ONE statement that is its own transaction (the turn's read: a single SELECT sees one
         consistent snapshot on both backends; on PostgreSQL also the turn's write and its lease, each one
         statement). SQLite (reads only): the connection is in autocommit (no BEGIN/COMMIT calls); PostgreSQL:
@@ -425,11 +465,15 @@ class SqlStore:
                     yield cursor
                 finally:
                     cursor.close()
-            except BaseException:
-                _rollback(fairy, dbapi, sqlite=self._hot.sqlite)
+            except BaseException as exc:
+                if lost is not None and not self._hot.sqlite and _connection_lost(dbapi, exc):
+                    fairy.invalidate(exc)
+                    lost.append(exc)
+                else:
+                    _rollback(fairy, dbapi, sqlite=self._hot.sqlite)
                 raise
             finally:
-                if autocommit:
+                if autocommit and not lost:
                     _restore_transactions(fairy, dbapi)
                 fairy.close()
 
@@ -442,9 +486,8 @@ class SqlStore:
     # ------------------------------------------------------------------------------------------ reads
 
     def load(self, conversation_id: str, owner: str | None) -> ConversationSnapshot | None:
-        with self._one("load the conversation", conversation_id) as cursor:
-            snapshot, _ = self._hot.load_with_history(
-                cursor, _clean(conversation_id), _clean(owner) if owner is not None else None, 0)
+        snapshot, _ = self._statement("load the conversation", conversation_id, lambda cursor: self._hot.load_with_history(
+            cursor, _clean(conversation_id), _clean(owner) if owner is not None else None, 0))
         return snapshot
 
     def history(self, conversation_id: str, lines: int = HISTORY_LINES) -> list[str]:
@@ -457,9 +500,8 @@ class SqlStore:
         # One statement (the snapshot and its history window: the history is of the snapshot's version), on one
         # pooled connection, with no BEGIN/COMMIT around it. The DBAPI hot path (hot_path.py).
         cid = _clean(conversation_id)
-        with self._one("load the conversation", conversation_id) as cursor:
-            snapshot, rows = self._hot.load_with_history(
-                cursor, cid, _clean(owner) if owner is not None else None, (lines + 1) // 2 if lines > 0 else 0)
+        snapshot, rows = self._statement("load the conversation", conversation_id, lambda cursor: self._hot.load_with_history(
+            cursor, cid, _clean(owner) if owner is not None else None, (lines + 1) // 2 if lines > 0 else 0))
         out: list[str] = []
         for user_text, reply_text in reversed(rows):
             out += [f"Người dùng: {user_text}", f"Trợ lý: {reply_text}"]
@@ -524,10 +566,15 @@ class SqlStore:
         # The lease is committed without waiting for the disk (durable=False): it only guards this process's
         # run against a concurrent one and expires by itself; after a crash a lost lease is what expiry would
         # give anyway. The turn's own commit is durable and keeps the version check, the real guarantee.
-        with self._raw("claim the turn", conversation_id, write=True, durable=False) if self._hot.sqlite else \
-                self._one("claim the turn", conversation_id) as cursor:
-            current = self._hot.claim(cursor, _clean(conversation_id), version, token, now,
-                                      now - timedelta(milliseconds=lease_ms))
+        def claim(cursor: Any) -> int | None:
+            return self._hot.claim(cursor, _clean(conversation_id), version, token, now,
+                                   now - timedelta(milliseconds=lease_ms))
+
+        if self._hot.sqlite:
+            with self._raw("claim the turn", conversation_id, write=True, durable=False) as cursor:
+                current = claim(cursor)
+        else:
+            current = self._statement("claim the turn", conversation_id, claim)
         if current is None:
             return
         if current != version:
@@ -563,10 +610,15 @@ class SqlStore:
         # One transaction (conditional UPDATE or INSERT, then the turn's INSERT, the idempotency key with it:
         # a retry sees the key, or conflicts on its unique index), on the DBAPI hot path (hot_path.py).
         # PostgreSQL: the write is one statement in autocommit (hot_path.Statements.commit_update), one round trip.
-        with self._raw("write the turn", conversation_id, write=True) if self._hot.sqlite else \
-                self._one("write the turn", conversation_id) as cursor:
+        def write(cursor: Any) -> None:
             self._hot.commit(cursor, _clean(conversation_id), _clean(owner) if owner is not None else None,
                              expected_version, update, turn, now, key, _clean)
+
+        if self._hot.sqlite:
+            with self._raw("write the turn", conversation_id, write=True) as cursor:
+                write(cursor)
+        else:
+            self._statement("write the turn", conversation_id, write)
         return expected_version + 1
 
     def delete(self, conversation_id: str, owner: str | None) -> bool:
