@@ -14,8 +14,8 @@ PROVIDER_TURN_THREADS = 32
 """Turns that wait on a model provider."""
 SQLITE_TURN_THREADS = 4
 """Offline turns on SQLite (one writer)."""
-SERVER_DB_TURN_THREADS = 16
-"""Offline turns on PostgreSQL."""
+SERVER_DB_TURN_THREADS = 4
+"""Offline turns on PostgreSQL, per worker process."""
 
 
 class Settings(BaseSettings):
@@ -102,7 +102,9 @@ class Settings(BaseSettings):
         conversations in flight (20 concurrent turns against a 0.5 s provider finish in ~1.2 turns' time).
         Offline turns are CPU only: on SQLite, whose one writer serialises commits, 32 threads left the slowest
         turns seconds behind (p99 2.7–4.5 s at 50 concurrent conversations) against 0.7–1.3 s with 4; on
-        PostgreSQL, which commits in parallel, 16 per worker process gave the best throughput.
+        PostgreSQL, once a turn's round trips were cut to the statements themselves (no ping per statement), 16 per
+        worker process left the slowest turns queued behind the GIL (2 workers, 50 conversations, one quiet run side by side:
+        p99 416 ms at 16 threads vs 201–239 ms at 4 and 194–226 ms at 2; 234 vs 331–349 turns/s), so 4.
         """
         if self.worker_threads is not None:
             return self.worker_threads

@@ -4,7 +4,8 @@
 - the scale-out: `formulary-fsm serve --workers 2` on a fresh PostgreSQL schema (DATABASE_URL).
 
 Both use the embedded Qdrant Edge index, the offline providers and the default turn pool (WORKER_THREADS
-unset: sized for the store); the SQLite setup is also run with the former default of 32 threads, beside it. 50 conversations run at once, each sending its 10 turns in order
+unset: sized for the store); each setup is also run with its former default (32 threads on SQLite, 16 on
+PostgreSQL), beside it. 50 conversations run at once, each sending its 10 turns in order
 (follow-ups carry the conversation id). Each conversation's turns are a slice of the golden transcripts'
 user turns and the labelled texts, so the load mixes answers, clarifications, abstentions and follow-ups.
 Afterwards the turns table is counted: every successful reply must be a stored turn (no lost turns).
@@ -92,7 +93,8 @@ def run() -> GroupResult:
         "default": "formulary-fsm serve --workers 1 on 127.0.0.1, SQLite under DATA_DIR, WORKER_THREADS unset "
                    "(the store-sized default); then the same with WORKER_THREADS=32 (the former default)",
         "scale-out": "formulary-fsm serve --workers 2 (each worker on its own SO_REUSEPORT socket), DATABASE_URL = "
-                     "PostgreSQL (fresh schema), WORKER_THREADS unset",
+                     "PostgreSQL (fresh schema), WORKER_THREADS unset (the store-sized default); then the same with "
+                     "WORKER_THREADS=16 (the former default)",
         "both": "Qdrant Edge fixture index; rules + extractive + lexical",
         "client": f"minimal asyncio HTTP/1.1 keep-alive client (bench/load.py), {CONVERSATIONS} conversations at "
                   f"once × {TURNS_EACH} turns each, in order; warm-up 10 conversations × 2 turns, not counted",
@@ -113,12 +115,16 @@ def run() -> GroupResult:
         result.notes.append(problem)
         result.targets.append(at_least(22, "PostgreSQL, 2 workers: throughput", None, TARGET_PG_TURNS_PER_S, "turns/s"))
         return result
-    with tempfile.TemporaryDirectory(prefix="bench-http-") as tmp, fresh_schema("bench_http") as (url, schema):
-        data_dir = Path(tmp)
-        warm, load, ids, split = _serve(offline_env(data_dir, DATABASE_URL=url), 2, data_dir / "serve.log")
-        stored = count_turns(schema, ids)
+    measured: dict[str, tuple[float, float]] = {}
+    for label, extra in (("PostgreSQL, 2 workers", {}), ("PostgreSQL, 2 workers, 16 threads", {"WORKER_THREADS": "16"})):
+        with tempfile.TemporaryDirectory(prefix="bench-http-") as tmp, fresh_schema("bench_http") as (url, schema):
+            data_dir = Path(tmp)
+            warm, load, ids, split = _serve(offline_env(data_dir, DATABASE_URL=url, **extra), 2,
+                                            data_dir / "serve.log")
+            stored = count_turns(schema, ids)
+        measured[label] = _report(result, label, load, warm, stored, split)
     label = "PostgreSQL, 2 workers"
-    throughput, p99 = _report(result, label, load, warm, stored, split)
+    throughput, p99 = measured[label]
     result.targets += [
         at_least(22, f"{label}: throughput (50 × 10 over HTTP)", throughput, TARGET_PG_TURNS_PER_S, "turns/s",
                  fmt="{:.0f}"),

@@ -9,8 +9,8 @@ def test_offline_turns_on_sqlite_get_a_small_pool_because_sqlite_has_one_writer(
     assert load_settings(database_url=None).turn_threads == 4
 
 
-def test_offline_turns_on_postgresql_get_a_larger_pool() -> None:
-    assert load_settings(database_url="postgresql+psycopg://u@127.0.0.1/db").turn_threads == 16
+def test_offline_turns_on_postgresql_get_a_small_pool_too_because_more_threads_only_queue_on_the_gil() -> None:
+    assert load_settings(database_url="postgresql+psycopg://u@127.0.0.1/db").turn_threads == 4
 
 
 def test_turns_that_wait_on_claude_get_many_threads_whatever_the_store() -> None:
