@@ -44,6 +44,7 @@ from states.next_indication import (
     asks_again_for_indication,
     follow_up_indication,
 )
+from states.nicknames import as_small_child
 from states.patient_description import described_conditions
 from states.person import GENERIC, person_of
 from states.pleasantries import without_pleasantries
@@ -192,6 +193,8 @@ class RulesUnderstander:
         readings, the indication a follow-up names in place of the one discussed)."""
         # "ko", "đc", "bn", "ng lớn": written out first, so every rule below reads the words themselves.
         text = expand_chat(normalize(text))
+        # "thằng cu", "cu Tí", "bé Mimi": a small child, read as "bé" (a name the resolver read as a drug is kept).
+        text = as_small_child(text, [c.span for c in candidates.candidates])
         # "dạ vâng, cảm ơn nhiều ạ. Từ ngày thứ hai thì sao ạ?": the question, not the thanks before it.
         text = without_pleasantries(text)
         frame = self._parse(text, candidates, awaiting_answer=awaiting_answer, follows=follows, prior=prior)

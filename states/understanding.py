@@ -5,6 +5,7 @@ from __future__ import annotations
 from states import replies
 from states.frame import QueryFrame
 from states.merge import merge_frames
+from states.nicknames import without_nickname_names
 from states.relabel import kept_child
 from states.step import ProviderOutput, Services, TurnView, Update, provider_call, update
 from states.synthesis import synthesize_query
@@ -12,7 +13,8 @@ from states.understander import UnderstandingRequest
 
 
 def understand(ctx: TurnView, services: Services) -> Update:
-    candidates = services.resolver.resolve(ctx.text)
+    # A child's nickname ("bé Mimi", "cu Tony") is the child, not a drug the formulary lacks (states.nicknames).
+    candidates = without_nickname_names(services.resolver.resolve(ctx.text), ctx.text, ctx.history)
     request = UnderstandingRequest(
         text=ctx.text,
         history=ctx.history,
