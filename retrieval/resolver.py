@@ -127,6 +127,11 @@ def tokenize(text: str) -> list[_Token]:
     return [_Token(m.group(0), fold(m.group(0)), m.start(), m.end()) for m in _TOKEN.finditer(nfc)]
 
 
+def is_vietnamese_syllable(folded: str) -> bool:
+    """One Vietnamese syllable typed without diacritics ("be", "can", "tuoi"), English filler aside."""
+    return bool(_VI_SYLLABLE.match(folded))
+
+
 def is_vietnamese_word(folded: str) -> bool:
     return bool(_VI_SYLLABLE.match(folded)) or folded in _COMMON_WORDS
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from retrieval.resolver import is_vietnamese_syllable
+
 ENGLISH_ONLY = "english_only"
 """The clarify reason of an English question the rules cannot place: the reply asks for Vietnamese."""
 ENGLISH_ONLY_TEXT = ("Tôi chỉ hiểu câu hỏi bằng tiếng Việt (I can only answer questions in Vietnamese). Bạn vui "
@@ -22,7 +24,10 @@ _WORDS = (
     "should side take taking tell the to together use used what when which while with woman women year years yo "
     "old my son daughter he she his her weighs weight months month contraindications contraindicated "
     "contraindication precautions warnings storage store indications indication treat treats nursing mg "
-    "lactation elderly patient patients kidney liver renal hepatic failure disease daily maximum max")
+    "lactation elderly patient patients kidney liver renal hepatic failure disease daily maximum max "
+    "creatinine clearance crcl egfr mouth orally oral by iv im intravenous intravenously intramuscular "
+    "intramuscularly injection subcutaneous rectal suppository grandma grandpa grandmother grandfather granny mom "
+    "mother dad father wife husband am was her him she their cold fever pain cough flu have has")
 _ENGLISH = frozenset(_WORDS.split())
 
 _SECTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -41,15 +46,82 @@ _SECTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _ADULT = re.compile(r"\b(adults?|grown ?ups?|elderly|woman|women|men|man)\b")
 _CHILD = re.compile(r"\b(child|children|kids?|infants?|babies|baby|toddlers?|son|daughter|newborns?)\b")
 _AGE = re.compile(r"\b(\d+(?:\.\d+)?)\s*(?:-| )?(years?|yrs?|y/?o|months?|mos?)\b(?:\s*-?\s*old)?")
+_PERSON_WORDS = (r"(?:grandma|grandpa|grandmother|grandfather|granny|mom|mum|mother|dad|father|son|daughter|he|she|"
+                 r"i|wife|husband|baby|child|kid|patient|brother|sister|aunt|uncle|friend)")
+# "grandma is 70", "I am 30", "she's 5", "my son, aged 4": an age said without "years".
+_AGE_IS = re.compile(rf"\b{_PERSON_WORDS}(?:'s)?,?\s+(?:is|am|was|aged|age|turned|s|m)\s+(\d{{1,3}})\b"
+                     r"(?!\s*(?:kg|kilos?|lbs?|pounds?|mg|ml|%|percent|degrees?|cm|months?|mos?|weeks?|days?))")
+# "can my 2 year old take aspirin", "is it safe to give …": may the patient take it (asks no amount).
+_CAN_TAKE = re.compile(r"\b(?:can|could|may|should|is it (?:ok|okay|safe)|safe)\b.*\b(?:take|taking|give|giving|use|"
+                       r"using|have)\b")
+# English words of a medicine question, and of prompt injection (which names no drug and asks nothing of one).
+_MEDICAL = re.compile(r"\b(?:dose|dosage|doses|medicine|medication|drug|drugs|pill|pills|tablet|tablets|syrup|take|"
+                      r"fever|pain|cough|cold|flu|allergy|infection|side effects?|pregnan\w*|breastfeed\w*|baby|child|"
+                      r"kid|son|daughter|treat|treatment|prescri\w*|antibiotic\w*|mg|kg)\b")
+_INJECTION = re.compile(r"\b(?:ignore|instructions?|prompt|system|pretend|disregard|override|developer|jailbreak|"
+                        r"rules|previous)\b")
+# English patient and route phrases → the Vietnamese words states.slots reads (folded text in, folded text out).
+_NUMBER = r"\s*[=:]?\s*(\d+(?:\.\d+)?)(?:\s*ml\s*/\s*min)?"
+_LINK = r"(?:\s+(?:is|of|was|at|about|around))*"
+_AS_VIETNAMESE: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(rf"\b(?:creatinine clearance|crcl|cr cl|clcr){_LINK}{_NUMBER}"), r"clcr \1 ml/phut"),
+    (re.compile(rf"\begfr{_LINK}{_NUMBER}"), r"egfr \1 ml/phut"),
+    (re.compile(r"\b(?:by mouth|orally|oral|per os|po)\b"), "uong"),
+    (re.compile(r"\b(?:intravenous(?:ly)?|iv)\b(?:\s+(?:injection|infusion))?"), "tiem tinh mach"),
+    (re.compile(r"\b(?:intramuscular(?:ly)?|im)\b(?:\s+injection)?"), "tiem bap"),
+    (re.compile(r"\b(?:subcutaneous(?:ly)?|sc)\b(?:\s+injection)?"), "tiem duoi da"),
+    (re.compile(r"\b(?:rectal(?:ly)?|suppositor(?:y|ies))\b"), "dat truc trang"),
+    (re.compile(r"\b(?:kidney|renal) (?:failure|impairment|disease|problems?)\b"), "suy than"),
+    (re.compile(r"\b(?:liver|hepatic) (?:failure|impairment|disease|problems?)\b"), "suy gan"),
+)
+_UNITS = frozenset({"kg", "mg", "ml", "lb", "lbs", "mcg", "g"})
+MAX_UNREAD_WORDS = 2
+"""More words than this outside the English list (drug names and numbers aside): the turn is not read."""
 
 
 def looks_english(folded: str, text: str, ignore: tuple[str, ...] = ()) -> bool:
-    """An ASCII turn whose words (drug names aside) are mostly English."""
+    """An ASCII turn whose words (drug names aside) are mostly English — or, with at least three English words,
+    mostly words no Vietnamese syllable spells ("what is the weather in hanoi about paracetamol lol"): Vietnamese
+    typed without diacritics is almost all syllables ("lieu paracetamol cho tre em")."""
     if not text.isascii():
         return False
     words = [w for w in re.findall(r"[a-z]+", folded) if w not in ignore]
     hits = sum(w in _ENGLISH for w in words)
-    return hits >= 2 and hits / max(len(words), 1) >= 0.6
+    # English words no Vietnamese syllable or unit spells: "be", "can", "kg" alone make no English sentence.
+    unmistakable = sum(w in _ENGLISH and w not in _UNITS and not is_vietnamese_syllable(w) for w in words)
+    foreign = sum(not is_vietnamese_syllable(w) for w in words)
+    share = max(len(words), 1)
+    return unmistakable >= 2 and (hits / share >= 0.6 or (hits >= 3 and foreign / share >= 0.5))
+
+
+def mostly_foreign(words: list[str]) -> bool:
+    """Words left over in an ASCII turn that are mostly no Vietnamese syllable ("blah something random"): text the
+    rules cannot read as Vietnamese typed without diacritics."""
+    foreign = [w for w in words if not is_vietnamese_syllable(w) and not w.isdigit() and w not in _UNITS]
+    return len(foreign) >= 2 and len(foreign) / max(len(words), 1) >= 0.6
+
+
+def english_sentence(folded: str, text: str) -> bool:
+    """An English sentence with no drug named: English by `looks_english` with at least three English words (a
+    short Vietnamese reply typed without diacritics, "be 5 tuoi 18kg", shares two: "be", "kg")."""
+    hits = sum(w in _ENGLISH for w in re.findall(r"[a-z]+", folded))
+    return hits >= 3 and looks_english(folded, text)
+
+
+def readable(folded: str, ignore: tuple[str, ...] = ()) -> bool:
+    """Few enough words outside the English list to read the turn ("what is the weather in hanoi about
+    paracetamol lol stuff" is not a question about paracetamol the rules can place)."""
+    words = [w for w in re.findall(r"[a-z]+", folded) if w not in ignore]
+    unread = [w for w in words if w not in _ENGLISH]
+    return len(unread) <= MAX_UNREAD_WORDS or len(unread) / max(len(words), 1) < 0.25
+
+
+def as_vietnamese_slots(folded: str) -> str:
+    """The folded English turn with its creatinine clearance, route and organ failure written in the Vietnamese
+    words the slot extractors read ("creatinine clearance is 40" → "clcr 40 ml/phut", "by mouth" → "uong")."""
+    for pattern, words in _AS_VIETNAMESE:
+        folded = pattern.sub(words, folded)
+    return folded
 
 
 def english_section(folded: str) -> str | None:
@@ -59,8 +131,19 @@ def english_section(folded: str) -> str | None:
     return None
 
 
+def asks_may_take(folded: str) -> bool:
+    """"can my 2 year old take aspirin", "is it safe to give …": whether the patient may take it."""
+    return _CAN_TAKE.search(folded) is not None
+
+
+def english_medicine_question(folded: str) -> bool:
+    """An English question about medicines with no formulary drug named: asked again in Vietnamese, not declined
+    as out of scope (prompt injection still is)."""
+    return bool(_MEDICAL.search(folded)) and not _INJECTION.search(folded)
+
+
 def english_patient(folded: str) -> dict[str, object]:
-    """Population and age stated in English ("for adults", "my 5 year old")."""
+    """Population and age stated in English ("for adults", "my 5 year old", "grandma is 70")."""
     out: dict[str, object] = {}
     if re.search(r"\bpregnan", folded):
         out.update(pregnant=True, population="adult")
@@ -75,6 +158,11 @@ def english_patient(folded: str) -> dict[str, object]:
             out["age_text"] = (f"{m.group(1)} tháng tuổi" if m.group(2).startswith("mo") else f"{m.group(1)} tuổi")
             out["population"] = "adult" if months >= 18 * 12 else "pediatric"
             return out
+    said = _AGE_IS.search(folded)
+    if said and 0 < int(said.group(1)) <= 120:
+        years = int(said.group(1))
+        out.update(age_months=years * 12.0, age_text=f"{years} tuổi", population="adult" if years >= 18 else "pediatric")
+        return out
     adult, child = bool(_ADULT.search(folded)), bool(_CHILD.search(folded))
     if adult != child:
         out["population"] = "adult" if adult else "pediatric"

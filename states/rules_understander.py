@@ -34,7 +34,18 @@ from states.conditions import (
     is_symptom,
     relation_condition,
 )
-from states.english import ENGLISH_ONLY, english_patient, english_section, looks_english
+from states.english import (
+    ENGLISH_ONLY,
+    as_vietnamese_slots,
+    asks_may_take,
+    english_medicine_question,
+    english_patient,
+    english_section,
+    english_sentence,
+    looks_english,
+    mostly_foreign,
+    readable,
+)
 from states.english_person import english_person
 from states.followup import has_anaphora, is_elliptical, is_substitution, opens_elliptically
 from states.frame import QueryFrame
@@ -239,14 +250,19 @@ class RulesUnderstander:
                 fields["population"] = kin.population  # "his dad": an adult, as "bố nó" is
             return _frame(turn_type="drug_overview", confidence=0.4, **fields)
 
-        if not drugs and _looks_english(folded, text):
+        if not drugs and (_looks_english(folded, text) or english_sentence(folded, text)):
+            if english_medicine_question(folded):
+                # "what medicine should my baby take for a cold": a medicine question the rules cannot read in
+                # English — asked again in Vietnamese (a clear message, never a guess).
+                return _frame(turn_type="drug_overview", needs_clarify=True, clarify_reason=ENGLISH_ONLY,
+                              confidence=0.4)
             # An English sentence naming no formulary drug ("Ignore all previous instructions …") is not a
             # formulary question: its capitalised words are not unknown drug names.
             return _frame(turn_type="out_of_scope", confidence=0.7)
 
         named = len(drugs) + len(unknown)
         if drugs and looks_english(folded, text, ignore=_drug_words(candidates)):
-            return _english_turn(folded, drugs, unknown, base)
+            return _english_turn(folded, text, drugs, unknown, _drug_words(candidates))
         if named:
             return self._drug_turn(text, candidates, drugs, unknown, route, slots, base, name_confidence)
 
@@ -470,6 +486,11 @@ class RulesUnderstander:
             # monograph that best matches it (retrieval.section_router.rank_sections), with a guess's confidence.
             return _frame(turn_type="drug_attribute", section_key=ranked[0].key,
                           confidence=round(ranked[0].confidence * name_confidence, 3), **common)
+        if text.isascii() and mostly_foreign(leftover):
+            # "paracetamol blah something random": words that are no Vietnamese — ask in Vietnamese (an English
+            # question the rules cannot read), not "what about paracetamol?".
+            return _frame(turn_type="drug_overview", needs_clarify=True, clarify_reason=ENGLISH_ONLY, confidence=0.4,
+                          **common)
         # A drug and words the rules cannot place: ask what about it (missing_attribute), and say it is a guess.
         return _frame(turn_type="drug_attribute", confidence=0.4, **common)
 
@@ -596,13 +617,31 @@ def _drug_words(candidates: ResolverResult) -> tuple[str, ...]:
     return tuple(w for c in candidates.candidates for w in fold(c.span).split())
 
 
-def _english_turn(folded: str, drugs: list[str], unknown: list[str], base: dict[str, object]) -> QueryFrame:
+def _english_turn(folded: str, text: str, drugs: list[str], unknown: list[str],
+                  drug_words: tuple[str, ...]) -> QueryFrame:
     """A question in English about a formulary drug: understood when its words are unmistakable (the reply is
-    Vietnamese all the same), else a request to ask in Vietnamese — never "what about this drug?"."""
-    fields: dict[str, object] = {**base, **english_patient(folded), "drugs": drugs, "unknown_drugs": unknown}
+    Vietnamese all the same), else a request to ask in Vietnamese — never "what about this drug?".
+
+    The patient is read as the Vietnamese twin of the turn would be: the creatinine clearance, route and organ
+    failure through the Vietnamese slot readers (states.english.as_vietnamese_slots), the age and group from the
+    English words ("my 2 year old", "grandma is 70"), the group from a kin word ("grandma": an adult)."""
+    vietnamese = as_vietnamese_slots(folded)
+    fields: dict[str, object] = {**_slot_fields(extract_slots(vietnamese)), **english_patient(vietnamese),
+                                 "drugs": drugs, "unknown_drugs": unknown}
+    kin = english_person(text)
+    if fields.get("population") is None and kin is not None and kin.population is not None:
+        fields["population"] = kin.population
+    if not readable(folded, ignore=drug_words):
+        return _frame(turn_type="drug_overview", needs_clarify=True, clarify_reason=ENGLISH_ONLY, confidence=0.4,
+                      **fields)
     section = english_section(folded)
     if len(drugs) + len(unknown) >= 2 and section in (None, "tuong_tac_thuoc"):
         return _frame(turn_type="interaction", section_key="tuong_tac_thuoc", confidence=0.6, **fields)
+    if section is None and asks_may_take(folded):
+        # "can my 2 year old take aspirin": as "bé 2 tuổi uống aspirin được không" — with an age or weight a dose
+        # question (the gates ask what is missing), without one the contraindications.
+        given = fields.get("age_months") is not None or fields.get("weight_kg") is not None
+        section = "lieu_luong_cach_dung" if given else "chong_chi_dinh"
     if section is None:
         return _frame(turn_type="drug_overview", needs_clarify=True, clarify_reason=ENGLISH_ONLY, confidence=0.4,
                       **fields)
