@@ -75,6 +75,9 @@ _AS_VIETNAMESE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:liver|hepatic) (?:failure|impairment|disease|problems?)\b"), "suy gan"),
 )
 _UNITS = frozenset({"kg", "mg", "ml", "lb", "lbs", "mcg", "g"})
+_STAGE = re.compile(r"\b(stage|grade|class|nyha|type)\s+(i{1,3}|iv|v)\b")
+_ROMAN = {"i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5"}
+""""stage IV", "NYHA class IV": a grade, not the IV route."""
 MAX_UNREAD_WORDS = 2
 """More words than this outside the English list (drug names and numbers aside): the turn is not read."""
 
@@ -119,6 +122,7 @@ def readable(folded: str, ignore: tuple[str, ...] = ()) -> bool:
 def as_vietnamese_slots(folded: str) -> str:
     """The folded English turn with its creatinine clearance, route and organ failure written in the Vietnamese
     words the slot extractors read ("creatinine clearance is 40" → "clcr 40 ml/phut", "by mouth" → "uong")."""
+    folded = _STAGE.sub(lambda m: f"{m.group(1)} {_ROMAN[m.group(2)]}", folded)  # "stage iv" → "stage 4"
     for pattern, words in _AS_VIETNAMESE:
         folded = pattern.sub(words, folded)
     return folded
@@ -142,6 +146,19 @@ def english_medicine_question(folded: str) -> bool:
     return bool(_MEDICAL.search(folded)) and not _INJECTION.search(folded)
 
 
+def _ages(folded: str) -> list[tuple[float, str]]:
+    """Every age the turn states: (months, as said back in Vietnamese)."""
+    ages: list[tuple[float, str]] = []
+    for m in _AGE.finditer(folded):
+        months = float(m.group(1)) if m.group(2).startswith("mo") else float(m.group(1)) * 12
+        if 0 <= months <= 120 * 12:
+            ages.append((months, f"{m.group(1)} tháng tuổi" if m.group(2).startswith("mo") else f"{m.group(1)} tuổi"))
+    for m in _AGE_IS.finditer(folded):
+        if 0 < int(m.group(1)) <= 120:
+            ages.append((int(m.group(1)) * 12.0, f"{int(m.group(1))} tuổi"))
+    return ages
+
+
 def english_patient(folded: str) -> dict[str, object]:
     """Population and age stated in English ("for adults", "my 5 year old", "grandma is 70")."""
     out: dict[str, object] = {}
@@ -149,20 +166,13 @@ def english_patient(folded: str) -> dict[str, object]:
         out.update(pregnant=True, population="adult")
     if re.search(r"\bbreast ?feed|\blactat|\bnursing\b", folded):
         out.update(breastfeeding=True, population="adult")
-    m = _AGE.search(folded)
-    if m:
-        n = float(m.group(1))
-        months = n if m.group(2).startswith("mo") else n * 12
-        if 0 <= months <= 120 * 12:
-            out["age_months"] = months
-            out["age_text"] = (f"{m.group(1)} tháng tuổi" if m.group(2).startswith("mo") else f"{m.group(1)} tuổi")
-            out["population"] = "adult" if months >= 18 * 12 else "pediatric"
-            return out
-    said = _AGE_IS.search(folded)
-    if said and 0 < int(said.group(1)) <= 120:
-        years = int(said.group(1))
-        out.update(age_months=years * 12.0, age_text=f"{years} tuổi", population="adult" if years >= 18 else "pediatric")
+    ages = _ages(folded)
+    if len({months for months, _ in ages}) == 1:
+        months, said = ages[0]
+        out.update(age_months=months, age_text=said, population="adult" if months >= 18 * 12 else "pediatric")
         return out
+    # Two people's ages ("I am 30 and my son is 5 …"): whose is the patient's is not read from the words — neither
+    # is taken (the gates ask), never the first one found.
     adult, child = bool(_ADULT.search(folded)), bool(_CHILD.search(folded))
     if adult != child:
         out["population"] = "adult" if adult else "pediatric"

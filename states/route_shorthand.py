@@ -24,6 +24,16 @@ _NOT_ROUTE_AFTER = re.compile(r"^\s*(?:[-–/]\s*)?(?:nang|nhe|kha|hoac nang|den
 _ROUTE_BEFORE = re.compile(r"(?:\b(?:tiem|chich|duong|truyen)|\d\s*(?:mg|g|ml|mcg|ui|iu|mg/kg)?)\s*$")
 
 
+# "suy tim độ IV", "ung thư giai đoạn IV", "NYHA IV", "stage IV": a grade in Roman numerals, not the route "IV".
+_STAGE_NUMERAL = re.compile(r"\b(?:do|giai doan|nyha|type|tip|typ|loai|grade|cap|muc do|phan do|class|stage|doi|nhom)"
+                            r"\s+(?:i{1,3}|iv|v|vi)(?:\s*(?:-|–|den|toi|hoac|va|/)\s*(?:i{1,3}|iv|v|vi))?\b")
+
+
+def without_stage_numerals(folded: str) -> str:
+    """The folded turn with graded Roman numerals blanked (same length), so "độ IV" is never the IV route."""
+    return _STAGE_NUMERAL.sub(lambda m: " " * len(m.group(0)), folded)
+
+
 def _reads_as_route(text: str, m: re.Match[str]) -> bool:
     token = m.group(1)
     before = fold(text[:m.start()])

@@ -30,7 +30,7 @@ from core.vocabulary import (
     without_terms_folding_to_child,
 )
 from states.quantities import MAX_AGE_YEARS, OWNED_VALUE, fmt, read_weight, spell_out
-from states.route_shorthand import abbreviated_routes, route_abbreviations
+from states.route_shorthand import abbreviated_routes, route_abbreviations, without_stage_numerals
 
 ADULT_FROM_MONTHS = 18 * 12
 
@@ -319,7 +319,7 @@ def _without_vein_disease(folded: str) -> str:
 def extract_route(folded: str, text: str = "") -> str | None:
     """The one route the turn names; None when it names none or several ("uống hay đặt hậu môn?")."""
     found: list[str] = []
-    folded = _without_vein_disease(without_negated_route(folded))
+    folded = without_stage_numerals(_without_vein_disease(without_negated_route(folded)))
     rest = folded
     for route, pattern in _ROUTES:
         if _route_named(route, pattern, rest, text):

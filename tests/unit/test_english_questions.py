@@ -69,3 +69,12 @@ def test_an_english_medicine_question_without_a_formulary_drug_asks_for_vietname
 def test_vietnamese_typed_without_diacritics_is_not_english(text: str) -> None:
     assert not english_sentence(text, text)
     assert not looks_english(text, text, ignore=("paracetamol",))
+
+
+def test_two_peoples_ages_give_neither_age() -> None:
+    patient = english_patient("i am 30 and my son is 5, how much ibuprofen for him")
+    assert "age_months" not in patient and patient.get("population") == "pediatric"
+
+
+def test_stage_iv_is_not_the_iv_route() -> None:
+    assert "tiem tinh mach" not in as_vietnamese_slots("stage iv cancer pain, paracetamol dose")

@@ -55,3 +55,8 @@ def test_a_route_word_is_not_the_indication_of_a_dose_question(text: str) -> Non
 def test_a_disease_of_the_vein_stays_the_indication() -> None:
     found = dose_indication("liều warfarin điều trị huyết khối tĩnh mạch sâu", ["warfarin"])
     assert found is not None and "tĩnh mạch" in found
+
+
+@pytest.mark.parametrize("text", ["suy tim độ IV, liều digoxin", "ung thư giai đoạn IV", "NYHA IV", "suy tim độ III-IV"])
+def test_a_grade_in_roman_numerals_is_not_the_iv_route(text: str) -> None:
+    assert extract_slots(text).route is None
