@@ -53,6 +53,11 @@ _FRACTION = re.compile(r"\b(?:nua|mot nua|1/2|chia doi|be doi|be nua|giam mot nu
 _CHILD = re.compile(r"\b(?:be|em be|chau|tre|tre em|tre nho|con toi|con minh|con tui|con em|con be|thang cu)\b")
 
 
+# The child as the one given or taking it: "cho bé", "bé uống", "cháu nhà em dùng".
+_CHILD_TAKES = re.compile(r"\b(?:cho|de|bat|dua) (?:be|chau|con|tre|em be)\b|"
+                          r"\b(?:be|chau|con|tre|em be|no)(?: nha (?:em|toi|minh|tui))? (?:uong|dung|xai|tiem|nhai|ngam)\b")
+
+
 def _child_named(folded: str) -> bool:
     return _CHILD.search(without_terms_folding_to_child(folded)) is not None
 
@@ -88,8 +93,9 @@ def asks_relabel(text: str, prior: QueryFrame | None) -> bool:
         known = prior.age_months if prior is not None and _is_child(prior) else None
         return stated_age_months is not None and (
             stated_age_months >= ADULT_MONTHS or (known is not None and stated_age_months != known))
-    # "cho bé uống liều người lớn", "nửa viên người lớn" (after a child's dose)
-    return bool(_ADULT_DOSE.search(folded) and (child_here or _FRACTION.search(folded)))
+    # "cho bé uống liều người lớn", "nửa viên người lớn" (after a child's dose); not "thuốc này người lớn dùng thế
+    # nào, còn bé thì sao" (the child is asked about, not given the adult dose)
+    return bool(_ADULT_DOSE.search(folded) and (_CHILD_TAKES.search(folded) or _FRACTION.search(folded)))
 
 
 def kept_child(merged: QueryFrame, prior: QueryFrame | None, text: str) -> QueryFrame:

@@ -71,3 +71,9 @@ def test_a_what_if_weight_of_the_same_child_keeps_the_known_age() -> None:
     reply = engine.handle("thế nếu bé 16 kg thì sao", first.conversation_id)
     assert reply.outcome == "answerable"
     assert reply.frame is not None and (reply.frame["age_months"], reply.frame["weight_kg"]) == (60, 16)
+
+
+def test_comparing_the_adult_and_the_child_is_not_a_relabel() -> None:
+    assert not asks_relabel("thuốc này người lớn dùng thế nào, còn bé thì sao", CHILD)
+    assert asks_relabel("dùng liều người lớn cho bé được không", CHILD)
+    assert asks_relabel("bé uống viên người lớn được không", None)
