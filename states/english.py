@@ -68,7 +68,9 @@ _AS_VIETNAMESE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"\begfr{_LINK}{_NUMBER}"), r"egfr \1 ml/phut"),
     (re.compile(r"\b(?:by mouth|orally|oral|per os|po)\b"), "uong"),
     (re.compile(r"\b(?:intravenous(?:ly)?|iv)\b(?:\s+(?:injection|infusion))?"), "tiem tinh mach"),
-    (re.compile(r"\b(?:intramuscular(?:ly)?|im)\b(?:\s+injection)?"), "tiem bap"),
+    # "im" alone is also "I'm" typed without the apostrophe ("im 30", "im pregnant"): only with a word of giving.
+    (re.compile(r"\bintramuscular(?:ly)?\b(?:\s+injection)?|\b(?:by|via|given) im\b|\bim\s+(?:injection|shot)s?\b"),
+     "tiem bap"),
     (re.compile(r"\b(?:subcutaneous(?:ly)?|sc)\b(?:\s+injection)?"), "tiem duoi da"),
     (re.compile(r"\b(?:rectal(?:ly)?|suppositor(?:y|ies))\b"), "dat truc trang"),
     (re.compile(r"\b(?:kidney|renal) (?:failure|impairment|disease|problems?)\b"), "suy than"),

@@ -19,6 +19,7 @@ _TOKEN = re.compile(r"(?<![\w/.-])(TTM|TMC|TM|TB|TDD|PO)(?![\w/-])", re.IGNORECA
 _NOT_ROUTE_BEFORE = re.compile(r"\b(?:muc|do|muc do|lieu|gia tri|diem|khoang|nhe|vua|nang|loai|benh|lao|dieu tri|"
                                r"nhiem|te bao|hong cau|bach cau|tieu cau|huyet ap|nhip|so|chi so|ket qua|xep loai)"
                                r"\s*[(\-–/,]?\s*$")
+_HEART_BEFORE = re.compile(r"\b(?:benh|benh ly|nguy co|khoa|tien su|bien co|bac si|chuyen khoa|he)\s*$")
 _NOT_ROUTE_AFTER = re.compile(r"^\s*(?:[-–/]\s*)?(?:nang|nhe|kha|hoac nang|den nang|mau|lao)\b")
 # Before any abbreviation: the injection verb or an amount makes it a route whatever its case.
 _ROUTE_BEFORE = re.compile(r"(?:\b(?:tiem|chich|duong|truyen)|\d\s*(?:mg|g|ml|mcg|ui|iu|mg/kg)?)\s*$")
@@ -40,6 +41,8 @@ def _reads_as_route(text: str, m: re.Match[str]) -> bool:
     after = fold(text[m.end():])
     if _ROUTE_BEFORE.search(before):
         return True
+    if token.lower() == "tm" and _HEART_BEFORE.search(before):
+        return False  # "bệnh TM", "nguy cơ TM": tim mạch (cardiovascular), not tĩnh mạch
     if token.lower() != "tb":
         return True
     if token != "TB" or "trung binh" in fold(text):

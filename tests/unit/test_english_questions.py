@@ -78,3 +78,12 @@ def test_two_peoples_ages_give_neither_age() -> None:
 
 def test_stage_iv_is_not_the_iv_route() -> None:
     assert "tiem tinh mach" not in as_vietnamese_slots("stage iv cancer pain, paracetamol dose")
+
+
+@pytest.mark.parametrize("folded", ["im 30 and pregnant, can i take paracetamol", "im worried about my son"])
+def test_im_meaning_i_am_is_no_route(folded: str) -> None:
+    assert "tiem bap" not in as_vietnamese_slots(folded)
+
+
+def test_im_given_as_a_route_is_intramuscular() -> None:
+    assert "tiem bap" in as_vietnamese_slots("ceftriaxone 1 g given im for adults")

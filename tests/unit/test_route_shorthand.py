@@ -60,3 +60,8 @@ def test_a_disease_of_the_vein_stays_the_indication() -> None:
 @pytest.mark.parametrize("text", ["suy tim độ IV, liều digoxin", "ung thư giai đoạn IV", "NYHA IV", "suy tim độ III-IV"])
 def test_a_grade_in_roman_numerals_is_not_the_iv_route(text: str) -> None:
     assert extract_slots(text).route is None
+
+
+@pytest.mark.parametrize("text", ["bệnh nhân có bệnh TM, liều paracetamol", "nguy cơ TM cao"])
+def test_tm_meaning_cardiovascular_is_no_route(text: str) -> None:
+    assert "iv" not in abbreviated_routes(text)
