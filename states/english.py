@@ -49,11 +49,16 @@ _AGE = re.compile(r"\b(\d+(?:\.\d+)?)\s*(?:-| )?(years?|yrs?|y/?o|months?|mos?)\
 _PERSON_WORDS = (r"(?:grandma|grandpa|grandmother|grandfather|granny|mom|mum|mother|dad|father|son|daughter|he|she|"
                  r"i|wife|husband|baby|child|kid|patient|brother|sister|aunt|uncle|friend)")
 # "grandma is 70", "I am 30", "she's 5", "my son, aged 4": an age said without "years".
-_AGE_IS = re.compile(rf"\b{_PERSON_WORDS}(?:'s)?,?\s+(?:is|am|was|aged|age|turned|s|m)\s+(\d{{1,3}})\b"
+_BE = r"(?:'s|'m|,?\s+(?:is|am|was|aged|age|turned|s|m))"
+"""The verb between a person and an age: "is", "'s", "'m", "aged", or "s"/"m" typed without the apostrophe."""
+_AGE_IS = re.compile(rf"\b{_PERSON_WORDS}{_BE}\s+(\d{{1,3}})\b"
                      r"(?!\s*(?:kg|kilos?|lbs?|pounds?|mg|ml|%|percent|degrees?|cm|months?|mos?|weeks?|days?))")
 # "can my 2 year old take aspirin", "is it safe to give …": may the patient take it (asks no amount).
 _CAN_TAKE = re.compile(r"\b(?:can|could|may|should|is it (?:ok|okay|safe)|safe)\b.*\b(?:take|taking|give|giving|use|"
-                       r"using|have)\b")
+                       r"using|have)\b|\b(?:safe|ok|okay|alright|fine)\s+(?:for|to)\b")
+# "he is 65", "she's 5 years old", "and I am 30": a short reply that only gives someone's age.
+_AGE_ANSWER = re.compile(rf"\s*(?:and\s+|but\s+)?{_PERSON_WORDS}{_BE}\s+\d{{1,3}}"
+                         r"(?:\s+(?:years?|yrs?)(?:\s+old)?)?\s*[.!?]*\s*")
 # English words of a medicine question, and of prompt injection (which names no drug and asks nothing of one).
 _MEDICAL = re.compile(r"\b(?:dose|dosage|doses|medicine|medication|drug|drugs|pill|pills|tablet|tablets|syrup|take|"
                       r"fever|pain|cough|cold|flu|allergy|infection|side effects?|pregnan\w*|breastfeed\w*|baby|child|"
@@ -135,6 +140,11 @@ def english_section(folded: str) -> str | None:
         if pattern.search(folded):
             return key
     return None
+
+
+def english_age_answer(folded: str) -> bool:
+    """The whole turn says someone's age in English ("he is 65"): a slot answer, as "65 tuổi" would be."""
+    return _AGE_ANSWER.fullmatch(folded) is not None
 
 
 def asks_may_take(folded: str) -> bool:

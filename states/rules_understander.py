@@ -38,6 +38,7 @@ from states.english import (
     ENGLISH_ONLY,
     as_vietnamese_slots,
     asks_may_take,
+    english_age_answer,
     english_medicine_question,
     english_patient,
     english_section,
@@ -600,7 +601,7 @@ def english_follow_up(folded: str, text: str) -> bool:
     old?", "what about my son?"): a follow-up for another person."""
     if not text.isascii() or english_section(folded) is not None:
         return False
-    english = looks_english(folded, text) or _looks_english(folded, text)
+    english = looks_english(folded, text) or _looks_english(folded, text) or english_age_answer(folded)
     return english and (english_person(text) is not None or "age_months" in english_patient(folded))
 
 

@@ -87,3 +87,11 @@ def test_im_meaning_i_am_is_no_route(folded: str) -> None:
 
 def test_im_given_as_a_route_is_intramuscular() -> None:
     assert "tiem bap" in as_vietnamese_slots("ceftriaxone 1 g given im for adults")
+
+
+@pytest.mark.parametrize(("folded", "answer"), [("he is 65", True), ("she's 5 years old", True),
+                                                ("he is 65 and has kidney failure", False)])
+def test_a_short_english_age_reply_is_an_answer(folded: str, answer: bool) -> None:
+    from states.english import english_age_answer
+
+    assert english_age_answer(folded) is answer
