@@ -77,8 +77,10 @@ def asks_relabel(text: str, prior: QueryFrame | None) -> bool:
     folded = fold(text)
     stated_age_months = extract_slots(text).age_months
     person = person_of(text)
-    if person is not None and person.key not in (*GENERIC, "self"):
-        return False  # "giả sử mẹ bé 30 tuổi", "bố nó uống liều người lớn": a real other person
+    if person is not None and person.key not in GENERIC:
+        # "giả sử mẹ bé 30 tuổi", "bố nó uống liều người lớn", "tôi 30 tuổi …": a real other person, whose reply the
+        # person switch labels as theirs (never as the child's)
+        return False
     child_here = _child_named(folded)
     if not (child_here or _is_child(prior)):
         return False  # no child to relabel ("cứ tính như người lớn" opening a conversation asks nothing of one)

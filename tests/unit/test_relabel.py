@@ -77,3 +77,7 @@ def test_comparing_the_adult_and_the_child_is_not_a_relabel() -> None:
     assert not asks_relabel("thuốc này người lớn dùng thế nào, còn bé thì sao", CHILD)
     assert asks_relabel("dùng liều người lớn cho bé được không", CHILD)
     assert asks_relabel("bé uống viên người lớn được không", None)
+
+
+def test_the_user_describing_themselves_is_a_real_person() -> None:
+    assert not asks_relabel("tôi 30 tuổi, coi như hỏi cho tôi", CHILD)
