@@ -308,8 +308,9 @@ _VEIN_DISEASE = re.compile(r"\b(?:huyet khoi|thuyen tac|tac|viem(?: tac)?|gian|s
 
 
 _ROUTE_ORDER = [r.route for r in ROUTES]
-# An injection route's own words ("tĩnh mạch" alone, "bắp", "dưới da"), wiped from a dose question's indication.
-_INJECTION_WORDS = re.compile(r"\b(?:tiem |truyen )?(?:tinh mach(?: cham)?|bap(?: sau)?|duoi da)\b")
+# The vein said alone ("liều ceftriaxon tĩnh mạch"), wiped from a dose question's indication. Not "bắp", "dưới da"
+# alone: "đau bắp chân", "nhiễm khuẩn da và mô dưới da" are what the dose is for ("tiêm bắp" is wiped as a route).
+_INJECTION_WORDS = re.compile(r"\b(?:tiem |truyen )?tinh mach(?: cham)?\b|\btiem bap sau\b")
 
 
 def _without_vein_disease(folded: str) -> str:

@@ -65,3 +65,8 @@ def test_a_grade_in_roman_numerals_is_not_the_iv_route(text: str) -> None:
 @pytest.mark.parametrize("text", ["bệnh nhân có bệnh TM, liều paracetamol", "nguy cơ TM cao"])
 def test_tm_meaning_cardiovascular_is_no_route(text: str) -> None:
     assert "iv" not in abbreviated_routes(text)
+
+
+def test_skin_and_calf_words_stay_in_the_indication() -> None:
+    found = dose_indication("liều cefalexin cho người lớn nhiễm khuẩn da và mô dưới da", ["cefalexin"])
+    assert found is not None and "dưới da" in found
