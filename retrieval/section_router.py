@@ -85,6 +85,8 @@ _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("lieu_luong_cach_dung", _r(r"\bcach (dung|uong|tiem|su dung|pha)\b|\b(may|bao nhieu) (vien|goi|nhat|lan|ml|mg|"
                                 r"giot|ong|thia|mcg|g)\b|\bngay (may|bao nhieu)\b"), 0.9),
     ("lieu_luong_cach_dung", _r(r"\b(uong|dung|tiem|xit|ngam|dat|boi|truyen)\b.*\bbao nhieu\b"), 0.8),
+    # "amoxicilin mỗi lần bao nhiêu", "một lần mấy viên": the amount per dose, with no verb and no "liều".
+    ("lieu_luong_cach_dung", _r(r"\b(moi|mot|1) lan( (uong|dung|tiem|xit|cho|la))? (bao nhieu|may)\b"), 0.8),
     ("lieu_luong_cach_dung", _r(r"\b(dung|uong|su dung) (nhu )?the nao\b"), 0.65),
     # "simvastatin người lớn khởi đầu bao nhiêu", "duy trì mấy viên": the starting or maintenance amount is a dose.
     ("lieu_luong_cach_dung", _r(r"\b(khoi dau|ban dau|bat dau|duy tri|toi da)( (voi|tu|la|uong|dung))? "
