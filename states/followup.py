@@ -55,6 +55,19 @@ def pairs_with_discussed(text: str) -> bool:
     return False
 
 
+# "uống thêm paracetamol", "cho bé uống thêm", "dùng thêm": one more drug for the same patient. Folded, "them" is also
+# "thèm" (to crave: "bé thèm ăn"), so typed with diacritics it must read "thêm".
+_ADDED = re.compile(r"\b(?:uong|dung|tiem|xai|cho|cho (?:be|con|chau|em be) uong) them\b")
+_ADDED_AS_WRITTEN = re.compile(r"\bthêm\b")
+
+
+def adds_a_drug(text: str) -> bool:
+    """The turn gives the patient discussed one more drug ("cho uống thêm paracetamol được mấy viên")."""
+    if not _ADDED.search(fold(text)):
+        return False
+    return text.isascii() or bool(_ADDED_AS_WRITTEN.search(unicodedata.normalize("NFC", text).lower()))
+
+
 def is_elliptical(text: str) -> bool:
     """The turn leans on the previous one: "còn X thì sao?", "thế còn …", "với X thì sao?"."""
     folded = fold(text).strip(" ?.!")

@@ -26,6 +26,7 @@ from states.co_agents import class_partners, class_terms
 from states.conditions import PHASE_SAID, condition_in_drug_turn, is_ambiguous_condition
 from states.english_person import english_person
 from states.followup import (
+    adds_a_drug,
     adds_interaction_partner,
     has_anaphora,
     is_elliptical,
@@ -412,6 +413,8 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
         if substituted is not None:
             return substituted
         if prior.drugs:
+            if _added_dose(new, text):
+                return _carry_patient(new, prior)  # one more drug for the patient being described
             if _own_question(new) or not is_elliptical(text):
                 return new  # a new drug mid-clarify starts afresh
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
@@ -469,6 +472,12 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
                                            "drugs": drugs, "unknown_drugs": unknown}), confidence=0.8)
 
 
+def _added_dose(new: QueryFrame, text: str) -> bool:
+    """"uống thêm paracetamol thì liều bao nhiêu": the dose of one more drug (one named) for the same patient — a dose
+    question, not an interaction question."""
+    return len(new.drugs) == 1 and new.turn_type == "dosing_calc" and adds_a_drug(text)
+
+
 def _substitute(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
     """"Vậy dùng paracetamol thay thế có được không?": the new drug takes the discussed one's place — in an
     interaction beside the drug the patient takes (the first named), otherwise in the same question, for the same
@@ -502,6 +511,10 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         if is_elliptical(text) and new.section_key is None and new.turn_type in ("drug_overview", "drug_attribute"):
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
         substituted = _substitute(new, prior, text)
+        if substituted is None and _added_dose(new, text):
+            # "cho uống thêm paracetamol được mấy viên" after the child's ibuprofen dose: paracetamol's dose for the
+            # same child (a switch of person is settled before: "còn em nó uống thêm …" starts the sibling afresh).
+            return _carry_patient(new, prior)
         return substituted if substituted is not None else new
     if new.unknown_drugs or not prior.drugs:
         return new
