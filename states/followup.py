@@ -32,9 +32,8 @@ _WITH = re.compile(r"^(?:(?:the|vay|con|the con|vay con)\s+)*voi\b|\bcon voi\b")
 
 
 # "dùng cùng với", "uống chung với", "uống xen kẽ với", "phối hợp", "kết hợp", "kèm với", "cùng lúc": the drug named
-# is taken beside another. Each folded cue with how it must read when the user typed diacritics: folded, "voi" is
-# also "vợ" (wife: "còn vợ tôi uống ibuprofen thì sao?"), "chung" also "chúng", "ket hop" nothing else but is kept
-# strict all the same.
+# is taken beside another. Each folded cue with how it must read when the user typed diacritics: folded, "cung voi" is
+# also "cũng vội" (also hurriedly: "tôi cũng vội uống ibuprofen luôn"), "voi" also "vôi", "vội", "chung" also "chúng".
 _PAIRING: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (re.compile(r"\b(?:cung|chung|kem) voi\b"), re.compile(r"\b(?:cùng|chung|kèm) với\b")),
     (re.compile(r"\b(?:dung|uong|tiem) (?:cung|chung)\b"), re.compile(r"\b(?:dùng|uống|tiêm) (?:cùng|chung)\b")),

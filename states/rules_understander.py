@@ -360,7 +360,8 @@ class RulesUnderstander:
         name_confidence: float,
     ) -> QueryFrame:
         named = len(drugs) + len(unknown)
-        condition = condition_in_drug_turn(text)
+        condition = _before_drug_names(condition_in_drug_turn(text),
+                                       [*(c.span for c in candidates.candidates), *unknown])
         adverse = route is not None and route.key in ("huong_dan_xu_tri_adr", "tac_dung_khong_mong_muon")
         dosing = (route is not None and route.key == "lieu_luong_cach_dung") or (
             route is None and (slots.age_months is not None or slots.weight_kg is not None))
@@ -590,6 +591,19 @@ _RELEASE_FORM = re.compile(r"\b(?:(?:vien|dang|loai) )?(?:giai phong|phong thich
 def _as_written(text: str, m: re.Match[str]) -> str:
     folded = fold(text)
     return text[m.start():m.end()] if len(folded) == len(text) else m.group(0)
+
+
+def _before_drug_names(condition: str | None, names: list[str]) -> str | None:
+    """"bi kawasaki aspirin lieu bao nhieu": the illness ends where a drug's name begins (the condition read after "bị"
+    runs to the next question word, and a drug named after the illness is no word of it)."""
+    if not condition:
+        return condition
+    folded = fold(condition)
+    cut = min((m.start() for n in names if n for m in [re.search(rf"(?<![a-z0-9]){re.escape(fold(n))}(?![a-z0-9])",
+                                                                 folded)] if m), default=len(folded))
+    if cut == len(folded) or len(folded) != len(condition):
+        return condition
+    return condition[:cut].strip(" ,.;:") or None
 
 
 def _drug_words(candidates: ResolverResult) -> tuple[str, ...]:

@@ -24,7 +24,8 @@ def test_taking_one_beside_the_other_pairs_with_the_drug_discussed(text: str) ->
 
 
 @pytest.mark.parametrize("text", [
-    "còn vợ tôi uống ibuprofen thì sao?",  # "vợ" (wife) folds to "voi" as "với" (with) does
+    "còn vợ tôi uống ibuprofen thì sao?",  # another person and a drug: the same question for them
+    "tôi cũng vội uống ibuprofen luôn",  # "cũng vội" (also hurriedly) folds to "cung voi" as "cùng với" does
     "còn aspirin thì sao?",
     "Tôi cũng với mẹ đi khám",
 ])
