@@ -152,15 +152,18 @@ def _without_names_inside_condition(text: str, candidates: ResolverResult) -> Re
     """"sỏi thận acid uric thì dùng thuốc gì": a which-drug question whose condition holds a word that only
     approximately names a drug ("acid" as the start of "acid acetylsalicylic") asks for the condition's drugs; the
     partial name is a word of the condition, not a drug the user named (an exact name is kept)."""
-    if not candidates.candidates or not asks_which_drug(text):
+    if not (candidates.candidates or candidates.unknown) or not asks_which_drug(text):
         return candidates
     condition = find_condition_question(text)
     if not condition:
         return candidates
     kept = [c for c in candidates.candidates if c.score >= 100 or not states_phrase(condition, c.span)]
-    if len(kept) == len(candidates.candidates):
+    # "Thiếu máu do thiếu acid folic thì dùng thuốc gì?": a drug the formulary lacks, named inside the condition, is a
+    # word of the condition too — not a drug asked about (it abstained as drug_not_in_formulary).
+    unknown = [u for u in candidates.unknown if not states_phrase(condition, u)]
+    if len(kept) == len(candidates.candidates) and len(unknown) == len(candidates.unknown):
         return candidates
-    return candidates.model_copy(update={"candidates": kept})
+    return candidates.model_copy(update={"candidates": kept, "unknown": unknown})
 
 
 class RulesUnderstander:

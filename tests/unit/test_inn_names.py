@@ -69,3 +69,9 @@ def test_words_the_book_uses_for_conditions_are_not_listed_drugs() -> None:
 def test_a_known_drug_without_a_drug_suffix_is_a_drug_question_not_out_of_scope() -> None:
     frame = understand("colchicin nguoi lon uong may vien")
     assert frame.drugs == [] and frame.unknown_drugs == ["colchicin"] and frame.turn_type == "dosing_calc"
+
+
+def test_a_listed_drug_inside_the_condition_of_a_which_drug_question_is_a_word_of_the_condition() -> None:
+    frame = understand("Thiếu máu do thiếu acid folic thì dùng thuốc gì?")
+    assert frame.turn_type == "condition_to_drug" and frame.unknown_drugs == []
+    assert "acid folic" in (frame.condition or "")
