@@ -5,8 +5,10 @@ A turn's context carries its current state (`ctx.state`) and the runner fires th
 (`TurnMachine.fire`: `Event.trigger(ctx)`, the guards in spec order, first match wins), so the object that runs
 is the object that is exported and drawn, without `add_model`/`remove_model` per turn (which rebuilt a
 trigger method per event and an `is_<state>` per state on every turn, and mutated a shared model list under a
-lock). Every guard is wrapped so its evaluation is recorded in the turn (as a plain tuple, made into the
-trace's records once per turn), and every transition records itself and the reason it decides.
+lock). Every guard is wrapped so its evaluation is recorded in the turn, and every transition records itself and
+the reason it decides. The records are frozen and shared: one `GuardEvaluation` per (state, guard, result) and one
+`TransitionTaken` per spec transition, built once per process, so a turn appends references instead of building
+≈30 pydantic objects.
 
 Concurrency: a non-queued `transitions.Machine` keeps all per-turn state on the model (each trigger builds its
 own EventData), and no turn mutates the machine, so turns run on different worker threads at once without a
@@ -27,29 +29,42 @@ from typing import Any, TypeVar, cast
 from transitions import EventData, Machine, State, Transition
 
 from engine.context import TurnContext
+from engine.reply import GuardEvaluation, TransitionTaken
 from engine.spec import Guard, MachineSpec, TransitionSpec
 
 M = TypeVar("M", bound=Machine)
 _Plan = tuple[tuple[Callable[[EventData], None], ...], State, str]
-_Route = tuple[Transition, tuple[tuple[str, Callable[[TurnContext], object]], ...], _Plan | None]
+_Outcomes = tuple[GuardEvaluation, GuardEvaluation]
+"""A guard's two possible records in one state: (False, True), indexed by the result."""
+_Route = tuple[Transition, tuple[tuple[Callable[[TurnContext], object], _Outcomes], ...], _Plan | None]
 
 
 class _Traced:
     """A guard as the machine's condition: its predicate's result, recorded in the turn's guard log.
 
-    A plain callable object (not a closure) so `QuietTurnMachine.fire` can read `name` and `predicate` and make
+    A plain callable object (not a closure) so `QuietTurnMachine.fire` can read `predicate` and `outcomes` and make
     the same evaluation and the same record without a call through `EventData` per guard."""
 
-    __slots__ = ("__name__", "name", "predicate")
+    __slots__ = ("__name__", "_outcomes", "name", "predicate")
 
     def __init__(self, guard: Guard) -> None:
         self.name = self.__name__ = guard.name
         self.predicate = guard.predicate
+        self._outcomes: dict[str, _Outcomes] = {}
+
+    def outcomes(self, state: str) -> _Outcomes:
+        """The shared records of this guard evaluated in `state` (built on first use; the same pair afterwards,
+        and an equal one should two threads build it at once)."""
+        pair = self._outcomes.get(state)
+        if pair is None:
+            pair = self._outcomes[state] = (GuardEvaluation(state=state, guard=self.name, result=False),
+                                            GuardEvaluation(state=state, guard=self.name, result=True))
+        return pair
 
     def __call__(self, event: EventData) -> bool:
         ctx = cast(TurnContext, event.model)
         result = bool(self.predicate(ctx))
-        ctx.guard_log.append((ctx.state, self.name, result))
+        ctx.guard_log.append(self.outcomes(ctx.state)[result])
         return result
 
 
@@ -58,12 +73,15 @@ def _traced(guard: Guard) -> _Traced:
 
 
 def _after(spec: TransitionSpec) -> Callable[[EventData], None]:
+    record = TransitionTaken(source=spec.source, trigger=spec.trigger, dest=spec.dest, row=spec.row)
+    dest, reason = spec.dest, spec.reason
+
     def taken(event: EventData) -> None:
         ctx = cast(TurnContext, event.model)
-        ctx.record_transition(spec.source, spec.trigger, spec.dest, spec.row)
-        ctx.trace.states.append(spec.dest)
-        if spec.reason is not None:
-            ctx.reason = spec.reason
+        ctx.record_transition(record)
+        ctx.trace.states.append(dest)
+        if reason is not None:
+            ctx.reason = reason
 
     return taken
 
@@ -177,9 +195,9 @@ class QuietTurnMachine(TurnMachine):
                     return
                 continue
             passed = True
-            for name, predicate in guards:
+            for predicate, outcomes in guards:
                 result = bool(predicate(ctx))
-                log.append((state, name, result))
+                log.append(outcomes[result])
                 if not result:
                     passed = False
                     break
@@ -211,7 +229,7 @@ class QuietTurnMachine(TurnMachine):
                 out.append((transition, (), None))
                 continue
             guards = tuple(cast(_Traced, c.func) for c in conditions)
-            out.append((transition, tuple((g.name, g.predicate) for g in guards), plan))
+            out.append((transition, tuple((g.predicate, g.outcomes(state)) for g in guards), plan))
         return tuple(out)
 
 

@@ -36,3 +36,14 @@ def test_with_transitions_logged_at_debug_the_machine_logs_and_routes_the_same(
     assert logged.trace.states == quiet.trace.states
     assert logged.trace.guards == quiet.trace.guards
     assert (logged.outcome, logged.reason, logged.reply) == (quiet.outcome, quiet.reason, quiet.reply)
+
+
+def test_two_turns_share_the_machines_frozen_guard_and_transition_records() -> None:
+    engine = make_engine(ScriptedUnderstander([DOSE, DOSE]))
+    first = engine.handle("Liều paracetamol cho bé 5 tuổi?")
+    second = engine.handle("Liều paracetamol cho bé 5 tuổi?")
+    assert first.trace.guards == second.trace.guards
+    assert all(a is b for a, b in zip(first.trace.guards, second.trace.guards, strict=True))
+    assert all(a is b for a, b in zip(first.trace.transitions, second.trace.transitions, strict=True))
+    with pytest.raises(ValueError, match="frozen"):
+        first.trace.guards[0].result = not first.trace.guards[0].result
