@@ -3,9 +3,10 @@
 Every turn reads its conversation and history and commits one conditional UPDATE (or INSERT) plus one turn
 INSERT. Through SQLAlchemy Core each of those statements costs its execution context, result wrappers and
 type processors (bind and result) on every call, more than the SQL itself on SQLite. Here the same
-statements are plain SQL text written once per process and run on the pooled DBAPI connection
-(`Engine.raw_connection()`: the same pool, the same connect-time pragmas, the same BEGIN IMMEDIATE on
-SQLite), with the values bound as parameters, encoded exactly as the SQLAlchemy column types store them:
+statements are plain SQL text written once per process and run on a DBAPI connection (a SQLite file: the
+store's own sqlite3 connections, connections.py; else the pool's `Engine.raw_connection()`; the same connect-time
+pragmas, the same BEGIN IMMEDIATE on SQLite), with the values bound as parameters, encoded exactly as the
+SQLAlchemy column types store them:
 
 - JSON columns: the same pydantic-core encoder as the engine's `json_serializer` (`none_as_null`: a missing
   frame or pending is SQL NULL), each record encoded once;
@@ -136,7 +137,7 @@ def _message(exc: BaseException) -> str:
 
 
 class HotPath:
-    """Load-with-history and commit on a DBAPI connection checked out of the store's pool."""
+    """Load-with-history, lease and commit on the DBAPI connection the store hands it (SqlStore._connect)."""
 
     def __init__(self, backend: str, dumps: Callable[[object], str]) -> None:
         self.sqlite = backend == "sqlite"
