@@ -121,14 +121,17 @@ def raw_translated(action: str, conversation_id: str | None) -> Iterator[None]:
         yield
     except StoreError:
         raise
-    except (sqlite3.IntegrityError, psycopg.IntegrityError) as exc:
-        raise StoreConflict(f"conversation {conversation_id} changed while this turn ran; resend the turn") from exc
-    except psycopg.Error as exc:
-        if getattr(exc, "sqlstate", None) in _CONFLICT_SQLSTATES:
-            raise StoreConflict(f"conversation {conversation_id} changed while this turn ran; resend the turn") from exc
-        raise StoreUnavailable(f"conversation store could not {action}: {_message(exc)}") from exc
-    except sqlite3.Error as exc:
-        raise StoreUnavailable(f"conversation store could not {action}: {_message(exc)}") from exc
+    except (sqlite3.Error, psycopg.Error) as exc:
+        raise dbapi_error(exc, action, conversation_id) from exc
+
+
+def dbapi_error(exc: sqlite3.Error | psycopg.Error, action: str, conversation_id: str | None) -> StoreError:
+    """The project's error for a DBAPI error of the hot path (`raw_translated`, and the SQLite file path's plain
+    code, which raises it `from exc`)."""
+    if isinstance(exc, (sqlite3.IntegrityError, psycopg.IntegrityError)) or (
+            isinstance(exc, psycopg.Error) and getattr(exc, "sqlstate", None) in _CONFLICT_SQLSTATES):
+        return StoreConflict(f"conversation {conversation_id} changed while this turn ran; resend the turn")
+    return StoreUnavailable(f"conversation store could not {action}: {_message(exc)}")
 
 
 def _message(exc: BaseException) -> str:

@@ -42,7 +42,7 @@ from engine.store.base import (
     TurnRecord,
 )
 from engine.store.connections import HeldConnection, SqliteConnections, configure
-from engine.store.hot_path import HotPath, raw_translated
+from engine.store.hot_path import HotPath, dbapi_error, raw_translated
 from engine.store.idempotency import current_key
 from engine.store.migrate import migrate
 from engine.store.schema import conversations, signoffs, turns
@@ -410,6 +410,8 @@ class SqlStore:
         first attempt reached the server: the read has no effect, the lease's WHERE admits the same token again,
         and the turn's write is conditional on the version (or the insert on the id): had the first attempt
         committed, the second matches no row and reports a conflict — never a second copy of the turn."""
+        if self._conns is not None:
+            return self._file_read(action, conversation_id, run)
         attempts = 1 if self._hot.sqlite else 2
         for attempt in range(1, attempts + 1):
             lost: list[BaseException] = []
@@ -423,6 +425,59 @@ class SqlStore:
                 # closed too, so the retry, and every later statement, gets a new one.
                 self._engine.dispose()
         raise AssertionError("unreachable: the last attempt returns or raises")
+
+    # A SQLite file's hot path, as plain code: the store's own connection (connections.py), the statements, the
+    # sqlite3 errors translated once (hot_path.dbapi_error) — what `_one` and `_raw` do for SQLite, without the pool
+    # and without a chain of context managers around every statement.
+
+    def _file_read(self, action: str, conversation_id: str | None, run: Callable[[Any], T]) -> T:
+        """`run(cursor)` as ONE autocommitted statement (the turn's read: one consistent snapshot), as `_one`."""
+        assert self._conns is not None
+        self._check_file()
+        try:
+            held = self._conns.acquire()
+            connection = held.driver_connection
+            try:
+                cursor = connection.cursor()
+                try:
+                    return run(cursor)
+                finally:
+                    cursor.close()
+            except BaseException:
+                _rollback(held, connection, sqlite=True)
+                raise
+            finally:
+                held.close()
+        except sqlite3.Error as exc:
+            raise dbapi_error(exc, action, conversation_id) from exc
+
+    def _file_write(self, action: str, conversation_id: str | None, run: Callable[[Any], T], *,
+                    durable: bool = True) -> T:
+        """`run(cursor)` in one BEGIN IMMEDIATE … COMMIT behind the in-process writer queue, as `_raw(write=True)`;
+        `durable=False` (the lease only) at synchronous=NORMAL for this transaction, FULL again after it."""
+        assert self._conns is not None and self._sqlite_writer is not None
+        self._check_file()
+        with self._sqlite_writer:
+            try:
+                held = self._conns.acquire()
+                connection = held.driver_connection
+                try:
+                    cursor = connection.cursor()
+                    if not durable:
+                        cursor.execute("PRAGMA synchronous = NORMAL")
+                    cursor.execute("BEGIN IMMEDIATE")
+                    result = run(cursor)
+                    cursor.execute("COMMIT")
+                    return result
+                except BaseException:
+                    _rollback(held, connection, sqlite=True)
+                    raise
+                finally:
+                    if not durable:
+                        _restore_full_sync(held, connection)
+                    held.close()
+            except sqlite3.Error as exc:
+                raise dbapi_error(exc, action, conversation_id) from exc
 
     @contextmanager
     def _one(self, action: str, conversation_id: str | None,
@@ -550,7 +605,9 @@ class SqlStore:
             return self._hot.claim(cursor, _clean(conversation_id), version, token, now,
                                    now - timedelta(milliseconds=lease_ms))
 
-        if self._hot.sqlite:
+        if self._conns is not None:
+            current = self._file_write("claim the turn", conversation_id, claim, durable=False)
+        elif self._hot.sqlite:
             with self._raw("claim the turn", conversation_id, write=True, durable=False) as cursor:
                 current = claim(cursor)
         else:
@@ -594,7 +651,9 @@ class SqlStore:
             self._hot.commit(cursor, _clean(conversation_id), _clean(owner) if owner is not None else None,
                              expected_version, update, turn, now, key, _clean)
 
-        if self._hot.sqlite:
+        if self._conns is not None:
+            self._file_write("write the turn", conversation_id, write)
+        elif self._hot.sqlite:
             with self._raw("write the turn", conversation_id, write=True) as cursor:
                 write(cursor)
         else:
