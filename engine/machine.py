@@ -36,7 +36,10 @@ M = TypeVar("M", bound=Machine)
 _Plan = tuple[tuple[Callable[[EventData], None], ...], State, str]
 _Outcomes = tuple[GuardEvaluation, GuardEvaluation]
 """A guard's two possible records in one state: (False, True), indexed by the result."""
-_Route = tuple[Transition, tuple[tuple[Callable[[TurnContext], object], _Outcomes], ...], _Plan | None]
+_Inline = tuple[tuple[Callable[[TurnContext], None], ...], str, str]
+"""What `QuietTurnMachine.fire` does when a transition's guards pass: its `after` records (called with the turn),
+the destination state's name, and the model attribute that holds the state."""
+_Route = tuple[Transition, tuple[tuple[Callable[[TurnContext], object], _Outcomes], ...], _Inline | None]
 
 
 class _Traced:
@@ -72,18 +75,27 @@ def _traced(guard: Guard) -> _Traced:
     return _Traced(guard)
 
 
-def _after(spec: TransitionSpec) -> Callable[[EventData], None]:
-    record = TransitionTaken(source=spec.source, trigger=spec.trigger, dest=spec.dest, row=spec.row)
-    dest, reason = spec.dest, spec.reason
+class _Taken:
+    """A transition's `after` callback: record the transition (its shared record), the state entered, and the
+    reason the transition decides. `transitions` calls it with the EventData; `QuietTurnMachine.fire` calls
+    `on(ctx)` directly, and so builds no EventData for a transition nothing else reads it for."""
 
-    def taken(event: EventData) -> None:
-        ctx = cast(TurnContext, event.model)
-        ctx.record_transition(record)
-        ctx.trace.states.append(dest)
-        if reason is not None:
-            ctx.reason = reason
+    __slots__ = ("__name__", "dest", "reason", "record")
 
-    return taken
+    def __init__(self, spec: TransitionSpec) -> None:
+        self.__name__ = "taken"
+        self.record = TransitionTaken(source=spec.source, trigger=spec.trigger, dest=spec.dest, row=spec.row)
+        self.dest = spec.dest
+        self.reason = spec.reason
+
+    def __call__(self, event: EventData) -> None:
+        self.on(cast(TurnContext, event.model))
+
+    def on(self, ctx: TurnContext) -> None:
+        ctx.record_transition(self.record)
+        ctx.trace.states.append(self.dest)
+        if self.reason is not None:
+            ctx.reason = self.reason
 
 
 class _QuietTransition(Transition):
@@ -178,19 +190,22 @@ class QuietTurnMachine(TurnMachine):
         prepare/finalize/exception callbacks; an error in a guard or callback propagates as it would.
 
         A transition with a lean plan (`_QuietTransition._lean_plan`) whose conditions are all this machine's
-        guard wrappers (`_Traced`) is executed inline: each guard's predicate evaluated and recorded in order as
-        `_Traced.__call__` does, stopping at the first False as `all` does, then the state set and the `after`
-        callbacks called as `_QuietTransition.execute` does. Any other transition runs its own `execute`."""
+        guard wrappers (`_Traced`) and whose `after` callbacks are all this machine's records (`_Taken`) is
+        executed inline: each guard's predicate evaluated and recorded in order as `_Traced.__call__` does,
+        stopping at the first False as `all` does, then the state set and the records made as
+        `_QuietTransition.execute` does. Nothing in that reads an EventData, so none is built: only a transition
+        that runs its own `execute` gets one (built once per fire, when the first such transition is tried)."""
         state = ctx.state
-        key = (trigger, state)
-        routes = self._routes.get(key)
+        routes = self._routes.get((trigger, state))
         if routes is None:
-            routes = self._routes[key] = self._routes_of(trigger, state)
-        event_data = EventData(self.states[state], self.events[trigger], self, ctx, (), {})
+            routes = self._routes[(trigger, state)] = self._routes_of(trigger, state)
+        event_data: EventData | None = None
         log = ctx.guard_log
-        for transition, guards, plan in routes:
-            event_data.transition = transition
-            if plan is None:
+        for transition, guards, inline in routes:
+            if inline is None:
+                if event_data is None:
+                    event_data = EventData(self.states[state], self.events[trigger], self, ctx, (), {})
+                event_data.transition = transition
                 if transition.execute(event_data):
                     return
                 continue
@@ -203,11 +218,10 @@ class QuietTurnMachine(TurnMachine):
                     break
             if not passed:
                 continue
-            after, dest, attribute = plan
-            setattr(ctx, attribute, dest.value)
-            event_data.state = dest
-            for callback in after:
-                callback(event_data)
+            records, dest, attribute = inline
+            setattr(ctx, attribute, dest)
+            for record in records:
+                record(ctx)
             return
         raise RuntimeError(f"no transition on {trigger!r} out of {ctx.state!r} passed its guards")
 
@@ -219,17 +233,21 @@ class QuietTurnMachine(TurnMachine):
         return routes
 
     def _routes_of(self, trigger: str, state: str) -> tuple[_Route, ...]:
-        """The event's transitions out of `state`, each with its inline guards and plan (None: run `execute`).
-        Built on first use (the same for every turn: no turn mutates the machine), idempotent under threads."""
+        """The event's transitions out of `state`, each with its inline guards and what it does when they pass
+        (None: run `execute`). Built on first use (the same for every turn: no turn mutates the machine),
+        idempotent under threads."""
         out: list[_Route] = []
         for transition in self.events[trigger].transitions.get(state, ()):
             plan = transition._lean_plan(self) if isinstance(transition, _QuietTransition) else None
             conditions = transition.conditions
-            if plan is None or not all(isinstance(c.func, _Traced) and c.target is True for c in conditions):
+            if plan is None or not all(isinstance(c.func, _Traced) and c.target is True for c in conditions) \
+                    or not all(isinstance(f, _Taken) for f in plan[0]):
                 out.append((transition, (), None))
                 continue
             guards = tuple(cast(_Traced, c.func) for c in conditions)
-            out.append((transition, tuple((g.predicate, g.outcomes(state)) for g in guards), plan))
+            records = tuple(cast(_Taken, f).on for f in plan[0])
+            out.append((transition, tuple((g.predicate, g.outcomes(state)) for g in guards),
+                        (records, cast(str, plan[1].value), plan[2])))
         return tuple(out)
 
 
@@ -259,7 +277,7 @@ def build_machine_as(spec: MachineSpec, machine_class: type[M]) -> M:
                 "source": t.source,
                 "dest": t.dest,
                 "conditions": [guards[name] for name in t.guards],
-                "after": [_after(t)],
+                "after": [_Taken(t)],
             }
         )
     return _lean_checked(machine_class(
