@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from core.budget import RequestBudget
 from core.corpus import Chunk
 from core.dosage.model import RegimenLine
-from core.dosage.select import band_words, indication_key, is_renal_line, states_amount
+from core.dosage.select import band_words, dosed_indications, indication_key, is_renal_line, states_amount
 from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
 from core.partners import names_partner
@@ -85,6 +85,10 @@ INDICATION_UNMATCHED_NOTICE = (
 INDICATION_GENERAL_NOTICE = (
     "Dược thư không ghi liều riêng cho chỉ định đã nêu; dưới đây là liều chung Dược thư ghi cho đối tượng này (không "
     "kèm liều của các chỉ định khác). Vui lòng đối chiếu hoặc hỏi bác sĩ, dược sĩ:"
+)
+INDICATION_SPLIT_NOTICE = (
+    "Dược thư ghi liều khác nhau theo chỉ định; dưới đây là liều của từng chỉ định, mỗi dòng kèm chỉ định của nó. "
+    "Vui lòng chọn đúng chỉ định của bệnh nhân (hoặc nêu chỉ định để chỉ xem liều đó):"
 )
 RENAL_VALUE_QUESTION = (
     "Dược thư chỉnh liều theo độ thanh thải creatinin (ClCr) hoặc eGFR: vui lòng cho biết giá trị này để chọn đúng "
@@ -254,6 +258,11 @@ class ExtractiveGenerator:
                 notices.append(BELOW_FLOOR_PREAMBLE)
             elif quoted and selection.no_band:
                 notices.append(NO_BAND_PREAMBLE if request.population == "pediatric" else GENERAL_ONLY_PREAMBLE)
+            if quoted and not patient.indication and len(dosed_indications(lines)) > 1:
+                # No indication named and the patient's doses differ by indication (aciclovir's child infusion: 250
+                # mg/m2 for HSV/VZV, 500 mg/m2 for encephalitis): each is labelled, and the reply says to pick one —
+                # none of them is this patient's dose until the indication is known.
+                notices.append(INDICATION_SPLIT_NOTICE)
             if quoted and selection.indication_unmatched:
                 # Every indication's lines, each labelled — or, when the book has a general dose for this patient,
                 # that dose alone (core.dosage.select.narrow_to_indication), said so.
