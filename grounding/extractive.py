@@ -66,6 +66,12 @@ BELOW_FLOOR_PREAMBLE = (
 )
 
 
+OTHER_BAND_PREAMBLE = (
+    "Dược thư chỉ ghi liều cho chỉ định đã nêu ở nhóm bệnh nhân trích dưới đây; bệnh nhân không thuộc nhóm đó nên "
+    "Dược thư không có liều cho chỉ định này ở bệnh nhân và tôi không đưa liều. Vui lòng hỏi bác sĩ hoặc dược sĩ:"
+)
+
+
 CONTRAINDICATED_PREAMBLE = (
     "Dược thư ghi chống chỉ định phù hợp với bối cảnh bệnh nhân đã nêu (trích dưới đây), nên tôi không đưa liều. "
     "Vui lòng hỏi bác sĩ hoặc dược sĩ:"
@@ -256,6 +262,16 @@ class ExtractiveGenerator:
                 claims.insert(len(claims) - len(quoted), Claim(text=clean(f"{path}: {words}" if path else words),
                                                                citations=tree.citations(floor)))
                 notices.append(BELOW_FLOOR_PREAMBLE)
+            elif selection.other_bands:
+                # The indication's bands are quoted (their band words, never their doses) before the general notes.
+                at = len(claims) - len(quoted)
+                for line in selection.other_bands:
+                    path = " › ".join(line.path)
+                    words = band_words(line)
+                    claims.insert(at, Claim(text=clean(f"{path}: {words}" if path else words),
+                                            citations=tree.citations(line)))
+                    at += 1
+                notices.append(OTHER_BAND_PREAMBLE)
             elif quoted and selection.no_band:
                 notices.append(NO_BAND_PREAMBLE if request.population == "pediatric" else GENERAL_ONLY_PREAMBLE)
             if quoted and not patient.indication and len(dosed_indications(lines)) > 1:

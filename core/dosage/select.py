@@ -58,6 +58,11 @@ class Selection:
     """The patient is younger than every age band the section gives for them (abacavir "Trẻ trên 3 tháng tuổi …" for
     a 2-month-old): the line of the lowest band, whose band words (`band_words`, never its dose) are quoted as the
     floor. `lines` then hold no dose line, only the general notes."""
+    other_bands: list[RegimenLine] = field(default_factory=list)
+    """The book doses the indication the question names only for patients of other bands (Lyme carditis "Trẻ em dưới
+    8 tuổi" for a child of 10): those lines, whose band words (`band_words`, never their dose) are quoted. `lines`
+    then hold no dose line, only the general notes — the book gives this patient no dose for that indication, and
+    another indication's dose is not theirs."""
     indication_unmatched: bool = False
     """The question names an indication none of the text's indication lead-ins match: every indication's lines
     are kept, each quoted with its path, under a notice (never one picked by guess)."""
@@ -142,21 +147,27 @@ def indication_scores(lines: list[RegimenLine], indication: str,
                       patient: Patient | None = None) -> dict[tuple[str, ...], int]:
     """How well the question's indication names each indication of `lines` (core.dosage.indication.match_score).
 
-    With the patient: an indication whose lines are all of another age or weight band than theirs scores 0 — it
-    is another patient's, however well its words match ("Nhiễm VZV:" of the newborn block, 20 mg/kg, took a
-    5-year-old's varicella from the 3 months - 12 years line; #17). When none of the indications has a line of the
-    patient's band, every one is scored (the patient is in no band: the floor or the general lines decide)."""
+    With the patient: the indications with a line of their age and weight band are scored first, and one of them
+    that matches is the answer — an indication whose lines are all of another band is another patient's, however
+    well its words match ("Nhiễm VZV:" of the newborn block, 20 mg/kg, took a 5-year-old's varicella from the
+    3 months - 12 years line; #17). Only when none of those matches is every indication scored: the book names the
+    indication for other patients only (Lyme carditis "Trẻ em dưới 8 tuổi" for a child of 10), and the patient is
+    then in no band of it (the floor or the no-band notice decide), not asked about the book's other indications."""
     groups: dict[tuple[str, ...], list[RegimenLine]] = {}
     for line in lines:
         key = indication_key(line)
         if key:
             groups.setdefault(key, []).append(line)
+
+    def score(members: list[RegimenLine], key: tuple[str, ...]) -> int:
+        return match_score(indication, key, [p for m in members if m.kind == "regimen" for p in _purposes(m)])
+
     if patient is not None:
-        own = {key: members for key, members in groups.items()
+        own = {key: score(members, key) for key, members in groups.items()
                if any(band_admits(_age_weight(m.band), patient, closed=True) for m in members)}
-        groups = own or groups
-    return {key: match_score(indication, key, [p for m in members if m.kind == "regimen" for p in _purposes(m)])
-            for key, members in groups.items()}
+        if any(own.values()):
+            return own
+    return {key: score(members, key) for key, members in groups.items()}
 
 
 def _age_weight(band: Band) -> Band:
@@ -498,7 +509,8 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
             _SELECTIONS.clear()
         hit = (tree, _select(tree, patient))
         _SELECTIONS[key] = hit
-    return replace(hit[1], lines=list(hit[1].lines), exclusions=list(hit[1].exclusions))
+    return replace(hit[1], lines=list(hit[1].lines), exclusions=list(hit[1].exclusions),
+                   other_bands=list(hit[1].other_bands))
 
 
 def _select(tree: DosageTree, patient: Patient) -> Selection:
@@ -599,13 +611,22 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         # Younger than the book's youngest band: the book gives this child no dose. The general dose lines are not
         # theirs either (they read as the doses of the banded children); only the notes are shown, under the floor.
         chosen = [line for line in chosen if line.kind == "note"]
+    # (A dose of the indication without a band of its own, "Liều theo cân nặng: … 0,08 mg/kg/lần" beside "Trẻ 20–50
+    # kg: …", is the patient's: they are not outside the indication's bands then.)
+    other_bands = [line for line in banded if indication_key(line) and _dosed(line) and band_words(line)] \
+        if no_band and floor is None and patient.indication and not unmatched \
+        and not any(indication_key(line) and _dosed(line) for line in chosen) else []
+    if other_bands:
+        # The named indication is dosed for other bands only (`indication_scores` matched it there): its doses are
+        # other patients', and so are the general doses (the book names this indication apart). Notes only.
+        chosen = [line for line in chosen if line.kind == "note"]
     needs_value = floor is None and patient.renal and patient.renal_ml_min is None and any(
         line.band.renal_ml_min is not None for line in regimen)
     if needs_value:
         # Renal impairment, value not given: every adjustment line (and a question for the value).
         chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
-                     indication_unmatched=unmatched)
+                     other_bands=other_bands, indication_unmatched=unmatched)
 
 
 def _newborn_band_holds(line: RegimenLine, patient: Patient) -> bool:
@@ -638,7 +659,7 @@ def adult_lines_referred(tree: DosageTree, chosen: list[RegimenLine], patient: P
     adult = Patient(**{**patient.__dict__, "population": "adult", "age_months": None, "elderly": False,
                        "gestation_weeks": None, "gestation": None})
     selection = select(tree, adult)
-    if selection.exclusions or selection.below_floor is not None:
+    if selection.exclusions or selection.below_floor is not None or selection.other_bands:
         return []
     lines = [line for line in selection.lines if line.population != "pediatric" and not line.context.neonate]
     keys = {indication_key(ref) for ref in refs}
@@ -760,17 +781,19 @@ def _lines_of_indication(tree: DosageTree, indication: str, unrouted: Patient) -
 
     A route whose own lead-ins name the indication fully is offered even when another route's lead-in names it with
     more words: the oral "Thủy đậu:" beside the infusion's newborn "Nhiễm VZV:" made the infusion undocumented for a
-    1-month-old with varicella (#17) — which words the book uses on each route does not decide the route."""
-    lines = list(tree.lines)
+    1-month-old with varicella (#17) — which words the book uses on each route does not decide the route.
+
+    Only the lines of patients like this one are scored: an adult's "Viêm phổi cộng đồng:" on one route names a
+    child's "viêm phổi cộng đồng" better than the child's own "Viêm phổi:" on another, and took the child's route."""
+    lines = [line for line in tree.lines if context_admits(line, unrouted)]
     narrowed, matched = narrow_to_indication(lines, indication, unrouted)
     if not (matched and any(indication_key(line) and line.kind == "regimen" for line in narrowed)):
         return lines
-    keyed = {r for line in lines if line.kind == "regimen" and indication_key(line)
-             and context_admits(line, unrouted) for r in line.routes}
+    keyed = {r for line in lines if line.kind == "regimen" and indication_key(line) for r in line.routes}
     kept = [line for line in narrowed if indication_key(line) or not set(line.routes) & keyed]
     named = {r for line in kept if line.kind == "regimen" and indication_key(line) for r in line.routes}
     for route in sorted(keyed - named):
-        on_route = [line for line in lines if route in line.routes and context_admits(line, unrouted)]
+        on_route = [line for line in lines if route in line.routes]
         scores = indication_scores(on_route, indication, unrouted)
         best = max(scores.values(), default=0)
         if best >= FULL:
