@@ -158,6 +158,10 @@ CLINICAL_TERMS: frozenset[str] = frozenset({
     "seldinger", "swan", "ganz", "holter", "doppler", "papanicolaou", "pap", "gram", "ziehl", "neelsen",
 })
 
+CONDITION_WORD_PAIRS: frozenset[tuple[str, str]] = frozenset({("acid", "uric"), ("axit", "uric")})
+"""Two folded words that name a lab value or condition although the first begins a drug's name: "acid uric" is
+uric acid (gút, tăng acid uric máu), never "acid acetylsalicylic" shortened nor an unknown drug (#18)."""
+
 # --- folds that collide -------------------------------------------------------------------------------------
 CONDITION_SPELLINGS: dict[str, tuple[str, ...]] = {
     # Typed without diacritics, these folded words are more than one word of the book; the written forms that
@@ -195,6 +199,10 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("cao huyet ap", "huyet ap cao", "tang huyet ap"),
     # Asthma: users write "hen phế quản", "hen suyễn"; the book writes "bệnh hen", "triệu chứng hen", "bị hen".
     ("hen phe quan", "hen suyen", "benh hen", "hen"),
+    # Uric acid: the book writes "tăng acid uric huyết"; users write "máu", "cao", and "axit" (#18).
+    ("tang acid uric huyet", "tang acid uric mau", "tang axit uric huyet", "tang axit uric mau", "acid uric mau cao",
+     "axit uric mau cao", "acid uric cao", "axit uric cao", "tang acid uric", "tang axit uric"),
+    ("soi than acid uric", "soi than axit uric", "soi acid uric", "soi axit uric", "soi urat", "soi than urat"),
 )
 
 

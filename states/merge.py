@@ -498,7 +498,9 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
 # has changed — not another patient, so the rest of what was said of them stays.
 _CHANGED = re.compile(r"\b(?:tang|giam|sut|len|xuong|lon)\s+(?:can|ky|ki|kg)\b|\b(?:tang|giam|sut)(?:\s+can)?\s+"
                       r"(?:len|xuong|con|thanh)\b|\b(?:tang|giam|xuong|len|sut|chi)\s+(?:len\s+|xuong\s+)?con\s+\d|"
-                      r"\b(?:nang|lon)\s+them\b|\bbay gio\s+(?:da\s+)?nang\b")
+                      r"\b(?:nang|lon)\s+them\b|\bbay gio\s+(?:da\s+)?nang\b|"
+                      # "thế nếu bé 16 kg thì sao": a what-if about the same child ("bé", "nó", "cháu"), not "bé kia"
+                      r"\b(?:neu|gia su)(?:\s+nhu)?\s+(?:be|no|chau|em be)\b(?!\s+(?:kia|khac|em|anh|lon|nho|ut|thu)\b)")
 
 
 def changed_value(text: str) -> bool:
