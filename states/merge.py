@@ -22,9 +22,17 @@ from core.dosage.indication import severities, stated_severity
 from core.text import fold, normalize
 from core.vocabulary import POPULATION_LABELS_VI, SAME_ILLNESS
 from states.clarify import format_age, format_number
+from states.co_agents import class_partners, class_terms
 from states.conditions import PHASE_SAID, condition_in_drug_turn, is_ambiguous_condition
 from states.english_person import english_person
-from states.followup import adds_interaction_partner, has_anaphora, is_elliptical, is_substitution
+from states.followup import (
+    adds_a_drug,
+    adds_interaction_partner,
+    has_anaphora,
+    is_elliptical,
+    is_substitution,
+    pairs_with_discussed,
+)
 from states.frame import Pending, QueryFrame
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
@@ -319,6 +327,12 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         # "cảm ơn bạn nhiều" between two questions: the reply is smalltalk, but the conversation's question and
         # patient stay for the next follow-up ("thế còn em nó 3 tuổi?"). Never merged INTO the question.
         return new.model_copy(update={"kept": _resting(prior).model_dump()})
+    if new.turn_type in _LOOKUPS and prior.drugs and not prior.non_human:
+        # "dùng chung với thuốc chống đông được không" after a question about X reads like a which-drug lookup for the
+        # class; taken beside X, it is the pair.
+        partner = _carried_partner(new, prior, text)
+        if partner is not None:
+            return partner
     if new.turn_type in _NEVER_MERGED or new.turn_type in _LOOKUPS:
         return new
     if prior.turn_type in _NEVER_MERGED and not prior.non_human:
@@ -391,7 +405,7 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
     if filled is not None:
         return filled
     update = _slot_updates(new, prior)
-    partner = _pronoun_partner(new, prior, text)
+    partner = _pronoun_partner(new, prior, text) or _carried_partner(new, prior, text)
     if partner is not None:
         return partner
     if new.drugs and set(new.drugs) != set(prior.drugs):
@@ -399,6 +413,8 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
         if substituted is not None:
             return substituted
         if prior.drugs:
+            if _added_dose(new, text):
+                return _carry_patient(new, prior)  # one more drug for the patient being described
             if _own_question(new) or not is_elliptical(text):
                 return new  # a new drug mid-clarify starts afresh
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
@@ -438,6 +454,30 @@ def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
                                            "drugs": drugs}), confidence=0.8)
 
 
+def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
+    """"dùng cùng với NSAID được không", "uống xen kẽ với ibuprofen", "còn với warfarin?" after a question about X:
+    the interaction of X with the drug or class named — never the new drug's own section (ibuprofen's adverse
+    effects were shown for "uống xen kẽ với ibuprofen") nor X's whole interaction section. The interaction path says
+    so when neither text names the other, with the not-a-safety-statement sentence."""
+    if not prior.drugs or set(new.drugs) & set(prior.drugs) or len(new.drugs) > 1 or is_substitution(text):
+        return None
+    if not pairs_with_discussed(text):
+        return None
+    classes = [c for c in [*class_partners(text, []), *class_terms(text)] if c not in new.unknown_drugs]
+    unknown = [*new.unknown_drugs, *classes]
+    if not new.drugs and not unknown:
+        return None
+    drugs = list(dict.fromkeys([*prior.drugs[:1], *new.drugs]))
+    return _settled(new.model_copy(update={"turn_type": "interaction", "section_key": "tuong_tac_thuoc",
+                                           "drugs": drugs, "unknown_drugs": unknown}), confidence=0.8)
+
+
+def _added_dose(new: QueryFrame, text: str) -> bool:
+    """"uống thêm paracetamol thì liều bao nhiêu": the dose of one more drug (one named) for the same patient — a dose
+    question, not an interaction question."""
+    return len(new.drugs) == 1 and new.turn_type == "dosing_calc" and adds_a_drug(text)
+
+
 def _substitute(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
     """"Vậy dùng paracetamol thay thế có được không?": the new drug takes the discussed one's place — in an
     interaction beside the drug the patient takes (the first named), otherwise in the same question, for the same
@@ -450,7 +490,7 @@ def _substitute(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | N
 
 
 def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
-    partner = _pronoun_partner(new, prior, text)
+    partner = _pronoun_partner(new, prior, text) or _carried_partner(new, prior, text)
     if partner is not None:
         return partner
     if new.drugs:
@@ -471,6 +511,10 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         if is_elliptical(text) and new.section_key is None and new.turn_type in ("drug_overview", "drug_attribute"):
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
         substituted = _substitute(new, prior, text)
+        if substituted is None and _added_dose(new, text):
+            # "cho uống thêm paracetamol được mấy viên" after the child's ibuprofen dose: paracetamol's dose for the
+            # same child (a switch of person is settled before: "còn em nó uống thêm …" starts the sibling afresh).
+            return _carry_patient(new, prior)
         return substituted if substituted is not None else new
     if new.unknown_drugs or not prior.drugs:
         return new

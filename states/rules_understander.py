@@ -24,7 +24,7 @@ from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, can
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from retrieval.section_router import SectionRoute, asks_every_indication, rank_sections, route_section
-from states.co_agents import class_partners
+from states.co_agents import class_partners, class_terms
 from states.conditions import (
     asks_which_drug,
     condition_in_drug_turn,
@@ -210,6 +210,9 @@ class RulesUnderstander:
             # "đang dùng thuốc chống trầm cảm ba vòng, thêm haloperidol": a class taken beside the drug is the other
             # half of an interaction question (it has no monograph: the drug's interaction lines naming it answer).
             unknown += [c for c in class_partners(text, [c.span for c in candidates.candidates]) if c not in unknown]
+            if _CO_USE.search(folded) or re.search(r"\b(?:voi|xen ke)\b", folded):
+                # "Losartan dùng chung với NSAID được không?": a class by the book's short name is the partner too.
+                unknown += [c for c in class_terms(text) if c not in unknown]
         if len(unknown) != len(candidates.unknown) or unknown != candidates.unknown:
             candidates = candidates.model_copy(update={"unknown": unknown})
         slots = extract_slots(text)

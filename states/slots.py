@@ -545,7 +545,9 @@ _DOSE_QUESTION_WORDS = re.compile(
     # "Bé gái", "bé trai", "nam", "nữ": who, not what for.
     r"trai|gai|nam|nu|"
     # "không suy gan nhưng suy thận": the conjunction joins the patient's states; it is no indication.
-    r"nhung)\b")
+    r"nhung|"
+    # "xịt mấy nhát", "mấy giọt", "mấy thìa", "cách nhau mấy tiếng/giờ": how much and how often, not what for.
+    r"nhat|giot|thia|cach nhau|tieng|gio)\b")
 # "38,8 độ": a temperature, not an indication.
 _QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s*(?:tuoi|thang tuoi|thang|tuan tuoi|tuan|ngay tuoi|kg|ky|ki|can|mg|ml|do c|do)?")
 _WEIGHT_WORD = re.compile(r"\b(nang|can nang)(?= (khoang |tam |chung )?\d)")
