@@ -41,7 +41,8 @@ class RouteTerms:
 # Matching priority: oral last, because "uống" is often just the verb ("uống Ventolin xịt").
 ROUTES: tuple[RouteTerms, ...] = (
     RouteTerms("rectal", ("dat truc trang", "dat hau mon", "truc trang", "hau mon", "thuoc dan"),
-               ("dat hau mon", "dat truc trang", "truc trang", "hau mon", "thuoc dan", "vien dat", "nhet hau mon",
+               ("dat hau mon", "dat truc trang", "truc trang", "hau mon", "thuoc dan", "vien dat(?! am dao)",
+                "nhet hau mon",
                 # "viên đạn", "đạn đặt": a suppository, as users name it
                 "vien dan", "dan dat")),
     RouteTerms("iv", ("tiem tinh mach", "truyen tinh mach", "tinh mach", "truyen"),
@@ -56,7 +57,12 @@ ROUTES: tuple[RouteTerms, ...] = (
                ("khi dung", "xit", "hit", "phun mu", "binh xit", "may phun", "phun suong"),
                as_written=("khí dung", "xịt", "hít", "phun mù", "máy phun", "phun sương")),
     # "ngậm dưới lưỡi" (sublingual) is not oral: isosorbid dinitrat's sublingual and oral regimens differ.
-    RouteTerms("oral", ("uong", "duong uong"), ("uong", "duong uong", "nhai")),
+    # A dosage form taken by mouth names the oral route ("siro", "viên sủi", "nhỏ giọt" for an infant's drops): the
+    # syrup question answered with the suppository's or the infusion's lines would be another route's dose. Drops
+    # for an eye, a nose or an ear are not by mouth.
+    RouteTerms("oral", ("uong", "duong uong"), ("uong", "duong uong", "nhai", "siro", "si ro", "vien sui", "sui bot",
+                                                 "hon dich uong", "dung dich uong", "giot uong", "vien nen", "vien nang",
+                                                 "nho giot(?! (?:mat|mui|tai|vao))")),
 )
 ROUTE_TERMS: dict[str, RouteTerms] = {r.route: r for r in ROUTES}
 
