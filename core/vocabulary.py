@@ -41,7 +41,8 @@ class RouteTerms:
 # Matching priority: oral last, because "uống" is often just the verb ("uống Ventolin xịt").
 ROUTES: tuple[RouteTerms, ...] = (
     RouteTerms("rectal", ("dat truc trang", "dat hau mon", "truc trang", "hau mon", "thuoc dan"),
-               ("dat hau mon", "dat truc trang", "truc trang", "hau mon", "thuoc dan", "vien dat", "nhet hau mon",
+               ("dat hau mon", "dat truc trang", "truc trang", "hau mon", "thuoc dan", "vien dat(?! am dao)",
+                "nhet hau mon",
                 # "viên đạn", "đạn đặt": a suppository, as users name it
                 "vien dan", "dan dat")),
     RouteTerms("iv", ("tiem tinh mach", "truyen tinh mach", "tinh mach", "truyen"),
@@ -56,7 +57,12 @@ ROUTES: tuple[RouteTerms, ...] = (
                ("khi dung", "xit", "hit", "phun mu", "binh xit", "may phun", "phun suong"),
                as_written=("khí dung", "xịt", "hít", "phun mù", "máy phun", "phun sương")),
     # "ngậm dưới lưỡi" (sublingual) is not oral: isosorbid dinitrat's sublingual and oral regimens differ.
-    RouteTerms("oral", ("uong", "duong uong"), ("uong", "duong uong", "nhai")),
+    # A dosage form taken by mouth names the oral route ("siro", "viên sủi", "nhỏ giọt" for an infant's drops): the
+    # syrup question answered with the suppository's or the infusion's lines would be another route's dose. Drops
+    # for an eye, a nose or an ear are not by mouth.
+    RouteTerms("oral", ("uong", "duong uong"), ("uong", "duong uong", "nhai", "siro", "si ro", "vien sui", "sui bot",
+                                                 "hon dich uong", "dung dich uong", "giot uong", "vien nen", "vien nang",
+                                                 "nho giot(?! (?:mat|mui|tai|vao))")),
 )
 ROUTE_TERMS: dict[str, RouteTerms] = {r.route: r for r in ROUTES}
 
@@ -158,6 +164,10 @@ CLINICAL_TERMS: frozenset[str] = frozenset({
     "seldinger", "swan", "ganz", "holter", "doppler", "papanicolaou", "pap", "gram", "ziehl", "neelsen",
 })
 
+CONDITION_WORD_PAIRS: frozenset[tuple[str, str]] = frozenset({("acid", "uric"), ("axit", "uric")})
+"""Two folded words that name a lab value or condition although the first begins a drug's name: "acid uric" is
+uric acid (gút, tăng acid uric máu), never "acid acetylsalicylic" shortened nor an unknown drug (#18)."""
+
 # --- folds that collide -------------------------------------------------------------------------------------
 CONDITION_SPELLINGS: dict[str, tuple[str, ...]] = {
     # Typed without diacritics, these folded words are more than one word of the book; the written forms that
@@ -195,6 +205,10 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("cao huyet ap", "huyet ap cao", "tang huyet ap"),
     # Asthma: users write "hen phế quản", "hen suyễn"; the book writes "bệnh hen", "triệu chứng hen", "bị hen".
     ("hen phe quan", "hen suyen", "benh hen", "hen"),
+    # Uric acid: the book writes "tăng acid uric huyết"; users write "máu", "cao", and "axit" (#18).
+    ("tang acid uric huyet", "tang acid uric mau", "tang axit uric huyet", "tang axit uric mau", "acid uric mau cao",
+     "axit uric mau cao", "acid uric cao", "axit uric cao", "tang acid uric", "tang axit uric"),
+    ("soi than acid uric", "soi than axit uric", "soi acid uric", "soi axit uric", "soi urat", "soi than urat"),
 )
 
 

@@ -34,7 +34,7 @@ from rapidfuzz.distance import OSA
 from core.corpus import DrugNames
 from core.inn_names import INN_NAMES
 from core.text import fold
-from core.vocabulary import CLINICAL_TERMS
+from core.vocabulary import CLINICAL_TERMS, CONDITION_WORD_PAIRS
 
 ACCEPT_SCORE = 88.0
 """rapidfuzz ratio (0–100) a fuzzy match must reach (besides the prefix and edit-distance guards)."""
@@ -157,6 +157,26 @@ def _fuzzy_ok(token: str, name: str, score: float) -> bool:
     return OSA.distance(token, name) <= allowed
 
 
+def _condition_words(tokens: Sequence[_Token]) -> list[bool]:
+    """Tokens of a condition word pair ("acid uric", "axit uric"), claimed before any name is matched: they are
+    neither a drug nor an unknown drug name."""
+    claimed = [False] * len(tokens)
+    for i in range(len(tokens) - 1):
+        if (tokens[i].folded, tokens[i + 1].folded) in CONDITION_WORD_PAIRS:
+            claimed[i] = claimed[i + 1] = True
+    return claimed
+
+
+def _shortens(token: str, key: str, following: str) -> bool:
+    """Whether `token` can be shorthand for the generic name `key`. A token that is a whole word of a longer name
+    ("acid" of "acid acetylsalicylic") is shorthand only when the next token begins the name's next word: "acid
+    uric", "acid folic" are other things, never aspirin."""
+    words = key.split(" ")
+    if len(words) == 1 or words[0] != token:
+        return True
+    return bool(following) and words[1].startswith(following)
+
+
 class DrugResolver:
     """Resolves the drug names of one turn against the formulary's own names."""
 
@@ -202,7 +222,7 @@ class DrugResolver:
 
     def resolve(self, text: str) -> ResolverResult:
         tokens = tokenize(text)
-        claimed = [False] * len(tokens)
+        claimed = _condition_words(tokens)
         known_elsewhere: list[tuple[int, str]] = []
         hits = self._exact_hits(text, tokens, claimed, known_elsewhere) + self._fuzzy_hits(text, tokens, claimed)
         hits += self._prefix_hits(text, tokens, claimed)
@@ -300,7 +320,9 @@ class DrugResolver:
             if claimed[i] or len(f) < MIN_PREFIX_LEN or not f.isalpha() or token.has_diacritics \
                     or is_vietnamese_word(f):
                 continue
-            owners = {name.drug_id: name for key, name in self._generic if key.startswith(f) and key != f}
+            following = tokens[i + 1].folded if i + 1 < len(tokens) else ""
+            owners = {name.drug_id: name for key, name in self._generic
+                      if key.startswith(f) and key != f and _shortens(f, key, following)}
             if len(owners) == 1:
                 name = next(iter(owners.values()))
                 claimed[i] = True

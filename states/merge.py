@@ -20,7 +20,7 @@ import re
 
 from core.dosage.indication import severities, stated_severity
 from core.text import fold, normalize
-from core.vocabulary import POPULATION_LABELS_VI, SAME_ILLNESS
+from core.vocabulary import POPULATION_LABELS_VI, ROUTE_LABELS_VI, SAME_ILLNESS
 from states.clarify import format_age, format_number
 from states.co_agents import class_partners, class_terms
 from states.conditions import PHASE_SAID, condition_in_drug_turn, is_ambiguous_condition
@@ -520,7 +520,10 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         return new
     update = _slot_updates(new, prior)
     if new.section_key is not None:
-        # A new question about the same drug ("thế còn chống chỉ định?", "liều dùng cho người lớn?").
+        # A new question about the same drug ("thế còn chống chỉ định?", "liều dùng cho người lớn?"). "bé 9 tuổi thì
+        # uống bao nhiêu?" after a 5-year-old of 18 kg may be another child: the new age keeps no old weight.
+        if not (is_correction(text) or changed_value(text)):
+            update = {**update, **_other_measurements(new, prior)}
         return _settled(_with_question(prior, new, update), confidence=0.8)
     if _is_slot_answer(new) or is_elliptical(text) or has_anaphora(text):
         # "còn trẻ em thì sao?", "còn tiêm bắp thì sao?": same drug and question, another patient or route.
@@ -542,7 +545,10 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
 # has changed — not another patient, so the rest of what was said of them stays.
 _CHANGED = re.compile(r"\b(?:tang|giam|sut|len|xuong|lon)\s+(?:can|ky|ki|kg)\b|\b(?:tang|giam|sut)(?:\s+can)?\s+"
                       r"(?:len|xuong|con|thanh)\b|\b(?:tang|giam|xuong|len|sut|chi)\s+(?:len\s+|xuong\s+)?con\s+\d|"
-                      r"\b(?:nang|lon)\s+them\b|\bbay gio\s+(?:da\s+)?nang\b")
+                      r"\b(?:nang|lon)\s+them\b|\b(?:bay gio|gio|hien gio|hien tai)\s+(?:(?:be|chau|no|con|ba|ong)\s+)?(?:da\s+)?"
+                      r"nang\b|"
+                      # "thế nếu bé 16 kg thì sao": a what-if about the same child ("bé", "nó", "cháu"), not "bé kia"
+                      r"\b(?:neu|gia su)(?:\s+nhu)?\s+(?:be|no|chau|em be)\b(?!\s+(?:kia|khac|em|anh|lon|nho|ut|thu)\b)")
 
 
 def changed_value(text: str) -> bool:
@@ -673,8 +679,12 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
 
 def _rank(label: str) -> str:
     """The rank word of a sibling named by rank ("đứa út" → "ut", "thằng thứ hai" → "thu hai")."""
-    words = fold(label).split()
+    words = [_ORDINALS.get(w, w) for w in fold(label).split()]
     return " ".join(words[-2:]) if len(words) >= 3 and words[-2] == "thu" else (words[-1] if words else "")
+
+
+_ORDINALS = {"hai": "2", "ba": "3", "tu": "4", "nam": "5"}
+""""bé thứ hai" and "bé thứ 2" are one rank."""
 
 
 def _has_person_values(frame: QueryFrame) -> bool:
@@ -831,6 +841,10 @@ def _corrections(merged: QueryFrame, prior: QueryFrame) -> list[str]:
                     f"{format_number(prior.weight_kg)} kg).")
     if prior.age_months is not None and merged.age_months is not None and merged.age_months != prior.age_months:
         said.append(f"Đã sửa tuổi: {format_age(merged)} (thay cho {format_age(prior)}).")
+    if prior.route and merged.route and merged.route != prior.route:
+        # "à không, đường uống" after the rectal dose: the reply opens with the route it now gives.
+        said.append(f"Đã đổi đường dùng: {ROUTE_LABELS_VI.get(merged.route, merged.route)} (thay cho "
+                    f"{ROUTE_LABELS_VI.get(prior.route, prior.route)}).")
     if prior.renal and merged.renal and fold(merged.renal) != fold(prior.renal):
         said.append(f"Đã sửa chức năng thận: {merged.renal} (thay cho {prior.renal}).")
     return said

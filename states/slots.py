@@ -30,6 +30,7 @@ from core.vocabulary import (
     without_terms_folding_to_child,
 )
 from states.quantities import MAX_AGE_YEARS, OWNED_VALUE, fmt, read_weight, spell_out
+from states.route_shorthand import abbreviated_routes, route_abbreviations
 
 ADULT_FROM_MONTHS = 18 * 12
 
@@ -306,19 +307,48 @@ _VEIN_DISEASE = re.compile(r"\b(?:huyet khoi|thuyen tac|tac|viem(?: tac)?|gian|s
                            r"(?: mach mau)? tinh mach(?: sau| nong| chi(?: duoi| tren)?| phoi| cua| chu| canh)?\b")
 
 
+_ROUTE_ORDER = [r.route for r in ROUTES]
+# An injection route's own words ("tĩnh mạch" alone, "bắp", "dưới da"), wiped from a dose question's indication.
+_INJECTION_WORDS = re.compile(r"\b(?:tiem |truyen )?(?:tinh mach(?: cham)?|bap(?: sau)?|duoi da)\b")
+
+
 def _without_vein_disease(folded: str) -> str:
     return _VEIN_DISEASE.sub(lambda m: " " * len(m.group(0)), folded)
+
+
+# A vaccination ("sau tiêm phòng", "tiêm vắc xin xong", "chích ngừa", "tiêm chủng") is what happened to the patient,
+# not how the drug asked about is given: read as "tiêm", a fever after a vaccine got paracetamol's infusion dose.
+_VACCINATION = re.compile(r"\b(?:tiem|chich)(?: (?:mui|xong|lai|nhac|them|cho be|cho chau))* (?:vac[- ]?xin|vaccin(?:e)?|"
+                          r"vacxin|phong|ngua|chung)\b|\b(?:mui|lich) tiem\b")
+
+
+def without_vaccination(folded: str, text: str = "") -> str:
+    """The folded turn with its vaccination mentions blanked (same length). "tiêm chung với X" (injected together
+    with X) folds like "tiêm chủng": typed with diacritics the turn says which; without, "… với/cùng" is the pair."""
+
+    def blank(m: re.Match[str]) -> str:
+        if m.group(0).endswith("chung"):
+            aligned = bool(text) and not text.isascii() and len(text) == len(folded)
+            if aligned and text[m.end() - 5:m.end()].lower() != "chủng":
+                return m.group(0)
+            if not aligned and re.match(r"\s+(?:voi|cung)\b", folded[m.end():]):
+                return m.group(0)
+        return " " * len(m.group(0))
+
+    return _VACCINATION.sub(blank, folded)
 
 
 def extract_route(folded: str, text: str = "") -> str | None:
     """The one route the turn names; None when it names none or several ("uống hay đặt hậu môn?")."""
     found: list[str] = []
-    folded = _without_vein_disease(without_negated_route(folded))
+    folded = _without_vein_disease(without_negated_route(without_vaccination(folded, text)))
     rest = folded
     for route, pattern in _ROUTES:
         if _route_named(route, pattern, rest, text):
             found.append(route)
             rest = pattern.sub(" ", rest)  # "tiêm tĩnh mạch" must not also count as another route
+    # "TM", "TB", "TDD", "PO": the route abbreviations clinicians type (states.route_shorthand), in the same priority.
+    found = sorted(dict.fromkeys([*found, *abbreviated_routes(text or folded)]), key=_ROUTE_ORDER.index)
     if len(found) == 2 and found[1] == "oral" and not re.search(r"\b(hay|hoac|hoặc)\b", folded):
         # "uống" is often just the verb ("uống Ventolin xịt"); a choice ("uống hay đặt hậu môn?") is no route.
         return found[0]
@@ -327,7 +357,7 @@ def extract_route(folded: str, text: str = "") -> str | None:
 
 def injection_named(folded: str, text: str) -> str | None:
     """"thế còn đường tiêm?", "chích": injection in general (which of IV, IM, SC is for the evidence to say)."""
-    if not CHAT_INJECTION.search(folded):
+    if not CHAT_INJECTION.search(without_vaccination(folded, text)):
         return None
     if not text.isascii() and not any(w in text.lower() for w in INJECTION_AS_WRITTEN):
         return None
@@ -588,6 +618,13 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for name in sorted((fold(n) for n in names if n), key=len, reverse=True):
         for m in re.finditer(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", folded):
             wipe(m.start(), m.end())
+    # "liều ceftriaxon tĩnh mạch", "… TM", "… TDD": how the drug is given, never what for — left in, the bare vein
+    # word matched a contraindication line ("… truyền tĩnh mạch dung dịch có chứa calci") and withheld the dose.
+    # A disease of the vein ("huyết khối tĩnh mạch sâu") is an indication and stays.
+    for m in _INJECTION_WORDS.finditer(_without_vein_disease(folded)):
+        wipe(m.start(), m.end())
+    for _, (start, end) in route_abbreviations(text):
+        wipe(start, end)
     terms = [m.span() for m in TERMS_FOLDING_TO_CHILD.finditer(folded)]
     for pattern in (*GESTATION_PHRASES, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC,
                     _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED, SAME_ILLNESS_SAID):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from states import replies
 from states.frame import QueryFrame
 from states.merge import merge_frames
+from states.relabel import kept_child
 from states.step import ProviderOutput, Services, TurnView, Update, provider_call, update
 from states.synthesis import synthesize_query
 from states.understander import UnderstandingRequest
@@ -38,6 +39,8 @@ def understand(ctx: TurnView, services: Services) -> Update:
             notes.append(f"dropped drug ids outside the candidate set: {invented}")
             frame = frame.model_copy(update={"drugs": [d for d in frame.drugs if d in allowed]})
         merged = merge_frames(frame, ctx.prior_frame, ctx.pending, ctx.text)
+        # A child relabelled to unlock a dose keeps the child's own values (states.relabel: safety reason there).
+        merged = kept_child(merged, ctx.prior_frame, ctx.text)
         understood_by = frame.understood_by
 
     failure = provider_call("understand", run)
