@@ -13,6 +13,7 @@ import re
 
 from core.spelling import drug_words
 from core.text import fold, states_phrase
+from core.vocabulary import CLASS_SYNONYMS
 
 _CLASS_HEAD = re.compile(r"^(?:cac |nhung |nhom )?(?:thuoc|chat|nhom) ")
 MIN_PREFIX_WORDS = 3
@@ -30,7 +31,20 @@ def class_forms(partner: str) -> list[str]:
     return [" ".join(words[:n]) for n in range(len(words), 0, -1) if n == len(words) or n >= MIN_PREFIX_WORDS]
 
 
+def _class_spellings(partner: str) -> tuple[str, ...]:
+    """Every spelling the book uses for the class the partner names ("NSAID" → "chong viem khong steroid", …)."""
+    bare = _CLASS_HEAD.sub("", fold(partner)).strip()
+    for group in CLASS_SYNONYMS:
+        if bare in group:
+            return group
+    return ()
+
+
 def names_partner(text: str, partner: str) -> bool:
+    spellings = _class_spellings(partner)
+    if spellings:
+        # "NSAID" asked, "Thuốc chống viêm không steroid (…)" written: the same class.
+        return any(states_phrase(text, s) for s in spellings)
     if is_class(partner):
         return any(states_phrase(text, form) for form in class_forms(partner))
     words = drug_words(partner)

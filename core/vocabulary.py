@@ -41,7 +41,8 @@ class RouteTerms:
 # Matching priority: oral last, because "uống" is often just the verb ("uống Ventolin xịt").
 ROUTES: tuple[RouteTerms, ...] = (
     RouteTerms("rectal", ("dat truc trang", "dat hau mon", "truc trang", "hau mon", "thuoc dan"),
-               ("dat hau mon", "dat truc trang", "truc trang", "hau mon", "thuoc dan", "vien dat", "nhet hau mon",
+               ("dat hau mon", "dat truc trang", "truc trang", "hau mon", "thuoc dan", "vien dat(?! am dao)",
+                "nhet hau mon",
                 # "viên đạn", "đạn đặt": a suppository, as users name it
                 "vien dan", "dan dat")),
     RouteTerms("iv", ("tiem tinh mach", "truyen tinh mach", "tinh mach", "truyen"),
@@ -56,7 +57,12 @@ ROUTES: tuple[RouteTerms, ...] = (
                ("khi dung", "xit", "hit", "phun mu", "binh xit", "may phun", "phun suong"),
                as_written=("khí dung", "xịt", "hít", "phun mù", "máy phun", "phun sương")),
     # "ngậm dưới lưỡi" (sublingual) is not oral: isosorbid dinitrat's sublingual and oral regimens differ.
-    RouteTerms("oral", ("uong", "duong uong"), ("uong", "duong uong", "nhai")),
+    # A dosage form taken by mouth names the oral route ("siro", "viên sủi", "nhỏ giọt" for an infant's drops): the
+    # syrup question answered with the suppository's or the infusion's lines would be another route's dose. Drops
+    # for an eye, a nose or an ear are not by mouth.
+    RouteTerms("oral", ("uong", "duong uong"), ("uong", "duong uong", "nhai", "siro", "si ro", "vien sui", "sui bot",
+                                                 "hon dich uong", "dung dich uong", "giot uong", "vien nen", "vien nang",
+                                                 "nho giot(?! (?:mat|mui|tai|vao))")),
 )
 ROUTE_TERMS: dict[str, RouteTerms] = {r.route: r for r in ROUTES}
 
@@ -246,7 +252,8 @@ _QUESTION_SYLLABLE_WORDS = (
     "giúp xem biết muốn xin vậy à nhé ơi với và hay nào gì khi thì người mg ml g kg ký ki kí cân tuổi tháng "
     "tuần ngày dạng viên siro gói ống đường đạn thôi thể con mẹ bố ba bà anh chị vợ em nhà clcr egfr sao rưỡi "
     "một hai bốn chín mười mươi mốt pound pounds lbs lb trai gái nam năm nữ liều lần lượng mấy bao nhiêu làm "
-    "sau trước để đặt dẫn đang thế the ạ a hãy tới ông còn cũng này đó hơi dụng tiếp tục rồi nhưng nếu chứ"
+    "sau trước để đặt dẫn đang thế the ạ a hãy tới ông còn cũng này đó hơi dụng tiếp tục rồi nhưng nếu chứ "
+    "nhát giọt thìa tiếng giờ"
 )
 QUESTION_SYLLABLES_AS_WRITTEN = frozenset(_QUESTION_SYLLABLE_WORDS.split())
 """The one-syllable question words (slots._DOSE_QUESTION_WORDS, conditions' stop words) as they are written. Those

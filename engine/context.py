@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pydantic import TypeAdapter
-
 from core.budget import RequestBudget
 from core.corpus import Chunk
 from engine.limits import Limits
@@ -20,8 +18,6 @@ from states.frame import Pending, QueryFrame
 from states.step import Failure
 
 __all__ = ["Failure", "TurnContext"]
-
-_GUARD_EVALUATIONS = TypeAdapter(list[GuardEvaluation])
 
 
 @dataclass
@@ -63,16 +59,16 @@ class TurnContext:
 
     state: str = "ready"
     """The machine state; set by the runner at the start of the turn, then by the machine's transitions."""
-    guard_log: list[tuple[str, str, bool]] = field(default_factory=list)
-    """(state, guard, result) per guard evaluation, in order: cheap to append during the turn (≈30 per turn);
-    `close_trace` turns them into the trace's records once."""
+    guard_log: list[GuardEvaluation] = field(default_factory=list)
+    """The guard evaluations, in order (≈30 per turn): the machine's shared frozen records, one per (state, guard,
+    result), appended as they happen; `close_trace` moves them into the trace."""
 
     def close_trace(self) -> None:
-        """Move the turn's guard evaluations into the trace (one validation for the whole list)."""
+        """Move the turn's guard evaluations into the trace."""
         if self.guard_log:
-            self.trace.guards += _GUARD_EVALUATIONS.validate_python(
-                [{"state": s, "guard": g, "result": r} for s, g, r in self.guard_log])
+            self.trace.guards += self.guard_log
             self.guard_log = []
 
-    def record_transition(self, source: str, trigger: str, dest: str, row: str | None) -> None:
-        self.trace.transitions.append(TransitionTaken(source=source, trigger=trigger, dest=dest, row=row))
+    def record_transition(self, taken: TransitionTaken) -> None:
+        """Record a transition fired (the machine's shared frozen record of that spec transition)."""
+        self.trace.transitions.append(taken)

@@ -5,8 +5,10 @@ A turn's context carries its current state (`ctx.state`) and the runner fires th
 (`TurnMachine.fire`: `Event.trigger(ctx)`, the guards in spec order, first match wins), so the object that runs
 is the object that is exported and drawn, without `add_model`/`remove_model` per turn (which rebuilt a
 trigger method per event and an `is_<state>` per state on every turn, and mutated a shared model list under a
-lock). Every guard is wrapped so its evaluation is recorded in the turn (as a plain tuple, made into the
-trace's records once per turn), and every transition records itself and the reason it decides.
+lock). Every guard is wrapped so its evaluation is recorded in the turn, and every transition records itself and
+the reason it decides. The records are frozen and shared: one `GuardEvaluation` per (state, guard, result) and one
+`TransitionTaken` per spec transition, built once per process, so a turn appends references instead of building
+≈30 pydantic objects.
 
 Concurrency: a non-queued `transitions.Machine` keeps all per-turn state on the model (each trigger builds its
 own EventData), and no turn mutates the machine, so turns run on different worker threads at once without a
@@ -27,29 +29,45 @@ from typing import Any, TypeVar, cast
 from transitions import EventData, Machine, State, Transition
 
 from engine.context import TurnContext
+from engine.reply import GuardEvaluation, TransitionTaken
 from engine.spec import Guard, MachineSpec, TransitionSpec
 
 M = TypeVar("M", bound=Machine)
 _Plan = tuple[tuple[Callable[[EventData], None], ...], State, str]
-_Route = tuple[Transition, tuple[tuple[str, Callable[[TurnContext], object]], ...], _Plan | None]
+_Outcomes = tuple[GuardEvaluation, GuardEvaluation]
+"""A guard's two possible records in one state: (False, True), indexed by the result."""
+_Inline = tuple[tuple[Callable[[TurnContext], None], ...], str, str]
+"""What `QuietTurnMachine.fire` does when a transition's guards pass: its `after` records (called with the turn),
+the destination state's name, and the model attribute that holds the state."""
+_Route = tuple[Transition, tuple[tuple[Callable[[TurnContext], object], _Outcomes], ...], _Inline | None]
 
 
 class _Traced:
     """A guard as the machine's condition: its predicate's result, recorded in the turn's guard log.
 
-    A plain callable object (not a closure) so `QuietTurnMachine.fire` can read `name` and `predicate` and make
+    A plain callable object (not a closure) so `QuietTurnMachine.fire` can read `predicate` and `outcomes` and make
     the same evaluation and the same record without a call through `EventData` per guard."""
 
-    __slots__ = ("__name__", "name", "predicate")
+    __slots__ = ("__name__", "_outcomes", "name", "predicate")
 
     def __init__(self, guard: Guard) -> None:
         self.name = self.__name__ = guard.name
         self.predicate = guard.predicate
+        self._outcomes: dict[str, _Outcomes] = {}
+
+    def outcomes(self, state: str) -> _Outcomes:
+        """The shared records of this guard evaluated in `state` (built on first use; the same pair afterwards,
+        and an equal one should two threads build it at once)."""
+        pair = self._outcomes.get(state)
+        if pair is None:
+            pair = self._outcomes[state] = (GuardEvaluation(state=state, guard=self.name, result=False),
+                                            GuardEvaluation(state=state, guard=self.name, result=True))
+        return pair
 
     def __call__(self, event: EventData) -> bool:
         ctx = cast(TurnContext, event.model)
         result = bool(self.predicate(ctx))
-        ctx.guard_log.append((ctx.state, self.name, result))
+        ctx.guard_log.append(self.outcomes(ctx.state)[result])
         return result
 
 
@@ -57,15 +75,27 @@ def _traced(guard: Guard) -> _Traced:
     return _Traced(guard)
 
 
-def _after(spec: TransitionSpec) -> Callable[[EventData], None]:
-    def taken(event: EventData) -> None:
-        ctx = cast(TurnContext, event.model)
-        ctx.record_transition(spec.source, spec.trigger, spec.dest, spec.row)
-        ctx.trace.states.append(spec.dest)
-        if spec.reason is not None:
-            ctx.reason = spec.reason
+class _Taken:
+    """A transition's `after` callback: record the transition (its shared record), the state entered, and the
+    reason the transition decides. `transitions` calls it with the EventData; `QuietTurnMachine.fire` calls
+    `on(ctx)` directly, and so builds no EventData for a transition nothing else reads it for."""
 
-    return taken
+    __slots__ = ("__name__", "dest", "reason", "record")
+
+    def __init__(self, spec: TransitionSpec) -> None:
+        self.__name__ = "taken"
+        self.record = TransitionTaken(source=spec.source, trigger=spec.trigger, dest=spec.dest, row=spec.row)
+        self.dest = spec.dest
+        self.reason = spec.reason
+
+    def __call__(self, event: EventData) -> None:
+        self.on(cast(TurnContext, event.model))
+
+    def on(self, ctx: TurnContext) -> None:
+        ctx.record_transition(self.record)
+        ctx.trace.states.append(self.dest)
+        if self.reason is not None:
+            ctx.reason = self.reason
 
 
 class _QuietTransition(Transition):
@@ -160,36 +190,38 @@ class QuietTurnMachine(TurnMachine):
         prepare/finalize/exception callbacks; an error in a guard or callback propagates as it would.
 
         A transition with a lean plan (`_QuietTransition._lean_plan`) whose conditions are all this machine's
-        guard wrappers (`_Traced`) is executed inline: each guard's predicate evaluated and recorded in order as
-        `_Traced.__call__` does, stopping at the first False as `all` does, then the state set and the `after`
-        callbacks called as `_QuietTransition.execute` does. Any other transition runs its own `execute`."""
+        guard wrappers (`_Traced`) and whose `after` callbacks are all this machine's records (`_Taken`) is
+        executed inline: each guard's predicate evaluated and recorded in order as `_Traced.__call__` does,
+        stopping at the first False as `all` does, then the state set and the records made as
+        `_QuietTransition.execute` does. Nothing in that reads an EventData, so none is built: only a transition
+        that runs its own `execute` gets one (built once per fire, when the first such transition is tried)."""
         state = ctx.state
-        key = (trigger, state)
-        routes = self._routes.get(key)
+        routes = self._routes.get((trigger, state))
         if routes is None:
-            routes = self._routes[key] = self._routes_of(trigger, state)
-        event_data = EventData(self.states[state], self.events[trigger], self, ctx, (), {})
+            routes = self._routes[(trigger, state)] = self._routes_of(trigger, state)
+        event_data: EventData | None = None
         log = ctx.guard_log
-        for transition, guards, plan in routes:
-            event_data.transition = transition
-            if plan is None:
+        for transition, guards, inline in routes:
+            if inline is None:
+                if event_data is None:
+                    event_data = EventData(self.states[state], self.events[trigger], self, ctx, (), {})
+                event_data.transition = transition
                 if transition.execute(event_data):
                     return
                 continue
             passed = True
-            for name, predicate in guards:
+            for predicate, outcomes in guards:
                 result = bool(predicate(ctx))
-                log.append((state, name, result))
+                log.append(outcomes[result])
                 if not result:
                     passed = False
                     break
             if not passed:
                 continue
-            after, dest, attribute = plan
-            setattr(ctx, attribute, dest.value)
-            event_data.state = dest
-            for callback in after:
-                callback(event_data)
+            records, dest, attribute = inline
+            setattr(ctx, attribute, dest)
+            for record in records:
+                record(ctx)
             return
         raise RuntimeError(f"no transition on {trigger!r} out of {ctx.state!r} passed its guards")
 
@@ -201,17 +233,21 @@ class QuietTurnMachine(TurnMachine):
         return routes
 
     def _routes_of(self, trigger: str, state: str) -> tuple[_Route, ...]:
-        """The event's transitions out of `state`, each with its inline guards and plan (None: run `execute`).
-        Built on first use (the same for every turn: no turn mutates the machine), idempotent under threads."""
+        """The event's transitions out of `state`, each with its inline guards and what it does when they pass
+        (None: run `execute`). Built on first use (the same for every turn: no turn mutates the machine),
+        idempotent under threads."""
         out: list[_Route] = []
         for transition in self.events[trigger].transitions.get(state, ()):
             plan = transition._lean_plan(self) if isinstance(transition, _QuietTransition) else None
             conditions = transition.conditions
-            if plan is None or not all(isinstance(c.func, _Traced) and c.target is True for c in conditions):
+            if plan is None or not all(isinstance(c.func, _Traced) and c.target is True for c in conditions) \
+                    or not all(isinstance(f, _Taken) for f in plan[0]):
                 out.append((transition, (), None))
                 continue
             guards = tuple(cast(_Traced, c.func) for c in conditions)
-            out.append((transition, tuple((g.name, g.predicate) for g in guards), plan))
+            records = tuple(cast(_Taken, f).on for f in plan[0])
+            out.append((transition, tuple((g.predicate, g.outcomes(state)) for g in guards),
+                        (records, cast(str, plan[1].value), plan[2])))
         return tuple(out)
 
 
@@ -241,7 +277,7 @@ def build_machine_as(spec: MachineSpec, machine_class: type[M]) -> M:
                 "source": t.source,
                 "dest": t.dest,
                 "conditions": [guards[name] for name in t.guards],
-                "after": [_after(t)],
+                "after": [_Taken(t)],
             }
         )
     return _lean_checked(machine_class(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from grounding.calculator import Derivation
 from states.citation import Citation
@@ -17,12 +17,21 @@ Outcome = Literal["answerable", "verify_pdf", "clarify", "abstain"]
 
 
 class GuardEvaluation(BaseModel):
+    """One guard evaluated in one state. Frozen: the machine shares one record per (state, guard, result) among
+    every turn that makes that evaluation (engine.machine), instead of building one per evaluation."""
+
+    model_config = ConfigDict(frozen=True)
+
     state: str
     guard: str
     result: bool
 
 
 class TransitionTaken(BaseModel):
+    """One transition fired. Frozen: one shared record per spec transition (engine.machine)."""
+
+    model_config = ConfigDict(frozen=True)
+
     source: str
     trigger: str
     dest: str

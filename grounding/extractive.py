@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from core.budget import RequestBudget
 from core.corpus import Chunk
 from core.dosage.model import RegimenLine
-from core.dosage.select import band_words, indication_key, is_renal_line, states_amount
+from core.dosage.select import band_words, dosed_indications, indication_key, is_renal_line, states_amount
 from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
 from core.partners import names_partner
@@ -66,6 +66,12 @@ BELOW_FLOOR_PREAMBLE = (
 )
 
 
+OTHER_BAND_PREAMBLE = (
+    "Dược thư chỉ ghi liều cho chỉ định đã nêu ở nhóm bệnh nhân trích dưới đây; bệnh nhân không thuộc nhóm đó nên "
+    "Dược thư không có liều cho chỉ định này ở bệnh nhân và tôi không đưa liều. Vui lòng hỏi bác sĩ hoặc dược sĩ:"
+)
+
+
 CONTRAINDICATED_PREAMBLE = (
     "Dược thư ghi chống chỉ định phù hợp với bối cảnh bệnh nhân đã nêu (trích dưới đây), nên tôi không đưa liều. "
     "Vui lòng hỏi bác sĩ hoặc dược sĩ:"
@@ -85,6 +91,10 @@ INDICATION_UNMATCHED_NOTICE = (
 INDICATION_GENERAL_NOTICE = (
     "Dược thư không ghi liều riêng cho chỉ định đã nêu; dưới đây là liều chung Dược thư ghi cho đối tượng này (không "
     "kèm liều của các chỉ định khác). Vui lòng đối chiếu hoặc hỏi bác sĩ, dược sĩ:"
+)
+INDICATION_SPLIT_NOTICE = (
+    "Dược thư ghi liều khác nhau theo chỉ định; dưới đây là liều của từng chỉ định, mỗi dòng kèm chỉ định của nó. "
+    "Vui lòng chọn đúng chỉ định của bệnh nhân (hoặc nêu chỉ định để chỉ xem liều đó):"
 )
 RENAL_VALUE_QUESTION = (
     "Dược thư chỉnh liều theo độ thanh thải creatinin (ClCr) hoặc eGFR: vui lòng cho biết giá trị này để chọn đúng "
@@ -252,8 +262,23 @@ class ExtractiveGenerator:
                 claims.insert(len(claims) - len(quoted), Claim(text=clean(f"{path}: {words}" if path else words),
                                                                citations=tree.citations(floor)))
                 notices.append(BELOW_FLOOR_PREAMBLE)
+            elif selection.other_bands:
+                # The indication's bands are quoted (their band words, never their doses) before the general notes.
+                at = len(claims) - len(quoted)
+                for line in selection.other_bands:
+                    path = " › ".join(line.path)
+                    words = band_words(line)
+                    claims.insert(at, Claim(text=clean(f"{path}: {words}" if path else words),
+                                            citations=tree.citations(line)))
+                    at += 1
+                notices.append(OTHER_BAND_PREAMBLE)
             elif quoted and selection.no_band:
                 notices.append(NO_BAND_PREAMBLE if request.population == "pediatric" else GENERAL_ONLY_PREAMBLE)
+            if quoted and not patient.indication and len(dosed_indications(lines)) > 1:
+                # No indication named and the patient's doses differ by indication (aciclovir's child infusion: 250
+                # mg/m2 for HSV/VZV, 500 mg/m2 for encephalitis): each is labelled, and the reply says to pick one —
+                # none of them is this patient's dose until the indication is known.
+                notices.append(INDICATION_SPLIT_NOTICE)
             if quoted and selection.indication_unmatched:
                 # Every indication's lines, each labelled — or, when the book has a general dose for this patient,
                 # that dose alone (core.dosage.select.narrow_to_indication), said so.

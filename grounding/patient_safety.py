@@ -34,6 +34,7 @@ from core.dosage.bands import hepatic_grade, impairment_grades, read_band
 from core.dosage.lines import dose_quantities, excludes
 from core.dosage.model import Band, Patient
 from core.dosage.select import band_admits, indication_words
+from core.named_exception import names_exception
 from core.spelling import drug_words
 from core.text import fold
 from core.vocabulary import PATIENT_TERMS, condition_variants
@@ -168,8 +169,9 @@ def child_group_holds(sentence: str, patient: Patient, indication: str | None = 
     if not (excludes(sentence) or _TOTAL_RESTRICTION.search(folded)
             or (contraindication and not _FORM_OR_DOSE.search(folded))):
         return False
-    exception = _EXCEPT.search(folded)
-    if exception and indication and _shares_words(indication, exception.group("rest")):
+    if names_exception(indication, sentence):
+        # "trừ khi có chỉ định đặc biệt như bệnh Kawasaki" and the child has Kawasaki disease, named whole: the group
+        # is still allowed. A word shared with the exception ("đặc biệt", half of a disease name) lifts nothing.
         return False
     purpose = _PURPOSE.search(folded)
     if purpose and indication and not _shares_words(indication, purpose.group(1)):

@@ -11,6 +11,10 @@ letters and stay within a small edit distance, because the near neighbours of fo
 (esomeprazol ~ omeprazol, prednison ~ prednisolon, digitoxin ~ digoxin) and mapping one to the other would be
 a wrong answer, not a typo fix. What looks like a drug name but resolves to nothing is reported as unknown.
 
+Real drugs the formulary lacks (core.inn_names): an n-gram spelling one of them is claimed before any fuzzy or
+shorthand match and reported as unknown — "esomeprazol" is not omeprazol, "acid folic" is not acid acetylsalicylic,
+"colchicin" is a drug even with no INN-like suffix. The formulary's own names (and their other spellings) win.
+
 Chat shorthand ("para", "amox", "cipro"): a token left over that begins exactly one drug's generic name (INN,
 Vietnamese spelling or title synonym — not brands, which are many and overlap) resolves to that drug with a
 lower score; a token that begins several drugs' names resolves to none of them (never a guess between two).
@@ -28,6 +32,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA
 
 from core.corpus import DrugNames
+from core.inn_names import INN_NAMES
 from core.text import fold
 from core.vocabulary import CLINICAL_TERMS, CONDITION_WORD_PAIRS
 
@@ -141,6 +146,15 @@ def looks_like_drug_suffix(folded: str) -> bool:
     return len(folded) >= 6 and folded.isalpha() and not is_vietnamese_word(folded) and bool(_DRUG_SUFFIX.search(folded))
 
 
+def spelling_key(folded: str) -> str:
+    """One key for the spellings of one drug name (folded): international and Vietnamese ("cephalexin"/"cefalexin",
+    "acyclovir"/"aciclovir", "amoxicillin"/"amoxicilin", "ceftriaxone"/"ceftriaxon") — to tell whether a known INN
+    is a drug the formulary already names."""
+    key = folded.replace("ph", "f").replace("th", "t").replace("ch", "c").replace("y", "i").replace("k", "c")
+    key = re.sub(r"(.)\1", r"\1", key)
+    return re.sub(r"e\b", "", key)
+
+
 def _fuzzy_ok(token: str, name: str, score: float) -> bool:
     if score < ACCEPT_SCORE or token[:2] != name[:2]:
         return False
@@ -192,6 +206,15 @@ class DrugResolver:
         self._starts: dict[str, set[int]] = {}
         for key in self._exact:
             self._starts.setdefault(key.split(" ")[0], set()).add(key.count(" ") + 1)
+        # Real drugs the formulary lacks, by their folded spellings (the book's, and the international final "e").
+        spelled = {spelling_key(k) for k in self._exact}
+        self._inn: dict[str, str] = {}
+        for inn in INN_NAMES:
+            for key in (inn, f"{inn}e") if inn[-1] not in "aeiouy" else (inn,):
+                if key not in self._exact and spelling_key(key) not in spelled and key not in _COMMON_WORDS \
+                        and key not in CLINICAL_TERMS:
+                    self._inn[key] = inn
+        self._inn_words = max((k.count(" ") + 1 for k in self._inn), default=0)
         # Generic names only (no brands) for shorthand: "para" must not also begin a brand of another drug.
         self._generic: list[tuple[str, _Name]] = []
         for entry in self.names:
@@ -205,9 +228,11 @@ class DrugResolver:
     def resolve(self, text: str) -> ResolverResult:
         tokens = tokenize(text)
         claimed = _condition_words(tokens)
-        hits = self._exact_hits(text, tokens, claimed) + self._fuzzy_hits(text, tokens, claimed)
+        known_elsewhere: list[tuple[int, str]] = []
+        hits = self._exact_hits(text, tokens, claimed, known_elsewhere) + self._fuzzy_hits(text, tokens, claimed)
         hits += self._prefix_hits(text, tokens, claimed)
-        unknown = self._unknown(tokens, claimed)
+        unknown = [span for _, span in sorted(known_elsewhere + self._unknown(tokens, claimed))]
+        unknown = list(dict.fromkeys(unknown))
         best: dict[str, _Hit] = {}
         for hit in hits:
             if hit.drug_id not in best or hit.score > best[hit.drug_id].score:
@@ -224,22 +249,37 @@ class DrugResolver:
         nfc = unicodedata.normalize("NFC", text)
         return nfc[tokens[i].start:tokens[j - 1].end]
 
-    def _exact_hits(self, text: str, tokens: Sequence[_Token], claimed: list[bool]) -> list[_Hit]:
+    def _exact_hits(self, text: str, tokens: Sequence[_Token], claimed: list[bool],
+                    known_elsewhere: list[tuple[int, str]]) -> list[_Hit]:
+        """Exact formulary names, longest first; at each length, a real drug the formulary lacks (core.inn_names) is
+        claimed too and put in `known_elsewhere` as (token index, span): it is reported unknown, never matched."""
         hits: list[_Hit] = []
         starts = self._starts
-        for n in range(min(MAX_NGRAM, self._max_words), 0, -1):
+        for n in range(min(MAX_NGRAM, max(self._max_words, self._inn_words)), 0, -1):
             for i in range(len(tokens) - n + 1):
-                if n not in starts.get(tokens[i].folded, ()) or any(claimed[i:i + n]):
+                if any(claimed[i:i + n]):
+                    continue
+                if n not in starts.get(tokens[i].folded, ()):
+                    self._claim_known_elsewhere(text, tokens, i, n, claimed, known_elsewhere)
                     continue
                 key = " ".join(t.folded for t in tokens[i:i + n])
                 name = self._exact.get(key)
                 if name is None:
+                    self._claim_known_elsewhere(text, tokens, i, n, claimed, known_elsewhere)
                     continue
                 if n == 1 and tokens[i].has_diacritics and is_vietnamese_word(key):
                     continue  # a Vietnamese word that happens to spell a short brand is not that brand
                 claimed[i:i + n] = [True] * n
                 hits.append(_Hit(name.drug_id, name.display, i, i + n, self._span(text, tokens, i, i + n), 100.0))
         return hits
+
+    def _claim_known_elsewhere(self, text: str, tokens: Sequence[_Token], i: int, n: int, claimed: list[bool],
+                               known_elsewhere: list[tuple[int, str]]) -> None:
+        if n > self._inn_words or any(t.has_diacritics for t in tokens[i:i + n]):
+            return  # a word typed with Vietnamese diacritics is a Vietnamese word, not a Latin drug name
+        if " ".join(t.folded for t in tokens[i:i + n]) in self._inn:
+            claimed[i:i + n] = [True] * n
+            known_elsewhere.append((i, self._span(text, tokens, i, i + n)))
 
     def _fuzzy_eligible(self, token: _Token) -> bool:
         f = token.folded
@@ -296,8 +336,8 @@ class DrugResolver:
 
     # ------------------------------------------------------------------------------------------- unknown
 
-    def _unknown(self, tokens: Sequence[_Token], claimed: Sequence[bool]) -> list[str]:
-        found: list[str] = []
+    def _unknown(self, tokens: Sequence[_Token], claimed: Sequence[bool]) -> list[tuple[int, str]]:
+        found: list[tuple[int, str]] = []
         for i, token in enumerate(tokens):
             if claimed[i] or token.has_diacritics:
                 continue
@@ -314,6 +354,6 @@ class DrugResolver:
                 token.raw[:1].isupper() and not token.raw.isupper() and len(f) >= 4 and f.isalpha()
                 and not is_vietnamese_word(f)
             )
-            if (looks_like_drug_suffix(f) or after_cue or capitalised) and token.raw not in found:
-                found.append(token.raw)
+            if (looks_like_drug_suffix(f) or after_cue or capitalised) and token.raw not in (r for _, r in found):
+                found.append((i, token.raw))
         return found

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from core.sections import BOOK_ORDER
 from core.text import fold, fold_query
 from core.vocabulary import QUESTION_WORDS
+from retrieval.overdose_words import asks_overdose
 
 
 @dataclass(frozen=True)
@@ -42,8 +43,6 @@ _SYMPTOM = r"(ho|ho khan|phat ban|noi man|man ngua|ngua|di ung|chong mat|buon no
            r"kho tho|soc|sung|noi me day|me day|dau bung|choang)"
 
 _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
-    ("qua_lieu_xu_tri", _r(r"\bqua lieu\b|\buong qua nhieu\b|\bqua nhieu vien\b|\bngo doc\b|\buong nham\b|"
-                           r"\blo uong \d+ vien\b|\b\d+ vien (mot|1) luc\b|\bqua muc\b"), 0.95),
     ("tuong_ky", _r(r"\btuong ky\b"), 0.95),
     ("huong_dan_xu_tri_adr", _r(r"\bxu tri\b|\bxu ly\b|\bhuong dan xu tri\b|"
                                 # "bị đau bụng, làm sao?" asks what to do; "bị đau bụng kinh, uống … liều thế nào?"
@@ -86,6 +85,8 @@ _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("lieu_luong_cach_dung", _r(r"\bcach (dung|uong|tiem|su dung|pha)\b|\b(may|bao nhieu) (vien|goi|nhat|lan|ml|mg|"
                                 r"giot|ong|thia|mcg|g)\b|\bngay (may|bao nhieu)\b"), 0.9),
     ("lieu_luong_cach_dung", _r(r"\b(uong|dung|tiem|xit|ngam|dat|boi|truyen)\b.*\bbao nhieu\b"), 0.8),
+    # "amoxicilin mỗi lần bao nhiêu", "một lần mấy viên": the amount per dose, with no verb and no "liều".
+    ("lieu_luong_cach_dung", _r(r"\b(moi|mot|1) lan( (uong|dung|tiem|xit|cho|la))? (bao nhieu|may)\b"), 0.8),
     ("lieu_luong_cach_dung", _r(r"\b(dung|uong|su dung) (nhu )?the nao\b"), 0.65),
     # "simvastatin người lớn khởi đầu bao nhiêu", "duy trì mấy viên": the starting or maintenance amount is a dose.
     ("lieu_luong_cach_dung", _r(r"\b(khoi dau|ban dau|bat dau|duy tri|toi da)( (voi|tu|la|uong|dung))? "
@@ -175,6 +176,10 @@ def route_section(text: str) -> SectionRoute | None:
         return None
     if asks_every_indication(text):
         return SectionRoute("lieu_luong_cach_dung", 0.95, PER_INDICATION.search(folded).group(0))  # type: ignore[union-attr]
+    overdose = asks_overdose(text, folded)
+    if overdose:
+        # "uống nhầm cả vỉ", "lỡ uống 2 lần": what to do now is the overdose section, before any dose word counts.
+        return SectionRoute("qua_lieu_xu_tri", 0.95, overdose.group(0))
     for key, pattern, confidence in _EXPLICIT:
         m = pattern.search(folded)
         if m:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from core.text import fold, normalize
+from core.vocabulary import CLASS_SYNONYMS
 
 # "đang dùng thuốc X", "phối hợp với thuốc X", "uống chung với các thuốc X": the class phrase runs to a comma, the
 # end, or the words that go on with the question.
@@ -34,3 +35,17 @@ def class_partners(text: str, drug_names: list[str]) -> list[str]:
             continue
         found.append(written[m.start("cls"):m.end("cls")])
     return found
+
+
+# A class by one of the book's spellings of it, with or without "thuốc" ("NSAID", "thuốc kháng viêm không steroid").
+_CLASS_TERM = re.compile(r"\b(?:(?:cac |nhung )?thuoc )?(?:" + "|".join(
+    sorted((re.escape(t) for group in CLASS_SYNONYMS for t in group), key=len, reverse=True)) + r")\b")
+
+
+def class_terms(text: str) -> list[str]:
+    """The drug classes the turn names by a spelling the book uses for them, as written ("NSAID")."""
+    written = normalize(text)
+    folded = fold(written)
+    if len(folded) != len(written):
+        written = folded
+    return [written[m.start():m.end()] for m in _CLASS_TERM.finditer(folded)]

@@ -186,6 +186,16 @@ def is_symptom(condition: str) -> bool:
 _DENIAL_BEFORE = re.compile(r"\b(?:khong|chua|chang)(?: he)?\s+$")
 
 
+def _illness_verb(text: str, folded: str, cue: re.Match[str], folded_turn: bool) -> bool:
+    """"mắc bệnh Kawasaki" names the illness as "bị" does; folded, "mac" is also "mạc" (a membrane: "viêm kết mạc"), so
+    it counts only as typed ("mắc") or, typed without diacritics, before "bệnh" ("mac benh")."""
+    if not cue.group(0).startswith("mac"):
+        return True
+    if folded_turn:
+        return folded.startswith("benh ", cue.end())
+    return text[cue.start():cue.start() + 3].lower() == "mắc"
+
+
 def condition_in_drug_turn(text: str) -> str | None:
     """The indication a drug question names ("… cho người lớn bị gút", "… để trị loét dạ dày")."""
     text = normalize(text)
@@ -197,12 +207,12 @@ def condition_in_drug_turn(text: str) -> str | None:
     # "chuẩn bị nhổ răng" (getting ready to): the "bị" of "chuẩn bị" is no illness cue.
     # "cũng bị y vậy", "bị giống vậy", "bị như thế": the same illness as someone named before, not an illness's name
     # (#18: "y vậy" was taken as the indication and the carried "tiêu chảy cấp" lost).
-    m = next((c for c in re.finditer(r"(?<!chuan )\b(?:bi|de tri|de dieu tri|dieu tri|de chua|len(?= con\b))\s+(?!(?:sao|gi|"
+    folded_turn = text == folded or text.lower() == folded
+    m = next((c for c in re.finditer(r"(?<!chuan )\b(?:bi|mac|de tri|de dieu tri|dieu tri|de chua|len(?= con\b))\s+(?!(?:sao|gi|"
                                      r"lam sao|benh gi|benh nao|nhung benh|cac benh|gi|" + SAME_ILLNESS + r")\b)", folded)
-              if not _DENIAL_BEFORE.search(folded[:c.start()])), None)
+              if not _DENIAL_BEFORE.search(folded[:c.start()]) and _illness_verb(text, folded, c, folded_turn)), None)
     if not m:
         return None
-    folded_turn = text == folded or text.lower() == folded
     # "bị hen phế quản từ nhỏ", "… lâu năm": since when is not the condition's name (the book writes "tiền sử bệnh hen").
     stops = (s for s in re.finditer(r"[,.;?!]|\s+(?:thi|phai|nen|co|duoc|khong|lam|uong|dung|cho|de|lieu|bao nhieu|"
                                     r"may|khi|sau|truoc|tu nho|tu be|tu lau|lau nam|lau roi|nhieu nam)\b",

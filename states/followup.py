@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from core.text import fold
@@ -28,6 +29,42 @@ _IT = re.compile(r"(?<!\w)(nó|no)(?!\w)")
 # place of one already discussed.
 _SUBSTITUTE = re.compile(r"\b(thay the|thay vi|doi sang|chuyen sang|thay bang)\b")
 _WITH = re.compile(r"^(?:(?:the|vay|con|the con|vay con)\s+)*voi\b|\bcon voi\b")
+
+
+# "dùng cùng với", "uống chung với", "uống xen kẽ với", "phối hợp", "kết hợp", "kèm với", "cùng lúc": the drug named
+# is taken beside another. Each folded cue with how it must read when the user typed diacritics: folded, "cung voi" is
+# also "cũng vội" (also hurriedly: "tôi cũng vội uống ibuprofen luôn"), "voi" also "vôi", "vội", "chung" also "chúng".
+_PAIRING: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (re.compile(r"\b(?:cung|chung|kem) voi\b"), re.compile(r"\b(?:cùng|chung|kèm) với\b")),
+    (re.compile(r"\b(?:dung|uong|tiem) (?:cung|chung)\b"), re.compile(r"\b(?:dùng|uống|tiêm) (?:cùng|chung)\b")),
+    (re.compile(r"\bxen ke\b"), re.compile(r"\bxen kẽ\b")),
+    (re.compile(r"\b(?:phoi hop|ket hop|cung luc)\b"), re.compile(r"\b(?:phối hợp|kết hợp|cùng lúc)\b")),
+    (_WITH, re.compile(r"^(?:(?:thế|vậy|còn|thế còn|vậy còn)\s+)*với\b|\bcòn với\b")),
+)
+
+
+def pairs_with_discussed(text: str) -> bool:
+    """The turn takes the drug (or class) it names beside the one discussed: "dùng cùng với NSAID được không",
+    "uống xen kẽ với ibuprofen", "còn với warfarin?" — an interaction question, never that drug's own section."""
+    folded = fold(text).strip()
+    written = unicodedata.normalize("NFC", text).lower().strip()
+    for cue, as_written in _PAIRING:
+        if cue.search(folded) and (text.isascii() or as_written.search(written)):
+            return True
+    return False
+
+
+# "uống thêm paracetamol", "cho bé uống thêm", "dùng thêm": one more drug for the same patient. Folded, "them" is also
+# "thèm" (to crave: "bé thèm ăn"), so typed with diacritics it must read "thêm".
+_ADDED = re.compile(r"\b(?:uong|dung|tiem|xai|cho|cho (?:be|con|chau|em be) uong) them\b")
+_ADDED_AS_WRITTEN = re.compile(r"\bthêm\b")
+
+
+def adds_a_drug(text: str) -> bool:
+    """The turn gives the patient discussed one more drug ("cho uống thêm paracetamol được mấy viên")."""
+    if not _ADDED.search(fold(text)):
+        return False
+    return text.isascii() or bool(_ADDED_AS_WRITTEN.search(unicodedata.normalize("NFC", text).lower()))
 
 
 def is_elliptical(text: str) -> bool:

@@ -20,11 +20,19 @@ import re
 
 from core.dosage.indication import severities, stated_severity
 from core.text import fold, normalize
-from core.vocabulary import POPULATION_LABELS_VI, SAME_ILLNESS
+from core.vocabulary import POPULATION_LABELS_VI, ROUTE_LABELS_VI, SAME_ILLNESS
 from states.clarify import format_age, format_number
+from states.co_agents import class_partners, class_terms
 from states.conditions import PHASE_SAID, condition_in_drug_turn, is_ambiguous_condition
 from states.english_person import english_person
-from states.followup import adds_interaction_partner, has_anaphora, is_elliptical, is_substitution
+from states.followup import (
+    adds_a_drug,
+    adds_interaction_partner,
+    has_anaphora,
+    is_elliptical,
+    is_substitution,
+    pairs_with_discussed,
+)
 from states.frame import Pending, QueryFrame
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
@@ -319,6 +327,12 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         # "cảm ơn bạn nhiều" between two questions: the reply is smalltalk, but the conversation's question and
         # patient stay for the next follow-up ("thế còn em nó 3 tuổi?"). Never merged INTO the question.
         return new.model_copy(update={"kept": _resting(prior).model_dump()})
+    if new.turn_type in _LOOKUPS and prior.drugs and not prior.non_human:
+        # "dùng chung với thuốc chống đông được không" after a question about X reads like a which-drug lookup for the
+        # class; taken beside X, it is the pair.
+        partner = _carried_partner(new, prior, text)
+        if partner is not None:
+            return partner
     if new.turn_type in _NEVER_MERGED or new.turn_type in _LOOKUPS:
         return new
     if prior.turn_type in _NEVER_MERGED and not prior.non_human:
@@ -391,7 +405,7 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
     if filled is not None:
         return filled
     update = _slot_updates(new, prior)
-    partner = _pronoun_partner(new, prior, text)
+    partner = _pronoun_partner(new, prior, text) or _carried_partner(new, prior, text)
     if partner is not None:
         return partner
     if new.drugs and set(new.drugs) != set(prior.drugs):
@@ -399,6 +413,8 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
         if substituted is not None:
             return substituted
         if prior.drugs:
+            if _added_dose(new, text):
+                return _carry_patient(new, prior)  # one more drug for the patient being described
             if _own_question(new) or not is_elliptical(text):
                 return new  # a new drug mid-clarify starts afresh
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
@@ -438,6 +454,30 @@ def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
                                            "drugs": drugs}), confidence=0.8)
 
 
+def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
+    """"dùng cùng với NSAID được không", "uống xen kẽ với ibuprofen", "còn với warfarin?" after a question about X:
+    the interaction of X with the drug or class named — never the new drug's own section (ibuprofen's adverse
+    effects were shown for "uống xen kẽ với ibuprofen") nor X's whole interaction section. The interaction path says
+    so when neither text names the other, with the not-a-safety-statement sentence."""
+    if not prior.drugs or set(new.drugs) & set(prior.drugs) or len(new.drugs) > 1 or is_substitution(text):
+        return None
+    if not pairs_with_discussed(text):
+        return None
+    classes = [c for c in [*class_partners(text, []), *class_terms(text)] if c not in new.unknown_drugs]
+    unknown = [*new.unknown_drugs, *classes]
+    if not new.drugs and not unknown:
+        return None
+    drugs = list(dict.fromkeys([*prior.drugs[:1], *new.drugs]))
+    return _settled(new.model_copy(update={"turn_type": "interaction", "section_key": "tuong_tac_thuoc",
+                                           "drugs": drugs, "unknown_drugs": unknown}), confidence=0.8)
+
+
+def _added_dose(new: QueryFrame, text: str) -> bool:
+    """"uống thêm paracetamol thì liều bao nhiêu": the dose of one more drug (one named) for the same patient — a dose
+    question, not an interaction question."""
+    return len(new.drugs) == 1 and new.turn_type == "dosing_calc" and adds_a_drug(text)
+
+
 def _substitute(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
     """"Vậy dùng paracetamol thay thế có được không?": the new drug takes the discussed one's place — in an
     interaction beside the drug the patient takes (the first named), otherwise in the same question, for the same
@@ -450,7 +490,7 @@ def _substitute(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | N
 
 
 def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
-    partner = _pronoun_partner(new, prior, text)
+    partner = _pronoun_partner(new, prior, text) or _carried_partner(new, prior, text)
     if partner is not None:
         return partner
     if new.drugs:
@@ -471,12 +511,19 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         if is_elliptical(text) and new.section_key is None and new.turn_type in ("drug_overview", "drug_attribute"):
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
         substituted = _substitute(new, prior, text)
+        if substituted is None and _added_dose(new, text):
+            # "cho uống thêm paracetamol được mấy viên" after the child's ibuprofen dose: paracetamol's dose for the
+            # same child (a switch of person is settled before: "còn em nó uống thêm …" starts the sibling afresh).
+            return _carry_patient(new, prior)
         return substituted if substituted is not None else new
     if new.unknown_drugs or not prior.drugs:
         return new
     update = _slot_updates(new, prior)
     if new.section_key is not None:
-        # A new question about the same drug ("thế còn chống chỉ định?", "liều dùng cho người lớn?").
+        # A new question about the same drug ("thế còn chống chỉ định?", "liều dùng cho người lớn?"). "bé 9 tuổi thì
+        # uống bao nhiêu?" after a 5-year-old of 18 kg may be another child: the new age keeps no old weight.
+        if not (is_correction(text) or changed_value(text)):
+            update = {**update, **_other_measurements(new, prior)}
         return _settled(_with_question(prior, new, update), confidence=0.8)
     if _is_slot_answer(new) or is_elliptical(text) or has_anaphora(text):
         # "còn trẻ em thì sao?", "còn tiêm bắp thì sao?": same drug and question, another patient or route.
@@ -498,7 +545,8 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
 # has changed — not another patient, so the rest of what was said of them stays.
 _CHANGED = re.compile(r"\b(?:tang|giam|sut|len|xuong|lon)\s+(?:can|ky|ki|kg)\b|\b(?:tang|giam|sut)(?:\s+can)?\s+"
                       r"(?:len|xuong|con|thanh)\b|\b(?:tang|giam|xuong|len|sut|chi)\s+(?:len\s+|xuong\s+)?con\s+\d|"
-                      r"\b(?:nang|lon)\s+them\b|\bbay gio\s+(?:da\s+)?nang\b|"
+                      r"\b(?:nang|lon)\s+them\b|\b(?:bay gio|gio|hien gio|hien tai)\s+(?:(?:be|chau|no|con|ba|ong)\s+)?(?:da\s+)?"
+                      r"nang\b|"
                       # "thế nếu bé 16 kg thì sao": a what-if about the same child ("bé", "nó", "cháu"), not "bé kia"
                       r"\b(?:neu|gia su)(?:\s+nhu)?\s+(?:be|no|chau|em be)\b(?!\s+(?:kia|khac|em|anh|lon|nho|ut|thu)\b)")
 
@@ -631,8 +679,12 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
 
 def _rank(label: str) -> str:
     """The rank word of a sibling named by rank ("đứa út" → "ut", "thằng thứ hai" → "thu hai")."""
-    words = fold(label).split()
+    words = [_ORDINALS.get(w, w) for w in fold(label).split()]
     return " ".join(words[-2:]) if len(words) >= 3 and words[-2] == "thu" else (words[-1] if words else "")
+
+
+_ORDINALS = {"hai": "2", "ba": "3", "tu": "4", "nam": "5"}
+""""bé thứ hai" and "bé thứ 2" are one rank."""
 
 
 def _has_person_values(frame: QueryFrame) -> bool:
@@ -789,6 +841,10 @@ def _corrections(merged: QueryFrame, prior: QueryFrame) -> list[str]:
                     f"{format_number(prior.weight_kg)} kg).")
     if prior.age_months is not None and merged.age_months is not None and merged.age_months != prior.age_months:
         said.append(f"Đã sửa tuổi: {format_age(merged)} (thay cho {format_age(prior)}).")
+    if prior.route and merged.route and merged.route != prior.route:
+        # "à không, đường uống" after the rectal dose: the reply opens with the route it now gives.
+        said.append(f"Đã đổi đường dùng: {ROUTE_LABELS_VI.get(merged.route, merged.route)} (thay cho "
+                    f"{ROUTE_LABELS_VI.get(prior.route, prior.route)}).")
     if prior.renal and merged.renal and fold(merged.renal) != fold(prior.renal):
         said.append(f"Đã sửa chức năng thận: {merged.renal} (thay cho {prior.renal}).")
     return said

@@ -7,6 +7,7 @@ from core.sections import SECTION_HEADINGS
 from states import replies, verify_pdf
 from states.calculating import calculation_lines
 from states.citation import Citation
+from states.overdose import with_overdose_framing
 from states.step import Services, TurnView, Update
 
 
@@ -33,6 +34,9 @@ def outcome(ctx: TurnView, services: Services) -> Update:
         reply_text = replies.abstain_text(reason or "system_error", ctx.frame, services.names)
         values["citations"] = []
         values["quick_replies"] = []
+    if reason != "smalltalk":
+        # An overdose question opens with "get care now", whatever the outcome (states.overdose).
+        reply_text = with_overdose_framing(reply_text, ctx.frame)
     if state in ("answered", "flagged") and services.synthetic_corpus and reason != "smalltalk":
         reply_text = f"{reply_text}\n\n{replies.SYNTHETIC_NOTICE}"
     if not ctx.memory_loaded:

@@ -42,8 +42,10 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (rf"\b(?:em trai|em gai|thang em|dua em|be em) (?:{_OF})\b|\bem (?!be\b)(?:{_OF})\b|\b(?:thang|dua|be) em\b",
      "younger", None),
     (rf"\b(?:anh|chi|anh trai|chi gai|anh hai|chi hai) (?:{_OF})\b", "older", None),
-    # Another child of the family, named by rank: "đứa nhỏ", "bé út", "thằng lớn", "bé kia" — never the one before.
-    (r"\b(?:dua|thang|con|be|chau) (?:nho|ut|lon|kia|thu hai|thu ba|sau|dau)\b", "sibling", None),
+    # Another child of the family, named by rank: "đứa nhỏ", "bé út", "thằng lớn", "bé kia", "bé thứ 2", "con gái
+    # lớn", "đứa còn lại", "đứa sinh đôi" — never the one before (a twin shares the age, not the weight).
+    (r"\b(?:dua|thang|con|be|chau)(?: (?:trai|gai))? (?:nho|ut|lon|kia|thu (?:hai|ba|tu|nam|\d+)|sau|dau|con lai|"
+     r"sinh doi|song sinh)\b", "sibling", None),
     (r"\b(?:me|bo|ba|cha|ong|vo|chong|anh|chi|em|ban|co|chu|bac|di|cau|mo|thim) (?:toi|minh|tui|em|tao)\b",
      "relative", None),
     # The kin of someone named before: "chồng chị ấy", "vợ anh tôi", "mẹ của cô ấy" — another adult.

@@ -24,7 +24,7 @@ from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, can
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from retrieval.section_router import SectionRoute, asks_every_indication, rank_sections, route_section
-from states.co_agents import class_partners
+from states.co_agents import class_partners, class_terms
 from states.conditions import (
     asks_which_drug,
     condition_in_drug_turn,
@@ -165,15 +165,18 @@ def _without_names_inside_condition(text: str, candidates: ResolverResult) -> Re
     """"sỏi thận acid uric thì dùng thuốc gì": a which-drug question whose condition holds a word that only
     approximately names a drug ("acid" as the start of "acid acetylsalicylic") asks for the condition's drugs; the
     partial name is a word of the condition, not a drug the user named (an exact name is kept)."""
-    if not candidates.candidates or not asks_which_drug(text):
+    if not (candidates.candidates or candidates.unknown) or not asks_which_drug(text):
         return candidates
     condition = find_condition_question(text)
     if not condition:
         return candidates
     kept = [c for c in candidates.candidates if c.score >= 100 or not states_phrase(condition, c.span)]
-    if len(kept) == len(candidates.candidates):
+    # "Thiếu máu do thiếu acid folic thì dùng thuốc gì?": a drug the formulary lacks, named inside the condition, is a
+    # word of the condition too — not a drug asked about (it abstained as drug_not_in_formulary).
+    unknown = [u for u in candidates.unknown if not states_phrase(condition, u)]
+    if len(kept) == len(candidates.candidates) and len(unknown) == len(candidates.unknown):
         return candidates
-    return candidates.model_copy(update={"candidates": kept})
+    return candidates.model_copy(update={"candidates": kept, "unknown": unknown})
 
 
 class RulesUnderstander:
@@ -225,6 +228,9 @@ class RulesUnderstander:
             # "đang dùng thuốc chống trầm cảm ba vòng, thêm haloperidol": a class taken beside the drug is the other
             # half of an interaction question (it has no monograph: the drug's interaction lines naming it answer).
             unknown += [c for c in class_partners(text, [c.span for c in candidates.candidates]) if c not in unknown]
+            if _CO_USE.search(folded) or re.search(r"\b(?:voi|xen ke)\b", folded):
+                # "Losartan dùng chung với NSAID được không?": a class by the book's short name is the partner too.
+                unknown += [c for c in class_terms(text) if c not in unknown]
         if len(unknown) != len(candidates.unknown) or unknown != candidates.unknown:
             candidates = candidates.model_copy(update={"unknown": unknown})
         slots = extract_slots(text)
@@ -377,7 +383,8 @@ class RulesUnderstander:
         name_confidence: float,
     ) -> QueryFrame:
         named = len(drugs) + len(unknown)
-        condition = condition_in_drug_turn(text)
+        condition = _before_drug_names(condition_in_drug_turn(text),
+                                       [*(c.span for c in candidates.candidates), *unknown])
         adverse = route is not None and route.key in ("huong_dan_xu_tri_adr", "tac_dung_khong_mong_muon")
         dosing = (route is not None and route.key == "lieu_luong_cach_dung") or (
             route is None and (slots.age_months is not None or slots.weight_kg is not None))
@@ -612,6 +619,19 @@ _RELEASE_FORM = re.compile(r"\b(?:(?:vien|dang|loai) )?(?:giai phong|phong thich
 def _as_written(text: str, m: re.Match[str]) -> str:
     folded = fold(text)
     return text[m.start():m.end()] if len(folded) == len(text) else m.group(0)
+
+
+def _before_drug_names(condition: str | None, names: list[str]) -> str | None:
+    """"bi kawasaki aspirin lieu bao nhieu": the illness ends where a drug's name begins (the condition read after "bị"
+    runs to the next question word, and a drug named after the illness is no word of it)."""
+    if not condition:
+        return condition
+    folded = fold(condition)
+    cut = min((m.start() for n in names if n for m in [re.search(rf"(?<![a-z0-9]){re.escape(fold(n))}(?![a-z0-9])",
+                                                                 folded)] if m), default=len(folded))
+    if cut == len(folded) or len(folded) != len(condition):
+        return condition
+    return condition[:cut].strip(" ,.;:") or None
 
 
 def _drug_words(candidates: ResolverResult) -> tuple[str, ...]:

@@ -317,10 +317,32 @@ def _without_vein_disease(folded: str) -> str:
     return _VEIN_DISEASE.sub(lambda m: " " * len(m.group(0)), folded)
 
 
+# A vaccination ("sau tiêm phòng", "tiêm vắc xin xong", "chích ngừa", "tiêm chủng") is what happened to the patient,
+# not how the drug asked about is given: read as "tiêm", a fever after a vaccine got paracetamol's infusion dose.
+_VACCINATION = re.compile(r"\b(?:tiem|chich)(?: (?:mui|xong|lai|nhac|them|cho be|cho chau))* (?:vac[- ]?xin|vaccin(?:e)?|"
+                          r"vacxin|phong|ngua|chung)\b|\b(?:mui|lich) tiem\b")
+
+
+def without_vaccination(folded: str, text: str = "") -> str:
+    """The folded turn with its vaccination mentions blanked (same length). "tiêm chung với X" (injected together
+    with X) folds like "tiêm chủng": typed with diacritics the turn says which; without, "… với/cùng" is the pair."""
+
+    def blank(m: re.Match[str]) -> str:
+        if m.group(0).endswith("chung"):
+            aligned = bool(text) and not text.isascii() and len(text) == len(folded)
+            if aligned and text[m.end() - 5:m.end()].lower() != "chủng":
+                return m.group(0)
+            if not aligned and re.match(r"\s+(?:voi|cung)\b", folded[m.end():]):
+                return m.group(0)
+        return " " * len(m.group(0))
+
+    return _VACCINATION.sub(blank, folded)
+
+
 def extract_route(folded: str, text: str = "") -> str | None:
     """The one route the turn names; None when it names none or several ("uống hay đặt hậu môn?")."""
     found: list[str] = []
-    folded = without_stage_numerals(_without_vein_disease(without_negated_route(folded)))
+    folded = without_stage_numerals(_without_vein_disease(without_negated_route(without_vaccination(folded, text))))
     rest = folded
     for route, pattern in _ROUTES:
         if _route_named(route, pattern, rest, text):
@@ -336,7 +358,7 @@ def extract_route(folded: str, text: str = "") -> str | None:
 
 def injection_named(folded: str, text: str) -> str | None:
     """"thế còn đường tiêm?", "chích": injection in general (which of IV, IM, SC is for the evidence to say)."""
-    if not CHAT_INJECTION.search(folded):
+    if not CHAT_INJECTION.search(without_vaccination(folded, text)):
         return None
     if not text.isascii() and not any(w in text.lower() for w in INJECTION_AS_WRITTEN):
         return None
@@ -546,7 +568,9 @@ _DOSE_QUESTION_WORDS = re.compile(
     # "Bé gái", "bé trai", "nam", "nữ": who, not what for.
     r"trai|gai|nam|nu|"
     # "không suy gan nhưng suy thận": the conjunction joins the patient's states; it is no indication.
-    r"nhung)\b")
+    r"nhung|"
+    # "xịt mấy nhát", "mấy giọt", "mấy thìa", "cách nhau mấy tiếng/giờ": how much and how often, not what for.
+    r"nhat|giot|thia|cach nhau|tieng|gio)\b")
 # "38,8 độ": a temperature, not an indication.
 _QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s*(?:tuoi|thang tuoi|thang|tuan tuoi|tuan|ngay tuoi|kg|ky|ki|can|mg|ml|do c|do)?")
 _WEIGHT_WORD = re.compile(r"\b(nang|can nang)(?= (khoang |tam |chung )?\d)")

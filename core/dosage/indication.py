@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from core.dosage.alternatives import IMMUNE_QUALIFIER, IMMUNE_QUALIFIER_FOLDED, alternatives
 from core.text import fold, normalize
 from core.vocabulary import SYMPTOM_AS_BOOK
 
@@ -177,8 +178,11 @@ def words(text: str, *, folded: bool = False) -> frozenset[str]:
     # "Nhiễm HSV (trừ viêm não - màng não) …": what a lead-in excepts is not what it is for — the encephalitis words
     # left in made the 250 mg/m2 line match "viêm não" as fully as the encephalitis line's own 500 mg/m2.
     lowered = _EXCEPT.sub(" ", lowered)
+    # "… ở người có khả năng miễn dịch", "miễn dịch bình thường": whom the line is for (core.dosage.immune), not
+    # what for — left in, the book's "Nhiễm HSV … và VZV ở người có khả năng miễn dịch" did not hold "thủy đậu".
+    lowered = IMMUNE_QUALIFIER.sub(" ", lowered)
     if folded:
-        lowered = fold(lowered)
+        lowered = IMMUNE_QUALIFIER_FOLDED.sub(" ", fold(lowered))
         for pattern, repl in _SYNONYMS_FOLDED:
             lowered = pattern.sub(repl, lowered)
         generic = _GENERIC_FOLDED
@@ -231,12 +235,33 @@ def indication_label_words(labels: Iterable[str], *, folded: bool) -> list[froze
     return [w for w in found if w]
 
 
+def alternative_words(labels: Iterable[str], *, folded: bool) -> list[frozenset[str]]:
+    """The words of each indication a non-severity lead-in names among several ("Nhiễm HSV … và VZV …" → {hsv},
+    {vzv}; core.dosage.alternatives), for lead-ins that name more than one."""
+    split = [alternatives(label) for label in labels if not is_severity_label(label)]
+    found = [words(part, folded=folded) for parts in split if len(parts) > 1 for part in parts]
+    return [w for w in found if w]
+
+
+def _excepted(labels: Iterable[str], *, folded: bool) -> frozenset[str]:
+    """The words a lead-in excepts ("Nhiễm HSV (trừ viêm não - màng não) …" → não, màng)."""
+    return frozenset().union(*(words(m.group(0)[1:-1].split(None, 1)[-1], folded=folded)
+                               for label in labels for m in _EXCEPT.finditer(normalize(label).lower())))
+
+
 EXACT = 1000
 """The score of a question that is one of the book's lead-ins, word for word."""
 FULL = 100
 """Added to the score of a full match (the user named a lead-in, or the book names every word asked): a full match
 always beats a partial one."""
 MIN_PARTIAL_WORDS = 2
+
+
+EQUAL = 25
+"""Added to a full match whose lead-in (or one of the indications a lead-in names among several) has exactly the
+question's words: "nhiễm HSV" is the book's "Nhiễm HSV (trừ viêm não - màng não) và VZV …" beside "Viêm não - màng
+não HSV …", which holds the same word and more (another indication, its dose twice as high); tied, both were shown.
+Less than VERBATIM: a lead-in holding the question as a phrase still wins."""
 
 
 VERBATIM = 50
@@ -307,7 +332,14 @@ def _score(wanted: str, labels: Sequence[str], openings: Iterable[str]) -> int:
         # "Hội chứng thận hư: …. Các bệnh khác: …": an indication the book names by no lead-in of its own is one of
         # "the other diseases" — the lowest partial score, so any lead-in that does name it wins.
         return 1
+    if asked & _excepted(labels, folded=folded):
+        # "Nhiễm HSV (trừ viêm não - màng não)": the lead-in excepts what the question names.
+        return 0
     per_label = indication_label_words(labels, folded=folded)
+    symptoms = _SYMPTOMS[folded]
+    # A symptom among the indications of a lead-in ("Đau, sốt") is a feature of many indications: it names only a
+    # question made of symptoms (below), never "đau sau phẫu thuật".
+    alternative = [w for w in alternative_words(labels, folded=folded) if not w <= symptoms]
     book = frozenset().union(*per_label, *(words(o, folded=folded) for o in openings))
     prevention = fold(PREVENTION) if folded else PREVENTION
     if prevention in asked and prevention not in book:
@@ -319,7 +351,6 @@ def _score(wanted: str, labels: Sequence[str], openings: Iterable[str]) -> int:
         # "đang sốt" names a disease's febrile phase only where the book doses one ("Bệnh Kawasaki › Trong giai đoạn
         # đầu có sốt"); under any other indication it is the fever itself ("Đau, sốt").
         asked = (asked - {phase}) | {_SYMPTOM_FEVER[folded]}
-    symptoms = _SYMPTOMS[folded]
     if asked <= symptoms:
         # A symptom alone ("sốt", "đau") is a feature of many indications ("Bệnh Kawasaki › Trong giai đoạn đầu có
         # sốt"): it names only a lead-in made of symptoms ("Giảm đau/giảm sốt", "Đau, sốt"), never one that merely
@@ -327,10 +358,12 @@ def _score(wanted: str, labels: Sequence[str], openings: Iterable[str]) -> int:
         if not any(label <= symptoms and label & asked for label in per_label):
             return 0
         return FULL + len(asked & book)
-    named_by_user = any(label <= asked for label in per_label)
+    # A lead-in naming several indications ("Nhiễm HSV … và VZV …") is named by a question naming one of them.
+    named_by_user = any(label <= asked for label in (*per_label, *alternative))
     named_by_book = asked <= book
     if named_by_user or named_by_book:
-        return FULL + len(asked & book) + (VERBATIM if _verbatim(wanted, labels, folded=folded) else 0)
+        return FULL + len(asked & book) + (VERBATIM if _verbatim(wanted, labels, folded=folded) else 0) + (
+            EQUAL if any(label == asked for label in (*per_label, *alternative)) else 0)
     if asked & symptoms and asked - symptoms <= _SITES[folded] and any(
             label <= symptoms and label & asked for label in per_label):
         # A symptom at a body site ("đau đầu", "đau răng") is that symptom: a lead-in made of symptoms ("Đau, sốt")

@@ -21,7 +21,15 @@ import re
 from dataclasses import dataclass, field, replace
 
 from core.dosage.bands import dialysis_kind, read_band
-from core.dosage.indication import is_partial, is_severity_label, match_score, severity_admits, user_names
+from core.dosage.immune import immune_admits as _immune_admits
+from core.dosage.indication import (
+    FULL,
+    is_partial,
+    is_severity_label,
+    match_score,
+    severity_admits,
+    user_names,
+)
 from core.dosage.lines import dose_quantities
 from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
 from core.text import fold
@@ -50,6 +58,11 @@ class Selection:
     """The patient is younger than every age band the section gives for them (abacavir "Trẻ trên 3 tháng tuổi …" for
     a 2-month-old): the line of the lowest band, whose band words (`band_words`, never its dose) are quoted as the
     floor. `lines` then hold no dose line, only the general notes."""
+    other_bands: list[RegimenLine] = field(default_factory=list)
+    """The book doses the indication the question names only for patients of other bands (Lyme carditis "Trẻ em dưới
+    8 tuổi" for a child of 10): those lines, whose band words (`band_words`, never their dose) are quoted. `lines`
+    then hold no dose line, only the general notes — the book gives this patient no dose for that indication, and
+    another indication's dose is not theirs."""
     indication_unmatched: bool = False
     """The question names an indication none of the text's indication lead-ins match: every indication's lines
     are kept, each quoted with its path, under a notice (never one picked by guess)."""
@@ -130,19 +143,47 @@ def indication_matches(line: RegimenLine, indication: str) -> bool:
     return bool(key) and match_score(indication, key, _purposes(line)) > 0
 
 
-def narrow_to_indication(lines: list[RegimenLine], indication: str) -> tuple[list[RegimenLine], bool]:
-    """The lines of the indication the question names, and the general lines (under no indication): (lines, True).
-    An indication is every line under the same indication lead-ins; it matches by all its lead-ins and openings,
-    and of those that match, the ones sharing most words with the question are kept. When none matches, every
-    line is kept, each with its path (never one picked by guess): (lines, False). Either way a severity the
-    question names keeps only the lines of that severity sub-band ("nhẹ" drops "Nhiễm khuẩn nặng:")."""
+def indication_scores(lines: list[RegimenLine], indication: str,
+                      patient: Patient | None = None) -> dict[tuple[str, ...], int]:
+    """How well the question's indication names each indication of `lines` (core.dosage.indication.match_score).
+
+    With the patient: the indications with a line of their age and weight band are scored first, and one of them
+    that matches is the answer — an indication whose lines are all of another band is another patient's, however
+    well its words match ("Nhiễm VZV:" of the newborn block, 20 mg/kg, took a 5-year-old's varicella from the
+    3 months - 12 years line; #17). Only when none of those matches is every indication scored: the book names the
+    indication for other patients only (Lyme carditis "Trẻ em dưới 8 tuổi" for a child of 10), and the patient is
+    then in no band of it (the floor or the no-band notice decide), not asked about the book's other indications."""
     groups: dict[tuple[str, ...], list[RegimenLine]] = {}
     for line in lines:
         key = indication_key(line)
         if key:
             groups.setdefault(key, []).append(line)
-    scores = {key: match_score(indication, key, [p for m in members if m.kind == "regimen" for p in _purposes(m)])
-              for key, members in groups.items()}
+
+    def score(members: list[RegimenLine], key: tuple[str, ...]) -> int:
+        return match_score(indication, key, [p for m in members if m.kind == "regimen" for p in _purposes(m)])
+
+    if patient is not None:
+        own = {key: score(members, key) for key, members in groups.items()
+               if any(band_admits(_age_weight(m.band), patient, closed=True) for m in members)}
+        if any(own.values()):
+            return own
+    return {key: score(members, key) for key, members in groups.items()}
+
+
+def _age_weight(band: Band) -> Band:
+    """The age and weight of a band: the dimensions that say whose line it is before any patient context."""
+    return Band(age_months=band.age_months, weight_kg=band.weight_kg)
+
+
+def narrow_to_indication(lines: list[RegimenLine], indication: str,
+                         patient: Patient | None = None) -> tuple[list[RegimenLine], bool]:
+    """The lines of the indication the question names, and the general lines (under no indication): (lines, True).
+    An indication is every line under the same indication lead-ins; it matches by all its lead-ins and openings,
+    and of those that match, the ones sharing most words with the question are kept — of the patient's age and
+    weight band, when the patient is given (`indication_scores`). When none matches, every line is kept, each with
+    its path (never one picked by guess): (lines, False). Either way a severity the question names keeps only the
+    lines of that severity sub-band ("nhẹ" drops "Nhiễm khuẩn nặng:")."""
+    scores = indication_scores(lines, indication, patient)
     best = max(scores.values(), default=0)
     if is_partial(best) and len({key[0] for key, score in scores.items() if score == best}) > 1:
         # Two indications are each a near paraphrase of the question, equally: neither is picked by guess (the
@@ -156,7 +197,7 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str) -> tuple[lis
         dosed = any(line.kind == "regimen" and len(dose_quantities(line.text)) > len(line.maxima) for line in general)
         kept = general if dosed else lines
     else:
-        kept = [line for line in lines if not indication_key(line) or scores[indication_key(line)] == best]
+        kept = [line for line in lines if not indication_key(line) or scores.get(indication_key(line)) == best]
     return [line for line in kept if severity_admits(indication, indication_labels(line))], best > 0
 
 
@@ -164,6 +205,17 @@ def _dosed(line: RegimenLine) -> bool:
     """A regimen line that states a dose beyond its ceilings ("100 - 200 mg/kg/ngày"; not "Không tiêm vượt quá 25
     mg/kg một lần")."""
     return line.kind == "regimen" and len(dose_quantities(fold(line.text))) > len(line.maxima)
+
+
+def dosed_indications(lines: list[RegimenLine]) -> list[tuple[str, ...]]:
+    """The indications (`indication_key`) under which `lines` state a dose, in book order; renal and hepatic
+    adjustment lines are no indication's."""
+    found: list[tuple[str, ...]] = []
+    for line in lines:
+        key = indication_key(line)
+        if key and key not in found and _dosed(line) and not is_renal_line(line) and not line.context.hepatic:
+            found.append(key)
+    return found
 
 
 _ROUTE_HEADING = re.compile(r"\b(tiem|truyen|uong|dat truc trang|duong truc trang)\b")
@@ -361,30 +413,10 @@ _NORMAL_RENAL = re.compile(r"\b(chuc nang than|than) (binh thuong|con tot)\b")
 _DIALYSIS = re.compile(r"\b(tham phan|tham tach|loc mau|sieu loc|chay than)\b")
 
 
-_IMMUNOCOMPROMISED = re.compile(r"\b(suy giam mien dich|uc che mien dich)\b")
-_IMMUNOCOMPETENT = re.compile(r"\b(co kha nang mien dich|mien dich binh thuong|khong suy giam mien dich)\b")
-
-
-def _immune_group(line: RegimenLine) -> str | None:
-    """"compromised"/"competent" when the line (or a lead-in above it) names one immune status and not the other."""
-    folded = fold(" ".join((*line.path, line.text)))
-    competent = _IMMUNOCOMPETENT.search(folded) is not None
-    compromised = _IMMUNOCOMPROMISED.search(_IMMUNOCOMPETENT.sub(" ", folded)) is not None
-    if compromised and not competent:
-        return "compromised"
-    if competent and not compromised:
-        return "competent"
-    return None
-
-
 def immune_admits(line: RegimenLine, patient: Patient) -> bool:
-    """Immune status is patient context as renal impairment is: a line the book gives for immunocompromised patients
-    ("ở người suy giảm miễn dịch: 10 mg/kg/lần") is for a patient who said so, and a line for immunocompetent
-    patients ("ở người có khả năng miễn dịch") is not an immunocompromised patient's."""
-    group = _immune_group(line)
-    if group == "compromised":
-        return patient.immunocompromised is True
-    return not (group == "competent" and patient.immunocompromised is True)
+    """The line's immune status admits the patient (core.dosage.immune)."""
+    return _immune_admits(" ".join((*line.path, line.text)), indication_labels(line), patient.immunocompromised,
+                          patient.indication)
 
 
 def is_renal_line(line: RegimenLine) -> bool:
@@ -477,7 +509,8 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
             _SELECTIONS.clear()
         hit = (tree, _select(tree, patient))
         _SELECTIONS[key] = hit
-    return replace(hit[1], lines=list(hit[1].lines), exclusions=list(hit[1].exclusions))
+    return replace(hit[1], lines=list(hit[1].lines), exclusions=list(hit[1].exclusions),
+                   other_bands=list(hit[1].other_bands))
 
 
 def _select(tree: DosageTree, patient: Patient) -> Selection:
@@ -486,7 +519,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         # The patient's indication narrows lines that name an indication, when the text has one that matches;
         # a line under another indication is another patient's ("Bệnh Lyme" for an otitis).
         named = any(indication_key(line) for line in candidates)
-        candidates, matched = narrow_to_indication(candidates, patient.indication)
+        candidates, matched = narrow_to_indication(candidates, patient.indication, patient)
         unmatched = not matched and named
     else:
         unmatched = False
@@ -578,13 +611,22 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         # Younger than the book's youngest band: the book gives this child no dose. The general dose lines are not
         # theirs either (they read as the doses of the banded children); only the notes are shown, under the floor.
         chosen = [line for line in chosen if line.kind == "note"]
+    # (A dose of the indication without a band of its own, "Liều theo cân nặng: … 0,08 mg/kg/lần" beside "Trẻ 20–50
+    # kg: …", is the patient's: they are not outside the indication's bands then.)
+    other_bands = [line for line in banded if indication_key(line) and _dosed(line) and band_words(line)] \
+        if no_band and floor is None and patient.indication and not unmatched \
+        and not any(indication_key(line) and _dosed(line) for line in chosen) else []
+    if other_bands:
+        # The named indication is dosed for other bands only (`indication_scores` matched it there): its doses are
+        # other patients', and so are the general doses (the book names this indication apart). Notes only.
+        chosen = [line for line in chosen if line.kind == "note"]
     needs_value = floor is None and patient.renal and patient.renal_ml_min is None and any(
         line.band.renal_ml_min is not None for line in regimen)
     if needs_value:
         # Renal impairment, value not given: every adjustment line (and a question for the value).
         chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
-                     indication_unmatched=unmatched)
+                     other_bands=other_bands, indication_unmatched=unmatched)
 
 
 def _newborn_band_holds(line: RegimenLine, patient: Patient) -> bool:
@@ -617,7 +659,7 @@ def adult_lines_referred(tree: DosageTree, chosen: list[RegimenLine], patient: P
     adult = Patient(**{**patient.__dict__, "population": "adult", "age_months": None, "elderly": False,
                        "gestation_weeks": None, "gestation": None})
     selection = select(tree, adult)
-    if selection.exclusions or selection.below_floor is not None:
+    if selection.exclusions or selection.below_floor is not None or selection.other_bands:
         return []
     lines = [line for line in selection.lines if line.population != "pediatric" and not line.context.neonate]
     keys = {indication_key(ref) for ref in refs}
@@ -709,22 +751,18 @@ def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
         # "Liều aciclovir cho người lớn bị viêm não?": the indication the question names is written under one route
         # only (the infusion's "Viêm não do HSV:"), so that route is the answer's, not a question to ask. Only when
         # the book's lead-ins match it; otherwise every route stays offered.
-        narrowed, matched = narrow_to_indication(lines, patient.indication)
-        if matched and any(indication_key(line) and line.kind == "regimen" for line in narrowed):
-            # A route on which the book does not split this patient's doses by indication at all (ciprofloxacin's
-            # child infusion line, beside the oral line that names the indications) still gives that indication's
-            # dose: it stays offered, so the route is asked, not chosen by the other route's wording.
-            keyed = {r for line in tree.lines if line.kind == "regimen" and indication_key(line)
-                     and context_admits(line, unrouted) for r in line.routes}
-            lines = [line for line in narrowed if indication_key(line) or not set(line.routes) & keyed]
+        lines = _lines_of_indication(tree, patient.indication, unrouted)
     found: list[str] = []
     for line in lines:
         if (line.kind != "regimen" and not refers_to_adult_dose(line)) or not context_admits(line, unrouted):
             # A cross-reference band ("Trẻ em cân nặng > 50 kg: Dùng liều như người lớn") gives its route's adult
             # dose: the route is this patient's.
             continue
-        if line.context.neonate and patient.age_months is not None and patient.age_months >= 1:
-            continue  # a newborn's line (by gestation, not asked before the route) is not an older child's route
+        if line.context.neonate and patient.age_months is not None and patient.age_months >= 1 \
+                and not _newborn_band_holds(line, unrouted):
+            # A newborn's line (by gestation, not asked before the route) is not an older child's route; a newborn
+            # block whose own age band holds the infant ("Trẻ sơ sinh cho tới 3 tháng tuổi" at 1 month) is theirs.
+            continue
         # Only the dimensions the patient has decide here (a newborn's gestation is not asked before the route):
         # a route whose only lines are other children's age/weight bands is not offered to this one.
         by_age_weight = Band(age_months=line.band.age_months, weight_kg=line.band.weight_kg)
@@ -732,3 +770,32 @@ def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
             continue
         found += [r for r in line.routes if r not in found and r not in excluded]
     return found
+
+
+def _lines_of_indication(tree: DosageTree, indication: str, unrouted: Patient) -> list[RegimenLine]:
+    """The lines whose routes are offered for the indication asked: that indication's lines (of the patient's band),
+    and the lines of routes on which the book does not split this patient's doses by indication at all
+    (ciprofloxacin's child infusion line, beside the oral line that names the indications: it still gives that
+    indication's dose, so the route is asked, not chosen by the other route's wording). Every line when the book's
+    lead-ins do not name the indication.
+
+    A route whose own lead-ins name the indication fully is offered even when another route's lead-in names it with
+    more words: the oral "Thủy đậu:" beside the infusion's newborn "Nhiễm VZV:" made the infusion undocumented for a
+    1-month-old with varicella (#17) — which words the book uses on each route does not decide the route.
+
+    Only the lines of patients like this one are scored: an adult's "Viêm phổi cộng đồng:" on one route names a
+    child's "viêm phổi cộng đồng" better than the child's own "Viêm phổi:" on another, and took the child's route."""
+    lines = [line for line in tree.lines if context_admits(line, unrouted)]
+    narrowed, matched = narrow_to_indication(lines, indication, unrouted)
+    if not (matched and any(indication_key(line) and line.kind == "regimen" for line in narrowed)):
+        return lines
+    keyed = {r for line in lines if line.kind == "regimen" and indication_key(line) for r in line.routes}
+    kept = [line for line in narrowed if indication_key(line) or not set(line.routes) & keyed]
+    named = {r for line in kept if line.kind == "regimen" and indication_key(line) for r in line.routes}
+    for route in sorted(keyed - named):
+        on_route = [line for line in lines if route in line.routes]
+        scores = indication_scores(on_route, indication, unrouted)
+        best = max(scores.values(), default=0)
+        if best >= FULL:
+            kept += [line for line in on_route if scores.get(indication_key(line)) == best]
+    return sorted(set(kept), key=lambda line: line.start)

@@ -3,9 +3,10 @@
 Every turn reads its conversation and history and commits one conditional UPDATE (or INSERT) plus one turn
 INSERT. Through SQLAlchemy Core each of those statements costs its execution context, result wrappers and
 type processors (bind and result) on every call, more than the SQL itself on SQLite. Here the same
-statements are plain SQL text written once per process and run on the pooled DBAPI connection
-(`Engine.raw_connection()`: the same pool, the same connect-time pragmas, the same BEGIN IMMEDIATE on
-SQLite), with the values bound as parameters, encoded exactly as the SQLAlchemy column types store them:
+statements are plain SQL text written once per process and run on a DBAPI connection (a SQLite file: the
+store's own sqlite3 connections, connections.py; else the pool's `Engine.raw_connection()`; the same connect-time
+pragmas, the same BEGIN IMMEDIATE on SQLite), with the values bound as parameters, encoded exactly as the
+SQLAlchemy column types store them:
 
 - JSON columns: the same pydantic-core encoder as the engine's `json_serializer` (`none_as_null`: a missing
   frame or pending is SQL NULL), each record encoded once;
@@ -93,7 +94,8 @@ POSTGRESQL = Statements("%s")
 
 
 def _timestamp_sqlite(value: datetime) -> str:
-    return value.astimezone(UTC).replace(tzinfo=None).strftime(SQLITE_TIMESTAMP)
+    # SQLITE_TIMESTAMP's text, written by isoformat (microseconds always present): half strftime's cost.
+    return value.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 def _timestamp_pg(value: datetime) -> datetime:
@@ -120,14 +122,17 @@ def raw_translated(action: str, conversation_id: str | None) -> Iterator[None]:
         yield
     except StoreError:
         raise
-    except (sqlite3.IntegrityError, psycopg.IntegrityError) as exc:
-        raise StoreConflict(f"conversation {conversation_id} changed while this turn ran; resend the turn") from exc
-    except psycopg.Error as exc:
-        if getattr(exc, "sqlstate", None) in _CONFLICT_SQLSTATES:
-            raise StoreConflict(f"conversation {conversation_id} changed while this turn ran; resend the turn") from exc
-        raise StoreUnavailable(f"conversation store could not {action}: {_message(exc)}") from exc
-    except sqlite3.Error as exc:
-        raise StoreUnavailable(f"conversation store could not {action}: {_message(exc)}") from exc
+    except (sqlite3.Error, psycopg.Error) as exc:
+        raise dbapi_error(exc, action, conversation_id) from exc
+
+
+def dbapi_error(exc: sqlite3.Error | psycopg.Error, action: str, conversation_id: str | None) -> StoreError:
+    """The project's error for a DBAPI error of the hot path (`raw_translated`, and the SQLite file path's plain
+    code, which raises it `from exc`)."""
+    if isinstance(exc, (sqlite3.IntegrityError, psycopg.IntegrityError)) or (
+            isinstance(exc, psycopg.Error) and getattr(exc, "sqlstate", None) in _CONFLICT_SQLSTATES):
+        return StoreConflict(f"conversation {conversation_id} changed while this turn ran; resend the turn")
+    return StoreUnavailable(f"conversation store could not {action}: {_message(exc)}")
 
 
 def _message(exc: BaseException) -> str:
@@ -136,7 +141,7 @@ def _message(exc: BaseException) -> str:
 
 
 class HotPath:
-    """Load-with-history and commit on a DBAPI connection checked out of the store's pool."""
+    """Load-with-history, lease and commit on the DBAPI connection the store hands it (SqlStore._connect)."""
 
     def __init__(self, backend: str, dumps: Callable[[object], str]) -> None:
         self.sqlite = backend == "sqlite"

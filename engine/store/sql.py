@@ -1,7 +1,8 @@
 """The SQL conversation store (SQLAlchemy 2 Core): SQLite embedded, PostgreSQL (psycopg 3) for scale-out.
 
 A turn's own round trips (load, load with history, the lease, the commit) run as plain SQL with bound
-parameters on the pool's DBAPI connection (hot_path.py); everything else is SQLAlchemy Core.
+parameters (hot_path.py) on a DBAPI connection: on a SQLite file, one of the store's own long-lived sqlite3
+connections (connections.py); on PostgreSQL and in-memory SQLite, the pool's. Everything else is SQLAlchemy Core.
 
 Semantics are MemoryStore's, which the same contract suite checks. Concurrency is optimistic on the
 conversation's version: `commit_turn` is one short transaction (conditional UPDATE + INSERT), so no lock is
@@ -40,7 +41,8 @@ from engine.store.base import (
     SignOff,
     TurnRecord,
 )
-from engine.store.hot_path import HotPath, raw_translated
+from engine.store.connections import HeldConnection, SqliteConnections, configure
+from engine.store.hot_path import HotPath, dbapi_error, raw_translated
 from engine.store.idempotency import current_key
 from engine.store.migrate import migrate
 from engine.store.schema import conversations, signoffs, turns
@@ -235,18 +237,9 @@ def _sqlite_engine(url: URL, busy_timeout_ms: int) -> Engine:
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
-        # pysqlite's own implicit BEGIN is off; SQLAlchemy's "begin" event below decides the BEGIN kind.
-        dbapi_connection.isolation_level = None
-        cursor = dbapi_connection.cursor()
-        try:
-            cursor.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")  # set first: the next may wait
-            _enable_wal(cursor, busy_timeout_ms)  # readers never block the one writer
-            cursor.execute("PRAGMA foreign_keys = ON")  # ON DELETE CASCADE of turns
-            # Every commit syncs the WAL (SQLite's default, stated: a turn reported persisted survives power
-            # loss). Only a turn's lease is committed at NORMAL, on its own (SqlStore.claim_turn).
-            cursor.execute("PRAGMA synchronous = FULL")
-        finally:
-            cursor.close()
+        # pysqlite's own implicit BEGIN is off; SQLAlchemy's "begin" event below decides the BEGIN kind. The
+        # same settings as the hot path's own connections (connections.configure).
+        configure(dbapi_connection, busy_timeout_ms)
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Connection) -> None:
@@ -256,28 +249,6 @@ def _sqlite_engine(url: URL, busy_timeout_ms: int) -> Engine:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
     return engine
-
-
-def _enable_wal(cursor: Any, busy_timeout_ms: int) -> None:
-    """Switch a database to WAL, retrying while another process does the same.
-
-    On a brand-new file, several processes opening it at once race to change the journal mode; SQLite may
-    answer SQLITE_BUSY at once instead of waiting for the busy timeout (seen in CI with four concurrent
-    openers). Once one of them has switched, WAL is persistent and the others see it.
-    """
-    deadline = time.monotonic() + busy_timeout_ms / 1000
-    delay = 0.01
-    while True:
-        try:
-            cursor.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) and "busy" not in str(exc):
-                raise
-            if time.monotonic() >= deadline:
-                raise
-            time.sleep(delay)
-            delay = min(delay * 2, 0.25)
 
 
 class SqlStore:
@@ -309,6 +280,15 @@ class SqlStore:
                 raise
         self._file, self._identity = self._sqlite_file()
         self._hot = HotPath(self.backend, _dumps)
+        # A file database: the turn's load, lease and commit on the store's own long-lived sqlite3 connections
+        # (connections.py), not a pool checkout per statement. PostgreSQL keeps the pool (and the retry on a
+        # dropped connection, _statement); an in-memory database exists only on the pool's shared connection.
+        self._conns = (SqliteConnections(str(self.url.database), busy_timeout_ms)
+                       if self._file is not None and not self.url.query else None)
+
+    def _connect(self) -> HeldConnection | Any:
+        """The hot path's connection: `driver_connection`, `invalidate(exc)`, `close()` (give it back)."""
+        return self._conns.acquire() if self._conns is not None else self._engine.raw_connection()
 
     def _sqlite_file(self) -> tuple[Path | None, tuple[int, int] | None]:
         """The SQLite database file and its (device, inode) at open; (None, None) for memory or PostgreSQL."""
@@ -384,7 +364,7 @@ class SqlStore:
 
     @contextmanager
     def _raw(self, action: str, conversation_id: str | None, *, write: bool, durable: bool = True) -> Iterator[Any]:
-        """A DBAPI cursor on a pooled connection, in one transaction committed on exit (the turn's hot path).
+        """A DBAPI cursor on the hot path's connection (`_connect`), in one transaction committed on exit.
 
         SQLite: BEGIN IMMEDIATE for a write (the write lock at BEGIN, as `_write`), a deferred BEGIN for a
         read, behind the same in-process writer queue. PostgreSQL: the driver's implicit transaction.
@@ -396,7 +376,7 @@ class SqlStore:
         self._check_file()
         with self._writer() if write else _nothing(), translated(action, conversation_id), \
                 raw_translated(action, conversation_id):
-            fairy = self._engine.raw_connection()
+            fairy = self._connect()
             dbapi: Any = fairy.driver_connection
             try:
                 cursor = dbapi.cursor()
@@ -430,6 +410,8 @@ class SqlStore:
         first attempt reached the server: the read has no effect, the lease's WHERE admits the same token again,
         and the turn's write is conditional on the version (or the insert on the id): had the first attempt
         committed, the second matches no row and reports a conflict — never a second copy of the turn."""
+        if self._conns is not None:
+            return self._file_read(action, conversation_id, run)
         attempts = 1 if self._hot.sqlite else 2
         for attempt in range(1, attempts + 1):
             lost: list[BaseException] = []
@@ -444,6 +426,59 @@ class SqlStore:
                 self._engine.dispose()
         raise AssertionError("unreachable: the last attempt returns or raises")
 
+    # A SQLite file's hot path, as plain code: the store's own connection (connections.py), the statements, the
+    # sqlite3 errors translated once (hot_path.dbapi_error) — what `_one` and `_raw` do for SQLite, without the pool
+    # and without a chain of context managers around every statement.
+
+    def _file_read(self, action: str, conversation_id: str | None, run: Callable[[Any], T]) -> T:
+        """`run(cursor)` as ONE autocommitted statement (the turn's read: one consistent snapshot), as `_one`."""
+        assert self._conns is not None
+        self._check_file()
+        try:
+            held = self._conns.acquire()
+            connection = held.driver_connection
+            try:
+                cursor = connection.cursor()
+                try:
+                    return run(cursor)
+                finally:
+                    cursor.close()
+            except BaseException:
+                _rollback(held, connection, sqlite=True)
+                raise
+            finally:
+                held.close()
+        except sqlite3.Error as exc:
+            raise dbapi_error(exc, action, conversation_id) from exc
+
+    def _file_write(self, action: str, conversation_id: str | None, run: Callable[[Any], T], *,
+                    durable: bool = True) -> T:
+        """`run(cursor)` in one BEGIN IMMEDIATE … COMMIT behind the in-process writer queue, as `_raw(write=True)`;
+        `durable=False` (the lease only) at synchronous=NORMAL for this transaction, FULL again after it."""
+        assert self._conns is not None and self._sqlite_writer is not None
+        self._check_file()
+        with self._sqlite_writer:
+            try:
+                held = self._conns.acquire()
+                connection = held.driver_connection
+                try:
+                    cursor = connection.cursor()
+                    if not durable:
+                        cursor.execute("PRAGMA synchronous = NORMAL")
+                    cursor.execute("BEGIN IMMEDIATE")
+                    result = run(cursor)
+                    cursor.execute("COMMIT")
+                    return result
+                except BaseException:
+                    _rollback(held, connection, sqlite=True)
+                    raise
+                finally:
+                    if not durable:
+                        _restore_full_sync(held, connection)
+                    held.close()
+            except sqlite3.Error as exc:
+                raise dbapi_error(exc, action, conversation_id) from exc
+
     @contextmanager
     def _one(self, action: str, conversation_id: str | None,
              lost: list[BaseException] | None = None) -> Iterator[Any]:
@@ -454,7 +489,7 @@ class SqlStore:
         transaction does, synchronous_commit on), restored before the connection goes back to the pool."""
         self._check_file()
         with translated(action, conversation_id), raw_translated(action, conversation_id):
-            fairy = self._engine.raw_connection()
+            fairy = self._connect()
             dbapi: Any = fairy.driver_connection
             autocommit = not self._hot.sqlite
             try:
@@ -570,7 +605,9 @@ class SqlStore:
             return self._hot.claim(cursor, _clean(conversation_id), version, token, now,
                                    now - timedelta(milliseconds=lease_ms))
 
-        if self._hot.sqlite:
+        if self._conns is not None:
+            current = self._file_write("claim the turn", conversation_id, claim, durable=False)
+        elif self._hot.sqlite:
             with self._raw("claim the turn", conversation_id, write=True, durable=False) as cursor:
                 current = claim(cursor)
         else:
@@ -614,7 +651,9 @@ class SqlStore:
             self._hot.commit(cursor, _clean(conversation_id), _clean(owner) if owner is not None else None,
                              expected_version, update, turn, now, key, _clean)
 
-        if self._hot.sqlite:
+        if self._conns is not None:
+            self._file_write("write the turn", conversation_id, write)
+        elif self._hot.sqlite:
             with self._raw("write the turn", conversation_id, write=True) as cursor:
                 write(cursor)
         else:
@@ -654,4 +693,6 @@ class SqlStore:
         return [SignOff.model_validate(dict(row)) for row in rows]
 
     def close(self) -> None:
+        if self._conns is not None:
+            self._conns.close()
         self._engine.dispose()

@@ -60,6 +60,9 @@ def switch_conversations(draw: st.DrawFn) -> tuple[list[str], float, int, str, b
     switch = draw(st.sampled_from((
         "còn em nó{a} thì sao?", "thế mẹ bé{a} uống thì bao nhiêu?", "còn bố nó{a} thì sao?",
         "bà tôi{a} thì sao?", "còn người lớn thì sao?", "thế còn anh nó{a}?",
+        # Another child of the household, named by rank or as the family says it.
+        "còn đứa lớn{a} thì sao?", "bé thứ 2{a} thì sao?", "con gái lớn nhà tôi{a} thì uống bao nhiêu?",
+        "còn đứa sinh đôi của nó thì sao?", "thằng em nó{a} thì sao?", "còn đứa còn lại{a} thì sao?",
     )))
     said_age = "{a}" in switch and later_age is not None
     text = switch.replace("{a}", f" {later_age} tuổi" if said_age else "")

@@ -20,10 +20,10 @@ FULL = 2
 
 
 def _synchronous_of_every_pooled_connection(store: SqlStore) -> list[int]:
-    engine = store._engine
-    held = [engine.raw_connection() for _ in range(3)]  # the connections the turns used, and fresh ones
+    assert store._conns is not None  # a file database: the turn's statements ran on the store's own connections
+    held = [store._conns.acquire() for _ in range(3)]  # the connections the turns used, and fresh ones
     try:
-        return [int(c.driver_connection.execute("PRAGMA synchronous").fetchone()[0]) for c in held]  # type: ignore[union-attr]
+        return [int(c.driver_connection.execute("PRAGMA synchronous").fetchone()[0]) for c in held]
     finally:
         for c in held:
             c.close()

@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.dosage.indication import match_score, severity_admits
-from core.dosage.model import Patient
+from core.dosage.model import Band, Patient
 from core.dosage.parse import parse_dosage
 from core.dosage.select import (
+    band_admits,
     context_admits,
     indication_key,
     indication_labels,
@@ -184,9 +185,12 @@ def test_a_selected_line_is_of_the_named_indication_or_every_one_is_shown_labell
     selection = select(tree, patient)
     under_an_indication = [line for line in selection.lines if indication_key(line)]
     if selection.indication_unmatched:
-        # No lead-in matches: every indication's lines stay, each quoted with its path (the notice says so).
+        # No lead-in of the patient's band matches (another band's indication is another patient's, however well
+        # its words match): every indication's lines stay, each quoted with its path (the notice says so).
         assert all(label in line.quoted() for line in under_an_indication for label in line.context.indication)
-        assert not any(indication_matches(line, asked) for line in tree.lines if context_admits(line, patient))
+        assert not any(indication_matches(line, asked) for line in tree.lines if context_admits(line, patient)
+                       and band_admits(Band(age_months=line.band.age_months, weight_kg=line.band.weight_kg),
+                                       patient, closed=True))
     else:
         assert all(indication_matches(line, asked) for line in under_an_indication), [
             (line.path, line.text[:60]) for line in under_an_indication if not indication_matches(line, asked)]

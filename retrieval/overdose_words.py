@@ -1,0 +1,55 @@
+"""The words people use when too much of a drug was taken: the question is the monograph's "Quá liều và xử trí".
+
+Besides the book's own words ("quá liều", "ngộ độc"), users describe the slip itself: "uống nhầm cả vỉ", "nuốt cả
+lọ", "lỡ uống 2 lần", "uống 2 lần liền". Each of those asks what to do now — answered from the overdose section,
+never from the dose lines a "2 lần" or "viên" would otherwise pick (a dose shown to someone who already took too
+much reads as "take this much").
+
+"lỡ" (by mistake) folds to "lo", which is also "lo" (to worry: "tôi lo uống 2 lần một ngày có ít quá không"): typed
+with diacritics, the slip must read "lỡ" as written; typed without them, "lo uong 2 lan" is read as the slip (the
+safer reading: an overdose answer never gives a dose).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_COUNT = r"(?:\d+|hai|ba|bon|nam|gap doi)"
+_UNIT = r"(?:lan|lieu|vien|goi|ong|thia|nhat)"
+_CONTAINER = r"(?:vi|lo|hop|chai|tuyp|goi|ong|vien thuoc)"
+
+OVERDOSE = re.compile(
+    r"\bqua lieu\b|\buong qua nhieu\b|\bqua nhieu vien\b|\bngo doc\b|\buong nham\b|\bnuot nham\b|\bqua muc\b|"
+    r"\b\d+ vien (?:mot|1) luc\b|"
+    # "uống cả vỉ", "nuốt hết cả lọ", "ăn cả vỉ thuốc": a whole pack taken
+    rf"\b(?:uong|nuot|an)(?: (?:nham|phai|het|luon|mat))* (?:ca|het ca) {_CONTAINER}\b|"
+    # "uống 2 lần liền", "uống liền 2 lần", "uống liên tiếp 2 liều"
+    rf"\b(?:uong|dung|tiem) {_COUNT} {_UNIT} (?:lien|lien tiep|mot luc|cung luc)\b|"
+    rf"\b(?:uong|dung|tiem) (?:lien|lien tiep) {_COUNT} {_UNIT}\b"
+)
+"""Folded phrases of an overdose question that need no further reading."""
+
+SLIP = re.compile(
+    # "lỡ uống 2 lần", "lỡ cho bé uống 2 liều", "lỡ tay uống ibuprofen 2 lần trong 1 tiếng", "lỡ uống gấp đôi"
+    rf"\blo (?:tay )?(?:cho (?:be|con|chau|em be) )?(?:uong|dung|tiem|nuot|an)(?: [a-z0-9]+){{0,3}}? {_COUNT}"
+    rf"(?: {_UNIT})?\b|"
+    r"\blo (?:tay )?(?:cho (?:be|con|chau|em be) )?(?:uong|dung|tiem|nuot) (?:thua|qua nhieu|nhieu qua|nhieu hon)\b"
+)
+"""Folded "lỡ …" phrases: an overdose only where "lỡ" is what was typed (see the module's note)."""
+
+_SLIP_AS_WRITTEN = re.compile(r"\blỡ\b")
+
+
+def asks_overdose(text: str, folded: str) -> re.Match[str] | None:
+    """The phrase that makes the turn an overdose question, or None. `folded`: the turn folded (core.text.fold)."""
+    found = OVERDOSE.search(folded)
+    if found:
+        return found
+    slip = SLIP.search(folded)
+    if slip is None:
+        return None
+    written = unicodedata.normalize("NFC", text).lower()
+    if not written.isascii() and not _SLIP_AS_WRITTEN.search(written):
+        return None  # typed with diacritics and no "lỡ": "lo" is to worry, not a slip
+    return slip
