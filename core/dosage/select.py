@@ -32,6 +32,7 @@ from core.dosage.indication import (
 )
 from core.dosage.lines import dose_quantities
 from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
+from core.dosage.purpose_sentences import purpose_sentences
 from core.text import fold
 
 ADULT_AGE_MONTHS = 18 * 12
@@ -80,7 +81,10 @@ _INLINE_LEADIN = re.compile(r"^(?!\()((?:[^:;.\d()]|\([^():;]{0,80}\)){3,160}?):
 """A lead-in at the start of a line: no digit outside brackets (a digit is a dose or a band), a bracketed aside may
 hold one ("Loại bỏ tái phát ở người … (ít nhất có 6 lần tái phát/năm): Uống 800 mg/ngày")."""
 _OPENING = re.compile(r"^[^\d]{0,200}")
-MAX_OPENING_WORDS = 25
+MAX_OPENING_WORDS = 40
+"""Long enough for a sentence that lists the cases it is for before its dose ("Trong trường hợp cấp tính, cần sử dụng
+ngay … như nhồi máu cơ tim, nhồi máu não, cơn đau thắt ngực không ổn định, dùng liều nạp 150 - 300 mg": at 25 words
+the angina was cut off, and 'đau thắt ngực' named no indication)."""
 
 
 def inline_leadin(line: RegimenLine) -> str | None:
@@ -625,6 +629,10 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
     if needs_value:
         # Renal impairment, value not given: every adjustment line (and a question for the value).
         chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
+    if patient.indication and not unmatched:
+        # A line giving several doses, each in a sentence naming its own case (aspirin's long-term prevention and
+        # acute loading dose): the sentence the question names (core.dosage.purpose_sentences).
+        chosen = [part for line in chosen for part in purpose_sentences(line, patient.indication)]
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      other_bands=other_bands, indication_unmatched=unmatched)
 
