@@ -32,6 +32,7 @@ from core.dosage.indication import (
 )
 from core.dosage.lines import dose_quantities
 from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
+from core.dosage.pregnancy import for_pregnancy
 from core.dosage.purpose_sentences import purpose_sentences
 from core.text import fold
 
@@ -347,6 +348,8 @@ def context_admits(line: RegimenLine, patient: Patient) -> bool:
         return False
     if not immune_admits(line, patient):
         return False
+    if for_pregnancy(line) and not patient.pregnant:
+        return False  # the pregnant women's line ("Ở phụ nữ mang thai: 15 mg/kg/lần") is hers only
     if not patient.renal and line.kind != "exclusion" and _DIALYSIS.search(fold(" ".join((*line.path, line.text)))):
         # A line for patients on dialysis ("Người bệnh thẩm tách máu: …") is a renal patient's, whatever lead-in it
         # was read under.
@@ -591,6 +594,8 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         chosen = kept
     elif not patient.indication and patient.population == "pediatric":
         chosen = without_other_indications(chosen)
+    if patient.pregnant:
+        chosen = _pregnant_lines_replace(chosen)
     chosen, regimen = admit_renal_hepatic(chosen, regimen, patient)
     referred = adult_lines_referred(tree, chosen, patient)
     if referred and patient.indication:
@@ -635,6 +640,14 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         chosen = [part for line in chosen for part in purpose_sentences(line, patient.indication)]
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      other_bands=other_bands, indication_unmatched=unmatched)
+
+
+def _pregnant_lines_replace(chosen: list[RegimenLine]) -> list[RegimenLine]:
+    """A pregnant patient, and the book gives pregnant women their own dose under lead-ins she is under: the other
+    doses under the same lead-ins ("Ở người có khả năng miễn dịch: 5 mg/kg/lần" beside "Ở phụ nữ mang thai: 15
+    mg/kg/lần") are other patients'."""
+    groups = {_group(line) for line in chosen if for_pregnancy(line) and _dosed(line)}
+    return [line for line in chosen if for_pregnancy(line) or not _dosed(line) or _group(line) not in groups]
 
 
 def _newborn_band_holds(line: RegimenLine, patient: Patient) -> bool:
