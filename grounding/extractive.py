@@ -275,9 +275,10 @@ class ExtractiveGenerator:
                 for line in selection.other_bands:
                     path = " › ".join(line.path)
                     words = band_words(line)
-                    claims.insert(at, Claim(text=clean(f"{path}: {words}" if path else words),
-                                            citations=tree.citations(line)))
-                    at += 1
+                    text = f"{path}: {words}" if path and words else path or words
+                    if text and all(text != c.text for c in claims):
+                        claims.insert(at, Claim(text=clean(text), citations=tree.citations(line)))
+                        at += 1
                 notices.append(OTHER_BAND_PREAMBLE)
             elif quoted and selection.no_band:
                 notices.append(NO_BAND_PREAMBLE if request.population == "pediatric" else GENERAL_ONLY_PREAMBLE)

@@ -528,6 +528,12 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         named = any(indication_key(line) for line in candidates)
         candidates, matched = narrow_to_indication(candidates, patient.indication, patient)
         unmatched = not matched and named
+        other_population = _other_population_lines(tree, patient) if unmatched else []
+        if other_population:
+            # The book doses the indication asked for the other population only (H. pylori for adults, asked for a
+            # child): said so with those lines' lead-ins, no dose — neither theirs nor another indication's.
+            return Selection(lines=[line for line in candidates if line.kind == "note" and not indication_key(line)],
+                             no_band=True, other_bands=other_population)
     else:
         unmatched = False
     elderly_lines = [line for line in candidates if _elderly_line(line)] if patient.elderly else []
@@ -640,6 +646,20 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         chosen = [part for line in chosen for part in purpose_sentences(line, patient.indication)]
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      other_bands=other_bands, indication_unmatched=unmatched)
+
+
+def _other_population_lines(tree: DosageTree, patient: Patient) -> list[RegimenLine]:
+    """The dose lines of the other population (adult ↔ child) under an indication the question names fully, on the
+    patient's route when known: the book doses that indication for them only."""
+    if patient.population is None or not patient.indication:
+        return []
+    other = "adult" if patient.population == "pediatric" else "pediatric"
+    lines = [line for line in tree.lines if line.population == other and _dosed(line) and indication_key(line)
+             and not (patient.route and line.routes and patient.route not in line.routes)
+             and not line.context.renal and not line.context.hepatic]
+    scores = indication_scores(lines, patient.indication)
+    best = max(scores.values(), default=0)
+    return [line for line in lines if best >= FULL and scores.get(indication_key(line)) == best]
 
 
 def _pregnant_lines_replace(chosen: list[RegimenLine]) -> list[RegimenLine]:
