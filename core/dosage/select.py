@@ -528,7 +528,11 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         named = any(indication_key(line) for line in candidates)
         candidates, matched = narrow_to_indication(candidates, patient.indication, patient)
         unmatched = not matched and named
-        other_population = _other_population_lines(tree, patient) if unmatched else []
+        # (Only when the patient has no general dose either: the book's usual dose for them is then the answer,
+        # under the notice, as for any indication it does not name.)
+        general_dose = any(_dosed(line) and not indication_key(line) and not is_renal_line(line)
+                           and not line.context.hepatic for line in candidates)
+        other_population = _other_population_lines(tree, patient) if unmatched and not general_dose else []
         if other_population:
             # The book doses the indication asked for the other population only (H. pylori for adults, asked for a
             # child): said so with those lines' lead-ins, no dose — neither theirs nor another indication's.
