@@ -93,7 +93,8 @@ def children_of_a_line(draw: st.DrawFn) -> tuple[int, Patient]:
     age = draw(_within(line.band.age_months, 1, 18 * 12 - 1))
     weight = draw(_within(line.band.weight_kg, 3, 80))
     # The line's own route: with no route, the engine asks it when the indication is dosed on several (routes_for).
-    route = draw(st.sampled_from(list(line.routes) or [None]))
+    routes: list[str | None] = list(line.routes) or [None]
+    route = draw(st.sampled_from(routes))
     # Any lead-in of the section: one of another band may name the child's indication better than their own does.
     labels = sorted({label for other in _trees()[index].lines for label in indication_key(other)})
     asked = draw(st.sampled_from(labels))
