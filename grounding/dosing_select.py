@@ -193,7 +193,7 @@ def patient_of_request(request: GenerationRequest) -> Patient:
     patient = patient_in_context(request.population, request.age_months, request.weight_kg, request.route,
                                  request.condition, request.renal, request.hepatic, request.query)
     return replace(patient, conditions=stated_conditions(request.condition, request.comorbidities,
-                                                         request.taking))
+                                                         request.taking), pregnant=bool(request.pregnant))
 
 
 def stated_conditions(condition: str | None, comorbidities: Sequence[str] = (),

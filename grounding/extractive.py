@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from core.budget import RequestBudget
 from core.corpus import Chunk
@@ -21,7 +22,7 @@ from core.sentence_match import asked_words, asks_administration, best_matches, 
 from core.text import fold, states_phrase
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
-from grounding.patient_safety import CONDITIONAL_NOTICE, SAFETY_FIRST_PREAMBLE, patient_safety
+from grounding.patient_safety import CONDITIONAL_NOTICE, SAFETY_FIRST_PREAMBLE, is_comorbidity, patient_safety
 from grounding.question_focus import MAX_FOCUSED, focus
 from grounding.sentences import clean, lines, sentences
 
@@ -240,6 +241,12 @@ class ExtractiveGenerator:
             notices.append(CONDITIONAL_NOTICE)
         for tree in trees:
             selection = select_lines(tree.tree, patient)
+            named = patient.indication
+            if selection.indication_unmatched and is_comorbidity(patient.indication, safety, tree.tree.text):
+                # The condition stated is the patient's comorbidity (a caution names it, quoted first), not an
+                # indication the book doses: their lines as for a question naming none.
+                named = None
+                selection = select_lines(tree.tree, replace(patient, indication=None))
             if selection.exclusions:
                 claims += [self._quote(tree, line) for line in selection.exclusions]
                 notices.append(EXCLUDED_PREAMBLE)
@@ -268,13 +275,14 @@ class ExtractiveGenerator:
                 for line in selection.other_bands:
                     path = " › ".join(line.path)
                     words = band_words(line)
-                    claims.insert(at, Claim(text=clean(f"{path}: {words}" if path else words),
-                                            citations=tree.citations(line)))
-                    at += 1
+                    text = f"{path}: {words}" if path and words else path or words
+                    if text and all(text != c.text for c in claims):
+                        claims.insert(at, Claim(text=clean(text), citations=tree.citations(line)))
+                        at += 1
                 notices.append(OTHER_BAND_PREAMBLE)
             elif quoted and selection.no_band:
                 notices.append(NO_BAND_PREAMBLE if request.population == "pediatric" else GENERAL_ONLY_PREAMBLE)
-            if quoted and not patient.indication and len(dosed_indications(lines)) > 1:
+            if quoted and not named and len(dosed_indications(lines)) > 1:
                 # No indication named and the patient's doses differ by indication (aciclovir's child infusion: 250
                 # mg/m2 for HSV/VZV, 500 mg/m2 for encephalitis): each is labelled, and the reply says to pick one —
                 # none of them is this patient's dose until the indication is known.

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from core.corpus import Chunk
 from core.dosage.bands import hepatic_grade, impairment_grades, read_band
+from core.dosage.indication import parts_of
 from core.dosage.lines import dose_quantities, excludes
 from core.dosage.model import Band, Patient
 from core.dosage.select import band_admits, indication_words
@@ -77,6 +78,9 @@ class PatientSafety:
     """The contexts ("renal", "hepatic") `adjustments` are for."""
     excluded_by_age: bool = False
     """The excluding sentence is a child's age/weight exclusion (not a contraindication of a condition)."""
+    named_conditions: set[str] = field(default_factory=set)
+    """The stated conditions (`Patient.conditions`) a contraindication or caution sentence names: the patient's
+    comorbidities as the book treats them (see `is_comorbidity`)."""
     conditional: bool = False
     """A quoted contraindication names the patient's context or group together with a condition the patient is
     not known to have ("Phối hợp với colchicin ở người bệnh suy thận" for a renal patient who takes no colchicine):
@@ -352,8 +356,10 @@ def patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: boo
                 # A condition the user stated ("sa sút trí tuệ", "bệnh Parkinson") that a contraindication or caution
                 # names: that sentence is this patient's (the book's warning for elderly patients with dementia
                 # given an antipsychotic; "Bệnh Parkinson." in Chống chỉ định means no dose).
-                named = section in ("chong_chi_dinh", "than_trong") and any(
-                    _takes_or_has(sentence, c) for c in conditions)
+                named_now = [c for c in conditions if _takes_or_has(sentence, c)] \
+                    if section in ("chong_chi_dinh", "than_trong") else []
+                named = bool(named_now)
+                result.named_conditions.update(named_now)
                 continued = list(previous) if not stated and _continues(previous, sentence) else []
                 if continued:
                     sentence_for_band = f"{lead} {sentence}"  # the grade/band of the sentence it continues
@@ -387,6 +393,19 @@ def patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: boo
                     result.adjustments.append(claim)
                     result.adjusts.update(dose_for)
     return result
+
+
+def is_comorbidity(indication: str | None, safety: PatientSafety, dosage_text: str) -> bool:
+    """The condition a dose question states is the patient's comorbidity, not what the dose is for: a caution or
+    contraindication names it ("Liều haloperidol uống cho người cao tuổi bị sa sút trí tuệ": the warning for elderly
+    patients with dementia) and the dosage section never does (aspirin's "Chỉ dùng trong bệnh Kawasaki" makes Kawasaki
+    what the child's dose is for, whatever a caution says). The caller treats it so only when no dosage lead-in names
+    it — then the dose is chosen as for a question naming no indication (the elderly line)."""
+    if not indication:
+        return False
+    parts = [indication, *parts_of(indication)]
+    named = indication in safety.named_conditions or all(p in safety.named_conditions for p in parts[1:] or [""])
+    return named and not any(names_condition_or_variant(dosage_text, p) for p in parts)
 
 
 def child_terms(text: str) -> bool:

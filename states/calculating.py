@@ -39,7 +39,8 @@ def patient_of(frame: QueryFrame) -> Patient:
     return replace(patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route,
                                       frame.condition, frame.renal, frame.hepatic,
                                       f"Tuổi thai: {frame.gestation}" if frame.gestation else ""),
-                   conditions=stated_conditions(frame.condition, frame.comorbidities, frame.unknown_drugs))
+                   conditions=stated_conditions(frame.condition, frame.comorbidities, frame.unknown_drugs),
+                   pregnant=bool(frame.pregnant))
 
 
 def applicable(frame: QueryFrame, evidence: Sequence[Chunk], answer: Answer | None) -> tuple[list[Selected], list[str]]:

@@ -31,7 +31,7 @@ from grounding.dosing_select import (
     stated_conditions,
     trees_by_drug,
 )
-from grounding.patient_safety import patient_safety
+from grounding.patient_safety import is_comorbidity, patient_safety
 from states.frame import QueryFrame
 
 
@@ -125,7 +125,13 @@ def indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame) -> lis
     patient = patient_of(frame.population, frame.age_months, frame.weight_kg, frame.route, None,
                          f"{context} {person}".strip())
     if frame.condition:
-        return _unmatched_indications(evidence, frame, patient)
+        if not all(is_comorbidity(frame.condition, safety, tree.tree.text) for tree in trees_by_drug(evidence)):
+            return _unmatched_indications(evidence, frame, patient)
+        # A comorbidity a caution names ("sa sút trí tuệ"): asked about as a question naming no indication — unless a
+        # dosage lead-in names it too, when it is the indication after all and there is nothing to ask.
+        asked = replace(patient, indication=frame.condition)
+        if any(not select_lines(tree.tree, asked).indication_unmatched for tree in trees_by_drug(evidence)):
+            return []
     found: list[str] = []
     for tree in trees_by_drug(evidence):
         for line in select_lines(tree.tree, patient).lines:

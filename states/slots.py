@@ -581,6 +581,9 @@ MAX_INDICATION_RUNS = 4
 NURSING_INFANT_MONTHS = 36
 """An age under three years in a breastfeeding turn is the nursing child's, not the mother's."""
 _PHASE_WORDS = re.compile(r"\b(?:dang|con) sot\b")
+_LOW_DOSE = re.compile(r"\blieu (?:thap|nho)\b")
+"""(Folded.) "aspirin liều thấp": how much, not what for — "liều" alone was taken out and "thấp" left at the head of
+the indication ("thấp để phòng nhồi máu cơ tim" matched no lead-in, and the machine asked which one)."""
 _SEVERITY_AFTER = re.compile(r"\b(muc do|nhiem khuan|nhiem trung|the|dot|benh|trieu chung)\s+(nhe|vua|nang)\b")
 
 
@@ -628,7 +631,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
         wipe(start, end)
     terms = [m.span() for m in TERMS_FOLDING_TO_CHILD.finditer(folded)]
     for pattern in (*GESTATION_PHRASES, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC,
-                    _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED, SAME_ILLNESS_SAID):
+                    _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED, SAME_ILLNESS_SAID, _LOW_DOSE):
         for m in pattern.finditer(folded):
             if pattern is CHAT_CHILD and any(a <= m.start() < b for a, b in terms):
                 continue  # "viêm thận bể thận", "rung nhĩ": the term's own word, not a child's

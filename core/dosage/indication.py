@@ -80,6 +80,12 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # Long-term, as the book writes it ("dự phòng dài hạn") and as users do ("lâu dài", "dài ngày").
     (r"lâu dài|dài hạn|dài ngày|lâu năm", "dàihạn"),
     (r"sau (?:khi )?mổ", "sau phẫu thuật"),
+    # Antiplatelet use as users and the book name it: "chống/kháng (kết|ngưng) tập tiểu cầu", "chống tiểu cầu" are the
+    # book's "Ức chế kết tập tiểu cầu" (one word, so "chống ngưng tập" is not a near miss of it). "Liều thấp" says how
+    # much, not what for ("aspirin liều thấp để phòng nhồi máu cơ tim").
+    (r"(?:(?:ức chế|chống|kháng) )?(?:kết|ngưng|ngưng kết) tập(?: tiểu cầu)?|(?:chống|kháng) tiểu cầu",
+     "kếttậptiểucầu"),
+    (r"liều (?:thấp|nhỏ)", " "),
     (r"(?:giảm|hạ|cắt)(?: cơn)? sốt|sốt cao", "sốt"),
     (r"(?:giảm|cắt)(?: cơn)? đau", "đau"),
     # An ache is pain: "nhức đầu" is the book's "đau đầu" (a symptom at a site, under "Đau, sốt").
@@ -360,7 +366,10 @@ def _score(wanted: str, labels: Sequence[str], openings: Iterable[str]) -> int:
         return FULL + len(asked & book)
     # A lead-in naming several indications ("Nhiễm HSV … và VZV …") is named by a question naming one of them.
     named_by_user = any(label <= asked for label in (*per_label, *alternative))
-    named_by_book = asked <= book
+    # A symptom at a body site ("đau đầu") is named by the book only through a lead-in made of symptoms (below): the
+    # words of a long opening ("… phác đồ trị liệu ban đầu như …, cơn đau thắt ngực …") hold "đau" and "đầu" apart.
+    at_site = bool(asked & symptoms) and asked - symptoms <= _SITES[folded]
+    named_by_book = asked <= book and not at_site
     if named_by_user or named_by_book:
         return FULL + len(asked & book) + (VERBATIM if _verbatim(wanted, labels, folded=folded) else 0) + (
             EQUAL if any(label == asked for label in (*per_label, *alternative)) else 0)

@@ -103,6 +103,8 @@ class Patient:
     route: str | None = None
     indication: str | None = None
     """The condition as the user wrote it (folded match against the indication path)."""
+    pregnant: bool = False
+    """The patient said she is pregnant: the book's lines for pregnant women are hers (core.dosage.pregnancy)."""
     immunocompromised: bool | None = None
     """Stated immune status: True "suy giảm miễn dịch", False "miễn dịch bình thường", None not stated."""
     renal_ml_min: float | None = None

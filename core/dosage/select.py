@@ -32,6 +32,8 @@ from core.dosage.indication import (
 )
 from core.dosage.lines import dose_quantities
 from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
+from core.dosage.pregnancy import for_pregnancy
+from core.dosage.purpose_sentences import purpose_sentences
 from core.text import fold
 
 ADULT_AGE_MONTHS = 18 * 12
@@ -80,7 +82,10 @@ _INLINE_LEADIN = re.compile(r"^(?!\()((?:[^:;.\d()]|\([^():;]{0,80}\)){3,160}?):
 """A lead-in at the start of a line: no digit outside brackets (a digit is a dose or a band), a bracketed aside may
 hold one ("Loại bỏ tái phát ở người … (ít nhất có 6 lần tái phát/năm): Uống 800 mg/ngày")."""
 _OPENING = re.compile(r"^[^\d]{0,200}")
-MAX_OPENING_WORDS = 25
+MAX_OPENING_WORDS = 40
+"""Long enough for a sentence that lists the cases it is for before its dose ("Trong trường hợp cấp tính, cần sử dụng
+ngay … như nhồi máu cơ tim, nhồi máu não, cơn đau thắt ngực không ổn định, dùng liều nạp 150 - 300 mg": at 25 words
+the angina was cut off, and 'đau thắt ngực' named no indication)."""
 
 
 def inline_leadin(line: RegimenLine) -> str | None:
@@ -343,6 +348,8 @@ def context_admits(line: RegimenLine, patient: Patient) -> bool:
         return False
     if not immune_admits(line, patient):
         return False
+    if for_pregnancy(line) and not patient.pregnant:
+        return False  # the pregnant women's line ("Ở phụ nữ mang thai: 15 mg/kg/lần") is hers only
     if not patient.renal and line.kind != "exclusion" and _DIALYSIS.search(fold(" ".join((*line.path, line.text)))):
         # A line for patients on dialysis ("Người bệnh thẩm tách máu: …") is a renal patient's, whatever lead-in it
         # was read under.
@@ -521,6 +528,16 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         named = any(indication_key(line) for line in candidates)
         candidates, matched = narrow_to_indication(candidates, patient.indication, patient)
         unmatched = not matched and named
+        # (Only when the patient has no general dose either: the book's usual dose for them is then the answer,
+        # under the notice, as for any indication it does not name.)
+        general_dose = any(_dosed(line) and not indication_key(line) and not is_renal_line(line)
+                           and not line.context.hepatic for line in candidates)
+        other_population = _other_population_lines(tree, patient) if unmatched and not general_dose else []
+        if other_population:
+            # The book doses the indication asked for the other population only (H. pylori for adults, asked for a
+            # child): said so with those lines' lead-ins, no dose — neither theirs nor another indication's.
+            return Selection(lines=[line for line in candidates if line.kind == "note" and not indication_key(line)],
+                             no_band=True, other_bands=other_population)
     else:
         unmatched = False
     elderly_lines = [line for line in candidates if _elderly_line(line)] if patient.elderly else []
@@ -587,6 +604,8 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         chosen = kept
     elif not patient.indication and patient.population == "pediatric":
         chosen = without_other_indications(chosen)
+    if patient.pregnant:
+        chosen = _pregnant_lines_replace(chosen)
     chosen, regimen = admit_renal_hepatic(chosen, regimen, patient)
     referred = adult_lines_referred(tree, chosen, patient)
     if referred and patient.indication:
@@ -625,8 +644,34 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
     if needs_value:
         # Renal impairment, value not given: every adjustment line (and a question for the value).
         chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
+    if patient.indication and not unmatched:
+        # A line giving several doses, each in a sentence naming its own case (aspirin's long-term prevention and
+        # acute loading dose): the sentence the question names (core.dosage.purpose_sentences).
+        chosen = [part for line in chosen for part in purpose_sentences(line, patient.indication)]
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      other_bands=other_bands, indication_unmatched=unmatched)
+
+
+def _other_population_lines(tree: DosageTree, patient: Patient) -> list[RegimenLine]:
+    """The dose lines of the other population (adult ↔ child) under an indication the question names fully, on the
+    patient's route when known: the book doses that indication for them only."""
+    if patient.population is None or not patient.indication:
+        return []
+    other = "adult" if patient.population == "pediatric" else "pediatric"
+    lines = [line for line in tree.lines if line.population == other and _dosed(line) and indication_key(line)
+             and not (patient.route and line.routes and patient.route not in line.routes)
+             and not line.context.renal and not line.context.hepatic]
+    scores = indication_scores(lines, patient.indication)
+    best = max(scores.values(), default=0)
+    return [line for line in lines if best >= FULL and scores.get(indication_key(line)) == best]
+
+
+def _pregnant_lines_replace(chosen: list[RegimenLine]) -> list[RegimenLine]:
+    """A pregnant patient, and the book gives pregnant women their own dose under lead-ins she is under: the other
+    doses under the same lead-ins ("Ở người có khả năng miễn dịch: 5 mg/kg/lần" beside "Ở phụ nữ mang thai: 15
+    mg/kg/lần") are other patients'."""
+    groups = {_group(line) for line in chosen if for_pregnancy(line) and _dosed(line)}
+    return [line for line in chosen if for_pregnancy(line) or not _dosed(line) or _group(line) not in groups]
 
 
 def _newborn_band_holds(line: RegimenLine, patient: Patient) -> bool:

@@ -92,7 +92,9 @@ def children_of_a_line(draw: st.DrawFn) -> tuple[int, Patient]:
     index, line = draw(st.sampled_from(lines))
     age = draw(_within(line.band.age_months, 1, 18 * 12 - 1))
     weight = draw(_within(line.band.weight_kg, 3, 80))
-    route = draw(st.sampled_from([None, *line.routes]))
+    # The line's own route: with no route, the engine asks it when the indication is dosed on several (routes_for).
+    routes: list[str | None] = list(line.routes) or [None]
+    route = draw(st.sampled_from(routes))
     # Any lead-in of the section: one of another band may name the child's indication better than their own does.
     labels = sorted({label for other in _trees()[index].lines for label in indication_key(other)})
     asked = draw(st.sampled_from(labels))
@@ -114,4 +116,24 @@ def test_a_child_with_a_line_of_their_band_for_the_indication_asked_is_never_lef
     selection = select(tree, patient)
     assume(not selection.exclusions)
     assert any(line.kind == "regimen" for line in selection.lines), (indication, [line.text[:60] for line in own])
+    assert not selection.other_bands
+
+
+# --- an indication the book doses for the other population only -----------------------------------------------
+
+ADULT_ONLY = ("Uống: Nhiễm khuẩn tai: Người lớn: 500 mg/lần, 3 lần/ngày. Trẻ em: 30 mg/kg/ngày chia 3 lần. "
+              "Nhiễm vi khuẩn W: Người lớn: 1 g/lần, 2 lần/ngày trong 7 ngày.")
+
+
+def test_an_indication_dosed_for_adults_only_gives_a_child_that_lead_in_and_no_dose() -> None:
+    selection = select(parse_dosage(ADULT_ONLY), Patient(**CHILD_10Y, route="oral",  # type: ignore[arg-type]
+                                                         indication="nhiễm vi khuẩn W"))
+    assert [line.path[-1] for line in selection.other_bands] == ["Người lớn"]
+    assert not [line for line in selection.lines if line.kind == "regimen"]
+    assert not selection.indication_unmatched  # nothing to ask: the book names the indication, for adults only
+
+
+def test_a_child_whose_indication_the_book_does_not_name_is_still_asked_or_shown_under_the_notice() -> None:
+    selection = select(parse_dosage(ADULT_ONLY), Patient(**CHILD_10Y, route="oral",  # type: ignore[arg-type]
+                                                         indication="viêm màng não"))
     assert not selection.other_bands
