@@ -185,6 +185,11 @@ def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found:
         listed = [names.display(d) for d in frame.listed]
         return Question(text=f"Bạn hỏi về thuốc nào trong các thuốc vừa nêu ({', '.join(listed)})?",
                         quick_replies=listed, missing=["drug"])
+    if reason == "no_drug" and frame.shorthand_of:
+        # "cef" begins Cefalexin and Ceftriaxon: which one is asked, never guessed.
+        options = [names.display(d) for d in frame.shorthand_of]
+        return Question(text=f"\"{frame.shorthand}\" có thể là {', '.join(options[:-1])} hoặc {options[-1]}. Bạn hỏi về "
+                             "thuốc nào?", quick_replies=options, missing=["drug"])
     if reason == "no_drug":
         return Question(text="Bạn muốn hỏi về thuốc nào? Vui lòng cho biết tên thuốc (tên gốc hoặc biệt dược).",
                         missing=["drug"])

@@ -72,6 +72,10 @@ class QueryFrame(BaseModel):
     listed: list[str] = Field(default_factory=list)
     """The drugs a condition → drug answer listed, in order (set when that answer is composed): "thuốc đó" in the
     next turn is the one drug listed, or one of them (asked, the listed drugs as quick replies)."""
+    shorthand: str | None = None
+    """A drug shorthand of the turn that begins several drugs' names ("cef"), as typed: asked, never guessed."""
+    shorthand_of: list[str] = Field(default_factory=list)
+    """The drugs `shorthand` may mean (the question's quick replies)."""
     notes: list[str] = Field(default_factory=list)
     """What this turn's reply must say before anything else: a converted unit, a corrected or rejected value,
     the person the answer is now about. Set anew every turn, never carried."""
