@@ -174,7 +174,10 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     if prior is None:
         return _checked(new, None, None, notes, text)
     if prior.turn_type in _NEVER_MERGED and prior.kept is not None and new.turn_type not in _NEVER_MERGED:
-        # The question kept across "cảm ơn": the person check below must see its patient.
+        # The question kept across "cảm ơn": the person check below must see its patient. A question still awaiting
+        # its answer then ("bé 5 tuổi" … "cảm ơn" … "18 kg") is answered as it would have been before the thanks.
+        if pending is None and prior.kept_pending is not None:
+            pending = Pending.model_validate(prior.kept_pending)
         prior = QueryFrame.model_validate(prior.kept)
     prior = prior.model_copy(update={"notes": []})
     new = _bare_number_answer(new, pending, text, notes)
@@ -318,7 +321,9 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
     if new.turn_type in _NEVER_MERGED and _carries_question(prior) and not (new.drugs or new.unknown_drugs):
         # "cảm ơn bạn nhiều" between two questions: the reply is smalltalk, but the conversation's question and
         # patient stay for the next follow-up ("thế còn em nó 3 tuổi?"). Never merged INTO the question.
-        return new.model_copy(update={"kept": _resting(prior).model_dump()})
+        kept_pending = pending.model_dump() if pending is not None else (
+            prior.kept_pending if prior.turn_type in _NEVER_MERGED else None)
+        return new.model_copy(update={"kept": _resting(prior).model_dump(), "kept_pending": kept_pending})
     if new.turn_type in _NEVER_MERGED or new.turn_type in _LOOKUPS:
         return new
     if prior.turn_type in _NEVER_MERGED and not prior.non_human:

@@ -236,7 +236,10 @@ class RulesUnderstander:
                 fields["population"] = kin.population  # "his dad": an adult, as "bố nó" is
             return _frame(turn_type="drug_overview", confidence=0.4, **fields)
 
-        if not drugs and _looks_english(folded, text):
+        # "a nham, be 23kg" (à nhầm, bé 23 kg) typed without diacritics has "a" and "be" in it: an answer giving a
+        # patient value to a pending question is Vietnamese, not an English sentence to decline.
+        answers_a_value = (awaiting_answer or follows) and (slots.age_months is not None or slots.weight_kg is not None)
+        if not drugs and not answers_a_value and _looks_english(folded, text):
             # An English sentence naming no formulary drug ("Ignore all previous instructions …") is not a
             # formulary question: its capitalised words are not unknown drug names.
             return _frame(turn_type="out_of_scope", confidence=0.7)
