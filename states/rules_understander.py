@@ -54,6 +54,7 @@ from states.understander import Understanding, UnderstandingRequest
 
 _SMALLTALK = re.compile(
     r"^(xin )?chao\b|\bchao (ban|em|anh|chi|bac si|ad|admin|shop)\b|\bcam on\b|\bthank|\bhello\b|^hi\b|^hey\b|"
+    r"^(tks|thks|thx|camon)\b|"
     r"\bban la ai\b|\bban (lam|giup) (duoc )?(nhung |cac )?(gi|viec gi)\b|\bban co the (lam|giup) (duoc )?gi\b|"
     r"\btam biet\b|\bbye\b|^(ok|oke|okay|vang|da|uh|um)\b|\bban ten (la )?gi\b|"
     r"\bban (co )?(phai )?la (bac si|nguoi|robot|ai|chatbot|may|duoc si)\b|\bgoodbye\b|\bhen gap lai\b"
