@@ -218,6 +218,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     elif merged is not new and merged.person is None and prior.person is not None and \
             merged.turn_type not in _NEVER_MERGED:
         merged = merged.model_copy(update={"person": prior.person})
+    merged = _route_refused(merged, text, notes)
     merged = _disowned(merged, new, text, notes)
     merged = _phase_now(merged, prior, text)
     merged = _severity_now(merged, prior, text)
@@ -292,6 +293,20 @@ def _severity_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     word = "nặng" if "severe" in said else "nhẹ"
     base = _SEVERITY_IN.sub("", merged.condition).strip(" ,")
     return merged.model_copy(update={"condition": f"{base} {word}".strip()})
+
+
+def _route_refused(merged: QueryFrame, text: str, notes: list[str]) -> QueryFrame:
+    """"bé bị nôn không uống được thì sao" after the oral dose: the route carried is one the patient cannot take, so
+    it is not kept (the oral dose was given again); the dose path asks among the routes the book gives."""
+    from states.slots import negated_routes  # the slot parser reads only this turn's words
+
+    if merged.route is None or merged.route not in negated_routes(fold(normalize(text))):
+        return merged
+    subject = merged.person or ("bé" if merged.population != "adult" else "người bệnh")
+    label = ROUTE_LABELS_VI.get(merged.route, merged.route).lower()
+    notes.append(f"{subject[:1].upper() + subject[1:]} không dùng được đường {label}: tôi không đưa liều đường "
+                 f"{label}.")
+    return merged.model_copy(update={"route": None, "route_family": None})
 
 
 def _disowned(merged: QueryFrame, new: QueryFrame, text: str, notes: list[str]) -> QueryFrame:
