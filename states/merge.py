@@ -20,7 +20,7 @@ import re
 
 from core.dosage.indication import severities, stated_severity
 from core.text import fold, normalize
-from core.vocabulary import POPULATION_LABELS_VI, ROUTE_LABELS_VI, SAME_ILLNESS
+from core.vocabulary import INJECTION_ROUTES, POPULATION_LABELS_VI, ROUTE_LABELS_VI, SAME_ILLNESS
 from states.clarify import format_age, format_number
 from states.conditions import PHASE_SAID, condition_in_drug_turn, is_ambiguous_condition
 from states.english_person import english_person
@@ -819,6 +819,10 @@ def _corrections(merged: QueryFrame, prior: QueryFrame) -> list[str]:
         # "à không, đường uống" after the rectal dose: the reply opens with the route it now gives.
         said.append(f"Đã đổi đường dùng: {ROUTE_LABELS_VI.get(merged.route, merged.route)} (thay cho "
                     f"{ROUTE_LABELS_VI.get(prior.route, prior.route)}).")
+    elif prior.route and merged.route is None and merged.route_family == "injection" and \
+            prior.route not in INJECTION_ROUTES:
+        # "ý tôi là đường tiêm": which injection is for the dosage evidence to settle; the change is said now.
+        said.append(f"Đã đổi đường dùng: đường tiêm (thay cho {ROUTE_LABELS_VI.get(prior.route, prior.route)}).")
     if prior.renal and merged.renal and fold(merged.renal) != fold(prior.renal):
         said.append(f"Đã sửa chức năng thận: {merged.renal} (thay cho {prior.renal}).")
     return said

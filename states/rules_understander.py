@@ -38,6 +38,7 @@ from states.english import ENGLISH_ONLY, english_patient, english_section, looks
 from states.english_person import english_person
 from states.followup import has_anaphora, is_elliptical, is_substitution, opens_elliptically
 from states.frame import QueryFrame
+from states.merge import is_correction
 from states.next_indication import (
     INDICATION_SECTIONS,
     LOOKUPS,
@@ -328,9 +329,11 @@ class RulesUnderstander:
         if carried is not None:
             return _frame(turn_type="drug_attribute", section_key=carried, confidence=0.55, **base)
 
-        if slots.any_patient_value() and (slots.route is None or len(folded.split()) <= 4 or is_elliptical(text)):
-            # "18 kg", "5 tuổi", "Người lớn", "Uống": a slot answer; only dosing needs these slots.
-            # Standing alone it still names no drug (the machine asks which one).
+        if slots.any_patient_value() and (slots.route is None or len(folded.split()) <= 4 or is_elliptical(text)
+                                          or is_correction(text)):
+            # "18 kg", "5 tuổi", "Người lớn", "Uống": a slot answer; only dosing needs these slots. "à nhầm, đặt hậu
+            # môn" corrects the route (it was declined as out of scope). Standing alone it still names no drug (the
+            # machine asks which one).
             return _frame(turn_type="dosing_calc", confidence=0.6, **base)
         if slots.renal or slots.hepatic:
             # "nếu ClCr 40 thì sao", "à nhầm, ClCr 50 chứ", "nếu phải chạy thận nhân tạo thì sao?": the patient's
