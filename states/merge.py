@@ -448,7 +448,9 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
 def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
     """"nó uống chung với amlodipin được không" after simvastatin: "nó" is simvastatin, and the question is
     the interaction of the two — never amlodipin's whole interaction list."""
-    if not (new.drugs and prior.drugs and has_anaphora(text)) or set(new.drugs) & set(prior.drugs):
+    if not (new.drugs and prior.drugs) or set(new.drugs) & set(prior.drugs):
+        return None
+    if not has_anaphora(text) and not _partner_after_with(new, text):
         return None
     if new.section_key != "tuong_tac_thuoc" and new.turn_type != "interaction" and not re.search(
             r"\b(voi|cung|chung|kem|phoi hop|ket hop)\b", fold(text)):
@@ -456,6 +458,24 @@ def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     drugs = list(dict.fromkeys([*prior.drugs[:1], *new.drugs]))
     return _settled(new.model_copy(update={"turn_type": "interaction", "section_key": "tuong_tac_thuoc",
                                            "drugs": drugs}), confidence=0.8)
+
+
+_WITH_PARTNER = re.compile(r"\b(?:uong|dung|xai|su dung|chung|cung|kem|phoi hop|ket hop)\s+voi\s+(?:thuoc\s+)?([a-z]+)")
+
+
+def _partner_after_with(new: QueryFrame, text: str) -> bool:
+    """"uống chung với amlodipin được không" after simvastatin, with no "nó": the one drug named is the partner
+    ("with X") of the drug discussed, whose pair is asked — not X's whole interaction list, which may never name the
+    first drug (and said nothing about it). "amlodipin tương tác với thuốc gì" names X as the subject: not this."""
+    if len(new.drugs) != 1 or (new.section_key != "tuong_tac_thuoc" and new.turn_type != "interaction"):
+        return False
+    m = _WITH_PARTNER.search(fold(normalize(text)))
+    if m is None:
+        return False
+    word, drug = m.group(1), fold(new.drugs[0].replace("_", " "))
+    # The word after "với" begins the drug's name (a shorthand, a typo at the end) or the name begins it.
+    return len(word) >= 4 and (drug.startswith(word[:4]) or word.startswith(drug[:4])) and \
+        not fold(normalize(text)).strip().startswith(word)
 
 
 def _substitute(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
