@@ -39,8 +39,8 @@ MAX_NGRAM = 4
 MIN_PREFIX_LEN = 4
 MIN_AMBIGUOUS_LEN = 3
 """A shorter token ("ce", "me") is too little of a name to offer candidates for."""
-MAX_AMBIGUOUS = 6
-"""More drugs than this behind one shorthand: too many to offer as quick replies (the name is asked instead)."""
+MAX_AMBIGUOUS = 30
+"""More drugs than this behind one shorthand: it is hardly a name (the machine asks for the drug as for none)."""
 _NAME_CUES = frozenset({"lieu", "thuoc", "uong", "dung", "voi", "cho", "chich", "tiem"})
 """Words before a drug name: "lieu met", "uong cef" — then a syllable-shaped token typed without diacritics in a
 turn without them may be the shorthand ("met"), not the word ("mệt")."""

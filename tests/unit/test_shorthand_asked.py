@@ -33,3 +33,11 @@ def test_the_conversations_drug_is_not_carried_over_an_ambiguous_shorthand() -> 
 def test_an_unambiguous_shorthand_resolves_and_clears_a_pending_shorthand() -> None:
     frame = _asked("liều para cho người lớn")
     assert frame.drugs == ["paracetamol"] and frame.shorthand is None
+
+
+def test_a_shorthand_of_many_drugs_asks_for_the_full_name_naming_some() -> None:
+    frame = QueryFrame(turn_type="dosing_calc", shorthand="cef",
+                       shorthand_of=["cefalexin", "ceftriaxon", "amlodipin", "paracetamol", "ibuprofen", "warfarin",
+                                     "digoxin"])
+    question = question_for("no_drug", frame, NAMES, [])
+    assert question.quick_replies == [] and "tên đầy đủ" in question.text and "Cefalexin" in question.text
