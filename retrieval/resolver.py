@@ -17,7 +17,8 @@ shorthand match and reported as unknown — "esomeprazol" is not omeprazol, "aci
 
 Chat shorthand ("para", "amox", "cipro"): a token left over that begins exactly one drug's generic name (INN,
 Vietnamese spelling or title synonym — not brands, which are many and overlap) resolves to that drug with a
-lower score; a token that begins several drugs' names resolves to none of them (never a guess between two).
+lower score; a token that begins several drugs' names resolves to none of them (never a guess between two), and
+is reported as `ambiguous` with those drugs, from three letters on ("cef", "met"), so that the machine asks which.
 """
 
 from __future__ import annotations
@@ -41,6 +42,13 @@ ACCEPT_SCORE = 88.0
 MIN_FUZZY_LEN = 5
 MAX_NGRAM = 4
 MIN_PREFIX_LEN = 4
+MIN_AMBIGUOUS_LEN = 3
+"""A shorter token ("ce", "me") is too little of a name to offer candidates for."""
+MAX_AMBIGUOUS = 30
+"""More drugs than this behind one shorthand: it is hardly a name (the machine asks for the drug as for none)."""
+_NAME_CUES = frozenset({"lieu", "thuoc", "uong", "dung", "voi", "cho", "chich", "tiem"})
+"""Words before a drug name: "lieu met", "uong cef" — then a syllable-shaped token typed without diacritics in a
+turn without them may be the shorthand ("met"), not the word ("mệt")."""
 PREFIX_SCORE = 80.0
 """Score of a shorthand (prefix) match: below any exact or fuzzy match, so a full name in the turn wins."""
 
@@ -87,11 +95,20 @@ class Candidate(BaseModel):
     """0–100; exact (folded) matches score 100."""
 
 
+class Shorthand(BaseModel):
+    """A token that begins the generic names of several drugs ("cef": cefalexin, ceftriaxon)."""
+
+    span: str
+    drug_ids: list[str]
+
+
 class ResolverResult(BaseModel):
     candidates: list[Candidate] = Field(default_factory=list)
     """Ranked best first, one per drug id, in the order the turn names them when scores tie."""
     unknown: list[str] = Field(default_factory=list)
     """Names that look like drug names but resolve to nothing above the acceptance threshold."""
+    ambiguous: list[Shorthand] = Field(default_factory=list)
+    """Shorthands that begin several drugs' generic names: asked, never resolved."""
 
     @property
     def drug_ids(self) -> list[str]:
@@ -230,7 +247,8 @@ class DrugResolver:
         claimed = _condition_words(tokens)
         known_elsewhere: list[tuple[int, str]] = []
         hits = self._exact_hits(text, tokens, claimed, known_elsewhere) + self._fuzzy_hits(text, tokens, claimed)
-        hits += self._prefix_hits(text, tokens, claimed)
+        ambiguous: list[Shorthand] = []
+        hits += self._prefix_hits(text, tokens, claimed, ambiguous)
         unknown = [span for _, span in sorted(known_elsewhere + self._unknown(tokens, claimed))]
         unknown = list(dict.fromkeys(unknown))
         best: dict[str, _Hit] = {}
@@ -241,6 +259,7 @@ class DrugResolver:
         return ResolverResult(
             candidates=[Candidate(drug_id=h.drug_id, matched=h.matched, span=h.span, score=h.score) for h in ranked],
             unknown=unknown,
+            ambiguous=ambiguous,
         )
 
     # ------------------------------------------------------------------------------------------ matching
@@ -318,21 +337,37 @@ class DrugResolver:
                 hits.append(_Hit(name.drug_id, name.display, i, i + 1, token.raw, round(score, 1)))
         return hits
 
-    def _prefix_hits(self, text: str, tokens: Sequence[_Token], claimed: list[bool]) -> list[_Hit]:
+    def _prefix_hits(self, text: str, tokens: Sequence[_Token], claimed: list[bool],
+                     ambiguous: list[Shorthand]) -> list[_Hit]:
         hits: list[_Hit] = []
+        typed_with_diacritics = any(t.has_diacritics for t in tokens)
         for i, token in enumerate(tokens):
             f = token.folded
-            if claimed[i] or len(f) < MIN_PREFIX_LEN or not f.isalpha() or token.has_diacritics \
-                    or is_vietnamese_word(f):
+            if claimed[i] or len(f) < MIN_AMBIGUOUS_LEN or not f.isalpha() or token.has_diacritics:
                 continue
+            if f in CLINICAL_TERMS or (token.raw.isupper() and len(f) <= 4):
+                continue  # "ACE", "NSAID": abbreviations, not a drug's shorthand
             following = tokens[i + 1].folded if i + 1 < len(tokens) else ""
             owners = {name.drug_id: name for key, name in self._generic
                       if key.startswith(f) and key != f and _shortens(f, key, following)}
-            if len(owners) == 1:
+            if len(owners) == 1 and len(f) >= MIN_PREFIX_LEN and not is_vietnamese_word(f):
                 name = next(iter(owners.values()))
                 claimed[i] = True
                 hits.append(_Hit(name.drug_id, name.display, i, i + 1, token.raw, PREFIX_SCORE))
+            elif 1 < len(owners) <= MAX_AMBIGUOUS and self._may_be_shorthand(tokens, i, typed_with_diacritics):
+                # Several drugs begin so ("cef", "met"): which one is asked — a guess is a wrong drug's dose.
+                claimed[i] = True
+                ambiguous.append(Shorthand(span=token.raw, drug_ids=sorted(owners)))
         return hits
+
+    @staticmethod
+    def _may_be_shorthand(tokens: Sequence[_Token], i: int, typed_with_diacritics: bool) -> bool:
+        """A token shaped like a Vietnamese syllable ("met") is the word ("mệt", tired) unless the turn is typed
+        with diacritics elsewhere (the word would carry them) or a word before it names a drug's place ("liều
+        met")."""
+        if not is_vietnamese_word(tokens[i].folded):
+            return True
+        return typed_with_diacritics or (i > 0 and tokens[i - 1].folded in _NAME_CUES)
 
     # ------------------------------------------------------------------------------------------- unknown
 

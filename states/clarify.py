@@ -128,6 +128,10 @@ def _route_question(reason: str, frame: QueryFrame, drug: str, routes_found: Seq
     return Question(text=text, quick_replies=routes, missing=["route"])
 
 
+MAX_SHORTHAND_CHIPS = 6
+"""The most drugs a shorthand's question offers as quick replies."""
+
+
 def question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: Sequence[str] = (),
                  indications_found: Sequence[str] = ()) -> Question:
     """The question for `reason`, after what the frame's notes must say first (a converted unit, a corrected
@@ -185,6 +189,16 @@ def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found:
         listed = [names.display(d) for d in frame.listed]
         return Question(text=f"Bạn hỏi về thuốc nào trong các thuốc vừa nêu ({', '.join(listed)})?",
                         quick_replies=listed, missing=["drug"])
+    if reason == "no_drug" and len(frame.shorthand_of) > MAX_SHORTHAND_CHIPS:
+        # Too many drugs begin so to offer them all: some are named, the full name is asked.
+        shown = ", ".join(names.display(d) for d in frame.shorthand_of[:MAX_SHORTHAND_CHIPS])
+        return Question(text=f"\"{frame.shorthand}\" là cách viết tắt của nhiều thuốc ({shown}, …). Vui lòng cho biết "
+                             "tên đầy đủ của thuốc.", missing=["drug"])
+    if reason == "no_drug" and frame.shorthand_of:
+        # "cef" begins Cefalexin and Ceftriaxon: which one is asked, never guessed.
+        options = [names.display(d) for d in frame.shorthand_of]
+        return Question(text=f"\"{frame.shorthand}\" có thể là {', '.join(options[:-1])} hoặc {options[-1]}. Bạn hỏi về "
+                             "thuốc nào?", quick_replies=options, missing=["drug"])
     if reason == "no_drug":
         return Question(text="Bạn muốn hỏi về thuốc nào? Vui lòng cho biết tên thuốc (tên gốc hoặc biệt dược).",
                         missing=["drug"])

@@ -69,9 +69,16 @@ class QueryFrame(BaseModel):
     kept: dict[str, Any] | None = None
     """On a smalltalk or out-of-scope turn: the conversation's question and patient, kept for the next
     follow-up ("cảm ơn" … "thế còn em nó 3 tuổi?"). The turn's own frame stays empty."""
+    kept_pending: dict[str, Any] | None = None
+    """With `kept`: the question the conversation was awaiting an answer to (a `Pending`), so that "bé 5 tuổi" …
+    "cảm ơn" … "18 kg" still answers it (read as a new follow-up, the weight dropped the age)."""
     listed: list[str] = Field(default_factory=list)
     """The drugs a condition → drug answer listed, in order (set when that answer is composed): "thuốc đó" in the
     next turn is the one drug listed, or one of them (asked, the listed drugs as quick replies)."""
+    shorthand: str | None = None
+    """A drug shorthand of the turn that begins several drugs' names ("cef"), as typed: asked, never guessed."""
+    shorthand_of: list[str] = Field(default_factory=list)
+    """The drugs `shorthand` may mean (the question's quick replies)."""
     notes: list[str] = Field(default_factory=list)
     """What this turn's reply must say before anything else: a converted unit, a corrected or rejected value,
     the person the answer is now about. Set anew every turn, never carried."""

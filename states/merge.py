@@ -20,7 +20,7 @@ import re
 
 from core.dosage.indication import severities, stated_severity
 from core.text import fold, normalize
-from core.vocabulary import POPULATION_LABELS_VI, ROUTE_LABELS_VI, SAME_ILLNESS
+from core.vocabulary import INJECTION_ROUTES, POPULATION_LABELS_VI, ROUTE_LABELS_VI, SAME_ILLNESS
 from states.clarify import format_age, format_number
 from states.co_agents import class_partners, class_terms
 from states.conditions import PHASE_SAID, condition_in_drug_turn, is_ambiguous_condition
@@ -182,7 +182,10 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     if prior is None:
         return _checked(new, None, None, notes, text)
     if prior.turn_type in _NEVER_MERGED and prior.kept is not None and new.turn_type not in _NEVER_MERGED:
-        # The question kept across "cảm ơn": the person check below must see its patient.
+        # The question kept across "cảm ơn": the person check below must see its patient. A question still awaiting
+        # its answer then ("bé 5 tuổi" … "cảm ơn" … "18 kg") is answered as it would have been before the thanks.
+        if pending is None and prior.kept_pending is not None:
+            pending = Pending.model_validate(prior.kept_pending)
         prior = QueryFrame.model_validate(prior.kept)
     prior = prior.model_copy(update={"notes": []})
     new = _bare_number_answer(new, pending, text, notes)
@@ -223,6 +226,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     elif merged is not new and merged.person is None and prior.person is not None and \
             merged.turn_type not in _NEVER_MERGED:
         merged = merged.model_copy(update={"person": prior.person})
+    merged = _route_refused(merged, text, notes)
     merged = _disowned(merged, new, text, notes)
     merged = _phase_now(merged, prior, text)
     merged = _severity_now(merged, prior, text)
@@ -299,6 +303,20 @@ def _severity_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     return merged.model_copy(update={"condition": f"{base} {word}".strip()})
 
 
+def _route_refused(merged: QueryFrame, text: str, notes: list[str]) -> QueryFrame:
+    """"bé bị nôn không uống được thì sao" after the oral dose: the route carried is one the patient cannot take, so
+    it is not kept (the oral dose was given again); the dose path asks among the routes the book gives."""
+    from states.slots import negated_routes  # the slot parser reads only this turn's words
+
+    if merged.route is None or merged.route not in negated_routes(fold(normalize(text))):
+        return merged
+    subject = merged.person or ("bé" if merged.population != "adult" else "người bệnh")
+    label = ROUTE_LABELS_VI.get(merged.route, merged.route).lower()
+    notes.append(f"{subject[:1].upper() + subject[1:]} không dùng được đường {label}: tôi không đưa liều đường "
+                 f"{label}.")
+    return merged.model_copy(update={"route": None, "route_family": None})
+
+
 def _disowned(merged: QueryFrame, new: QueryFrame, text: str, notes: list[str]) -> QueryFrame:
     """"à nhầm, bé 4 tuổi, 24 ký là cân của anh nó": the 24 kg given before was another person's. A value the turn
     says is someone else's is never the patient's, so the carried slot holding it is emptied (and asked again)
@@ -326,7 +344,9 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
     if new.turn_type in _NEVER_MERGED and _carries_question(prior) and not (new.drugs or new.unknown_drugs):
         # "cảm ơn bạn nhiều" between two questions: the reply is smalltalk, but the conversation's question and
         # patient stay for the next follow-up ("thế còn em nó 3 tuổi?"). Never merged INTO the question.
-        return new.model_copy(update={"kept": _resting(prior).model_dump()})
+        kept_pending = pending.model_dump() if pending is not None else (
+            prior.kept_pending if prior.turn_type in _NEVER_MERGED else None)
+        return new.model_copy(update={"kept": _resting(prior).model_dump(), "kept_pending": kept_pending})
     if new.turn_type in _LOOKUPS and prior.drugs and not prior.non_human:
         # "dùng chung với thuốc chống đông được không" after a question about X reads like a which-drug lookup for the
         # class; taken beside X, it is the pair.
@@ -444,7 +464,9 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
 def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
     """"nó uống chung với amlodipin được không" after simvastatin: "nó" is simvastatin, and the question is
     the interaction of the two — never amlodipin's whole interaction list."""
-    if not (new.drugs and prior.drugs and has_anaphora(text)) or set(new.drugs) & set(prior.drugs):
+    if not (new.drugs and prior.drugs) or set(new.drugs) & set(prior.drugs):
+        return None
+    if not has_anaphora(text) and not _partner_after_with(new, text):
         return None
     if new.section_key != "tuong_tac_thuoc" and new.turn_type != "interaction" and not re.search(
             r"\b(voi|cung|chung|kem|phoi hop|ket hop)\b", fold(text)):
@@ -476,6 +498,24 @@ def _added_dose(new: QueryFrame, text: str) -> bool:
     """"uống thêm paracetamol thì liều bao nhiêu": the dose of one more drug (one named) for the same patient — a dose
     question, not an interaction question."""
     return len(new.drugs) == 1 and new.turn_type == "dosing_calc" and adds_a_drug(text)
+
+
+_WITH_PARTNER = re.compile(r"\b(?:uong|dung|xai|su dung|chung|cung|kem|phoi hop|ket hop)\s+voi\s+(?:thuoc\s+)?([a-z]+)")
+
+
+def _partner_after_with(new: QueryFrame, text: str) -> bool:
+    """"uống chung với amlodipin được không" after simvastatin, with no "nó": the one drug named is the partner
+    ("with X") of the drug discussed, whose pair is asked — not X's whole interaction list, which may never name the
+    first drug (and said nothing about it). "amlodipin tương tác với thuốc gì" names X as the subject: not this."""
+    if len(new.drugs) != 1 or (new.section_key != "tuong_tac_thuoc" and new.turn_type != "interaction"):
+        return False
+    m = _WITH_PARTNER.search(fold(normalize(text)))
+    if m is None:
+        return False
+    word, drug = m.group(1), fold(new.drugs[0].replace("_", " "))
+    # The word after "với" begins the drug's name (a shorthand, a typo at the end) or the name begins it.
+    return len(word) >= 4 and (drug.startswith(word[:4]) or word.startswith(drug[:4])) and \
+        not fold(normalize(text)).strip().startswith(word)
 
 
 def _substitute(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
@@ -845,6 +885,10 @@ def _corrections(merged: QueryFrame, prior: QueryFrame) -> list[str]:
         # "à không, đường uống" after the rectal dose: the reply opens with the route it now gives.
         said.append(f"Đã đổi đường dùng: {ROUTE_LABELS_VI.get(merged.route, merged.route)} (thay cho "
                     f"{ROUTE_LABELS_VI.get(prior.route, prior.route)}).")
+    elif prior.route and merged.route is None and merged.route_family == "injection" and \
+            prior.route not in INJECTION_ROUTES:
+        # "ý tôi là đường tiêm": which injection is for the dosage evidence to settle; the change is said now.
+        said.append(f"Đã đổi đường dùng: đường tiêm (thay cho {ROUTE_LABELS_VI.get(prior.route, prior.route)}).")
     if prior.renal and merged.renal and fold(merged.renal) != fold(prior.renal):
         said.append(f"Đã sửa chức năng thận: {merged.renal} (thay cho {prior.renal}).")
     return said

@@ -11,11 +11,12 @@ from core.text import fold
 
 # Words that make up a pleasantry and nothing else (folded): thanks, greetings, assent, address terms, particles.
 _PLEASANTRY = re.compile(
-    r"(?:(?:da|vang|u|uh|um|ok|oke|okay|cam on|thanks|thank you|thank|xin chao|chao|hi|hello|hey|"
+    r"(?:(?:da|vang|u|uh|um|ok|oke|okay|cam on|camon|thanks|thank you|thank u|thank|tks|thks|thx|xin chao|chao|"
+    r"hi|hello|hey|"
     r"ban|em|anh|chi|bac si|bac|ad|admin|nhieu|lam|rat|a|nhe|nha|oi|ha|nhieu nhe|roi|duoc roi|hieu roi|"
     r"toi hieu roi|minh hieu roi|em hieu roi)\s*)+")
 _SEGMENT = re.compile(r"[^.!?,;]+[.!?,;]*")
-_THANKS_OR_GREETING = re.compile(r"\b(cam on|thanks|thank|xin chao|chao|hello|hi)\b")
+_THANKS_OR_GREETING = re.compile(r"\b(cam on|camon|thanks|thank|tks|thks|thx|xin chao|chao|hello|hi)\b")
 
 
 def without_pleasantries(text: str) -> str:

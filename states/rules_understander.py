@@ -50,6 +50,7 @@ from states.english import (
 from states.english_person import english_person
 from states.followup import has_anaphora, is_elliptical, is_substitution, opens_elliptically
 from states.frame import QueryFrame
+from states.merge import is_correction
 from states.next_indication import (
     INDICATION_SECTIONS,
     LOOKUPS,
@@ -67,6 +68,7 @@ from states.understander import Understanding, UnderstandingRequest
 
 _SMALLTALK = re.compile(
     r"^(xin )?chao\b|\bchao (ban|em|anh|chi|bac si|ad|admin|shop)\b|\bcam on\b|\bthank|\bhello\b|^hi\b|^hey\b|"
+    r"^(tks|thks|thx|camon)\b|"
     r"\bban la ai\b|\bban (lam|giup) (duoc )?(nhung |cac )?(gi|viec gi)\b|\bban co the (lam|giup) (duoc )?gi\b|"
     r"\btam biet\b|\bbye\b|^(ok|oke|okay|vang|da|uh|um)\b|\bban ten (la )?gi\b|"
     r"\bban (co )?(phai )?la (bac si|nguoi|robot|ai|chatbot|may|duoc si)\b|\bgoodbye\b|\bhen gap lai\b"
@@ -257,7 +259,10 @@ class RulesUnderstander:
                 fields["population"] = kin.population  # "his dad": an adult, as "bố nó" is
             return _frame(turn_type="drug_overview", confidence=0.4, **fields)
 
-        if not drugs and (_looks_english(folded, text) or english_sentence(folded, text)):
+        # "a nham, be 23kg" (à nhầm, bé 23 kg) typed without diacritics has "a" and "be" in it: an answer giving a
+        # patient value to a pending question is Vietnamese, not an English sentence to decline.
+        answers_a_value = (awaiting_answer or follows) and (slots.age_months is not None or slots.weight_kg is not None)
+        if not drugs and not answers_a_value and (_looks_english(folded, text) or english_sentence(folded, text)):
             if english_medicine_question(folded):
                 # "what medicine should my baby take for a cold": a medicine question the rules cannot read in
                 # English — asked again in Vietnamese (a clear message, never a guess).
@@ -350,9 +355,11 @@ class RulesUnderstander:
         if carried is not None:
             return _frame(turn_type="drug_attribute", section_key=carried, confidence=0.55, **base)
 
-        if slots.any_patient_value() and (slots.route is None or len(folded.split()) <= 4 or is_elliptical(text)):
-            # "18 kg", "5 tuổi", "Người lớn", "Uống": a slot answer; only dosing needs these slots.
-            # Standing alone it still names no drug (the machine asks which one).
+        if slots.any_patient_value() and (slots.route is None or len(folded.split()) <= 4 or is_elliptical(text)
+                                          or is_correction(text)):
+            # "18 kg", "5 tuổi", "Người lớn", "Uống": a slot answer; only dosing needs these slots. "à nhầm, đặt hậu
+            # môn" corrects the route (it was declined as out of scope). Standing alone it still names no drug (the
+            # machine asks which one).
             return _frame(turn_type="dosing_calc", confidence=0.6, **base)
         if slots.renal or slots.hepatic:
             # "nếu ClCr 40 thì sao", "à nhầm, ClCr 50 chứ", "nếu phải chạy thận nhân tạo thì sao?": the patient's

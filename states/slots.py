@@ -296,6 +296,18 @@ _NEGATED_ROUTE = re.compile(
     r"|\b(?:uong|nuot|ngam)\s+(?:thuoc\s+)?(?:khong|ko|k|chang|hong)\s+(?:duoc|noi|vo|vao)\b")
 
 
+_NEGATED_VERB_ROUTE = {"uong": "oral", "nuot": "oral", "dat": "rectal", "boi": "topical", "xit": "inhaled",
+                       "hit": "inhaled"}
+
+
+def negated_routes(folded: str) -> set[str]:
+    """The routes the turn says the patient cannot take ("bé nôn, không uống được" → oral)."""
+    found: set[str] = set()
+    for m in _NEGATED_ROUTE.finditer(folded):
+        found |= {route for verb, route in _NEGATED_VERB_ROUTE.items() if re.search(rf"\b{verb}\b", m.group(0))}
+    return found
+
+
 def without_negated_route(folded: str) -> str:
     """The folded turn with the routes it says the patient cannot take blanked out (same length)."""
     return _NEGATED_ROUTE.sub(lambda m: " " * len(m.group(0)), folded)

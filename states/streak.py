@@ -39,7 +39,12 @@ def _empty(value: object) -> bool:
 
 def answered_something(prior: QueryFrame | dict[str, object] | None, frame: QueryFrame | dict[str, object],
                        missing: Sequence[str] | Pending | None) -> bool:
-    """The turn filled a slot the pending question asked for (one that was empty before it)."""
+    """The turn filled a slot the pending question asked for (one that was empty before it). After "cảm ơn" in the
+    middle of the questions, the question kept across it is the one answered ("bé 5 tuổi" … "cảm ơn" … "18 kg")."""
+    kept = prior.kept if isinstance(prior, QueryFrame) else (prior or {}).get("kept")
+    kept_pending = prior.kept_pending if isinstance(prior, QueryFrame) else (prior or {}).get("kept_pending")
+    if missing is None and isinstance(kept, dict) and isinstance(kept_pending, dict):
+        prior, missing = kept, Pending.model_validate(kept_pending)
     if prior is None or missing is None:
         return False
     asked = missing.missing if isinstance(missing, Pending) else list(missing)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from retrieval.resolver import ResolverResult
 from states import replies
 from states.frame import QueryFrame
 from states.merge import merge_frames
@@ -10,6 +11,21 @@ from states.relabel import kept_child
 from states.step import ProviderOutput, Services, TurnView, Update, provider_call, update
 from states.synthesis import synthesize_query
 from states.understander import UnderstandingRequest
+
+_LOOKUPS = ("condition_to_drug", "symptom_to_drug", "condition_relation")
+
+
+def with_shorthand(merged: QueryFrame, turn: QueryFrame, candidates: ResolverResult) -> QueryFrame:
+    """A turn naming no drug but a shorthand several drugs begin with ("liều cef cho người lớn") asks which drug,
+    the candidates as quick replies: neither one of them guessed nor the conversation's earlier drug carried (the
+    question and the patient stay, for the answer to fill in)."""
+    if turn.drugs or turn.unknown_drugs or turn.non_human or not candidates.ambiguous or turn.turn_type in _LOOKUPS:
+        return merged.model_copy(update={"shorthand": None, "shorthand_of": []}) if merged.shorthand else merged
+    first = candidates.ambiguous[0]
+    update: dict[str, object] = {"drugs": [], "listed": [], "shorthand": first.span, "shorthand_of": first.drug_ids}
+    if merged.turn_type in ("smalltalk", "out_of_scope"):
+        update.update(turn_type="drug_overview", kept=None)
+    return merged.model_copy(update=update)
 
 
 def understand(ctx: TurnView, services: Services) -> Update:
@@ -40,7 +56,7 @@ def understand(ctx: TurnView, services: Services) -> Update:
             # A model may only choose among the resolver's candidates.
             notes.append(f"dropped drug ids outside the candidate set: {invented}")
             frame = frame.model_copy(update={"drugs": [d for d in frame.drugs if d in allowed]})
-        merged = merge_frames(frame, ctx.prior_frame, ctx.pending, ctx.text)
+        merged = with_shorthand(merge_frames(frame, ctx.prior_frame, ctx.pending, ctx.text), frame, candidates)
         # A child relabelled to unlock a dose keeps the child's own values (states.relabel: safety reason there).
         merged = kept_child(merged, ctx.prior_frame, ctx.text)
         understood_by = frame.understood_by

@@ -32,4 +32,4 @@ def test_understand_after_earlier_turns_prints_the_merged_frame(capsys, monkeypa
     out = _run(capsys, monkeypatch, tmp_path, "Bé nặng 18 kg", "--after", "Liều paracetamol cho trẻ em?",
                "--candidates")
     assert (out["drugs"], out["weight_kg"], out["population"]) == (["paracetamol"], 18.0, "pediatric")
-    assert out["resolver"] == {"candidates": [], "unknown": []}
+    assert out["resolver"] == {"candidates": [], "unknown": [], "ambiguous": []}

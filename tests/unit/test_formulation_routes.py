@@ -52,3 +52,30 @@ def test_a_corrected_route_replaces_the_route_and_says_so() -> None:
     assert (first.route, corrected.route) == ("rectal", "oral")
     assert (corrected.age_months, corrected.weight_kg) == (60, 18)
     assert any("Đã đổi đường dùng: Uống (thay cho Đặt trực tràng)" in n for n in corrected.notes), corrected.notes
+
+
+def test_a_carried_route_the_patient_cannot_take_is_dropped_and_said() -> None:
+    first = merged("Liều paracetamol uống cho bé 5 tuổi 18 kg?", None)
+    refused = merged("bé bị nôn không uống được thì sao", first)
+    assert first.route == "oral" and refused.route is None
+    assert (refused.age_months, refused.weight_kg) == (60, 18)
+    assert any("không dùng được đường uống" in n for n in refused.notes), refused.notes
+
+
+def test_a_route_named_beside_the_refused_one_is_kept() -> None:
+    first = merged("Liều paracetamol uống cho bé 5 tuổi 18 kg?", None)
+    assert merged("bé không uống được, đặt hậu môn thì sao", first).route == "rectal"
+
+
+def test_a_route_correction_with_a_nham_is_a_dose_follow_up() -> None:
+    first = merged("Liều paracetamol uống cho bé 5 tuổi 18 kg?", None)
+    corrected = merged("à nhầm, đặt hậu môn", first)
+    assert corrected.turn_type == "dosing_calc" and corrected.route == "rectal"
+    assert any("Đã đổi đường dùng: Đặt trực tràng (thay cho Uống)" in n for n in corrected.notes)
+
+
+def test_meaning_the_injection_is_said_as_a_route_change() -> None:
+    first = merged("Liều paracetamol uống cho bé 5 tuổi 18 kg?", None)
+    corrected = merged("ý tôi là đường tiêm", first)
+    assert corrected.route_family == "injection"
+    assert any("Đã đổi đường dùng: đường tiêm (thay cho Uống)" in n for n in corrected.notes)

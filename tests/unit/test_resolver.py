@@ -149,3 +149,20 @@ def test_shorthand_never_beats_a_full_name_in_the_same_turn() -> None:
 @pytest.mark.parametrize("typed", ["ibu", "thuoc", "benh nhan", "trong ngay", "sang nay"])
 def test_short_or_vietnamese_words_are_not_shorthand(typed: str) -> None:
     assert _ids(f"{typed} uống thế nào") == []
+
+
+@pytest.mark.parametrize(("typed", "span", "drugs"), [
+    ("liều cef cho người lớn", "cef", ["cefalexin", "ceftriaxon"]),
+    ("liều met cho người lớn", "met", ["metformin", "metronidazol"]),
+    ("lieu met cho nguoi lon", "met", ["metformin", "metronidazol"]),
+])
+def test_a_shorthand_several_drugs_begin_with_is_reported_never_resolved(typed: str, span: str,
+                                                                         drugs: list[str]) -> None:
+    result = RESOLVER.resolve(typed)
+    assert result.drug_ids == []
+    assert [(a.span, a.drug_ids) for a in result.ambiguous] == [(span, drugs)]
+
+
+@pytest.mark.parametrize("typed", ["be met qua, co sao khong", "bé mệt quá", "ức chế ACE", "ce cho bé"])
+def test_a_word_or_an_abbreviation_is_no_ambiguous_shorthand(typed: str) -> None:
+    assert RESOLVER.resolve(typed).ambiguous == []
