@@ -96,6 +96,9 @@ CHAT_ADULT = _alternation((
 CHAT_CHILD = _alternation((
     "tre em", "tre so sinh", "so sinh", "tre nho", "tre", "be", "em be", "chau", "con toi", "con minh", "con tui",
     "con em", "con nha", "con trai", "con gai", "nhi", "thieu nhi", "nhu nhi", "hoc sinh", "thieu nien",
+    # "ibuprofen cho con", "metronidazol uống cho con bị giardia": the child given the drug ("cho con bú" is the
+    # mother breastfeeding; "còn" is an opener, told apart where diacritics are typed).
+    r"(?<=cho )con(?! bu\b)",
 ))
 
 # Medical terms that fold onto a word for a child: "bể thận" (the renal pelvis: "viêm thận – bể thận") folds to "be

@@ -34,6 +34,7 @@ from states.conditions import (
     is_symptom,
     relation_condition,
 )
+from states.dose_intent import unsaid_dose
 from states.english import ENGLISH_ONLY, english_patient, english_section, looks_english
 from states.english_person import english_person
 from states.followup import has_anaphora, is_elliptical, is_substitution, opens_elliptically
@@ -357,6 +358,10 @@ class RulesUnderstander:
         name_confidence: float,
     ) -> QueryFrame:
         named = len(drugs) + len(unknown)
+        if route is None and named == 1 and drugs and self._unsaid_dose(text, candidates, drugs[0], slots):
+            # "ibuprofen cho con", "metronidazol uống cho con bị giardia": a drug and whom it is for, nothing else —
+            # how much to give (a child's age and weight are asked next), not the overview or the indications.
+            route = SectionRoute("lieu_luong_cach_dung", 0.7, "cho")
         condition = condition_in_drug_turn(text)
         adverse = route is not None and route.key in ("huong_dan_xu_tri_adr", "tac_dung_khong_mong_muon")
         dosing = (route is not None and route.key == "lieu_luong_cach_dung") or (
@@ -469,6 +474,16 @@ class RulesUnderstander:
                           confidence=round(ranked[0].confidence * name_confidence, 3), **common)
         # A drug and words the rules cannot place: ask what about it (missing_attribute), and say it is a guess.
         return _frame(turn_type="drug_attribute", confidence=0.4, **common)
+
+    def _unsaid_dose(self, text: str, candidates: ResolverResult, drug: str, slots: Slots) -> bool:
+        """A dose question without a dose word (states.dose_intent), when the turn asks nothing else: not whether
+        the patient may take it, nor two drugs together."""
+        folded = fold(text)
+        if _MAY_TAKE.search(folded) or _CAN_I.search(folded) or _CO_USE.search(folded):
+            return False
+        # Without the monograph's text only a turn naming no indication is read as a dose.
+        dosage = self.names.section_texts(drug).get(DOSING_SECTION, "") if self.names.section_texts else ""
+        return unsaid_dose(text, [c.span for c in candidates.candidates], slots, person_of(text), dosage)
 
     def _patient_state(self, text: str, slots: Slots, drug: str) -> str | None:
         """The patient's own condition a "may they take it" turn states, when it is one the question is about: a

@@ -350,7 +350,7 @@ def _child_named(folded: str, text: str) -> bool:
 
 _CHILD_MISREAD = frozenset({"nhĩ", "nhị", "nhì", "nhí", "bể", "bẻ", "bè", "bẽ", "trê", "trễ", "trề", "châu", "chậu",
                             "chấu", "chầu", "còn tôi", "còn mình", "còn tui", "còn em", "còn nhà", "còn trai",
-                            "còn gái", "còn con"})
+                            "còn gái", "còn con", "còn", "cơn", "cồn"})
 
 
 _NOT_THE_PATIENT = re.compile(r"\b(?:khoa nhi|nhi khoa|benh vien nhi|vien nhi|phong kham nhi|bac si nhi|dieu duong nhi|"
