@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from states.followup import has_anaphora
 from states.frame import Pending, QueryFrame
 from states.merge import merge_frames
 from tests.unit.understanding_kit import fixture_engine, merged, understand
@@ -249,3 +250,12 @@ def test_a_whole_new_question_after_which_indication_is_not_read_whole_as_the_in
     assert short.condition == "loét dạ dày"  # the answer to the question asked
     long = merged("Còn con tôi 10 tuổi, 30 kg, cũng đang bị trào ngược dạ dày thực quản thì sao?", prior, INDICATION)
     assert long.condition is not None and "10 tuổi" not in long.condition and "con tôi" not in long.condition
+
+
+def test_a_sibling_named_with_it_is_a_person_not_the_drug() -> None:
+    # "em nó" is the patient's younger sibling: "nó" there is a person, so the turn's drug is not read as an
+    # interaction partner of the drug discussed before (it answered ibuprofen + paracetamol).
+    assert not has_anaphora("em nó 4 tháng nặng 7 kg cũng sốt, cho uống paracetamol bao nhiêu")
+    assert not has_anaphora("me no uong chung paracetamol")
+    assert has_anaphora("còn nó uống chung với amlodipin được không")
+    assert has_anaphora("nó uống chung với amlodipin được không")
