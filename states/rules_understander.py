@@ -50,7 +50,7 @@ from states.person import GENERIC, person_of
 from states.pleasantries import without_pleasantries
 from states.scope import about_a_person, as_child, child_nicknames, looks_non_human
 from states.shorthand import expand_chat
-from states.slots import Slots, dose_indication, extract_slots
+from states.slots import Slots, dose_indication, extract_slots, taken_back
 from states.understander import Understanding, UnderstandingRequest
 
 _SMALLTALK = re.compile(
@@ -657,7 +657,7 @@ def _with_person_and_notes(frame: QueryFrame, text: str, *, human: bool = False)
             # đầu thì sao"). A bare follow-up "còn tôi thì sao" after a child's dose is still asked (golden
             # còn-tôi-is-not-my-child): it says nothing about the user.
             update["population"] = "adult"
-    notes: list[str] = []
+    notes: list[str] = [*taken_back(text)]
     if slots.weight_note and frame.weight_kg is not None:
         notes.append(f"Đã đổi đơn vị: {slots.weight_note}.")
     for problem in slots.rejected:

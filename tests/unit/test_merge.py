@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from states.followup import has_anaphora
 from states.frame import Pending, QueryFrame
-from states.merge import merge_frames
+from states.merge import is_correction, merge_frames
+from states.slots import extract_slots, taken_back
 from tests.unit.understanding_kit import fixture_engine, merged, understand
 
 POPULATION = Pending(reason="missing_population", missing=["population"], quick_replies=["Người lớn", "Trẻ em"])
@@ -259,3 +260,23 @@ def test_a_sibling_named_with_it_is_a_person_not_the_drug() -> None:
     assert not has_anaphora("me no uong chung paracetamol")
     assert has_anaphora("còn nó uống chung với amlodipin được không")
     assert has_anaphora("nó uống chung với amlodipin được không")
+
+
+def test_a_value_taken_back_in_the_same_turn_is_one_corrected_value() -> None:
+    slots = extract_slots("18 kg... à không, 21 kg")
+    assert (slots.weight_kg, slots.rejected) == (21.0, [])
+    assert taken_back("18 kg... à không, 21 kg") == ["Đã sửa cân nặng: 21 kg (thay cho 18 kg)."]
+    # A weight, then another slot's correction: both stand ("24 cân, à nhầm 8 tuổi chứ không phải 2").
+    both = extract_slots("24 cân, à nhầm 8 tuổi chứ không phải 2")
+    assert (both.weight_kg, both.age_months) == (24.0, 96.0)
+
+
+def test_sai_roi_and_go_nham_correct_the_age_and_keep_the_weight() -> None:
+    assert is_correction("sai rồi, bé mới 6 tuổi thôi")
+    assert is_correction("em gõ nhầm, bé 14 tháng")
+    prior = merged("ibuprofen uống bé 8 tuổi 26 kg", None)
+    f = merged("sai rồi, bé mới 6 tuổi thôi", prior)
+    assert (f.age_months, f.weight_kg, f.drugs) == (72.0, 26.0, ["ibuprofen"])
+    # Another child is still another child: the weight of the first is not reused.
+    other = merged("còn bé 2 tuổi thì sao", prior)
+    assert other.weight_kg is None
