@@ -133,6 +133,19 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
     return new.model_copy(update=update) if update else new
 
 
+def _asks_no_section(frame: QueryFrame) -> bool:
+    """The drug's overview, or a question about it that named no section (missing_attribute)."""
+    return bool(frame.drugs) and frame.turn_type in ("drug_overview", "drug_attribute") and frame.section_key is None
+
+
+def _states_age_or_weight(frame: QueryFrame) -> bool:
+    return frame.age_months is not None or frame.weight_kg is not None
+
+
+def _as_dose_question(frame: QueryFrame) -> QueryFrame:
+    return frame.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
+
+
 def _settled(frame: QueryFrame, *, confidence: float) -> QueryFrame:
     return frame.model_copy(update={"needs_clarify": False, "clarify_reason": None, "quick_replies": [],
                                     "confidence": min(frame.confidence, confidence)})
@@ -415,6 +428,9 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
         return _settled(_with_question(prior, new, update), confidence=0.8)
     if not update:
         return prior  # nothing filled ("không biết"): the pending question stands and is asked again
+    if _asks_no_section(prior) and _states_age_or_weight(new):
+        # "Bạn muốn biết gì về Cetirizin?" answered "bé 7 tuổi 23 ký": an age or weight given for a drug asks its dose.
+        return _settled(_as_dose_question(prior.model_copy(update=update)), confidence=0.75)
     if prior.turn_type == "dosing_calc" and not prior.condition and "condition" not in update and not new.drugs:
         # "Người lớn, viêm xoang mức độ nhẹ, đường uống." answering "người lớn hay trẻ em?": the reply also names
         # what the dose is for (without "bị"); dropped, the machine asked which indication it had just been told.
@@ -486,6 +502,9 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         others = {} if is_correction(text) or changed_value(text) else {
             **_other_measurements(new, prior), **_other_context(new, text)}
         merged = prior.model_copy(update={**update, **others})
+        if _asks_no_section(prior) and _states_age_or_weight(new):
+            # "bé 7 tuổi 23 ký" after the drug's overview: an age or weight only matters for a dose.
+            merged = _as_dose_question(merged)
         if prior.non_human:
             # The earlier question was declined as veterinary; a human patient group now asks for the dose.
             merged = merged.model_copy(update={"non_human": False, "turn_type": "dosing_calc",

@@ -280,3 +280,22 @@ def test_sai_roi_and_go_nham_correct_the_age_and_keep_the_weight() -> None:
     # Another child is still another child: the weight of the first is not reused.
     other = merged("còn bé 2 tuổi thì sao", prior)
     assert other.weight_kg is None
+
+
+def test_an_age_and_weight_after_the_overview_ask_the_dose() -> None:
+    prior = merged("cetirizin", None)
+    f = merged("bé 8 tuổi 25 ký", prior)
+    assert (f.turn_type, f.section_key, f.drugs) == ("dosing_calc", "lieu_luong_cach_dung", ["cetirizin"])
+    assert (f.age_months, f.weight_kg) == (96.0, 25.0)
+
+
+def test_a_greeting_around_the_answer_to_what_about_the_drug_asks_the_dose() -> None:
+    prior = merged("cetirizin xanh đỏ tím vàng", None)
+    pending = Pending(reason="missing_attribute", missing=["attribute"])
+    f = merged("chào bạn, bé 7 tuổi 23 ký nhé", prior, pending)
+    assert (f.turn_type, f.age_months, f.weight_kg) == ("dosing_calc", 84.0, 23.0)
+
+
+def test_the_contraindications_asked_for_a_child_stay_the_contraindications() -> None:
+    prior = merged("chống chỉ định của ibuprofen", None)
+    assert merged("bé 8 tuổi 25 ký", prior).section_key == "chong_chi_dinh"
