@@ -192,7 +192,9 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
      "di cau long", "di tuot", "tieu long"),
     ("me day", "may day", "noi me day", "noi may day"),
     ("loet da day ta trang", "loet da day - ta trang", "loet da day", "loet ta trang"),
-    ("trao nguoc da day thuc quan", "trao nguoc da day - thuc quan", "trao nguoc da day", "o chua", "o nong"),
+    # "trào ngược" alone is what people call the reflux disease ("hay bị ợ chua, trào ngược").
+    ("trao nguoc da day thuc quan", "trao nguoc da day - thuc quan", "trao nguoc da day", "o chua", "o nong",
+     "trao nguoc"),
     ("gut", "gout", "thong phong"),
     ("tieu duong", "dai thao duong"),
     ("cao huyet ap", "huyet ap cao", "tang huyet ap"),
