@@ -401,8 +401,13 @@ class RulesUnderstander:
         # may take it: the exclusions. With age or weight given ("bé 3 tuổi uống … được không") it is a dose.
         impaired = bool(slots.renal or slots.hepatic) or (
             slots.population == "pediatric" and slots.age_months is None and slots.weight_kg is None)
+        # "bà bầu bị trichomonas uống metronidazol 2g liều duy nhất được không": a regimen named and whether she may
+        # take it, no amount asked — the pregnancy section says ("không dùng phác đồ liều cao 2 g …"); the dose path
+        # quoted the very regimen it forbids beside the warning.
+        regimen_allowed = route is not None and route.key == "lieu_luong_cach_dung" and (
+            slots.pregnant or slots.breastfeeding) and not _ASKS_AMOUNT.search(fold(text))
         if named == 1 and (slots.pregnant or slots.breastfeeding or impaired) and _CAN_I.search(fold(text)) and (
-                route is None or route.key in _CAN_I_SECTIONS):
+                route is None or route.key in _CAN_I_SECTIONS or regimen_allowed):
             # "em bầu 8 tháng đau răng uống ibuprofen được không": whether she may take it is what the pregnancy
             # (or breastfeeding) section says — not the indication list the symptom words would pick; for a
             # patient with renal or hepatic impairment it is what the contraindications say (those naming the

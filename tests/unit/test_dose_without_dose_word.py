@@ -69,3 +69,10 @@ def test_anaerobic_is_no_clash_between_drugs() -> None:
 def test_asking_is_not_describing_oneself() -> None:
     person = person_of("mình hỏi chút, ibuprofen cho bé uống")
     assert person is not None and person.key == "child"
+
+
+def test_whether_a_pregnant_woman_may_take_a_named_regimen_is_the_pregnancy_section() -> None:
+    f = understand("bà bầu bị trichomonas uống metronidazol 2g liều duy nhất được không")
+    assert (f.turn_type, f.section_key) == ("drug_attribute", "thoi_ky_mang_thai")
+    # An amount asked is still the dose question (the dose path states the pregnancy lines first).
+    assert understand("bà bầu uống paracetamol liều bao nhiêu được không").section_key == "lieu_luong_cach_dung"
