@@ -374,6 +374,11 @@ def _condition_reply(new: QueryFrame, prior: QueryFrame, pending: Pending, text:
     """A reply to "bệnh nào?" is the condition itself ("đau thắt ngực"): it fills the pending condition slot."""
     if "condition" not in pending.missing or new.drugs or new.unknown_drugs or new.section_key is not None:
         return None
+    if new.condition is None and (new.route is not None or new.route_family is not None) and (
+            is_elliptical(text) or len(fold(text).split()) <= 3):
+        # "thế tiêm bắp thì sao" while the indication is asked: another route for the same question, not the
+        # indication's name (the whole turn was stored as the indication).
+        return None
     phrase = normalize(text).strip(" ,.;:?!")
     folded = fold(phrase)
     if not folded or _NON_ANSWERS.match(folded) or not re.search(r"[a-z]{2,}", folded):

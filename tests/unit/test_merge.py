@@ -299,3 +299,10 @@ def test_a_greeting_around_the_answer_to_what_about_the_drug_asks_the_dose() -> 
 def test_the_contraindications_asked_for_a_child_stay_the_contraindications() -> None:
     prior = merged("chống chỉ định của ibuprofen", None)
     assert merged("bé 8 tuổi 25 ký", prior).section_key == "chong_chi_dinh"
+
+
+def test_another_route_while_the_indication_is_asked_keeps_the_indication() -> None:
+    prior = merged("ceftriaxon tiêm tĩnh mạch cho người lớn viêm phổi liều?", None)
+    pending = Pending(reason="ambiguous_indication", missing=["condition"])
+    f = merged("thế tiêm bắp thì sao", prior, pending)
+    assert (f.route, f.condition) == ("im", "viêm phổi")
