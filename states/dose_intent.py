@@ -6,7 +6,7 @@ otherwise it got the drug's overview, its indications (the indication words matc
 breastfeeding section. As a dose question a child's age and weight are asked first (the dose gates), and an adult's
 dose is the book's line for that route and indication.
 
-Only when every word left is a word of the drug's dosage section (the indication as the book states it): a turn
+Only when every word left is a word of the drug's dosage or indications section (an indication of the book): a turn
 whose other words ask something else ("… cho bé ngủ ngon", "… cho bé có sao không") is not read as a dose.
 """
 
@@ -29,7 +29,7 @@ def _words(text: str, *, folded: bool) -> set[str]:
     return set(_WORD.findall(text))
 
 
-def unsaid_dose(text: str, names: list[str], slots: Slots, person: Person | None, dosage_text: str) -> bool:
+def unsaid_dose(text: str, names: list[str], slots: Slots, person: Person | None, book_text: str) -> bool:
     """Whether the turn (one drug named, no section asked) asks the dose for the person it names.
 
     A child is enough ("ibuprofen cho con": the age and weight are asked next); an adult needs the route too
@@ -44,4 +44,4 @@ def unsaid_dose(text: str, names: list[str], slots: Slots, person: Person | None
     asked = {w for w in _words(left, folded=typed_plain) if fold(w) not in _ASK_NOTHING}
     if not asked:
         return True
-    return asked <= _words(dosage_text, folded=typed_plain)
+    return asked <= _words(book_text, folded=typed_plain)

@@ -486,9 +486,11 @@ class RulesUnderstander:
         folded = fold(text)
         if _MAY_TAKE.search(folded) or _CAN_I.search(folded) or _CO_USE.search(folded):
             return False
-        # Without the monograph's text only a turn naming no indication is read as a dose.
-        dosage = self.names.section_texts(drug).get(DOSING_SECTION, "") if self.names.section_texts else ""
-        return unsaid_dose(text, [c.span for c in candidates.candidates], slots, person_of(text), dosage)
+        # Without the monograph's text only a turn naming no indication is read as a dose. With it, the indication
+        # words must be the book's (its dosage or indications section: "amoxicilin cho bé bị viêm tai giữa").
+        texts = self.names.section_texts(drug) if self.names.section_texts else {}
+        book = " ".join(texts.get(key, "") for key in (DOSING_SECTION, "chi_dinh"))
+        return unsaid_dose(text, [c.span for c in candidates.candidates], slots, person_of(text), book)
 
     def _patient_state(self, text: str, slots: Slots, drug: str) -> str | None:
         """The patient's own condition a "may they take it" turn states, when it is one the question is about: a

@@ -26,6 +26,7 @@ def understand(text: str) -> QueryFrame:
     "cho em hỏi ibuprofen cho bé uống",
     "mình hỏi chút, ibuprofen cho bé uống",
     "metronidazol uống cho con bị lỵ amip",
+    "amoxicilin cho bé bị viêm tai giữa",
 ])
 def test_a_drug_for_a_child_is_a_dose_question_that_asks_age_and_weight(text: str) -> None:
     f = understand(text)
