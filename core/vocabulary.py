@@ -102,6 +102,9 @@ CHAT_ADULT = _alternation((
 CHAT_CHILD = _alternation((
     "tre em", "tre so sinh", "so sinh", "tre nho", "tre", "be", "em be", "chau", "con toi", "con minh", "con tui",
     "con em", "con nha", "con trai", "con gai", "nhi", "thieu nhi", "nhu nhi", "hoc sinh", "thieu nien",
+    # "ibuprofen cho con", "metronidazol uống cho con bị giardia": the child given the drug ("cho con bú" is the
+    # mother breastfeeding; "còn" is an opener, told apart where diacritics are typed).
+    r"(?<=cho )con(?! bu\b)",
 ))
 
 # Medical terms that fold onto a word for a child: "bể thận" (the renal pelvis: "viêm thận – bể thận") folds to "be
@@ -199,7 +202,9 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
      "di cau long", "di tuot", "tieu long"),
     ("me day", "may day", "noi me day", "noi may day"),
     ("loet da day ta trang", "loet da day - ta trang", "loet da day", "loet ta trang"),
-    ("trao nguoc da day thuc quan", "trao nguoc da day - thuc quan", "trao nguoc da day", "o chua", "o nong"),
+    # "trào ngược" alone is what people call the reflux disease ("hay bị ợ chua, trào ngược").
+    ("trao nguoc da day thuc quan", "trao nguoc da day - thuc quan", "trao nguoc da day", "o chua", "o nong",
+     "trao nguoc"),
     ("gut", "gout", "thong phong"),
     ("tieu duong", "dai thao duong"),
     ("cao huyet ap", "huyet ap cao", "tang huyet ap"),

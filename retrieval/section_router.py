@@ -208,7 +208,8 @@ def route_section(text: str) -> SectionRoute | None:
 # is also "ký" (kilogram): with diacritics typed the word must be "kỵ"; without, only in a clash phrase and never
 # after a number ("18 ky").
 _CLASH = _r(r"(?<!\d)(?<!\d )\b(?:co (?:bi )?ky|ky (?:voi|nhau)|xung khac|khac nhau|da nhau|ky thuoc)\b")
-_CLASH_WRITTEN = re.compile(r"(?<!\w)(?:kỵ|xung khắc|đá nhau|khắc nhau)(?!\w)", re.IGNORECASE)
+# "kỵ khí" (anaerobic: "nhiễm khuẩn kỵ khí") is a kind of bacterium, not a clash between two drugs.
+_CLASH_WRITTEN = re.compile(r"(?<!\w)(?:kỵ(?! khí)|xung khắc|đá nhau|khắc nhau)(?!\w)", re.IGNORECASE)
 
 
 def _clash(text: str, folded: str) -> str | None:

@@ -115,16 +115,18 @@ def _route_question(reason: str, frame: QueryFrame, drug: str, routes_found: Seq
     if frame.route_family == "injection" and reason == "ambiguous_route" and len(injections) > 1:
         return Question(text=f"Dược thư ghi liều tiêm {subject} theo nhiều đường ({', '.join(injections)}). "
                              "Bạn muốn xem liều theo đường nào?", quick_replies=injections, missing=["route"])
+    offered = (f"Dược thư chỉ ghi một đường: {routes[0]}. Bạn có muốn xem liều đường {routes[0].lower()} không?"
+               if len(routes) == 1 else
+               f"các đường có trong Dược thư: {', '.join(routes)}. Bạn muốn xem liều theo đường nào?")
     if frame.route_family == "injection" and not injections:
-        return Question(text=f"Dược thư không ghi liều {subject} theo đường tiêm; các đường có trong Dược thư: "
-                             f"{', '.join(routes)}. Bạn muốn xem liều theo đường nào?", quick_replies=routes,
+        # "tiêm thì liều sao" for a drug given only by mouth: the one route the book has, said as such.
+        return Question(text=f"Dược thư không ghi liều {subject} theo đường tiêm; {offered}", quick_replies=routes,
                         missing=["route"])
     if reason == "ambiguous_route":
         text = f"Dược thư ghi liều {subject} theo nhiều đường dùng ({', '.join(routes)}). Bạn muốn dùng đường nào?"
     else:
         chosen = ROUTE_LABELS_VI.get(frame.route or "", frame.route or "")
-        text = (f"Dược thư không ghi liều {subject} theo đường \"{chosen}\"; các đường có trong Dược thư: "
-                f"{', '.join(routes)}. Bạn muốn xem liều theo đường nào?")
+        text = f"Dược thư không ghi liều {subject} theo đường \"{chosen}\"; {offered}"
     return Question(text=text, quick_replies=routes, missing=["route"])
 
 

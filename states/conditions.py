@@ -50,7 +50,10 @@ _SUBJECTS = ("toi", "minh", "em", "con toi", "con minh", "con", "be", "chau", "n
 # mother): such a word is the condition's, never stripped as the subject.
 _VARIANT_AHEAD = r"(?!" + CONDITION_VARIANT_SPELLINGS.pattern + r")"
 _SUBJECT = re.compile(r"^(?:(?:the con|the|vay con|vay|con neu|nhung ma|nhung)\s+)?"
-                      r"(?:" + _VARIANT_AHEAD + r"(?:" + "|".join(sorted(_SUBJECTS, key=len, reverse=True)) + r")\s+)?"
+                      # "em nó 3 tuổi …", "anh nó …": the kin of someone named before is the subject too
+                      r"(?:(?:anh|chi|em|con|be|thang|dua|me|bo|ba|cha|ong|co|chu|di|cau|vo|chong)\s+no\s+|"
+                      r"" + _VARIANT_AHEAD + r"(?:" + "|".join(sorted(_SUBJECTS, key=len, reverse=True)) +
+                      r")\s+)?"
                       # the patient described before the condition: "bé 3 tuổi 14 ký sốt …", "bé nhà em 2 tuổi, 12kg bị …",
                       # "cháu 4 tuổi rưỡi 16 ký …"
                       r"(?:(?:nha (?:em|toi|minh)|nang|duoc|moi|\d+(?:[.,]\d+)?\s*(?:tuoi|thang|tuan|ngay|kg|ky|ki|can|t)\b"
@@ -124,7 +127,13 @@ def _clean(text: str, folded: str) -> str:
 
 def _first_of_two_symptoms(folded: str) -> int:
     """"mề đay ngứa", "sốt ho": two symptoms side by side are two lookups, and the book states each alone — the
-    first is the one looked up (the length of the phrase to keep)."""
+    first is the one looked up (the length of the phrase to keep). "ợ chua, trào ngược": two names of one condition
+    (core.vocabulary.CONDITION_VARIANTS) are that condition, looked up by the first."""
+    parts = re.split(r"\s*[,;/]\s*|\s+(?:va|hoac|hay)\s+", folded)
+    if len(parts) > 1:
+        groups = [next((i for i, g in enumerate(CONDITION_VARIANTS) if p in g), None) for p in parts]
+        if groups[0] is not None and len(set(groups)) == 1:
+            return len(parts[0])
     if folded in _SYMPTOMS:
         return len(folded)
     for first in sorted(_SYMPTOMS, key=len, reverse=True):

@@ -25,6 +25,11 @@ _TAIL = re.compile(r"\b(thi sao|thi the nao|thi ra sao|the nao|sao|thi nao|"
                    r"\s*(a|nhi|nhe|vay|ha)?\s*[?.!]*$")
 _ANAPHORA = re.compile(r"\b(thuoc nay|thuoc do|thuoc tren|thuoc ay|loai nay|loai do|hai thuoc nay|cac thuoc nay)\b")
 _IT = re.compile(r"(?<!\w)(nó|no)(?!\w)")
+# A kin word before "nó": the person "nó" is kin of ("em nó 4 tháng", "mẹ nó"). Typed without diacritics "con no" may
+# be "còn nó" (and what about it), so "con" counts only as written.
+_KIN_IT_WRITTEN = re.compile(r"(?<!\w)(?:em|mẹ|má|bố|ba|cha|anh|chị|ông|bà|con|cháu|vợ|chồng|bạn|cô|chú|dì|cậu|"
+                             r"thằng|đứa)\s+nó(?!\w)")
+_KIN_IT_FOLDED = re.compile(r"\b(?:em|me|ma|bo|cha|anh|chi|vo|chong|chau|thang|dua)\s+no\b")
 # "dùng paracetamol thay thế", "đổi sang …", "thay bằng …", "chuyển sang …", "thay vì …": another drug in the
 # place of one already discussed.
 _SUBSTITUTE = re.compile(r"\b(thay the|thay vi|doi sang|chuyen sang|thay bang)\b")
@@ -83,7 +88,10 @@ def has_anaphora(text: str) -> bool:
     if _ANAPHORA.search(fold(text)):
         return True
     # "nó" (it); typed without diacritics "no" could also be "no" (full), so only as a standalone word.
-    m = _IT.search(text.lower() if not text.isascii() else fold(text))
+    # "em nó", "mẹ nó", "con nó" name a person (the patient's sibling, mother, child), not the drug: blanked first.
+    lowered = text.lower() if not text.isascii() else fold(text)
+    lowered = (_KIN_IT_WRITTEN if not text.isascii() else _KIN_IT_FOLDED).sub(" ", lowered)
+    m = _IT.search(lowered)
     return m is not None and (m.group(1) == "nó" or text.isascii())
 
 

@@ -141,6 +141,19 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
     return new.model_copy(update=update) if update else new
 
 
+def _asks_no_section(frame: QueryFrame) -> bool:
+    """The drug's overview, or a question about it that named no section (missing_attribute)."""
+    return bool(frame.drugs) and frame.turn_type in ("drug_overview", "drug_attribute") and frame.section_key is None
+
+
+def _states_age_or_weight(frame: QueryFrame) -> bool:
+    return frame.age_months is not None or frame.weight_kg is not None
+
+
+def _as_dose_question(frame: QueryFrame) -> QueryFrame:
+    return frame.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
+
+
 def _settled(frame: QueryFrame, *, confidence: float) -> QueryFrame:
     return frame.model_copy(update={"needs_clarify": False, "clarify_reason": None, "quick_replies": [],
                                     "confidence": min(frame.confidence, confidence)})
@@ -395,6 +408,11 @@ def _condition_reply(new: QueryFrame, prior: QueryFrame, pending: Pending, text:
     """A reply to "bệnh nào?" is the condition itself ("đau thắt ngực"): it fills the pending condition slot."""
     if "condition" not in pending.missing or new.drugs or new.unknown_drugs or new.section_key is not None:
         return None
+    if new.condition is None and (new.route is not None or new.route_family is not None) and (
+            is_elliptical(text) or len(fold(text).split()) <= 3):
+        # "thế tiêm bắp thì sao" while the indication is asked: another route for the same question, not the
+        # indication's name (the whole turn was stored as the indication).
+        return None
     phrase = normalize(text).strip(" ,.;:?!")
     folded = fold(phrase)
     if not folded or _NON_ANSWERS.match(folded) or not re.search(r"[a-z]{2,}", folded):
@@ -451,6 +469,9 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
         return _settled(_with_question(prior, new, update), confidence=0.8)
     if not update:
         return prior  # nothing filled ("không biết"): the pending question stands and is asked again
+    if _asks_no_section(prior) and _states_age_or_weight(new):
+        # "Bạn muốn biết gì về Cetirizin?" answered "bé 7 tuổi 23 ký": an age or weight given for a drug asks its dose.
+        return _settled(_as_dose_question(prior.model_copy(update=update)), confidence=0.75)
     if prior.turn_type == "dosing_calc" and not prior.condition and "condition" not in update and not new.drugs:
         # "Người lớn, viêm xoang mức độ nhẹ, đường uống." answering "người lớn hay trẻ em?": the reply also names
         # what the dose is for (without "bị"); dropped, the machine asked which indication it had just been told.
@@ -573,6 +594,9 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         others = {} if is_correction(text) or changed_value(text) else {
             **_other_measurements(new, prior), **_other_context(new, text)}
         merged = prior.model_copy(update={**update, **others})
+        if _asks_no_section(prior) and _states_age_or_weight(new):
+            # "bé 7 tuổi 23 ký" after the drug's overview: an age or weight only matters for a dose.
+            merged = _as_dose_question(merged)
         if prior.non_human:
             # The earlier question was declined as veterinary; a human patient group now asks for the dose.
             merged = merged.model_copy(update={"non_human": False, "turn_type": "dosing_calc",
@@ -681,6 +705,8 @@ def weight_typed_as_age(new: QueryFrame, prior: QueryFrame, pending: Pending | N
 # Politeness before the correction ("dạ em xin lỗi bác sĩ, không phải, …") is still a correction.
 _CORRECTION = re.compile(r"^(?:(?:a|ay|ui|oi|da|vang|em|con|chau|toi|minh|bac si|bac|anh|chi|ban|co|thua)[ ,]+)*"
                          r"(?:nham|khong phai|ko phai|k phai|khong(?=\s*,)|ko(?=\s*,)|khong dung|sua lai|xin loi|"
+                         # "sai rồi, bé mới 6 tuổi thôi", "em gõ nhầm, bé 14 tháng": the value typed before was wrong
+                         r"sai roi|sai|(?:go|viet|danh|ghi|nhap|noi|doc) nham|"
                          r"sorry|da bao|"
                          r"toi da noi|da noi|y (?:toi|minh|em) la|dinh chinh|chinh xac la)\b")
 

@@ -61,7 +61,7 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba)\b", "elderly", ADULT),
     (r"\b(?:nguoi lon|nguoi truong thanh)\b", "adult", ADULT),
     (r"\b(?:tre so sinh|so sinh|tre em|tre nho|em be|con toi|con minh|con tui|con em|be|chau|tre|thang be|con be|"
-     r"thang cu|con trai|con gai|dua be)\b", "child", CHILD),
+     r"thang cu|con trai|con gai|dua be|(?<=cho )con(?! bu\b))\b", "child", CHILD),
 )
 _COMPILED = tuple((re.compile(p), key, pop) for p, key, pop in _RELATIVES)
 # Kin words whose population follows from the word itself once typed with diacritics.
@@ -138,6 +138,9 @@ def person_of(text: str, *, about_a_person: bool = False) -> Person | None:
             if not text.isascii() and len(text) == len(folded) and text[start:m.end()].lower() not in (
                     "tôi", "mình", "tui"):
                 continue  # "tối uống" (in the evening) is not "tôi"
+            after = text[m.end():m.end() + 4].lower()
+            if not text.isascii() and len(text) == len(folded) and after.startswith(" hỏi"):
+                continue  # "mình hỏi chút, …": the asker asking (not "mình hơi bị …", describing themselves)
             opener = fold(m.group(0)).split()[0] if len(m.group(0).split()) > 1 else ""
             if opener == "con" and (text.isascii() or len(text) != len(folded)
                                     or text[m.start():m.start() + 3].lower() != "còn"):
@@ -154,7 +157,7 @@ def person_of(text: str, *, about_a_person: bool = False) -> Person | None:
         if key in ("mother", "father") and not text.isascii() and not _ADULT_KIN.match(label):
             continue  # "bể nó", "mè bé": not kin once the diacritics are read
         if key == "child" and not text.isascii() and not _CHILD_KIN.search(label) and fold(label) in (
-                "be", "chau", "tre", "con toi", "con minh", "con tui", "con em"):
+                "be", "chau", "tre", "con", "con toi", "con minh", "con tui", "con em"):
             continue
         return Person(key, label, population)
     return None

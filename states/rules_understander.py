@@ -34,6 +34,7 @@ from states.conditions import (
     is_symptom,
     relation_condition,
 )
+from states.dose_intent import unsaid_dose
 from states.english import (
     ENGLISH_ONLY,
     as_vietnamese_slots,
@@ -63,7 +64,7 @@ from states.person import GENERIC, person_of
 from states.pleasantries import without_pleasantries
 from states.scope import about_a_person, as_child, child_nicknames, looks_non_human
 from states.shorthand import expand_chat
-from states.slots import Slots, dose_indication, extract_slots
+from states.slots import Slots, dose_indication, extract_slots, taken_back
 from states.understander import Understanding, UnderstandingRequest
 
 _SMALLTALK = re.compile(
@@ -390,6 +391,10 @@ class RulesUnderstander:
         name_confidence: float,
     ) -> QueryFrame:
         named = len(drugs) + len(unknown)
+        if route is None and named == 1 and drugs and self._unsaid_dose(text, candidates, drugs[0], slots):
+            # "ibuprofen cho con", "metronidazol uống cho con bị giardia": a drug and whom it is for, nothing else —
+            # how much to give (a child's age and weight are asked next), not the overview or the indications.
+            route = SectionRoute("lieu_luong_cach_dung", 0.7, "cho")
         condition = _before_drug_names(condition_in_drug_turn(text),
                                        [*(c.span for c in candidates.candidates), *unknown])
         adverse = route is not None and route.key in ("huong_dan_xu_tri_adr", "tac_dung_khong_mong_muon")
@@ -430,8 +435,13 @@ class RulesUnderstander:
         # may take it: the exclusions. With age or weight given ("bé 3 tuổi uống … được không") it is a dose.
         impaired = bool(slots.renal or slots.hepatic) or (
             slots.population == "pediatric" and slots.age_months is None and slots.weight_kg is None)
+        # "bà bầu bị trichomonas uống metronidazol 2g liều duy nhất được không": a regimen named and whether she may
+        # take it, no amount asked — the pregnancy section says ("không dùng phác đồ liều cao 2 g …"); the dose path
+        # quoted the very regimen it forbids beside the warning.
+        regimen_allowed = route is not None and route.key == "lieu_luong_cach_dung" and (
+            slots.pregnant or slots.breastfeeding) and not _ASKS_AMOUNT.search(fold(text))
         if named == 1 and (slots.pregnant or slots.breastfeeding or impaired) and _CAN_I.search(fold(text)) and (
-                route is None or route.key in _CAN_I_SECTIONS):
+                route is None or route.key in _CAN_I_SECTIONS or regimen_allowed):
             # "em bầu 8 tháng đau răng uống ibuprofen được không": whether she may take it is what the pregnancy
             # (or breastfeeding) section says — not the indication list the symptom words would pick; for a
             # patient with renal or hepatic impairment it is what the contraindications say (those naming the
@@ -508,6 +518,18 @@ class RulesUnderstander:
                           **common)
         # A drug and words the rules cannot place: ask what about it (missing_attribute), and say it is a guess.
         return _frame(turn_type="drug_attribute", confidence=0.4, **common)
+
+    def _unsaid_dose(self, text: str, candidates: ResolverResult, drug: str, slots: Slots) -> bool:
+        """A dose question without a dose word (states.dose_intent), when the turn asks nothing else: not whether
+        the patient may take it, nor two drugs together."""
+        folded = fold(text)
+        if _MAY_TAKE.search(folded) or _CAN_I.search(folded) or _CO_USE.search(folded):
+            return False
+        # Without the monograph's text only a turn naming no indication is read as a dose. With it, the indication
+        # words must be the book's (its dosage or indications section: "amoxicilin cho bé bị viêm tai giữa").
+        texts = self.names.section_texts(drug) if self.names.section_texts else {}
+        book = " ".join(texts.get(key, "") for key in (DOSING_SECTION, "chi_dinh"))
+        return unsaid_dose(text, [c.span for c in candidates.candidates], slots, person_of(text), book)
 
     def _patient_state(self, text: str, slots: Slots, drug: str) -> str | None:
         """The patient's own condition a "may they take it" turn states, when it is one the question is about: a
@@ -712,7 +734,7 @@ def _with_person_and_notes(frame: QueryFrame, text: str, *, human: bool = False)
             # đầu thì sao"). A bare follow-up "còn tôi thì sao" after a child's dose is still asked (golden
             # còn-tôi-is-not-my-child): it says nothing about the user.
             update["population"] = "adult"
-    notes: list[str] = []
+    notes: list[str] = [*taken_back(text)]
     if slots.weight_note and frame.weight_kg is not None:
         notes.append(f"Đã đổi đơn vị: {slots.weight_note}.")
     for problem in slots.rejected:

@@ -393,7 +393,7 @@ def _child_named(folded: str, text: str) -> bool:
 
 _CHILD_MISREAD = frozenset({"nhĩ", "nhị", "nhì", "nhí", "bể", "bẻ", "bè", "bẽ", "trê", "trễ", "trề", "châu", "chậu",
                             "chấu", "chầu", "còn tôi", "còn mình", "còn tui", "còn em", "còn nhà", "còn trai",
-                            "còn gái", "còn con"})
+                            "còn gái", "còn con", "còn", "cơn", "cồn"})
 
 
 _NOT_THE_PATIENT = re.compile(r"\b(?:khoa nhi|nhi khoa|benh vien nhi|vien nhi|phong kham nhi|bac si nhi|dieu duong nhi|"
@@ -476,10 +476,52 @@ _DENIED_VALUE = re.compile(r"\b(?:chu\s+)?(?:khong|ko|k|chang|chu khong)\s+phai\
                            r"(?:\s*(?:tuoi|thang tuoi|thang|tuan|ngay|kg|kgs|ky|ki|kilo|can|lbs|lb|pounds|pound))?\b")
 
 
+_WEIGHT_UNITS = frozenset({"kg", "kgs", "ky", "ki", "kilo", "can", "lbs", "lb", "pounds", "pound"})
+_AGE_UNITS = frozenset({"tuoi", "thang", "tuan", "ngay"})
+_VALUE_UNIT = r"(\d+(?:[.,]\d+)?)(?:\s*(tuoi|thang tuoi|thang|tuan|ngay|kgs|kg|ky|ki|kilo|can|lbs|lb|pounds|pound)\b)?"
+# "18 kg... à không, 21 kg", "5 tuổi, à nhầm, 6 tuổi": a value taken back as soon as typed, then the right one.
+_RETRACTED_VALUE = re.compile(r"\b" + _VALUE_UNIT + r"[\s.,;:!…-]*(?:(?:a|o|ay|ui|oi|uh|ah)[\s.,;:!…-]+)?"
+                              r"(?:khong phai|khong|ko|nham|nham roi|noi nham|go nham|sai|sai roi|xin loi|sorry)"
+                              r"[\s.,;:!…-]+(?:la\s+|phai\s+)?" + _VALUE_UNIT)
+
+
+def _unit_kind(unit: str | None) -> str | None:
+    if unit is None:
+        return None
+    return "weight" if unit in _WEIGHT_UNITS else "age" if unit.split()[0] in _AGE_UNITS else None
+
+
+_UNIT_SAID = {"kg": "kg", "kgs": "kg", "ky": "kg", "ki": "kg", "kilo": "kg", "can": "kg", "tuoi": "tuổi",
+              "thang": "tháng", "thang tuoi": "tháng tuổi", "tuan": "tuần", "ngay": "ngày"}
+
+
+def taken_back(text: str) -> list[str]:
+    """What a turn took back as soon as it typed it, said back: "18 kg... à không, 21 kg" →
+    "Đã sửa cân nặng: 21 kg (thay cho 18 kg)." (the reply says which value it used)."""
+    said = []
+    for m in _RETRACTED_VALUE.finditer(spell_out(fold(normalize(text)), normalize(text))):
+        first, second = _unit_kind(m.group(2)), _unit_kind(m.group(4))
+        kind = first or second
+        if kind is None or (first is not None and second is not None and first != second) or m.group(4) is None:
+            continue
+        what = "cân nặng" if kind == "weight" else "tuổi"
+        unit, old_unit = _UNIT_SAID.get(m.group(4), m.group(4)), _UNIT_SAID.get(m.group(2) or m.group(4), m.group(4))
+        said.append(f"Đã sửa {what}: {m.group(3)} {unit} (thay cho {m.group(1)} {old_unit}).")
+    return said
+
+
 def without_denied_values(spelt: str) -> str:
     """The folded, spelt-out turn with the values it denies blanked (same length): a correction "X chứ không phải Y"
-    states one value, X, not two."""
-    return _DENIED_VALUE.sub(lambda m: " " * len(m.group(0)), spelt)
+    states one value, X, not two; "X … à không, Y" takes X back and states Y."""
+    spelt = _DENIED_VALUE.sub(lambda m: " " * len(m.group(0)), spelt)
+
+    def taken_back(m: re.Match[str]) -> str:
+        first, second = _unit_kind(m.group(2)), _unit_kind(m.group(4))
+        if first is not None and second is not None and first != second:
+            return m.group(0)  # "24 cân, à nhầm 8 tuổi": a weight, then another slot's value — nothing taken back
+        return " " * (m.start(3) - m.start(0)) + m.group(0)[m.start(3) - m.start(0):]
+
+    return _RETRACTED_VALUE.sub(taken_back, spelt)
 
 
 def extract_slots(text: str) -> Slots:

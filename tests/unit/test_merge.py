@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from states.followup import has_anaphora
 from states.frame import Pending, QueryFrame
-from states.merge import merge_frames
+from states.merge import is_correction, merge_frames
+from states.slots import extract_slots, taken_back
 from tests.unit.understanding_kit import fixture_engine, merged, understand
 
 POPULATION = Pending(reason="missing_population", missing=["population"], quick_replies=["Người lớn", "Trẻ em"])
@@ -249,3 +251,58 @@ def test_a_whole_new_question_after_which_indication_is_not_read_whole_as_the_in
     assert short.condition == "loét dạ dày"  # the answer to the question asked
     long = merged("Còn con tôi 10 tuổi, 30 kg, cũng đang bị trào ngược dạ dày thực quản thì sao?", prior, INDICATION)
     assert long.condition is not None and "10 tuổi" not in long.condition and "con tôi" not in long.condition
+
+
+def test_a_sibling_named_with_it_is_a_person_not_the_drug() -> None:
+    # "em nó" is the patient's younger sibling: "nó" there is a person, so the turn's drug is not read as an
+    # interaction partner of the drug discussed before (it answered ibuprofen + paracetamol).
+    assert not has_anaphora("em nó 4 tháng nặng 7 kg cũng sốt, cho uống paracetamol bao nhiêu")
+    assert not has_anaphora("me no uong chung paracetamol")
+    assert has_anaphora("còn nó uống chung với amlodipin được không")
+    assert has_anaphora("nó uống chung với amlodipin được không")
+
+
+def test_a_value_taken_back_in_the_same_turn_is_one_corrected_value() -> None:
+    slots = extract_slots("18 kg... à không, 21 kg")
+    assert (slots.weight_kg, slots.rejected) == (21.0, [])
+    assert taken_back("18 kg... à không, 21 kg") == ["Đã sửa cân nặng: 21 kg (thay cho 18 kg)."]
+    # A weight, then another slot's correction: both stand ("24 cân, à nhầm 8 tuổi chứ không phải 2").
+    both = extract_slots("24 cân, à nhầm 8 tuổi chứ không phải 2")
+    assert (both.weight_kg, both.age_months) == (24.0, 96.0)
+
+
+def test_sai_roi_and_go_nham_correct_the_age_and_keep_the_weight() -> None:
+    assert is_correction("sai rồi, bé mới 6 tuổi thôi")
+    assert is_correction("em gõ nhầm, bé 14 tháng")
+    prior = merged("ibuprofen uống bé 8 tuổi 26 kg", None)
+    f = merged("sai rồi, bé mới 6 tuổi thôi", prior)
+    assert (f.age_months, f.weight_kg, f.drugs) == (72.0, 26.0, ["ibuprofen"])
+    # Another child is still another child: the weight of the first is not reused.
+    other = merged("còn bé 2 tuổi thì sao", prior)
+    assert other.weight_kg is None
+
+
+def test_an_age_and_weight_after_the_overview_ask_the_dose() -> None:
+    prior = merged("cetirizin", None)
+    f = merged("bé 8 tuổi 25 ký", prior)
+    assert (f.turn_type, f.section_key, f.drugs) == ("dosing_calc", "lieu_luong_cach_dung", ["cetirizin"])
+    assert (f.age_months, f.weight_kg) == (96.0, 25.0)
+
+
+def test_a_greeting_around_the_answer_to_what_about_the_drug_asks_the_dose() -> None:
+    prior = merged("cetirizin xanh đỏ tím vàng", None)
+    pending = Pending(reason="missing_attribute", missing=["attribute"])
+    f = merged("chào bạn, bé 7 tuổi 23 ký nhé", prior, pending)
+    assert (f.turn_type, f.age_months, f.weight_kg) == ("dosing_calc", 84.0, 23.0)
+
+
+def test_the_contraindications_asked_for_a_child_stay_the_contraindications() -> None:
+    prior = merged("chống chỉ định của ibuprofen", None)
+    assert merged("bé 8 tuổi 25 ký", prior).section_key == "chong_chi_dinh"
+
+
+def test_another_route_while_the_indication_is_asked_keeps_the_indication() -> None:
+    prior = merged("ceftriaxon tiêm tĩnh mạch cho người lớn viêm phổi liều?", None)
+    pending = Pending(reason="ambiguous_indication", missing=["condition"])
+    f = merged("thế tiêm bắp thì sao", prior, pending)
+    assert (f.route, f.condition) == ("im", "viêm phổi")

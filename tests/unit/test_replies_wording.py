@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from states.clarify import child_word, pediatric_question
+from states.clarify import child_word, pediatric_question, question_for
 from states.frame import QueryFrame
 from states.reason_labels import REASONS, outcome_badge, reason_label
 from states.replies import SMALLTALK, THANKS, smalltalk_reply
@@ -38,3 +38,10 @@ def test_every_reason_the_machine_can_decide_has_a_plain_label() -> None:
     decided = {t.reason for t in build_spec().transitions if t.reason}
     paths = {"single_drug", "interaction", "condition_to_drug", "retrieval_only"}
     assert sorted((decided | paths) - set(REASONS)) == []
+
+
+def test_an_undocumented_route_with_one_route_in_the_book_offers_that_route_by_name() -> None:
+    frame = QueryFrame(turn_type="dosing_calc", drugs=["ibuprofen"], population="adult", route_family="injection")
+    q = question_for("route_not_documented", frame, fixture_name_book(), routes_found=["oral"])
+    assert "chỉ ghi một đường: Uống" in q.text and "đường uống" in q.text
+    assert q.quick_replies == ["Uống"]
