@@ -46,7 +46,9 @@ _GENERIC_WORDS = (
     "cũng đang vẫn hay hơi rất đã rồi mới còn lại về đêm tối sáng nay qua chiều hôm "
     # Where and why the patient is ("ông ấy nhập viện vì nhồi máu cơ tim cấp") and a loading dose ("liều nạp"): they
     # say nothing of which indication (#17: left in, the acute-infarction line's opening no longer held every word).
-    "ấy nhập viện vì nạp"
+    "ấy nhập viện vì nạp "
+    # "lúc nhồi máu cơ tim cấp": when, as "khi" is.
+    "lúc"
 )
 _GENERIC = frozenset(_GENERIC_WORDS.split())
 PREVENTION = "dựphòng"

@@ -117,6 +117,9 @@ class Patient:
     gestation: Bound | None = None
     """A gestation stated by words only ("đủ tháng" → [37, ∞), "thiếu tháng" → [0, 37)) when no number is given: a
     gestation band holds the patient only when it holds the whole range (never a narrower band by guess)."""
+    pregnant: bool = False
+    """The patient is pregnant ("phụ nữ mang thai", "đang có thai"): a line the book gives a pregnant woman inside an
+    indication ("Nhiễm VZV: … Ở phụ nữ mang thai: 15 mg/kg/lần") is hers, and its sibling groups are not."""
     elderly: bool = False
     """The question is about an elderly patient ("người cao tuổi"): the book's elderly lines are theirs."""
     conditions: tuple[str, ...] = ()

@@ -137,6 +137,34 @@ def _purposes(line: RegimenLine) -> list[str]:
     return [" ".join(h.split()[:MAX_OPENING_WORDS]) for h in heads if h.strip()]
 
 
+def purpose_text(line: RegimenLine, indication: str | None) -> str:
+    """The part of a line for the purpose the question names, when the line runs on with a dose per purpose ("… dự
+    phòng dài hạn …: 75 - 150 mg/ngày. Trong trường hợp cấp tính, … nhồi máu cơ tim …: liều nạp 150 - 300 mg"): the
+    sentence whose opening names it, and the dose-less sentences after it. The whole line when no indication is
+    named, when fewer than two of its dosed sentences open with a purpose, or when the question does not name
+    exactly one of them better than the others (#17: the long-term antiplatelet question was shown the loading
+    dose of an infarction as well)."""
+    if not indication or match_score(indication, indication_labels(line)) > 0:
+        # (The question names the line's own lead-in, "Phù" of "Phù: khởi đầu 20–40 mg/ngày … Phù kháng trị có thể
+        # cần 80–120 mg/ngày": the whole line is its dose, the later sentence a sub-case of it.)
+        return line.text
+    parts = [p for p in _SENTENCE.split(line.text) if p.strip()]
+    dosed = [i for i, part in enumerate(parts) if dose_quantities(fold(part))]
+    if len(dosed) < 2:
+        return line.text
+    scores = {}
+    for i in dosed:
+        m = _OPENING.match(parts[i])
+        opening = " ".join((m.group(0) if m else "").split()[:MAX_OPENING_WORDS])
+        scores[i] = match_score(indication, [opening]) if opening.strip() else 0
+    best = max(scores.values())
+    if best == 0 or list(scores.values()).count(best) > 1:
+        return line.text
+    first = next(i for i, score in scores.items() if score == best)
+    end = next((i for i in dosed if i > first), len(parts))
+    return " ".join(parts[first:end])
+
+
 def indication_matches(line: RegimenLine, indication: str) -> bool:
     """The line sits under an indication the question names (see core.dosage.indication)."""
     key = indication_key(line)
@@ -533,6 +561,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
     elif _not_elderly(patient):
         # "Người cao tuổi: 0,5 - 2 mg/ngày" is the dose of another patient for an adult of 40 or of no stated age.
         candidates = [line for line in candidates if not _elderly_line(line)]
+    candidates = _pregnancy_groups(candidates, patient)
     exclusions = [line for line in candidates if line.kind == "exclusion"
                   # An exclusion names whom it excludes: a band, or a population in its own words ("không khuyến
                   # cáo tiêm bắp … cho trẻ em"; the parser marks no other band-less line an exclusion).
@@ -627,6 +656,38 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         chosen = sorted({*chosen, *(line for line in regimen if line.context.renal)}, key=lambda line: line.start)
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      other_bands=other_bands, indication_unmatched=unmatched)
+
+
+_PREGNANCY_GROUP = re.compile(r"\b(mang thai|co thai)\b")
+
+
+def _group_leadin(line: RegimenLine) -> str | None:
+    """The group a dose line opens with, when it names whom ("Ở phụ nữ mang thai:", "Ở người suy giảm miễn dịch:")."""
+    m = _INLINE_LEADIN.match(line.text)
+    if m is None or line.kind != "regimen":
+        return None
+    lead = fold(m.group(1).strip())
+    return lead if _WHOM.match(lead) else None
+
+
+def _pregnancy_line(line: RegimenLine) -> bool:
+    lead = _group_leadin(line)
+    return lead is not None and _PREGNANCY_GROUP.search(lead) is not None
+
+
+def _pregnancy_groups(candidates: list[RegimenLine], patient: Patient) -> list[RegimenLine]:
+    """A dose the book gives a pregnant woman inside an indication ("Nhiễm VZV: Ở người có khả năng miễn dịch: 5
+    mg/kg/lần; …; Ở phụ nữ mang thai: 15 mg/kg/lần") is hers: the sibling groups of that indication are other
+    patients' doses (#17: a pregnant woman with severe varicella was shown the 5 mg/kg line beside her 15 mg/kg).
+    For a patient not said to be pregnant the pregnancy line is another patient's."""
+    pregnancy = [line for line in candidates if _pregnancy_line(line)]
+    if not pregnancy:
+        return candidates
+    if not patient.pregnant:
+        return [line for line in candidates if line not in pregnancy]
+    keys = {indication_key(line) for line in pregnancy}
+    return [line for line in candidates if line in pregnancy
+            or not (indication_key(line) in keys and _group_leadin(line) is not None)]
 
 
 def _newborn_band_holds(line: RegimenLine, patient: Patient) -> bool:
