@@ -87,6 +87,8 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # An ache is pain: "nhức đầu" is the book's "đau đầu" (a symptom at a site, under "Đau, sốt").
     (r"nhức(?= (?:đầu|răng|mỏi|xương|cơ|khớp|mình|người))", "đau"),
     (r"zollinger[\s-]+ellison", "zollinger ellison"),
+    # Helicobacter pylori as clinicians write it: "HP", "H. pylori", "diệt HP", "vi khuẩn HP".
+    (r"helicobacter pylori|helicobacter|h\. ?pylori|pylori|hp", "helicobacter"),
     # Varicella-zoster virus: the book writes "VZV" for both diseases, and "Thủy đậu:" / "Zona:" where it doses them
     # apart; each disease is read as itself AND as VZV, so "zona" names "Nhiễm VZV" and, better, "Zona", never
     # "Thủy đậu" (the chickenpox line was once shown for shingles).
