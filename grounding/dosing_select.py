@@ -211,10 +211,10 @@ def select_for(tree: SectionTree, patient: Patient) -> Selection:
     return select(tree.tree, patient)
 
 
-def routes_offered(trees: Sequence[SectionTree], patient: Patient) -> list[str]:
+def routes_offered(trees: Sequence[SectionTree], patient: Patient, asked_route: str | None = None) -> list[str]:
     found: list[str] = []
     for t in trees:
-        found += [r for r in routes_for(t.tree, patient) if r not in found]
+        found += [r for r in routes_for(t.tree, patient, asked_route) if r not in found]
     return found
 
 

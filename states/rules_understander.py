@@ -42,6 +42,7 @@ from states.next_indication import (
     INDICATION_SECTIONS,
     LOOKUPS,
     asks_again_for_indication,
+    corrected_indication_text,
     follow_up_indication,
 )
 from states.patient_description import described_conditions
@@ -293,6 +294,13 @@ class RulesUnderstander:
             return _frame(turn_type=turn, section_key=route.key, confidence=min(route.confidence, 0.7),
                               **base)
 
+        corrected = corrected_indication_text(text) if asks_again_for_indication(prior) else None
+        indication = self._next_indication(corrected, prior) if corrected else None
+        if indication and prior is not None and prior.turn_type == "dosing_calc":
+            # "à nhầm, là thủy đậu chứ không phải zona" after the shingles dose: the same dose question for the
+            # indication now named (the denied one is not it); the shingles dose is never the answer.
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=indication,
+                          condition_relation="indication", confidence=0.7, **base)
         if is_elliptical(text):
             indication = self._next_indication(text, prior)
             if indication and prior is not None and prior.turn_type in LOOKUPS:

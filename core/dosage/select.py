@@ -796,8 +796,9 @@ def _exclusion_for(line: RegimenLine, patient: Patient, lines: list[RegimenLine]
                                  for other in lines))
 
 
-def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
-    """Routes that have a regimen line for a patient like this one (route not yet chosen)."""
+def routes_for(tree: DosageTree, patient: Patient, asked_route: str | None = None) -> list[str]:
+    """Routes that have a regimen line for a patient like this one (route not yet chosen). `asked_route`: the route
+    the user named, whose skin application lines count as its regimen (`local_regimen`)."""
     unrouted = Patient(**{**patient.__dict__, "route": None})
     known = patient.age_months is not None or patient.weight_kg is not None
     exclusions = select(tree, unrouted).exclusions
@@ -815,7 +816,9 @@ def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
         lines = _lines_of_indication(tree, patient.indication, unrouted)
     found: list[str] = []
     for line in lines:
-        if (line.kind != "regimen" and not refers_to_adult_dose(line)) or not context_admits(line, unrouted):
+        local = local_regimen(line) and (asked_route or patient.route) in line.routes  # (only when the user named it)
+        if (line.kind != "regimen" and not refers_to_adult_dose(line) and not local) \
+                or not context_admits(line, unrouted):
             # A cross-reference band ("Trẻ em cân nặng > 50 kg: Dùng liều như người lớn") gives its route's adult
             # dose: the route is this patient's.
             continue
@@ -831,6 +834,18 @@ def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
             continue
         found += [r for r in line.routes if r not in found and r not in excluded]
     return found
+
+
+_LOCAL_ROUTES = frozenset({"topical"})
+_HOW_OFTEN = re.compile(r"\b(\d+|mot|hai|ba|bon|nam|sau)( (den|-|hoac) (\d+|mot|hai|ba|bon|nam|sau))? lan"
+                        r"( moi| mot| trong| mot)? ?(ngay|/ ?ngay)\b|\bgio (mot|1) lan\b|\bngay (boi|ta|nho) \d+ lan\b")
+
+
+def local_regimen(line: RegimenLine) -> bool:
+    """A skin or mucosa application given by how often, with no amount ("Bôi lên vị trí tổn thương cách 4 giờ một
+    lần (5 đến 6 lần mỗi ngày)"): the regimen of that route — the book has no mg for an ointment, and without it the
+    ointment route was "not documented" (#17)."""
+    return bool(line.routes) and set(line.routes) <= _LOCAL_ROUTES and _HOW_OFTEN.search(fold(line.text)) is not None
 
 
 def _lines_of_indication(tree: DosageTree, indication: str, unrouted: Patient) -> list[RegimenLine]:
