@@ -121,8 +121,8 @@ def _trees_by_drug(dosing: tuple[Chunk, ...], drug_names: tuple[tuple[str, tuple
     return tuple(section_tree([c for c in dosing if c.drug_id == d], names.get(d, [])) for d in order)
 
 
-_PREGNANT = re.compile(r"\b(mang thai|co thai|thai phu)\b")
 _BREASTFEEDING = re.compile(r"\b(cho con bu|dang cho bu)\b")
+_PREGNANT = re.compile(r"\b(mang thai|co thai|thai phu|co bau|dang bau)\b")
 _ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia|cao tuoi|lon tuoi)\b")
 ELDERLY_AGE_MONTHS = 65 * 12
 """From 65 an adult is one of the book's elderly whatever words they use (the book says 60 or 65; 60-64 is neither
@@ -148,6 +148,7 @@ def patient_of(population: str | None, age_months: float | None, weight_kg: floa
         age_months=age_months, weight_kg=weight_kg, route=route, indication=condition or None,
         gestation_weeks=weeks, gestation=gestation,
         renal_ml_min=renal_value(context_text), renal=renal, dialysis=dialysis, hepatic=hepatic,
+        pregnant=population != "pediatric" and _PREGNANT.search(folded) is not None,
         elderly=population == "adult" and (_ELDERLY.search(folded) is not None or (
             age_months is not None and age_months >= ELDERLY_AGE_MONTHS)))
 
@@ -209,10 +210,10 @@ def select_for(tree: SectionTree, patient: Patient) -> Selection:
     return select(tree.tree, patient)
 
 
-def routes_offered(trees: Sequence[SectionTree], patient: Patient) -> list[str]:
+def routes_offered(trees: Sequence[SectionTree], patient: Patient, asked_route: str | None = None) -> list[str]:
     found: list[str] = []
     for t in trees:
-        found += [r for r in routes_for(t.tree, patient) if r not in found]
+        found += [r for r in routes_for(t.tree, patient, asked_route) if r not in found]
     return found
 
 

@@ -14,7 +14,14 @@ from dataclasses import replace
 from core.budget import RequestBudget
 from core.corpus import Chunk
 from core.dosage.model import RegimenLine
-from core.dosage.select import band_words, dosed_indications, indication_key, is_renal_line, states_amount
+from core.dosage.select import (
+    band_words,
+    dosed_indications,
+    indication_key,
+    is_renal_line,
+    purpose_text,
+    states_amount,
+)
 from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
 from core.partners import names_partner
@@ -257,7 +264,7 @@ class ExtractiveGenerator:
                 # trọng"): it is quoted above and replaces the usual doses, which are another patient's.
                 notices.append(ADJUSTMENT_ELSEWHERE_NOTICE)
                 continue
-            quoted = [self._quote(tree, line) for line in lines]
+            quoted = [self._quote(tree, line, patient.indication) for line in lines]
             if not quoted and request.population is not None:
                 quoted = self._population_mentions(tree, request.population)
             claims += quoted
@@ -318,8 +325,12 @@ class ExtractiveGenerator:
         return [Claim(text=every[m.index][0], citations=[every[m.index][1]]) for m in matches]
 
     @staticmethod
-    def _quote(tree: SectionTree, line: RegimenLine) -> Claim:
-        """The line as written, after its context path (the lead-ins it sits under), citing the blocks of both."""
+    def _quote(tree: SectionTree, line: RegimenLine, indication: str | None = None) -> Claim:
+        """The line as written, after its context path (the lead-ins it sits under), citing the blocks of both —
+        only its part for the purpose asked when it gives a dose per purpose (core.dosage.select.purpose_text)."""
+        part = purpose_text(line, indication)
+        if part != line.text:
+            line = replace(line, text=part)
         return Claim(text=clean(line.quoted()), citations=tree.citations(line))
 
     def _population_mentions(self, tree: SectionTree, population: str) -> list[Claim]:

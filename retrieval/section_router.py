@@ -83,7 +83,7 @@ _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
     # "đang uống aspirin liều thấp" describes what the patient takes; it does not ask a dose.
     ("lieu_luong_cach_dung", _r(r"\blieu\b(?! phap| thap| cao)"), 0.95),
     ("lieu_luong_cach_dung", _r(r"\bcach (dung|uong|tiem|su dung|pha)\b|\b(may|bao nhieu) (vien|goi|nhat|lan|ml|mg|"
-                                r"giot|ong|thia|mcg|g)\b|\bngay (may|bao nhieu)\b"), 0.9),
+                                r"giot|ong|thia|mcg|g|gam|gram)\b|\bngay (may|bao nhieu)\b"), 0.9),
     ("lieu_luong_cach_dung", _r(r"\b(uong|dung|tiem|xit|ngam|dat|boi|truyen)\b.*\bbao nhieu\b"), 0.8),
     # "amoxicilin mỗi lần bao nhiêu", "một lần mấy viên": the amount per dose, with no verb and no "liều".
     ("lieu_luong_cach_dung", _r(r"\b(moi|mot|1) lan( (uong|dung|tiem|xit|cho|la))? (bao nhieu|may)\b"), 0.8),
@@ -117,6 +117,8 @@ _IMPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("thoi_ky_cho_con_bu", _r(r"\bcho con bu\b|\bcho bu\b|\bdang bu\b|\bcon bu\b|\bsua me\b|\bnuoi con bang sua\b"), 0.9),
     ("thoi_ky_mang_thai", _r(r"\bmang thai\b|\bco thai\b|\bba bau\b|\bmang bau\b|\bco bau\b|\bdang bau\b|\bthai phu\b|"
                              r"\bthai ky\b|\bthai nhi\b|\bthai ki\b|"
+                             # "Bầu có dùng … được không" (typed "Bau co dung …"): "bầu" alone as the subject.
+                             r"^bau (co|uong|dung|duoc|thi|nen)\b|"
                              r"\bthai \d+ (tuan|thang)\b|\b(3|ba) thang (cuoi|dau|giua)\b"), 0.9),
     ("loai_thuoc", _r(r"\bthuoc nhom\b|\bnhom thuoc\b|\bnhom( [a-z0-9]+){0,2} (nao|gi)\b|\bloai thuoc\b|"
                       r"\bthuoc loai\b|\bla thuoc gi\b"), 0.85),
@@ -180,6 +182,12 @@ def route_section(text: str) -> SectionRoute | None:
     if overdose:
         # "uống nhầm cả vỉ", "lỡ uống 2 lần": what to do now is the overdose section, before any dose word counts.
         return SectionRoute("qua_lieu_xu_tri", 0.95, overdose.group(0))
+    inr = high_inr(folded)
+    if inr:
+        # "INR hôm nay 6, không chảy máu, xử trí thế nào": an INR above the therapeutic range is over-anticoagulation,
+        # which the book handles by INR band in "Quá liều và xử trí" (bỏ 1 - 2 lần, vitamin K …) — not the ADR
+        # section's general lines that "xử trí" alone would pick.
+        return SectionRoute("qua_lieu_xu_tri", 0.85, inr)
     for key, pattern, confidence in _EXPLICIT:
         m = pattern.search(folded)
         if m:
@@ -201,6 +209,23 @@ def route_section(text: str) -> SectionRoute | None:
         m = pattern.search(folded)
         if m:
             return SectionRoute(key, confidence, m.group(0))
+    return None
+
+
+_INR_VALUE = _r(r"\binr\b(?: [a-z]+){0,4}?\s*(?:>|>=|=|:|la|tren|len|len toi|toi)?\s*(\d+(?:[.,]\d+)?)")
+_INR_HIGH_WORDS = _r(r"\binr\b(?: [a-z]+){0,2}? (?:cao|tang cao|vuot|qua cao)\b")
+INR_ABOVE_RANGE = 4.0
+"""An INR from this value up is above every therapeutic range the book gives (2 - 3, 2,5 - 3,5)."""
+
+
+def high_inr(folded: str) -> str | None:
+    """The words stating an INR above the therapeutic range ("inr hom nay do duoc 6", "inr cao"), or None."""
+    words = _INR_HIGH_WORDS.search(folded)
+    if words:
+        return words.group(0)
+    m = _INR_VALUE.search(folded)
+    if m and float(m.group(1).replace(",", ".")) >= INR_ABOVE_RANGE:
+        return m.group(0)
     return None
 
 

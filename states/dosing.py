@@ -42,11 +42,12 @@ def chunk_label(chunk: Chunk) -> str:
 
 def routes_in_evidence(evidence: Sequence[Chunk], population: str | None, *, age_months: float | None = None,
                        weight_kg: float | None = None, context_text: str = "",
-                       condition: str | None = None) -> list[str]:
+                       condition: str | None = None, asked_route: str | None = None) -> list[str]:
     """Routes for which the dosage tree gives a regimen for this patient (and the indication asked, when the book's
-    lead-ins name it), in display order."""
+    lead-ins name it), in display order. `asked_route`: the route the user named (an ointment's lines, which give
+    how often and no amount, are its regimen only then)."""
     patient = patient_of(population, age_months, weight_kg, None, condition, context_text)
-    found = routes_offered(trees_by_drug(evidence), patient)
+    found = routes_offered(trees_by_drug(evidence), patient, asked_route)
     order = list(ROUTE_LABELS_VI)
     return sorted((r for r in found if r in order), key=order.index)
 

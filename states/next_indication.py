@@ -86,3 +86,21 @@ def _stated(words: list[str], book: Iterable[str]) -> bool:
         if any(p.search(folded) for p in patterns):
             return True
     return False
+
+
+_CORRECTED = re.compile(r"^\s*(?:(?:à|a|ấy|ay|ơ|o|ui|ôi|oi|dạ|da)[ ,]+)*(?:nhầm|nham|sửa lại|sua lai)\b(?:\s+rồi|\s+roi)?[ ,.:]*",
+                        re.IGNORECASE)
+_DENIED_INDICATION = re.compile(r"(?:\b(?:chứ|chu)\s+)?\b(?:không|khong|ko|k)\s+(?:phải|phai)(?:\s+(?:là|la))?\s+"
+                                r"[^,.;!?]+", re.IGNORECASE)
+
+
+def corrected_indication_text(text: str) -> str | None:
+    """A correction of the indication ("à nhầm, là thủy đậu chứ không phải zona", "không phải zona, bé bị thủy
+    đậu"): the turn without its opener and the indication it denies, whose indication words are the new one; None
+    when the turn is no correction. The denied words are never the indication (left in, "zona" stayed the answer)."""
+    opener = _CORRECTED.match(text)
+    denied = _DENIED_INDICATION.search(text)
+    if opener is None and denied is None:
+        return None
+    rest = text[opener.end():] if opener else text
+    return _DENIED_INDICATION.sub(" ", rest).strip(" ,.;")

@@ -38,7 +38,7 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
     if is_dose_question(frame):
         context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.gestation) if c)
         routes = routes_in_evidence(evidence, frame.population, age_months=frame.age_months,
-                                    weight_kg=frame.weight_kg, context_text=context,
+                                    weight_kg=frame.weight_kg, context_text=context, asked_route=frame.route,
                                     condition=frame.condition if frame.route is None and frame.route_family is None
                                     else None)  # an injection follow-up's routes are never narrowed away by indication
         routes = one_injection_dose(evidence, frame, routes)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from core.dosage.usual import usual_indication, usual_indication_note
 from core.errors import IndexUnavailable
 from states import paths
 from states.conditions import condition_as_in_book
@@ -37,6 +38,12 @@ def retrieve_single(ctx: TurnView, services: Services) -> Update:
             # "người lớn viêm họng uống amoxicilin": an indication the book names in "Chỉ định" but gives no dose
             # lead-in of its own is dosed by the patient's general line (the book's usual dose); the machine does
             # not ask which of the other indications' lead-ins it is.
+            indications = []
+        if not frame.condition and (usual := usual_indication(indications)):
+            # No indication named, and one of the patient's is the drug's everyday use while the others are
+            # circumstances the user would have said (core.dosage.usual): its lines are the answer, named as such.
+            frame = frame.model_copy(update={"condition": usual, "condition_relation": "indication",
+                                             "notes": [*frame.notes, usual_indication_note(usual, indications)]})
             indications = []
         return {"evidence": evidence, "routes_found": routes_found, "indications_found": indications,
                 **({"frame": frame} if frame is not ctx.frame else {})}

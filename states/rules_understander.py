@@ -56,6 +56,7 @@ from states.next_indication import (
     INDICATION_SECTIONS,
     LOOKUPS,
     asks_again_for_indication,
+    corrected_indication_text,
     follow_up_indication,
 )
 from states.nicknames import as_small_child
@@ -119,6 +120,8 @@ _MAY_TAKE_SECTIONS = ("chong_chi_dinh", "than_trong")
 # A second drug added to one already taken ("đang uống aspirin … muốn dùng thêm ibuprofen", "uống kèm với",
 # "phối hợp"): a question about the pair even when it asks how to take them — the interaction text holds the
 # spacing or the lower ceiling; each drug's own dosage section would leave that out.
+_ALLERGY = re.compile(r"\b(di ung|man cam voi|qua man|(noi|bi) (me|may) day|soc phan ve|phan ung phan ve)\b")
+"""An allergy the user states ("dị ứng", "nổi mề đay sau khi tiêm …", "sốc phản vệ"): the patient's history."""
 _CO_USE = re.compile(r"\b(dung them|uong them|tiem them|kem voi|uong kem|dung kem|ket hop|phoi hop|cung luc|"
                      r"dung chung|uong chung|chung voi|"
                      # "đang uống aspirin …, giờ cần thêm ibuprofen": a drug added, with words between
@@ -320,6 +323,13 @@ class RulesUnderstander:
             return _frame(turn_type=turn, section_key=route.key, confidence=min(route.confidence, 0.7),
                               **base)
 
+        corrected = corrected_indication_text(text) if asks_again_for_indication(prior) else None
+        indication = self._next_indication(corrected, prior) if corrected else None
+        if indication and prior is not None and prior.turn_type == "dosing_calc":
+            # "à nhầm, là thủy đậu chứ không phải zona" after the shingles dose: the same dose question for the
+            # indication now named (the denied one is not it); the shingles dose is never the answer.
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=indication,
+                          condition_relation="indication", confidence=0.7, **base)
         if is_elliptical(text):
             indication = self._next_indication(text, prior)
             if indication and prior is not None and prior.turn_type in LOOKUPS:
@@ -428,6 +438,16 @@ class RulesUnderstander:
                   "condition_relation": relation, **base}
         dose = route is not None and route.key == "lieu_luong_cach_dung"
         together = bool(_CO_USE.search(fold(text)))
+        allergy = _ALLERGY.search(fold(text))
+        if named >= 2 and allergy and not together and len(drugs) == 1 and unknown and not dose:
+            # "từng nổi mề đay sau khi tiêm penicillin, giờ được kê amoxicilin có sao không": an allergy to the other
+            # drug is the patient's history, and whether they may take this one is what its contraindications say
+            # (cross-allergy: "dị ứng với bất kỳ loại penicilin nào") — not an interaction, which the book cannot
+            # state for a drug it has no monograph of.
+            allergen = ", ".join(unknown)
+            update = {**common, "condition": f"dị ứng {allergen}", "condition_relation": "contraindication"}
+            return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
+                          confidence=round(0.8 * name_confidence, 3), **update)
         if named >= 2 and (together or (not dose and (route is None or route.key in _INTERACTION_COMPATIBLE))):
             return _frame(turn_type="interaction", section_key="tuong_tac_thuoc",
                               confidence=round(0.9 * name_confidence, 3), **common)
@@ -471,6 +491,14 @@ class RulesUnderstander:
             if given is not None:
                 return _frame(turn_type="drug_attribute", section_key=given.key,
                               confidence=round(given.confidence * name_confidence, 3), **common)
+        if named == 1 and route is not None and route.key == "chi_dinh" and slots.population == "pediatric" and (
+                slots.age_months is not None or slots.weight_kg is not None) and _MAY_TAKE.search(fold(text)):
+            # "cho bé 7 tuổi 22 kg uống aspirin hạ sốt được không": a child of known age or weight asking whether a
+            # symptom may be treated with it asks for this child's dose — the dose path, which states the book's
+            # exclusion of the child first ("trẻ em dưới 16 tuổi", Reye) — not the indication list, which says
+            # "giảm sốt" for everyone and reads as yes.
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
+                          confidence=round(0.7 * name_confidence, 3), **common)
         if route is not None:
             turn = "dosing_calc" if dose else "drug_attribute"
             return _frame(turn_type=turn, section_key=route.key, section_overview=overview,

@@ -616,7 +616,7 @@ _DOSE_QUESTION_WORDS = re.compile(
     # the inhaled route named by its device ("qua máy phun", "phun sương"): how, not what for
     r"(qua )?may phun|phun (mu|suong)|binh xit|buong dem|"
     r"mot (lan|ngay)|moi (lan|ngay)|(?:may|bao nhieu|1|mot) lan|lan|may|toi da|hoi|toi|minh|ban|giup|xem|biet|muon|xin|vay|a|nhe|oi|roi|voi|va|hay|nao|gi|khi|thi|"
-    r"benh nhan|nguoi benh|nguoi|mg|ml|g|kg|ky|ki|can|tuoi|thang|tuan|ngay|khoi dau|ban dau|duy tri|"
+    r"benh nhan|nguoi benh|nguoi|mg|ml|g|gam|gram|kg|ky|ki|can|tuoi|thang|tuan|ngay|khoi dau|ban dau|duy tri|"
     r"dung luong|dang|vien|siro|goi|ong|duong|dan|thoi|the|con|me|bo|ba|anh|chi|vo|em|nha|clcr|egfr|"
     r"do thanh thai( creatinin)?|benh nen|sao|ruoi|mot|hai|bon|chin|muoi|pound|pounds|lbs|lb|"
     # "Bé gái", "bé trai", "nam", "nữ": who, not what for.
@@ -625,6 +625,9 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"nhung|"
     # "xịt mấy nhát", "mấy giọt", "mấy thìa", "cách nhau mấy tiếng/giờ": how much and how often, not what for.
     r"nhat|giot|thia|cach nhau|tieng|gio)\b")
+# "nôn nhiều không uống được, đặt trực tràng": why the route was chosen, not what the dose is for (left in, "nôn
+# nhiều" matched no lead-in of paracetamol and the machine asked which indication).
+_ROUTE_REASON = re.compile(r"\b(?:(?:non|oi)(?: nhieu| lien tuc| mua| hoai)?,? )?(?:khong|ko|k) (?:uong|nuot) (?:duoc|noi)\b")
 # "38,8 độ": a temperature, not an indication.
 _QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s*(?:tuoi|thang tuoi|thang|tuan tuoi|tuan|ngay tuoi|kg|ky|ki|can|mg|ml|do c|do)?")
 _WEIGHT_WORD = re.compile(r"\b(nang|can nang)(?= (khoang |tam |chung )?\d)")
@@ -684,8 +687,8 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for _, (start, end) in route_abbreviations(text):
         wipe(start, end)
     terms = [m.span() for m in TERMS_FOLDING_TO_CHILD.finditer(folded)]
-    for pattern in (*GESTATION_PHRASES, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC,
-                    _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED, SAME_ILLNESS_SAID, _LOW_DOSE):
+    for pattern in (*GESTATION_PHRASES, _ROUTE_REASON, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL,
+                    _HEPATIC, _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED, SAME_ILLNESS_SAID, _LOW_DOSE):
         for m in pattern.finditer(folded):
             if pattern is CHAT_CHILD and any(a <= m.start() < b for a, b in terms):
                 continue  # "viêm thận bể thận", "rung nhĩ": the term's own word, not a child's

@@ -46,7 +46,9 @@ _GENERIC_WORDS = (
     "cũng đang vẫn hay hơi rất đã rồi mới còn lại về đêm tối sáng nay qua chiều hôm "
     # Where and why the patient is ("ông ấy nhập viện vì nhồi máu cơ tim cấp") and a loading dose ("liều nạp"): they
     # say nothing of which indication (#17: left in, the acute-infarction line's opening no longer held every word).
-    "ấy nhập viện vì nạp"
+    "ấy nhập viện vì nạp "
+    # "lúc nhồi máu cơ tim cấp": when, as "khi" is.
+    "lúc"
 )
 _GENERIC = frozenset(_GENERIC_WORDS.split())
 PREVENTION = "dựphòng"
@@ -91,6 +93,8 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # An ache is pain: "nhức đầu" is the book's "đau đầu" (a symptom at a site, under "Đau, sốt").
     (r"nhức(?= (?:đầu|răng|mỏi|xương|cơ|khớp|mình|người))", "đau"),
     (r"zollinger[\s-]+ellison", "zollinger ellison"),
+    # Helicobacter pylori as clinicians write it: "HP", "H. pylori", "diệt HP", "vi khuẩn HP".
+    (r"helicobacter pylori|helicobacter|h\. ?pylori|pylori|hp", "helicobacter"),
     # Varicella-zoster virus: the book writes "VZV" for both diseases, and "Thủy đậu:" / "Zona:" where it doses them
     # apart; each disease is read as itself AND as VZV, so "zona" names "Nhiễm VZV" and, better, "Zona", never
     # "Thủy đậu" (the chickenpox line was once shown for shingles).

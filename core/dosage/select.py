@@ -142,6 +142,34 @@ def _purposes(line: RegimenLine) -> list[str]:
     return [" ".join(h.split()[:MAX_OPENING_WORDS]) for h in heads if h.strip()]
 
 
+def purpose_text(line: RegimenLine, indication: str | None) -> str:
+    """The part of a line for the purpose the question names, when the line runs on with a dose per purpose ("… dự
+    phòng dài hạn …: 75 - 150 mg/ngày. Trong trường hợp cấp tính, … nhồi máu cơ tim …: liều nạp 150 - 300 mg"): the
+    sentence whose opening names it, and the dose-less sentences after it. The whole line when no indication is
+    named, when fewer than two of its dosed sentences open with a purpose, or when the question does not name
+    exactly one of them better than the others (#17: the long-term antiplatelet question was shown the loading
+    dose of an infarction as well)."""
+    if not indication or match_score(indication, indication_labels(line)) > 0:
+        # (The question names the line's own lead-in, "Phù" of "Phù: khởi đầu 20–40 mg/ngày … Phù kháng trị có thể
+        # cần 80–120 mg/ngày": the whole line is its dose, the later sentence a sub-case of it.)
+        return line.text
+    parts = [p for p in _SENTENCE.split(line.text) if p.strip()]
+    dosed = [i for i, part in enumerate(parts) if dose_quantities(fold(part))]
+    if len(dosed) < 2:
+        return line.text
+    scores = {}
+    for i in dosed:
+        m = _OPENING.match(parts[i])
+        opening = " ".join((m.group(0) if m else "").split()[:MAX_OPENING_WORDS])
+        scores[i] = match_score(indication, [opening]) if opening.strip() else 0
+    best = max(scores.values())
+    if best == 0 or list(scores.values()).count(best) > 1:
+        return line.text
+    first = next(i for i, score in scores.items() if score == best)
+    end = next((i for i in dosed if i > first), len(parts))
+    return " ".join(parts[first:end])
+
+
 def indication_matches(line: RegimenLine, indication: str) -> bool:
     """The line sits under an indication the question names (see core.dosage.indication)."""
     key = indication_key(line)
@@ -780,8 +808,9 @@ def _exclusion_for(line: RegimenLine, patient: Patient, lines: list[RegimenLine]
                                  for other in lines))
 
 
-def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
-    """Routes that have a regimen line for a patient like this one (route not yet chosen)."""
+def routes_for(tree: DosageTree, patient: Patient, asked_route: str | None = None) -> list[str]:
+    """Routes that have a regimen line for a patient like this one (route not yet chosen). `asked_route`: the route
+    the user named, whose skin application lines count as its regimen (`local_regimen`)."""
     unrouted = Patient(**{**patient.__dict__, "route": None})
     known = patient.age_months is not None or patient.weight_kg is not None
     exclusions = select(tree, unrouted).exclusions
@@ -799,7 +828,9 @@ def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
         lines = _lines_of_indication(tree, patient.indication, unrouted)
     found: list[str] = []
     for line in lines:
-        if (line.kind != "regimen" and not refers_to_adult_dose(line)) or not context_admits(line, unrouted):
+        local = local_regimen(line) and (asked_route or patient.route) in line.routes  # (only when the user named it)
+        if (line.kind != "regimen" and not refers_to_adult_dose(line) and not local) \
+                or not context_admits(line, unrouted):
             # A cross-reference band ("Trẻ em cân nặng > 50 kg: Dùng liều như người lớn") gives its route's adult
             # dose: the route is this patient's.
             continue
@@ -815,6 +846,18 @@ def routes_for(tree: DosageTree, patient: Patient) -> list[str]:
             continue
         found += [r for r in line.routes if r not in found and r not in excluded]
     return found
+
+
+_LOCAL_ROUTES = frozenset({"topical"})
+_HOW_OFTEN = re.compile(r"\b(\d+|mot|hai|ba|bon|nam|sau)( (den|-|hoac) (\d+|mot|hai|ba|bon|nam|sau))? lan"
+                        r"( moi| mot| trong| mot)? ?(ngay|/ ?ngay)\b|\bgio (mot|1) lan\b|\bngay (boi|ta|nho) \d+ lan\b")
+
+
+def local_regimen(line: RegimenLine) -> bool:
+    """A skin or mucosa application given by how often, with no amount ("Bôi lên vị trí tổn thương cách 4 giờ một
+    lần (5 đến 6 lần mỗi ngày)"): the regimen of that route — the book has no mg for an ointment, and without it the
+    ointment route was "not documented" (#17)."""
+    return bool(line.routes) and set(line.routes) <= _LOCAL_ROUTES and _HOW_OFTEN.search(fold(line.text)) is not None
 
 
 def _lines_of_indication(tree: DosageTree, indication: str, unrouted: Patient) -> list[RegimenLine]:

@@ -1,0 +1,63 @@
+"""The book's usual indication among a patient's dose lines, for a dose question that names none.
+
+A dose question that names no indication ("Liều ibuprofen cho trẻ con", "người lớn uống amoxicilin") means the
+drug's everyday use: pain and fever for an analgesic, a common susceptible infection for an antibiotic. When the
+patient's lines sit under several indication lead-ins and one of them is that everyday use ("Đau, sốt", "giảm đau
+hoặc sốt", "Nhiễm vi khuẩn nhạy cảm ở tai, mũi, họng …"), every other one is a circumstance the user would have
+said (a surgery, Lyme disease, H. pylori, prophylaxis before a procedure, a ductus in a preterm newborn): the usual
+indication's lines are the answer (#17), and asking "which indication?" asks for something the user already told
+by not naming one.
+
+The default is refused when another indication is a *purpose* the user may mean without naming a disease
+("Chống viêm", "Ức chế kết tập tiểu cầu" for aspirin: an adult's aspirin is as often the antiplatelet dose as the
+analgesic one) — the doses genuinely differ between plausible readings, so the machine still asks. It never picks
+between two usual-looking labels with different words either: only labels of the usual kind are merged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from core.text import fold
+
+_PAIN_FEVER_WORDS = frozenset(("dau", "sot", "giam", "ha", "hoac", "va", "hay"))
+"""A label made of these words alone is the pain/fever indication ("Đau, sốt", "Giảm đau/giảm sốt")."""
+_COMMON_INFECTION = re.compile(r"^nhiem (?:vi )?khuan(?: nhay cam| thong thuong| nhe| vua)\b|"
+                               r"^nhiem (?:vi )?khuan(?: va| ,)? ?(?:nhe|vua)\b")
+"""A label for the common infections an antibiotic is usually given for ("Nhiễm vi khuẩn nhạy cảm ở tai, mũi, họng,
+da, đường tiết niệu"; "Nhiễm khuẩn nhẹ, vừa")."""
+_PURPOSE = re.compile(r"^(?:chong|uc che|giam|ha|lam giam|on dinh|an than|phong ngua)\b")
+"""A label naming what the drug does rather than a disease or circumstance ("Chống viêm", "Ức chế kết tập tiểu
+cầu"): a reading the user may mean without naming it."""
+
+
+def is_usual_label(label: str) -> bool:
+    folded = fold(label)
+    words = re.findall(r"[a-z]+", folded)
+    if words and set(words) <= _PAIN_FEVER_WORDS and ("dau" in words or "sot" in words):
+        return True
+    return _COMMON_INFECTION.match(" ".join(words)) is not None
+
+
+def usual_indication(labels: Sequence[str]) -> str | None:
+    """The usual label (or labels, joined) among a patient's indication labels (outermost lead-ins, book order) when the others are all
+    circumstances the user would have named; None when there is none, or another label is a purpose (asked)."""
+    usual = [label for label in labels if is_usual_label(label)]
+    others = [label for label in labels if not is_usual_label(label)]
+    if not usual or len(usual) == len(labels):
+        return None
+    if any(_PURPOSE.match(" ".join(re.findall(r"[a-z]+", fold(label)))) for label in others):
+        return None
+    # Two usual labels ("giảm đau hoặc sốt" for the usual dose, "Giảm đau và hạ sốt" for the age table) are one
+    # indication written twice: the condition names both, so both are matched.
+    return ", ".join(usual)
+
+
+def usual_indication_note(usual: str, labels: Sequence[str]) -> str:
+    """The reply's first line when the usual indication was taken for a question naming none: which one, and that
+    the book doses the others apart (their names only, never their doses)."""
+    others = "; ".join(label for label in labels if not is_usual_label(label))
+    shown = next((label for label in labels if is_usual_label(label)), usual)
+    return (f"Bạn không nêu chỉ định: dưới đây là liều Dược thư ghi cho chỉ định thường dùng \"{shown}\". "
+            f"Dược thư ghi liều riêng cho: {others} — hãy nói nếu bạn hỏi cho chỉ định đó.")
