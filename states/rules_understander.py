@@ -553,6 +553,10 @@ class RulesUnderstander:
         folded = fold(text)
         if _MAY_TAKE.search(folded) or _CAN_I.search(folded) or _CO_USE.search(folded):
             return False
+        if is_elliptical(text):
+            # "còn vợ tôi uống ibuprofen thì sao?" after paracetamol's adverse effects: the question before is asked
+            # again for the new drug and person (the merge carries it), not a dose nobody asked for.
+            return False
         # Without the monograph's text only a turn naming no indication is read as a dose. With it, the indication
         # words must be the book's (its dosage or indications section: "amoxicilin cho bé bị viêm tai giữa").
         texts = self.names.section_texts(drug) if self.names.section_texts else {}
