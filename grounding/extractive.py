@@ -20,6 +20,7 @@ from core.dosage.select import (
     indication_key,
     is_renal_line,
     purpose_text,
+    routes_for,
     states_amount,
 )
 from core.dosage.select import select as select_lines
@@ -247,13 +248,17 @@ class ExtractiveGenerator:
             # patient is not known to have: said so, so it is read as "not if …", not as "yes, safe".
             notices.append(CONDITIONAL_NOTICE)
         for tree in trees:
-            selection = select_lines(tree.tree, patient)
+            own_route = routes_for(tree.tree, patient) if patient.route is None and patient.indication else []
+            # The indication asked is dosed on one route for this patient (the infusion's "Viêm não do HSV:"), so the
+            # route was not asked: that route's lines, not the notes of every other route (the ointment's).
+            routed = replace(patient, route=own_route[0]) if len(own_route) == 1 else patient
+            selection = select_lines(tree.tree, routed)
             named = patient.indication
             if selection.indication_unmatched and is_comorbidity(patient.indication, safety, tree.tree.text):
                 # The condition stated is the patient's comorbidity (a caution names it, quoted first), not an
                 # indication the book doses: their lines as for a question naming none.
                 named = None
-                selection = select_lines(tree.tree, replace(patient, indication=None))
+                selection = select_lines(tree.tree, replace(routed, indication=None))
             if selection.exclusions:
                 claims += [self._quote(tree, line) for line in selection.exclusions]
                 notices.append(EXCLUDED_PREAMBLE)
