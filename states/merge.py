@@ -506,6 +506,8 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
         return None
     if not pairs_with_discussed(text):
         return None
+    if _drug_is_the_subject(new, text):
+        return None  # "clarithromycin uống cùng với thức ăn được không": its own question, not the pair
     classes = [c for c in [*class_partners(text, []), *class_terms(text)] if c not in new.unknown_drugs]
     unknown = [*new.unknown_drugs, *classes]
     if not new.drugs and not unknown:
@@ -522,6 +524,18 @@ def _added_dose(new: QueryFrame, text: str) -> bool:
 
 
 _WITH_PARTNER = re.compile(r"\b(?:uong|dung|xai|su dung|chung|cung|kem|phoi hop|ket hop)\s+voi\s+(?:thuoc\s+)?([a-z]+)")
+
+
+def _drug_is_the_subject(new: QueryFrame, text: str) -> bool:
+    """The turn opens with the one drug it names ("clarithromycin uống cùng với thức ăn …", "ibuprofen dùng cùng với
+    NSAID khác …"): that drug is what is asked about, with whatever follows "với" — not the partner of the drug
+    discussed before (it was paired with simvastatin for a question about food)."""
+    if len(new.drugs) != 1:
+        return False
+    words = fold(normalize(text)).strip().split()
+    first = words[1] if words[:1] == ["thuoc"] and len(words) > 1 else (words[0] if words else "")
+    drug = fold(new.drugs[0].replace("_", " "))
+    return len(first) >= 4 and (drug.startswith(first[:4]) or first.startswith(drug[:4]))
 
 
 def _partner_after_with(new: QueryFrame, text: str) -> bool:
