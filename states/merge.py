@@ -616,14 +616,20 @@ def weight_typed_as_age(new: QueryFrame, prior: QueryFrame, pending: Pending | N
 _CORRECTION = re.compile(r"^(?:(?:a|ay|ui|oi|da|vang|em|con|chau|toi|minh|bac si|bac|anh|chi|ban|co|thua)[ ,]+)*"
                          r"(?:nham|khong phai|ko phai|k phai|khong(?=\s*,)|ko(?=\s*,)|khong dung|sua lai|xin loi|"
                          # "sai rồi, bé mới 6 tuổi thôi", "em gõ nhầm, bé 14 tháng": the value typed before was wrong
-                         r"sai roi|sai|(?:go|viet|danh|ghi|nhap|noi|doc) nham|"
+                         r"sai roi|sai|(?:go|viet|danh|ghi|nhap|noi|doc) (?:nham|sai)|"
                          r"sorry|da bao|"
                          r"toi da noi|da noi|y (?:toi|minh|em) la|dinh chinh|chinh xac la)\b")
 
 
+# "bé 6 tuổi mà, sai rồi", "6 tuổi, em nhầm": the cue after the corrected value.
+_CORRECTION_AFTER = re.compile(r"[,.!]\s*(?:(?:a|oi|em|minh|toi)\s+)?(?:sai roi|nham roi|nham|(?:go|ghi|nhap) (?:nham|sai))"
+                               r"(?:\s+(?:a|nhe|nha|roi))?\s*[.!]*$")
+
+
 def is_correction(text: str) -> bool:
-    """"à nhầm, …", "không phải, …", "đã bảo … rồi": the turn corrects a value already given."""
-    return bool(_CORRECTION.search(fold(text).strip()))
+    """"à nhầm, …", "không phải, …", "đã bảo … rồi", "…, sai rồi": the turn corrects a value already given."""
+    folded = fold(text).strip()
+    return bool(_CORRECTION.search(folded) or _CORRECTION_AFTER.search(folded))
 
 
 # --- who the patient is ----------------------------------------------------------------------------------

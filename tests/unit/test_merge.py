@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from states.followup import has_anaphora
 from states.frame import Pending, QueryFrame
 from states.merge import is_correction, merge_frames
@@ -306,3 +308,9 @@ def test_another_route_while_the_indication_is_asked_keeps_the_indication() -> N
     pending = Pending(reason="ambiguous_indication", missing=["condition"])
     f = merged("thế tiêm bắp thì sao", prior, pending)
     assert (f.route, f.condition) == ("im", "viêm phổi")
+
+
+@pytest.mark.parametrize("text", ["bé 6 tuổi mà, sai rồi", "nhập sai, bé 6 tuổi", "nhầm nhé, cháu mới 6t"])
+def test_correction_cues_before_or_after_the_value(text: str) -> None:
+    assert is_correction(text)
+    assert extract_slots(text).age_months == 72.0
