@@ -21,7 +21,7 @@ import re
 from core.dosage.indication import severities, stated_severity
 from core.text import fold, normalize
 from core.vocabulary import POPULATION_LABELS_VI, SAME_ILLNESS
-from states.clarify import format_age, format_number
+from states.clarify import CORRECTION_UNREAD, format_age, format_number
 from states.conditions import PHASE_SAID, condition_in_drug_turn, is_ambiguous_condition
 from states.english_person import english_person
 from states.followup import adds_interaction_partner, has_anaphora, is_elliptical, is_substitution
@@ -131,6 +131,14 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
         # thế nào").
         update.update(condition=prior.condition, condition_relation=prior.condition_relation)
     return new.model_copy(update=update) if update else new
+
+
+def _reads_nothing(frame: QueryFrame, prior: QueryFrame) -> bool:
+    """The turn named no drug, section, patient value or context (a child word for the same child is none): nothing
+    to answer a correction with."""
+    slots = [n for n in (*_PATIENT_SLOTS, *_CONTEXT_SLOTS) if n != "population" or frame.population != prior.population]
+    return not (frame.drugs or frame.unknown_drugs or frame.section_key or frame.condition or frame.pregnant
+                or frame.breastfeeding) and all(getattr(frame, n) is None for n in slots)
 
 
 def _asks_no_section(frame: QueryFrame) -> bool:
@@ -474,6 +482,12 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
     partner = _pronoun_partner(new, prior, text)
     if partner is not None:
         return partner
+    if prior.turn_type == "dosing_calc" and is_correction(text) and _reads_nothing(new, prior):
+        # "nhầm rồi, cháu mới …" with a value the rules cannot read: the dose just given may be for the wrong
+        # patient, so it is not given again with the old values — the user is asked which value to correct. The
+        # answer ("bé 6 tuổi") asks the dose again with that value (states.merge._merge_pending).
+        return prior.model_copy(update={"turn_type": "drug_overview", "section_key": None, "needs_clarify": True,
+                                        "clarify_reason": CORRECTION_UNREAD, "quick_replies": [], "notes": []})
     if new.drugs:
         if not prior.drugs:
             # The patient described themselves first ("Tôi 65 tuổi bị suy thận nhẹ"), then named the drug.

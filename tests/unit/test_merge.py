@@ -314,3 +314,11 @@ def test_another_route_while_the_indication_is_asked_keeps_the_indication() -> N
 def test_correction_cues_before_or_after_the_value(text: str) -> None:
     assert is_correction(text)
     assert extract_slots(text).age_months == 72.0
+
+
+def test_a_correction_with_no_value_read_is_not_answered_with_the_old_values() -> None:
+    prior = merged("ibuprofen uống bé 8 tuổi 26 kg", None)
+    f = merged("nhầm rồi, cháu mới sáu tủi", prior)
+    assert f.turn_type != "dosing_calc" and f.needs_clarify
+    # A correction that is read is answered.
+    assert merged("nhầm rồi, cháu mới 6 tuổi", prior).turn_type == "dosing_calc"
