@@ -165,6 +165,10 @@ def _indication_question(frame: QueryFrame, drug: str, indications: Sequence[str
     return Question(text=text, quick_replies=list(indications), missing=["condition"])
 
 
+CORRECTION_UNREAD = "correction_unread"
+"""The understander's clarify reason for a correction whose value it could not read (states.merge)."""
+
+
 def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: Sequence[str] = (),
                   indications_found: Sequence[str] = ()) -> Question:
     drug = _drug_list(frame, names)
@@ -216,6 +220,9 @@ def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found:
         return Question(text="Bạn đang có triệu chứng gì? Vui lòng mô tả cụ thể.", missing=["condition"])
     if frame.clarify_reason == ENGLISH_ONLY:
         return Question(text=ENGLISH_ONLY_TEXT, missing=["details"])
+    if frame.clarify_reason == CORRECTION_UNREAD:
+        return Question(text="Bạn muốn sửa thông tin nào? Vui lòng ghi rõ giá trị đúng, ví dụ \"bé 6 tuổi\" hoặc "
+                             "\"20 kg\". Tôi chưa tra lại liều.", missing=["details"])
     # needs_more_info: the understander's own question when it has one, else a generic one.
     return Question(
         text="Bạn có thể nói rõ hơn câu hỏi không? Ví dụ: tên thuốc và điều bạn muốn biết (liều dùng, chống chỉ "

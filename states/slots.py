@@ -266,6 +266,8 @@ def several_values(folded: str) -> str | None:
 def _short_or_person(folded: str, m: re.Match[str]) -> bool:
     """'5t' counts as an age in a short reply or right after a person word ('bé 5t')."""
     before = folded[:m.start()].split()
+    while before and before[-1] in ("moi", "da", "duoc", "vua", "nay", "la", "thi", "chi", "co"):
+        before.pop()  # "cháu mới 6t", "bé nay đã 6t": the person word, then how the age is said
     if len(folded.split()) <= 3 or bool(before and re.fullmatch(_PERSON, before[-1])):
         return True
     # "bé nhà mình 15kg, 3t, uống …": next to a weight, in a turn about a person.
