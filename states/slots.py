@@ -567,6 +567,8 @@ _DOSE_QUESTION_WORDS = re.compile(
     # "liều cân bằng trung bình": the maintenance (equilibrium) dose asked, not an indication; "một bé khác": another
     # person, not what for ("khác" left in matched "các dẫn chất khác" of a contraindication and withheld the dose).
     r"can bang(?: trung binh)?|khac|"
+    # "mới được 5 ngày": how old, not what for.
+    r"moi duoc|"
     r"khoi dau|ban dau|bat dau|duy tri|tiep tuc|tiep|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
     # "Nếu … thì tăng lên bao nhiêu?": the condition and the change asked, not what the dose is for
     r"neu|tang len|giam xuong|cung|chu|"

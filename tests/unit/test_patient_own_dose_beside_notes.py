@@ -6,6 +6,7 @@ from core.dosage.indication import match_score
 from core.dosage.model import Patient, RegimenLine
 from core.dosage.parse import parse_dosage
 from core.dosage.select import context_sentences
+from states.person import person_of
 from states.slots import dose_indication, extract_slots
 
 # Synthetic, in the real book's shape (numbers changed).
@@ -43,3 +44,13 @@ def test_anthrax_typed_with_diacritics_is_no_kidney_disease() -> None:
 
 def test_another_child_and_the_maintenance_dose_words_are_no_indication() -> None:
     assert dose_indication("còn một bé khác 8 tháng, 8 kg, liều cân bằng trung bình là bao nhiêu?", []) is None
+
+
+def test_another_case_is_another_person() -> None:
+    person = person_of("Một ca khác: bé sinh non 30 tuần, mới được 5 ngày, nặng 1,4 kg")
+    assert person is not None and person.key == "other_case"
+
+
+def test_how_old_just_now_is_no_indication() -> None:
+    assert dose_indication("bé sinh non 30 tuần, mới được 5 ngày, nặng 1,4 kg, uống paracetamol liều nào?",
+                           ["paracetamol"]) is None
