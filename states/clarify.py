@@ -200,6 +200,11 @@ def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found:
         shown = ", ".join(names.display(d) for d in frame.shorthand_of[:MAX_SHORTHAND_CHIPS])
         return Question(text=f"\"{frame.shorthand}\" là cách viết tắt của nhiều thuốc ({shown}, …). Vui lòng cho biết "
                              "tên đầy đủ của thuốc.", missing=["drug"])
+    if reason == "no_drug" and len(frame.shorthand_of) == 1:
+        # "ibu": too short to take as Ibuprofen's name, so it is offered, not assumed.
+        only = names.display(frame.shorthand_of[0])
+        return Question(text=f"\"{frame.shorthand}\" có phải là {only} không? Vui lòng cho biết tên thuốc bạn hỏi.",
+                        quick_replies=[only], missing=["drug"])
     if reason == "no_drug" and frame.shorthand_of:
         # "cef" begins Cefalexin and Ceftriaxon: which one is asked, never guessed.
         options = [names.display(d) for d in frame.shorthand_of]
