@@ -387,6 +387,8 @@ def context_admits(line: RegimenLine, patient: Patient) -> bool:
         return False
     if not immune_admits(line, patient):
         return False
+    if not patient.pregnant and _pregnancy_line(line):
+        return False  # "Ở phụ nữ mang thai: 15 mg/kg/lần" is a pregnant woman's dose only (see `_pregnancy_groups`)
     if not patient.renal and line.kind != "exclusion" and _DIALYSIS.search(fold(" ".join((*line.path, line.text)))):
         # A line for patients on dialysis ("Người bệnh thẩm tách máu: …") is a renal patient's, whatever lead-in it
         # was read under.
