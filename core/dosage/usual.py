@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from core.text import fold
 
-_PAIN_FEVER_WORDS = frozenset(("dau", "sot", "giam", "ha", "hoac", "va", "hay"))
+_PAIN_FEVER_WORDS = frozenset(("dau", "sot", "giam", "ha", "hoac", "va", "hay", "de"))
 """A label made of these words alone is the pain/fever indication ("Đau, sốt", "Giảm đau/giảm sốt")."""
 _COMMON_INFECTION = re.compile(r"^nhiem (?:vi )?khuan(?: nhay cam| thong thuong| nhe| vua)\b|"
                                r"^nhiem (?:vi )?khuan(?: va| ,)? ?(?:nhe|vua)\b")
@@ -58,6 +58,6 @@ def usual_indication_note(usual: str, labels: Sequence[str]) -> str:
     """The reply's first line when the usual indication was taken for a question naming none: which one, and that
     the book doses the others apart (their names only, never their doses)."""
     others = "; ".join(label for label in labels if not is_usual_label(label))
-    shown = next((label for label in labels if is_usual_label(label)), usual)
-    return (f"Bạn không nêu chỉ định: dưới đây là liều Dược thư ghi cho chỉ định thường dùng \"{shown}\". "
+    shown = "; ".join(f"\"{label}\"" for label in labels if is_usual_label(label)) or f"\"{usual}\""
+    return (f"Bạn không nêu chỉ định: dưới đây là liều Dược thư ghi cho chỉ định thường dùng {shown}. "
             f"Dược thư ghi liều riêng cho: {others} — hãy nói nếu bạn hỏi cho chỉ định đó.")

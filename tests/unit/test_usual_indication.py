@@ -57,3 +57,11 @@ def test_why_the_route_was_chosen_is_no_indication() -> None:
 
 def test_vomiting_as_the_indication_is_kept() -> None:
     assert dose_indication("metoclopramid cho người lớn bị nôn nhiều liều bao nhiêu", ["metoclopramid"]) == "nôn nhiều"
+
+
+def test_pain_and_fever_written_apart_are_both_the_usual_indication() -> None:
+    # Adult ibuprofen: the pain and the fever doses differ and both are everyday uses; both are shown, labelled.
+    chosen = usual_indication(["để giảm đau", "giảm sốt", "đau bụng trong thời kỳ kinh nguyệt"])
+    assert chosen == "để giảm đau, giảm sốt"
+    note = usual_indication_note(chosen, ["để giảm đau", "giảm sốt", "đau bụng trong thời kỳ kinh nguyệt"])
+    assert "để giảm đau" in note and "giảm sốt" in note and "kinh nguyệt" in note
