@@ -114,6 +114,10 @@ def test_a_child_with_a_line_of_their_band_for_the_indication_asked_is_never_lef
     own = [line for line in tree.lines if line.kind == "regimen" and admits(line, patient)
            and indication_matches(line, indication) and not line.context.neonate]
     assume(own)
+    # With no route said and several routes dosed for this patient, the machine asks the route before any line is
+    # selected (ambiguous_route): an infant with shingles is asked oral or infusion, and a route-less selection — the
+    # oral "1/2 liều người lớn" of under-2s beside an infusion line — is never shown.
+    assume(patient.route is not None or len(routes_for(tree, patient)) <= 1)
     selection = select(tree, patient)
     assume(not selection.exclusions)
     assert any(line.kind == "regimen" for line in selection.lines), (indication, [line.text[:60] for line in own])
