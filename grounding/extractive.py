@@ -32,7 +32,13 @@ from core.sentence_match import asked_words, asks_administration, best_matches, 
 from core.text import fold, states_phrase
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
-from grounding.patient_safety import CONDITIONAL_NOTICE, SAFETY_FIRST_PREAMBLE, is_comorbidity, patient_safety
+from grounding.patient_safety import (
+    CONDITIONAL_NOTICE,
+    SAFETY_FIRST_PREAMBLE,
+    is_child,
+    is_comorbidity,
+    patient_safety,
+)
 from grounding.question_focus import MAX_FOCUSED, focus
 from grounding.sentences import clean, lines, sentences
 
@@ -113,6 +119,16 @@ RENAL_VALUE_QUESTION = (
 )
 
 
+EXCLUSION_MARK = "⚠"
+LIST_EXCLUSION_NOTICE = (
+    "Dòng có dấu ⚠ ngay dưới một thuốc là câu Dược thư ghi không dùng hoặc chống chỉ định thuốc đó cho trường hợp "
+    "như bệnh nhân đã nêu: thuốc đó không phải lựa chọn cho bệnh nhân khi đúng điều kiện ghi trong câu. Vui lòng hỏi "
+    "bác sĩ hoặc dược sĩ."
+)
+"""A list answer where a listed drug's safety sections exclude this patient. Kept in the list with the exclusion
+beside it rather than dropped: the list is what the book's "Chỉ định" names for the condition (a drug the user
+knows treats it, missing, reads as an oversight), and the book's own sentence next to the name says why not."""
+
 ADJUSTMENT_ELSEWHERE_NOTICE = (
     "Mức liều cho bối cảnh gan/thận của bệnh nhân Dược thư ghi ở phần lưu ý trên, thay cho liều thông thường "
     "(không áp dụng liều thông thường của người có chức năng gan/thận bình thường)."
@@ -156,7 +172,9 @@ class ExtractiveGenerator:
         if request.mode == "interaction":
             claims = self._interaction(request, evidence)
         elif request.mode == "list":
-            claims = self._list(request, evidence)
+            claims, notice = self._list(request, evidence)
+            if claims and notice:
+                return Answer(claims=claims, generator=self.name, preamble=notice)
         elif request.section_key == DOSING_SECTION and request.free_form:
             claims = self._usage(request, evidence)
         elif request.section_key == DOSING_SECTION:
@@ -408,21 +426,42 @@ class ExtractiveGenerator:
 
     # -------------------------------------------------------------------------------------------- list
 
-    def _list(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
+    def _list(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> tuple[list[Claim], str]:
+        """Each candidate's indication sentence; right beside it, the sentences of its safety sections that exclude
+        this patient (LIST_EXCLUSION_NOTICE); then, for a patient context, the safety sentences about it."""
         condition = fold(request.condition or "")
+        patient = patient_of_request(request)
+        # A child with no other patient context: the safety blocks came only for the child's exclusions
+        # (states.paths.child_safety_blocks), and only those are quoted.
+        exclusions_only = is_child(patient) and not (request.pregnant or request.breastfeeding or request.renal
+                                                     or request.hepatic or request.comorbidities)
         indications: list[Claim] = []
         safety: list[Claim] = []
+        excluded_any = False
         for drug_id in request.candidate_drug_ids:
             own = [c for c in evidence if c.drug_id == drug_id]
             claim = self._indication(own, condition, drug_id)
             if claim is None:
                 continue  # a candidate whose indication sentence cannot be quoted is not listed
             indications.append(claim)
-            for chunk in (c for c in own if c.section_key in SAFETY_SECTIONS):
-                picked = self._safety_sentences(chunk)
+            blocks = [c for c in own if c.section_key in SAFETY_SECTIONS]
+            # Safety: a drug the book excludes for this patient (a child's age band, pregnancy) is never listed
+            # silently — its excluding sentence, as the dose path reads it, is quoted right under its line.
+            exclusions = patient_safety(blocks, patient, pregnant=request.pregnant,
+                                        breastfeeding=request.breastfeeding).exclusions
+            by_chunk = {c.doc_id: c for c in blocks}
+            for e in exclusions:
+                indications.append(Claim(text=f"{_title(by_chunk[e.citations[0]])} — {EXCLUSION_MARK} {e.text}",
+                                         citations=e.citations, drug_ids=[drug_id]))
+            excluded_any = excluded_any or bool(exclusions)
+            if exclusions_only:
+                continue
+            quoted = {fold(e.text) for e in exclusions}
+            for chunk in blocks:
+                picked = [s for s in self._safety_sentences(chunk) if fold(s) not in quoted]
                 safety += [Claim(text=f"{_title(chunk)} — {s}", citations=[chunk.doc_id], drug_ids=[drug_id])
                            for s in picked]
-        return [*indications, *safety]
+        return [*indications, *safety], LIST_EXCLUSION_NOTICE if excluded_any else ""
 
     def _indication(self, chunks: Sequence[Chunk], condition: str, drug_id: str) -> Claim | None:
         for chunk in (c for c in chunks if c.section_key == "chi_dinh"):

@@ -76,6 +76,10 @@ class PatientSafety:
     patient's adjustment, which replaces the usual doses."""
     adjusts: set[str] = field(default_factory=set)
     """The contexts ("renal", "hepatic") `adjustments` are for."""
+    exclusions: list[Claim] = field(default_factory=list)
+    """The sentences (also in `claims`) that exclude this patient — why `contraindicated` is set. A list answer
+    quotes them beside the drug (states.paths / grounding.extractive), so a listed drug is never read as an option
+    for a patient the book excludes."""
     excluded_by_age: bool = False
     """The excluding sentence is a child's age/weight exclusion (not a contraindication of a condition)."""
     named_conditions: set[str] = field(default_factory=set)
@@ -386,6 +390,7 @@ def patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: boo
                                        if section == "chong_chi_dinh" and (named or stated) else (False, False))
                 if excluded or blocks:
                     result.contraindicated = True
+                    result.exclusions.append(claim)
                 result.conditional = result.conditional or conditional or (qualified and section == "chong_chi_dinh")
                 dose_for = [c for c in (*stated, *continued) if c in ("renal", "hepatic")
                             and _applies(sentence_for_band, c, patient)]

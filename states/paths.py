@@ -260,6 +260,17 @@ def safety_evidence(retrieval: RetrievalService, frame: QueryFrame, candidates: 
     return found
 
 
+def child_safety_blocks(retrieval: RetrievalService, frame: QueryFrame, candidates: Sequence[str]) -> list[Chunk]:
+    """A child on the condition path with no other patient context (which would bring them through
+    `safety_evidence`): each candidate's "Chống chỉ định"/"Thận trọng" blocks that name children, where the book
+    states an age exclusion. Safety: a list naming aspirin for a 3-year-old's fever with no word of its exclusion
+    (under 16, Reye syndrome) implies it is an option; with these blocks the list quotes the exclusion beside it."""
+    if not is_child(frame) or frame.has_patient_context:
+        return []
+    return [c for d in candidates for s in ("chong_chi_dinh", "than_trong")
+            for c in retrieval.find_by_section(d, s) if child_terms(c.text)]
+
+
 def is_child(frame: QueryFrame) -> bool:
     return frame.population == "pediatric" or (frame.age_months is not None and frame.age_months < 18 * 12)
 

@@ -9,7 +9,7 @@ import pytest
 from core.budget import RequestBudget
 from core.corpus import Chunk, DrugNames
 from grounding.answer import Answer, GenerationRequest
-from grounding.extractive import NO_BAND_PREAMBLE, ExtractiveGenerator
+from grounding.extractive import LIST_EXCLUSION_NOTICE, NO_BAND_PREAMBLE, ExtractiveGenerator
 from grounding.lexical import LexicalVerifier
 from grounding.verbatim import VerbatimGenerator
 from grounding.verify import verify_grounding
@@ -306,6 +306,53 @@ def test_list_mode_adds_each_candidates_safety_sentences_after_the_indications()
     # Of a contraindication block only the sentences about the patient context (here, pregnancy) are quoted.
     assert safety[1].text == "Ibuprofen — Ba tháng cuối thai kỳ (từ tuần thứ 30) vì nguy cơ cho thai."
     assert verify_grounding(answer, evidence, candidate_drug_ids=["paracetamol", "ibuprofen"]).ok
+
+
+ASPIRIN_CONTRA = chunk("acid_acetylsalicylic__chong_chi_dinh__0",
+                      "Loét dạ dày tiến triển. Trẻ em dưới 16 tuổi, vì nguy cơ hội chứng Reye, trừ khi có chỉ định "
+                      "đặc biệt như bệnh Kawasaki.", title="ACID ACETYLSALICYLIC (Aspirin)")
+FEVER_FOR_A_CHILD = [PARA_INDICATION, ASPIRIN_INDICATION, ASPIRIN_CONTRA]
+
+
+def _list_for(evidence: list[Chunk], **patient: object) -> Answer:
+    request = GenerationRequest(query="thuốc trị sốt", evidence=evidence, mode="list", condition="sốt",
+                                candidate_drug_ids=["paracetamol", "acid_acetylsalicylic"],
+                                **patient)  # type: ignore[arg-type]
+    return ExtractiveGenerator().generate(request, _budget())
+
+
+def test_list_for_a_three_year_old_quotes_aspirins_child_exclusion_right_under_its_line() -> None:
+    answer = _list_for(FEVER_FOR_A_CHILD, population="pediatric", age_months=36, weight_kg=14)
+    assert _texts(answer) == [
+        "Paracetamol — Hạ sốt ở người lớn và trẻ em.",
+        "Acid acetylsalicylic — Hạ sốt, giảm đau.",
+        "Acid acetylsalicylic — ⚠ Trẻ em dưới 16 tuổi, vì nguy cơ hội chứng Reye, trừ khi có chỉ định đặc biệt như "
+        "bệnh Kawasaki."]
+    assert answer.claims[2].citations == [ASPIRIN_CONTRA.doc_id]
+    assert answer.preamble == LIST_EXCLUSION_NOTICE and not re.search(r"\d", answer.preamble)
+    # Only the exclusion: the block's other contraindication is not this child's and is not quoted.
+    assert not any("Loét" in t for t in _texts(answer))
+    assert verify_grounding(answer, FEVER_FOR_A_CHILD, candidate_drug_ids=["paracetamol", "acid_acetylsalicylic"]).ok
+    assert LexicalVerifier().verify(answer, FEVER_FOR_A_CHILD, _budget()).ok
+
+
+@pytest.mark.parametrize("patient", [{"population": "adult"}, {"population": "pediatric", "age_months": 17 * 12,
+                                                                "weight_kg": 60}])
+def test_list_for_a_patient_outside_the_excluded_band_has_no_exclusion_note(patient: dict[str, object]) -> None:
+    answer = _list_for(FEVER_FOR_A_CHILD, **patient)
+    assert not any("⚠" in t for t in _texts(answer)) and answer.preamble == ""
+    assert "Acid acetylsalicylic — Hạ sốt, giảm đau." in _texts(answer)
+
+
+def test_list_for_a_pregnant_woman_quotes_the_pregnancy_contraindication_beside_the_drug_once() -> None:
+    evidence = [PARA_INDICATION, IBU_INDICATION, PARA_PREGNANCY, IBU_CONTRA]
+    request = GenerationRequest(query="q", evidence=evidence, mode="list", condition="sốt", pregnant=True,
+                                candidate_drug_ids=["paracetamol", "ibuprofen"])
+    texts = _texts(ExtractiveGenerator().generate(request, _budget()))
+    beside = "Ibuprofen — ⚠ Ba tháng cuối thai kỳ (từ tuần thứ 30) vì nguy cơ cho thai."
+    assert texts[texts.index("Ibuprofen — Hạ sốt, giảm đau nhẹ và vừa.") + 1] == beside
+    assert not any(t.endswith("Ba tháng cuối thai kỳ (từ tuần thứ 30) vì nguy cơ cho thai.") for t in texts
+                   if t != beside)  # not quoted a second time among the safety sentences
 
 
 # -------------------------------------------------------------------------------------------- repair
