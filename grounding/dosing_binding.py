@@ -15,7 +15,14 @@ from collections.abc import Sequence
 
 from core.corpus import Chunk
 from core.dosage.model import Patient, RegimenLine
-from core.dosage.select import admits, adult_lines_referred, indication_labels, is_renal_line, select
+from core.dosage.select import (
+    admits,
+    adult_lines_referred,
+    context_sentences,
+    indication_labels,
+    is_renal_line,
+    select,
+)
 from core.numbers import Quantity, extract_quantities
 from core.text import fold
 from grounding.answer import Answer, Claim, GenerationRequest
@@ -87,6 +94,10 @@ def binding_problems(answer: Answer, evidence: Sequence[Chunk], patient: Patient
                     f"claim {i} «{claim.text[:60]}»: its cited line is the usual dose, which this patient's renal/"
                     "hepatic adjustment replaces (dosing binding: not bound)")
             continue
+        if any(_context_sentence_quoted(claim, line, patient) for line in lines):
+            # A ceiling the book writes for the patient's stated condition inside a sibling band's line
+            # (core.dosage.select.context_sentences): that sentence is this patient's, the band's dose is not quoted.
+            continue
         whose = lines[0]
         problems.append(
             f"claim {i} «{claim.text[:60]}»: its cited line belongs to "
@@ -95,6 +106,13 @@ def binding_problems(answer: Answer, evidence: Sequence[Chunk], patient: Patient
             f"({patient.population or '?'}, {patient.route or '?'}, age {patient.age_months}, weight "
             f"{patient.weight_kg}) (dosing binding: not bound)")
     return problems
+
+
+def _context_sentence_quoted(claim: Claim, line: RegimenLine, patient: Patient) -> bool:
+    said = fold(clean(claim.text))
+    path = fold(" › ".join(line.path))
+    body = said[len(path):].lstrip(" :") if path and said.startswith(path) else said
+    return any(body == fold(clean(sentence)) for sentence in context_sentences(line, patient))
 
 
 def _replaced_by_adjustment(lines: Sequence[RegimenLine], tree: SectionTree, patient: Patient) -> bool:

@@ -13,13 +13,16 @@ from dataclasses import replace
 
 from core.budget import RequestBudget
 from core.corpus import Chunk
-from core.dosage.model import RegimenLine
+from core.dosage.model import Patient, RegimenLine
 from core.dosage.select import (
     band_words,
+    context_sentences,
     dosed_indications,
+    group_of,
     indication_key,
     is_renal_line,
     purpose_text,
+    routes_for,
     states_amount,
 )
 from core.dosage.select import select as select_lines
@@ -247,13 +250,17 @@ class ExtractiveGenerator:
             # patient is not known to have: said so, so it is read as "not if …", not as "yes, safe".
             notices.append(CONDITIONAL_NOTICE)
         for tree in trees:
-            selection = select_lines(tree.tree, patient)
+            own_route = routes_for(tree.tree, patient) if patient.route is None and patient.indication else []
+            # The indication asked is dosed on one route for this patient (the infusion's "Viêm não do HSV:"), so the
+            # route was not asked: that route's lines, not the notes of every other route (the ointment's).
+            routed = replace(patient, route=own_route[0]) if len(own_route) == 1 else patient
+            selection = select_lines(tree.tree, routed)
             named = patient.indication
             if selection.indication_unmatched and is_comorbidity(patient.indication, safety, tree.tree.text):
                 # The condition stated is the patient's comorbidity (a caution names it, quoted first), not an
                 # indication the book doses: their lines as for a question naming none.
                 named = None
-                selection = select_lines(tree.tree, replace(patient, indication=None))
+                selection = select_lines(tree.tree, replace(routed, indication=None))
             if selection.exclusions:
                 claims += [self._quote(tree, line) for line in selection.exclusions]
                 notices.append(EXCLUDED_PREAMBLE)
@@ -265,6 +272,7 @@ class ExtractiveGenerator:
                 notices.append(ADJUSTMENT_ELSEWHERE_NOTICE)
                 continue
             quoted = [self._quote(tree, line, patient.indication) for line in lines]
+            quoted += self._context_ceilings(tree, lines, patient)
             if not quoted and request.population is not None:
                 quoted = self._population_mentions(tree, request.population)
             claims += quoted
@@ -323,6 +331,21 @@ class ExtractiveGenerator:
         matches = best_matches(asked_words(request.query), [s for s, _ in every], names, limit=MAX_FOCUSED,
                                strong=False)
         return [Claim(text=every[m.index][0], citations=[every[m.index][1]]) for m in matches]
+
+    @staticmethod
+    def _context_ceilings(tree: SectionTree, lines: Sequence[RegimenLine], patient: Patient) -> list[Claim]:
+        """A ceiling the book writes for the patient's stated condition inside a sibling band's line (the 3 g/ngày
+        for alcoholics under the infusion's "Dưới 50 kg"): quoted, with its path, after the patient's own lines."""
+        groups = {group_of(line) for line in lines if line.kind == "regimen"}
+        claims: list[Claim] = []
+        for line in tree.tree.lines:
+            if line in lines or group_of(line) not in groups:
+                continue
+            for sentence in context_sentences(line, patient):
+                path = " › ".join(line.path)
+                claims.append(Claim(text=clean(f"{path}: {sentence}" if path else sentence),
+                                    citations=tree.citations(line)))
+        return claims
 
     @staticmethod
     def _quote(tree: SectionTree, line: RegimenLine, indication: str | None = None) -> Claim:

@@ -45,6 +45,9 @@ MIN_PREFIX_LEN = 4
 MIN_AMBIGUOUS_LEN = 3
 """A shorter token ("ce", "me") is too little of a name to offer candidates for."""
 MAX_AMBIGUOUS = 30
+_ENGLISH_NOT_SHORTHAND = frozenset({"all", "car", "flu", "pre", "war", "par", "iso", "los", "aci", "can", "for", "pro"})
+"""Three-letter English words (and prefixes) that begin one drug's name: words, not a shorthand to ask about ("the
+flu", "all kids")."""
 """More drugs than this behind one shorthand: it is hardly a name (the machine asks for the drug as for none)."""
 _NAME_CUES = frozenset({"lieu", "thuoc", "uong", "dung", "voi", "cho", "chich", "tiem"})
 """Words before a drug name: "lieu met", "uong cef" — then a syllable-shaped token typed without diacritics in a
@@ -354,6 +357,13 @@ class DrugResolver:
                 name = next(iter(owners.values()))
                 claimed[i] = True
                 hits.append(_Hit(name.drug_id, name.display, i, i + 1, token.raw, PREFIX_SCORE))
+            elif len(owners) == 1 and len(f) < MIN_PREFIX_LEN and f not in _ENGLISH_NOT_SHORTHAND \
+                    and self._may_be_shorthand(tokens, i, typed_with_diacritics):
+                # "ibu": three letters begin one drug's name, too few to take as that name — asked, with the one drug
+                # offered, never guessed; and never the earlier drug carried in its place ("con lớn 9t 27kg thì ibu 1
+                # lần bn" after paracetamol's dose dosed paracetamol for the older child: a wrong drug's dose).
+                claimed[i] = True
+                ambiguous.append(Shorthand(span=token.raw, drug_ids=sorted(owners)))
             elif 1 < len(owners) <= MAX_AMBIGUOUS and self._may_be_shorthand(tokens, i, typed_with_diacritics):
                 # Several drugs begin so ("cef", "met"): which one is asked — a guess is a wrong drug's dose.
                 claimed[i] = True

@@ -165,6 +165,10 @@ def _indication_question(frame: QueryFrame, drug: str, indications: Sequence[str
     return Question(text=text, quick_replies=list(indications), missing=["condition"])
 
 
+CORRECTION_UNREAD = "correction_unread"
+"""The understander's clarify reason for a correction whose value it could not read (states.merge)."""
+
+
 def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: Sequence[str] = (),
                   indications_found: Sequence[str] = ()) -> Question:
     drug = _drug_list(frame, names)
@@ -196,6 +200,11 @@ def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found:
         shown = ", ".join(names.display(d) for d in frame.shorthand_of[:MAX_SHORTHAND_CHIPS])
         return Question(text=f"\"{frame.shorthand}\" là cách viết tắt của nhiều thuốc ({shown}, …). Vui lòng cho biết "
                              "tên đầy đủ của thuốc.", missing=["drug"])
+    if reason == "no_drug" and len(frame.shorthand_of) == 1:
+        # "ibu": too short to take as Ibuprofen's name, so it is offered, not assumed.
+        only = names.display(frame.shorthand_of[0])
+        return Question(text=f"\"{frame.shorthand}\" có phải là {only} không? Vui lòng cho biết tên thuốc bạn hỏi.",
+                        quick_replies=[only], missing=["drug"])
     if reason == "no_drug" and frame.shorthand_of:
         # "cef" begins Cefalexin and Ceftriaxon: which one is asked, never guessed.
         options = [names.display(d) for d in frame.shorthand_of]
@@ -216,6 +225,9 @@ def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found:
         return Question(text="Bạn đang có triệu chứng gì? Vui lòng mô tả cụ thể.", missing=["condition"])
     if frame.clarify_reason == ENGLISH_ONLY:
         return Question(text=ENGLISH_ONLY_TEXT, missing=["details"])
+    if frame.clarify_reason == CORRECTION_UNREAD:
+        return Question(text="Bạn muốn sửa thông tin nào? Vui lòng ghi rõ giá trị đúng, ví dụ \"bé 6 tuổi\" hoặc "
+                             "\"20 kg\". Tôi chưa tra lại liều.", missing=["details"])
     # needs_more_info: the understander's own question when it has one, else a generic one.
     return Question(
         text="Bạn có thể nói rõ hơn câu hỏi không? Ví dụ: tên thuốc và điều bạn muốn biết (liều dùng, chống chỉ "

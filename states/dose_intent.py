@@ -24,6 +24,10 @@ _ASK_NOTHING = frozenset({"chut", "xiu", "giup", "voi", "nhe", "nha", "a", "oi",
                           "em", "toi", "tui", "ban", "can", "muon"})
 
 
+# "… có đắng không", "… buồn ngủ không", "… chưa", "… hả": the turn asks yes or no (folded).
+_YES_NO = re.compile(r"\b(?:khong|ko|hong|chua|ha|nhi)\s*[?.!]*\s*$")
+
+
 def _words(text: str, *, folded: bool) -> set[str]:
     text = fold(text) if folded else normalize(text).lower()
     return set(_WORD.findall(text))
@@ -34,6 +38,8 @@ def unsaid_dose(text: str, names: list[str], slots: Slots, person: Person | None
 
     A child is enough ("ibuprofen cho con": the age and weight are asked next); an adult needs the route too
     ("… uống cho người lớn …"): "ibuprofen cho người lớn" alone may ask whether adults take it at all."""
+    if _YES_NO.search(fold(normalize(text))):
+        return False  # "cetirizin cho bé uống buồn ngủ không": a yes/no question, not how much
     population = slots.population or (person.population if person is not None else None)
     if population is None or (population == "adult" and slots.route is None):
         return False

@@ -21,7 +21,7 @@ import re
 from core.dosage.indication import severities, stated_severity
 from core.text import fold, normalize
 from core.vocabulary import INJECTION_ROUTES, POPULATION_LABELS_VI, ROUTE_LABELS_VI, SAME_ILLNESS
-from states.clarify import format_age, format_number
+from states.clarify import CORRECTION_UNREAD, format_age, format_number
 from states.co_agents import class_partners, class_terms
 from states.conditions import PHASE_SAID, condition_in_drug_turn, is_ambiguous_condition
 from states.english_person import english_person
@@ -139,6 +139,14 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
         # thế nào").
         update.update(condition=prior.condition, condition_relation=prior.condition_relation)
     return new.model_copy(update=update) if update else new
+
+
+def _reads_nothing(frame: QueryFrame, prior: QueryFrame) -> bool:
+    """The turn named no drug, section, patient value or context (a child word for the same child is none): nothing
+    to answer a correction with."""
+    slots = [n for n in (*_PATIENT_SLOTS, *_CONTEXT_SLOTS) if n != "population" or frame.population != prior.population]
+    return not (frame.drugs or frame.unknown_drugs or frame.section_key or frame.condition or frame.pregnant
+                or frame.breastfeeding) and all(getattr(frame, n) is None for n in slots)
 
 
 def _asks_no_section(frame: QueryFrame) -> bool:
@@ -506,6 +514,8 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
         return None
     if not pairs_with_discussed(text):
         return None
+    if _drug_is_the_subject(new, text):
+        return None  # "clarithromycin uống cùng với thức ăn được không": its own question, not the pair
     classes = [c for c in [*class_partners(text, []), *class_terms(text)] if c not in new.unknown_drugs]
     unknown = [*new.unknown_drugs, *classes]
     if not new.drugs and not unknown:
@@ -522,6 +532,18 @@ def _added_dose(new: QueryFrame, text: str) -> bool:
 
 
 _WITH_PARTNER = re.compile(r"\b(?:uong|dung|xai|su dung|chung|cung|kem|phoi hop|ket hop)\s+voi\s+(?:thuoc\s+)?([a-z]+)")
+
+
+def _drug_is_the_subject(new: QueryFrame, text: str) -> bool:
+    """The turn opens with the one drug it names ("clarithromycin uống cùng với thức ăn …", "ibuprofen dùng cùng với
+    NSAID khác …"): that drug is what is asked about, with whatever follows "với" — not the partner of the drug
+    discussed before (it was paired with simvastatin for a question about food)."""
+    if len(new.drugs) != 1:
+        return False
+    words = fold(normalize(text)).strip().split()
+    first = words[1] if words[:1] == ["thuoc"] and len(words) > 1 else (words[0] if words else "")
+    drug = fold(new.drugs[0].replace("_", " "))
+    return len(first) >= 4 and (drug.startswith(first[:4]) or first.startswith(drug[:4]))
 
 
 def _partner_after_with(new: QueryFrame, text: str) -> bool:
@@ -554,6 +576,12 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
     partner = _pronoun_partner(new, prior, text) or _carried_partner(new, prior, text)
     if partner is not None:
         return partner
+    if prior.turn_type == "dosing_calc" and is_correction(text) and _reads_nothing(new, prior):
+        # "nhầm rồi, cháu mới …" with a value the rules cannot read: the dose just given may be for the wrong
+        # patient, so it is not given again with the old values — the user is asked which value to correct. The
+        # answer ("bé 6 tuổi") asks the dose again with that value (states.merge._merge_pending).
+        return prior.model_copy(update={"turn_type": "drug_overview", "section_key": None, "needs_clarify": True,
+                                        "clarify_reason": CORRECTION_UNREAD, "quick_replies": [], "notes": []})
     if new.drugs:
         if not prior.drugs:
             # The patient described themselves first ("Tôi 65 tuổi bị suy thận nhẹ"), then named the drug.
@@ -706,14 +734,20 @@ def weight_typed_as_age(new: QueryFrame, prior: QueryFrame, pending: Pending | N
 _CORRECTION = re.compile(r"^(?:(?:a|ay|ui|oi|da|vang|em|con|chau|toi|minh|bac si|bac|anh|chi|ban|co|thua)[ ,]+)*"
                          r"(?:nham|khong phai|ko phai|k phai|khong(?=\s*,)|ko(?=\s*,)|khong dung|sua lai|xin loi|"
                          # "sai rồi, bé mới 6 tuổi thôi", "em gõ nhầm, bé 14 tháng": the value typed before was wrong
-                         r"sai roi|sai|(?:go|viet|danh|ghi|nhap|noi|doc) nham|"
+                         r"sai roi|sai|(?:go|viet|danh|ghi|nhap|noi|doc) (?:nham|sai)|"
                          r"sorry|da bao|"
                          r"toi da noi|da noi|y (?:toi|minh|em) la|dinh chinh|chinh xac la)\b")
 
 
+# "bé 6 tuổi mà, sai rồi", "6 tuổi, em nhầm": the cue after the corrected value.
+_CORRECTION_AFTER = re.compile(r"[,.!]\s*(?:(?:a|oi|em|minh|toi)\s+)?(?:sai roi|nham roi|nham|(?:go|ghi|nhap) (?:nham|sai))"
+                               r"(?:\s+(?:a|nhe|nha|roi))?\s*[.!]*$")
+
+
 def is_correction(text: str) -> bool:
-    """"à nhầm, …", "không phải, …", "đã bảo … rồi": the turn corrects a value already given."""
-    return bool(_CORRECTION.search(fold(text).strip()))
+    """"à nhầm, …", "không phải, …", "đã bảo … rồi", "…, sai rồi": the turn corrects a value already given."""
+    folded = fold(text).strip()
+    return bool(_CORRECTION.search(folded) or _CORRECTION_AFTER.search(folded))
 
 
 # --- who the patient is ----------------------------------------------------------------------------------

@@ -56,6 +56,9 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (r"(?:^|[,.] ?|\b(?:con|the con|va|nhung|rieng|con ve|a|oi|da|vang|the|vay|thuc ra|ngoai ra) )(?:toi|minh|tui)"
      r"(?= (?:\d+|bi|dang|nang|uong|mang|co thai|cho con bu|nam nay|thi|da|cung|hien|mac|la nguoi|hay|thuong|con|"
      r"hoi|moi|van|phai|muon|can|sap|chuan bi)\b)", "self", None),
+    # "Một ca khác: bé sinh non …", "bệnh nhân khác": another patient, whoever they are — nothing said of the one
+    # before is theirs (the first child's post-vaccination fever was once the preterm newborn's indication).
+    (r"\b(?:ca|benh nhan|nguoi benh|truong hop) khac\b", "other_case", None),
     (r"\b(?:ba bau|me bau|phu nu (?:co thai|mang thai|dang mang thai)|nguoi (?:co thai|mang thai)|thai phu|san phu)\b",
      "pregnant", ADULT),
     (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba)\b", "elderly", ADULT),

@@ -560,7 +560,10 @@ class RulesUnderstander:
         # Without the monograph's text only a turn naming no indication is read as a dose. With it, the indication
         # words must be the book's (its dosage or indications section: "amoxicilin cho bé bị viêm tai giữa").
         texts = self.names.section_texts(drug) if self.names.section_texts else {}
-        book = " ".join(texts.get(key, "") for key in (DOSING_SECTION, "chi_dinh"))
+        # The dosage section's regimen lines, not its how-to-take sentences ("uống với sữa", "nếu thuốc gây buồn
+        # ngủ"): "ibuprofen cho bé uống với sữa" asks how to take it, not how much.
+        regimens = [s for s in sentences(texts.get(DOSING_SECTION, "")) if not usage_sentence(s)]
+        book = " ".join([*regimens, texts.get("chi_dinh", "")])
         return unsaid_dose(text, [c.span for c in candidates.candidates], slots, person_of(text), book)
 
     def _patient_state(self, text: str, slots: Slots, drug: str) -> str | None:

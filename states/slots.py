@@ -102,6 +102,16 @@ _RENAL = re.compile(rf"\b(suy than( (nhe|vua|nang|man|cap|giai doan \d))?{_CLEAR
 # "không suy thận", "chưa bị suy gan", "không suy gan, thận": the words are there, the impairment is not.
 _DENIED = re.compile(r"\b(?:khong|chua|chang)(?: (?:he|bi|co|mac))* (?:suy|benh|xo|viem) (?:gan|than)"
                      r"(?:(?:,| va| hay| hoac| lan| cung)? (?:suy |benh )?(?:gan|than))*\b")
+def _kidney_as_written(text: str, m: re.Match[str]) -> bool:
+    """A renal match whose "than" is the kidney ("thận") as typed: "bệnh than" (anthrax) folds to "bệnh thận" and
+    made a child's anthrax prophylaxis a renal patient's question. Typed without diacritics, the kidney is read."""
+    written = normalize(text)
+    if fold(written) == written.lower() or len(written) != len(fold(written)):
+        return True
+    said = written[m.start():m.end()].lower()
+    return not re.search(r"\bthan\b", fold(said)) or "thận" in said
+
+
 # "gan thận bình thường", "chức năng gan, thận đều tốt": a normal finding, no impairment (and no condition).
 _ORGANS = r"(?:chuc nang )?(?:gan|than)(?:(?:,| va| voi| lan| cung)? (?:chuc nang )?(?:gan|than))?"
 _ORGAN_FUNCTION = re.compile(rf"\b{_ORGANS}(?: (?:deu|van|con|hoan toan|thi))? (?:binh thuong|con tot|tot|on dinh|khoe)\b")
@@ -266,6 +276,8 @@ def several_values(folded: str) -> str | None:
 def _short_or_person(folded: str, m: re.Match[str]) -> bool:
     """'5t' counts as an age in a short reply or right after a person word ('bé 5t')."""
     before = folded[:m.start()].split()
+    while before and before[-1] in ("moi", "da", "duoc", "vua", "nay", "la", "thi", "chi", "co"):
+        before.pop()  # "cháu mới 6t", "bé nay đã 6t": the person word, then how the age is said
     if len(folded.split()) <= 3 or bool(before and re.fullmatch(_PERSON, before[-1])):
         return True
     # "bé nhà mình 15kg, 3t, uống …": next to a weight, in a turn about a person.
@@ -566,7 +578,8 @@ def _extract_slots(text: str) -> Slots:
     # A denied or normal organ ("không suy gan", "gan thận bình thường") states no impairment: a contraindication
     # for "suy gan nặng" read from it would withhold a dose the book gives this patient.
     normal = [m.span() for p in (_DENIED, _ORGAN_FUNCTION) for m in p.finditer(folded)]
-    renal_m = next(iter(_outside(list(_RENAL.finditer(folded)), normal)), None)
+    renal_m = next(iter(m for m in _outside(list(_RENAL.finditer(folded)), normal) if _kidney_as_written(text, m)),
+                   None)
     # The graded impairment is the one the book's bands and contraindications name ("xơ gan mất bù, suy gan nặng":
     # the grade "suy gan nặng", not the first disease word), so a graded mention wins over an earlier ungraded one.
     hepatic_all = _outside(list(_HEPATIC.finditer(folded)), normal)
@@ -607,7 +620,13 @@ def _extract_slots(text: str) -> Slots:
 
 _DOSE_QUESTION_WORDS = re.compile(
     # "ông nội cháu", "bà ngoại": whom — "nội" left behind matched "viêm nội tâm mạc" in the contraindications (#18).
-    r"\b((?:ong|ba) (?:noi|ngoai)|khoi dau|ban dau|bat dau|duy tri|tiep tuc|tiep|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
+    r"\b((?:ong|ba) (?:noi|ngoai)|"
+    # "liều cân bằng trung bình": the maintenance (equilibrium) dose asked, not an indication; "một bé khác": another
+    # person, not what for ("khác" left in matched "các dẫn chất khác" of a contraindication and withheld the dose).
+    r"can bang(?: trung binh)?|khac|"
+    # "mới được 5 ngày": how old, not what for.
+    r"moi duoc|"
+    r"khoi dau|ban dau|bat dau|duy tri|tiep tuc|tiep|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
     # "Nếu … thì tăng lên bao nhiêu?": the condition and the change asked, not what the dose is for
     r"neu|tang len|giam xuong|cung|chu|"
     r"lieu( (luong|dung|khoi dau|ban dau|bat dau|duy tri|toi da|thong thuong|thuong dung|uong|tiem))?|bi|"

@@ -93,6 +93,11 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # An ache is pain: "nhức đầu" is the book's "đau đầu" (a symptom at a site, under "Đau, sốt").
     (r"nhức(?= (?:đầu|răng|mỏi|xương|cơ|khớp|mình|người))", "đau"),
     (r"zollinger[\s-]+ellison", "zollinger ellison"),
+    # The behaviour of a patient with dementia (agitation, aggression: what an antipsychotic is asked for in dementia)
+    # is a behaviour disorder ("… các rối loạn hành vi kết hợp"): only with the dementia named — "loạn thần cấp, kích
+    # động" stays the acute psychosis it names (see above).
+    (r"(?:sa sút trí tuệ|mất trí(?: nhớ)?)(?:[^.;]{0,30}?(?:kích động|hung hăng|la hét|quấy phá))?|"
+     r"(?:kích động|hung hăng)[^.;]{0,30}?(?:sa sút trí tuệ|mất trí)|rối loạn hành vi", "rốiloạnhànhvi"),
     # Helicobacter pylori as clinicians write it: "HP", "H. pylori", "diệt HP", "vi khuẩn HP".
     (r"helicobacter pylori|helicobacter|h\. ?pylori|pylori|hp", "helicobacter"),
     # Varicella-zoster virus: the book writes "VZV" for both diseases, and "Thủy đậu:" / "Zona:" where it doses them

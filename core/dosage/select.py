@@ -170,6 +170,22 @@ def purpose_text(line: RegimenLine, indication: str | None) -> str:
     return " ".join(parts[first:end])
 
 
+def context_sentences(line: RegimenLine, patient: Patient) -> list[str]:
+    """The sentences after a line's first that name a condition the patient was stated to have and give a dose ("…
+    Dưới 50 kg: 15 mg/kg …; tối đa là 60 mg/kg/ngày. Không được vượt quá liều tối đa 3 g/ngày ở bệnh nhân nghiện
+    rượu, …"): a ceiling for every patient with that condition, whatever band the line opens with (#17: a 60 kg
+    alcoholic on the infusion was shown the 4 g/ngày line without the 3 g cap written under the 50 kg band)."""
+    if not patient.conditions or line.kind != "regimen":
+        return []
+    wanted = [fold(c) for c in patient.conditions if len(fold(c)) >= 4]
+    found: list[str] = []
+    for part in [p for p in _SENTENCE.split(line.text) if p.strip()][1:]:
+        folded = fold(part)
+        if dose_quantities(folded) and any(re.search(rf"\b{re.escape(c)}\b", folded) for c in wanted):
+            found.append(part.strip())
+    return found
+
+
 def indication_matches(line: RegimenLine, indication: str) -> bool:
     """The line sits under an indication the question names (see core.dosage.indication)."""
     key = indication_key(line)
@@ -428,6 +444,10 @@ def _adult_line(line: RegimenLine) -> bool:
     "Liều thuốc tiêm … thường dùng cho người lớn là 30 mg"."""
     return any(_ADULT.search(fold(label)) for label in line.path) or (
         _ADULT.search(fold(_opening(line))) is not None and _ELDERLY.search(fold(_opening(line))) is None)
+
+
+def group_of(line: RegimenLine) -> tuple[object, ...]:
+    return _group(line)
 
 
 def _group(line: RegimenLine) -> tuple[object, ...]:

@@ -77,3 +77,8 @@ def test_whether_a_pregnant_woman_may_take_a_named_regimen_is_the_pregnancy_sect
     assert (f.turn_type, f.section_key) == ("drug_attribute", "thoi_ky_mang_thai")
     # An amount asked is still the dose question (the dose path states the pregnancy lines first).
     assert understand("bà bầu uống paracetamol liều bao nhiêu được không").section_key == "lieu_luong_cach_dung"
+
+
+@pytest.mark.parametrize("text", ["cetirizin cho bé uống buồn ngủ không", "ibuprofen cho bé uống với sữa"])
+def test_how_to_take_it_or_a_yes_no_question_is_not_a_dose(text: str) -> None:
+    assert understand(text).turn_type != "dosing_calc"

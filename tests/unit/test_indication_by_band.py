@@ -180,3 +180,10 @@ def test_the_real_aciclovir_infusion_for_a_child_by_indication_and_age_band(
     text = _real("Liều aciclovir truyền tĩnh mạch", **frame)
     assert all(s in text for s in shown), text
     assert not any(h in text for h in hidden), text
+
+
+def test_an_indication_dosed_on_one_route_answers_with_that_routes_lines_only() -> None:
+    # No route asked (the encephalitis is dosed under the infusion only): the ointment's notes are not shown with it.
+    text = _real("Liều aciclovir cho bé bị viêm não do HSV", population="pediatric", age_months=120.0, weight_kg=30.0,
+                 condition="viêm não do HSV")
+    assert "500 mg/m2" in text and "Thuốc mỡ" not in text and "250 mg/m2" not in text

@@ -19,6 +19,7 @@ from core.dosage.select import admits, indication_key, indication_matches, route
 from grounding.answer import GenerationRequest
 from grounding.extractive import OTHER_BAND_PREAMBLE, ExtractiveGenerator
 from grounding.verify import verify_grounding
+from states.conditions import condition_in_drug_turn
 from tests.unit.test_dosage_selection_properties import _trees
 
 ADULT_WORDS_CLOSER = ("Uống: Người lớn: Viêm phổi cộng đồng: 500 mg/lần, 3 lần/ngày. "
@@ -137,3 +138,10 @@ def test_a_child_whose_indication_the_book_does_not_name_is_still_asked_or_shown
     selection = select(parse_dosage(ADULT_ONLY), Patient(**CHILD_10Y, route="oral",  # type: ignore[arg-type]
                                                          indication="viêm màng não"))
     assert not selection.other_bands
+
+
+def test_an_abbreviated_genus_is_part_of_the_indication_named() -> None:
+    # "H. pylori": cut at its full stop, the indication was "nhiễm H" and the child was asked which of the book's
+    # other indications they meant.
+    assert condition_in_drug_turn("Trẻ 8 tuổi nặng 25 kg bị nhiễm H. pylori, liều amoxicilin uống?") == "nhiễm H. pylori"
+    assert condition_in_drug_turn("Bé bị sốt. Liều paracetamol?") == "sốt"

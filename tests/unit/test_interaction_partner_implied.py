@@ -20,3 +20,8 @@ def test_with_x_after_a_drug_is_the_pair(text: str) -> None:
 def test_x_as_the_subject_is_not_paired(text: str) -> None:
     frame = merged(text, merged(FIRST, None))
     assert frame.drugs == ["clarithromycin"]
+
+
+def test_a_drug_named_first_with_a_class_is_its_own_question() -> None:
+    frame = merged("ibuprofen dùng cùng với NSAID khác được không", merged(FIRST, None))
+    assert "simvastatin" not in frame.drugs

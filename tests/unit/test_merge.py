@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from states.followup import has_anaphora
 from states.frame import Pending, QueryFrame
 from states.merge import is_correction, merge_frames
@@ -306,3 +308,17 @@ def test_another_route_while_the_indication_is_asked_keeps_the_indication() -> N
     pending = Pending(reason="ambiguous_indication", missing=["condition"])
     f = merged("thế tiêm bắp thì sao", prior, pending)
     assert (f.route, f.condition) == ("im", "viêm phổi")
+
+
+@pytest.mark.parametrize("text", ["bé 6 tuổi mà, sai rồi", "nhập sai, bé 6 tuổi", "nhầm nhé, cháu mới 6t"])
+def test_correction_cues_before_or_after_the_value(text: str) -> None:
+    assert is_correction(text)
+    assert extract_slots(text).age_months == 72.0
+
+
+def test_a_correction_with_no_value_read_is_not_answered_with_the_old_values() -> None:
+    prior = merged("ibuprofen uống bé 8 tuổi 26 kg", None)
+    f = merged("nhầm rồi, cháu mới sáu tủi", prior)
+    assert f.turn_type != "dosing_calc" and f.needs_clarify
+    # A correction that is read is answered.
+    assert merged("nhầm rồi, cháu mới 6 tuổi", prior).turn_type == "dosing_calc"

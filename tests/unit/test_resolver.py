@@ -166,3 +166,16 @@ def test_a_shorthand_several_drugs_begin_with_is_reported_never_resolved(typed: 
 @pytest.mark.parametrize("typed", ["be met qua, co sao khong", "bé mệt quá", "ức chế ACE", "ce cho bé"])
 def test_a_word_or_an_abbreviation_is_no_ambiguous_shorthand(typed: str) -> None:
     assert RESOLVER.resolve(typed).ambiguous == []
+
+
+@pytest.mark.parametrize("typed", ["con lớn 9t 27kg thì ibu 1 lần bn", "ibu cho bé 3 tuổi", "liều ome cho người lớn"])
+def test_three_letters_that_begin_one_drug_are_asked_about_not_taken_for_it(typed: str) -> None:
+    # Too short to be the name (never resolved), but not dropped either: the machine offers the one drug and asks.
+    result = RESOLVER.resolve(typed)
+    assert result.drug_ids == []
+    assert len(result.ambiguous) == 1 and len(result.ambiguous[0].drug_ids) == 1
+
+
+@pytest.mark.parametrize("typed", ["my kid has the flu", "is it ok for all kids"])
+def test_english_words_that_begin_one_drug_are_not_a_shorthand(typed: str) -> None:
+    assert RESOLVER.resolve(typed).ambiguous == []
