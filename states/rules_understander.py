@@ -56,6 +56,7 @@ from states.next_indication import (
     INDICATION_SECTIONS,
     LOOKUPS,
     asks_again_for_indication,
+    bare_indication,
     corrected_indication_text,
     follow_up_indication,
 )
@@ -295,6 +296,13 @@ class RulesUnderstander:
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=_as_written(text, form),
                           condition_relation="indication", confidence=0.6,
                           **{k: v for k, v in base.items() if k != "comorbidities"})
+        picked = self._picked_indication(text, prior) if (
+            follows and not awaiting_answer and route is None and not _states_patient(slots)) else None
+        if picked:
+            # "thủy đậu ạ", "bé bị thủy đậu" after a dose answer with no indication: the same dose question for the
+            # indication now named (its lines only) — not what the drug is indicated for.
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=picked,
+                          condition_relation="indication", confidence=0.6, **base)
         condition = find_condition_question(text)
         patient_group = route is not None and route.key in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
         if condition is None or not patient_group:
@@ -633,6 +641,14 @@ class RulesUnderstander:
         drugs = prior.drugs if prior.turn_type not in LOOKUPS else self.names.ids()
         sections = INDICATION_SECTIONS if prior.turn_type not in LOOKUPS else INDICATION_SECTIONS[:1]
         return follow_up_indication(text, (texts(d).get(key, "") for d in drugs for key in sections))
+
+    def _picked_indication(self, text: str, prior: QueryFrame | None) -> str | None:
+        """The indication a bare turn names after a dose question of one drug that named none, when that drug's
+        dosage lines state it (states.next_indication.bare_indication)."""
+        if prior is None or prior.turn_type != "dosing_calc" or prior.condition or len(prior.drugs) != 1 or (
+                self.names.section_texts is None):
+            return None
+        return bare_indication(text, [self.names.section_texts(prior.drugs[0]).get(DOSING_SECTION, "")])
 
     def _rank_sections(self, text: str, drugs: list[str]) -> list[SectionRoute]:
         if len(drugs) != 1 or self.names.section_texts is None:
