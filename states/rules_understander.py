@@ -15,6 +15,7 @@ import re
 
 from core.budget import RequestBudget
 from core.dosage.indication import severities, stated_severity
+from core.missed_dose import asks_missed_dose, states_missed_dose
 from core.sentence_match import asks_administration, asks_duration, best_matches, usage_sentence
 from core.sentences import sentences
 from core.text import fold, normalize, states_phrase
@@ -364,6 +365,9 @@ class RulesUnderstander:
         # that route's dose.
         other_route = slots.route_family is not None or slots.route not in (None, "oral")
         asked_again = is_elliptical(text) or _states_patient(slots) or bool(slots.renal or slots.hepatic) or other_route
+        if follows and not awaiting_answer and asks_missed_dose(text):
+            # "quên uống 1 liều thì sao" after a question about a drug: that drug's missed-dose sentence (merged).
+            return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION, confidence=0.6, **base)
         carried = self._carried_question(text, prior) if (
             follows and not awaiting_answer and route is None and not asked_again) else None
         if carried == _SAME_DOSE_QUESTION:
@@ -527,6 +531,12 @@ class RulesUnderstander:
         leftover = _leftover_words(text, candidates)
         free = self._free_form_section(text, drugs) if leftover and not _OVERVIEW.search(folded) and not (
             opens_elliptically(text) or is_substitution(text) or has_anaphora(text)) else None
+        if asks_missed_dose(text) and (free is None or self._dosage_states_missed_dose(drugs)):
+            # "quên liều paracetamol có được uống gấp đôi không": the dosage section's sentence about a missed dose
+            # (not "dễ quên liều" among the cautions), or that the book states none (grounding.extractive._usage,
+            # states.replies) — never "what do you want to know?".
+            return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION,
+                          confidence=round(0.8 * name_confidence, 3), **common)
         if free is not None:
             # "Quên mất một liều X thì phải làm sao?", "Viên X bẻ đôi được không?": the monograph's sentence that
             # matches the question strongly (a shared pair, a rare word) answers it, wherever the book states it —
@@ -641,6 +651,13 @@ class RulesUnderstander:
         drugs = prior.drugs if prior.turn_type not in LOOKUPS else self.names.ids()
         sections = INDICATION_SECTIONS if prior.turn_type not in LOOKUPS else INDICATION_SECTIONS[:1]
         return follow_up_indication(text, (texts(d).get(key, "") for d in drugs for key in sections))
+
+    def _dosage_states_missed_dose(self, drugs: list[str]) -> bool:
+        """The one drug's dosage section has a sentence about a missed dose."""
+        if len(drugs) != 1 or self.names.section_texts is None:
+            return False
+        dosage = self.names.section_texts(drugs[0]).get(DOSING_SECTION, "")
+        return any(states_missed_dose(s) for s in sentences(dosage))
 
     def _picked_indication(self, text: str, prior: QueryFrame | None) -> str | None:
         """The indication a bare turn names after a dose question of one drug that named none, when that drug's
