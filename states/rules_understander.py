@@ -25,6 +25,7 @@ from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, can
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from retrieval.section_router import SectionRoute, asks_every_indication, rank_sections, route_section
+from states.added_drug import interaction_stated, no_interaction_note
 from states.co_agents import class_partners, class_terms
 from states.conditions import (
     asks_which_drug,
@@ -50,7 +51,7 @@ from states.english import (
     readable,
 )
 from states.english_person import english_person
-from states.followup import has_anaphora, is_elliptical, is_substitution, opens_elliptically
+from states.followup import adds_a_drug, has_anaphora, is_elliptical, is_substitution, opens_elliptically
 from states.frame import QueryFrame
 from states.merge import is_correction
 from states.next_indication import (
@@ -460,6 +461,16 @@ class RulesUnderstander:
             update = {**common, "condition": f"dị ứng {allergen}", "condition_relation": "contraindication"}
             return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                           confidence=round(0.8 * name_confidence, 3), **update)
+        added = self._added_beside_taken(text, drugs, unknown, dose)
+        if added is not None:
+            # "bé đang uống ibuprofen, cho uống thêm paracetamol được mấy viên": the added drug's dose for this
+            # patient, under a note that the book states no interaction between the two (states.added_drug).
+            taken, added_drug = added
+            note = no_interaction_note(self.names.display(taken), self.names.display(added_drug))
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
+                          confidence=round(0.8 * name_confidence, 3),
+                          **{**common, "drugs": [added_drug], "condition": None, "condition_relation": None,
+                             "notes": [note]})
         if named >= 2 and (together or (not dose and (route is None or route.key in _INTERACTION_COMPATIBLE))):
             return _frame(turn_type="interaction", section_key="tuong_tac_thuoc",
                               confidence=round(0.9 * name_confidence, 3), **common)
@@ -651,6 +662,21 @@ class RulesUnderstander:
         drugs = prior.drugs if prior.turn_type not in LOOKUPS else self.names.ids()
         sections = INDICATION_SECTIONS if prior.turn_type not in LOOKUPS else INDICATION_SECTIONS[:1]
         return follow_up_indication(text, (texts(d).get(key, "") for d in drugs for key in sections))
+
+    def _added_beside_taken(self, text: str, drugs: list[str], unknown: list[str],
+                            dose: bool) -> tuple[str, str] | None:
+        """(taken, added) when the turn asks the dose of a drug added ("thêm paracetamol … mấy viên") beside one
+        the patient takes, and neither drug's interaction section names the other; None otherwise (the pair's
+        interaction question, or no such turn)."""
+        if len(drugs) != 2 or unknown or not dose or not adds_a_drug(text) or self.names.section_texts is None:
+            return None
+        taken, added = drugs
+        if not re.search(rf"\bthem\s+(?:\w+\s+){{0,2}}{re.escape(fold(added.replace('_', ' ')).split()[0])}",
+                         fold(text)):
+            return None  # the drug after "thêm" must be the second one named
+        if interaction_stated(taken, added, self.names.section_texts, self.names.names_of):
+            return None
+        return taken, added
 
     def _dosage_states_missed_dose(self, drugs: list[str]) -> bool:
         """The one drug's dosage section has a sentence about a missed dose."""
