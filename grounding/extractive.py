@@ -27,6 +27,7 @@ from core.dosage.select import (
 )
 from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
+from core.missed_dose import asks_missed_dose, states_missed_dose
 from core.partners import names_partner
 from core.sentence_match import asked_words, asks_administration, best_matches, usage_sentence
 from core.text import fold, states_phrase
@@ -345,6 +346,13 @@ class ExtractiveGenerator:
         durations = asks_administration(asked_words(request.query))
         every = [(s, c.doc_id) for c in evidence if c.section_key == DOSING_SECTION for s in sentences(c.text)
                  if usage_sentence(s, durations=durations)]
+        if asks_missed_dose(request.query):
+            # A missed dose: only the book's sentences about one. Another usage sentence sharing the question's words
+            # ("uống", "liều") would read as the answer; with none, the reply says the book states nothing about it.
+            # Each of them answers it: quoted in book order, not ranked by shared words ("gấp đôi" shares none with
+            # "không được uống hai liều").
+            missed = [(s, d) for s, d in every if states_missed_dose(s)][:MAX_FOCUSED]
+            return [Claim(text=s, citations=[d]) for s, d in missed]
         names = [n for d in request.drug_ids for n in request.drug_names.get(d, [])]
         matches = best_matches(asked_words(request.query), [s for s, _ in every], names, limit=MAX_FOCUSED,
                                strong=False)

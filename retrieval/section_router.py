@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from core.missed_dose import MISSED_DOSE
 from core.sections import BOOK_ORDER
 from core.text import fold, fold_query
 from core.vocabulary import QUESTION_WORDS
@@ -164,11 +165,9 @@ def asks_every_indication(text: str) -> bool:
     return _dose_word(text, folded) and PER_INDICATION.search(folded) is not None
 
 
-# "Quên (mất) một liều thì sao?", "lỡ uống sót 1 liều", "bỏ lỡ liều": a missed dose. It asks what to do, not an
-# amount: no section is named (the monograph's own sentence about it is found by the free-form ranking, wherever
-# the book states it), so it is never asked "người lớn hay trẻ em?" like a dose.
-# ("lỡ" alone is not: "lỡ uống 2 liều" took too much; "sót" alone folds like "sốt".)
-MISSED_DOSE = _r(r"\b(quen|bo lo|bo sot|uong sot|bo quen)(?: [a-z0-9]+){0,3}? lieu\b|\blieu (bi |da )?quen\b")
+# "Quên (mất) một liều thì sao?", "lỡ uống sót 1 liều", "bỏ lỡ liều": a missed dose (core.missed_dose). It asks what
+# to do, not an amount: no section is named (the monograph's own sentence about it is found by the free-form ranking,
+# wherever the book states it), so it is never asked "người lớn hay trẻ em?" like a dose.
 
 
 def route_section(text: str) -> SectionRoute | None:

@@ -640,7 +640,11 @@ _CHANGED = re.compile(r"\b(?:tang|giam|sut|len|xuong|lon)\s+(?:can|ky|ki|kg)\b|\
                       r"\b(?:nang|lon)\s+them\b|\b(?:bay gio|gio|hien gio|hien tai)\s+(?:(?:be|chau|no|con|ba|ong)\s+)?(?:da\s+)?"
                       r"nang\b|"
                       # "thế nếu bé 16 kg thì sao": a what-if about the same child ("bé", "nó", "cháu"), not "bé kia"
-                      r"\b(?:neu|gia su)(?:\s+nhu)?\s+(?:be|no|chau|em be)\b(?!\s+(?:kia|khac|em|anh|lon|nho|ut|thu)\b)")
+                      r"\b(?:neu|gia su)(?:\s+nhu)?\s+(?:be|no|chau|em be)\b(?!\s+(?:kia|khac|em|anh|lon|nho|ut|thu)\b)|"
+                      # "coi như bé 20 kg đi", "cứ cho là 20 ký": a what-if weight of the same child, whose age stays
+                      # (a pretend adult or age is refused before: states.relabel)
+                      r"\b(?:coi nhu|xem nhu|cu cho la|cu tinh la)\s+(?:la\s+)?(?:(?:be|no|chau|em be)\s+)?"
+                      r"(?:nang\s+|can nang\s+)?\d")
 
 
 def changed_value(text: str) -> bool:

@@ -104,3 +104,27 @@ def corrected_indication_text(text: str) -> str | None:
         return None
     rest = text[opener.end():] if opener else text
     return _DENIED_INDICATION.sub(" ", rest).strip(" ,.;")
+
+
+# What a bare answer naming the indication wraps it in ("bé bị thủy đậu", "dạ, thủy đậu ạ", "là viêm khớp"): the
+# patient, politeness and the verb of having an illness — nothing that asks another question.
+_BARE_WRAPPING = frozenset({"be", "bi", "a", "da", "la", "thi", "chau", "con", "em", "nguoi", "benh", "nhan", "nhe",
+                            "vay", "o", "dang", "ay", "minh", "toi", "nha", "nhi", "thoi", "de", "cho"})
+
+
+def bare_indication(text: str, dosage_texts: Iterable[str]) -> str | None:
+    """The indication a bare turn names ("thủy đậu ạ", "bé bị thủy đậu", "giảm đau hạ sốt ạ") when the drug's dosage
+    lines state it; None when the turn says anything else. After a dose answer listing each indication's dose under
+    a notice to pick one, such a turn picks one: it is the dose question for that indication (the indications
+    section would answer what the drug is for, and the split doses would stay unpicked)."""
+    phrase = dose_indication(text, [])
+    if not phrase:
+        return None
+    rest = fold(text).replace(fold(phrase), " ")
+    if set(_WORD.findall(rest)) - _BARE_WRAPPING:
+        return None
+    book = list(dosage_texts)
+    picked = follow_up_indication(text, book)
+    # Stated in the dosage lines themselves, even a symptom ("cảm ơn" folds to a cold): only a line's indication
+    # can be picked.
+    return picked if picked and _stated(_WORD.findall(fold(picked)), book) else None

@@ -31,7 +31,7 @@ def outcome(ctx: TurnView, services: Services) -> Update:
     elif state == "flagged":
         reply_text, values["citations"] = compose_verify_pdf(ctx, services)
     elif state == "abstained":
-        reply_text = replies.abstain_text(reason or "system_error", ctx.frame, services.names)
+        reply_text = replies.abstain_text(reason or "system_error", ctx.frame, services.names, question=ctx.text)
         values["citations"] = []
         values["quick_replies"] = []
     if reason != "smalltalk":

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from core.missed_dose import asks_missed_dose
 from core.sections import SECTION_HEADINGS
 from core.text import fold
 from grounding.answer import Answer
@@ -43,7 +44,13 @@ def _drugs(frame: QueryFrame, names: NameBook) -> str:
     return " và ".join(names.display(d) for d in frame.drugs) or "thuốc được hỏi"
 
 
-def abstain_text(reason: str, frame: QueryFrame, names: NameBook) -> str:
+MISSED_DOSE_NOT_STATED = (
+    "Mục Liều lượng và cách dùng của {drug} trong Dược thư không ghi cách xử trí khi quên một liều, nên tôi không "
+    "trả lời (không suy ra được có nên uống bù hay gấp đôi liều). Vui lòng hỏi bác sĩ hoặc dược sĩ."
+)
+
+
+def abstain_text(reason: str, frame: QueryFrame, names: NameBook, *, question: str = "") -> str:
     if reason == "out_of_scope":
         if frame.non_human:
             return ("Tôi chỉ trả lời về thuốc dùng cho người theo Dược thư Quốc gia Việt Nam; câu hỏi về động vật "
@@ -83,6 +90,11 @@ def abstain_text(reason: str, frame: QueryFrame, names: NameBook) -> str:
         return text
     if reason == "budget_exhausted":
         return "Yêu cầu vượt quá thời gian xử lý cho phép nên tôi dừng lại để không trả lời thiếu kiểm chứng. Vui lòng thử lại."
+    if reason == "ungrounded_answer" and frame.turn_type == "drug_attribute" and (
+            frame.section_key == "lieu_luong_cach_dung" and asks_missed_dose(question)):
+        # A missed-dose question the dosage section has no sentence for (grounding.extractive._usage quotes only
+        # the book's missed-dose sentences): the book says nothing, said as such — never a guess about doubling.
+        return MISSED_DOSE_NOT_STATED.format(drug=_drugs(frame, names))
     if reason in ("ungrounded_answer", "not_entailed", "incomplete_answer"):
         return ("Tôi không thể xác minh đầy đủ câu trả lời với nội dung Dược thư, nên tôi không trả lời. "
                 "Vui lòng hỏi cụ thể hơn hoặc tra trực tiếp Dược thư.")

@@ -15,6 +15,7 @@ import re
 
 from core.budget import RequestBudget
 from core.dosage.indication import severities, stated_severity
+from core.missed_dose import asks_missed_dose, states_missed_dose
 from core.sentence_match import asks_administration, asks_duration, best_matches, usage_sentence
 from core.sentences import sentences
 from core.text import fold, normalize, states_phrase
@@ -24,6 +25,7 @@ from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, can
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from retrieval.section_router import SectionRoute, asks_every_indication, rank_sections, route_section
+from states.added_drug import interaction_stated, no_interaction_note
 from states.co_agents import class_partners, class_terms
 from states.conditions import (
     asks_which_drug,
@@ -49,13 +51,14 @@ from states.english import (
     readable,
 )
 from states.english_person import english_person
-from states.followup import has_anaphora, is_elliptical, is_substitution, opens_elliptically
+from states.followup import adds_a_drug, has_anaphora, is_elliptical, is_substitution, opens_elliptically
 from states.frame import QueryFrame
 from states.merge import is_correction
 from states.next_indication import (
     INDICATION_SECTIONS,
     LOOKUPS,
     asks_again_for_indication,
+    bare_indication,
     corrected_indication_text,
     follow_up_indication,
 )
@@ -295,6 +298,13 @@ class RulesUnderstander:
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=_as_written(text, form),
                           condition_relation="indication", confidence=0.6,
                           **{k: v for k, v in base.items() if k != "comorbidities"})
+        picked = self._picked_indication(text, prior) if (
+            follows and not awaiting_answer and route is None and not _states_patient(slots)) else None
+        if picked:
+            # "thủy đậu ạ", "bé bị thủy đậu" after a dose answer with no indication: the same dose question for the
+            # indication now named (its lines only) — not what the drug is indicated for.
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=picked,
+                          condition_relation="indication", confidence=0.6, **base)
         condition = find_condition_question(text)
         patient_group = route is not None and route.key in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
         if condition is None or not patient_group:
@@ -356,6 +366,9 @@ class RulesUnderstander:
         # that route's dose.
         other_route = slots.route_family is not None or slots.route not in (None, "oral")
         asked_again = is_elliptical(text) or _states_patient(slots) or bool(slots.renal or slots.hepatic) or other_route
+        if follows and not awaiting_answer and asks_missed_dose(text):
+            # "quên uống 1 liều thì sao" after a question about a drug: that drug's missed-dose sentence (merged).
+            return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION, confidence=0.6, **base)
         carried = self._carried_question(text, prior) if (
             follows and not awaiting_answer and route is None and not asked_again) else None
         if carried == _SAME_DOSE_QUESTION:
@@ -448,6 +461,16 @@ class RulesUnderstander:
             update = {**common, "condition": f"dị ứng {allergen}", "condition_relation": "contraindication"}
             return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                           confidence=round(0.8 * name_confidence, 3), **update)
+        added = self._added_beside_taken(text, drugs, unknown, dose)
+        if added is not None:
+            # "bé đang uống ibuprofen, cho uống thêm paracetamol được mấy viên": the added drug's dose for this
+            # patient, under a note that the book states no interaction between the two (states.added_drug).
+            taken, added_drug = added
+            note = no_interaction_note(self.names.display(taken), self.names.display(added_drug))
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
+                          confidence=round(0.8 * name_confidence, 3),
+                          **{**common, "drugs": [added_drug], "condition": None, "condition_relation": None,
+                             "notes": [note]})
         if named >= 2 and (together or (not dose and (route is None or route.key in _INTERACTION_COMPATIBLE))):
             return _frame(turn_type="interaction", section_key="tuong_tac_thuoc",
                               confidence=round(0.9 * name_confidence, 3), **common)
@@ -519,6 +542,12 @@ class RulesUnderstander:
         leftover = _leftover_words(text, candidates)
         free = self._free_form_section(text, drugs) if leftover and not _OVERVIEW.search(folded) and not (
             opens_elliptically(text) or is_substitution(text) or has_anaphora(text)) else None
+        if asks_missed_dose(text) and (free is None or self._dosage_states_missed_dose(drugs)):
+            # "quên liều paracetamol có được uống gấp đôi không": the dosage section's sentence about a missed dose
+            # (not "dễ quên liều" among the cautions), or that the book states none (grounding.extractive._usage,
+            # states.replies) — never "what do you want to know?".
+            return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION,
+                          confidence=round(0.8 * name_confidence, 3), **common)
         if free is not None:
             # "Quên mất một liều X thì phải làm sao?", "Viên X bẻ đôi được không?": the monograph's sentence that
             # matches the question strongly (a shared pair, a rare word) answers it, wherever the book states it —
@@ -636,6 +665,36 @@ class RulesUnderstander:
         drugs = prior.drugs if prior.turn_type not in LOOKUPS else self.names.ids()
         sections = INDICATION_SECTIONS if prior.turn_type not in LOOKUPS else INDICATION_SECTIONS[:1]
         return follow_up_indication(text, (texts(d).get(key, "") for d in drugs for key in sections))
+
+    def _added_beside_taken(self, text: str, drugs: list[str], unknown: list[str],
+                            dose: bool) -> tuple[str, str] | None:
+        """(taken, added) when the turn asks the dose of a drug added ("thêm paracetamol … mấy viên") beside one
+        the patient takes, and neither drug's interaction section names the other; None otherwise (the pair's
+        interaction question, or no such turn)."""
+        if len(drugs) != 2 or unknown or not dose or not adds_a_drug(text) or self.names.section_texts is None:
+            return None
+        taken, added = drugs
+        if not re.search(rf"\bthem\s+(?:\w+\s+){{0,2}}{re.escape(fold(added.replace('_', ' ')).split()[0])}",
+                         fold(text)):
+            return None  # the drug after "thêm" must be the second one named
+        if interaction_stated(taken, added, self.names.section_texts, self.names.names_of):
+            return None
+        return taken, added
+
+    def _dosage_states_missed_dose(self, drugs: list[str]) -> bool:
+        """The one drug's dosage section has a sentence about a missed dose."""
+        if len(drugs) != 1 or self.names.section_texts is None:
+            return False
+        dosage = self.names.section_texts(drugs[0]).get(DOSING_SECTION, "")
+        return any(states_missed_dose(s) for s in sentences(dosage))
+
+    def _picked_indication(self, text: str, prior: QueryFrame | None) -> str | None:
+        """The indication a bare turn names after a dose question of one drug that named none, when that drug's
+        dosage lines state it (states.next_indication.bare_indication)."""
+        if prior is None or prior.turn_type != "dosing_calc" or prior.condition or len(prior.drugs) != 1 or (
+                self.names.section_texts is None):
+            return None
+        return bare_indication(text, [self.names.section_texts(prior.drugs[0]).get(DOSING_SECTION, "")])
 
     def _rank_sections(self, text: str, drugs: list[str]) -> list[SectionRoute]:
         if len(drugs) != 1 or self.names.section_texts is None:

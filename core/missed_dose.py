@@ -1,0 +1,27 @@
+"""A missed dose: the question ("quên liều", "quên uống 1 liều thì sao", "bỏ lỡ liều") and the book's sentences about
+it ("Nếu quên uống, …").
+
+A missed-dose question asks what to do, not an amount: it is answered from the dosage section's own sentence about a
+missed dose, wherever the monograph states it. When the monograph states none, the answer says so — never another
+usage sentence that happens to share its words, never "what do you want to know?", and never a doubled dose.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.text import fold_query
+
+# ("lỡ" alone is not: "lỡ uống 2 liều" took too much; "sót" alone folds like "sốt".)
+MISSED_DOSE = re.compile(r"\b(quen|bo lo|bo sot|uong sot|bo quen)(?: [a-z0-9]+){0,3}? lieu\b|\blieu (bi |da )?quen\b")
+_STATES_MISSED = re.compile(r"\b(quen|bo lo|bo sot|uong sot)\b")
+
+
+def asks_missed_dose(text: str) -> bool:
+    """The turn asks what to do about a missed dose."""
+    return MISSED_DOSE.search(fold_query(text)) is not None
+
+
+def states_missed_dose(sentence: str) -> bool:
+    """A sentence of the book about a missed dose ("Nếu quên thì phải uống ngay khi nhớ")."""
+    return _STATES_MISSED.search(fold_query(sentence)) is not None

@@ -1,0 +1,37 @@
+"""A drug added, with its dose asked, beside one the patient already takes, in one turn ("bé đang uống ibuprofen,
+cho uống thêm paracetamol được mấy viên").
+
+The dose asked is the added drug's, for the same patient. Whether the two may be taken together is what the
+interaction sections say, so:
+- when either drug's interaction section names the other (or its class), the turn stays the pair's interaction
+  question — those lines may say to avoid the combination or to space the doses, and a dose shown beside them would
+  read as approval; the dose is asked next;
+- when neither does, the added drug's dose is answered with a note saying the book states no interaction between
+  the two, and that this is not a safety statement (states.replies.NOT_SAFE) — never silence, which reads as "safe".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from core.text import fold
+from states.replies import NOT_SAFE
+
+INTERACTION_SECTION = "tuong_tac_thuoc"
+
+
+def interaction_stated(first: str, second: str, section_texts: Callable[[str], Mapping[str, str]],
+                       names_of: Callable[[str], list[str]]) -> bool:
+    """Either drug's interaction section mentions the other by a name or a class phrase (folded)."""
+    for drug, other in ((first, second), (second, first)):
+        # A substring match errs toward the pair (its interaction lines are then read), the safe side.
+        text = fold(section_texts(drug).get(INTERACTION_SECTION, ""))
+        if any(name and name in text for name in names_of(other)):
+            return True
+    return False
+
+
+def no_interaction_note(taken: str, added: str) -> str:
+    """The note heading the added drug's dose: no interaction stated between the two, not a safety statement."""
+    return (f"Lưu ý: mục Tương tác thuốc của {taken} và {added} trong Dược thư không nêu tương tác giữa hai thuốc này. "
+            f"{NOT_SAFE}")
