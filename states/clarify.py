@@ -107,7 +107,9 @@ def way_forward(frame: QueryFrame, drug: str, who: str, missing: list[str]) -> Q
 
 
 def _route_question(reason: str, frame: QueryFrame, drug: str, routes_found: Sequence[str]) -> Question:
-    """Ask which route, offering exactly the routes the dosage evidence gives a regimen for."""
+    """Ask which route, offering exactly the routes the dosage evidence gives a regimen for — never the route just
+    refused: a chip for it would offer, one tap away, the dose the reply has just said the book does not give (#18)."""
+    routes_found = [r for r in routes_found if r != frame.route]
     routes = [ROUTE_LABELS_VI[r] for r in routes_found]
     who = POPULATION_LABELS_VI.get(frame.population or "", "")
     subject = f"{drug}{' cho ' + who if who else ''}"
