@@ -6,7 +6,7 @@ import pytest
 
 from core.vocabulary import ROUTE_LABELS_VI
 from states.clarify import child_word, pediatric_question, question_for
-from states.frame import QueryFrame
+from states.frame import QueryFrame, Route
 from states.reason_labels import REASONS, outcome_badge, reason_label
 from states.replies import SMALLTALK, THANKS, smalltalk_reply
 from tests.unit.formulary_names import fixture_name_book
@@ -55,7 +55,7 @@ def test_an_undocumented_route_with_one_route_in_the_book_offers_that_route_by_n
     ("rectal", ["oral", "rectal"], ["Uống"]),
     ("im", ["oral", "iv", "im"], ["Uống", "Tiêm/truyền tĩnh mạch"]),
 ])
-def test_a_refused_route_is_never_offered_again(route: str, found: list[str], chips: list[str]) -> None:
+def test_a_refused_route_is_never_offered_again(route: Route, found: list[str], chips: list[str]) -> None:
     # The reply says the book gives no dose by this route: a quick reply for it would offer that very dose (#18).
     frame = QueryFrame(turn_type="dosing_calc", drugs=["ceftriaxon"], population="adult", route=route)
     q = question_for("route_not_documented", frame, fixture_name_book(), routes_found=found)
