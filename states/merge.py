@@ -28,6 +28,7 @@ from states.english_person import english_person
 from states.followup import (
     adds_a_drug,
     adds_interaction_partner,
+    asks_which_route,
     has_anaphora,
     is_elliptical,
     is_substitution,
@@ -374,6 +375,12 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         partner = _carried_partner(new, prior, text)
         if partner is not None:
             return partner
+    if asks_which_route(text) and prior.turn_type == "dosing_calc" and prior.drugs and not prior.non_human and \
+            not (new.drugs or new.unknown_drugs):
+        # "nếu bé nôn thì dùng đường nào" after the oral dose: which route for the same drug and patient — not a lookup
+        # of drugs for "nếu bé nôn thì dùng đ" (#18). The route is left open: the dose path gives the one route the
+        # book doses for this patient, or asks among them, naming each.
+        return _settled(prior.model_copy(update={"route": None, "route_family": None}), confidence=0.8)
     if new.turn_type in _NEVER_MERGED or new.turn_type in _LOOKUPS:
         return new
     if prior.turn_type in _NEVER_MERGED and not prior.non_human:
