@@ -209,7 +209,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         if pending is None and prior.kept_pending is not None:
             pending = Pending.model_validate(prior.kept_pending)
         prior = QueryFrame.model_validate(prior.kept)
-    prior = prior.model_copy(update={"notes": []})
+    prior = prior.model_copy(update={"notes": [], "routes_unusable": []})
     new = _bare_number_answer(new, pending, text, notes)
     new = _after_lookup(new, prior, text)
     named = person_of(text, about_a_person=about_a_person(prior))  # read once for `person` and `english` below
@@ -330,13 +330,20 @@ def _route_refused(merged: QueryFrame, text: str, notes: list[str]) -> QueryFram
     it is not kept (the oral dose was given again); the dose path asks among the routes the book gives."""
     from states.slots import negated_routes  # the slot parser reads only this turn's words
 
-    if merged.route is None or merged.route not in negated_routes(fold(normalize(text))):
+    refused = negated_routes(fold(normalize(text)))
+    if merged.turn_type != "dosing_calc" or not refused or (merged.route is not None and merged.route not in refused):
         return merged
+    # Kept on the frame, the routes refused are neither dosed nor offered: with the book dosing the drug by that route
+    # only, the oral dose was given right after "tôi không đưa liều đường uống" (#18).
+    unusable = [r for r in ROUTE_LABELS_VI if r in refused]
+    if merged.route is None:
+        # "ko nuốt được nữa, phải chích": the injection family asked stays to be settled.
+        return merged.model_copy(update={"routes_unusable": unusable})
     subject = merged.person or ("bé" if merged.population != "adult" else "người bệnh")
     label = ROUTE_LABELS_VI.get(merged.route, merged.route).lower()
     notes.append(f"{subject[:1].upper() + subject[1:]} không dùng được đường {label}: tôi không đưa liều đường "
                  f"{label}.")
-    return merged.model_copy(update={"route": None, "route_family": None})
+    return merged.model_copy(update={"route": None, "route_family": None, "routes_unusable": unusable})
 
 
 def _disowned(merged: QueryFrame, new: QueryFrame, text: str, notes: list[str]) -> QueryFrame:

@@ -339,3 +339,15 @@ def test_a_correction_with_no_value_read_is_not_answered_with_the_old_values() -
     assert f.turn_type != "dosing_calc" and f.needs_clarify
     # A correction that is read is answered.
     assert merged("nhầm rồi, cháu mới 6 tuổi", prior).turn_type == "dosing_calc"
+
+
+def test_a_route_the_patient_cannot_take_is_refused_even_when_none_was_said_before() -> None:
+    # After the child's ibuprofen dose (no route said), "không uống được" must still keep the oral dose from being
+    # given again: the book doses ibuprofen by mouth only (#18).
+    from states.dosing import route_not_documented
+
+    prior = understand("Liều ibuprofen cho trẻ 5 tuổi 18 kg")
+    f = merged("bé bị nôn không uống được thì sao", prior)
+    assert (f.drugs, f.route, f.routes_unusable, f.age_months, f.weight_kg) == (["ibuprofen"], None, ["oral"], 60, 18)
+    assert route_not_documented(f, ["oral"])
+    assert not route_not_documented(f, ["oral", "rectal"])
