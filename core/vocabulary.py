@@ -122,8 +122,12 @@ def without_terms_folding_to_child(folded: str) -> str:
 
 # Folded, "con ngua", "con bo", "con lon" are also "còn ngứa" (still itching), "còn bố" (and the father), "còn lớn"
 # (still big; "con lớn", the older child): the animal reading ("con ngựa", "con bò", "con lợn") is one of two. Made
-# someone's ("con ngua nha toi"), the animal is unmistakable.
-FOLDS_NOT_ONLY_ANIMAL = re.compile(r"\bcon (?:ngua|bo|lon)\b(?! (?:nha|cua) (?:toi|minh|em|tui|tao|anh|chi)\b)")
+# someone's ("con ngua nha toi"), the animal is unmistakable. After "cho" (for) "con bo" has no "còn bố" reading ("cho
+# còn bố" is no Vietnamese): "Lieu paracetamol cho con bo 3 kg" is for a cow, and read as a person it was asked for
+# the "child's" age — a step towards dosing an animal (DESIGN row 1). "cho con lon" stays two-way ("cho con lớn", for
+# the older child).
+FOLDS_NOT_ONLY_ANIMAL = re.compile(r"(?:(?<!\bcho )\bcon bo|\bcon (?:ngua|lon))\b"
+                                   r"(?! (?:nha|cua) (?:toi|minh|em|tui|tao|anh|chi)\b)")
 
 
 # --- patient context ---------------------------------------------------------------------------------------

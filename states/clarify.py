@@ -107,8 +107,17 @@ def way_forward(frame: QueryFrame, drug: str, who: str, missing: list[str]) -> Q
 
 
 def _route_question(reason: str, frame: QueryFrame, drug: str, routes_found: Sequence[str]) -> Question:
-    """Ask which route, offering exactly the routes the dosage evidence gives a regimen for."""
+    """Ask which route, offering exactly the routes the dosage evidence gives a regimen for — never the route just
+    refused: a chip for it would offer, one tap away, the dose the reply has just said the book does not give (#18)."""
+    routes_found = [r for r in routes_found if r != frame.route and r not in frame.routes_unusable]
     routes = [ROUTE_LABELS_VI[r] for r in routes_found]
+    if not routes:
+        # Every route the book doses is one the patient cannot take: no dose, and no route offered in its place.
+        said = ", ".join(ROUTE_LABELS_VI[r].lower() for r in frame.routes_unusable)
+        who_says = frame.person or ("bé" if frame.population == "pediatric" else "người bệnh")
+        return Question(text=f"Dược thư chỉ ghi liều {drug} theo đường {said}, mà {who_says} không dùng được đường này; "
+                             "tôi không đưa liều. Vui lòng hỏi bác sĩ hoặc dược sĩ để được tư vấn cách dùng khác.",
+                        missing=["route"])
     who = POPULATION_LABELS_VI.get(frame.population or "", "")
     subject = f"{drug}{' cho ' + who if who else ''}"
     injections = [ROUTE_LABELS_VI[r] for r in routes_found if r in INJECTION_ROUTES]
@@ -122,7 +131,11 @@ def _route_question(reason: str, frame: QueryFrame, drug: str, routes_found: Seq
         # "tiêm thì liều sao" for a drug given only by mouth: the one route the book has, said as such.
         return Question(text=f"Dược thư không ghi liều {subject} theo đường tiêm; {offered}", quick_replies=routes,
                         missing=["route"])
-    if reason == "ambiguous_route":
+    if reason == "ambiguous_route" and len(routes) == 1 and frame.routes_unusable:
+        said = ", ".join(ROUTE_LABELS_VI[r].lower() for r in frame.routes_unusable)
+        text = (f"Ngoài đường {said}, Dược thư ghi liều {subject} theo đường {routes[0].lower()}. Bạn có muốn xem liều "
+                f"đường {routes[0].lower()} không?")
+    elif reason == "ambiguous_route":
         text = f"Dược thư ghi liều {subject} theo nhiều đường dùng ({', '.join(routes)}). Bạn muốn dùng đường nào?"
     else:
         chosen = ROUTE_LABELS_VI.get(frame.route or "", frame.route or "")

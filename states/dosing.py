@@ -93,9 +93,10 @@ def route_not_documented(frame: QueryFrame, routes_found: Sequence[str]) -> bool
     return (
         frame.turn_type == "dosing_calc"
         and not frame.section_overview
-        and frame.route is not None
         and bool(routes_found)
-        and frame.route not in routes_found
+        and (frame.route not in routes_found if frame.route is not None
+             # The patient cannot take any route the book doses ("không uống được" for an oral-only drug): no dose.
+             else bool(frame.routes_unusable) and set(routes_found) <= set(frame.routes_unusable))
     )
 
 

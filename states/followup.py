@@ -117,3 +117,16 @@ def settle_route_family(frame: QueryFrame, routes_found: Sequence[str]) -> Query
     if len(injections) > 1:
         return frame
     return frame.model_copy(update={"route": injections[0] if injections else INJECTION_ROUTES[0]})
+
+
+# "dùng đường nào", "bằng đường gì", "đường nào thì được": which route, asked of the drug and patient discussed. Folded,
+# "duong" is also "dương" and "nao" also "não", so typed with diacritics it must read "đường nào" / "đường gì".
+_WHICH_ROUTE = re.compile(r"\bduong (?:nao|gi)\b")
+_WHICH_ROUTE_AS_WRITTEN = re.compile(r"\bđường (?:nào|gì)\b")
+
+
+def asks_which_route(text: str) -> bool:
+    """The turn asks which route to give the drug by ("nếu bé nôn thì dùng đường nào")."""
+    if not _WHICH_ROUTE.search(fold(text)):
+        return False
+    return text.isascii() or bool(_WHICH_ROUTE_AS_WRITTEN.search(unicodedata.normalize("NFC", text).lower()))

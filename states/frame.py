@@ -63,6 +63,9 @@ class QueryFrame(BaseModel):
     """Whom the question is about, as the user named them ("em nó", "mẹ bé", "bà tôi"); None when unnamed.
     Slot values belong to this person: a turn about another person starts their slots afresh."""
     route_family: Literal["injection"] | None = None
+    routes_unusable: list[Route] = Field(default_factory=list)
+    """Routes this turn says the patient cannot take ("bé nôn, không uống được"): never dosed nor offered. Set anew
+    every turn, never carried."""
     """"đường tiêm" names injection without saying which (IV, IM, SC): settled against the dosage evidence."""
     unanswered: int = 0
     """Consecutive turns that answered nothing to the pending question (the third ask offers a way forward)."""

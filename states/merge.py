@@ -28,6 +28,7 @@ from states.english_person import english_person
 from states.followup import (
     adds_a_drug,
     adds_interaction_partner,
+    asks_which_route,
     has_anaphora,
     is_elliptical,
     is_substitution,
@@ -208,7 +209,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         if pending is None and prior.kept_pending is not None:
             pending = Pending.model_validate(prior.kept_pending)
         prior = QueryFrame.model_validate(prior.kept)
-    prior = prior.model_copy(update={"notes": []})
+    prior = prior.model_copy(update={"notes": [], "routes_unusable": []})
     new = _bare_number_answer(new, pending, text, notes)
     new = _after_lookup(new, prior, text)
     named = person_of(text, about_a_person=about_a_person(prior))  # read once for `person` and `english` below
@@ -329,13 +330,20 @@ def _route_refused(merged: QueryFrame, text: str, notes: list[str]) -> QueryFram
     it is not kept (the oral dose was given again); the dose path asks among the routes the book gives."""
     from states.slots import negated_routes  # the slot parser reads only this turn's words
 
-    if merged.route is None or merged.route not in negated_routes(fold(normalize(text))):
+    refused = negated_routes(fold(normalize(text)))
+    if merged.turn_type != "dosing_calc" or not refused or (merged.route is not None and merged.route not in refused):
         return merged
+    # Kept on the frame, the routes refused are neither dosed nor offered: with the book dosing the drug by that route
+    # only, the oral dose was given right after "tôi không đưa liều đường uống" (#18).
+    unusable = [r for r in ROUTE_LABELS_VI if r in refused]
+    if merged.route is None:
+        # "ko nuốt được nữa, phải chích": the injection family asked stays to be settled.
+        return merged.model_copy(update={"routes_unusable": unusable})
     subject = merged.person or ("bé" if merged.population != "adult" else "người bệnh")
     label = ROUTE_LABELS_VI.get(merged.route, merged.route).lower()
     notes.append(f"{subject[:1].upper() + subject[1:]} không dùng được đường {label}: tôi không đưa liều đường "
                  f"{label}.")
-    return merged.model_copy(update={"route": None, "route_family": None})
+    return merged.model_copy(update={"route": None, "route_family": None, "routes_unusable": unusable})
 
 
 def _disowned(merged: QueryFrame, new: QueryFrame, text: str, notes: list[str]) -> QueryFrame:
@@ -374,6 +382,12 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         partner = _carried_partner(new, prior, text)
         if partner is not None:
             return partner
+    if asks_which_route(text) and prior.turn_type == "dosing_calc" and prior.drugs and not prior.non_human and \
+            not (new.drugs or new.unknown_drugs):
+        # "nếu bé nôn thì dùng đường nào" after the oral dose: which route for the same drug and patient — not a lookup
+        # of drugs for "nếu bé nôn thì dùng đ" (#18). The route is left open: the dose path gives the one route the
+        # book doses for this patient, or asks among them, naming each.
+        return _settled(prior.model_copy(update={"route": None, "route_family": None}), confidence=0.8)
     if new.turn_type in _NEVER_MERGED or new.turn_type in _LOOKUPS:
         return new
     if prior.turn_type in _NEVER_MERGED and not prior.non_human:

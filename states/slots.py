@@ -618,6 +618,10 @@ def _extract_slots(text: str) -> Slots:
 
 # --- the indication a dose question names without "bị"/"để trị" ("Liều aspirin giảm đau cho người lớn?") -------
 
+_IN_WHOM = re.compile(r"\bo(?= (?:be|tre|nguoi|benh nhan|con|chau)\b)")
+"""Folded "ở" before the patient ("Kawasaki ở bé 4 tuổi"): in whom, not what for. Left on the disease ("Kawasaki ở"),
+the exception's disease was no longer named whole and the child got the exclusion instead of its regimen (#18)."""
+
 _DOSE_QUESTION_WORDS = re.compile(
     # "ông nội cháu", "bà ngoại": whom — "nội" left behind matched "viêm nội tâm mạc" in the contraindications (#18).
     r"\b((?:ong|ba) (?:noi|ngoai)|"
@@ -707,8 +711,10 @@ def dose_indication(text: str, names: list[str]) -> str | None:
         wipe(start, end)
     terms = [m.span() for m in TERMS_FOLDING_TO_CHILD.finditer(folded)]
     for pattern in (*GESTATION_PHRASES, _ROUTE_REASON, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL,
-                    _HEPATIC, _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED, SAME_ILLNESS_SAID, _LOW_DOSE):
+                    _HEPATIC, _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED, SAME_ILLNESS_SAID, _LOW_DOSE, _IN_WHOM):
         for m in pattern.finditer(folded):
+            if pattern is _IN_WHOM and not folded_turn and text[m.start()].lower() != "ở":
+                continue  # "ổ", "ô" typed: another word, not the preposition
             if pattern is CHAT_CHILD and any(a <= m.start() < b for a, b in terms):
                 continue  # "viêm thận bể thận", "rung nhĩ": the term's own word, not a child's
             if pattern is _RESOLVED and not folded_turn and not _RESOLVED_AS_WRITTEN.match(text[m.start():m.end()].lower()):

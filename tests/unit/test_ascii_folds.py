@@ -44,6 +44,17 @@ def test_an_unmistakable_animal_is_an_animal_whatever_came_before(typed: str) ->
     assert looks_non_human(typed, about_a_person=True)
 
 
+@pytest.mark.parametrize("typed", ["Lieu paracetamol cho con bo 3 kg", "the cho con bo 300 kg uong bao nhieu"])
+def test_for_the_cow_is_a_cow_even_within_a_human_conversation(typed: str) -> None:
+    # After "cho" (for), "con bo" has no "còn bố" reading: read as a person, the cow was asked its age towards a dose.
+    assert looks_non_human(typed, about_a_person=True)
+
+
+def test_for_the_older_child_stays_a_child() -> None:
+    # "cho con lon" is also "cho con lớn" (for the older child): within a human conversation, a child.
+    assert not looks_non_human("the cho con lon 9 tuoi 27 kg thi sao", about_a_person=True)
+
+
 def test_about_a_person_needs_a_human_question_before() -> None:
     assert about_a_person(QueryFrame(turn_type="dosing_calc", drugs=["cetirizin"]))
     assert about_a_person(QueryFrame(turn_type="condition_to_drug", condition="mề đay"))

@@ -100,3 +100,17 @@ def test_an_indication_lead_in_naming_its_age_group_is_read_as_the_indication_an
     otitis = " ".join(line.text for line in select(tree, replace(child, indication="viêm tai giữa")).lines)
     assert "12 mg/kg/lần" in strep
     assert "12 mg/kg/lần" not in otitis and "10 mg/kg/lần" in otitis
+
+
+@pytest.mark.parametrize("turn", ["Kawasaki ở bé 4 tuổi 16 kg thì aspirin uống liều sao",
+                                  "kawasaki o be 4 tuoi 16 kg thi aspirin uong lieu sao",
+                                  "Kawasaki ở trẻ 4 tuổi 16 kg, aspirin liều bao nhiêu"])
+def test_in_whom_before_the_patient_is_not_part_of_the_disease(turn: str) -> None:
+    # Named before the patient, the disease is still the whole indication: "Kawasaki ở" named no exception whole and
+    # the child got the exclusion, not the book's Kawasaki regimen (#18).
+    assert dose_indication(turn, ["aspirin"]) in ("Kawasaki", "kawasaki")
+
+
+def test_a_typed_word_folding_to_the_preposition_is_kept() -> None:
+    # "ổ" (a focus, "ổ áp xe") typed with its diacritics is another word than "ở"; it is never stripped as one.
+    assert dose_indication("viêm ổ bé 4 tuổi 16 kg liều amoxicilin", ["amoxicilin"]) == "viêm ổ"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from states.followup import has_anaphora
+from states.followup import asks_which_route, has_anaphora
 from states.frame import Pending, QueryFrame
 from states.merge import is_correction, merge_frames
 from states.slots import extract_slots, taken_back
@@ -70,6 +70,23 @@ def test_after_an_answer_a_route_follow_up_keeps_patient_and_question() -> None:
     f = merged("còn đặt hậu môn thì sao?", prior)
     assert (f.drugs, f.turn_type, f.route, f.age_months, f.weight_kg) == (["paracetamol"], "dosing_calc", "rectal",
                                                                           60, 18)
+
+
+@pytest.mark.parametrize("turn", ["nếu bé nôn thì dùng đường nào", "neu be non thi dung duong nao",
+                                  "bé nôn thì cho dùng bằng đường gì"])
+def test_which_route_after_the_oral_dose_is_the_same_dose_question_with_the_route_open(turn: str) -> None:
+    # Not a lookup of drugs for "nếu bé nôn thì dùng đ" (#18): the same drug and child, the route to be chosen among
+    # those the book doses.
+    prior = understand("Liều paracetamol uống cho trẻ 5 tuổi 18 kg")
+    f = merged(turn, prior)
+    assert (f.drugs, f.turn_type, f.route, f.route_family, f.age_months, f.weight_kg) == (
+        ["paracetamol"], "dosing_calc", None, None, 60, 18)
+
+
+def test_a_word_folding_to_which_route_is_not_the_question() -> None:
+    # "dương" (positive) and "não" (brain) typed with their diacritics are other words than "đường nào".
+    assert not asks_which_route("xét nghiệm dương não")
+    assert asks_which_route("dùng đường nào được")
 
 
 def test_còn_aspirin_thì_sao_keeps_the_question_and_switches_the_drug() -> None:
@@ -322,3 +339,15 @@ def test_a_correction_with_no_value_read_is_not_answered_with_the_old_values() -
     assert f.turn_type != "dosing_calc" and f.needs_clarify
     # A correction that is read is answered.
     assert merged("nhầm rồi, cháu mới 6 tuổi", prior).turn_type == "dosing_calc"
+
+
+def test_a_route_the_patient_cannot_take_is_refused_even_when_none_was_said_before() -> None:
+    # After the child's ibuprofen dose (no route said), "không uống được" must still keep the oral dose from being
+    # given again: the book doses ibuprofen by mouth only (#18).
+    from states.dosing import route_not_documented
+
+    prior = understand("Liều ibuprofen cho trẻ 5 tuổi 18 kg")
+    f = merged("bé bị nôn không uống được thì sao", prior)
+    assert (f.drugs, f.route, f.routes_unusable, f.age_months, f.weight_kg) == (["ibuprofen"], None, ["oral"], 60, 18)
+    assert route_not_documented(f, ["oral"])
+    assert not route_not_documented(f, ["oral", "rectal"])

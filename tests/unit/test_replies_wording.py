@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
+from core.vocabulary import ROUTE_LABELS_VI
 from states.clarify import child_word, pediatric_question, question_for
-from states.frame import QueryFrame
+from states.frame import QueryFrame, Route
 from states.reason_labels import REASONS, outcome_badge, reason_label
 from states.replies import SMALLTALK, THANKS, smalltalk_reply
 from tests.unit.formulary_names import fixture_name_book
@@ -45,3 +48,36 @@ def test_an_undocumented_route_with_one_route_in_the_book_offers_that_route_by_n
     q = question_for("route_not_documented", frame, fixture_name_book(), routes_found=["oral"])
     assert "chỉ ghi một đường: Uống" in q.text and "đường uống" in q.text
     assert q.quick_replies == ["Uống"]
+
+
+@pytest.mark.parametrize(("route", "found", "chips"), [
+    ("oral", ["iv", "im"], ["Tiêm/truyền tĩnh mạch", "Tiêm bắp"]),
+    ("rectal", ["oral", "rectal"], ["Uống"]),
+    ("im", ["oral", "iv", "im"], ["Uống", "Tiêm/truyền tĩnh mạch"]),
+])
+def test_a_refused_route_is_never_offered_again(route: Route, found: list[str], chips: list[str]) -> None:
+    # The reply says the book gives no dose by this route: a quick reply for it would offer that very dose (#18).
+    frame = QueryFrame(turn_type="dosing_calc", drugs=["ceftriaxon"], population="adult", route=route)
+    q = question_for("route_not_documented", frame, fixture_name_book(), routes_found=found)
+    assert q.quick_replies == chips
+    assert ROUTE_LABELS_VI[route] not in q.text.split(";", 1)[-1]
+
+
+def test_routes_the_patient_cannot_take_are_never_offered() -> None:
+    frame = QueryFrame(turn_type="dosing_calc", drugs=["paracetamol"], population="pediatric", routes_unusable=["oral"])
+    q = question_for("ambiguous_route", frame, fixture_name_book(), routes_found=["oral", "rectal", "iv"])
+    assert q.quick_replies == ["Đặt trực tràng", "Tiêm/truyền tĩnh mạch"]
+
+
+def test_when_the_book_doses_only_a_route_the_patient_cannot_take_no_route_is_offered() -> None:
+    # "bé nôn, không uống được" for a drug dosed by mouth only: no dose, and no other route invented in its place.
+    frame = QueryFrame(turn_type="dosing_calc", drugs=["ibuprofen"], population="pediatric", routes_unusable=["oral"])
+    q = question_for("route_not_documented", frame, fixture_name_book(), routes_found=["oral"])
+    assert q.quick_replies == [] and "tôi không đưa liều" in q.text and "đường uống" in q.text
+
+
+def test_one_route_left_is_offered_by_name_not_as_several() -> None:
+    frame = QueryFrame(turn_type="dosing_calc", drugs=["paracetamol"], population="pediatric", routes_unusable=["oral"])
+    q = question_for("ambiguous_route", frame, fixture_name_book(), routes_found=["oral", "rectal"])
+    assert q.quick_replies == ["Đặt trực tràng"]
+    assert "nhiều đường" not in q.text and "Ngoài đường uống" in q.text
