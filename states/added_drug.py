@@ -31,7 +31,16 @@ def interaction_stated(first: str, second: str, section_texts: Callable[[str], M
     return False
 
 
+_NOTE_OPENING = "Lưu ý: mục Tương tác thuốc của "
+
+
+def carried_note(notes: list[str]) -> list[str]:
+    """The no-interaction notes of a dose question still asking the patient's age or weight: the answer that
+    completes it says them again (states.merge), so the dose never reads without them."""
+    return [n for n in notes if n.startswith(_NOTE_OPENING) and NOT_SAFE in n]
+
+
 def no_interaction_note(taken: str, added: str) -> str:
     """The note heading the added drug's dose: no interaction stated between the two, not a safety statement."""
-    return (f"Lưu ý: mục Tương tác thuốc của {taken} và {added} trong Dược thư không nêu tương tác giữa hai thuốc này. "
+    return (f"{_NOTE_OPENING}{taken} và {added} trong Dược thư không nêu tương tác giữa hai thuốc này. "
             f"{NOT_SAFE}")

@@ -158,9 +158,31 @@ def english_medicine_question(folded: str) -> bool:
     return bool(_MEDICAL.search(folded)) and not _INJECTION.search(folded)
 
 
+# One age in two parts: "2 years 6 months", "2 years and 6 months", "2 and a half years old", "2 years and a half".
+_AGE_PARTS = re.compile(r"\b(\d{1,3})\s*-?\s*(?:years?|yrs?)(?:\s+old)?,?\s+(?:and\s+)?(\d{1,2})\s*-?\s*(?:months?|mos?)\b"
+                        r"(?:\s*-?\s*old)?")
+_AGE_AND_A_HALF = re.compile(r"\b(\d{1,3})\s+and\s+a\s+half\s*-?\s*(?:years?|yrs?)\b(?:\s*-?\s*old)?|"
+                             r"\b(\d{1,3})\s*-?\s*(?:years?|yrs?)\s+and\s+a\s+half\b(?:\s*-?\s*old)?")
+
+
+def _compound_ages(folded: str) -> tuple[list[tuple[float, str]], str]:
+    """The ages said in two parts (30 months for "2 years 6 months" and "2 and a half years old"), and the turn
+    without them — their numbers are not read again as two people's ages (then neither would be taken)."""
+    ages: list[tuple[float, str]] = []
+    for m in _AGE_PARTS.finditer(folded):
+        years, months = int(m.group(1)), int(m.group(2))
+        if months < 12:
+            ages.append((years * 12.0 + months, f"{years} tuổi {months} tháng"))
+    for m in _AGE_AND_A_HALF.finditer(folded):
+        years = int(m.group(1) or m.group(2))
+        ages.append((years * 12.0 + 6, f"{years} tuổi rưỡi"))
+    rest = _AGE_AND_A_HALF.sub(" ", _AGE_PARTS.sub(" ", folded))
+    return ages, rest
+
+
 def _ages(folded: str) -> list[tuple[float, str]]:
     """Every age the turn states: (months, as said back in Vietnamese)."""
-    ages: list[tuple[float, str]] = []
+    ages, folded = _compound_ages(folded)
     for m in _AGE.finditer(folded):
         months = float(m.group(1)) if m.group(2).startswith("mo") else float(m.group(1)) * 12
         if 0 <= months <= 120 * 12:

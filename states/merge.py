@@ -21,6 +21,7 @@ import re
 from core.dosage.indication import severities, stated_severity
 from core.text import fold, normalize
 from core.vocabulary import INJECTION_ROUTES, POPULATION_LABELS_VI, ROUTE_LABELS_VI, SAME_ILLNESS
+from states.added_drug import carried_note
 from states.clarify import CORRECTION_UNREAD, format_age, format_number
 from states.co_agents import class_partners, class_terms
 from states.conditions import PHASE_SAID, condition_in_drug_turn, is_ambiguous_condition
@@ -209,6 +210,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         if pending is None and prior.kept_pending is not None:
             pending = Pending.model_validate(prior.kept_pending)
         prior = QueryFrame.model_validate(prior.kept)
+    prior_notes = prior.notes
     prior = prior.model_copy(update={"notes": [], "routes_unusable": []})
     new = _bare_number_answer(new, pending, text, notes)
     new = _after_lookup(new, prior, text)
@@ -255,6 +257,10 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     if merged.listed and (merged.drugs or merged.turn_type not in (*_LOOKUPS, "dosing_calc", "drug_attribute")):
         # The list is what "thuốc đó" may mean in the turn right after it; once a drug is chosen it is done.
         merged = merged.model_copy(update={"listed": []})
+    if pending is not None and not switched and merged.turn_type == "dosing_calc" and merged.drugs == prior.drugs:
+        # The age or weight asked for a drug added beside one taken: the dose now shown keeps its note that the
+        # book states no interaction between the two (states.added_drug) — never a bare dose.
+        notes += [n for n in carried_note(prior_notes) if n not in notes]
     return _checked(merged, prior if not switched else None, pending, notes, text)
 
 

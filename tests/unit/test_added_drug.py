@@ -3,7 +3,7 @@ drug's dose under a not-a-safety-statement note (states.added_drug)."""
 
 from __future__ import annotations
 
-from states.added_drug import interaction_stated, no_interaction_note
+from states.added_drug import carried_note, interaction_stated, no_interaction_note
 
 SECTIONS = {
     "ibuprofen": {"tuong_tac_thuoc": "Aspirin liều thấp: ibuprofen làm mất tác dụng chống kết tập tiểu cầu."},
@@ -30,3 +30,8 @@ def test_the_note_says_it_is_not_a_safety_statement() -> None:
     note = no_interaction_note("Ibuprofen", "Paracetamol")
     assert "Ibuprofen" in note and "Paracetamol" in note
     assert "KHÔNG có nghĩa là an toàn" in note
+
+
+def test_only_the_no_interaction_note_is_carried_to_the_completed_dose() -> None:
+    note = no_interaction_note("Ibuprofen", "Paracetamol")
+    assert carried_note([note, "Đã đổi đơn vị: 40 lbs ≈ 18,1 kg."]) == [note]
