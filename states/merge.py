@@ -203,7 +203,9 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         new = _in_own_words(new, text)
     notes = list(new.notes)
     if prior is None:
-        return _checked(new, None, None, notes, text)
+        # "bé nôn không uống được, ibuprofen liều sao" in the first turn: the route refused is kept as in a follow-up,
+        # else the oral dose was given to a child who cannot swallow (#18).
+        return _checked(_route_refused(new, text, notes), None, None, notes, text)
     if prior.turn_type in _NEVER_MERGED and prior.kept is not None and new.turn_type not in _NEVER_MERGED:
         # The question kept across "cảm ơn": the person check below must see its patient. A question still awaiting
         # its answer then ("bé 5 tuổi" … "cảm ơn" … "18 kg") is answered as it would have been before the thanks.
@@ -336,7 +338,7 @@ def _route_refused(merged: QueryFrame, text: str, notes: list[str]) -> QueryFram
     it is not kept (the oral dose was given again); the dose path asks among the routes the book gives."""
     from states.slots import negated_routes  # the slot parser reads only this turn's words
 
-    refused = negated_routes(fold(normalize(text)))
+    refused = negated_routes(fold(normalize(text)), normalize(text))
     if merged.turn_type != "dosing_calc" or not refused or (merged.route is not None and merged.route not in refused):
         return merged
     # Kept on the frame, the routes refused are neither dosed nor offered: with the book dosing the drug by that route
