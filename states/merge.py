@@ -40,6 +40,7 @@ from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.scope import about_a_person
 from states.slots import dose_indication
+from states.yes_answer import is_bare_yes
 
 _PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
 _CONTEXT_SLOTS = ("renal", "hepatic", "gestation")
@@ -375,6 +376,12 @@ def _disowned(merged: QueryFrame, new: QueryFrame, text: str, notes: list[str]) 
 def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: str) -> QueryFrame:
     if new.non_human:
         return new
+    if pending is not None and pending.reason == "no_drug" and len(prior.shorthand_of) == 1 and not new.drugs and \
+            not new.unknown_drugs and is_bare_yes(text):
+        # ""ibu" có phải là Ibuprofen không?" answered "ừ": the one candidate asked about is the drug, and the question
+        # and the patient stay (before, the yes was read as no drug and the machine asked again which drug).
+        return _settled(prior.model_copy(update={"drugs": list(prior.shorthand_of), "unknown_drugs": [],
+                                                 "shorthand": None, "shorthand_of": []}), confidence=0.85)
     if _still_non_human(new, prior, text):
         return new.model_copy(update={"turn_type": "out_of_scope", "non_human": True, "section_key": None,
                                       "drugs": new.drugs or prior.drugs})
