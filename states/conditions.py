@@ -40,6 +40,9 @@ _LEAD = re.compile(r"^(?:nen\s+|phai\s+)?(?:uong|dung|tiem|boi)\s+(?:thuoc|khang
                    r"(?:khi|de|neu|luc|cho)\s+(?:bi\s+|nguoi bi\s+)?")
 # "…, có bệnh nền đái tháo đường": what follows is patient context, not the condition asked about.
 _CONTEXT_CUT = re.compile(r"\s*,?\s*(?:co |kem |va )?(?:benh nen|tien su|dang mang thai|dang cho con bu|dang dung)\b.*$")
+# "…, bị sốt", "… nay bị sốt" after the context: the illness the question is about.
+_ILLNESS_AFTER_CONTEXT = re.compile(r"\s*,\s*(?:(?:nay|gio|bay gio|hien|hien tai|lai|dang|moi)\s+)*(?:bi|mac)\s+"
+                                    r"|\s+(?:nay|gio|bay gio|hien tai)\s+(?:lai\s+|dang\s+)?(?:bi|mac)\s+")
 _SUBJECTS = ("toi", "minh", "em", "con toi", "con minh", "con", "be", "chau", "nguoi", "benh nhan", "me toi", "bo toi",
              "vo toi", "chong toi", "ba toi", "ong toi", "ba bau", "phu nu co thai", "phu nu mang thai",
              "nguoi mang thai", "me bau", "nguoi lon", "tre em", "tre nho", "tre", "em be", "nguoi gia",
@@ -154,7 +157,15 @@ def find_condition_question(text: str) -> str | None:
     cut = _CONTEXT_CUT.search(folded)
     if cut and cut.start() > 0:
         tail_after = _TAIL.search(folded[cut.start():])
-        if tail_after:
+        illness = _ILLNESS_AFTER_CONTEXT.search(folded[cut.start():cut.start() + tail_after.start()]) if tail_after \
+            else None
+        if illness:
+            # "có tiền sử hen, bị sốt dùng thuốc gì": the context ends where the illness asked about is named — cut
+            # whole, the fever was lost and the question asked back with no condition (#18).
+            keep = cut.start() + illness.start()
+            folded = folded[:cut.start()] + folded[keep:]
+            text = text[:cut.start()] + text[keep:]
+        elif tail_after:
             # keep the question tail ("…, nên dùng thuốc gì?") so the shapes below still apply
             folded = folded[:cut.start()] + folded[cut.start() + tail_after.start():]
             text = text[:cut.start()] + text[cut.start() + tail_after.start():]

@@ -40,6 +40,7 @@ from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.scope import about_a_person
 from states.slots import dose_indication
+from states.yes_answer import is_bare_yes
 
 _PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
 _CONTEXT_SLOTS = ("renal", "hepatic", "gestation")
@@ -203,7 +204,9 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         new = _in_own_words(new, text)
     notes = list(new.notes)
     if prior is None:
-        return _checked(new, None, None, notes, text)
+        # "bé nôn không uống được, ibuprofen liều sao" in the first turn: the route refused is kept as in a follow-up,
+        # else the oral dose was given to a child who cannot swallow (#18).
+        return _checked(_route_refused(new, text, notes), None, None, notes, text)
     if prior.turn_type in _NEVER_MERGED and prior.kept is not None and new.turn_type not in _NEVER_MERGED:
         # The question kept across "cảm ơn": the person check below must see its patient. A question still awaiting
         # its answer then ("bé 5 tuổi" … "cảm ơn" … "18 kg") is answered as it would have been before the thanks.
@@ -336,7 +339,7 @@ def _route_refused(merged: QueryFrame, text: str, notes: list[str]) -> QueryFram
     it is not kept (the oral dose was given again); the dose path asks among the routes the book gives."""
     from states.slots import negated_routes  # the slot parser reads only this turn's words
 
-    refused = negated_routes(fold(normalize(text)))
+    refused = negated_routes(fold(normalize(text)), normalize(text))
     if merged.turn_type != "dosing_calc" or not refused or (merged.route is not None and merged.route not in refused):
         return merged
     # Kept on the frame, the routes refused are neither dosed nor offered: with the book dosing the drug by that route
@@ -373,6 +376,12 @@ def _disowned(merged: QueryFrame, new: QueryFrame, text: str, notes: list[str]) 
 def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: str) -> QueryFrame:
     if new.non_human:
         return new
+    if pending is not None and pending.reason == "no_drug" and len(prior.shorthand_of) == 1 and not new.drugs and \
+            not new.unknown_drugs and is_bare_yes(text):
+        # ""ibu" có phải là Ibuprofen không?" answered "ừ": the one candidate asked about is the drug, and the question
+        # and the patient stay (before, the yes was read as no drug and the machine asked again which drug).
+        return _settled(prior.model_copy(update={"drugs": list(prior.shorthand_of), "unknown_drugs": [],
+                                                 "shorthand": None, "shorthand_of": []}), confidence=0.85)
     if _still_non_human(new, prior, text):
         return new.model_copy(update={"turn_type": "out_of_scope", "non_human": True, "section_key": None,
                                       "drugs": new.drugs or prior.drugs})

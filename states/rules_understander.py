@@ -674,9 +674,12 @@ class RulesUnderstander:
         if len(drugs) != 2 or unknown or not dose or not adds_a_drug(text) or self.names.section_texts is None:
             return None
         taken, added = drugs
-        if not re.search(rf"\bthem\s+(?:\w+\s+){{0,2}}{re.escape(fold(added.replace('_', ' ')).split()[0])}",
-                         fold(text)):
-            return None  # the drug after "thêm" must be the second one named
+        # The drug after "thêm" must be the second one named — by its generic name or a brand ("thêm hapacol" is
+        # paracetamol added: read only as the INN, the turn fell to the pair's interaction and the dose was lost).
+        words = {fold(added.replace("_", " ")).split()[0], *(n for n in self.names.names_of(added) if n)}
+        after = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+        if not re.search(rf"\bthem\s+(?:\w+\s+){{0,2}}(?:{after})\b", fold(text)):
+            return None
         if interaction_stated(taken, added, self.names.section_texts, self.names.names_of):
             return None
         return taken, added

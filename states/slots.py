@@ -312,17 +312,27 @@ _NEGATED_VERB_ROUTE = {"uong": "oral", "nuot": "oral", "dat": "rectal", "boi": "
                        "hit": "inhaled"}
 
 
-def negated_routes(folded: str) -> set[str]:
+def _negations(folded: str, text: str) -> list[re.Match[str]]:
+    """The "cannot take" phrases of the turn. "hong" is the southern "hông" (not) only as typed so: "viêm họng uống
+    amoxicilin" is a sore throat and the oral route asked — read as "hông uống", the adult got no dose (#18)."""
+    aligned = bool(text) and not text.isascii() and len(text) == len(folded)
+    return [m for m in _NEGATED_ROUTE.finditer(folded)
+            if not (aligned and text[m.start():m.start() + 4].lower() == "họng")]
+
+
+def negated_routes(folded: str, text: str = "") -> set[str]:
     """The routes the turn says the patient cannot take ("bé nôn, không uống được" → oral)."""
     found: set[str] = set()
-    for m in _NEGATED_ROUTE.finditer(folded):
+    for m in _negations(folded, text):
         found |= {route for verb, route in _NEGATED_VERB_ROUTE.items() if re.search(rf"\b{verb}\b", m.group(0))}
     return found
 
 
-def without_negated_route(folded: str) -> str:
+def without_negated_route(folded: str, text: str = "") -> str:
     """The folded turn with the routes it says the patient cannot take blanked out (same length)."""
-    return _NEGATED_ROUTE.sub(lambda m: " " * len(m.group(0)), folded)
+    for m in _negations(folded, text):
+        folded = folded[:m.start()] + " " * len(m.group(0)) + folded[m.end():]
+    return folded
 
 
 # "huyết khối tĩnh mạch sâu", "viêm tắc tĩnh mạch", "suy giãn tĩnh mạch": the vein is where the disease is, not the
@@ -366,7 +376,7 @@ def without_vaccination(folded: str, text: str = "") -> str:
 def extract_route(folded: str, text: str = "") -> str | None:
     """The one route the turn names; None when it names none or several ("uống hay đặt hậu môn?")."""
     found: list[str] = []
-    folded = without_stage_numerals(_without_vein_disease(without_negated_route(without_vaccination(folded, text))))
+    folded = without_stage_numerals(_without_vein_disease(without_negated_route(without_vaccination(folded, text), text)))
     rest = folded
     for route, pattern in _ROUTES:
         if _route_named(route, pattern, rest, text):

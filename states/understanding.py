@@ -25,6 +25,10 @@ def with_shorthand(merged: QueryFrame, turn: QueryFrame, candidates: ResolverRes
     update: dict[str, object] = {"drugs": [], "listed": [], "shorthand": first.span, "shorthand_of": first.drug_ids}
     if merged.turn_type in ("smalltalk", "out_of_scope"):
         update.update(turn_type="drug_overview", kept=None)
+    elif merged.turn_type == "dosing_calc" and merged.section_key is None:
+        # "ibu cho bé 3 tuổi 14kg": a dose question as "ibuprofen cho bé …" is; without its section, the drug named
+        # in answer to "có phải là Ibuprofen không?" got the overview instead of the child's dose.
+        update.update(section_key="lieu_luong_cach_dung")
     return merged.model_copy(update=update)
 
 

@@ -351,3 +351,25 @@ def test_a_route_the_patient_cannot_take_is_refused_even_when_none_was_said_befo
     assert (f.drugs, f.route, f.routes_unusable, f.age_months, f.weight_kg) == (["ibuprofen"], None, ["oral"], 60, 18)
     assert route_not_documented(f, ["oral"])
     assert not route_not_documented(f, ["oral", "rectal"])
+
+
+def test_a_route_the_patient_cannot_take_said_in_the_first_turn_is_refused() -> None:
+    # "nôn không uống được" in the very first turn, before any dose: the oral route is as unusable as in a follow-up,
+    # and ibuprofen, dosed by mouth only in the book, gets no dose (#18).
+    from states.dosing import route_not_documented
+
+    f = merged("bé 4 tuổi 16kg nôn không uống được, ibuprofen liều sao", None)
+    assert (f.drugs, f.route, f.routes_unusable, f.age_months, f.weight_kg) == (["ibuprofen"], None, ["oral"], 48, 16)
+    assert route_not_documented(f, ["oral"])
+    assert not route_not_documented(f, ["oral", "rectal", "iv"])
+    # A route said and not refused stays the route asked.
+    f = merged("bé 4 tuổi 16kg nôn không uống được, paracetamol đặt trực tràng liều sao", None)
+    assert f.route == "rectal"
+
+
+def test_a_sore_throat_before_uong_is_no_refused_route() -> None:
+    # "viêm họng uống …" folds to "hong uong", the southern "hông uống" (cannot take by mouth): as typed with its
+    # diacritics it is the throat, and the oral dose asked is given; typed "hông"/"hong" it is still a refusal.
+    f = merged("người lớn viêm họng uống amoxicilin liều bao nhiêu", None)
+    assert (f.route, f.routes_unusable) == ("oral", [])
+    assert merged("bé nôn hông uống được, ibuprofen liều sao", None).routes_unusable == ["oral"]
