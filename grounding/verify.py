@@ -14,6 +14,9 @@ calls `verify_grounding`, which runs them all:
   the answer is accepted when its derivation reproduces from the cited line's text and the frame's weight.
 - `check_list_binding` (list mode): claims name only candidate drugs, and a claim naming a candidate cites
   that candidate's own block.
+- `list_exclusion_omissions` (list mode, a known patient): a listed drug whose safety sections exclude this patient
+  (grounding.patient_safety, as the offline list and the dose path read them) must carry that sentence; one left out
+  is an omission, repaired once, else the turn abstains (incomplete_answer).
 - `check_dosing_binding` (a dosing request about one patient): every quoted dosage line is this patient's
   (population, band, route), even when quoted verbatim; and the ceilings that apply to what the answer quotes are
   stated (an omitted maximum is a problem: the answer is incomplete in the way that matters most).
@@ -28,9 +31,12 @@ from decimal import Decimal
 from core.corpus import Chunk
 from core.numbers import Quantity, extract_quantities
 from core.sentence_match import asked_words, asks_administration, usage_sentence
+from core.text import fold
 from grounding.answer import Answer, Claim, GenerationRequest, GroundingResult
 from grounding.derivation_check import check_calculations
 from grounding.dosing_binding import binding_problems, missing_maxima, patient_for
+from grounding.dosing_select import patient_of_request
+from grounding.patient_safety import SAFETY_SECTIONS, patient_safety
 
 __all__ = [
     "verify_grounding",
@@ -42,6 +48,7 @@ __all__ = [
     "check_dosing_binding",
     "check_free_form",
     "dosing_omissions",
+    "list_exclusion_omissions",
     "ungrounded_quantities",
     "quantities_not_in",
 ]
@@ -157,6 +164,26 @@ def dosing_omissions(answer: Answer, evidence: Sequence[Chunk], request: Generat
     return [] if patient is None else missing_maxima(answer, evidence, patient)
 
 
+def list_exclusion_omissions(answer: Answer, evidence: Sequence[Chunk], request: GenerationRequest) -> list[str]:
+    """The sentences excluding this patient (a child's age band, pregnancy, breastfeeding) of each drug the list
+    names, that the answer does not state. Safety (#18): a list naming aspirin for a 3-year-old's fever with no word
+    of its under-16 exclusion reads as "aspirin is an option" — whichever generator wrote it. The same reading as
+    the offline list (grounding.extractive) and the dose path: `patient_safety(...).exclusions`."""
+    if request.mode != "list":
+        return []
+    patient = patient_of_request(request)
+    listed = {d for c in answer.claims for d in c.drug_ids}
+    said = " ".join(fold(c.text) for c in answer.claims)
+    missing: list[str] = []
+    for drug_id in (d for d in request.candidate_drug_ids if d in listed):
+        blocks = [c for c in evidence if c.drug_id == drug_id and c.section_key in SAFETY_SECTIONS]
+        for exclusion in patient_safety(blocks, patient, pregnant=request.pregnant,
+                                        breastfeeding=request.breastfeeding).exclusions:
+            if fold(exclusion.text) not in said and exclusion.text not in missing:
+                missing.append(exclusion.text)
+    return missing
+
+
 def verify_grounding(
     answer: Answer, evidence: Sequence[Chunk], *, candidate_drug_ids: Sequence[str] | None = None,
     request: GenerationRequest | None = None, weight_kg: float | None = None,
@@ -181,5 +208,6 @@ def verify_grounding(
         if not problems:
             # Every quoted line is this patient's; a ceiling left out is an omission, which the machine repairs
             # once (verifying → repairing) and abstains on if it is still missing (incomplete_answer).
-            omissions = dosing_omissions(answer, evidence, request)
+            omissions = dosing_omissions(answer, evidence, request) + list_exclusion_omissions(answer, evidence,
+                                                                                               request)
     return GroundingResult(ok=not problems, problems=problems, omissions=omissions)
