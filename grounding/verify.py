@@ -36,7 +36,7 @@ from grounding.answer import Answer, Claim, GenerationRequest, GroundingResult
 from grounding.derivation_check import check_calculations
 from grounding.dosing_binding import binding_problems, missing_maxima, patient_for
 from grounding.dosing_select import patient_of_request
-from grounding.patient_safety import SAFETY_SECTIONS, patient_safety
+from grounding.list_exclusions import list_exclusions
 
 __all__ = [
     "verify_grounding",
@@ -168,7 +168,7 @@ def list_exclusion_omissions(answer: Answer, evidence: Sequence[Chunk], request:
     """The sentences excluding this patient (a child's age band, pregnancy, breastfeeding) of each drug the list
     names, that the answer does not state. Safety (#18): a list naming aspirin for a 3-year-old's fever with no word
     of its under-16 exclusion reads as "aspirin is an option" — whichever generator wrote it. The same reading as
-    the offline list (grounding.extractive) and the dose path: `patient_safety(...).exclusions`."""
+    the offline list (grounding.extractive) and the dose path: `grounding.list_exclusions`."""
     if request.mode != "list":
         return []
     patient = patient_of_request(request)
@@ -176,11 +176,10 @@ def list_exclusion_omissions(answer: Answer, evidence: Sequence[Chunk], request:
     said = " ".join(fold(c.text) for c in answer.claims)
     missing: list[str] = []
     for drug_id in (d for d in request.candidate_drug_ids if d in listed):
-        blocks = [c for c in evidence if c.drug_id == drug_id and c.section_key in SAFETY_SECTIONS]
-        for exclusion in patient_safety(blocks, patient, pregnant=request.pregnant,
-                                        breastfeeding=request.breastfeeding).exclusions:
-            if fold(exclusion.text) not in said and exclusion.text not in missing:
-                missing.append(exclusion.text)
+        for exclusion in list_exclusions(evidence, drug_id, patient, pregnant=request.pregnant,
+                                         breastfeeding=request.breastfeeding):
+            if fold(exclusion.statement) not in said and exclusion.statement not in missing:
+                missing.append(exclusion.statement)
     return missing
 
 

@@ -235,3 +235,16 @@ def test_an_adult_or_a_list_without_aspirin_owes_no_exclusion() -> None:
     assert verify_grounding(answer, FEVER, candidate_drug_ids=FEVER_CANDIDATES, request=adult).omissions == []
     only_para, child = _fever_list(LISTED[0], population="pediatric", age_months=36, weight_kg=14)
     assert verify_grounding(only_para, FEVER, candidate_drug_ids=FEVER_CANDIDATES, request=child).omissions == []
+
+
+def test_a_list_naming_a_drug_for_a_child_its_dosage_section_excludes_reports_that_line_as_omitted() -> None:
+    indication = chunk("dextromethorphan__chi_dinh__0", "Giảm ho khan.")
+    dosage = chunk("dextromethorphan__lieu_luong_cach_dung__0",
+                   "*Uống – Trẻ em:*\n- Trẻ 6–12 tuổi: 15 mg/lần, mỗi 6–8 giờ.\n- Không dùng cho trẻ dưới 2 tuổi.")
+    evidence = [indication, dosage]
+    request = GenerationRequest(query="q", evidence=evidence, mode="list", condition="ho", population="pediatric",
+                                age_months=12, weight_kg=9, candidate_drug_ids=["dextromethorphan"])
+    answer = _answer(Claim(text="Dextromethorphan: giảm ho khan.", citations=[indication.doc_id],
+                           drug_ids=["dextromethorphan"]))
+    omissions = verify_grounding(answer, evidence, candidate_drug_ids=["dextromethorphan"], request=request).omissions
+    assert len(omissions) == 1 and "Không dùng cho trẻ dưới 2 tuổi" in omissions[0]
