@@ -17,6 +17,7 @@ calls `verify_grounding`, which runs them all:
 - `list_exclusion_omissions` (list mode, a known patient): a listed drug whose safety sections exclude this patient
   (grounding.patient_safety, as the offline list and the dose path read them) must carry that sentence; one left out
   is an omission, repaired once, else the turn abstains (incomplete_answer).
+- `check_list_dose` (list mode): a claim citing a dosage block states no dose (only the exclusion line is for a list).
 - `check_dosing_binding` (a dosing request about one patient): every quoted dosage line is this patient's
   (population, band, route), even when quoted verbatim; and the ceilings that apply to what the answer quotes are
   stated (an omitted maximum is a problem: the answer is incomplete in the way that matters most).
@@ -35,7 +36,7 @@ from core.text import fold
 from grounding.answer import Answer, Claim, GenerationRequest, GroundingResult
 from grounding.derivation_check import check_calculations
 from grounding.dosing_binding import binding_problems, missing_maxima, patient_for
-from grounding.dosing_select import patient_of_request
+from grounding.dosing_select import DOSING_SECTION, patient_of_request
 from grounding.list_exclusions import list_exclusions
 
 __all__ = [
@@ -45,6 +46,7 @@ __all__ = [
     "check_citations",
     "check_numbers",
     "check_list_binding",
+    "check_list_dose",
     "check_dosing_binding",
     "check_free_form",
     "dosing_omissions",
@@ -140,6 +142,25 @@ def check_list_binding(answer: Answer, by_id: Mapping[str, Chunk], candidate_dru
     return problems
 
 
+_PATIENT_BAND_UNITS = frozenset({"thang", "tuan", "ngay", "kg"})
+"""The units of whom a line is for (an age, a weight): what a dosage exclusion line quoted in a list may state."""
+
+
+def check_list_dose(answer: Answer, by_id: Mapping[str, Chunk]) -> list[str]:
+    """A list claim that cites a dosage-section block states no dose: the section comes with a child's list only for
+    its exclusion line (grounding.list_exclusions). Safety: a dose quoted there would reach a child with no band
+    check and no ceiling — only the dose path gives a dose."""
+    problems: list[str] = []
+    for i, claim in enumerate(answer.claims):
+        if not any(by_id[d].section_key == DOSING_SECTION for d in claim.citations if d in by_id):
+            continue
+        doses = [q.text for q in extract_quantities(claim.text) if q.unit not in _PATIENT_BAND_UNITS]
+        if doses:
+            problems.append(f"{_name(i, claim)}: a list quotes a dose ({', '.join(doses)}) of the dosage section "
+                            "(list binding)")
+    return problems
+
+
 def check_free_form(answer: Answer, request: GenerationRequest) -> list[str]:
     """A free-form question answered from the dosage section quotes no number: a number there may be one band's
     dose, given only on the dose path for a known patient (whatever generator wrote the answer). An administration
@@ -200,6 +221,7 @@ def verify_grounding(
     ]
     if candidate_drug_ids is not None:
         problems += check_list_binding(answer, by_id, candidate_drug_ids)
+        problems += check_list_dose(answer, by_id)
     omissions: list[str] = []
     if request is not None and not problems:
         problems += check_free_form(answer, request)

@@ -248,3 +248,24 @@ def test_a_list_naming_a_drug_for_a_child_its_dosage_section_excludes_reports_th
                            drug_ids=["dextromethorphan"]))
     omissions = verify_grounding(answer, evidence, candidate_drug_ids=["dextromethorphan"], request=request).omissions
     assert len(omissions) == 1 and "Không dùng cho trẻ dưới 2 tuổi" in omissions[0]
+
+
+def test_a_list_that_quotes_a_dose_from_a_dosage_block_it_was_given_for_an_exclusion_is_rejected() -> None:
+    # The dosage section comes with a child's list only for its exclusion line; a model quoting the dose beside it
+    # would give a child a dose outside the dose path (no band check, no ceiling): a grounding problem, not an answer.
+    indication = chunk("dextromethorphan__chi_dinh__0", "Giảm ho khan.")
+    dosage = chunk("dextromethorphan__lieu_luong_cach_dung__0",
+                   "*Uống – Trẻ em:*\n- Trẻ 6–12 tuổi: 15 mg/lần, mỗi 6–8 giờ.\n- Không dùng cho trẻ dưới 2 tuổi.")
+    evidence = [indication, dosage]
+    request = GenerationRequest(query="q", evidence=evidence, mode="list", condition="ho", population="pediatric",
+                                age_months=12, weight_kg=9, candidate_drug_ids=["dextromethorphan"])
+    listed = Claim(text="Dextromethorphan: giảm ho khan.", citations=[indication.doc_id], drug_ids=["dextromethorphan"])
+    excluded = Claim(text="Không dùng cho trẻ dưới 2 tuổi.", citations=[dosage.doc_id], drug_ids=["dextromethorphan"])
+    dose = Claim(text="Trẻ 6–12 tuổi: 15 mg/lần, mỗi 6–8 giờ.", citations=[dosage.doc_id],
+                 drug_ids=["dextromethorphan"])
+    ok = verify_grounding(_answer(listed, excluded), evidence, candidate_drug_ids=["dextromethorphan"],
+                          request=request)
+    assert ok.ok and ok.omissions == []
+    bad = verify_grounding(_answer(listed, excluded, dose), evidence, candidate_drug_ids=["dextromethorphan"],
+                           request=request)
+    assert not bad.ok and any("dose" in p for p in bad.problems)
