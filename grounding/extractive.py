@@ -33,6 +33,7 @@ from core.sentence_match import asked_words, asks_administration, best_matches, 
 from core.text import fold, states_phrase
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
+from grounding.list_exclusions import list_exclusions
 from grounding.patient_safety import (
     CONDITIONAL_NOTICE,
     SAFETY_FIRST_PREAMBLE,
@@ -454,17 +455,18 @@ class ExtractiveGenerator:
             indications.append(claim)
             blocks = [c for c in own if c.section_key in SAFETY_SECTIONS]
             # Safety: a drug the book excludes for this patient (a child's age band, pregnancy) is never listed
-            # silently — its excluding sentence, as the dose path reads it, is quoted right under its line.
-            exclusions = patient_safety(blocks, patient, pregnant=request.pregnant,
-                                        breastfeeding=request.breastfeeding).exclusions
-            by_chunk = {c.doc_id: c for c in blocks}
+            # silently — its excluding sentence (safety sections or the dosage section's exclusion line), as the dose
+            # path reads it, is quoted right under its line.
+            exclusions = list_exclusions(evidence, drug_id, patient, pregnant=request.pregnant,
+                                         breastfeeding=request.breastfeeding)
+            by_chunk = {c.doc_id: c for c in own}
             for e in exclusions:
-                indications.append(Claim(text=f"{_title(by_chunk[e.citations[0]])} — {EXCLUSION_MARK} {e.text}",
-                                         citations=e.citations, drug_ids=[drug_id]))
+                indications.append(Claim(text=f"{_title(by_chunk[e.claim.citations[0]])} — {EXCLUSION_MARK} "
+                                              f"{e.claim.text}", citations=e.claim.citations, drug_ids=[drug_id]))
             excluded_any = excluded_any or bool(exclusions)
             if exclusions_only:
                 continue
-            quoted = {fold(e.text) for e in exclusions}
+            quoted = {fold(e.statement) for e in exclusions}
             for chunk in blocks:
                 picked = [s for s in self._safety_sentences(chunk) if fold(s) not in quoted]
                 safety += [Claim(text=f"{_title(chunk)} — {s}", citations=[chunk.doc_id], drug_ids=[drug_id])

@@ -14,6 +14,10 @@ calls `verify_grounding`, which runs them all:
   the answer is accepted when its derivation reproduces from the cited line's text and the frame's weight.
 - `check_list_binding` (list mode): claims name only candidate drugs, and a claim naming a candidate cites
   that candidate's own block.
+- `list_exclusion_omissions` (list mode, a known patient): a listed drug whose safety sections exclude this patient
+  (grounding.patient_safety, as the offline list and the dose path read them) must carry that sentence; one left out
+  is an omission, repaired once, else the turn abstains (incomplete_answer).
+- `check_list_dose` (list mode): a claim citing a dosage block states no dose (only the exclusion line is for a list).
 - `check_dosing_binding` (a dosing request about one patient): every quoted dosage line is this patient's
   (population, band, route), even when quoted verbatim; and the ceilings that apply to what the answer quotes are
   stated (an omitted maximum is a problem: the answer is incomplete in the way that matters most).
@@ -28,9 +32,12 @@ from decimal import Decimal
 from core.corpus import Chunk
 from core.numbers import Quantity, extract_quantities
 from core.sentence_match import asked_words, asks_administration, usage_sentence
+from core.text import fold
 from grounding.answer import Answer, Claim, GenerationRequest, GroundingResult
 from grounding.derivation_check import check_calculations
 from grounding.dosing_binding import binding_problems, missing_maxima, patient_for
+from grounding.dosing_select import DOSING_SECTION, patient_of_request
+from grounding.list_exclusions import list_exclusions
 
 __all__ = [
     "verify_grounding",
@@ -39,9 +46,11 @@ __all__ = [
     "check_citations",
     "check_numbers",
     "check_list_binding",
+    "check_list_dose",
     "check_dosing_binding",
     "check_free_form",
     "dosing_omissions",
+    "list_exclusion_omissions",
     "ungrounded_quantities",
     "quantities_not_in",
 ]
@@ -133,6 +142,25 @@ def check_list_binding(answer: Answer, by_id: Mapping[str, Chunk], candidate_dru
     return problems
 
 
+_PATIENT_BAND_UNITS = frozenset({"thang", "tuan", "ngay", "kg"})
+"""The units of whom a line is for (an age, a weight): what a dosage exclusion line quoted in a list may state."""
+
+
+def check_list_dose(answer: Answer, by_id: Mapping[str, Chunk]) -> list[str]:
+    """A list claim that cites a dosage-section block states no dose: the section comes with a child's list only for
+    its exclusion line (grounding.list_exclusions). Safety: a dose quoted there would reach a child with no band
+    check and no ceiling — only the dose path gives a dose."""
+    problems: list[str] = []
+    for i, claim in enumerate(answer.claims):
+        if not any(by_id[d].section_key == DOSING_SECTION for d in claim.citations if d in by_id):
+            continue
+        doses = [q.text for q in extract_quantities(claim.text) if q.unit not in _PATIENT_BAND_UNITS]
+        if doses:
+            problems.append(f"{_name(i, claim)}: a list quotes a dose ({', '.join(doses)}) of the dosage section "
+                            "(list binding)")
+    return problems
+
+
 def check_free_form(answer: Answer, request: GenerationRequest) -> list[str]:
     """A free-form question answered from the dosage section quotes no number: a number there may be one band's
     dose, given only on the dose path for a known patient (whatever generator wrote the answer). An administration
@@ -157,6 +185,25 @@ def dosing_omissions(answer: Answer, evidence: Sequence[Chunk], request: Generat
     return [] if patient is None else missing_maxima(answer, evidence, patient)
 
 
+def list_exclusion_omissions(answer: Answer, evidence: Sequence[Chunk], request: GenerationRequest) -> list[str]:
+    """The sentences excluding this patient (a child's age band, pregnancy, breastfeeding) of each drug the list
+    names, that the answer does not state. Safety (#18): a list naming aspirin for a 3-year-old's fever with no word
+    of its under-16 exclusion reads as "aspirin is an option" — whichever generator wrote it. The same reading as
+    the offline list (grounding.extractive) and the dose path: `grounding.list_exclusions`."""
+    if request.mode != "list":
+        return []
+    patient = patient_of_request(request)
+    listed = {d for c in answer.claims for d in c.drug_ids}
+    said = " ".join(fold(c.text) for c in answer.claims)
+    missing: list[str] = []
+    for drug_id in (d for d in request.candidate_drug_ids if d in listed):
+        for exclusion in list_exclusions(evidence, drug_id, patient, pregnant=request.pregnant,
+                                         breastfeeding=request.breastfeeding):
+            if fold(exclusion.statement) not in said and exclusion.statement not in missing:
+                missing.append(exclusion.statement)
+    return missing
+
+
 def verify_grounding(
     answer: Answer, evidence: Sequence[Chunk], *, candidate_drug_ids: Sequence[str] | None = None,
     request: GenerationRequest | None = None, weight_kg: float | None = None,
@@ -174,6 +221,7 @@ def verify_grounding(
     ]
     if candidate_drug_ids is not None:
         problems += check_list_binding(answer, by_id, candidate_drug_ids)
+        problems += check_list_dose(answer, by_id)
     omissions: list[str] = []
     if request is not None and not problems:
         problems += check_free_form(answer, request)
@@ -181,5 +229,6 @@ def verify_grounding(
         if not problems:
             # Every quoted line is this patient's; a ceiling left out is an omission, which the machine repairs
             # once (verifying → repairing) and abstains on if it is still missing (incomplete_answer).
-            omissions = dosing_omissions(answer, evidence, request)
+            omissions = dosing_omissions(answer, evidence, request) + list_exclusion_omissions(answer, evidence,
+                                                                                               request)
     return GroundingResult(ok=not problems, problems=problems, omissions=omissions)

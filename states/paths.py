@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 
 from core.corpus import Chunk, ScoredChunk
 from core.dosage.indication import parts_of
+from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
 from core.partners import names_partner
 from core.text import fold, states_phrase
 from core.vocabulary import PATIENT_TERMS, condition_variants
-from grounding.dosing_select import stated_conditions
+from grounding.dosing_select import patient_in_context, stated_conditions, trees_by_drug
 from grounding.patient_safety import child_terms, condition_phrase
 from retrieval.service import RetrievalService
 from states.conditions import condition_spellings, condition_stated
@@ -269,6 +270,25 @@ def child_safety_blocks(retrieval: RetrievalService, frame: QueryFrame, candidat
         return []
     return [c for d in candidates for s in ("chong_chi_dinh", "than_trong")
             for c in retrieval.find_by_section(d, s) if child_terms(c.text)]
+
+
+def child_dosage_exclusion_blocks(retrieval: RetrievalService, frame: QueryFrame,
+                                  candidates: Sequence[str]) -> list[Chunk]:
+    """A child of known age or weight on the condition path: the dosage section of each candidate whose exclusion
+    lines hold this child (core.dosage.select, as the dose path reads them). Safety (#18): the book writes "không dùng
+    cho trẻ dưới 2 tuổi" only in the dosage section as often as in "Chống chỉ định"; the list then quotes that line
+    beside the drug (grounding.list_exclusions). Only such drugs' sections are added (the parsed trees are cached), and
+    the list quotes no dose from them."""
+    if not is_child(frame) or (frame.age_months is None and frame.weight_kg is None):
+        return []
+    patient = patient_in_context(frame.population, frame.age_months, frame.weight_kg, None, frame.condition,
+                                 frame.renal, frame.hepatic)
+    found: list[Chunk] = []
+    for drug_id in candidates:
+        dosing = retrieval.find_by_section(drug_id, DOSING_SECTION)
+        if any(select_lines(t.tree, patient).exclusions for t in trees_by_drug(dosing)):
+            found += dosing
+    return found
 
 
 def is_child(frame: QueryFrame) -> bool:

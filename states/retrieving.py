@@ -63,6 +63,8 @@ def retrieve_condition(ctx: TurnView, services: Services) -> Update:
         evidence, candidates, truncated = paths.condition_evidence(services.retrieval, ctx.frame)
         evidence += [c for c in paths.child_safety_blocks(services.retrieval, ctx.frame, candidates)
                      if c not in evidence]
+        evidence += [c for c in paths.child_dosage_exclusion_blocks(services.retrieval, ctx.frame, candidates)
+                     if c not in evidence]
         # The condition as the book spells it ("mề đay" asked, "mày đay" in the text), from the evidence fetched.
         frame = condition_as_in_book(ctx.frame, evidence)
         if truncated:  # a partial list must say so (the note is the reply's first line, this turn only)

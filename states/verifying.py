@@ -34,12 +34,14 @@ def verify(ctx: TurnView, services: Services) -> Update:
     if entailment is not None and services.verifier.calls_llm:
         outputs.append(ProviderOutput(site="entail", output=entailment.model_dump()))
     if entailment is not None and grounding.omissions:
-        # The ceiling code found left out joins the verifier's omissions, once each (the lexical verifier finds the
+        # The ceiling (or, in a list, the patient's exclusion of a listed drug) code found left out joins the verifier's omissions, once each (the lexical verifier finds the
         # same line): the omission guards route the turn to repair, whichever verifier ran.
         known = {fold(o) for o in entailment.omissions}
         added = [o for o in grounding.omissions if fold(o) not in known]
         entailment = entailment.model_copy(update={"ok": False, "omissions": [*entailment.omissions, *added]})
-        notes += [f"omission: the applicable maximum «{o}» is not stated (dosing binding: omission)" for o in added]
+        what = ("the sentence excluding this patient" if request.mode == "list" else "the applicable maximum",
+                "list exclusion" if request.mode == "list" else "dosing binding")
+        notes += [f"omission: {what[0]} «{o}» is not stated ({what[1]}: omission)" for o in added]
     if entailment is not None and not entailment.ok:
         notes += [f"entailment: {p}" for p in entailment.problems]
     return update(grounding=grounding, entailment=entailment, failure=failure, notes=notes, outputs=outputs)

@@ -69,12 +69,13 @@ def client_for(fake: FakeMessages, *, read_timeout_s: float = 20.0) -> ClaudeCli
 
 
 def claude_engine(client: ClaudeClient, *, understander: Understander | None = None,
-                  spec: MachineSpec | None = None, chunks: Sequence[Chunk] = CHUNKS) -> Engine:
+                  spec: MachineSpec | None = None, chunks: Sequence[Chunk] = CHUNKS,
+                  names: Sequence[DrugNames] = NAMES) -> Engine:
     return Engine(
         spec=spec or build_spec(),
         understander=understander or ClaudeUnderstander(client),
         resolver=ParacetamolResolver(),  # type: ignore[arg-type]
-        retrieval=RetrievalService(MemoryIndex(list(chunks), NAMES)),
+        retrieval=RetrievalService(MemoryIndex(list(chunks), list(names))),
         generator=ClaudeGenerator(client),
         verifier=ClaudeVerifier(client),
         store=MemoryStore(),

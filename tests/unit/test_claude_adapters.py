@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.budget import RequestBudget
+from core.corpus import Chunk, DrugNames
 from core.errors import (
     ConfigurationError,
     ProviderOutputInvalid,
@@ -13,6 +14,7 @@ from core.errors import (
     RequestBudgetExhausted,
 )
 from engine.config import load_settings
+from engine.runner import Engine
 from engine.spec import build_spec
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.anthropic_adapter import ClaudeClient, ToolSpec
@@ -24,6 +26,7 @@ from grounding.fake_messages import (
     FakeMessages,
     RawReply,
     Reply,
+    Text,
     TextReply,
     ToolReply,
     cited,
@@ -42,6 +45,7 @@ from tests.unit.claude_kit import (
     ADULT_ORAL,
     ADULT_ORAL_FRAME,
     CHUNKS,
+    NAMES,
     QUARANTINED_CHUNK,
     FixedRules,
     adult_oral_answer,
@@ -506,3 +510,55 @@ def test_the_fake_applies_a_per_call_latency_through_its_sleep_hook() -> None:
     claude_engine(client_for(fake)).handle("Liều paracetamol uống cho người lớn?")
 
     assert slept == [3.0, 2.5]
+
+
+# ------------------------------------------------------------ list: a drug the book excludes for this patient
+
+FEVER_CHUNKS = [
+    Chunk(doc_id="paracetamol__chi_dinh__0", drug_id="paracetamol", section_key="chi_dinh",
+          text="Hạ sốt ở người lớn và trẻ em.", page=120, drug_title="PARACETAMOL (Acetaminophen)"),
+    Chunk(doc_id="acid_acetylsalicylic__chi_dinh__0", drug_id="acid_acetylsalicylic", section_key="chi_dinh",
+          text="Hạ sốt, giảm đau.", page=30, drug_title="ACID ACETYLSALICYLIC (Aspirin)"),
+    Chunk(doc_id="acid_acetylsalicylic__chong_chi_dinh__0", drug_id="acid_acetylsalicylic",
+          section_key="chong_chi_dinh", page=31, drug_title="ACID ACETYLSALICYLIC (Aspirin)",
+          text="Loét dạ dày tiến triển. Trẻ em dưới 16 tuổi, vì nguy cơ hội chứng Reye."),
+]
+FEVER_NAMES = [*NAMES, DrugNames(drug_id="acid_acetylsalicylic", name="Acid acetylsalicylic", aliases=("aspirin",))]
+CHILD_FEVER = QueryFrame(turn_type="condition_to_drug", condition="sốt", population="pediatric", age_months=36,
+                         confidence=0.9)
+REYE = "Trẻ em dưới 16 tuổi, vì nguy cơ hội chứng Reye."
+
+
+def _fever_list(*extra: Text) -> TextReply:
+    """The model's list: both drugs, each restating its cited indication sentence — and what `extra` adds."""
+    return TextReply((cited("Hạ sốt ở người lớn và trẻ em.", Cite(source="paracetamol__chi_dinh__0")),
+                      cited("Hạ sốt, giảm đau.", Cite(source="acid_acetylsalicylic__chi_dinh__0")), *extra))
+
+
+def _child_fever_engine(fake: FakeMessages) -> Engine:
+    client = client_for(fake)
+    return claude_engine(client, understander=FixedRules(CHILD_FEVER), chunks=FEVER_CHUNKS, names=FEVER_NAMES)
+
+
+def test_a_model_list_naming_aspirin_for_a_three_year_old_is_repaired_to_quote_its_exclusion() -> None:
+    # Safety (#18): the model lists aspirin for a 3-year-old's fever and omits the under-16 exclusion; code finds
+    # the omission, the repair call is asked for it, and the reply carries it next to the list.
+    fake = FakeMessages([_fever_list(),
+                         _fever_list(cited(REYE, Cite(source="acid_acetylsalicylic__chong_chi_dinh__0",
+                                                      contains="Reye")))])
+    reply = _child_fever_engine(fake).handle("Bé 3 tuổi bị sốt thì dùng thuốc gì?")
+
+    assert reply.outcome == "answerable", reply.trace.notes
+    assert "Reye" in reply.reply and "16 tuổi" in reply.reply
+    assert [c.call_site for c in reply.trace.llm_calls] == ["generate", "repair"]
+    repair_prompt = str(fake.requests[1].body["messages"])
+    assert "Reye" in repair_prompt  # the repair step was told what was left out
+    assert any("list exclusion: omission" in n for n in reply.trace.notes)
+
+
+def test_a_model_that_still_omits_the_exclusion_after_repair_makes_the_turn_abstain() -> None:
+    fake = FakeMessages([_fever_list(), _fever_list()])
+    reply = _child_fever_engine(fake).handle("Bé 3 tuổi bị sốt thì dùng thuốc gì?")
+
+    assert (reply.outcome, reply.reason) == ("abstain", "incomplete_answer"), reply.trace.notes
+    assert "giảm đau" not in reply.reply  # the list naming aspirin silently is never shown

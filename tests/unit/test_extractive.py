@@ -391,3 +391,38 @@ def test_retrieval_only_mode_quotes_every_quotable_block_verbatim_citing_itself(
 def test_the_offline_generators_say_they_call_no_llm() -> None:
     assert (ExtractiveGenerator.name, ExtractiveGenerator.calls_llm) == ("extractive", False)
     assert (VerbatimGenerator.name, VerbatimGenerator.calls_llm) == ("verbatim", False)
+
+
+# ------------------------------------------------- list: an exclusion written only in the dosage section
+
+COUGH_INDICATION = chunk("dextromethorphan__chi_dinh__0", "Giảm ho khan.", title="DEXTROMETHORPHAN")
+COUGH_DOSAGE = chunk("dextromethorphan__lieu_luong_cach_dung__0",
+                     "*Uống – Trẻ em:*\n- Trẻ 6–12 tuổi: 15 mg/lần, mỗi 6–8 giờ.\n"
+                     "- Không dùng cho trẻ dưới 2 tuổi.", title="DEXTROMETHORPHAN")
+COUGH = [COUGH_INDICATION, COUGH_DOSAGE]
+
+
+def _cough_list(**patient: object) -> Answer:
+    request = GenerationRequest(query="thuốc trị ho", evidence=COUGH, mode="list", condition="ho",
+                                candidate_drug_ids=["dextromethorphan"], **patient)  # type: ignore[arg-type]
+    return ExtractiveGenerator().generate(request, _budget())
+
+
+def test_list_for_a_one_year_old_quotes_the_dosage_sections_under_two_exclusion_under_the_drug() -> None:
+    # Safety (#18): the book says "not under 2" only inside the dosage section; the list for a 1-year-old's cough
+    # must say it beside the drug, and quote no dose (a list is not the dose path).
+    answer = _cough_list(population="pediatric", age_months=12, weight_kg=9)
+    texts = _texts(answer)
+    assert texts[0] == "Dextromethorphan — Giảm ho khan."
+    assert len(texts) == 2 and texts[1].startswith("Dextromethorphan — ⚠ ")
+    assert "Không dùng cho trẻ dưới 2 tuổi" in texts[1] and "15 mg" not in " ".join(texts)
+    assert answer.claims[1].citations == [COUGH_DOSAGE.doc_id]
+    assert answer.preamble == LIST_EXCLUSION_NOTICE
+    request = GenerationRequest(query="q", evidence=COUGH, mode="list", condition="ho", population="pediatric",
+                                age_months=12, weight_kg=9, candidate_drug_ids=["dextromethorphan"])
+    assert verify_grounding(answer, COUGH, candidate_drug_ids=["dextromethorphan"], request=request).ok
+
+
+def test_list_for_an_older_child_has_no_dosage_exclusion_line() -> None:
+    assert _texts(_cough_list(population="pediatric", age_months=8 * 12, weight_kg=25)) == [
+        "Dextromethorphan — Giảm ho khan."]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from grounding.answer import Answer, Claim
+from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.verify import verify_grounding
 from tests.unit.grounding_fixtures import chunk
 
@@ -187,3 +187,85 @@ def test_outside_list_mode_drug_ids_are_not_bound() -> None:
     answer = _answer(Claim(text="Nhiễm khuẩn đường hô hấp trên.", citations=[AMOX_INDICATION.doc_id],
                            drug_ids=["amoxicilin"]))
     assert verify_grounding(answer, LIST_EVIDENCE).ok
+
+
+# ------------------------------------------------------------------ list: a listed drug this patient must not take
+
+ASPIRIN_INDICATION = chunk("acid_acetylsalicylic__chi_dinh__0", "Hạ sốt, giảm đau.")
+ASPIRIN_CONTRA = chunk("acid_acetylsalicylic__chong_chi_dinh__0",
+                       "Loét dạ dày tiến triển. Trẻ em dưới 16 tuổi, vì nguy cơ hội chứng Reye, trừ khi có chỉ định "
+                       "đặc biệt như bệnh Kawasaki.")
+ASPIRIN_EXCLUSION = ("Trẻ em dưới 16 tuổi, vì nguy cơ hội chứng Reye, trừ khi có chỉ định đặc biệt như bệnh "
+                     "Kawasaki.")
+FEVER = [PARA_INDICATION, ASPIRIN_INDICATION, ASPIRIN_CONTRA]
+FEVER_CANDIDATES = ["paracetamol", "acid_acetylsalicylic"]
+
+
+def _fever_list(*claims: Claim, **patient: object) -> tuple[Answer, GenerationRequest]:
+    request = GenerationRequest(query="bé 3 tuổi bị sốt uống thuốc gì", evidence=FEVER, mode="list", condition="sốt",
+                                candidate_drug_ids=FEVER_CANDIDATES, **patient)  # type: ignore[arg-type]
+    return _answer(*claims), request
+
+
+LISTED = (Claim(text="Paracetamol: hạ sốt ở người lớn và trẻ em.", citations=[PARA_INDICATION.doc_id],
+                drug_ids=["paracetamol"]),
+          Claim(text="Aspirin: hạ sốt, giảm đau.", citations=[ASPIRIN_INDICATION.doc_id],
+                drug_ids=["acid_acetylsalicylic"]))
+
+
+def test_a_list_naming_aspirin_for_a_three_year_old_without_its_exclusion_reports_the_exclusion_as_omitted() -> None:
+    # Safety (#18): a model-written list that names aspirin for a small child's fever, silent on the book's
+    # under-16 exclusion, reads as "aspirin is an option". The sentence is an omission the repair step must add.
+    answer, request = _fever_list(*LISTED, population="pediatric", age_months=36, weight_kg=14)
+    result = verify_grounding(answer, FEVER, candidate_drug_ids=FEVER_CANDIDATES, request=request)
+    assert result.omissions == [ASPIRIN_EXCLUSION]
+    assert not any("Loét" in o for o in result.omissions)  # the block's other contraindication is not this child's
+
+
+def test_a_list_that_quotes_the_exclusion_beside_aspirin_has_no_omission() -> None:
+    quoted = Claim(text=f"Aspirin — ⚠ {ASPIRIN_EXCLUSION}", citations=[ASPIRIN_CONTRA.doc_id],
+                   drug_ids=["acid_acetylsalicylic"])
+    answer, request = _fever_list(*LISTED, quoted, population="pediatric", age_months=36, weight_kg=14)
+    result = verify_grounding(answer, FEVER, candidate_drug_ids=FEVER_CANDIDATES, request=request)
+    assert result.ok and result.omissions == []
+
+
+def test_an_adult_or_a_list_without_aspirin_owes_no_exclusion() -> None:
+    answer, adult = _fever_list(*LISTED, population="adult")
+    assert verify_grounding(answer, FEVER, candidate_drug_ids=FEVER_CANDIDATES, request=adult).omissions == []
+    only_para, child = _fever_list(LISTED[0], population="pediatric", age_months=36, weight_kg=14)
+    assert verify_grounding(only_para, FEVER, candidate_drug_ids=FEVER_CANDIDATES, request=child).omissions == []
+
+
+def test_a_list_naming_a_drug_for_a_child_its_dosage_section_excludes_reports_that_line_as_omitted() -> None:
+    indication = chunk("dextromethorphan__chi_dinh__0", "Giảm ho khan.")
+    dosage = chunk("dextromethorphan__lieu_luong_cach_dung__0",
+                   "*Uống – Trẻ em:*\n- Trẻ 6–12 tuổi: 15 mg/lần, mỗi 6–8 giờ.\n- Không dùng cho trẻ dưới 2 tuổi.")
+    evidence = [indication, dosage]
+    request = GenerationRequest(query="q", evidence=evidence, mode="list", condition="ho", population="pediatric",
+                                age_months=12, weight_kg=9, candidate_drug_ids=["dextromethorphan"])
+    answer = _answer(Claim(text="Dextromethorphan: giảm ho khan.", citations=[indication.doc_id],
+                           drug_ids=["dextromethorphan"]))
+    omissions = verify_grounding(answer, evidence, candidate_drug_ids=["dextromethorphan"], request=request).omissions
+    assert len(omissions) == 1 and "Không dùng cho trẻ dưới 2 tuổi" in omissions[0]
+
+
+def test_a_list_that_quotes_a_dose_from_a_dosage_block_it_was_given_for_an_exclusion_is_rejected() -> None:
+    # The dosage section comes with a child's list only for its exclusion line; a model quoting the dose beside it
+    # would give a child a dose outside the dose path (no band check, no ceiling): a grounding problem, not an answer.
+    indication = chunk("dextromethorphan__chi_dinh__0", "Giảm ho khan.")
+    dosage = chunk("dextromethorphan__lieu_luong_cach_dung__0",
+                   "*Uống – Trẻ em:*\n- Trẻ 6–12 tuổi: 15 mg/lần, mỗi 6–8 giờ.\n- Không dùng cho trẻ dưới 2 tuổi.")
+    evidence = [indication, dosage]
+    request = GenerationRequest(query="q", evidence=evidence, mode="list", condition="ho", population="pediatric",
+                                age_months=12, weight_kg=9, candidate_drug_ids=["dextromethorphan"])
+    listed = Claim(text="Dextromethorphan: giảm ho khan.", citations=[indication.doc_id], drug_ids=["dextromethorphan"])
+    excluded = Claim(text="Không dùng cho trẻ dưới 2 tuổi.", citations=[dosage.doc_id], drug_ids=["dextromethorphan"])
+    dose = Claim(text="Trẻ 6–12 tuổi: 15 mg/lần, mỗi 6–8 giờ.", citations=[dosage.doc_id],
+                 drug_ids=["dextromethorphan"])
+    ok = verify_grounding(_answer(listed, excluded), evidence, candidate_drug_ids=["dextromethorphan"],
+                          request=request)
+    assert ok.ok and ok.omissions == []
+    bad = verify_grounding(_answer(listed, excluded, dose), evidence, candidate_drug_ids=["dextromethorphan"],
+                           request=request)
+    assert not bad.ok and any("dose" in p for p in bad.problems)
