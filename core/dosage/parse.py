@@ -42,6 +42,9 @@ _SECTION = re.compile(r"^(cach dung|lieu luong|lieu dung|lieu luong va cach dung
 _RENAL = re.compile(r"\b(suy than|suy giam chuc nang than|tham phan|tham tach|loc mau|chay than|chuc nang than)\b")
 _HEPATIC = re.compile(r"\b(suy gan|suy giam chuc nang gan|benh gan)\b")
 _ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia)\b")
+_MONITORING_LEADIN = re.compile(r"^(theo doi|tan suat|kiem tra|xet nghiem|giam sat)\b")
+"""A lead-in about monitoring the treatment ("Theo dõi INR và điều chỉnh liều", "Tần suất kiểm tra sinh học")."""
+_NAMES_A_GROUP = re.compile(r"\b(tre|so sinh|nguoi lon|nguoi cao tuoi|nguoi gia|phu nu|benh nhan|nguoi benh)\b")
 _NOTE_START = re.compile(r"^(lieu|neu|o |voi |doi voi|trong|khi|de |sau|truoc|cach |bat dau|thoi gian|tu ngay|ngay dau|\(|clcr$|egfr$)")
 _FORM_OF_DRUG = re.compile(r"\b(duoc )?(dung|bao che|su dung) duoi dang\b")
 """A lead-in naming the form the drug is given in ("Pantoprazol được dùng dưới dạng muối natri:"), not its purpose:
@@ -391,6 +394,11 @@ class _Parser:
 
     def _indication(self, phrase: str, folded: str) -> None:
         entry = _Entry("indication", phrase, severity=bool(_SEVERITY.match(folded)))
+        if _MONITORING_LEADIN.match(folded) and not _NAMES_A_GROUP.search(folded) and self._stack_population():
+            # "Trẻ em: …. Theo dõi INR và điều chỉnh liều: …. Tần suất kiểm tra sinh học: …": a heading about how the
+            # treatment is monitored, naming no group, is the whole monograph's, not the block of population lines
+            # before it. Left under "Trẻ em", an adult's INR target and test schedule read as a child's only.
+            self.stack = []
         special = self._last("special")
         if special is not None and special.used and not (_RENAL.search(folded) or _HEPATIC.search(folded)):
             # "Người bệnh thẩm phân máu: …. Viêm bàng quang không biến chứng: …": a new indication after the
