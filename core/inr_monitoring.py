@@ -19,7 +19,8 @@ _ASKS_TARGET = re.compile(r"\b(muc tieu|dich|ly tuong|nen dat|can dat|phai dat|k
 _ASKS_SCHEDULE = re.compile(r"\b(bao lau|may ngay|bao nhieu ngay|tan suat|khi nao|luc nao|thuong xuyen|"
                             r"dinh ky|may lan)\b")
 _STATES_TARGET = re.compile(r"\binr (dich|muc tieu|ly tuong)\b|\btri so dich\b")
-_STATES_SCHEDULE = re.compile(r"\b(cach nhau \d+|cach \d+|trong vong \d+|\d+ ngay sau|khoang cach (xa dan|giua hai))\b")
+_STATES_SCHEDULE = re.compile(r"\b(cach nhau \d+|cach \d+|trong vong \d+|\d+ ngay sau|khoang cach (xa dan|giua hai)|"
+                              r"moi \d+ (ngay|tuan|thang)|hang ngay hoac cach ngay)\b")
 _TESTED = re.compile(r"\b(inr|kiem tra|xet nghiem)\b")
 
 

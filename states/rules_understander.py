@@ -15,7 +15,7 @@ import re
 
 from core.budget import RequestBudget
 from core.dosage.indication import severities, stated_severity
-from core.inr_monitoring import asks_inr_monitoring, states_inr_schedule, states_inr_target
+from core.inr_monitoring import asks_inr_monitoring, states_asked
 from core.missed_dose import asks_missed_dose, states_missed_dose
 from core.sentence_match import asks_administration, asks_duration, best_matches, usage_sentence
 from core.sentences import sentences
@@ -549,7 +549,7 @@ class RulesUnderstander:
         leftover = _leftover_words(text, candidates)
         free = self._free_form_section(text, drugs) if leftover and not _OVERVIEW.search(folded) and not (
             opens_elliptically(text) or is_substitution(text) or has_anaphora(text)) else None
-        if asks_inr_monitoring(text) and not high_inr(folded) and self._dosage_states_inr(drugs):
+        if asks_inr_monitoring(text) and not high_inr(folded) and self._dosage_states_inr(text, drugs):
             # "INR mục tiêu bao nhiêu", "bao lâu thử INR một lần": the dosage section's sentences stating the target
             # INR or the test schedule (grounding.extractive._usage) — not the dose path, which would ask whose dose
             # and quote starting doses, and not "what do you want to know?".
@@ -694,12 +694,13 @@ class RulesUnderstander:
             return None
         return taken, added
 
-    def _dosage_states_inr(self, drugs: list[str]) -> bool:
-        """The one drug's dosage section has a sentence stating a target INR or when the INR is tested."""
+    def _dosage_states_inr(self, text: str, drugs: list[str]) -> bool:
+        """The one drug's dosage section has a sentence stating what the turn asks: the target INR, or when it is
+        tested."""
         if len(drugs) != 1 or self.names.section_texts is None:
             return False
         dosage = self.names.section_texts(drugs[0]).get(DOSING_SECTION, "")
-        return any(states_inr_target(s) or states_inr_schedule(s) for s in sentences(dosage))
+        return any(states_asked(text, s) for s in sentences(dosage))
 
     def _dosage_states_missed_dose(self, drugs: list[str]) -> bool:
         """The one drug's dosage section has a sentence about a missed dose."""

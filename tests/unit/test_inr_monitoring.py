@@ -68,3 +68,8 @@ def test_a_free_form_answer_may_quote_an_inr_sentence_but_never_a_dose_line() ->
 
 def _budget() -> RequestBudget:
     return RequestBudget()
+
+
+def test_a_schedule_written_as_every_n_weeks_is_a_schedule_sentence() -> None:
+    assert inr_monitoring_sentence("bao lâu thử INR một lần",
+                                   "Kiểm tra INR cách ngày lúc đầu, sau đó thưa dần tới mỗi 3 tuần.")
