@@ -27,6 +27,7 @@ from core.dosage.select import (
 )
 from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
+from core.inr_monitoring import asks_inr_monitoring, inr_monitoring_sentence
 from core.missed_dose import asks_missed_dose, states_missed_dose
 from core.partners import names_partner
 from core.sentence_match import asked_words, asks_administration, best_matches, usage_sentence
@@ -163,6 +164,11 @@ def _starts(chunks: Sequence[Chunk]) -> list[int]:
         starts.append(at)
         at += len(sentences(c.text))
     return starts
+
+
+MAX_INR_SENTENCES = 6
+"""The book's INR schedule runs to five sentences (first test, second test, until stable, after a dose change, then
+how often): each is a step of the one answer."""
 
 
 class ExtractiveGenerator:
@@ -347,6 +353,13 @@ class ExtractiveGenerator:
         durations = asks_administration(asked_words(request.query))
         every = [(s, c.doc_id) for c in evidence if c.section_key == DOSING_SECTION for s in sentences(c.text)
                  if usage_sentence(s, durations=durations)]
+        if asks_inr_monitoring(request.query):
+            # The target INR or the test schedule: the book's sentences stating it, numbers and all (they are the
+            # answer), in book order — never a dose line. Read from every dosage sentence, not only the number-free
+            # ones above.
+            stated = self._inr_monitoring(request, evidence)
+            if stated:
+                return stated
         if asks_missed_dose(request.query):
             # A missed dose: only the book's sentences about one. Another usage sentence sharing the question's words
             # ("uống", "liều") would read as the answer; with none, the reply says the book states nothing about it.
@@ -358,6 +371,20 @@ class ExtractiveGenerator:
         matches = best_matches(asked_words(request.query), [s for s, _ in every], names, limit=MAX_FOCUSED,
                                strong=False)
         return [Claim(text=every[m.index][0], citations=[every[m.index][1]]) for m in matches]
+
+    @staticmethod
+    def _inr_monitoring(request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
+        """The dosage tree's sentences stating the target INR or the test schedule, in book order, from lines for
+        everyone or for the request's population: a child's schedule ("khoảng cách giữa hai INR không được vượt quá
+        15 ngày" under "Trẻ em") is not an adult's answer."""
+        claims: list[Claim] = []
+        for tree in trees_by_drug(evidence):
+            for line in tree.tree.lines:
+                if line.context.population not in (None, request.population):
+                    continue
+                claims += [Claim(text=clean(s), citations=tree.citations(line)) for s in sentences(line.text)
+                           if inr_monitoring_sentence(request.query, s)]
+        return claims[:MAX_INR_SENTENCES]
 
     @staticmethod
     def _context_ceilings(tree: SectionTree, lines: Sequence[RegimenLine], patient: Patient) -> list[Claim]:

@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 
 from core.corpus import Chunk
+from core.inr_monitoring import inr_monitoring_sentence
 from core.numbers import Quantity, extract_quantities
 from core.sentence_match import asked_words, asks_administration, usage_sentence
 from core.text import fold
@@ -170,7 +171,9 @@ def check_free_form(answer: Answer, request: GenerationRequest) -> list[str]:
         return []
     durations = asks_administration(asked_words(request.query))
     return [f"{_name(i, claim)}: a free-form answer quotes a number of the dosage section (free-form binding)"
-            for i, claim in enumerate(answer.claims) if not usage_sentence(claim.text, durations=durations)]
+            for i, claim in enumerate(answer.claims) if not usage_sentence(claim.text, durations=durations)
+            and not inr_monitoring_sentence(request.query, claim.text)]
+
 
 
 def check_dosing_binding(answer: Answer, evidence: Sequence[Chunk], request: GenerationRequest) -> list[str]:

@@ -15,6 +15,7 @@ import re
 
 from core.budget import RequestBudget
 from core.dosage.indication import severities, stated_severity
+from core.inr_monitoring import asks_inr_monitoring, states_asked
 from core.missed_dose import asks_missed_dose, states_missed_dose
 from core.sentence_match import asks_administration, asks_duration, best_matches, usage_sentence
 from core.sentences import sentences
@@ -24,7 +25,13 @@ from grounding.patient_safety import condition_phrase
 from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, candidate_sentences
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
-from retrieval.section_router import SectionRoute, asks_every_indication, rank_sections, route_section
+from retrieval.section_router import (
+    SectionRoute,
+    asks_every_indication,
+    high_inr,
+    rank_sections,
+    route_section,
+)
 from states.added_drug import interaction_stated, no_interaction_note
 from states.co_agents import class_partners, class_terms
 from states.conditions import (
@@ -542,6 +549,12 @@ class RulesUnderstander:
         leftover = _leftover_words(text, candidates)
         free = self._free_form_section(text, drugs) if leftover and not _OVERVIEW.search(folded) and not (
             opens_elliptically(text) or is_substitution(text) or has_anaphora(text)) else None
+        if asks_inr_monitoring(text) and not high_inr(folded) and self._dosage_states_inr(text, drugs):
+            # "INR mục tiêu bao nhiêu", "bao lâu thử INR một lần": the dosage section's sentences stating the target
+            # INR or the test schedule (grounding.extractive._usage) — not the dose path, which would ask whose dose
+            # and quote starting doses, and not "what do you want to know?".
+            return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION,
+                          confidence=round(0.8 * name_confidence, 3), **common)
         if asks_missed_dose(text) and (free is None or self._dosage_states_missed_dose(drugs)):
             # "quên liều paracetamol có được uống gấp đôi không": the dosage section's sentence about a missed dose
             # (not "dễ quên liều" among the cautions), or that the book states none (grounding.extractive._usage,
@@ -683,6 +696,14 @@ class RulesUnderstander:
         if interaction_stated(taken, added, self.names.section_texts, self.names.names_of):
             return None
         return taken, added
+
+    def _dosage_states_inr(self, text: str, drugs: list[str]) -> bool:
+        """The one drug's dosage section has a sentence stating what the turn asks: the target INR, or when it is
+        tested."""
+        if len(drugs) != 1 or self.names.section_texts is None:
+            return False
+        dosage = self.names.section_texts(drugs[0]).get(DOSING_SECTION, "")
+        return any(states_asked(text, s) for s in sentences(dosage))
 
     def _dosage_states_missed_dose(self, drugs: list[str]) -> bool:
         """The one drug's dosage section has a sentence about a missed dose."""

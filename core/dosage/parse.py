@@ -42,6 +42,9 @@ _SECTION = re.compile(r"^(cach dung|lieu luong|lieu dung|lieu luong va cach dung
 _RENAL = re.compile(r"\b(suy than|suy giam chuc nang than|tham phan|tham tach|loc mau|chay than|chuc nang than)\b")
 _HEPATIC = re.compile(r"\b(suy gan|suy giam chuc nang gan|benh gan)\b")
 _ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia)\b")
+_MONITORING_LEADIN = re.compile(r"^(theo doi|tan suat|kiem tra|xet nghiem|giam sat)\b")
+"""A lead-in about monitoring the treatment ("Theo dõi INR và điều chỉnh liều", "Tần suất kiểm tra sinh học")."""
+_NAMES_A_GROUP = re.compile(r"\b(tre|so sinh|nguoi lon|nguoi cao tuoi|nguoi gia|phu nu|benh nhan|nguoi benh)\b")
 _NOTE_START = re.compile(r"^(lieu|neu|o |voi |doi voi|trong|khi|de |sau|truoc|cach |bat dau|thoi gian|tu ngay|ngay dau|\(|clcr$|egfr$)")
 _FORM_OF_DRUG = re.compile(r"\b(duoc )?(dung|bao che|su dung) duoi dang\b")
 """A lead-in naming the form the drug is given in ("Pantoprazol được dùng dưới dạng muối natri:"), not its purpose:
@@ -391,6 +394,11 @@ class _Parser:
 
     def _indication(self, phrase: str, folded: str) -> None:
         entry = _Entry("indication", phrase, severity=bool(_SEVERITY.match(folded)))
+        if _MONITORING_LEADIN.match(folded) and not _NAMES_A_GROUP.search(folded) and self._stack_population():
+            # "Trẻ em: …. Theo dõi INR và điều chỉnh liều: …. Tần suất kiểm tra sinh học: …": a heading about how the
+            # treatment is monitored, naming no group, is the whole monograph's, not the block of population lines
+            # before it. Left under "Trẻ em", an adult's INR target and test schedule read as a child's only.
+            self.stack = []
         special = self._last("special")
         if special is not None and special.used and not (_RENAL.search(folded) or _HEPATIC.search(folded)):
             # "Người bệnh thẩm phân máu: …. Viêm bàng quang không biến chứng: …": a new indication after the
@@ -623,6 +631,8 @@ class _Parser:
             if len(anywhere) == 1:
                 context = replace(context, routes=anywhere)
         previous = self.tree.lines[-1] if self.tree.lines else None
+        if previous is not None and self.leadin_line:
+            context = _subcase_of(previous, text, context)
         if previous is not None and not self.leadin_line and _continues(self.text, previous, start, context, kind):
             # The same patients' next clause (the ceiling after a dose: "…: 20 mg/kg …; sau đó … tối đa 30 mg/kg/
             # ngày") is one line: quoting a dose without its own ceiling would leave out the maximum.
@@ -709,6 +719,30 @@ def _disease_name(phrase: str) -> bool:
 _TREATMENT_START = re.compile(r"^(dieu tri|du phong|phong ngua|loai bo|tiet tru)\b")
 """A long lead-in that opens with what is done ("Điều trị nhiễm Herpes simplex tiên phát …:") is the purpose of its
 own line, quoted with it; its siblings ("Loại bỏ tái phát …:") are other purposes, not lines under it."""
+
+
+_SUBCASE_LEADIN = re.compile(r"^(?:neu|truong hop|o nguoi|khi) [^:]{0,60}\b(suy giam mien dich|uc che mien dich|"
+                             r"hap thu kem)\b[^:]{0,40}:")
+"""A lead-in naming a state of the patient ("Nếu suy giảm miễn dịch nặng hoặc hấp thu kém:"), not a disease."""
+_OWN_PURPOSE = re.compile(r"^(?!\()((?:[^:;.\d()]|\([^():;]{0,80}\)){3,160}?):\s")
+
+
+def _subcase_of(previous: RegimenLine, text: str, context: Context) -> Context:
+    """"Điều trị nhiễm Herpes simplex tiên phát …: 200 mg …. Nếu suy giảm miễn dịch nặng hoặc hấp thu kém: 400 mg …":
+    a line whose lead-in names a state of the patient, right after a dose line that opens with its own purpose, is
+    that purpose's line for those patients — not an indication of its own. Read as one, an immunocompromised adult
+    asking for primary HSV never saw it. The purpose joins the line's path and indications (whom it is for stays its
+    own lead-in, read by core.dosage.immune)."""
+    if previous.kind != "regimen" or not _SUBCASE_LEADIN.match(fold(text)):
+        return context
+    if (previous.context.path, previous.context.population, previous.context.band) != \
+            (context.path, context.population, context.band):
+        return context
+    purpose = _OWN_PURPOSE.match(previous.text)
+    if purpose is None or not _TREATMENT_START.match(fold(purpose.group(1))):
+        return context
+    label = purpose.group(1).strip()
+    return replace(context, indication=(*context.indication, label), path=(*context.path, label))
 
 
 def _continues(text: str, previous: RegimenLine, start: int, context: Context, kind: str) -> bool:
