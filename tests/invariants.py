@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from core.corpus import Chunk
-from core.dosage.bands import patient_gestation
 from engine.reply import Reply
 from engine.spec import MachineSpec
 from grounding.answer import Answer
@@ -86,8 +85,7 @@ class InvariantChecker:
             if frame.get("population") is None:
                 problems.append("dosing answer without a known population")
             elif frame.get("population") == "pediatric" and (frame.get("age_months") is None
-                                                                or frame.get("weight_kg") is None) \
-                    and not _newborn_by_gestation(frame):
+                                                                or frame.get("weight_kg") is None):
                 problems.append(f"paediatric dosing answer without age and weight "
                                 f"(age_months={frame.get('age_months')}, weight_kg={frame.get('weight_kg')})")
 
@@ -236,11 +234,3 @@ def save_failing_transcript(turns: Sequence[str], replies: Sequence[Reply], prob
                     + json.dumps({"id": f"found-{digest}", "turns": body}, ensure_ascii=False) + "\n",
                     encoding="utf-8")
     return path
-
-
-def _newborn_by_gestation(frame: dict[str, Any]) -> bool:
-    """A newborn stated by gestation in weeks, with a weight and no age since birth: answered only when every newborn
-    band the book gives them is by gestational age (states.dosing.newborn_age_needed); the weight is still needed."""
-    gestation = frame.get("gestation")
-    return (frame.get("weight_kg") is not None and isinstance(gestation, str)
-            and patient_gestation(gestation)[0] is not None)
