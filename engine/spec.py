@@ -29,7 +29,7 @@ from states import (
     understanding,
     verifying,
 )
-from states.dosing import indication_ambiguous, newborn_age_needed, route_ambiguous, route_not_documented
+from states.dosing import indication_ambiguous, route_ambiguous, route_not_documented
 from states.step import Step
 from states.streak import answered_something, next_clarify_streak
 
@@ -222,10 +222,6 @@ def _no_evidence(ctx: TurnContext) -> bool:
     return decide(ctx.evidence) is Decision.ABSTAIN
 
 
-def _newborn_age_needed(ctx: TurnContext) -> bool:
-    return newborn_age_needed(ctx.evidence, ctx.frame)
-
-
 def _route_ambiguous(ctx: TurnContext) -> bool:
     return route_ambiguous(ctx.frame, ctx.routes_found)
 
@@ -332,11 +328,6 @@ def build_guards(limits: Limits) -> tuple[Guard, ...]:
         Guard("evidence_quarantined", "Có bảng/khối chưa trích xuất được (phải đối chiếu PDF)",
               "Evidence contains a quarantined block (verify in the PDF)", _quarantined,
               on_trip="verify_pdf: không bao giờ sinh câu trả lời trên nội dung cách ly."),
-        Guard("newborn_age_needed", "Trẻ sơ sinh chỉ nêu tuổi thai và cân nặng; liều Dược thư cho trẻ này còn chia theo "
-              "tuổi sau sinh (hoặc không có nhóm theo tuổi thai)",
-              "Newborn given by gestation and weight only; the book's dose for them also depends on the age since "
-              "birth (or has no gestation band)", _newborn_age_needed,
-              on_trip="Hỏi tuổi của trẻ như hàng 3; không chọn nhóm liều theo phỏng đoán."),
         Guard("route_ambiguous", "Dữ liệu liều có nhiều đường dùng, chưa chọn đường dùng",
               "Dosage evidence has several routes and none was chosen", _route_ambiguous,
               on_trip="Hỏi lại đường dùng, các đường tìm thấy là lựa chọn nhanh."),
@@ -475,9 +466,6 @@ def build_transitions() -> tuple[TransitionSpec, ...]:
         _T("retrieved", "retrieving_single", "abstained", ("no_evidence",), outcome="abstain", reason="no_evidence"),
         _T("retrieved", "retrieving_single", "flagged", ("evidence_quarantined",), outcome="verify_pdf",
            reason="quarantined_content", rationale="Nội dung cách ly không bao giờ được dùng để sinh câu trả lời."),
-        _T("retrieved", "retrieving_single", "asking", ("newborn_age_needed",), outcome="clarify",
-           reason="missing_pediatric_age_or_weight",
-           rationale="Nhóm liều sơ sinh theo tuổi thai thì đủ; còn nhóm theo tuổi sau sinh thì hỏi tuổi."),
         _T("retrieved", "retrieving_single", "asking", ("route_ambiguous",), outcome="clarify",
            reason="ambiguous_route", rationale=_RATIONALE_ROUTE),
         _T("retrieved", "retrieving_single", "asking", ("route_not_documented",), outcome="clarify",

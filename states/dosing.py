@@ -18,7 +18,7 @@ from core.corpus import Chunk
 from core.dosage.indication import is_partial, is_severity_label, match_score
 from core.dosage.lines import dose_quantities
 from core.dosage.model import Patient
-from core.dosage.select import band_admits, context_admits, indication_labels
+from core.dosage.select import indication_labels
 from core.dosage.select import select as select_lines
 from core.text import fold
 from core.vocabulary import INJECTION_ROUTES, ROUTE_LABELS_VI
@@ -33,10 +33,6 @@ from grounding.dosing_select import (
 )
 from grounding.patient_safety import is_comorbidity, patient_safety
 from states.frame import QueryFrame
-from states.routing import is_dosing_with_drugs, newborn_by_gestation
-
-NEONATAL_MONTHS = 1.0
-"""The neonatal period (the first 28 days; a month is the safe reading): the ages a newborn could be."""
 
 
 def chunk_label(chunk: Chunk) -> str:
@@ -217,30 +213,3 @@ def route_settled_by_safety(evidence: Sequence[Chunk], frame: QueryFrame, routes
         return False
     named = {r for claim in safety.adjustments for r in routes_of(claim.text)}
     return not named or set(routes_found) <= named
-
-
-def newborn_age_needed(evidence: Sequence[Chunk], frame: QueryFrame) -> bool:
-    """A newborn stated by gestation and weight, with no age since birth (routing row 3 let them pass): the age is
-    asked after all unless the gestation alone settles the band.
-
-    Why the gestation can suffice: the paediatric gate asks the age because the book's bands differ by age. The
-    book's newborn bands are keyed by (corrected) gestational age instead ("Sơ sinh 28 - 32 tuần chỉnh theo tuổi
-    thai"), which is what the user stated. So the age is not needed only when (a) a gestation band of the dosage
-    evidence admits this newborn and (b) no dose line the newborn could be under is keyed by postnatal age within the
-    neonatal period ("Sơ sinh thiếu tháng (0 - 7 ngày)", "Trẻ sơ sinh dưới 7 ngày"): such a band needs the age, and a
-    dose is never chosen on the guess that the newborn is in it or not. No gestation band at all → asked as before."""
-    if not (is_dosing_with_drugs(frame) and newborn_by_gestation(frame)):
-        return False
-    context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.gestation) if c)
-    patient = patient_of(frame.population, None, frame.weight_kg, frame.route, frame.condition, context)
-    by_gestation = False
-    for tree in trees_by_drug(evidence):
-        for line in tree.tree.lines:
-            if line.kind != "regimen" or not dose_quantities(line.text) or not context_admits(line, patient):
-                continue
-            age = line.band.age_months
-            if age is not None and age.low < NEONATAL_MONTHS:
-                return True  # a band by age the newborn could be in: the age decides
-            if line.band.gestation_weeks is not None and band_admits(line.band, patient):
-                by_gestation = True
-    return not by_gestation

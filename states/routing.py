@@ -6,7 +6,6 @@ spec wraps each one as a labelled guard, in table order.
 
 from __future__ import annotations
 
-from core.dosage.bands import patient_gestation
 from states.frame import QueryFrame
 
 CONDITION_TURNS = ("condition_to_drug", "symptom_to_drug")
@@ -25,21 +24,11 @@ def pediatric_age_or_weight_missing(frame: QueryFrame) -> bool:
     # Row 3. Paediatric turns need BOTH age and weight: the formulary branches on both (paracetamol prints an
     # age band "Trẻ em 4–6 tuổi: 240 mg" *and* a weight rule "10–50 kg: 15 mg/kg"); answering with one of them
     # means picking a regimen the source does not let us pick.
-    # A newborn stated by gestation in weeks with a weight ("sơ sinh non 30 tuần, 1,4 kg") passes on: the book's
-    # newborn bands are by gestational age, and whether the age is needed too is decided on the dosage evidence
-    # (states.dosing.newborn_age_needed, which asks it whenever a band the newborn could be in is by age).
     return (
         is_dosing_with_drugs(frame)
         and frame.population == "pediatric"
         and (frame.age_months is None or frame.weight_kg is None)
-        and not newborn_by_gestation(frame)
     )
-
-
-def newborn_by_gestation(frame: QueryFrame) -> bool:
-    """A child whose gestation is stated in weeks and whose weight is known, with no age since birth."""
-    return (frame.population == "pediatric" and frame.age_months is None and frame.weight_kg is not None
-            and frame.gestation is not None and patient_gestation(frame.gestation)[0] is not None)
 
 
 def understanding_needs_clarify(frame: QueryFrame) -> bool:

@@ -86,11 +86,6 @@ RATIONALE: dict[str, tuple[str, str]] = {
         "nhiều đường thì hỏi lại với các đường tìm thấy.",
         "The route is NOT always asked: with one route in the dosage section the answer comes at once; with "
         "several, the question offers the routes found."),
-    "Nhóm liều sơ sinh theo tuổi thai thì đủ; còn nhóm theo tuổi sau sinh thì hỏi tuổi.": (
-        "Trẻ sơ sinh mà Dược thư chia liều theo tuổi thai: tuổi thai đã nêu là đủ. Nếu có nhóm liều theo tuổi sau "
-        "sinh thì hỏi tuổi của trẻ.",
-        "A newborn the formulary doses by gestational age: the stated gestation is enough. If a band is by age "
-        "since birth, the newborn's age is asked."),
     "Không đưa liều của đường dùng khác khi người dùng đã chọn một đường: hỏi lại với các đường có.": (
         "Không đưa liều của đường dùng khác khi người hỏi đã chọn một đường: hỏi lại với các đường Dược thư có.",
         "Never gives another route's dose once the user chose a route: asks again with the routes the formulary has."),
@@ -148,8 +143,6 @@ EFFECT: dict[str, tuple[str, str]] = {
                              "trên bảng đó.",
                              "Check the PDF: quotes the readable lines, names the unreadable table; nothing is "
                              "composed over it."),
-    "newborn_age_needed": ("Hỏi tuổi của trẻ sơ sinh; không chọn nhóm liều theo phỏng đoán.",
-                           "Asks the newborn's age; no dose band is chosen by guess."),
     "route_ambiguous": ("Hỏi đường dùng, các đường tìm thấy là lựa chọn nhanh.",
                         "Asks for the route, offering the routes found."),
     "indication_ambiguous": ("Hỏi chỉ định, các chỉ định Dược thư ghi liều là lựa chọn nhanh.",
