@@ -119,5 +119,7 @@ INN_NAMES: tuple[str, ...] = (
     "epoetin", "filgrastim", "deferoxamin",
     # antidotes
     "flumazenil", "pralidoxim", "glucagon",
+    # names a formulary drug's name begins like ("digitoxin" is not digoxin): reported as not in the formulary
+    "digitoxin", "clavulanat", "furazolidon", "alogliptin", "amodiaquin", "azilsartan", "asparaginase",
 )
 """Folded (lower case, no diacritics); multi-word names separated by one space."""
