@@ -95,6 +95,9 @@ _KG = re.compile(rf"(?<![/\w]){_SIGN}{_NUM}\s*{_KG_UNITS}\b(?:\s+(\d)(?:\s*lang)
                  rf"kg|ky|ki|can|mg|ml|g|lan|vien|goi|ong|t)\b))?")
 _KG_COMPACT = re.compile(rf"(?<![/\w]){_SIGN}(\d+)\s*(?:kg|ky|ki|can)\s?(\d{{1,3}})(?:\s*(?:g|gam|gram))?\b"
                          r"(?!\s*(?:tuoi|thang|tuan|ngay|kg|mg|ml|lan|vien|goi|ong|t)\b)")
+# "3500 gram", "nặng 3200g": a newborn's weight in grams (three or four digits). "g" alone is also a dose's unit
+# ("2 g liều duy nhất", "1 g/lần"), so a bare "g" counts only right after "nặng"/"cân nặng"; "gram"/"gam" anywhere.
+_GRAMS = re.compile(rf"(?<![/\w]){_SIGN}(\d{{3,4}})\s*(gram|grams|gam|gr|g)\b(?!\s*/)")
 _BARE = re.compile(rf"\bnang\s+{_SIGN}{_NUM}\b(?!\s*(?:tuoi|thang|mg|ml|g|lbs|lb|pound|pounds|pao|oz)\b)")
 
 
@@ -136,6 +139,13 @@ def read_weight(folded: str) -> Weight | None:
         if m.group(1):
             return Weight(None, written, rejected=f"cân nặng \"{written}\" là số âm")
         return _checked(Weight(round(_number(m.group(2)) * OZ_KG, 2), written, converted=True))
+    m = _GRAMS.search(folded)
+    if m and (m.group(3) in ("gram", "grams", "gam") or re.search(r"\bnang\s*(?:la\s*)?$", folded[:m.start()])):
+        # Read as grams, the value is echoed converted ("3500 gram ≈ 3,5 kg"): read as kilograms it was 3500 kg.
+        written = m.group(0).strip()
+        if m.group(1):
+            return Weight(None, written, rejected=f"cân nặng \"{written}\" là số âm")
+        return _checked(Weight(round(int(m.group(2)) / 1000, 2), written, converted=True))
     m = _KG_COMPACT.search(folded)
     if m:
         # "3kg5", "3 ký 500": kilograms and the rest in tenths or grams, as newborns' weights are written.
