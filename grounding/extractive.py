@@ -389,11 +389,17 @@ class ExtractiveGenerator:
     @staticmethod
     def _context_ceilings(tree: SectionTree, lines: Sequence[RegimenLine], patient: Patient) -> list[Claim]:
         """A ceiling the book writes for the patient's stated condition inside a sibling band's line (the 3 g/ngày
-        for alcoholics under the infusion's "Dưới 50 kg"): quoted, with its path, after the patient's own lines."""
+        for alcoholics under the infusion's "Dưới 50 kg"): quoted, with its path, after the patient's own lines.
+
+        Also from a line of the patient's population under another route, its path naming that route: an alcoholic
+        asking the oral maximum was shown "tối đa là 4 g/ngày" alone while the book's 3 g/ngày ceiling for alcoholics
+        sits under the infusion (held-out H23). A lower ceiling written for their condition is never left out; its
+        route stays visible, so it is not presented as the oral line's own."""
         groups = {group_of(line) for line in lines if line.kind == "regimen"}
+        populations = {line.population for line in lines if line.kind == "regimen"}
         claims: list[Claim] = []
         for line in tree.tree.lines:
-            if line in lines or group_of(line) not in groups:
+            if line in lines or (group_of(line) not in groups and line.population not in populations):
                 continue
             for sentence in context_sentences(line, patient):
                 path = " › ".join(line.path)
