@@ -21,8 +21,11 @@ def fold(text: str) -> str:
     return _SPACES.sub(" ", stripped.lower()).strip()
 
 
+@lru_cache(maxsize=65_536)
 def normalize(text: str) -> str:
-    """NFC-normalise (mixed NFD/NFC input from OCR and keyboards) and collapse whitespace."""
+    """NFC-normalise (mixed NFD/NFC input from OCR and keyboards) and collapse whitespace.
+
+    Cached as `fold` is: a pure function of the text, called ~40 times per offline turn on the same evidence."""
     return _SPACES.sub(" ", unicodedata.normalize("NFC", text)).strip()
 
 
