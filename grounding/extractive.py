@@ -397,9 +397,15 @@ class ExtractiveGenerator:
         route stays visible, so it is not presented as the oral line's own."""
         groups = {group_of(line) for line in lines if line.kind == "regimen"}
         populations = {line.population for line in lines if line.kind == "regimen"}
+        own_routes = {r for line in lines if line.kind == "regimen" for r in line.routes}
         claims: list[Claim] = []
         for line in tree.tree.lines:
-            if line in lines or (group_of(line) not in groups and line.population not in populations):
+            # Another group only when it is another ROUTE of the same population (the infusion beside the oral
+            # line) — never another band or group on the patient's own route: an elderly patient's "Người cao tuổi:
+            # 0,5 - 2 mg" must not be joined by the adults' "Trong loạn thần nặng … tới 60 mg/ngày" (held-out H25).
+            other_route = line.population in populations and bool(line.routes) and bool(own_routes) \
+                and not set(line.routes) & own_routes
+            if line in lines or (group_of(line) not in groups and not other_route):
                 continue
             for sentence in context_sentences(line, patient):
                 path = " › ".join(line.path)
