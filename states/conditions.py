@@ -256,7 +256,7 @@ def condition_in_drug_turn(text: str) -> str | None:
 
 
 PHASE_SAID = re.compile(r"\b(?:(?:da )?het sot|khong con sot|(?:giai doan )?duong benh|(?:giai doan )?hoi phuc|"
-                        r"(?:dang|con) sot)\b")
+                        r"(?:dang|con) sot|(?:giai doan|thoi ky) (?:dau |cap )?(?:co )?sot|giai doan cap)\b")
 """A phase of an illness a turn says ("hết sốt", "giai đoạn dưỡng bệnh"), folded: the book doses some illnesses by
 phase, and a follow-up naming one is the same illness in that phase (states.merge._phase_now)."""
 _PHASE = re.compile(r"\s*(?:(?:da|van|con|dang|nay da)\s+)?(?:het sot|khong con sot|con sot|dang sot|"

@@ -309,7 +309,10 @@ def _phase_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
         # The fever over is the convalescent phase, written as the book's phase (a "sốt" left in the condition would
         # read as a fever, and bring the antipyretic exclusion for children).
         phrase = "giai đoạn hồi phục"
-    base = re.sub(r"(?:đang|còn|đã hết|hết|dang|con|da het|het) (?:sốt|sot)|(?:không còn|khong con) (?:sốt|sot)",
+    base = re.sub(r"(?:đang|còn|đã hết|hết|dang|con|da het|het) (?:sốt|sot)|(?:không còn|khong con) (?:sốt|sot)|"
+                  # "Kawasaki giai đoạn sốt" → "giai đoạn dưỡng bệnh": the febrile phase said as a phase goes too
+                  r"(?:giai đoạn|giai doan|thời kỳ|thoi ky) (?:đầu |dau |cấp |cap )?(?:có |co )?(?:sốt|sot)|"
+                  r"(?:giai đoạn|giai doan) (?:cấp|cap)",
                   " ", merged.condition, flags=re.IGNORECASE)
     condition = " ".join(f"{base} {phrase}".split())
     return merged.model_copy(update={"condition": condition})
