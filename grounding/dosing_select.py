@@ -23,7 +23,7 @@ from core.dosage.model import DosageTree, HepaticGrade, Patient, RegimenLine
 from core.dosage.parse import parse_dosage
 from core.dosage.select import Selection, routes_for, select
 from core.text import fold
-from core.vocabulary import BOOK_ADULT, BOOK_CHILD, NEONATE, PATIENT_TERMS, route_patterns
+from core.vocabulary import BOOK_ADULT, BOOK_CHILD, CHAT_PREGNANT, NEONATE, PATIENT_TERMS, route_patterns
 from grounding.answer import GenerationRequest
 
 DOSING_SECTION = "lieu_luong_cach_dung"
@@ -122,7 +122,8 @@ def _trees_by_drug(dosing: tuple[Chunk, ...], drug_names: tuple[tuple[str, tuple
 
 
 _BREASTFEEDING = re.compile(r"\b(cho con bu|dang cho bu)\b")
-_PREGNANT = re.compile(r"\b(mang thai|co thai|thai phu|co bau|dang bau)\b")
+# Pregnancy words of the patient context: the one vocabulary the understanding reads them with.
+_PREGNANT = CHAT_PREGNANT
 _ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia|cao tuoi|lon tuoi)\b")
 ELDERLY_AGE_MONTHS = 65 * 12
 """From 65 an adult is one of the book's elderly whatever words they use (the book says 60 or 65; 60-64 is neither

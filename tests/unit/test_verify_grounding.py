@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.corpus import Chunk
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.verify import verify_grounding
 from tests.unit.grounding_fixtures import chunk
@@ -237,13 +238,19 @@ def test_an_adult_or_a_list_without_aspirin_owes_no_exclusion() -> None:
     assert verify_grounding(only_para, FEVER, candidate_drug_ids=FEVER_CANDIDATES, request=child).omissions == []
 
 
-def test_a_list_naming_a_drug_for_a_child_its_dosage_section_excludes_reports_that_line_as_omitted() -> None:
+def _cough_list_for_a_one_year_old() -> tuple[Chunk, Chunk, list[Chunk], GenerationRequest]:
+    """A cough list for a 1-year-old whose one candidate's dosage section excludes children under 2."""
     indication = chunk("dextromethorphan__chi_dinh__0", "Giảm ho khan.")
     dosage = chunk("dextromethorphan__lieu_luong_cach_dung__0",
                    "*Uống – Trẻ em:*\n- Trẻ 6–12 tuổi: 15 mg/lần, mỗi 6–8 giờ.\n- Không dùng cho trẻ dưới 2 tuổi.")
     evidence = [indication, dosage]
     request = GenerationRequest(query="q", evidence=evidence, mode="list", condition="ho", population="pediatric",
                                 age_months=12, weight_kg=9, candidate_drug_ids=["dextromethorphan"])
+    return indication, dosage, evidence, request
+
+
+def test_a_list_naming_a_drug_for_a_child_its_dosage_section_excludes_reports_that_line_as_omitted() -> None:
+    indication, dosage, evidence, request = _cough_list_for_a_one_year_old()
     answer = _answer(Claim(text="Dextromethorphan: giảm ho khan.", citations=[indication.doc_id],
                            drug_ids=["dextromethorphan"]))
     omissions = verify_grounding(answer, evidence, candidate_drug_ids=["dextromethorphan"], request=request).omissions
@@ -253,12 +260,7 @@ def test_a_list_naming_a_drug_for_a_child_its_dosage_section_excludes_reports_th
 def test_a_list_that_quotes_a_dose_from_a_dosage_block_it_was_given_for_an_exclusion_is_rejected() -> None:
     # The dosage section comes with a child's list only for its exclusion line; a model quoting the dose beside it
     # would give a child a dose outside the dose path (no band check, no ceiling): a grounding problem, not an answer.
-    indication = chunk("dextromethorphan__chi_dinh__0", "Giảm ho khan.")
-    dosage = chunk("dextromethorphan__lieu_luong_cach_dung__0",
-                   "*Uống – Trẻ em:*\n- Trẻ 6–12 tuổi: 15 mg/lần, mỗi 6–8 giờ.\n- Không dùng cho trẻ dưới 2 tuổi.")
-    evidence = [indication, dosage]
-    request = GenerationRequest(query="q", evidence=evidence, mode="list", condition="ho", population="pediatric",
-                                age_months=12, weight_kg=9, candidate_drug_ids=["dextromethorphan"])
+    indication, dosage, evidence, request = _cough_list_for_a_one_year_old()
     listed = Claim(text="Dextromethorphan: giảm ho khan.", citations=[indication.doc_id], drug_ids=["dextromethorphan"])
     excluded = Claim(text="Không dùng cho trẻ dưới 2 tuổi.", citations=[dosage.doc_id], drug_ids=["dextromethorphan"])
     dose = Claim(text="Trẻ 6–12 tuổi: 15 mg/lần, mỗi 6–8 giờ.", citations=[dosage.doc_id],
