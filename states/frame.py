@@ -52,6 +52,8 @@ class QueryFrame(BaseModel):
     pregnant: bool = False
     breastfeeding: bool = False
     non_human: bool = False
+    refusal: str | None = None
+    """"self_harm" or "prescribing" (states.refusal): refused whatever drug the turn names; this turn only."""
     needs_clarify: bool = False
     clarify_reason: str | None = None
     quick_replies: list[str] = Field(default_factory=list)

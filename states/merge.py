@@ -39,7 +39,7 @@ from states.frame import Pending, QueryFrame
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.scope import about_a_person
-from states.slots import dose_indication
+from states.slots import denies_a_value, dose_indication
 from states.yes_answer import is_bare_yes
 
 _PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
@@ -783,7 +783,9 @@ _CORRECTION_AFTER = re.compile(r"[,.!]\s*(?:(?:a|oi|em|minh|toi)\s+)?(?:sai roi|
 def is_correction(text: str) -> bool:
     """"à nhầm, …", "không phải, …", "đã bảo … rồi", "…, sai rồi": the turn corrects a value already given."""
     folded = fold(text).strip()
-    return bool(_CORRECTION.search(folded) or _CORRECTION_AFTER.search(folded))
+    # "à bé nặng 25 kg chứ không phải 18": the denied value says the turn corrects the same patient (#17: read as
+    # another child, the known age was dropped and asked again).
+    return bool(_CORRECTION.search(folded) or _CORRECTION_AFTER.search(folded) or denies_a_value(folded))
 
 
 # --- who the patient is ----------------------------------------------------------------------------------

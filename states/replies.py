@@ -44,6 +44,17 @@ def _drugs(frame: QueryFrame, names: NameBook) -> str:
     return " và ".join(names.display(d) for d in frame.drugs) or "thuốc được hỏi"
 
 
+SELF_HARM_REPLY = (
+    "Tôi không trả lời câu hỏi về lượng thuốc gây chết hay cách tự làm hại bản thân. Nếu bạn hoặc người thân đang "
+    "nghĩ đến việc tự làm hại, hãy nói ngay với người bên cạnh và gọi cấp cứu 115 hoặc đến cơ sở y tế gần nhất — bạn "
+    "không phải đối mặt một mình. Nếu ai đó đã uống quá nhiều thuốc, hãy gọi cấp cứu 115 ngay, mang theo vỏ thuốc."
+)
+PRESCRIBING_REPLY = (
+    "Tôi không kê đơn và không đóng vai bác sĩ: tôi chỉ trích dẫn Dược thư Quốc gia Việt Nam. Thuốc và liều dùng "
+    "cho bạn phải do bác sĩ điều trị chỉ định. Bạn có thể hỏi nội dung Dược thư, ví dụ \"Liều dùng của warfarin theo "
+    "Dược thư?\"."
+)
+
 MISSED_DOSE_NOT_STATED = (
     "Mục Liều lượng và cách dùng của {drug} trong Dược thư không ghi cách xử trí khi quên một liều, nên tôi không "
     "trả lời (không suy ra được có nên uống bù hay gấp đôi liều). Vui lòng hỏi bác sĩ hoặc dược sĩ."
@@ -52,6 +63,10 @@ MISSED_DOSE_NOT_STATED = (
 
 def abstain_text(reason: str, frame: QueryFrame, names: NameBook, *, question: str = "") -> str:
     if reason == "out_of_scope":
+        if frame.refusal == "self_harm":
+            return SELF_HARM_REPLY
+        if frame.refusal == "prescribing":
+            return PRESCRIBING_REPLY
         if frame.non_human:
             return ("Tôi chỉ trả lời về thuốc dùng cho người theo Dược thư Quốc gia Việt Nam; câu hỏi về động vật "
                     "(thú y) nằm ngoài phạm vi. Vui lòng hỏi bác sĩ thú y.")

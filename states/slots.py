@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from core.dosage.bands import GESTATION_PHRASES
+from core.dosage.bands import CORRECTED_AGE_WORDS, GESTATION_PHRASES
 from core.dosage.indication import DISEASE_NAMES_WITH_PATIENT_WORDS
 from core.text import fold, normalize
 from core.vocabulary import (
@@ -532,6 +532,11 @@ def taken_back(text: str) -> list[str]:
     return said
 
 
+def denies_a_value(folded: str) -> bool:
+    """"bé nặng 25 kg chứ không phải 18", "không phải 5 tuổi mà là 7": a value of the patient said to be wrong."""
+    return _DENIED_VALUE.search(folded) is not None
+
+
 def without_denied_values(spelt: str) -> str:
     """The folded, spelt-out turn with the values it denies blanked (same length): a correction "X chứ không phải Y"
     states one value, X, not two; "X … à không, Y" takes X back and states Y."""
@@ -720,7 +725,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for _, (start, end) in route_abbreviations(text):
         wipe(start, end)
     terms = [m.span() for m in TERMS_FOLDING_TO_CHILD.finditer(folded)]
-    for pattern in (*GESTATION_PHRASES, _ROUTE_REASON, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL,
+    for pattern in (*GESTATION_PHRASES, CORRECTED_AGE_WORDS, _ROUTE_REASON, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL,
                     _HEPATIC, _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED, SAME_ILLNESS_SAID, _LOW_DOSE, _IN_WHOM):
         for m in pattern.finditer(folded):
             if pattern is _IN_WHOM and not folded_turn and text[m.start()].lower() != "ở":

@@ -7,6 +7,7 @@ from states import replies
 from states.frame import QueryFrame
 from states.merge import merge_frames
 from states.nicknames import without_nickname_names
+from states.refusal import refusal_of
 from states.relabel import kept_child
 from states.step import ProviderOutput, Services, TurnView, Update, provider_call, update
 from states.synthesis import synthesize_query
@@ -30,6 +31,16 @@ def with_shorthand(merged: QueryFrame, turn: QueryFrame, candidates: ResolverRes
         # in answer to "có phải là Ibuprofen không?" got the overview instead of the child's dose.
         update.update(section_key="lieu_luong_cach_dung")
     return merged.model_copy(update=update)
+
+
+def with_refusal(merged: QueryFrame, text: str) -> QueryFrame:
+    """A lethal-amount or prescription request is declined, whatever drug or patient it names (states.refusal); a
+    refusal never outlives its turn."""
+    refusal = refusal_of(text)
+    if refusal is not None:
+        return merged.model_copy(update={"turn_type": "out_of_scope", "refusal": refusal, "section_key": None,
+                                         "needs_clarify": False, "clarify_reason": None, "quick_replies": []})
+    return merged.model_copy(update={"refusal": None}) if merged.refusal is not None else merged
 
 
 def understand(ctx: TurnView, services: Services) -> Update:
@@ -63,6 +74,7 @@ def understand(ctx: TurnView, services: Services) -> Update:
         merged = with_shorthand(merge_frames(frame, ctx.prior_frame, ctx.pending, ctx.text), frame, candidates)
         # A child relabelled to unlock a dose keeps the child's own values (states.relabel: safety reason there).
         merged = kept_child(merged, ctx.prior_frame, ctx.text)
+        merged = with_refusal(merged, ctx.text)
         understood_by = frame.understood_by
 
     failure = provider_call("understand", run)

@@ -213,6 +213,11 @@ _PRETERM = re.compile(r"\b(thieu thang|non thang|sinh non|de non|(?:tre|so sinh|
 _TERM = re.compile(r"\bdu thang\b")
 GESTATION_PHRASES = (_GESTATION_WEEKS, _PRETERM, _TERM)
 """The words that state a newborn's gestation: the patient, not an indication ("non" is no disease)."""
+CORRECTED_AGE_WORDS = re.compile(r"\b(?:tuoi thai|tuan)(?: (?:da |duoc )?(?:hieu )?chinh)\b|\b(?:da |duoc )?(?:hieu )?chinh"
+                                 r" theo tuoi thai\b|\btuoi thai\b")
+"""How the gestation is qualified ("30 tuần (tuổi thai chỉnh)", "chỉnh theo tuổi thai"): words about the newborn,
+never an indication (#17: "thai chỉnh" was read as the indication, and the 28 - 32 week band was withheld as
+another indication's dose)."""
 TERM_WEEKS = 37.0
 """Term birth is 37 completed weeks of gestation: the book's "thiếu tháng" is under it, "đủ tháng" at or over it."""
 
