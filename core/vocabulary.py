@@ -98,6 +98,10 @@ CHAT_ADULT = _alternation((
     # a child is "bệnh nhi", "trẻ", "bé" — and a child word beside it makes the population ambiguous (asked), an
     # age decides it outright. Asking "người lớn hay trẻ em?" of "BN xơ gan …" was an unneeded question.
     "benh nhan", "nguoi benh",
+    # "Người suy gan nặng dùng pantoprazol tối đa bao nhiêu?", "người nghiện rượu": a person named by their disease is
+    # an adult patient, as "người bệnh" is (a child would be "trẻ/bé suy thận"); asking "người lớn hay trẻ em?" there
+    # was an unneeded question (#17, dev set H27).
+    r"nguoi (?:bi |mac )?(?:suy (?:gan|than|tim)|xo gan|viem gan|nghien ruou|dai thao duong|tang huyet ap|dong kinh)",
 ))
 CHAT_CHILD = _alternation((
     "tre em", "tre so sinh", "so sinh", "tre nho", "tre", "be", "em be", "chau", "con toi", "con minh", "con tui",

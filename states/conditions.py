@@ -323,6 +323,10 @@ def _spellings_of(condition: str) -> list[str]:
             if folded == v or folded.startswith(v + " "):
                 # "mề đay mạn tính": the variant, and what follows it, in each of the book's spellings
                 rest = plain[len(v):] if len(plain) == len(folded) else folded[len(v):]
+                if any(fold(rest).strip() == o or fold(rest).strip().startswith(o + " ") for o in plain_group):
+                    # "ợ chua trào ngược dạ dày thực quản": two spellings of one condition said together — each
+                    # spelling alone, not one glued to the other (which no indication line holds; #18).
+                    return [plain, *plain_group]
                 return [plain, *[f"{other}{rest}" for other in plain_group if other != v]]
     return [plain]
 

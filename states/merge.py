@@ -21,6 +21,7 @@ import re
 from core.dosage.indication import severities, stated_severity
 from core.text import fold, normalize
 from core.vocabulary import INJECTION_ROUTES, POPULATION_LABELS_VI, ROUTE_LABELS_VI, SAME_ILLNESS
+from retrieval.section_router import route_section
 from states.added_drug import carried_note
 from states.clarify import CORRECTION_UNREAD, format_age, format_number
 from states.co_agents import class_partners, class_terms
@@ -322,6 +323,10 @@ _SEVERITY_IN = re.compile(r"\s*,?\s*\b(?:(?:mức độ|mức|thể)\s+)?(?:nh�
                           r"muc do nhe|muc do nang|nhe|vua|nang)\b", re.IGNORECASE)
 
 
+_SEVERITY_ANSWER_WORDS = 6
+"""At most this many words: a severity said as the answer ("nhiễm khuẩn nhẹ thôi ạ"), not a new question."""
+
+
 def _severity_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     """"Nếu nhiễm khuẩn nặng thì tăng lên bao nhiêu?" after "viêm tai giữa nhẹ": the same illness at the other
     severity, which the book doses apart ("Nhiễm khuẩn nhẹ, vừa" / "Nhiễm khuẩn nặng") — the carried condition
@@ -330,6 +335,11 @@ def _severity_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
         return merged
     stated = stated_severity(text)  # "giờ bé nặng 25 kg" is a weight: read as "nặng", it chose the severe band
     said = severities(stated.group(0)) if stated else frozenset()
+    if said and merged.turn_type != "dosing_calc" and prior.turn_type == "dosing_calc" and \
+            route_section(text) is None and len(fold(text).split()) <= _SEVERITY_ANSWER_WORDS:
+        # "nhiễm khuẩn nhẹ thôi ạ" right after a dose answer showing the mild and the severe lines: which of the two,
+        # not a question about the drug's indications (the "Chỉ định" section was shown instead of the dose; #17).
+        merged = merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
     if not said or said == severities(merged.condition) or merged.turn_type != "dosing_calc":
         return merged
     word = "nặng" if "severe" in said else "nhẹ"
