@@ -333,6 +333,7 @@ def _severity_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     takes the severity this turn says (else the mild line, or both, would answer the severe question)."""
     if not merged.condition or merged.condition != prior.condition or merged.drugs != prior.drugs:
         return merged
+    condition: str = merged.condition
     stated = stated_severity(text)  # "giờ bé nặng 25 kg" is a weight: read as "nặng", it chose the severe band
     said = severities(stated.group(0)) if stated else frozenset()
     if said and merged.turn_type != "dosing_calc" and prior.turn_type == "dosing_calc" and \
@@ -340,10 +341,10 @@ def _severity_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
         # "nhiễm khuẩn nhẹ thôi ạ" right after a dose answer showing the mild and the severe lines: which of the two,
         # not a question about the drug's indications (the "Chỉ định" section was shown instead of the dose; #17).
         merged = merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
-    if not said or said == severities(merged.condition) or merged.turn_type != "dosing_calc":
+    if not said or said == severities(condition) or merged.turn_type != "dosing_calc":
         return merged
     word = "nặng" if "severe" in said else "nhẹ"
-    base = _SEVERITY_IN.sub("", merged.condition).strip(" ,")
+    base = _SEVERITY_IN.sub("", condition).strip(" ,")
     return merged.model_copy(update={"condition": f"{base} {word}".strip()})
 
 
