@@ -21,6 +21,7 @@ from core.dosage.select import (
     context_sentences,
     indication_labels,
     is_renal_line,
+    names_patient_condition,
     select,
 )
 from core.numbers import Quantity, extract_quantities
@@ -94,9 +95,11 @@ def binding_problems(answer: Answer, evidence: Sequence[Chunk], patient: Patient
                     f"claim {i} «{claim.text[:60]}»: its cited line is the usual dose, which this patient's renal/"
                     "hepatic adjustment replaces (dosing binding: not bound)")
             continue
-        if any(_context_sentence_quoted(claim, line, patient) for line in lines):
+        if any(_context_sentence_quoted(claim, line, patient) or names_patient_condition(line, patient)
+               for line in lines):
             # A ceiling the book writes for the patient's stated condition inside a sibling band's line
             # (core.dosage.select.context_sentences): that sentence is this patient's, the band's dose is not quoted.
+            # So is a band line whose lead-in names their condition beside its band (names_patient_condition).
             continue
         whose = lines[0]
         problems.append(

@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from core.budget import RequestBudget
 from core.corpus import Chunk
+from core.dosage.lines import dose_quantities
 from core.dosage.model import Patient, RegimenLine
 from core.dosage.select import (
     band_words,
@@ -21,6 +22,7 @@ from core.dosage.select import (
     group_of,
     indication_key,
     is_renal_line,
+    names_patient_condition,
     purpose_text,
     routes_for,
     states_amount,
@@ -54,6 +56,10 @@ SAFETY_SECTIONS = ("chong_chi_dinh", "than_trong", "thoi_ky_mang_thai", "thoi_ky
 # patient's own values, so the safety chunks (already selected for them) are narrowed with these.
 _PATIENT_PHRASES = ("mang thai", "co thai", "thai ky", "cho con bu", "sua me", "suy than", "chuc nang than",
                     "thanh thai creatinin", "suy gan", "chuc nang gan", "benh gan")
+
+_SENTENCE_SPLIT = re.compile(r"(?<=\.)\s+(?=[A-ZĐÀ-Ỹ])")
+_USUAL_MAXIMUM_CLAUSE = re.compile(r"\s*[;,]\s*(?:liều\s+)?(?:tối đa|không quá|không vượt quá)\b[^;]*$", re.IGNORECASE)
+"""The usual maximum closing a dose line's first sentence ("…, 4 - 6 giờ một lần; tối đa là 4 g/ngày.")."""
 
 
 def quotable(evidence: Sequence[Chunk]) -> list[Chunk]:
@@ -229,7 +235,7 @@ class ExtractiveGenerator:
         for tree in trees_by_drug(evidence, request.drug_names):
             for line in select_lines(tree.tree, patient).exclusions:
                 if line.context.renal or line.context.hepatic or line.band.renal_ml_min is not None:
-                    claims.append(self._quote(tree, line))
+                    claims += self._quote(tree, line)
         return claims
 
     def repair(
@@ -288,7 +294,7 @@ class ExtractiveGenerator:
                 named = None
                 selection = select_lines(tree.tree, replace(routed, indication=None))
             if selection.exclusions:
-                claims += [self._quote(tree, line) for line in selection.exclusions]
+                claims += [c for line in selection.exclusions for c in self._quote(tree, line)]
                 notices.append(EXCLUDED_PREAMBLE)
                 continue
             lines = selection.lines
@@ -297,8 +303,12 @@ class ExtractiveGenerator:
                 # trọng"): it is quoted above and replaces the usual doses, which are another patient's.
                 notices.append(ADJUSTMENT_ELSEWHERE_NOTICE)
                 continue
-            quoted = [self._quote(tree, line, patient.indication) for line in lines]
-            quoted += self._context_ceilings(tree, lines, patient)
+            ceilings = self._context_ceilings(tree, lines, patient)
+            capped = bool(ceilings) or any(names_patient_condition(line, patient) for line in lines)
+            quoted = [claim for line in lines for claim in self._quote(
+                tree, line, patient.indication, under_ceiling=capped and not names_patient_condition(line, patient),
+                patient=patient)]
+            quoted += ceilings
             if not quoted and request.population is not None:
                 quoted = self._population_mentions(tree, request.population)
             claims += quoted
@@ -414,20 +424,33 @@ class ExtractiveGenerator:
         return claims
 
     @staticmethod
-    def _quote(tree: SectionTree, line: RegimenLine, indication: str | None = None) -> Claim:
+    def _quote(tree: SectionTree, line: RegimenLine, indication: str | None = None, *,
+               under_ceiling: bool = False, patient: Patient | None = None) -> list[Claim]:
         """The line as written, after its context path (the lead-ins it sits under), citing the blocks of both —
-        only its part for the purpose asked when it gives a dose per purpose (core.dosage.select.purpose_text)."""
+        only its part for the purpose asked when it gives a dose per purpose (core.dosage.select.purpose_text).
+
+        For a patient under a lower ceiling the book writes for their condition (`under_ceiling`: quoted beside it;
+        or the line's own later sentence naming the condition), the usual maximum clause ("; tối đa là 4 g/ngày") is
+        left out of the line, which is quoted up to it: an alcoholic asking the most they may take was shown the 4 g
+        beside the 3 g cap, a maximum that is not theirs (#17, two blind real-text sets)."""
         part = purpose_text(line, indication)
         if part != line.text:
             line = replace(line, text=part)
-        return Claim(text=clean(line.quoted()), citations=tree.citations(line))
+        own = context_sentences(line, patient) if patient is not None else []
+        if (under_ceiling or own) and line.kind == "regimen":
+            first = [p for p in _SENTENCE_SPLIT.split(line.text) if p.strip()][0]
+            trimmed = _USUAL_MAXIMUM_CLAUSE.sub("", first)
+            if trimmed != first and dose_quantities(fold(trimmed)):
+                return [Claim(text=clean(replace(line, text=trimmed).quoted()), citations=tree.citations(line)),
+                        *[Claim(text=clean(sentence), citations=tree.citations(line)) for sentence in own]]
+        return [Claim(text=clean(line.quoted()), citations=tree.citations(line))]
 
     def _population_mentions(self, tree: SectionTree, population: str) -> list[Claim]:
         """No line for this population: what the section says about it elsewhere ("không có liều … trẻ em").
 
         Only lines that name no population of their own and carry no dose, so another population's dose is never
         quoted."""
-        return [self._quote(tree, line) for line in tree.tree.lines
+        return [c for line in tree.tree.lines for c in self._quote(tree, line)
                 if line.population is None and line.kind != "regimen" and population in population_of(line.text)]
 
     def _section(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:

@@ -97,7 +97,7 @@ _CLEARANCE = rf"(?:{_CLEARANCE_TERMS})(?:{_CLEARANCE_LATER}|{_CLEARANCE_VALUE})"
 _CLEARANCE_AFTER = r"(?:[ ,;:(]+(?:[a-z]+ ){0,3}?" + _CLEARANCE_TERMS + \
                    r"\s*(?:la|=|:|<|>|<=|>=|duoi|tren|khoang)?\s*\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)?"
 _RENAL = re.compile(rf"\b(suy than( (nhe|vua|nang|man|cap|giai doan \d))?{_CLEARANCE_AFTER}|"
-                    rf"{_CLEARANCE}|chay than( nhan tao)?|loc mau|(?:tham phan|tham tach)(?: mau| phuc mac)?|"
+                    rf"{_CLEARANCE}|(?:chay than(?: nhan tao)?|loc mau|(?:tham phan|tham tach)(?: mau| phuc mac)?){_CLEARANCE_AFTER}|"
                     r"benh than|chuc nang than kem)")
 # "không suy thận", "chưa bị suy gan", "không suy gan, thận": the words are there, the impairment is not.
 _DENIED = re.compile(r"\b(?:khong|chua|chang)(?: (?:he|bi|co|mac))* (?:suy|benh|xo|viem) (?:gan|than)"
@@ -637,6 +637,7 @@ _IN_WHOM = re.compile(r"\bo(?= (?:be|tre|nguoi|benh nhan|con|chau)\b)")
 """Folded "ở" before the patient ("Kawasaki ở bé 4 tuổi"): in whom, not what for. Left on the disease ("Kawasaki ở"),
 the exception's disease was no longer named whole and the child got the exclusion instead of its regimen (#18)."""
 
+_ANAEROBIC = re.compile(r"\b(?:ky|yem) khi\b")
 _DOSE_QUESTION_WORDS = re.compile(
     # "ông nội cháu", "bà ngoại": whom — "nội" left behind matched "viêm nội tâm mạc" in the contraindications (#18).
     r"\b((?:ong|ba) (?:noi|ngoai)|"
@@ -662,7 +663,9 @@ _DOSE_QUESTION_WORDS = re.compile(
     # "không suy gan nhưng suy thận": the conjunction joins the patient's states; it is no indication.
     r"nhung|"
     # "xịt mấy nhát", "mấy giọt", "mấy thìa", "cách nhau mấy tiếng/giờ": how much and how often, not what for.
-    r"nhat|giot|thia|cach nhau|tieng|gio)\b")
+    r"nhat|giot|thia|cach nhau|tieng|gio|"
+    # "cách nhau bao lâu", "dùng bao lâu": how often or how long, not what for.
+    r"bao lau)\b")
 # "nôn nhiều không uống được, đặt trực tràng": why the route was chosen, not what the dose is for (left in, "nôn
 # nhiều" matched no lead-in of paracetamol and the machine asked which indication).
 _ROUTE_REASON = re.compile(r"\b(?:(?:non|oi)(?: nhieu| lien tuc| mua| hoai)?,? )?(?:khong|ko|k) (?:uong|nuot) (?:duoc|noi)\b")
@@ -744,6 +747,8 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     # "mày đay", "mề đay" typed without diacritics ("may day", "me day"): the book's spellings of a condition are kept
     # whole — "may" is not "mấy", "me" not "mẹ".
     kept += [m.span() for m in CONDITION_VARIANT_SPELLINGS.finditer(folded)]
+    # "nhiem khuan ky khi" typed without diacritics: "khí" of "kỵ khí" (anaerobic) is not the question word "khi".
+    kept += [m.span() for m in _ANAEROBIC.finditer(folded)]
     for m in _DOSE_QUESTION_WORDS.finditer("".join(blank)):
         if any(a <= m.start() < b for a, b in kept):
             continue

@@ -228,9 +228,16 @@ SEVERITY_STATED = re.compile(r"\b(?:nhiem khuan|nhiem trung|benh|muc do|the|truo
 ("bé nặng 25 kg", "cân nặng"), which `severities` would read as "severe" if asked of a whole turn."""
 
 
+SEVERITY_ANSWERED = re.compile(r"^\W*(?:(?:da|a|thi|chi|cung|bi)\s+)*(?:nhe|vua|nang|trung binh)"
+                               r"(?:\s+(?:thoi|lam|a|qua|roi))*\b(?!\s*[\d.,]*\s*(?:kg|ky|ki|can|lang|\d))")
+"""(Folded.) A turn that opens with a bare severity ("nhẹ thôi ạ, uống", "nặng lắm"): the answer to which severity,
+said right after a dose answer that showed more than one (states.merge reads it only then). Never "nặng 20 kg"."""
+
+
 def stated_severity(text: str) -> re.Match[str] | None:
-    """Where the turn states a severity as such (see SEVERITY_STATED), folded positions."""
-    return SEVERITY_STATED.search(fold(normalize(text)))
+    """Where the turn states a severity as such (see SEVERITY_STATED, SEVERITY_ANSWERED), folded positions."""
+    folded = fold(normalize(text))
+    return SEVERITY_STATED.search(folded) or SEVERITY_ANSWERED.search(folded)
 
 
 def is_severity_label(label: str) -> bool:

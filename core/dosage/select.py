@@ -638,6 +638,10 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         regimen = [line for line in regimen if line.context.neonate or not line.band.empty
                    or line.population != "pediatric"]
     chosen = [line for line in regimen if band_admits(line.band, patient)]
+    # A band line whose lead-in names the patient's stated condition beside its band ("Người có yếu tố nguy cơ độc tính
+    # trên gan (nghiện rượu, …) hoặc cân nặng dưới 50 kg: không quá 3 g/ngày") holds them whatever their weight: an
+    # alcoholic of 60 kg (or of no stated weight) was shown the 4 g/ngày maximum without this 3 g cap (#17).
+    chosen += [line for line in regimen if line not in chosen and names_patient_condition(line, patient)]
     # Closed fallback per group: a patient at the top edge of a group's last band ("16 - 18 tuổi" at 18).
     groups_with_open = {_group(line) for line in chosen if not line.band.empty}
     for line in regimen:
@@ -776,6 +780,15 @@ def _age_floor(banded: list[RegimenLine], patient: Patient) -> RegimenLine | Non
     assert bound is not None
     below = age < bound.low or (age == bound.low and bound.low_open)
     return lowest if below and bound.low > 0 and band_words(lowest) else None
+
+
+def names_patient_condition(line: RegimenLine, patient: Patient) -> bool:
+    """The line's lead-in (its words before the dose) names a condition the patient was stated to have."""
+    if not patient.conditions or line.kind != "regimen" or line.band.empty:
+        return False
+    words = fold(band_words(line))
+    return any(len(c) >= 4 and re.search(rf"\b{re.escape(c)}\b", words) is not None
+               for c in (fold(c) for c in patient.conditions))
 
 
 def band_words(line: RegimenLine) -> str:
