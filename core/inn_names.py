@@ -121,5 +121,7 @@ INN_NAMES: tuple[str, ...] = (
     "flumazenil", "pralidoxim", "glucagon",
     # names a formulary drug's name begins like ("digitoxin" is not digoxin): reported as not in the formulary
     "digitoxin", "clavulanat", "furazolidon", "alogliptin", "amodiaquin", "azilsartan", "asparaginase",
+    # gastrointestinal remedies parents name ("berberin với smecta cho bé đi ngoài", #18 dev set H32)
+    "berberin", "kaolin",
 )
 """Folded (lower case, no diacritics); multi-word names separated by one space."""

@@ -117,9 +117,22 @@ def _pairs(text: str, *, written: bool, keep: Callable[[str], bool] = lambda w: 
     return found
 
 
+# "uống lúc đói hay no": the book says it with the meal ("uống trước hoặc sau bữa ăn", "thức ăn"); "nhai được không":
+# with how the tablet is swallowed ("nuốt cả viên, không được bẻ, nhai"). The question's words, and the book's.
+_ASKS_FOOD = re.compile(r"\b(?:luc|khi|bung) (?:doi|no)\b|\b(?:truoc|sau) (?:hay|hoac) (?:sau|truoc) (?:khi |bua )?an\b")
+_ASKS_CHEWING = re.compile(r"\b(?:nhai|be|nghien|bo) (?:ra )?(?:duoc|dc)\b")
+
+
+def _with_book_words(question: str) -> str:
+    folded = fold_query(question)
+    extra = [*(["bữa ăn", "thức ăn"] if _ASKS_FOOD.search(folded) else []),
+             *(["nhai", "nuốt", "bẻ"] if _ASKS_CHEWING.search(folded) else [])]
+    return f"{question} {' '.join(extra)}" if extra else question
+
+
 def rank_sentences(question: str, sentences: Sequence[str], names: Iterable[str] = ()) -> list[SentenceMatch]:
     """The sentences that share content words with the question, best first (ties in book order)."""
-    words, pairs, written = question_terms(question, names)
+    words, pairs, written = question_terms(_with_book_words(question), names)
     if not words or not sentences:
         return []
     units: list[set[str]] = []
@@ -174,7 +187,11 @@ def asked_words(query: str) -> str:
 _ADMINISTRATION = re.compile(
     r"\b(?:truyen|tiem)(?: [a-z]+){0,4}? (?:trong )?(?:bao lau|may (?:gio|tieng|phut)|bao nhieu (?:gio|tieng|phut))\b|"
     r"\btoc do (?:truyen|tiem)\b|\b(?:tiem|truyen) (?:nhanh|cham) (?:duoc )?(?:khong|ko)\b|"
-    r"\bpha (?:voi|vao|trong|loang|bang)\b|\bcach pha\b")
+    r"\bpha (?:voi|vao|trong|loang|bang)\b|\bcach pha\b|"
+    # when and how it is swallowed: with food or not, what time of day, whether it may be chewed
+    r"\b(?:luc|khi|bung) (?:doi|no)\b|\b(?:truoc|sau) (?:hay|hoac) (?:sau|truoc) (?:khi |bua )?an\b|"
+    r"\b(?:uong|dung) (?:vao )?(?:luc nao|buoi nao|gio nao)\b|\bsang hay (?:toi|chieu)\b|"
+    r"\b(?:nhai|be|nghien|bo) (?:ra )?(?:duoc|dc)\b")
 # An amount asked, or a dose word: the dose path's question, which an administration sentence does not answer.
 _AMOUNT_WORDS = re.compile(r"\blieu\b|\b(?:may|bao nhieu) (?:vien|goi|ml|mg|g|mcg|ong|lo|giot|lan)\b")
 # A number that is only a time an infusion or injection lasts ("ít nhất 1 giờ", "trong 3 - 5 phút"): no amount, no

@@ -266,7 +266,7 @@ _QUESTION_SYLLABLE_WORDS = (
     "tuần ngày dạng viên siro gói ống đường đạn thôi thể con mẹ bố ba bà anh chị vợ em nhà clcr egfr sao rưỡi "
     "một hai bốn chín mười mươi mốt pound pounds lbs lb trai gái nam năm nữ liều lần lượng mấy bao nhiêu làm "
     "sau trước để đặt dẫn đang thế the ạ a hãy tới ông còn cũng này đó hơi dụng tiếp tục rồi nhưng nếu chứ "
-    "nhát giọt thìa tiếng giờ"
+    "nhát giọt thìa tiếng giờ quá lắm"
 )
 QUESTION_SYLLABLES_AS_WRITTEN = frozenset(_QUESTION_SYLLABLE_WORDS.split())
 """The one-syllable question words (slots._DOSE_QUESTION_WORDS, conditions' stop words) as they are written. Those

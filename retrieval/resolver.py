@@ -182,6 +182,11 @@ def _fuzzy_ok(token: str, name: str, score: float) -> bool:
     return OSA.distance(token, name) <= allowed
 
 
+def _respelt(folded: str) -> str:
+    """A name with "ph" written as the "f" it sounds like (the book's spelling: "ibuprofen", "cefalexin")."""
+    return folded.replace("ph", "f")
+
+
 def _condition_words(tokens: Sequence[_Token]) -> list[bool]:
     """Tokens of a condition word pair ("acid uric", "axit uric"), claimed before any name is matched: they are
     neither a drug nor an unknown drug name."""
@@ -215,6 +220,7 @@ class DrugResolver:
                     self._exact[key] = _Name(entry.drug_id, raw, key)
         self._single = [n for k, n in self._exact.items() if " " not in k and len(k) >= MIN_FUZZY_LEN]
         self._single_keys = [n.folded for n in self._single]
+        self._single_respelt = [_respelt(k) for k in self._single_keys]
         # Multi-word names by their first two letters: a fuzzy match must share them anyway.
         self._multi: dict[str, list[_Name]] = {}
         for key, name in self._exact.items():
@@ -334,6 +340,13 @@ class DrugResolver:
                                       score_cutoff=ACCEPT_SCORE, limit=8)
             accepted = [(score, self._single[idx]) for _, score, idx in matches
                         if _fuzzy_ok(token.folded, self._single[idx].folded, score)]
+            if not accepted and "ph" in token.folded:
+                # "ibuprophen", "cephalexin": "ph" typed for the book's "f" (the same sound), compared respelt.
+                respelt = _respelt(token.folded)
+                matches = process.extract(respelt, self._single_respelt, scorer=fuzz.ratio,
+                                          score_cutoff=ACCEPT_SCORE, limit=8)
+                accepted = [(score, self._single[idx]) for _, score, idx in matches
+                            if _fuzzy_ok(respelt, self._single_respelt[idx], score)]
             if accepted:
                 score, name = max(accepted, key=lambda a: a[0])
                 claimed[i] = True

@@ -80,6 +80,10 @@ _DOSE_CONTEXT = _r(r"\b(uong|lieu|cho|tiem|truyen|moi lan|mot lan|lan|ngay|dung|
 _HOW_TO_TAKE = _r(r"\b(dung|uong|xai|su dung|tiem)( (?!(?:lam|thi|roi|xong|phai|bi)\b)[a-z0-9]+){0,2}(?<! khi) "
                   r"(ra sao|sao|the nao|nhu the nao)( a| nhi| vay| ha| nhe)?\s*[?.!]*$")
 
+FOOD_TIMING = _r(r"\b(?:luc|khi|bung) (?:doi|no)\b|\b(?:truoc|sau) (?:hay|hoac) (?:sau|truoc) (?:khi |bua )?an\b|"
+                 r"\b(?:uong|dung) (?:vao )?(?:luc nao|buoi nao|gio nao)\b|\bsang hay (?:toi|chieu)\b|"
+                 r"\b(?:nhai|be|nghien|bo) (?:ra )?(?:duoc|dc)\b")
+
 _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
     # "đang uống aspirin liều thấp" describes what the patient takes; it does not ask a dose.
     ("lieu_luong_cach_dung", _r(r"\blieu\b(?! phap| thap| cao)"), 0.95),
@@ -109,6 +113,9 @@ _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
     # "uống cách nhau bao lâu" asks the dosing interval ("cách bao lâu" alone may be the gap between two drugs).
     ("lieu_luong_cach_dung", _r(r"\bcach nhau (bao lau|may (gio|tieng))\b|\b(bao lau|may (gio|tieng)) (uong |dung )?"
                                 r"(mot|1) lan\b"), 0.8),
+    # "uống lúc đói hay no", "trước hay sau ăn", "nên uống lúc nào", "nhai được không": how it is taken, which the
+    # section's "Cách dùng" states for everyone (#17/#18 dev sets: answered from "Thận trọng" or asked what to show).
+    ("lieu_luong_cach_dung", FOOD_TIMING, 0.7),
     # "uống mấy ngày?", "dùng trong bao lâu?": the length of a course is written in the dosage section.
     ("lieu_luong_cach_dung", _r(r"\b(uong|dung|tiem|truyen|dieu tri)( thuoc)? (trong )?(may ngay|bao nhieu ngay|"
                                 r"may tuan|bao lau)\b"), 0.75),
@@ -135,6 +142,9 @@ _IMPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("chong_chi_dinh", _r(r"\b(di ung|man cam|qua man)\b.*\b(dung|uong|tiem|su dung)\b.*\b(duoc|khong)\b|"
                           r"\b(dung|uong|tiem|su dung)\b.*\b(duoc|khong)\b.*\b(di ung|man cam|qua man)\b"), 0.8),
     ("than_trong", _r(r"\bluu y\b|\bchu y\b|\bcan tranh\b|\bcanh bao\b|\bcan than\b"), 0.8),
+    # "uống lâu dài có cần theo dõi gì không", "cần xét nghiệm gì": what to watch is in the cautions (the liver,
+    # kidney and blood counts to check) — no dose asked (#17, dev set H31: the dose path asked the indication).
+    ("than_trong", _r(r"\b(?:theo doi|xet nghiem|kiem tra) (?:gi|nhung gi|cai gi)\b"), 0.75),
     ("tac_dung_khong_mong_muon", _r(r"\bgay( ra)?\b"), 0.6),
 )
 

@@ -171,10 +171,16 @@ def _settled(frame: QueryFrame, *, confidence: float) -> QueryFrame:
                                     "confidence": min(frame.confidence, confidence)})
 
 
+# "thì coi như nó là em bé 10kg đi", "cứ xem nó như trẻ con": the animal dressed up as a child is still the animal.
+_PRETEND = re.compile(r"\b(?:coi|xem|cu coi|cu xem|gia su|cu cho|tinh)(?: (?:nhu|no|la|no la|no nhu))+\b")
+
+
 def _still_non_human(new: QueryFrame, prior: QueryFrame, text: str) -> bool:
+    folded = fold(text)
+    if prior.non_human and _PRETEND.search(folded):
+        return True  # a veterinary question is not turned into a child's dose by calling the animal a baby
     if not prior.non_human or new.turn_type == "smalltalk" or new.population is not None:
         return False
-    folded = fold(text)
     if _HUMAN_SUBJECT.search(folded):
         return False
     return (
@@ -604,6 +610,38 @@ def _partner_after_with(new: QueryFrame, text: str) -> bool:
         not fold(normalize(text)).strip().startswith(word)
 
 
+# "vậy para thì sao, uống", "vậy para uống được ko", "thôi cho bé uống paracetamol được không": the other drug asked
+# about in the same short breath as the dose just given.
+_ANOTHER_DRUG_ASK = re.compile(r"\b(?:thi sao|the nao|duoc (?:khong|ko|k|hong|hem|hok)|(?:uong|dung) (?:sao|bao nhieu|bn))\b")
+_ANOTHER_DRUG_WORDS = 10
+
+
+def _dose_of_another_drug(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
+    """Another drug asked right after a dose answer, in a short turn asking nothing else ("vậy para thì sao, uống",
+    "thôi cho bé uống paracetamol được không"): that drug's dose for the same patient (the gates and the route
+    question apply as to any dose question), not its overview, a question of what to show, or its contraindications
+    (#18, dev set H32). A pregnancy, breastfeeding or organ impairment in play keeps the safety reading ("… được
+    không" is then what her section says), and a section named in the turn is that section."""
+    if prior.turn_type != "dosing_calc" or not (prior.drugs or prior.unknown_drugs) or len(new.drugs) != 1 \
+            or set(new.drugs) & set(prior.drugs) \
+            or new.unknown_drugs or new.turn_type not in ("drug_attribute", "drug_overview", "dosing_calc"):
+        return None
+    if new.section_key not in (None, "chong_chi_dinh", "lieu_luong_cach_dung"):
+        return None
+    section = route_section(text)
+    if section is not None and section.key != "lieu_luong_cach_dung":
+        return None
+    folded = fold(text)
+    if not _ANOTHER_DRUG_ASK.search(folded) or len(folded.split()) > _ANOTHER_DRUG_WORDS:
+        return None
+    if any((new.pregnant, new.breastfeeding, new.renal, new.hepatic, new.comorbidities, prior.pregnant,
+            prior.breastfeeding, prior.renal, prior.hepatic, prior.comorbidities)):
+        return None
+    asked = new.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung",
+                                   "condition": None, "condition_relation": None})
+    return _settled(_carry_patient(asked, prior), confidence=0.75)
+
+
 def _substitute(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
     """"Vậy dùng paracetamol thay thế có được không?": the new drug takes the discussed one's place — in an
     interaction beside the drug the patient takes (the first named), otherwise in the same question, for the same
@@ -627,6 +665,10 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
                                         "clarify_reason": CORRECTION_UNREAD, "quick_replies": [], "notes": []})
     if new.drugs:
         if not prior.drugs:
+            # "vậy para uống được ko" after a drug the book lacks: the dose question, for the same patient.
+            instead = _dose_of_another_drug(new, prior, text)
+            if instead is not None:
+                return instead
             # The patient described themselves first ("Tôi 65 tuổi bị suy thận nhẹ"), then named the drug.
             return _carry_patient(new, prior)
         if set(new.drugs) == set(prior.drugs) and not _own_question(new):
@@ -642,6 +684,9 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             return carried
         if is_elliptical(text) and new.section_key is None and new.turn_type in ("drug_overview", "drug_attribute"):
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
+        instead = _dose_of_another_drug(new, prior, text)
+        if instead is not None:
+            return instead
         substituted = _substitute(new, prior, text)
         if substituted is None and _added_dose(new, text):
             # "cho uống thêm paracetamol được mấy viên" after the child's ibuprofen dose: paracetamol's dose for the

@@ -46,7 +46,7 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # lớn", "đứa còn lại", "đứa sinh đôi" — never the one before (a twin shares the age, not the weight).
     (r"\b(?:dua|thang|con|be|chau)(?: (?:trai|gai))? (?:nho|ut|lon|kia|thu (?:hai|ba|tu|nam|\d+)|sau|dau|con lai|"
      r"sinh doi|song sinh)\b", "sibling", None),
-    (r"\b(?:me|bo|ba|cha|ong|vo|chong|anh|chi|em|ban|co|chu|bac|di|cau|mo|thim) (?:toi|minh|tui|em|tao)\b",
+    (r"\b(?:me|bo|ba|cha|ong|vo|chong|anh|chi|em|ban|co|chu|bac|di|cau|mo|thim) (?:toi|minh|tui|em|tao|e)\b",
      "relative", None),
     # The kin of someone named before: "chồng chị ấy", "vợ anh tôi", "mẹ của cô ấy" — another adult.
     (r"\b(?:vo|chong|me|bo|cha) (?:cua )?(?:chi|anh|co|em|ba|ong) (?:ay|do|toi|minh|no)\b", "relative", None),

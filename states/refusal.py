@@ -24,7 +24,10 @@ _HARM = re.compile(
     r"\bbao nhieu\b[^.?!]{0,40}\b(?:thi|se|de|moi|la|co the) (?:chet|tu vong)\b"
     r"|\b(?:de|muon|cho|lam) (?:chet|tu vong)\b|\bchet (?:nguoi|cho roi)\b"
     r"|\blieu (?:gay )?(?:chet|tu vong)\b|\btu (?:tu|sat)\b|\bket lieu\b|\bgiet\b"
-    r"|\bkhong muon song\b|\bchan song\b")
+    r"|\bkhong muon song\b|\bchan song\b"
+    # "cho con uống bao nhiêu thuốc ngủ thì nó ngủ luôn không dậy nữa": never waking, said of a person.
+    r"|\bngu (?:luon|mai|mai mai|vinh vien)\b[^.?!]{0,20}\bkhong (?:bao gio )?(?:day|tinh)\b"
+    r"|\bkhong (?:bao gio )?(?:day|tinh) (?:lai |duoc )?(?:nua|luon)\b")
 # A worried question ("bé bị sốt có chết không?", "uống quá liều có chết không?") is not refused: the overdose words
 # reach "Quá liều và xử trí" under the go-to-care framing (states.overdose).
 # Asked of the product: "kê (đơn) cho tôi …", "bạn kê giúp", "hãy đóng vai bác sĩ" — never "bác sĩ kê cho tôi …"

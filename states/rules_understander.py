@@ -26,6 +26,7 @@ from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, can
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from retrieval.section_router import (
+    FOOD_TIMING,
     SectionRoute,
     asks_every_indication,
     high_inr,
@@ -518,6 +519,11 @@ class RulesUnderstander:
             # for everyone ("Thời gian tiêm truyền: … ít nhất 1 giờ") — the sentence saying it answers, with no
             # "người lớn hay trẻ em?" first. Nothing matching strongly: the dose path, as before.
             given = self._free_form_section(text, drugs, durations=asks_duration(text))
+            if given is not None and route is not None and route.key == "lieu_luong_cach_dung" and route.phrase and \
+                    FOOD_TIMING.search(route.phrase):
+                # "uống lúc đói hay no", "nên uống lúc nào": the dosage section's "Cách dùng" states it; a sentence
+                # about food in the pharmacology ("thức ăn làm chậm hấp thu") is not the instruction asked.
+                given = SectionRoute("lieu_luong_cach_dung", given.confidence, given.phrase)
             if given is not None:
                 return _frame(turn_type="drug_attribute", section_key=given.key,
                               confidence=round(given.confidence * name_confidence, 3), **common)

@@ -558,12 +558,17 @@ def extract_slots(text: str) -> Slots:
     return replace(slots, comorbidities=list(slots.comorbidities), rejected=list(slots.rejected))
 
 
+_GLUED_VALUES = re.compile(r"(?:(?<=\dkg)|(?<=\dky)|(?<=\dki)|(?<=\dt))(?=\d+(?:[.,]\d+)?\s*(?:t|tuoi|thang|kg|ky|ki|can)\b)")
+"""Between an age and a weight typed glued ("18kg3t", "3t14kg"): a space, so each is read. "3kg5" (3,5 kg, a newborn's
+weight) has no unit after its last digits and stays one weight."""
+
+
 @lru_cache(maxsize=1024)
 def _extract_slots(text: str) -> Slots:
     text = normalize(text)
     folded = fold(text)
     # Number words become digits for the quantities only: the other slots quote the turn by position.
-    spelt = without_denied_values(spell_out(folded, text))
+    spelt = _GLUED_VALUES.sub(" ", without_denied_values(spell_out(folded, text)))
     age = read_age(spelt)
     age_months, age_text = age.months, age.text
     weight = read_weight(spelt)
@@ -665,7 +670,9 @@ _DOSE_QUESTION_WORDS = re.compile(
     # "xịt mấy nhát", "mấy giọt", "mấy thìa", "cách nhau mấy tiếng/giờ": how much and how often, not what for.
     r"nhat|giot|thia|cach nhau|tieng|gio|"
     # "cách nhau bao lâu", "dùng bao lâu": how often or how long, not what for.
-    r"bao lau)\b")
+    r"bao lau|luc nao|buoi nao|gio nao|"
+    # "đau răng quá", "sốt cao lắm": how much it hurts, not what for (checked as written: "qua" of "qua đường" stays).
+    r"qua|lam)\b")
 # "nôn nhiều không uống được, đặt trực tràng": why the route was chosen, not what the dose is for (left in, "nôn
 # nhiều" matched no lead-in of paracetamol and the machine asked which indication).
 _ROUTE_REASON = re.compile(r"\b(?:(?:non|oi)(?: nhieu| lien tuc| mua| hoai)?,? )?(?:khong|ko|k) (?:uong|nuot) (?:duoc|noi)\b")
