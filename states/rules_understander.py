@@ -333,7 +333,9 @@ class RulesUnderstander:
         if route is not None:
             # A question about a section with no drug named: a follow-up ("thế còn chống chỉ định?"), merged
             # with the conversation; standing alone it asks which drug.
-            turn = "dosing_calc" if route.key == "lieu_luong_cach_dung" else "drug_attribute"
+            # "uống trước hay sau ăn", "nên uống lúc nào" after a dose: the "Cách dùng" sentence, for everyone.
+            how_taken = route.key == "lieu_luong_cach_dung" and bool(FOOD_TIMING.search(route.phrase or ""))
+            turn = "dosing_calc" if route.key == "lieu_luong_cach_dung" and not how_taken else "drug_attribute"
             indication = self._next_indication(text, prior) if turn == "dosing_calc" else None
             if indication:
                 # "dự phòng viêm nội tâm mạc thì liều bao nhiêu" after another indication's dose: this one's.
@@ -341,6 +343,10 @@ class RulesUnderstander:
             return _frame(turn_type=turn, section_key=route.key, confidence=min(route.confidence, 0.7),
                               **base)
 
+        if follows and not awaiting_answer and asks_missed_dose(text):
+            # "quên uống 1 liều thì sao" after a question about a drug: that drug's missed-dose sentence (merged) —
+            # before the ellipsis below: "… thì làm sao" ends like one, and "quên" is no indication.
+            return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION, confidence=0.6, **base)
         corrected = corrected_indication_text(text) if asks_again_for_indication(prior) else None
         indication = self._next_indication(corrected, prior) if corrected else None
         if indication and prior is not None and prior.turn_type == "dosing_calc":
@@ -374,9 +380,6 @@ class RulesUnderstander:
         # that route's dose.
         other_route = slots.route_family is not None or slots.route not in (None, "oral")
         asked_again = is_elliptical(text) or _states_patient(slots) or bool(slots.renal or slots.hepatic) or other_route
-        if follows and not awaiting_answer and asks_missed_dose(text):
-            # "quên uống 1 liều thì sao" after a question about a drug: that drug's missed-dose sentence (merged).
-            return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION, confidence=0.6, **base)
         carried = self._carried_question(text, prior) if (
             follows and not awaiting_answer and route is None and not asked_again) else None
         if carried == _SAME_DOSE_QUESTION:
