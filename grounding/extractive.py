@@ -233,8 +233,17 @@ class ExtractiveGenerator:
             return []
         claims: list[Claim] = []
         for tree in trees_by_drug(evidence, request.drug_names):
-            for line in select_lines(tree.tree, patient).exclusions:
+            selection = select_lines(tree.tree, patient)
+            for line in selection.exclusions:
                 if line.context.renal or line.context.hepatic or line.band.renal_ml_min is not None:
+                    claims += self._quote(tree, line)
+            # What the dosage section says for this patient's context without excluding them ("Trong trường hợp suy
+            # thận nặng, tránh dùng, nếu dùng, liều đầu tiên phải cho thấp hơn …"): "may a patient with severe renal
+            # failure take warfarin" was answered with the contraindication list alone, which does not name the
+            # kidney — a safety statement left out (#17, dev set H31).
+            for line in selection.lines:
+                if line.kind == "note" and ((patient.renal and line.context.renal) or (
+                        patient.hepatic is not None and line.context.hepatic)):
                     claims += self._quote(tree, line)
         return claims
 

@@ -73,8 +73,11 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
 
 def may_take_question(frame: QueryFrame) -> bool:
     """"May this patient take it": the contraindications asked about a patient's stated condition."""
+    # A renal or hepatic patient too: "ClCr 15 dùng warfarin được không" — the book says "suy thận nặng, tránh dùng"
+    # in "Thận trọng", not among the contraindications (#17, dev set H31: the list alone was the answer).
     return frame.turn_type == "drug_attribute" and frame.section_key == "chong_chi_dinh" and (
-        frame.condition_relation == "contraindication" or bool(frame.comorbidities))
+        frame.condition_relation == "contraindication" or bool(frame.comorbidities) or bool(frame.renal)
+        or bool(frame.hepatic))
 
 
 def indication_of_drug(retrieval: RetrievalService, frame: QueryFrame) -> bool:
