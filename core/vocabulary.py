@@ -145,7 +145,10 @@ PATIENT_TERMS: dict[str, tuple[str, ...]] = {
 terms)."""
 
 CHAT_PREGNANT = _alternation(("mang thai", "co thai", "ba bau", "mang bau", "co bau", "dang bau", "thai phu",
-                              "thai ky", "thai ki", "phu nu co thai"))
+                              "thai ky", "thai ki", "phu nu co thai",
+                              # "sản phụ 28 tuần", "sp 32w": a woman so many weeks along (sản phụ alone may be after
+                              # the birth; with the weeks she is pregnant — #17 dev set H31 got the non-pregnant line)
+                              r"san phu \d+ (?:tuan|w)", r"sp \d+ (?:tuan|w)"))
 CHAT_BREASTFEEDING = _alternation(("cho con bu", "cho be bu", "cho chau bu", "cho bu", "dang bu", "sua me",
                                    "nuoi con bang sua"))
 
