@@ -122,7 +122,7 @@ def _outside(matches: list[re.Match[str]], spans: list[tuple[int, int]]) -> list
     return [m for m in matches if not any(a <= m.start() < b for a, b in spans)]
 _HEPATIC = re.compile(r"\b(suy gan( (?:muc do |o muc )?(nhe|vua|nang))?|xo gan|benh gan|viem gan( [a-z])?|men gan cao|"
                       r"chuc nang gan kem)\b")
-_COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|mac benh|mac|kem theo|bi ca)\b")
+_COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|dang|mac benh|mac|kem theo|bi ca)\b")
 COMORBIDITIES: tuple[str, ...] = (
     "tang huyet ap", "huyet ap cao", "dai thao duong", "tieu duong", "hen phe quan", "hen", "suy tim", "benh tim",
     "loet da day", "viem loet da day", "dong kinh", "gut", "roi loan dong mau", "benh mach vanh", "copd",

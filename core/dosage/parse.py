@@ -630,6 +630,14 @@ class _Parser:
                              and (r != "inhaled" or re.search(r"khí dung|hít|phun mù", text, re.I)))
             if len(anywhere) == 1:
                 context = replace(context, routes=anywhere)
+        if kind == "regimen":
+            dosed = _dosed_routes(text)
+            if len(dosed) > 1 and not set(dosed) <= set(context.routes):
+                # "Độ thanh thải creatinin 5–29 ml/phút: uống 250–500 mg/lần, mỗi 18 giờ, hoặc truyền tĩnh mạch
+                # 200–400 mg/lần, mỗi 18–24 giờ": a dose for each route it names — the line is each route's. Read as
+                # the oral line only, a renal patient's infusion question got the usual 400 mg every 8–12 hours
+                # (#18, dev set H34).
+                context = replace(context, routes=tuple(dict.fromkeys((*context.routes, *dosed))))
         previous = self.tree.lines[-1] if self.tree.lines else None
         if previous is not None and self.leadin_line:
             context = _subcase_of(previous, text, context)
@@ -767,6 +775,21 @@ def _opening(body: str) -> str:
 
 _ADJUSTMENT = re.compile(r"\b(cach nhau \d|moi \d+ gio|giam liều|giam lieu|gian (rong )?khoang cach|"
                          r"khong can (phai )?dieu chinh)")
+
+
+def _dosed_routes(text: str) -> tuple[str, ...]:
+    """The routes a line names each followed closely by a dose of its own ("uống 250–500 mg/lần … hoặc truyền tĩnh
+    mạch 200–400 mg/lần")."""
+    folded = fold(text)
+    found: list[str] = []
+    for route, pattern in _ROUTES:
+        if route == "inhaled":
+            continue
+        for m in pattern.finditer(folded):
+            if dose_quantities(folded[m.end():m.end() + 25]):
+                found.append(route)
+                break
+    return tuple(found)
 
 
 def injection_routes(section_text: str) -> tuple[str, ...]:
