@@ -13,7 +13,9 @@ import re
 from core.text import fold_query
 
 # ("lỡ" alone is not: "lỡ uống 2 liều" took too much; "sót" alone folds like "sốt".)
-MISSED_DOSE = re.compile(r"\b(quen|bo lo|bo sot|uong sot|bo quen)(?: [a-z0-9]+){0,3}? lieu\b|\blieu (bi |da )?quen\b")
+MISSED_DOSE = re.compile(r"\b(quen|bo lo|bo sot|uong sot|bo quen)(?: [a-z0-9]+){0,3}? lieu\b|\blieu (bi |da )?quen\b|"
+                         # "quên uống warfarin hôm qua, hôm nay uống gấp đôi được ko": forgot to take it, then what
+                         r"\bquen (?:uong|dung|tiem|xit)\b(?=.*\b(?:gap doi|uong bu|bu lai|uong lai|lam sao|the nao|sao)\b)")
 _STATES_MISSED = re.compile(r"\b(quen|bo lo|bo sot|uong sot)\b")
 
 

@@ -150,7 +150,9 @@ CHAT_PREGNANT = _alternation(("mang thai", "co thai", "ba bau", "mang bau", "co 
                               # the birth; with the weeks she is pregnant — #17 dev set H31 got the non-pregnant line)
                               r"san phu \d+ (?:tuan|w)", r"sp \d+ (?:tuan|w)"))
 CHAT_BREASTFEEDING = _alternation(("cho con bu", "cho be bu", "cho chau bu", "cho bu", "dang bu", "sua me",
-                                   "nuoi con bang sua"))
+                                   "nuoi con bang sua",
+                                   # "mẹ bé đang cho em bé 3 tháng bú nữa": the nursed baby named between
+                                   r"cho (?:em be|be|con|chau)(?: [a-z0-9]+){1,3} bu"))
 
 
 # --- words that look like drug names and are not -----------------------------------------------------------

@@ -55,9 +55,11 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("thong_tin_quy_che", _r(r"\bquy che\b|\bqui che\b|\bke don\b|\bcan don\b|\bdon (cua )?bac si\b|\bdon thuoc\b|"
                              r"\bthuoc doc\b|\bgay nghien\b|\bhuong than\b|\bdanh muc\b|\bban tu do\b"), 0.9),
     ("duoc_ly_co_che", _r(r"\bco che\b|\bduoc ly\b|\bduoc dong hoc\b|\bduoc luc hoc\b|\bhap thu\b|\bthai tru\b|"
-                          r"\bnua doi\b|\bchuyen hoa\b|\bsinh kha dung\b"), 0.9),
+                          r"\bnua doi\b|(?<!loan )(?<!roi loan )\bchuyen hoa\b(?! porphyrin)|\bsinh kha dung\b"), 0.9),
     ("tuong_tac_thuoc", _r(r"\btuong tac\b|\b(dung|uong|phoi hop|ket hop|tiem) (chung|cung)\b|\bcung nhau\b|"
-                           r"\bphoi hop\b|\bket hop\b|\b(giam|tang) tac dung cua\b"), 0.9),
+                           # "viên phối hợp 3 thuốc", "dạng kết hợp": a combined tablet is a dosage form, not a pair
+                           r"(?<!vien )(?<!dang )\bphoi hop\b|(?<!vien )(?<!dang )\bket hop\b|"
+                           r"\b(giam|tang) tac dung cua\b"), 0.9),
     ("tac_dung_khong_mong_muon", _r(r"\btac dung phu\b|\btac dung khong mong muon\b|\badr\b|\bphan ung phu\b|"
                                     r"\bphan ung co hai\b|\btac hai\b"), 0.95),
     ("chong_chi_dinh", _r(r"\bchong chi dinh\b"), 0.97),

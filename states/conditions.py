@@ -63,7 +63,8 @@ _SUBJECT = re.compile(r"^(?:(?:the con|the|vay con|vay|con neu|nhung ma|nhung)\s
                       r"(?:\s+ruoi\b)?|,)\s*)*"
                       # "nổi mề đay": the verb a rash is said with ("nổi mẩn" is itself the symptom's name)
                       r"(?:dang\s+|hay\s+|thuong\s+|bi\s+)*(?:bi|mac|benh|nhiem benh|noi(?= (?:me day|may day)\b))?\s*")
-_TRAILING = re.compile(r"(?:\s+(?:qua|lam|nhieu|thi|roi|ha|a|nhe|vay|do|the))+$|\s+(?:type|typ|tuyp|loai)\s*\d*$|"
+_TRAILING = re.compile(r"[\s,]+(?:dung roi|dung vay|phai roi|vang|u|da vang)\s*[.!]*$|"
+                       r"(?:\s+(?:qua|lam|nhieu|thi|roi|ha|a|nhe|vay|do|the))+$|\s+(?:type|typ|tuyp|loai)\s*\d*$|"
                        # a reading: "39", "38,5 độ", "38 độ 5", "38 độ rưỡi"
                        r"\s+\d+(?:[.,]\d+)?\s*(?:(?:do c|do|oc)(?:\s+(?:\d+|ruoi))?)?$|"
                        # where, how long, how often: "khắp người", "tái phát", "mấy ngày nay" — about the patient's

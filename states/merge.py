@@ -458,6 +458,10 @@ def _with_question(prior: QueryFrame, new: QueryFrame, update: dict[str, object]
 
 
 # Replies that answer nothing: the pending question stands and is asked again (the clarify streak bounds it).
+# "thế losartan?", "vậy para?": the same question about the drug named, said with nothing but an opener (#18 dev set
+# H34: the drug's overview was shown to a pregnant woman asking, one by one, which drugs she may take).
+_BARE_NAME_AFTER = re.compile(r"^(?:the|vay|con|the con|vay con|the con thuoc|vay thuoc)\s+[a-z0-9-]+(?:\s+[a-z0-9-]+)?$")
+_CONFIRMATION_AFTER = re.compile(r"[\s,]+(?:dung roi|dung vay|phai roi|vang|u|da vang|da dung roi)\s*[.!]*$")
 _NON_ANSWERS = re.compile(r"^(khong biet|khong ro|ko biet|k biet|chiu|khong|khong co|chua biet|hong biet|\?+)$")
 
 
@@ -471,6 +475,10 @@ def _condition_reply(new: QueryFrame, prior: QueryFrame, pending: Pending, text:
         # indication's name (the whole turn was stored as the indication).
         return None
     phrase = normalize(text).strip(" ,.;:?!")
+    # "sỏi thận acid uric, đúng rồi": the confirmation around the answer is not part of the condition's name.
+    confirmed = _CONFIRMATION_AFTER.search(fold(phrase))
+    if confirmed and confirmed.start() > 0 and len(fold(phrase)) == len(phrase):
+        phrase = phrase[:confirmed.start()].strip(" ,.;:?!")
     folded = fold(phrase)
     if not folded or _NON_ANSWERS.match(folded) or not re.search(r"[a-z]{2,}", folded):
         return None
@@ -682,7 +690,12 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
                 # The same drug for the same patient: the route said before ("uống … được không") stays.
                 carried = carried.model_copy(update={"route": prior.route})
             return carried
-        if is_elliptical(text) and new.section_key is None and new.turn_type in ("drug_overview", "drug_attribute"):
+        if (is_elliptical(text) or _BARE_NAME_AFTER.match(fold(text).strip(" ?!."))) \
+                and (new.section_key is None or route_section(text) is None) \
+                and new.turn_type in ("drug_overview", "drug_attribute"):
+            # (A section guessed from the turn's other words — "vậy ibuprofen để giảm đau đầu thì sao" matched the
+            # indication sentence — is not a section asked: a pregnant woman asking drug after drug keeps her
+            # question and her pregnancy; #18 dev set H34 got the indication list.)
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
         instead = _dose_of_another_drug(new, prior, text)
         if instead is not None:

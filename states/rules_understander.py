@@ -504,7 +504,8 @@ class RulesUnderstander:
                    else "chong_chi_dinh")
             return _frame(turn_type="drug_attribute", section_key=key, confidence=round(0.8 * name_confidence, 3),
                           **common)
-        if named == 1 and drugs and (route is None or route.key in _CAN_I_SECTIONS) and _MAY_TAKE.search(fold(text)):
+        if named == 1 and drugs and (route is None or route.key in _CAN_I_SECTIONS) and _MAY_TAKE.search(fold(text)) \
+                and not asks_missed_dose(text):  # "quên hôm qua, hôm nay uống gấp đôi được ko": the missed dose
             # (The one name may be a drug the formulary lacks: "pha với lidocain … được không" has no monograph
             # to read the patient's state against; it once raised here.)
             state = self._patient_state(text, slots, drugs[0])

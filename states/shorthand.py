@@ -18,8 +18,11 @@ _SIMPLE: dict[str, str] = {
     "ng": "người", "vs": "với", "j": "gì", "sd": "sử dụng", "ntn": "như thế nào", "bth": "bình thường",
     # "ck e bị đau răng", "vk mình bầu": husband and wife (an adult), as people text them.
     "ck": "chồng", "vk": "vợ",
+    # clinical abbreviations nurses type: "dự phòng VNTM", "nk nhẹ", "NKTN"
+    "vntm": "viêm nội tâm mạc", "nk": "nhiễm khuẩn", "nktn": "nhiễm khuẩn tiết niệu", "đtđ": "đái tháo đường",
+    "dtd": "đái tháo đường",
 }
-_TOKEN = re.compile(r"(?<![\w/])(ko|k|hok|hông|khg|dc|đc|dk|đk|ng|vs|j|sd|ntn|bth|bn|ck|vk)(?![\w/])", re.IGNORECASE)
+_TOKEN = re.compile(r"(?<![\w/])(ko|k|hok|hông|khg|dc|đc|dk|đk|ng|vs|j|sd|ntn|bth|bn|ck|vk|vntm|nk|nktn|đtđ|dtd)(?![\w/])", re.IGNORECASE)
 # "bn" is the patient when a number, a state or a description follows, or a preposition comes before.
 _PATIENT_AFTER = re.compile(r"\s*(\d|bị|bi\b|suy|có\b|co\b|nam\b|nữ\b|nu\b|đang|dang\b|mắc|mac\b|là\b|la\b|"
                             r"tiểu đường|tăng|cao tuổi|lớn tuổi|nhi\b|già|mang thai|cho con bú)", re.IGNORECASE)

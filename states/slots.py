@@ -670,7 +670,7 @@ _DOSE_QUESTION_WORDS = re.compile(
     # "xịt mấy nhát", "mấy giọt", "mấy thìa", "cách nhau mấy tiếng/giờ": how much and how often, not what for.
     r"nhat|giot|thia|cach nhau|tieng|gio|"
     # "cách nhau bao lâu", "dùng bao lâu": how often or how long, not what for.
-    r"bao lau|luc nao|buoi nao|gio nao|"
+    r"bao lau|luc nao|buoi nao|gio nao|trong ngay|"
     # "đau răng quá", "sốt cao lắm": how much it hurts, not what for (checked as written: "qua" of "qua đường" stays).
     r"qua|lam)\b")
 # "nôn nhiều không uống được, đặt trực tràng": why the route was chosen, not what the dose is for (left in, "nôn
