@@ -841,9 +841,27 @@ def _exclusion_for(line: RegimenLine, patient: Patient, lines: list[RegimenLine]
                                  for other in lines))
 
 
+_ROUTES: dict[tuple[int, Patient, str | None], tuple[DosageTree, tuple[str, ...]]] = {}
+
+
 def routes_for(tree: DosageTree, patient: Patient, asked_route: str | None = None) -> list[str]:
     """Routes that have a regimen line for a patient like this one (route not yet chosen). `asked_route`: the route
-    the user named, whose skin application lines count as its regimen (`local_regimen`)."""
+    the user named, whose skin application lines count as its regimen (`local_regimen`).
+
+    Remembered per (tree, patient, asked route) as `select` is, for the same reasons (a read-only tree shared across
+    turns, a frozen patient): about half the calls of the bench's turn mix are for a drug and patient asked before,
+    and one call reads every line of the section (≈ 0.3 ms). Each caller gets its own list."""
+    key = (id(tree), patient, asked_route)
+    hit = _ROUTES.get(key)
+    if hit is None or hit[0] is not tree:
+        if len(_ROUTES) >= _SELECTIONS_MAX:
+            _ROUTES.clear()
+        hit = (tree, tuple(_routes_for(tree, patient, asked_route)))
+        _ROUTES[key] = hit
+    return list(hit[1])
+
+
+def _routes_for(tree: DosageTree, patient: Patient, asked_route: str | None) -> list[str]:
     unrouted = Patient(**{**patient.__dict__, "route": None})
     known = patient.age_months is not None or patient.weight_kg is not None
     exclusions = select(tree, unrouted).exclusions
