@@ -53,6 +53,8 @@ flu", "all kids")."""
 _NAME_CUES = frozenset({"lieu", "thuoc", "uong", "dung", "voi", "cho", "chich", "tiem"})
 """Words before a drug name: "lieu met", "uong cef" — then a syllable-shaped token typed without diacritics in a
 turn without them may be the shorthand ("met"), not the word ("mệt")."""
+RESOLVED_MAX = 4096
+"""Texts whose resolution `DrugResolver.resolve` remembers (cleared when full)."""
 PREFIX_SCORE = 80.0
 """Score of a shorthand (prefix) match: below any exact or fuzzy match, so a full name in the turn wins."""
 
@@ -254,6 +256,7 @@ class DrugResolver:
                     self._generic.append((key, _Name(entry.drug_id, raw, key)))
         # The same names by their first three letters (a shorthand has at least three, and a name it begins shares
         # them), in the order above: a token is compared with a few names instead of all of them.
+        self._resolved: dict[str, ResolverResult] = {}
         self._generic_by_start: dict[str, list[tuple[str, _Name]]] = {}
         for key, name in self._generic:
             self._generic_by_start.setdefault(key[:MIN_AMBIGUOUS_LEN], []).append((key, name))
@@ -261,6 +264,18 @@ class DrugResolver:
     # -------------------------------------------------------------------------------------------- public
 
     def resolve(self, text: str) -> ResolverResult:
+        """The drug names of one turn. Remembered per text (the name book is fixed for the resolver's life): quick-reply
+        answers ("Người lớn", "Trẻ em") and common follow-ups ("còn trẻ em thì sao?") are sent word for word by many
+        conversations. Each caller gets its own lists (the candidates themselves are never changed)."""
+        found = self._resolved.get(text)
+        if found is None:
+            if len(self._resolved) >= RESOLVED_MAX:
+                self._resolved.clear()
+            found = self._resolved[text] = self._resolve(text)
+        return ResolverResult.model_construct(candidates=list(found.candidates), unknown=list(found.unknown),
+                                              ambiguous=list(found.ambiguous))
+
+    def _resolve(self, text: str) -> ResolverResult:
         tokens = tokenize(text)
         text = unicodedata.normalize("NFC", text)  # the tokens' offsets are in this form (`_span` cuts it)
         claimed = _condition_words(tokens)
