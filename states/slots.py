@@ -464,8 +464,9 @@ def owned_values(spelt: str) -> tuple[float | None, float | None]:
     return (weight.kg if weight is not None else None), None
 
 
+@lru_cache(maxsize=1024)
 def disowned(text: str) -> tuple[float | None, float | None]:
-    """`owned_values` of a turn as typed."""
+    """`owned_values` of a turn as typed. Remembered per text, as `_extract_slots` (the merge asks it every turn)."""
     text = normalize(text)
     folded = fold(text)
     return owned_values(spell_out(folded, text))
