@@ -726,6 +726,9 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     whole = [m.span() for m in DISEASE_NAMES_WITH_PATIENT_WORDS.finditer(folded)]
 
     def wipe(start: int, end: int) -> None:
+        if not whole:  # (most turns: no such disease name) the span at once, not letter by letter
+            blank[start:end] = " " * (end - start)
+            return
         for i in range(start, end):
             if not any(a <= i < b for a, b in whole):
                 blank[i] = " "
