@@ -621,14 +621,15 @@ def _extract_slots(text: str) -> Slots:
         # "em đang cho con bú, bé được 5 tháng, em … uống amox được ko": the months are the nursing baby's; the
         # patient asking is the mother (a breastfeeding question is about her), never a 5-month-old.
         age_months = age_text = None
+    route = extract_route(folded, text)
     return Slots(
         population=extract_population(folded, age_months, mother=(pregnant or breastfeeding)
                                       and not re.search(r"\b(tre em|so sinh)\b", folded), text=text),
         age_text=age_text,
         age_months=age_months,
         weight_kg=weight.kg if weight else None,
-        route_family=injection_named(folded, text) if extract_route(folded, text) is None else None,
-        route=extract_route(folded, text),
+        route_family=injection_named(folded, text) if route is None else None,
+        route=route,
         pregnant=pregnant,
         breastfeeding=breastfeeding,
         renal=_span_as_written(text, folded, renal_m) if renal_m else None,
