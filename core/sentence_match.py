@@ -18,6 +18,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from core.text import fold, fold_query
 from core.vocabulary import QUESTION_WORDS, TERMS_FOLDING_TO_CHILD
@@ -130,14 +131,19 @@ def _with_book_words(question: str) -> str:
     return f"{question} {' '.join(extra)}" if extra else question
 
 
+@lru_cache(maxsize=16_384)
+def _unit(sentence: str, written: bool) -> frozenset[str]:
+    """A sentence's words and adjacent pairs. Remembered: a monograph's sentences are ranked again for every free-form
+    question about its drug (a few hundred sentences, about 1 ms a turn that reads them)."""
+    return frozenset(_tokens(sentence, written=written)) | _pairs(sentence, written=written)
+
+
 def rank_sentences(question: str, sentences: Sequence[str], names: Iterable[str] = ()) -> list[SentenceMatch]:
     """The sentences that share content words with the question, best first (ties in book order)."""
     words, pairs, written = question_terms(_with_book_words(question), names)
     if not words or not sentences:
         return []
-    units: list[set[str]] = []
-    for s in sentences:
-        units.append(set(_tokens(s, written=written)) | _pairs(s, written=written))
+    units = [_unit(s, written) for s in sentences]
     n = len(units)
     terms = set(words) | pairs
     df = {t: sum(1 for u in units if t in u) for t in terms}

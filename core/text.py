@@ -35,8 +35,12 @@ _ABBREVIATIONS = {"ko": "khong", "k": "khong", "hok": "khong", "hong": "khong", 
 _WORD = re.compile(r"[a-z0-9]+")
 
 
+@lru_cache(maxsize=4096)
 def fold_query(text: str) -> str:
-    """`fold`, then common chat abbreviations expanded: for matching the phrasing of a question."""
+    """`fold`, then common chat abbreviations expanded: for matching the phrasing of a question.
+
+    Cached as `fold` is: the section router, the slots and the follow-up readers ask it of the same turn about
+    three times per turn."""
     return _WORD.sub(lambda m: _ABBREVIATIONS.get(m.group(0), m.group(0)), fold(text))
 
 

@@ -192,10 +192,20 @@ def immune_status(text: str) -> bool | None:
 
 def patient_of_request(request: GenerationRequest) -> Patient:
     """The patient of a generation request (its slots and patient-context fields, filled from the frame)."""
-    patient = patient_in_context(request.population, request.age_months, request.weight_kg, request.route,
-                                 request.condition, request.renal, request.hepatic, request.query)
-    return replace(patient, conditions=stated_conditions(request.condition, request.comorbidities,
-                                                         request.taking), pregnant=bool(request.pregnant))
+    return _patient_of_request(request.population, request.age_months, request.weight_kg, request.route,
+                               request.condition, request.renal, request.hepatic, request.query,
+                               tuple(request.comorbidities), tuple(request.taking), bool(request.pregnant))
+
+
+@lru_cache(maxsize=4096)
+def _patient_of_request(population: str | None, age_months: float | None, weight_kg: float | None,
+                        route: str | None, condition: str | None, renal: str | None, hepatic: str | None,
+                        query: str, comorbidities: tuple[str, ...], taking: tuple[str, ...],
+                        pregnant: bool) -> Patient:
+    # Cached as `patient_in_context` (the answer, the calculator, the binding and omission checks each ask it of
+    # one turn's request): a pure function of these fields, and the Patient is frozen.
+    patient = patient_in_context(population, age_months, weight_kg, route, condition, renal, hepatic, query)
+    return replace(patient, conditions=stated_conditions(condition, comorbidities, taking), pregnant=pregnant)
 
 
 def stated_conditions(condition: str | None, comorbidities: Sequence[str] = (),

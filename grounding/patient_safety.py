@@ -341,8 +341,40 @@ def line_contraindicates(sentence: str, patient: Patient, active: Sequence[str],
     return False, conditional
 
 
+_SAFETY: dict[tuple[tuple[Chunk, ...], Patient, bool, bool], PatientSafety] = {}
+_SAFETY_MAX = 1024
+
+
 def patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bool = False,
                    breastfeeding: bool = False) -> PatientSafety:
+    """What the safety sections of `evidence` say of this patient (`_patient_safety`), remembered per (evidence,
+    patient, pregnant, breastfeeding): a dosing turn asks it 2-3 times (the indication and route questions, the
+    answer, the calculator's guard), and about 70% of the calls of the bench's turn mix repeat one (the same drug's
+    blocks for the same patient). It depends only on those (chunks and patient are frozen); each caller gets its own
+    result, with its own claims (`_own_copy`), since answers built from them may be changed later in the turn."""
+    key = (tuple(evidence), patient, pregnant, breastfeeding)
+    found = _SAFETY.get(key)
+    if found is None:
+        if len(_SAFETY) >= _SAFETY_MAX:
+            _SAFETY.clear()
+        found = _SAFETY[key] = _patient_safety(evidence, patient, pregnant=pregnant, breastfeeding=breastfeeding)
+    return _own_copy(found)
+
+
+def _own_copy(safety: PatientSafety) -> PatientSafety:
+    # The claims made again as `_patient_safety` makes them (text and one citation list); `adjustments` and
+    # `exclusions` hold the same claim objects as `claims`, as there.
+    claims = [Claim(text=c.text, citations=list(c.citations)) for c in safety.claims]
+    at = {id(c): i for i, c in enumerate(safety.claims)}
+    return PatientSafety(
+        claims=claims, contraindicated=safety.contraindicated,
+        adjustments=[claims[at[id(c)]] for c in safety.adjustments], adjusts=set(safety.adjusts),
+        exclusions=[claims[at[id(c)]] for c in safety.exclusions], excluded_by_age=safety.excluded_by_age,
+        named_conditions=set(safety.named_conditions), conditional=safety.conditional)
+
+
+def _patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bool = False,
+                    breastfeeding: bool = False) -> PatientSafety:
     active = contexts(patient, pregnant=pregnant, breastfeeding=breastfeeding)
     child = is_child(patient)
     result = PatientSafety()

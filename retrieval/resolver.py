@@ -27,6 +27,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pydantic import BaseModel, Field
 from rapidfuzz import fuzz, process
@@ -52,6 +53,8 @@ flu", "all kids")."""
 _NAME_CUES = frozenset({"lieu", "thuoc", "uong", "dung", "voi", "cho", "chich", "tiem"})
 """Words before a drug name: "lieu met", "uong cef" — then a syllable-shaped token typed without diacritics in a
 turn without them may be the shorthand ("met"), not the word ("mệt")."""
+RESOLVED_MAX = 4096
+"""Texts whose resolution `DrugResolver.resolve` remembers (cleared when full)."""
 PREFIX_SCORE = 80.0
 """Score of a shorthand (prefix) match: below any exact or fuzzy match, so a full name in the turn wins."""
 
@@ -118,16 +121,14 @@ class ResolverResult(BaseModel):
         return [c.drug_id for c in self.candidates]
 
 
-@dataclass(frozen=True)
-class _Token:
+class _Token(NamedTuple):
+    # A tuple, not a frozen dataclass: some 15 tokens are made per turn and each is read about 30 times.
     raw: str
     folded: str
     start: int
+    """Offsets in the NFC form of the text (`tokenize`)."""
     end: int
-
-    @property
-    def has_diacritics(self) -> bool:
-        return not self.raw.isascii()
+    has_diacritics: bool
 
 
 @dataclass(frozen=True)
@@ -149,7 +150,8 @@ class _Hit:
 
 def tokenize(text: str) -> list[_Token]:
     nfc = unicodedata.normalize("NFC", text)
-    return [_Token(m.group(0), fold(m.group(0)), m.start(), m.end()) for m in _TOKEN.finditer(nfc)]
+    return [_Token(raw, fold(raw), m.start(), m.end(), not raw.isascii())
+            for m in _TOKEN.finditer(nfc) for raw in (m.group(0),)]
 
 
 def is_vietnamese_syllable(folded: str) -> bool:
@@ -241,6 +243,10 @@ class DrugResolver:
                         and key not in CLINICAL_TERMS:
                     self._inn[key] = inn
         self._inn_words = max((k.count(" ") + 1 for k in self._inn), default=0)
+        # As `_starts`, for those names: an n-gram whose first word begins no n-word name of them is none of them.
+        self._inn_starts: dict[str, set[int]] = {}
+        for key in self._inn:
+            self._inn_starts.setdefault(key.split(" ")[0], set()).add(key.count(" ") + 1)
         # Generic names only (no brands) for shorthand: "para" must not also begin a brand of another drug.
         self._generic: list[tuple[str, _Name]] = []
         for entry in self.names:
@@ -248,11 +254,30 @@ class DrugResolver:
                 key = " ".join(t.folded for t in tokenize(raw))
                 if len(key) > MIN_PREFIX_LEN:
                     self._generic.append((key, _Name(entry.drug_id, raw, key)))
+        # The same names by their first three letters (a shorthand has at least three, and a name it begins shares
+        # them), in the order above: a token is compared with a few names instead of all of them.
+        self._resolved: dict[str, ResolverResult] = {}
+        self._generic_by_start: dict[str, list[tuple[str, _Name]]] = {}
+        for key, name in self._generic:
+            self._generic_by_start.setdefault(key[:MIN_AMBIGUOUS_LEN], []).append((key, name))
 
     # -------------------------------------------------------------------------------------------- public
 
     def resolve(self, text: str) -> ResolverResult:
+        """The drug names of one turn. Remembered per text (the name book is fixed for the resolver's life): quick-reply
+        answers ("Người lớn", "Trẻ em") and common follow-ups ("còn trẻ em thì sao?") are sent word for word by many
+        conversations. Each caller gets its own lists (the candidates themselves are never changed)."""
+        found = self._resolved.get(text)
+        if found is None:
+            if len(self._resolved) >= RESOLVED_MAX:
+                self._resolved.clear()
+            found = self._resolved[text] = self._resolve(text)
+        return ResolverResult.model_construct(candidates=list(found.candidates), unknown=list(found.unknown),
+                                              ambiguous=list(found.ambiguous))
+
+    def _resolve(self, text: str) -> ResolverResult:
         tokens = tokenize(text)
+        text = unicodedata.normalize("NFC", text)  # the tokens' offsets are in this form (`_span` cuts it)
         claimed = _condition_words(tokens)
         known_elsewhere: list[tuple[int, str]] = []
         hits = self._exact_hits(text, tokens, claimed, known_elsewhere) + self._fuzzy_hits(text, tokens, claimed)
@@ -265,16 +290,19 @@ class DrugResolver:
             if hit.drug_id not in best or hit.score > best[hit.drug_id].score:
                 best[hit.drug_id] = hit
         ranked = sorted(best.values(), key=lambda h: (-h.score, h.start_token))
-        return ResolverResult(
-            candidates=[Candidate(drug_id=h.drug_id, matched=h.matched, span=h.span, score=h.score) for h in ranked],
+        # Built from values of the declared types (str, float, lists of them): constructed without validation again.
+        return ResolverResult.model_construct(
+            candidates=[Candidate.model_construct(drug_id=h.drug_id, matched=h.matched, span=h.span, score=h.score)
+                        for h in ranked],
             unknown=unknown,
             ambiguous=ambiguous,
         )
 
     # ------------------------------------------------------------------------------------------ matching
 
-    def _span(self, text: str, tokens: Sequence[_Token], i: int, j: int) -> str:
-        nfc = unicodedata.normalize("NFC", text)
+    @staticmethod
+    def _span(nfc: str, tokens: Sequence[_Token], i: int, j: int) -> str:
+        """The turn's words from token i to token j (exclusive), as typed; `nfc` is the turn in NFC form."""
         return nfc[tokens[i].start:tokens[j - 1].end]
 
     def _exact_hits(self, text: str, tokens: Sequence[_Token], claimed: list[bool],
@@ -303,7 +331,9 @@ class DrugResolver:
 
     def _claim_known_elsewhere(self, text: str, tokens: Sequence[_Token], i: int, n: int, claimed: list[bool],
                                known_elsewhere: list[tuple[int, str]]) -> None:
-        if n > self._inn_words or any(t.has_diacritics for t in tokens[i:i + n]):
+        if n not in self._inn_starts.get(tokens[i].folded, ()):
+            return  # no such name begins with this word (as `_starts` in `_exact_hits`)
+        if any(t.has_diacritics for t in tokens[i:i + n]):
             return  # a word typed with Vietnamese diacritics is a Vietnamese word, not a Latin drug name
         if " ".join(t.folded for t in tokens[i:i + n]) in self._inn:
             claimed[i:i + n] = [True] * n
@@ -364,7 +394,7 @@ class DrugResolver:
             if f in CLINICAL_TERMS or (token.raw.isupper() and len(f) <= 4):
                 continue  # "ACE", "NSAID": abbreviations, not a drug's shorthand
             following = tokens[i + 1].folded if i + 1 < len(tokens) else ""
-            owners = {name.drug_id: name for key, name in self._generic
+            owners = {name.drug_id: name for key, name in self._generic_by_start.get(f[:MIN_AMBIGUOUS_LEN], ())
                       if key.startswith(f) and key != f and _shortens(f, key, following)}
             if len(owners) == 1 and len(f) >= MIN_PREFIX_LEN and not is_vietnamese_word(f):
                 name = next(iter(owners.values()))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from retrieval.resolver import ResolverResult
 from states.provenance import USER_PREFIX
@@ -29,13 +30,15 @@ _KIN_BEFORE = re.compile(r"(?<!\w)(?:mẹ|má|bố|ba|cha|ông|bà|ông nội|b�
 _BOY = re.compile(r"(?<!\w)(?:thằng cu|thang cu)(?!\w)", re.IGNORECASE)
 
 
-def _names_in(text: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def _names_in(text: str) -> tuple[str, ...]:
+    # Remembered per line: every turn reads the conversation's earlier user turns again (`nicknames_in`).
     names: list[str] = []
     for m in _NAMED.finditer(text):
         name = m.group(2)
         if name[:1].isupper() and not name.isupper() and name not in names:
             names.append(name)
-    return names
+    return tuple(names)
 
 
 def nicknames_in(text: str, history: Sequence[str] = ()) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from core.text import fold, normalize
 from core.vocabulary import FOLDS_NOT_ONLY_ANIMAL, POPULATION_LABELS_VI, without_terms_folding_to_child
@@ -112,7 +113,16 @@ def _as_written(text: str, folded: str, m: re.Match[str]) -> str:
 
 def person_of(text: str, *, about_a_person: bool = False) -> Person | None:
     """The person the turn is about, when it names one. `about_a_person`: the conversation is about a human patient,
-    so "con bo no" typed without diacritics is "còn bố nó" (and the child's father), not "con bò" (a cow)."""
+    so "con bo no" typed without diacritics is "còn bố nó" (and the child's father), not "con bò" (a cow).
+
+    A pure function of its arguments, asked about the same turn three or four times (the parse, its notes, the
+    merge, the relabel check), each time through some 14 patterns: computed once (`_person_of`); a `Person` is
+    frozen, so the callers share it."""
+    return _person_of(text, about_a_person)
+
+
+@lru_cache(maxsize=1024)
+def _person_of(text: str, about_a_person: bool) -> Person | None:
     text = normalize(text)
     folded = fold(text)
     if text.isascii() or len(text) != len(folded):

@@ -236,7 +236,7 @@ class RulesUnderstander:
                follows: bool = False, prior: QueryFrame | None = None) -> QueryFrame:
         text = normalize(text)
         folded = fold(text)
-        allowed = set(self.names.ids()) if self.names.ids() else None
+        allowed = self.names if self.names.count() else None  # (membership by id; not a set of every id each turn)
         candidates = _without_names_inside_condition(text, candidates)
         drugs = [d for d in _ordered_drugs(text, candidates) if allowed is None or d in allowed]
         # "Kawasaki", "ClCr", "INR": capitalised disease names and clinical terms, not unknown drug names.
@@ -654,8 +654,7 @@ class RulesUnderstander:
         if prior is None:
             return None
         drugs = prior.drugs or list((prior.kept or {}).get("drugs") or [])
-        allowed = set(self.names.ids())
-        if len(drugs) != 1 or drugs[0] not in allowed or self.names.section_texts is None or not _leftover_words(
+        if len(drugs) != 1 or drugs[0] not in self.names or self.names.section_texts is None or not _leftover_words(
                 text, ResolverResult()):
             return None
         sections = self.names.section_texts(drugs[0])

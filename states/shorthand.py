@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from core.text import fold
 
@@ -31,8 +32,10 @@ _AMOUNT_AFTER = re.compile(r"\s*(mg|g\b|ml|viên|vien|gói|goi|ống|ong\b|tuổ
 _PATIENT_BEFORE = re.compile(r"(cho|của|cua|các|cac|những|nhung|người|nguoi|ở|o|với|voi)\s*$", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)
 def expand_chat(text: str) -> str:
-    """The turn with chat shorthand written out; unchanged when it has none."""
+    """The turn with chat shorthand written out; unchanged when it has none. Remembered per text (a pure function
+    of it): the parse and the relabel check each write out the same turn."""
 
     def replace(m: re.Match[str]) -> str:
         token = m.group(1).lower()

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from core.dosage.bands import dialysis_kind, read_band
+from core.dosage.immune import ImmuneGroup, immune_group
 from core.dosage.immune import immune_admits as _immune_admits
 from core.dosage.indication import (
     FULL,
@@ -377,9 +378,37 @@ def band_admits(band: Band, patient: Patient, *, closed: bool = False) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class _LineWords:
+    """What a line's own words (its path and text) say of whom it is for: the patient-independent half of
+    `context_admits`, read once per line (`_words_of`) instead of at each of the ~20 calls a dosing turn makes."""
+
+    immune: ImmuneGroup | None
+    pregnancy: bool
+    dialysis: bool
+
+
+_LINE_WORDS: dict[int, tuple[RegimenLine, _LineWords]] = {}
+_LINE_WORDS_MAX = 16_384
+
+
+def _words_of(line: RegimenLine) -> _LineWords:
+    # Identity-keyed as `select` is: lines belong to read-only trees shared across turns; the entry keeps its line
+    # alive, so its id cannot be reused by another line while remembered.
+    hit = _LINE_WORDS.get(id(line))
+    if hit is None or hit[0] is not line:
+        if len(_LINE_WORDS) >= _LINE_WORDS_MAX:
+            _LINE_WORDS.clear()
+        joined = " ".join((*line.path, line.text))
+        hit = (line, _LineWords(immune_group(joined), for_pregnancy(line), _DIALYSIS.search(fold(joined)) is not None))
+        _LINE_WORDS[id(line)] = hit
+    return hit[1]
+
+
 def context_admits(line: RegimenLine, patient: Patient) -> bool:
     """Route, population and condition (not the band): is this line about patients like this one at all?"""
     c = line.context
+    words = _words_of(line)
     if patient.route and c.routes and patient.route not in c.routes:
         return False
     if c.population and patient.population and c.population != patient.population:
@@ -390,11 +419,11 @@ def context_admits(line: RegimenLine, patient: Patient) -> bool:
         return False
     if c.renal and not patient.renal:
         return False
-    if not immune_admits(line, patient):
+    if words.immune is not None and not immune_admits(line, patient):  # (a line naming no status admits everyone)
         return False
-    if for_pregnancy(line) and not patient.pregnant:
+    if words.pregnancy and not patient.pregnant:
         return False  # the pregnant women's line ("Ở phụ nữ mang thai: 15 mg/kg/lần") is hers only
-    if not patient.renal and line.kind != "exclusion" and _DIALYSIS.search(fold(" ".join((*line.path, line.text)))):
+    if not patient.renal and line.kind != "exclusion" and words.dialysis:
         # A line for patients on dialysis ("Người bệnh thẩm tách máu: …") is a renal patient's, whatever lead-in it
         # was read under.
         return False
@@ -841,9 +870,27 @@ def _exclusion_for(line: RegimenLine, patient: Patient, lines: list[RegimenLine]
                                  for other in lines))
 
 
+_ROUTES: dict[tuple[int, Patient, str | None], tuple[DosageTree, tuple[str, ...]]] = {}
+
+
 def routes_for(tree: DosageTree, patient: Patient, asked_route: str | None = None) -> list[str]:
     """Routes that have a regimen line for a patient like this one (route not yet chosen). `asked_route`: the route
-    the user named, whose skin application lines count as its regimen (`local_regimen`)."""
+    the user named, whose skin application lines count as its regimen (`local_regimen`).
+
+    Remembered per (tree, patient, asked route) as `select` is, for the same reasons (a read-only tree shared across
+    turns, a frozen patient): about half the calls of the bench's turn mix are for a drug and patient asked before,
+    and one call reads every line of the section (≈ 0.3 ms). Each caller gets its own list."""
+    key = (id(tree), patient, asked_route)
+    hit = _ROUTES.get(key)
+    if hit is None or hit[0] is not tree:
+        if len(_ROUTES) >= _SELECTIONS_MAX:
+            _ROUTES.clear()
+        hit = (tree, tuple(_routes_for(tree, patient, asked_route)))
+        _ROUTES[key] = hit
+    return list(hit[1])
+
+
+def _routes_for(tree: DosageTree, patient: Patient, asked_route: str | None) -> list[str]:
     unrouted = Patient(**{**patient.__dict__, "route": None})
     known = patient.age_months is not None or patient.weight_kg is not None
     exclusions = select(tree, unrouted).exclusions
