@@ -34,6 +34,7 @@ from states.followup import (
     has_anaphora,
     is_elliptical,
     is_substitution,
+    opens_elliptically,
     pairs_with_discussed,
 )
 from states.frame import Pending, QueryFrame
@@ -621,7 +622,9 @@ def _partner_after_with(new: QueryFrame, text: str) -> bool:
 # "vậy para thì sao, uống", "vậy para uống được ko", "thôi cho bé uống paracetamol được không": the other drug asked
 # about in the same short breath as the dose just given.
 _ANOTHER_DRUG_ASK = re.compile(r"\b(?:thi sao|the nao|duoc (?:khong|ko|k|hong|hem|hok)|(?:uong|dung) (?:sao|bao nhieu|bn))\b")
-_ANOTHER_DRUG_WORDS = 10
+_ANOTHER_DRUG_WORDS = 14
+_MAY_I = re.compile(r"\bduoc (?:khong|ko|k|hong|hem|hok)\b")
+_PATIENT_GROUP_SECTIONS = ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
 
 
 def _dose_of_another_drug(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
@@ -642,8 +645,9 @@ def _dose_of_another_drug(new: QueryFrame, prior: QueryFrame, text: str) -> Quer
     folded = fold(text)
     if not _ANOTHER_DRUG_ASK.search(folded) or len(folded.split()) > _ANOTHER_DRUG_WORDS:
         return None
-    if any((new.pregnant, new.breastfeeding, new.renal, new.hepatic, new.comorbidities, prior.pregnant,
-            prior.breastfeeding, prior.renal, prior.hepatic, prior.comorbidities)):
+    if _MAY_I.search(folded) and any((new.pregnant, new.breastfeeding, new.renal, new.hepatic, new.comorbidities,
+                                      prior.pregnant, prior.breastfeeding, prior.renal, prior.hepatic,
+                                      prior.comorbidities)):
         return None
     asked = new.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung",
                                    "condition": None, "condition_relation": None})
@@ -690,9 +694,13 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
                 # The same drug for the same patient: the route said before ("uống … được không") stays.
                 carried = carried.model_copy(update={"route": prior.route})
             return carried
+        group_question = prior.section_key in _PATIENT_GROUP_SECTIONS and opens_elliptically(text) and (
+            new.section_key in (None, "lieu_luong_cach_dung"))
         if (is_elliptical(text) or _BARE_NAME_AFTER.match(fold(text).strip(" ?!."))) \
-                and (new.section_key is None or route_section(text) is None) \
-                and new.turn_type in ("drug_overview", "drug_attribute"):
+                and (new.section_key is None or route_section(text) is None or group_question) \
+                and (new.turn_type in ("drug_overview", "drug_attribute") or group_question):
+            # ("còn fluconazol 150 mg 1 liều thì sao" after a breastfeeding question: the same question about the
+            # other drug, its regimen words notwithstanding.)
             # (A section guessed from the turn's other words — "vậy ibuprofen để giảm đau đầu thì sao" matched the
             # indication sentence — is not a section asked: a pregnant woman asking drug after drug keeps her
             # question and her pregnancy; #18 dev set H34 got the indication list.)

@@ -380,6 +380,12 @@ class RulesUnderstander:
         # that route's dose.
         other_route = slots.route_family is not None or slots.route not in (None, "oral")
         asked_again = is_elliptical(text) or _states_patient(slots) or bool(slots.renal or slots.hepatic) or other_route
+        if follows and not awaiting_answer and route is None and (slots.breastfeeding or slots.pregnant) and \
+                not _states_patient(slots) and not is_elliptical(text):
+            # "mẹ bé đang cho em bé 3 tháng bú nữa" after a dose for her: whether she may take it while nursing (or
+            # pregnant) is that section's — the sentence ranking matched "3 tháng đầu thai kỳ" (#18, dev set H34).
+            key = "thoi_ky_mang_thai" if slots.pregnant else "thoi_ky_cho_con_bu"
+            return _frame(turn_type="drug_attribute", section_key=key, confidence=0.6, **base)
         carried = self._carried_question(text, prior) if (
             follows and not awaiting_answer and route is None and not asked_again) else None
         if carried == _SAME_DOSE_QUESTION:
