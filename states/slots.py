@@ -280,6 +280,10 @@ def _short_or_person(folded: str, m: re.Match[str]) -> bool:
         before.pop()  # "cháu mới 6t", "bé nay đã 6t": the person word, then how the age is said
     if len(folded.split()) <= 3 or bool(before and re.fullmatch(_PERSON, before[-1])):
         return True
+    if len(before) >= 2 and re.fullmatch(_PERSON, " ".join(before[-2:])):
+        return True  # "bệnh nhân 78t", "em bé 2t": a two-word person
+    if len(before) >= 2 and before[-1] in ("nam", "nu") and re.fullmatch(_PERSON, before[-2]):
+        return True  # "bn nữ 67t"
     # "bé nhà mình 15kg, 3t, uống …": next to a weight, in a turn about a person.
     return bool(read_weight(folded)) and bool(re.search(rf"\b{_PERSON}\b", folded))
 
