@@ -2,12 +2,31 @@
 
 from __future__ import annotations
 
+import threading
+
 from grounding.answer import Answer, GenerationRequest
 from states import paths
 from states.step import ProviderOutput, Services, TurnView, Update, provider_call, update
 
+_last = threading.local()
+"""This thread's last request and the objects it was built from (`generation_request`)."""
+
 
 def generation_request(ctx: TurnView, services: Services) -> GenerationRequest:
+    """The request generation sees, built once per turn: the generating step builds it, and the verifying and
+    repairing steps of the same turn get that same request back as long as everything it is built from is the
+    same object (frame, evidence, candidates, query, path, names; the steps replace these, never change them in
+    place). Any of them replaced builds it again."""
+    inputs = (ctx.frame, ctx.evidence, ctx.candidates, ctx.query, ctx.path, services.names)
+    last: tuple[tuple[object, ...], GenerationRequest] | None = getattr(_last, "request", None)
+    if last is not None and all(a is b for a, b in zip(last[0], inputs, strict=True)):
+        return last[1]
+    request = _generation_request(ctx, services)
+    _last.request = (inputs, request)
+    return request
+
+
+def _generation_request(ctx: TurnView, services: Services) -> GenerationRequest:
     f = ctx.frame
     mode = {"interaction": "interaction", "condition_to_drug": "list"}.get(ctx.path or "", "single")
     # For a patient-specific list the raw patient values are withheld: they already selected the safety

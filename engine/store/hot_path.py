@@ -23,13 +23,15 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
+from pydantic import BaseModel
 from pydantic_core import from_json
 
 from core.errors import StoreConflict, StoreError, StoreUnavailable
 from engine.store.base import ConversationSnapshot, ConversationUpdate, TurnRecord
+from states.frame import Pending, QueryFrame
 
 _SNAPSHOT = ("id", "owner", "state", "frame", "pending", "clarify_streak", "spec_fingerprint", "version",
              "turn_count", "created_at", "updated_at")
@@ -109,6 +111,19 @@ def _read_timestamp(value: Any) -> datetime | None:
     return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
 
 
+M = TypeVar("M", bound=BaseModel)
+
+
+def _read_model(model: type[M], value: Any) -> M | None:
+    """A stored JSON record as `model`: the text validated as JSON in one pass (no dict in between); a decoded
+    value (psycopg) validated as Python; NULL is None."""
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)):
+        return model.model_validate_json(value)
+    return model.model_validate(value)
+
+
 def _read_json(value: Any) -> Any:
     # sqlite3 returns the stored text; psycopg has already decoded a json column.
     return from_json(value) if isinstance(value, (str, bytes)) else value
@@ -167,8 +182,9 @@ class HotPath:
         if row is None or row[1] != owner:
             return None, []
         values = dict(zip(_SNAPSHOT, row[:len(_SNAPSHOT)], strict=True))
-        values["frame"] = _read_json(values["frame"])
-        values["pending"] = _read_json(values["pending"])
+        # The stored JSON text validated in one pass (SQLite); psycopg has already decoded it into a dict.
+        values["frame"] = _read_model(QueryFrame, values["frame"])
+        values["pending"] = _read_model(Pending, values["pending"])
         values["created_at"] = _read_timestamp(values["created_at"])
         values["updated_at"] = _read_timestamp(values["updated_at"])
         snapshot = ConversationSnapshot.model_validate(values)

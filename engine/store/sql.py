@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -279,6 +280,7 @@ class SqlStore:
                 self._engine.dispose()
                 raise
         self._file, self._identity = self._sqlite_file()
+        self._file_name = str(self._file) if self._file is not None else ""
         self._hot = HotPath(self.backend, _dumps)
         # A file database: the turn's load, lease and commit on the store's own long-lived sqlite3 connections
         # (connections.py), not a pool checkout per statement. PostgreSQL keeps the pool (and the retry on a
@@ -310,7 +312,7 @@ class SqlStore:
         if self._file is None or self._identity is None:
             return
         try:
-            st = self._file.stat()
+            st = os.stat(self._file_name)  # the path's text, computed once: Path.stat rebuilds it on every call
         except FileNotFoundError:
             raise StoreUnavailable(f"the database file {self._file} was removed; restore it or restart the "
                                    "server (turns are not being saved)") from None
