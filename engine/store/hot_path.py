@@ -71,6 +71,8 @@ class Statements:
                       f"WHERE id = {mark} AND version = {mark} AND (claim_token IS NULL OR claim_version != {mark} "
                       f"OR claim_token = {mark} OR claimed_at < {mark})")
         self.version = f"SELECT version FROM conversations WHERE id = {mark}"
+        # What identifies the row's state (recent.py): every commit bumps the version and stamps updated_at.
+        self.row_state = f"SELECT version, owner, updated_at FROM conversations WHERE id = {mark}"
         # PostgreSQL only: the turn's write as ONE statement in autocommit (its own transaction, committed durably
         # with synchronous_commit on, in one round trip instead of BEGIN, UPDATE, INSERT, COMMIT): the
         # conversation's conditional UPDATE (or its INSERT) in a data-modifying CTE, the turn's INSERT reading the
@@ -173,6 +175,19 @@ class HotPath:
                           turns: int) -> tuple[ConversationSnapshot | None, list[tuple[str, str]]]:
         """The snapshot and its newest `turns` turns (user, reply), newest first: ONE statement, which the caller
         runs on its own (a single SELECT reads one consistent snapshot; no BEGIN/COMMIT around it)."""
+        snapshot, window, _ = self.load_row(cursor, conversation_id, owner, turns)
+        return snapshot, window
+
+    def row_state(self, cursor: Any, conversation_id: str) -> tuple[int, str | None, Any] | None:
+        """The row's (version, owner, updated_at as stored), or None when there is no such conversation: one
+        primary-key lookup (recent.py checks what it remembers against it)."""
+        cursor.execute(self.sql.row_state, (conversation_id,))
+        row = cursor.fetchone()
+        return None if row is None else (int(row[0]), row[1], row[2])
+
+    def load_row(self, cursor: Any, conversation_id: str, owner: str | None, turns: int,
+                 ) -> tuple[ConversationSnapshot | None, list[tuple[str, str]], Any]:
+        """`load_with_history`, and the row's `updated_at` as stored (None when not found)."""
         if turns > 0:
             cursor.execute(self.sql.load_with_history, (turns, conversation_id))
         else:
@@ -180,8 +195,9 @@ class HotPath:
         row = cursor.fetchone()
         # Exact owner match, as SqlStore._load: a conversation of another owner (or none) is not there.
         if row is None or row[1] != owner:
-            return None, []
+            return None, [], None
         values = dict(zip(_SNAPSHOT, row[:len(_SNAPSHOT)], strict=True))
+        stored_at = values["updated_at"]
         # The stored JSON text validated in one pass (SQLite); psycopg has already decoded it into a dict.
         values["frame"] = _read_model(QueryFrame, values["frame"])
         values["pending"] = _read_model(Pending, values["pending"])
@@ -189,10 +205,10 @@ class HotPath:
         values["updated_at"] = _read_timestamp(values["updated_at"])
         snapshot = ConversationSnapshot.model_validate(values)
         if turns <= 0:
-            return snapshot, []
+            return snapshot, [], stored_at
         window = _read_json(row[len(_SNAPSHOT)]) or []
         # Ordered by seq here: an aggregate's input order is not something SQL promises.
-        return snapshot, [(user, reply) for _, user, reply in sorted(window, key=lambda t: -int(t[0]))]
+        return snapshot, [(user, reply) for _, user, reply in sorted(window, key=lambda t: -int(t[0]))], stored_at
 
     # ----------------------------------------------------------------------------------------- write
 
@@ -212,10 +228,11 @@ class HotPath:
 
     def commit(self, cursor: Any, conversation_id: str, owner: str | None, expected_version: int,
                update: ConversationUpdate, turn: TurnRecord, now: datetime, key: str | None,
-               clean: Callable[[str], str]) -> None:
+               clean: Callable[[str], str]) -> tuple[int, Any]:
         """The conditional UPDATE (or the INSERT of a new conversation) and the turn's INSERT. SQLite: three
         statements, the caller owns the transaction (BEGIN IMMEDIATE … COMMIT). PostgreSQL: one statement, which
-        the caller runs in autocommit (it is its own transaction)."""
+        the caller runs in autocommit (it is its own transaction). Returns the turn's seq (the conversation's new
+        turn count) and `updated_at` as written."""
         stamp = self._timestamp(now)
         frame = self._json(update.frame)
         updated = (clean(update.state), frame, self._json(update.pending), update.clarify_streak,
@@ -234,10 +251,11 @@ class HotPath:
             else:
                 cursor.execute(self.sql.commit_update, (stamp, *updated, conversation_id, expected_version,
                                                         *turn_values))
-            if cursor.fetchone() is None:
+            written = cursor.fetchone()
+            if written is None:
                 raise StoreConflict(f"conversation {conversation_id} changed (expected version {expected_version}); "
                                     "resend the turn")
-            return
+            return int(written[0]), stamp
         if expected_version == 0:
             cursor.execute(self.sql.insert_conversation, (
                 conversation_id, owner, *updated, 1, 1, stamp, stamp))
@@ -250,3 +268,4 @@ class HotPath:
                                     "resend the turn")
             seq = int(seq_row[0])
         cursor.execute(self.sql.insert_turn, (conversation_id, seq, *turn_values))
+        return seq, stamp

@@ -18,7 +18,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -43,9 +43,10 @@ from engine.store.base import (
     TurnRecord,
 )
 from engine.store.connections import HeldConnection, SqliteConnections, configure
-from engine.store.hot_path import HotPath, dbapi_error, raw_translated
+from engine.store.hot_path import HotPath, _read_timestamp, dbapi_error, raw_translated
 from engine.store.idempotency import current_key
 from engine.store.migrate import migrate
+from engine.store.recent import RecentConversations, Remembered
 from engine.store.schema import conversations, signoffs, turns
 
 T = TypeVar("T")
@@ -287,6 +288,9 @@ class SqlStore:
         # dropped connection, _statement); an in-memory database exists only on the pool's shared connection.
         self._conns = (SqliteConnections(str(self.url.database), busy_timeout_ms)
                        if self._file is not None and not self.url.query else None)
+        # A SQLite file: the conversations this process committed or read last, checked against their row by a
+        # primary-key lookup before a turn's read uses them (recent.py).
+        self._recent = RecentConversations() if self._conns is not None else None
 
     def _connect(self) -> HeldConnection | Any:
         """The hot path's connection: `driver_connection`, `invalidate(exc)`, `close()` (give it back)."""
@@ -537,12 +541,39 @@ class SqlStore:
         # One statement (the snapshot and its history window: the history is of the snapshot's version), on one
         # pooled connection, with no BEGIN/COMMIT around it. The DBAPI hot path (hot_path.py).
         cid = _clean(conversation_id)
-        snapshot, rows = self._statement("load the conversation", conversation_id, lambda cursor: self._hot.load_with_history(
-            cursor, cid, _clean(owner) if owner is not None else None, (lines + 1) // 2 if lines > 0 else 0))
+        wanted = _clean(owner) if owner is not None else None
+        turns = (lines + 1) // 2 if lines > 0 else 0
+        snapshot: ConversationSnapshot | None = None
+        rows: Sequence[tuple[str, str]] | None = None
+        if self._recent is not None:
+            snapshot, rows = self._remembered(conversation_id, cid, wanted, turns)
+        if rows is None:
+            snapshot, rows, stored_at = self._statement("load the conversation", conversation_id,
+                                                        lambda cursor: self._hot.load_row(cursor, cid, wanted, turns))
+            if self._recent is not None and snapshot is not None:
+                self._recent.remember(cid, Remembered(snapshot, stored_at, tuple(rows), turns))
         out: list[str] = []
         for user_text, reply_text in reversed(rows):
             out += [f"Người dùng: {user_text}", f"Trợ lý: {reply_text}"]
         return snapshot, out[-lines:] if lines > 0 else []
+
+    def _remembered(self, conversation_id: str, cid: str, owner: str | None, turns: int,
+                    ) -> tuple[ConversationSnapshot | None, Sequence[tuple[str, str]] | None]:
+        """What this process remembers of the conversation, when its row is still the one remembered (recent.py):
+        the snapshot and history window it would read in full, or None for the window when it must (a miss)."""
+        assert self._recent is not None
+        entry = self._recent.get(cid)
+        if entry is None or entry.turns != turns:
+            return None, None
+        state = self._statement("load the conversation", conversation_id,
+                                lambda cursor: self._hot.row_state(cursor, cid))
+        if state != entry.key():
+            self._recent.forget(cid)
+            return None, None
+        # The row is the one remembered: its owner decides as the full read's does (another owner's is not there).
+        if entry.snapshot.owner != owner:
+            return None, []
+        return entry.snapshot, entry.window
 
     @staticmethod
     def _history(conn: Connection, conversation_id: str, lines: int) -> list[str]:
@@ -649,12 +680,23 @@ class SqlStore:
         # One transaction (conditional UPDATE or INSERT, then the turn's INSERT, the idempotency key with it:
         # a retry sees the key, or conflicts on its unique index), on the DBAPI hot path (hot_path.py).
         # PostgreSQL: the write is one statement in autocommit (hot_path.Statements.commit_update), one round trip.
-        def write(cursor: Any) -> None:
-            self._hot.commit(cursor, _clean(conversation_id), _clean(owner) if owner is not None else None,
-                             expected_version, update, turn, now, key, _clean)
+        cid, owner_id = _clean(conversation_id), _clean(owner) if owner is not None else None
+
+        def write(cursor: Any) -> tuple[int, Any]:
+            return self._hot.commit(cursor, cid, owner_id, expected_version, update, turn, now, key, _clean)
 
         if self._conns is not None:
-            self._file_write("write the turn", conversation_id, write)
+            try:
+                seq, stamp = self._file_write("write the turn", conversation_id, write)
+            except BaseException:
+                if self._recent is not None:
+                    self._recent.forget(cid)
+                raise
+            if self._recent is not None:
+                # Committed: the row is now what this commit wrote (the next turn's read checks it is still so).
+                self._recent.committed(cid, owner_id, expected_version, update.model_copy(update={
+                    "state": _clean(update.state)}), (_clean(turn.user_text), _clean(turn.reply_text)), seq, stamp,
+                    _read_timestamp(stamp) or now, (HISTORY_LINES + 1) // 2)
         elif self._hot.sqlite:
             with self._raw("write the turn", conversation_id, write=True) as cursor:
                 write(cursor)
@@ -668,6 +710,8 @@ class SqlStore:
         # Turns go with it: ON DELETE CASCADE (SQLite: foreign_keys=ON on every connection).
         with self._write("delete the conversation", conversation_id) as conn:
             result = conn.execute(sa.delete(conversations).where(c.id == _clean(conversation_id), visible))
+        if self._recent is not None:
+            self._recent.forget(_clean(conversation_id))
         return result.rowcount > 0
 
     def purge(self, older_than: datetime) -> int:
