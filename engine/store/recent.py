@@ -67,11 +67,13 @@ class RecentConversations:
         with self._lock:
             self._entries.pop(conversation_id, None)
 
-    def committed(self, conversation_id: str, owner: str | None, expected_version: int, update: ConversationUpdate,
+    def committed(self, conversation_id: str, owner: str | None, expected_version: int, state: str,
+                  update: ConversationUpdate,
                   turn: tuple[str, str], turn_count: int, stamp: str, stamped_at: datetime,
                   default_turns: int) -> None:
         """After a commit (its transaction committed): the row as it now is. `owner` is the one a new conversation
-        is created with (an existing row keeps its own); `turn` the stored (user, reply) text; `stamp` the stored
+        is created with (an existing row keeps its own); `state` the stored state (`update`'s, as written);
+        `turn` the stored (user, reply) text; `stamp` the stored
         `updated_at` text and `stamped_at` its reading. A commit on a version this memory does not hold is
         forgotten instead (the next read is a full one)."""
         created_at: datetime | None
@@ -89,7 +91,7 @@ class RecentConversations:
         snapshot = ConversationSnapshot(
             id=conversation_id,
             owner=owner,
-            state=update.state,
+            state=state,
             frame=update.frame,
             pending=update.pending,
             clarify_streak=update.clarify_streak,

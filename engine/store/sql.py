@@ -43,7 +43,7 @@ from engine.store.base import (
     TurnRecord,
 )
 from engine.store.connections import HeldConnection, SqliteConnections, configure
-from engine.store.hot_path import HotPath, _read_timestamp, dbapi_error, raw_translated
+from engine.store.hot_path import HotPath, dbapi_error, raw_translated
 from engine.store.idempotency import current_key
 from engine.store.migrate import migrate
 from engine.store.recent import RecentConversations, Remembered
@@ -694,9 +694,10 @@ class SqlStore:
                 raise
             if self._recent is not None:
                 # Committed: the row is now what this commit wrote (the next turn's read checks it is still so).
-                self._recent.committed(cid, owner_id, expected_version, update.model_copy(update={
-                    "state": _clean(update.state)}), (_clean(turn.user_text), _clean(turn.reply_text)), seq, stamp,
-                    _read_timestamp(stamp) or now, (HISTORY_LINES + 1) // 2)
+                # `now` as the row reads back: the stored text is UTC with microseconds, nothing dropped.
+                self._recent.committed(cid, owner_id, expected_version, _clean(update.state), update,
+                                       (_clean(turn.user_text), _clean(turn.reply_text)), seq, stamp,
+                                       now.astimezone(UTC), (HISTORY_LINES + 1) // 2)
         elif self._hot.sqlite:
             with self._raw("write the turn", conversation_id, write=True) as cursor:
                 write(cursor)
