@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 
 from core.corpus import Chunk
 from core.inr_monitoring import inr_monitoring_sentence
@@ -87,14 +89,40 @@ def check_citations(answer: Answer, by_id: Mapping[str, Chunk]) -> list[str]:
     return problems
 
 
-def _stated_by(q: Quantity, stated: Sequence[Quantity], numerals: set[Decimal]) -> bool:
+@dataclass(frozen=True)
+class _Statements:
+    """What one source text states, as sets to look quantities up in (`_statements`)."""
+
+    numerals: frozenset[Decimal]
+    """Every numeral as written (a bare number is held to these)."""
+    ranges: frozenset[tuple[str, Decimal, Decimal]]
+    """(unit, low, high) of every stated value or range."""
+    values: frozenset[tuple[str, Decimal]]
+    """(unit, value) of every stated value and of each end of every stated range (the unit carries over)."""
+
+
+@lru_cache(maxsize=16_384)
+def _statements(text: str) -> _Statements:
+    # An evidence block is checked for every claim that cites it, on every turn that retrieves it: its statements
+    # are read once per text (Quantity is immutable; the text is the whole key).
+    stated = extract_quantities(text)
+    return _Statements(
+        numerals=frozenset(n for q in stated for n in q.written),
+        ranges=frozenset((s.unit, s.low, s.high) for s in stated),
+        values=frozenset((s.unit, end) for s in stated for end in (s.low, s.high)),
+    )
+
+
+def _stated_by(q: Quantity, said: Sequence[_Statements]) -> bool:
     if q.is_bare:
         # A bare number is held to its numerals: each must be written somewhere in the cited blocks.
-        return all(n in numerals for n in q.written)
+        return all(any(n in s.numerals for s in said) for n in q.written)
     if q.is_range:
-        return any(s.unit == q.unit and s.low == q.low and s.high == q.high for s in stated)
+        stated_range = (q.unit, q.low, q.high)
+        return any(stated_range in s.ranges for s in said)
     # A single value may be a stated value or either end of a stated range (the unit carries over).
-    return any(e.unit == q.unit and e.low == q.low for s in stated for e in s.ends())
+    value = (q.unit, q.low)
+    return any(value in s.values for s in said)
 
 
 def ungrounded_quantities(text: str, blocks: Sequence[Chunk]) -> list[Quantity]:
@@ -104,9 +132,8 @@ def ungrounded_quantities(text: str, blocks: Sequence[Chunk]) -> list[Quantity]:
 
 def quantities_not_in(text: str, sources: Sequence[str]) -> list[Quantity]:
     """The quantities of `text` that none of the `sources` texts states (with the same unit)."""
-    stated = [q for b in sources for q in extract_quantities(b)]
-    numerals = {n for q in stated for n in q.written}
-    return [q for q in extract_quantities(text) if not _stated_by(q, stated, numerals)]
+    said = [_statements(source) for source in sources]
+    return [q for q in extract_quantities(text) if not _stated_by(q, said)]
 
 
 def check_numbers(answer: Answer, by_id: Mapping[str, Chunk]) -> list[str]:
