@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from core.corpus import DrugNames
+from core.partners import class_forms, is_class
 from core.text import fold, states_phrase
 from core.vocabulary import CLASS_SYNONYMS
 
@@ -37,6 +39,31 @@ class NameBook:
     def display(self, drug_id: str) -> str:
         entry = self._by_id.get(drug_id)
         return entry.name if entry else drug_id.replace("_", " ").capitalize()
+
+    def class_members(self, partner: str, *, besides: Sequence[str] = ()) -> list[str]:
+        """The names (display name first) of the book's drugs whose own class line puts them in the class `partner`
+        names ("thuốc chống đông" → Warfarin, whose "Loại thuốc" is "Thuốc chống đông máu …"), the drugs `besides`
+        left out. Empty for a partner that is a name, not a class. Membership is the monographs' own statement."""
+        if not is_class(partner):
+            return []
+        forms = [f for f in class_forms(partner) if len(f.split()) >= 2]
+        found: list[str] = []
+        for entry in self._by_id.values():
+            if entry.drug_id in besides:
+                continue
+            classes = [fold(c) for c in entry.classes]
+            if any(re.search(rf"\b{re.escape(f)}\b", c) for f in forms for c in classes):
+                found += [entry.name, *[a for a in entry.aliases if a != entry.name]]
+        return found
+
+    def partners_with_members(self, partners: Sequence[str], *, besides: Sequence[str] = ()) -> list[str]:
+        """The partners asked about, each class followed by its members in the book: "ibuprofen với thuốc chống
+        đông" finds ibuprofen's "hiệp đồng tác dụng với warfarin …" (the text names the member, not the class;
+        #17 held-out H29 was told the book names no anticoagulant)."""
+        out: list[str] = []
+        for p in partners:
+            out += [n for n in (p, *self.class_members(p, besides=besides)) if n not in out]
+        return out
 
     def names_of(self, drug_id: str, *, with_classes: bool = True) -> list[str]:
         """Folded names by which a text can mention this drug (longest first)."""

@@ -58,7 +58,9 @@ def _generation_request(ctx: TurnView, services: Services) -> GenerationRequest:
         drug_names={d: services.names.names_of(d) for d in dict.fromkeys([*f.drugs, *ctx.candidates])},
         drug_own_names={d: services.names.names_of(d, with_classes=False) for d in ctx.candidates},
         taking=list(f.unknown_drugs),
-        partners=list(f.unknown_drugs) if mode == "interaction" else [],
+        # A class asked about ("thuốc chống đông") is found by its members' names too (the book's class lines).
+        partners=services.names.partners_with_members(f.unknown_drugs, besides=f.drugs) if mode == "interaction"
+        else [],
     )
 
 

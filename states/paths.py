@@ -97,11 +97,12 @@ def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list
     once let a confident answer omit the very table it should have flagged (reference system, 2026-08-07).
     """
     kept: list[Chunk] = []
+    partners = retrieval.names.partners_with_members(frame.unknown_drugs, besides=frame.drugs)
     for drug_id in frame.drugs:
         others = [d for d in frame.drugs if d != drug_id]
         for chunk in retrieval.find_by_section(drug_id, "tuong_tac_thuoc"):
             if chunk.has_quarantined_content or any(retrieval.names.mentions(chunk.text, o) for o in others) or any(
-                    names_partner(chunk.text, p) for p in frame.unknown_drugs):
+                    names_partner(chunk.text, p) for p in partners):
                 # A partner without a monograph ("allopurinol", "thuốc chống trầm cảm ba vòng") is found by its
                 # words in the drug's own interaction text, whatever the spelling ("alopurinol").
                 kept.append(chunk)

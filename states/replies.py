@@ -143,9 +143,12 @@ def answer_text(answer: Answer, path: str, frame: QueryFrame, names: NameBook) -
     head = "\n".join([*frame.notes, *about_line(frame), head])  # conversions, corrections, whom it is about
     if frame.unknown_drugs and path == "interaction":
         # The partner has no monograph: only the formulary drug's own interaction lines naming it were searched.
+        members = [m for p in frame.unknown_drugs for m in names.class_members(p, besides=frame.drugs)[:1]]
+        # A class whose members the book has ("thuốc chống đông": Warfarin) is said so: the lines may name the member.
+        of_class = (f" (hoặc thuốc Dược thư xếp vào nhóm này: {', '.join(members)})" if members else "")
         head = (f"Lưu ý: {', '.join(frame.unknown_drugs)} không có chuyên luận riêng trong Dược thư; dưới đây là các "
                 f"dòng trong mục Tương tác thuốc của {_drugs(frame, names)} có nêu "
-                f"{', '.join(frame.unknown_drugs)}.\n{head}")
+                f"{', '.join(frame.unknown_drugs)}{of_class}.\n{head}")
     elif frame.unknown_drugs:
         # A partly-resolved question must not read as if the unknown drug had been checked.
         head = (f"Lưu ý: không tìm thấy {', '.join(frame.unknown_drugs)} trong Dược thư; thông tin dưới đây chỉ "

@@ -57,8 +57,9 @@ def _bearing_lines(chunk: Chunk, frame: QueryFrame, path: str, names: NameBook) 
         # Evidence of an interaction is a line in one drug's section naming another drug of the question,
         # by name, alias, brand or a class it is listed under (the names generation gets as drug_names).
         others = [d for d in frame.drugs if d != chunk.drug_id]
+        partners = names.partners_with_members(frame.unknown_drugs, besides=frame.drugs)
         return [line for line in lines if any(names.mentions(line, o) for o in others)
-                or any(names_partner(line, p) for p in frame.unknown_drugs)]
+                or any(names_partner(line, p) for p in partners)]
     if chunk.section_key == DOSING_SECTION:
         # A dose read beside a dosing table that could not be extracted may belong to another band, or be
         # changed by the table (renal adjustment, maxima): a wrong dose is the worst outcome, so none is quoted.
