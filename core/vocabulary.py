@@ -208,6 +208,9 @@ SYMPTOM_AS_BOOK: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("tiêu chảy", ("đi ngoài phân lỏng", "đi ngoài ra nước", "đi ngoài lỏng", "đi phân lỏng", "đi cầu phân lỏng",
                    "đi cầu lỏng", "đi tướt", "tiêu lỏng")),
     ("trào ngược dạ dày thực quản", ("ợ chua", "ợ nóng", "ợ hơi chua", "trào ngược dạ dày")),
+    # "nhiễm trùng tiểu", "viêm đường tiểu": the book's "nhiễm khuẩn đường tiết niệu"
+    ("nhiễm khuẩn đường tiết niệu", ("nhiễm trùng tiểu", "nhiễm trùng đường tiểu", "nhiễm khuẩn tiết niệu",
+                                     "nhiễm trùng đường tiết niệu", "nhiễm trùng tiết niệu", "viêm đường tiểu")),
 )
 CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     # Spellings the book and users use for one condition (folded): any one matches the others.
@@ -220,6 +223,9 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
      "trao nguoc"),
     ("gut", "gout", "thong phong"),
     ("tieu duong", "dai thao duong"),
+    ("helicobacter pylori", "h. pylori", "h pylori"),
+    ("nhiem khuan duong tiet nieu", "nhiem trung tieu", "nhiem trung duong tieu", "nhiem khuan tiet nieu",
+     "nhiem trung duong tiet nieu", "nhiem trung tiet nieu", "viem duong tieu"),
     ("cao huyet ap", "huyet ap cao", "tang huyet ap"),
     # Asthma: users write "hen phế quản", "hen suyễn"; the book writes "bệnh hen", "triệu chứng hen", "bị hen".
     ("hen phe quan", "hen suyen", "benh hen", "hen"),

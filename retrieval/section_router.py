@@ -89,6 +89,8 @@ FOOD_TIMING = _r(r"\b(?:luc|khi|bung) (?:doi|no)\b|\b(?:truoc|sau) (?:hay|hoac) 
 _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
     # "đang uống aspirin liều thấp" describes what the patient takes; it does not ask a dose.
     ("lieu_luong_cach_dung", _r(r"\blieu\b(?! phap| thap| cao)"), 0.95),
+    # "phác đồ amoxicilin diệt H. pylori": the regimen is the dosage section's
+    ("lieu_luong_cach_dung", _r(r"\bphac do\b"), 0.9),
     ("lieu_luong_cach_dung", _r(r"\bcach (dung|uong|tiem|su dung|pha)\b|\b(may|bao nhieu) (vien|goi|nhat|lan|ml|mg|"
                                 r"giot|ong|thia|mcg|g|gam|gram)\b|\bngay (may|bao nhieu)\b"), 0.9),
     ("lieu_luong_cach_dung", _r(r"\b(uong|dung|tiem|xit|ngam|dat|boi|truyen)\b.*\bbao nhieu\b"), 0.8),

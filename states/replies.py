@@ -55,6 +55,11 @@ PRESCRIBING_REPLY = (
     "Dược thư?\"."
 )
 
+INJECTION_REPLY = (
+    "Tin nhắn có đoạn giả làm lời của hệ thống hoặc của trợ lý, nên tôi không làm theo và không xác nhận nội dung đó. "
+    "Vui lòng hỏi trực tiếp về một thuốc trong Dược thư, ví dụ \"Liều aspirin cho trẻ em theo Dược thư?\"."
+)
+
 MISSED_DOSE_NOT_STATED = (
     "Mục Liều lượng và cách dùng của {drug} trong Dược thư không ghi cách xử trí khi quên một liều, nên tôi không "
     "trả lời (không suy ra được có nên uống bù hay gấp đôi liều). Vui lòng hỏi bác sĩ hoặc dược sĩ."
@@ -67,6 +72,8 @@ def abstain_text(reason: str, frame: QueryFrame, names: NameBook, *, question: s
             return SELF_HARM_REPLY
         if frame.refusal == "prescribing":
             return PRESCRIBING_REPLY
+        if frame.refusal == "injection":
+            return INJECTION_REPLY
         if frame.non_human:
             return ("Tôi chỉ trả lời về thuốc dùng cho người theo Dược thư Quốc gia Việt Nam; câu hỏi về động vật "
                     "(thú y) nằm ngoài phạm vi. Vui lòng hỏi bác sĩ thú y.")

@@ -681,7 +681,7 @@ _DOSE_QUESTION_WORDS = re.compile(
     # "xịt mấy nhát", "mấy giọt", "mấy thìa", "cách nhau mấy tiếng/giờ": how much and how often, not what for.
     r"nhat|giot|thia|cach nhau|tieng|gio|"
     # "cách nhau bao lâu", "dùng bao lâu": how often or how long, not what for.
-    r"bao lau|luc nao|buoi nao|gio nao|trong ngay|"
+    r"bao lau|luc nao|buoi nao|gio nao|trong ngay|phac do|"
     # "đau răng quá", "sốt cao lắm": how much it hurts, not what for (checked as written: "qua" of "qua đường" stays).
     r"qua|lam)\b")
 # "nôn nhiều không uống được, đặt trực tràng": why the route was chosen, not what the dose is for (left in, "nôn
@@ -777,9 +777,10 @@ def dose_indication(text: str, names: list[str]) -> str | None:
             wipe(m.start(), m.end())  # "viêm não": "não" is not the question word "nào" (see the vocabulary)
     rest = "".join(blank)
     runs: list[str] = []
-    for segment in re.finditer(r"[^,.;:?!()]+", rest):
+    # ("H. pylori", "E. coli": a genus abbreviated with a dot is one name, not two phrases.)
+    for segment in re.finditer(r"(?:[^,.;:?!()]|(?<=\b[a-z])\.(?= [a-z]))+", rest):
         kept_spans: list[tuple[int, int]] = []
-        for run in re.finditer(r"[a-z]+(?: [a-z]+)*", segment.group(0)):
+        for run in re.finditer(r"[a-z]+(?:(?: |(?<=\b[a-z])\. )[a-z]+)*", segment.group(0)):
             start, end = segment.start() + run.start(), segment.start() + run.end()
             words = rest[start:end].split()
             if not any(_CONTENT.fullmatch(w) for w in words) or len(words) > MAX_INDICATION_WORDS:

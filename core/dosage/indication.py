@@ -228,8 +228,9 @@ SEVERITY_STATED = re.compile(r"\b(?:nhiem khuan|nhiem trung|benh|muc do|the|truo
 ("bé nặng 25 kg", "cân nặng"), which `severities` would read as "severe" if asked of a whole turn."""
 
 
-SEVERITY_ANSWERED = re.compile(r"^\W*(?:(?:da|a|thi|chi|cung|bi)\s+)*(?:nhe|vua|nang|trung binh)"
-                               r"(?:\s+(?:thoi|lam|a|qua|roi))*\b(?!\s*[\d.,]*\s*(?:kg|ky|ki|can|lang|\d))")
+SEVERITY_ANSWERED = re.compile(r"^\W*(?:(?:da|a|thi|chi|cung|bi|neu|khi|con|the con|vay|truong hop|neu bi|neu ma)\s+)*"
+                               r"(?:nhe|vua|nang|trung binh)"
+                               r"(?:\s+(?:thoi|lam|a|qua|roi|hon))*\b(?!\s*[\d.,]*\s*(?:kg|ky|ki|can|lang|\d))")
 """(Folded.) A turn that opens with a bare severity ("nhẹ thôi ạ, uống", "nặng lắm"): the answer to which severity,
 said right after a dose answer that showed more than one (states.merge reads it only then). Never "nặng 20 kg"."""
 
@@ -245,7 +246,7 @@ def is_severity_label(label: str) -> bool:
     return _SEVERITY_LABEL.match(normalize(label).lower().strip()) is not None
 
 
-_FORMULATION = re.compile(r"^(?:chi dung |dung |voi |doi voi )?(?:dang |loai )?(?:vien|siro|hon dich|dung dich uong|"
+_FORMULATION = re.compile(r"^(?:chi dung |dung |voi |doi voi )?(?:dang |loai )?(?:ket hop|phoi hop|hon hop|vien|siro|hon dich|dung dich uong|"
                           r"thuoc bot|bot pha|com|goi|thuoc dan|thuoc nuoc|nhu dich|mieng dan|binh xit)\b")
 """A lead-in naming a dosage form ("Viên giải phóng nhanh:", "Viên giải phóng kéo dài:", "Chỉ dùng viên giải phóng
 nhanh"): the book splits the dose by formulation there, not by what the drug is for."""

