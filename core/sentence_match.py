@@ -127,6 +127,7 @@ _ASKS_CHEWING = re.compile(r"\b(?:nhai|be|nghien|bo) (?:ra )?(?:duoc|dc)\b")
 def _with_book_words(question: str) -> str:
     folded = fold_query(question)
     extra = [*(["bữa ăn", "thức ăn"] if _ASKS_FOOD.search(folded) else []),
+             *(["đích", "mục tiêu"] if re.search(r"\binr (?:dich|muc tieu)\b", folded) else []),
              *(["nhai", "nuốt", "bẻ"] if _ASKS_CHEWING.search(folded) else [])]
     return f"{question} {' '.join(extra)}" if extra else question
 

@@ -149,10 +149,16 @@ def _first_of_two_symptoms(folded: str) -> int:
     return len(folded)
 
 
+_ASKS_A_DOSE = re.compile(r"\blieu(?: dung| luong)? (?:bao nhieu|bn|the nao|ra sao|sao)\b|\b(?:may|bao nhieu) (?:vien|mg|ml)\b")
+
+
 def find_condition_question(text: str) -> str | None:
-    """The condition of a "which drug for X" question, or None when the turn is not one."""
+    """The condition of a "which drug for X" question, or None when the turn is not one. A turn asking a dose
+    ("dự phòng loét do thuốc chống viêm không steroid thì liều bao nhiêu") asks no drug: its "thuốc" names a class."""
     text = normalize(text)
     folded = fold(text)
+    if _ASKS_A_DOSE.search(folded):
+        return None
     if len(text) != len(folded):
         text = folded  # positions must agree; fall back to the folded phrase
     cut = _CONTEXT_CUT.search(folded)
@@ -196,6 +202,8 @@ def find_condition_question(text: str) -> str | None:
 def asks_which_drug(text: str) -> bool:
     """The turn asks which drug to use ("Tôi nên dùng thuốc gì?") — with or without naming a condition."""
     folded = fold(normalize(text))
+    if _ASKS_A_DOSE.search(folded):
+        return False  # "… do thuốc chống viêm không steroid thì liều bao nhiêu": a dose asked, the class named
     return bool(_TAIL.search(folded) or _LEAD.match(folded) or _HEAD.search(folded))
 
 

