@@ -755,6 +755,12 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             merged = merged.model_copy(update={"non_human": False, "turn_type": "dosing_calc",
                                                "section_key": "lieu_luong_cach_dung"})
         return _settled(merged, confidence=0.75)
+    if new.turn_type == "drug_overview" and not new.section_key and not prior.non_human and \
+            prior.turn_type not in _LOOKUPS:
+        # A follow-up in a conversation about one drug that the rules could not place ("INR đích bao nhiêu" after
+        # warfarin's monitoring): still about that drug — asked what about it, never "which drug?" (the drug was
+        # lost, and the overdose turn after it asked for a drug too; #17 held-out H29).
+        return _carry_patient(new.model_copy(update={"drugs": list(prior.drugs), "turn_type": "drug_attribute"}), prior)
     return new
 
 
