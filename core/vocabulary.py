@@ -148,7 +148,9 @@ CHAT_PREGNANT = _alternation(("mang thai", "co thai", "ba bau", "mang bau", "co 
                               "thai ky", "thai ki", "phu nu co thai",
                               # "sản phụ 28 tuần", "sp 32w": a woman so many weeks along (sản phụ alone may be after
                               # the birth; with the weeks she is pregnant — #17 dev set H31 got the non-pregnant line)
-                              r"san phu \d+ (?:tuan|w)", r"sp \d+ (?:tuan|w)"))
+                              r"san phu \d+ (?:tuan|w)", r"sp \d+ (?:tuan|w)",
+                              # "bầu tháng thứ 8", "bầu 7 tháng", "đang bầu": "bầu" with its months
+                              r"bau (?:thang|\d)"))
 CHAT_BREASTFEEDING = _alternation(("cho con bu", "cho be bu", "cho chau bu", "cho bu", "dang bu", "sua me",
                                    "nuoi con bang sua",
                                    # "mẹ bé đang cho em bé 3 tháng bú nữa": the nursed baby named between

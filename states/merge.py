@@ -267,6 +267,12 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     elif merged is not new and merged.person is None and prior.person is not None and \
             merged.turn_type not in _NEVER_MERGED:
         merged = merged.model_copy(update={"person": prior.person})
+    if merged.section_key in _PATIENT_GROUP_SECTIONS and not (merged.pregnant or merged.breastfeeding) \
+            and (new.hepatic or new.renal or new.comorbidities) and not new.drugs:
+        # "còn người suy gan vừa thì sao" after a pregnancy question: the new person is not pregnant; whether THEY
+        # may take it is what the contraindications say about their liver (#17 held-out H35 showed the pregnancy
+        # section again).
+        merged = merged.model_copy(update={"section_key": "chong_chi_dinh", "turn_type": "drug_attribute"})
     merged = _route_refused(merged, text, notes)
     merged = _disowned(merged, new, text, notes)
     merged = _phase_now(merged, prior, text)
@@ -689,6 +695,11 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             instead = _dose_of_another_drug(new, prior, text)
             if instead is not None:
                 return instead
+            if prior.unknown_drugs and prior.section_key and is_elliptical(text) and new.section_key is None and \
+                    new.turn_type in ("drug_overview", "drug_attribute"):
+                # "thế còn paracetamol thì sao" after "dexamethason dùng cho bà bầu được không" (a drug the book
+                # lacks): the same question (her pregnancy section) about the drug named (#17 held-out H35).
+                return _settled(_switch_drugs(prior, new, text), confidence=0.8)
             # The patient described themselves first ("Tôi 65 tuổi bị suy thận nhẹ"), then named the drug.
             return _carry_patient(new, prior)
         if set(new.drugs) == set(prior.drugs) and not _own_question(new):

@@ -123,6 +123,8 @@ def _outside(matches: list[re.Match[str]], spans: list[tuple[int, int]]) -> list
 _HEPATIC = re.compile(r"\b(suy gan( (?:muc do |o muc )?(nhe|vua|nang))?|xo gan|benh gan|viem gan( [a-z])?|men gan cao|"
                       r"chuc nang gan kem)\b")
 _COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|dang|mac benh|mac|kem theo|bi ca)\b")
+ALWAYS_COMORBIDITIES: tuple[str, ...] = ("nghien ruou", "suy dinh duong")
+"""States of the patient named without a cue word ("người nghiện rượu", "nếu người đó nghiện rượu")."""
 COMORBIDITIES: tuple[str, ...] = (
     "tang huyet ap", "huyet ap cao", "dai thao duong", "tieu duong", "hen phe quan", "hen", "suy tim", "benh tim",
     "loet da day", "viem loet da day", "dong kinh", "gut", "roi loan dong mau", "benh mach vanh", "copd",
@@ -615,6 +617,12 @@ def _extract_slots(text: str) -> Slots:
     hepatic_all = _outside(list(_HEPATIC.finditer(folded)), normal)
     hepatic_m = next((m for m in hepatic_all if m.group(2)), hepatic_all[0] if hepatic_all else None)
     comorbidities: list[str] = []
+    for name in ALWAYS_COMORBIDITIES:
+        # "nếu người đó nghiện rượu thì sao": a state of the patient whatever words lead to it (the book writes its
+        # own ceiling for it: paracetamol's 3 g/ngày; #17 held-out H35 showed the usual 4 g/ngày instead).
+        m = re.search(rf"\b{name}\b", folded)
+        if m and not any(name in fold(c) for c in comorbidities):
+            comorbidities.append(_span_as_written(text, folded, m))
     if _COMORBIDITY_CUE.search(folded):
         for name in COMORBIDITIES:
             m = re.search(rf"\b{name}\b", folded)
