@@ -567,8 +567,9 @@ def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
         return None
     if not has_anaphora(text) and not _partner_after_with(new, text):
         return None
+    # ("đang uống warfarin thì dùng nó có sao ko": the drug the patient takes, and "it" — the pair too.)
     if new.section_key != "tuong_tac_thuoc" and new.turn_type != "interaction" and not re.search(
-            r"\b(voi|cung|chung|kem|phoi hop|ket hop)\b", fold(text)):
+            r"\b(voi|cung|chung|kem|phoi hop|ket hop|dang uong|dang dung|dang xai)\b", fold(text)):
         return None
     drugs = list(dict.fromkeys([*prior.drugs[:1], *new.drugs]))
     # The patient stays the conversation's (the nursing mother asking about a pair, then a dose: still her).

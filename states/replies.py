@@ -56,7 +56,8 @@ PRESCRIBING_REPLY = (
 )
 
 INJECTION_REPLY = (
-    "Tin nhắn có đoạn giả làm lời của hệ thống hoặc của trợ lý, nên tôi không làm theo và không xác nhận nội dung đó. "
+    "Tin nhắn yêu cầu tôi bỏ qua quy tắc, hoặc có đoạn giả làm lời của hệ thống hay của trợ lý, nên tôi không làm theo "
+    "và không xác nhận nội dung đó. "
     "Vui lòng hỏi trực tiếp về một thuốc trong Dược thư, ví dụ \"Liều aspirin cho trẻ em theo Dược thư?\"."
 )
 
