@@ -256,13 +256,19 @@ def names_condition(sentence: str, condition: str) -> bool:
     codes = [c for c in re.findall(r"[a-z]*\d[a-z0-9]*", phrase) if len(c) >= 3]
     if any(re.search(rf"(?<![a-z0-9]){re.escape(code)}(?![a-z0-9])", folded) for code in codes):
         return True
-    written = _as_written(condition)
+    written = _undashed(_as_written(condition))
     if not written.isascii():
         # Typed with diacritics: they must agree ("mấy" is not "mày đay", "hẹn" is not "hen"). Folding keeps the
         # length of Vietnamese text, so the exception cut applies to the text as written too.
-        text = unicodedata.normalize("NFC", sentence).lower()[:len(folded)]
+        text = _undashed(unicodedata.normalize("NFC", sentence).lower()[:len(folded)])
         return re.search(rf"(?<!\w){re.escape(written)}(?!\w)", text) is not None
-    return re.search(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", folded) is not None
+    return re.search(rf"(?<![a-z0-9]){re.escape(_undashed(phrase))}(?![a-z0-9])", _undashed(folded)) is not None
+
+
+def _undashed(text: str) -> str:
+    """"blốc nhĩ - thất" as the book writes it is "blốc nhĩ thất" as users type it (#17 final held-out H37: the
+    complete heart block in papaverine's contraindications was not matched, and the dose was given)."""
+    return re.sub(r"\s*[-–—]\s*", " ", text)
 
 
 def names_condition_or_variant(sentence: str, condition: str) -> bool:

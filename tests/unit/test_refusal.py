@@ -38,3 +38,11 @@ def test_a_request_to_prescribe_is_refused(text: str) -> None:
 ])
 def test_worried_or_reported_questions_are_not_refused(text: str) -> None:
     assert refusal_of(text) is None
+
+
+def test_a_book_phrase_with_a_dash_is_the_phrase_typed_without_it() -> None:
+    from core.text import states_phrase
+
+    assert states_phrase("Khi có blốc nhĩ - thất hoàn toàn", "blốc nhĩ thất hoàn toàn")
+    assert states_phrase("loét dạ dày – tá tràng", "loét dạ dày tá tràng")
+    assert not states_phrase("sotalol", "sot")
