@@ -878,7 +878,9 @@ def weight_typed_as_age(new: QueryFrame, prior: QueryFrame, pending: Pending | N
 
 
 # Politeness before the correction ("dạ em xin lỗi bác sĩ, không phải, …") is still a correction.
-_CORRECTION = re.compile(r"^(?:(?:a|ay|ui|oi|da|vang|em|con|chau|toi|minh|bac si|bac|anh|chi|ban|co|thua)[ ,]+)*"
+_CORRECTION = re.compile(r"^(?:(?:a|ay|ui|oi|da|vang|em|con|chau|toi|minh|bac si|bac|anh|chi|ban|co|thua|"
+                         # "ấy chết, nhầm": an exclamation before the correction
+                         r"chet|troi|troi oi|chet roi|oi troi)[ ,]+)*"
                          r"(?:nham|khong phai|ko phai|k phai|khong(?=\s*,)|ko(?=\s*,)|khong dung|sua lai|xin loi|"
                          # "sai rồi, bé mới 6 tuổi thôi", "em gõ nhầm, bé 14 tháng": the value typed before was wrong
                          r"sai roi|sai|(?:go|viet|danh|ghi|nhap|noi|doc) (?:nham|sai)|"
