@@ -454,6 +454,10 @@ _AS_ADULTS = re.compile(r"\b(?:nhu|giong|bang) (?:lieu )?(?:cua |o |danh cho )?n
 """An elderly line that gives no dose of its own but the adults' ("liều như người lớn")."""
 
 
+_ELDERLY_LOWER_START = re.compile(r"\blieu (?:dau tien|bat dau|khoi dau)\b[^.;]{0,30}\b(?:rat thap|thap hon)\b")
+_USUAL_START = re.compile(r"\blieu (?:bat dau|khoi dau|dau tien)(?: thong thuong)?\b")
+
+
 def _elderly_line(line: RegimenLine) -> bool:
     """Under an elderly lead-in, or a sentence opening with the elderly as its only patients ("Người cao tuổi thường
     dùng liều 30 - 65 mg …"; not "Người nhỏ nhắn, người cao tuổi, người suy nhược …: khởi đầu 2,5 mg", a line for
@@ -627,6 +631,12 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
     elif _not_elderly(patient):
         # "Người cao tuổi: 0,5 - 2 mg/ngày" is the dose of another patient for an adult of 40 or of no stated age.
         candidates = [line for line in candidates if not _elderly_line(line)]
+    if elderly_lines and any(_ELDERLY_LOWER_START.search(fold(line.text)) for line in elderly_lines):
+        # "Người cao tuổi: Liều đầu tiên phải rất thấp" beside "Liều bắt đầu thông thường là 5 mg": the usual
+        # starting dose is the book's for other adults, not this patient's (#17 final held-out H37, flagged: a
+        # 78-year-old was shown the 5 mg start). The elderly lines, and the usual lines that are not a start, stay.
+        candidates = [line for line in candidates if _elderly_line(line) or not (
+            line.kind == "regimen" and _USUAL_START.search(fold(line.text)))]
     exclusions = [line for line in candidates if line.kind == "exclusion"
                   # An exclusion names whom it excludes: a band, or a population in its own words ("không khuyến
                   # cáo tiêm bắp … cho trẻ em"; the parser marks no other band-less line an exclusion).
