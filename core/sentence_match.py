@@ -65,6 +65,16 @@ def _tokens(text: str, *, written: bool) -> list[str]:
     return _WORD.findall(fold(text))
 
 
+# How a tablet is taken, asked for everyone (folded): with food or not, when in the day, whether it may be chewed —
+# "uống lúc đói hay no", "trước hay sau ăn", "nên uống lúc nào", "nhai được không". The book says the first with the
+# meal ("uống trước hoặc sau bữa ăn", "thức ăn"), the last with swallowing ("nuốt cả viên, không được bẻ, nhai").
+_ASKS_FOOD = r"\b(?:luc|khi|bung) (?:doi|no)\b|\b(?:truoc|sau) (?:hay|hoac) (?:sau|truoc) (?:khi |bua )?an\b"
+_ASKS_TIME_OF_DAY = r"\b(?:uong|dung) (?:vao )?(?:luc nao|buoi nao|gio nao)\b|\bsang hay (?:toi|chieu)\b"
+_ASKS_CHEWING = r"\b(?:nhai|be|nghien|bo) (?:ra )?(?:duoc|dc)\b"
+FOOD_TIMING = re.compile(f"{_ASKS_FOOD}|{_ASKS_TIME_OF_DAY}|{_ASKS_CHEWING}")
+"""(Folded.) A question of how the drug is swallowed: the dosage section's "Cách dùng" (retrieval.section_router)."""
+
+
 # A user's everyday words for what the book states in its own (folded user phrase → the book's words, as written):
 # "uống lúc nào trong ngày" is answered by "trước bữa ăn sáng", "chậm lớn" by "chậm tăng trưởng", "dùng lâu" by
 # "dùng kéo dài" — no word is shared, so the match would be missed. The book's words are added to the question's.
@@ -74,6 +84,8 @@ _BOOK_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:dung|uong) lau\b"), "dùng kéo dài"),
     (re.compile(r"\b(?:truyen|tiem)(?: [a-z]+){0,4}? (?:trong )?(?:bao lau|may (?:gio|tieng|phut))\b"),
      "thời gian tiêm truyền"),
+    (re.compile(_ASKS_FOOD), "bữa ăn ; thức ăn"),
+    (re.compile(_ASKS_CHEWING), "nhai ; nuốt ; bẻ"),
 )
 
 
@@ -118,20 +130,6 @@ def _pairs(text: str, *, written: bool, keep: Callable[[str], bool] = lambda w: 
     return found
 
 
-# "uống lúc đói hay no": the book says it with the meal ("uống trước hoặc sau bữa ăn", "thức ăn"); "nhai được không":
-# with how the tablet is swallowed ("nuốt cả viên, không được bẻ, nhai"). The question's words, and the book's.
-_ASKS_FOOD = re.compile(r"\b(?:luc|khi|bung) (?:doi|no)\b|\b(?:truoc|sau) (?:hay|hoac) (?:sau|truoc) (?:khi |bua )?an\b")
-_ASKS_CHEWING = re.compile(r"\b(?:nhai|be|nghien|bo) (?:ra )?(?:duoc|dc)\b")
-
-
-def _with_book_words(question: str) -> str:
-    folded = fold_query(question)
-    extra = [*(["bữa ăn", "thức ăn"] if _ASKS_FOOD.search(folded) else []),
-             *(["đích", "mục tiêu"] if re.search(r"\binr (?:dich|muc tieu)\b", folded) else []),
-             *(["nhai", "nuốt", "bẻ"] if _ASKS_CHEWING.search(folded) else [])]
-    return f"{question} {' '.join(extra)}" if extra else question
-
-
 @lru_cache(maxsize=16_384)
 def _unit(sentence: str, written: bool) -> frozenset[str]:
     """A sentence's words and adjacent pairs. Remembered: a monograph's sentences are ranked again for every free-form
@@ -141,7 +139,7 @@ def _unit(sentence: str, written: bool) -> frozenset[str]:
 
 def rank_sentences(question: str, sentences: Sequence[str], names: Iterable[str] = ()) -> list[SentenceMatch]:
     """The sentences that share content words with the question, best first (ties in book order)."""
-    words, pairs, written = question_terms(_with_book_words(question), names)
+    words, pairs, written = question_terms(question, names)
     if not words or not sentences:
         return []
     units = [_unit(s, written) for s in sentences]
@@ -196,9 +194,7 @@ _ADMINISTRATION = re.compile(
     r"\btoc do (?:truyen|tiem)\b|\b(?:tiem|truyen) (?:nhanh|cham) (?:duoc )?(?:khong|ko)\b|"
     r"\bpha (?:voi|vao|trong|loang|bang)\b|\bcach pha\b|"
     # when and how it is swallowed: with food or not, what time of day, whether it may be chewed
-    r"\b(?:luc|khi|bung) (?:doi|no)\b|\b(?:truoc|sau) (?:hay|hoac) (?:sau|truoc) (?:khi |bua )?an\b|"
-    r"\b(?:uong|dung) (?:vao )?(?:luc nao|buoi nao|gio nao)\b|\bsang hay (?:toi|chieu)\b|"
-    r"\b(?:nhai|be|nghien|bo) (?:ra )?(?:duoc|dc)\b")
+    + FOOD_TIMING.pattern)
 # An amount asked, or a dose word: the dose path's question, which an administration sentence does not answer.
 _AMOUNT_WORDS = re.compile(r"\blieu\b|\b(?:may|bao nhieu) (?:vien|goi|ml|mg|g|mcg|ong|lo|giot|lan)\b")
 # A number that is only a time an infusion or injection lasts ("ít nhất 1 giờ", "trong 3 - 5 phút"): no amount, no

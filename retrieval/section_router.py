@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from core.missed_dose import MISSED_DOSE
 from core.sections import BOOK_ORDER
+from core.sentence_match import FOOD_TIMING
 from core.text import fold, fold_query
 from core.vocabulary import QUESTION_WORDS
 from retrieval.overdose_words import asks_overdose
@@ -82,9 +83,6 @@ _DOSE_CONTEXT = _r(r"\b(uong|lieu|cho|tiem|truyen|moi lan|mot lan|lan|ngay|dung|
 _HOW_TO_TAKE = _r(r"\b(dung|uong|xai|su dung|tiem)( (?!(?:lam|thi|roi|xong|phai|bi)\b)[a-z0-9]+){0,2}(?<! khi) "
                   r"(ra sao|sao|the nao|nhu the nao)( a| nhi| vay| ha| nhe)?\s*[?.!]*$")
 
-FOOD_TIMING = _r(r"\b(?:luc|khi|bung) (?:doi|no)\b|\b(?:truoc|sau) (?:hay|hoac) (?:sau|truoc) (?:khi |bua )?an\b|"
-                 r"\b(?:uong|dung) (?:vao )?(?:luc nao|buoi nao|gio nao)\b|\bsang hay (?:toi|chieu)\b|"
-                 r"\b(?:nhai|be|nghien|bo) (?:ra )?(?:duoc|dc)\b")
 
 _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
     # "đang uống aspirin liều thấp" describes what the patient takes; it does not ask a dose.

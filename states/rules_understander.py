@@ -17,7 +17,7 @@ from core.budget import RequestBudget
 from core.dosage.indication import severities, stated_severity
 from core.inr_monitoring import asks_inr_monitoring, states_asked
 from core.missed_dose import asks_missed_dose, states_missed_dose
-from core.sentence_match import asks_administration, asks_duration, best_matches, usage_sentence
+from core.sentence_match import FOOD_TIMING, asks_administration, asks_duration, best_matches, usage_sentence
 from core.sentences import sentences
 from core.text import fold, normalize, states_phrase
 from core.vocabulary import CLINICAL_TERMS
@@ -26,7 +26,6 @@ from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, can
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from retrieval.section_router import (
-    FOOD_TIMING,
     SectionRoute,
     asks_every_indication,
     high_inr,
