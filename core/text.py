@@ -50,6 +50,14 @@ def states_phrase(text: str, phrase: str) -> bool:
     return bool(folded) and _phrase_pattern(folded).search(fold(text)) is not None
 
 
+_DASH = re.compile(r"\s*[-–—]\s*")
+
+
+def undashed(text: str) -> str:
+    """Dashes between words as one space: the book's "blốc nhĩ - thất", "dạ dày – tá tràng" as users type them."""
+    return _DASH.sub(" ", text)
+
+
 @lru_cache(maxsize=4096)
 def _phrase_pattern(folded: str) -> re.Pattern[str]:
     # Compiled once per phrase: the patterns of many phrases overflow `re`'s own cache of 512. Between two words a

@@ -294,6 +294,8 @@ def is_question_syllable(written: str, *, folded_turn: bool) -> bool:
     return folded_turn or " " in written.strip() or written.strip().lower() in QUESTION_SYLLABLES_AS_WRITTEN
 
 
+CONFIRMATION_AFTER = re.compile(r"[\s,]+(?:dung roi|dung vay|phai roi|vang|u|da vang|da dung roi)\s*[.!]*$")
+"""(Folded.) A confirmation closing an answer ("sỏi thận acid uric, đúng rồi"): no part of the condition named."""
 SAME_ILLNESS = r"y (?:vay|chang|het|nhu)|giong(?: (?:vay|the|het|nhu))?|nhu (?:vay|the)"
 """Folded words saying "the same illness" as someone named before ("y vậy", "giống vậy", "như thế"): they name no
 illness themselves (#18: "còn tôi cũng bị y vậy" took "y vậy" as the indication and lost the one carried). Bare

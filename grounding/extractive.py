@@ -22,6 +22,7 @@ from core.dosage.select import (
     group_of,
     indication_key,
     is_renal_line,
+    line_sentences,
     names_patient_condition,
     purpose_text,
     routes_for,
@@ -57,7 +58,6 @@ SAFETY_SECTIONS = ("chong_chi_dinh", "than_trong", "thoi_ky_mang_thai", "thoi_ky
 _PATIENT_PHRASES = ("mang thai", "co thai", "thai ky", "cho con bu", "sua me", "suy than", "chuc nang than",
                     "thanh thai creatinin", "suy gan", "chuc nang gan", "benh gan")
 
-_SENTENCE_SPLIT = re.compile(r"(?<=\.)\s+(?=[A-ZĐÀ-Ỹ])")
 _USUAL_MAXIMUM_CLAUSE = re.compile(r"\s*[;,]\s*(?:liều\s+)?(?:tối đa|không quá|không vượt quá)\b[^;]*$", re.IGNORECASE)
 """The usual maximum closing a dose line's first sentence ("…, 4 - 6 giờ một lần; tối đa là 4 g/ngày.")."""
 
@@ -447,7 +447,7 @@ class ExtractiveGenerator:
             line = replace(line, text=part)
         own = context_sentences(line, patient) if patient is not None else []
         if (under_ceiling or own) and line.kind == "regimen":
-            first = [p for p in _SENTENCE_SPLIT.split(line.text) if p.strip()][0]
+            first = line_sentences(line.text)[0]
             trimmed = _USUAL_MAXIMUM_CLAUSE.sub("", first)
             if trimmed != first and dose_quantities(fold(trimmed)):
                 return [Claim(text=clean(replace(line, text=trimmed).quoted()), citations=tree.citations(line)),

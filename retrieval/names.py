@@ -22,6 +22,8 @@ class NameBook:
         question (retrieval.section_router.rank_sections). None where no index is at hand (name-only tests)."""
         self._names: dict[tuple[str, bool], tuple[str, ...]] = {}
         """names_of, memoised: the book is immutable and the lists are read on every interaction turn."""
+        self._members: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {}
+        """class_members, memoised per class phrase: (drug id, its names) of each member."""
 
     def __contains__(self, drug_id: object) -> bool:
         return drug_id in self._by_id
@@ -46,15 +48,14 @@ class NameBook:
         left out. Empty for a partner that is a name, not a class. Membership is the monographs' own statement."""
         if not is_class(partner):
             return []
-        forms = [f for f in class_forms(partner) if len(f.split()) >= 2]
-        found: list[str] = []
-        for entry in self._by_id.values():
-            if entry.drug_id in besides:
-                continue
-            classes = [fold(c) for c in entry.classes]
-            if any(re.search(rf"\b{re.escape(f)}\b", c) for f in forms for c in classes):
-                found += [entry.name, *[a for a in entry.aliases if a != entry.name]]
-        return found
+        # Read once per class phrase (the book is immutable; an interaction turn asks it three times).
+        if partner not in self._members:
+            forms = [f for f in class_forms(partner) if len(f.split()) >= 2]
+            self._members[partner] = tuple(
+                (entry.drug_id, (entry.name, *[a for a in entry.aliases if a != entry.name]))
+                for entry in self._by_id.values()
+                if any(re.search(rf"\b{re.escape(f)}\b", fold(c)) for f in forms for c in entry.classes))
+        return [n for drug_id, names in self._members[partner] if drug_id not in besides for n in names]
 
     def partners_with_members(self, partners: Sequence[str], *, besides: Sequence[str] = ()) -> list[str]:
         """The partners asked about, each class followed by its members in the book: "ibuprofen với thuốc chống

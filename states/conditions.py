@@ -11,11 +11,12 @@ import re
 from collections.abc import Sequence
 
 from core.corpus import Chunk
-from core.text import fold, normalize
+from core.text import fold, normalize, undashed
 from core.vocabulary import (
     CONDITION_SPELLINGS,
     CONDITION_VARIANT_SPELLINGS,
     CONDITION_VARIANTS,
+    CONFIRMATION_AFTER,
     SAME_ILLNESS,
     is_question_syllable,
 )
@@ -63,7 +64,7 @@ _SUBJECT = re.compile(r"^(?:(?:the con|the|vay con|vay|con neu|nhung ma|nhung)\s
                       r"(?:\s+ruoi\b)?|,)\s*)*"
                       # "nổi mề đay": the verb a rash is said with ("nổi mẩn" is itself the symptom's name)
                       r"(?:dang\s+|hay\s+|thuong\s+|bi\s+)*(?:bi|mac|benh|nhiem benh|noi(?= (?:me day|may day)\b))?\s*")
-_TRAILING = re.compile(r"[\s,]+(?:dung roi|dung vay|phai roi|vang|u|da vang)\s*[.!]*$|"
+_TRAILING = re.compile(CONFIRMATION_AFTER.pattern + "|"
                        r"(?:\s+(?:qua|lam|nhieu|thi|roi|ha|a|nhe|vay|do|the))+$|\s+(?:type|typ|tuyp|loai)\s*\d*$|"
                        # a reading: "39", "38,5 độ", "38 độ 5", "38 độ rưỡi"
                        r"\s+\d+(?:[.,]\d+)?\s*(?:(?:do c|do|oc)(?:\s+(?:\d+|ruoi))?)?$|"
@@ -303,12 +304,11 @@ def relation_condition(text: str) -> str | None:
 
 
 # --- is the condition stated by a piece of formulary text? --------------------------------------------------
-_DASHES = re.compile(r"\s*[-–—]\s*")
 
 
 def _plain(text: str) -> str:
     """NFC, lower case, dashes as spaces ("dạ dày – tá tràng" = "dạ dày - tá tràng" = "dạ dày tá tràng")."""
-    return re.sub(r"\s+", " ", _DASHES.sub(" ", normalize(text).lower())).strip()
+    return re.sub(r"\s+", " ", undashed(normalize(text).lower())).strip()
 
 
 def condition_spellings(condition: str) -> list[str]:

@@ -20,7 +20,13 @@ import re
 
 from core.dosage.indication import severities, stated_severity
 from core.text import fold, normalize
-from core.vocabulary import INJECTION_ROUTES, POPULATION_LABELS_VI, ROUTE_LABELS_VI, SAME_ILLNESS
+from core.vocabulary import (
+    CONFIRMATION_AFTER,
+    INJECTION_ROUTES,
+    POPULATION_LABELS_VI,
+    ROUTE_LABELS_VI,
+    SAME_ILLNESS,
+)
 from retrieval.section_router import route_section
 from states.added_drug import carried_note
 from states.clarify import CORRECTION_UNREAD, format_age, format_number
@@ -474,7 +480,6 @@ def _with_question(prior: QueryFrame, new: QueryFrame, update: dict[str, object]
 # "thế losartan?", "vậy para?": the same question about the drug named, said with nothing but an opener (#18 dev set
 # H34: the drug's overview was shown to a pregnant woman asking, one by one, which drugs she may take).
 _BARE_NAME_AFTER = re.compile(r"^(?:the|vay|con|the con|vay con|the con thuoc|vay thuoc)\s+[a-z0-9-]+(?:\s+[a-z0-9-]+)?$")
-_CONFIRMATION_AFTER = re.compile(r"[\s,]+(?:dung roi|dung vay|phai roi|vang|u|da vang|da dung roi)\s*[.!]*$")
 _NON_ANSWERS = re.compile(r"^(khong biet|khong ro|ko biet|k biet|chiu|khong|khong co|chua biet|hong biet|\?+)$")
 
 
@@ -489,7 +494,7 @@ def _condition_reply(new: QueryFrame, prior: QueryFrame, pending: Pending, text:
         return None
     phrase = normalize(text).strip(" ,.;:?!")
     # "sỏi thận acid uric, đúng rồi": the confirmation around the answer is not part of the condition's name.
-    confirmed = _CONFIRMATION_AFTER.search(fold(phrase))
+    confirmed = CONFIRMATION_AFTER.search(fold(phrase))
     if confirmed and confirmed.start() > 0 and len(fold(phrase)) == len(phrase):
         phrase = phrase[:confirmed.start()].strip(" ,.;:?!")
     folded = fold(phrase)

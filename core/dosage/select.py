@@ -135,6 +135,11 @@ def _opening(line: RegimenLine) -> str:
 _SENTENCE = re.compile(r"(?<=\.)\s+(?=[A-ZĐÀ-Ỹ])")
 
 
+def line_sentences(text: str) -> list[str]:
+    """A dosage line's sentences (a full stop, then a capital)."""
+    return [p for p in _SENTENCE.split(text) if p.strip()]
+
+
 def _purposes(line: RegimenLine) -> list[str]:
     """The opening words of each sentence of a line: a line that runs on ("… 75 - 150 mg/ngày. Trong trường hợp cấp
     tính, … như nhồi máu cơ tim, …, dùng liều nạp 150 - 300 mg") names the purpose of each of its doses where that
