@@ -23,6 +23,7 @@ from core.text import fold, normalize
 from core.vocabulary import (
     CONFIRMATION_AFTER,
     INJECTION_ROUTES,
+    MAY_TAKE,
     POPULATION_LABELS_VI,
     ROUTE_LABELS_VI,
     SAME_ILLNESS,
@@ -643,7 +644,6 @@ def _partner_after_with(new: QueryFrame, text: str) -> bool:
 # about in the same short breath as the dose just given.
 _ANOTHER_DRUG_ASK = re.compile(r"\b(?:thi sao|the nao|duoc (?:khong|ko|k|hong|hem|hok)|(?:uong|dung) (?:sao|bao nhieu|bn))\b")
 _ANOTHER_DRUG_WORDS = 14
-_MAY_I = re.compile(r"\bduoc (?:khong|ko|k|hong|hem|hok)\b")
 _PATIENT_GROUP_SECTIONS = ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
 
 
@@ -665,7 +665,7 @@ def _dose_of_another_drug(new: QueryFrame, prior: QueryFrame, text: str) -> Quer
     folded = fold(text)
     if not _ANOTHER_DRUG_ASK.search(folded) or len(folded.split()) > _ANOTHER_DRUG_WORDS:
         return None
-    if _MAY_I.search(folded) and any((new.pregnant, new.breastfeeding, new.renal, new.hepatic, new.comorbidities,
+    if MAY_TAKE.search(folded) and any((new.pregnant, new.breastfeeding, new.renal, new.hepatic, new.comorbidities,
                                       prior.pregnant, prior.breastfeeding, prior.renal, prior.hepatic,
                                       prior.comorbidities)):
         return None

@@ -20,7 +20,7 @@ from core.missed_dose import asks_missed_dose, states_missed_dose
 from core.sentence_match import FOOD_TIMING, asks_administration, asks_duration, best_matches, usage_sentence
 from core.sentences import sentences
 from core.text import fold, normalize, states_phrase
-from core.vocabulary import CLINICAL_TERMS
+from core.vocabulary import CLINICAL_TERMS, MAY_TAKE
 from grounding.patient_safety import condition_phrase
 from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, candidate_sentences
 from retrieval.names import NameBook
@@ -126,8 +126,6 @@ _CAN_I = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|c
                     r"co an toan|co hai khong|co anh huong)\b")
 _CAN_I_SECTIONS = ("chi_dinh", "tac_dung_khong_mong_muon", "than_trong")
 # "uống … được không", "có sao không", "có nên dùng", "dùng … có nên không": may this patient take it (asks no amount).
-_MAY_TAKE = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|co sao khong|an toan khong|"
-                       r"co an toan|co hai khong|co nen|nen (dung|uong|tiem) khong|co van de gi khong)\b")
 _MAY_TAKE_SECTIONS = ("chong_chi_dinh", "than_trong")
 # A second drug added to one already taken ("đang uống aspirin … muốn dùng thêm ibuprofen", "uống kèm với",
 # "phối hợp"): a question about the pair even when it asks how to take them — the interaction text holds the
@@ -511,7 +509,7 @@ class RulesUnderstander:
                    else "chong_chi_dinh")
             return _frame(turn_type="drug_attribute", section_key=key, confidence=round(0.8 * name_confidence, 3),
                           **common)
-        if named == 1 and drugs and (route is None or route.key in _CAN_I_SECTIONS) and _MAY_TAKE.search(fold(text)) \
+        if named == 1 and drugs and (route is None or route.key in _CAN_I_SECTIONS) and MAY_TAKE.search(fold(text)) \
                 and not asks_missed_dose(text):  # "quên hôm qua, hôm nay uống gấp đôi được ko": the missed dose
             # (The one name may be a drug the formulary lacks: "pha với lidocain … được không" has no monograph
             # to read the patient's state against; it once raised here.)
@@ -539,7 +537,7 @@ class RulesUnderstander:
                 return _frame(turn_type="drug_attribute", section_key=given.key,
                               confidence=round(given.confidence * name_confidence, 3), **common)
         if named == 1 and route is not None and route.key == "chi_dinh" and slots.population == "pediatric" and (
-                slots.age_months is not None or slots.weight_kg is not None) and _MAY_TAKE.search(fold(text)):
+                slots.age_months is not None or slots.weight_kg is not None) and MAY_TAKE.search(fold(text)):
             # "cho bé 7 tuổi 22 kg uống aspirin hạ sốt được không": a child of known age or weight asking whether a
             # symptom may be treated with it asks for this child's dose — the dose path, which states the book's
             # exclusion of the child first ("trẻ em dưới 16 tuổi", Reye) — not the indication list, which says
@@ -610,7 +608,7 @@ class RulesUnderstander:
         """A dose question without a dose word (states.dose_intent), when the turn asks nothing else: not whether
         the patient may take it, nor two drugs together."""
         folded = fold(text)
-        if _MAY_TAKE.search(folded) or _CAN_I.search(folded) or _CO_USE.search(folded):
+        if MAY_TAKE.search(folded) or _CAN_I.search(folded) or _CO_USE.search(folded):
             return False
         if is_elliptical(text):
             # "còn vợ tôi uống ibuprofen thì sao?" after paracetamol's adverse effects: the question before is asked
