@@ -70,7 +70,10 @@ def _tokens(text: str, *, written: bool) -> list[str]:
 # meal ("uống trước hoặc sau bữa ăn", "thức ăn"), the last with swallowing ("nuốt cả viên, không được bẻ, nhai").
 _ASKS_FOOD = r"\b(?:luc|khi|bung) (?:doi|no)\b|\b(?:truoc|sau) (?:hay|hoac) (?:sau|truoc) (?:khi |bua )?an\b"
 _ASKS_TIME_OF_DAY = r"\b(?:uong|dung) (?:vao )?(?:luc nao|buoi nao|gio nao)\b|\bsang hay (?:toi|chieu)\b"
-_ASKS_CHEWING = r"\b(?:nhai|be|nghien|bo) (?:ra )?(?:duoc|dc)\b"
+# "bẻ được không" (break the tablet) folds as "bé được" (the baby is …): before an age ("bé được 3 tuổi", "bé được 10
+# ngày") it is the baby's age answered, not a chewing question (a corrected age after a dose answer was read as
+# "how to take it" and ended ungrounded, #18 held-out H40).
+_ASKS_CHEWING = r"\b(?:nhai|be|nghien|bo) (?:ra )?(?:duoc|dc)\b(?! (?:\d|mot |hai |ba |bon |nam |sau |bay |tam |chin |muoi |may |bao ))"
 FOOD_TIMING = re.compile(f"{_ASKS_FOOD}|{_ASKS_TIME_OF_DAY}|{_ASKS_CHEWING}")
 """(Folded.) A question of how the drug is swallowed: the dosage section's "Cách dùng" (retrieval.section_router)."""
 

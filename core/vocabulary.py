@@ -234,6 +234,10 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     # Uric acid: the book writes "tăng acid uric huyết"; users write "máu", "cao", and "axit" (#18).
     ("tang acid uric huyet", "tang acid uric mau", "tang axit uric huyet", "tang axit uric mau", "acid uric mau cao",
      "axit uric mau cao", "acid uric cao", "axit uric cao", "tang acid uric", "tang axit uric"),
+    # Bleeding: users and clinicians write "xuất huyết tiêu hóa"; the book's contraindication writes "chảy máu ở đường
+    # tiêu hóa" (#17 held-out H41: warfarin's start dose was given to a patient with active GI bleeding).
+    ("xuat huyet tieu hoa", "xuat huyet duong tieu hoa", "chay mau o duong tieu hoa", "chay mau duong tieu hoa",
+     "chay mau tieu hoa", "chay mau o da day", "chay mau da day", "xuat huyet da day"),
     ("soi than acid uric", "soi than axit uric", "soi acid uric", "soi axit uric", "soi urat", "soi than urat"),
 )
 

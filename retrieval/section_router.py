@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from core.missed_dose import MISSED_DOSE
 from core.sections import BOOK_ORDER
 from core.sentence_match import FOOD_TIMING
-from core.text import fold, fold_query
+from core.text import fold, fold_query, normalize
 from core.vocabulary import QUESTION_WORDS
 from retrieval.overdose_words import asks_overdose
 
@@ -39,6 +39,10 @@ class SectionRoute:
 
 def _r(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
+
+
+_CAUSES = _r(r"\bgay( ra)?\b")
+""""gây (ra)" (causes): an adverse-effect question — folded, also "gầy" (thin), checked as typed."""
 
 
 _SYMPTOM = r"(ho|ho khan|phat ban|noi man|man ngua|ngua|di ung|chong mat|buon non|non|tieu chay|dau dau|phu|tao bon|" \
@@ -147,7 +151,7 @@ _IMPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
     # "uống lâu dài có cần theo dõi gì không", "cần xét nghiệm gì": what to watch is in the cautions (the liver,
     # kidney and blood counts to check) — no dose asked (#17, dev set H31: the dose path asked the indication).
     ("than_trong", _r(r"\b(?:theo doi|xet nghiem|kiem tra) (?:gi|nhung gi|cai gi)\b"), 0.75),
-    ("tac_dung_khong_mong_muon", _r(r"\bgay( ra)?\b"), 0.6),
+    ("tac_dung_khong_mong_muon", _CAUSES, 0.6),
 )
 
 
@@ -218,9 +222,19 @@ def route_section(text: str) -> SectionRoute | None:
         return SectionRoute("lieu_luong_cach_dung", 0.95, "lieu")
     for key, pattern, confidence in (*_DOSE[1:], *_IMPLICIT):
         m = pattern.search(folded)
+        if m and pattern is _CAUSES and not _typed_as(text, folded, m, "gây"):
+            continue  # "ông gầy lắm" (thin): typed with diacritics it is no "gây" (causes) — no adverse-effect question
         if m:
             return SectionRoute(key, confidence, m.group(0))
     return None
+
+
+def _typed_as(text: str, folded: str, m: re.Match[str], word: str) -> bool:
+    """The match's first word is `word` as typed (always true for text typed without diacritics)."""
+    written = normalize(text).lower()
+    if written.isascii() or len(written) != len(folded):
+        return True
+    return written[m.start():m.start() + len(word)] == word
 
 
 _INR_VALUE = _r(r"\binr\b(?: [a-z]+){0,4}?\s*(?:>|>=|=|:|la|tren|len|len toi|toi)?\s*(\d+(?:[.,]\d+)?)")

@@ -14,7 +14,7 @@ from core.partners import names_partner
 from core.text import fold, states_phrase
 from core.vocabulary import PATIENT_TERMS, condition_variants
 from grounding.dosing_select import patient_in_context, stated_conditions, trees_by_drug
-from grounding.patient_safety import child_terms, condition_phrase
+from grounding.patient_safety import ALLERGY_TO, child_terms, condition_phrase
 from retrieval.service import RetrievalService
 from states.conditions import condition_spellings, condition_stated
 from states.dosing import one_injection_dose, route_settled_by_safety, routes_in_evidence
@@ -241,6 +241,9 @@ def patient_terms(frame: QueryFrame) -> list[str]:
     if frame.hepatic:
         terms += _PATIENT_TERMS["hepatic"]
     terms += [fold(c) for c in frame.comorbidities if len(fold(c)) >= 3]
+    # An allergy ("dị ứng penicilin"): the book writes the allergen apart ("dị ứng với bất kỳ loại penicilin nào").
+    terms += [m.group("allergen") for c in (*frame.comorbidities, frame.condition or "")
+              if (m := ALLERGY_TO.match(fold(c).strip()))]
     # A drug the patient takes that has no monograph ("đang uống aliskiren"): the contraindications naming it.
     terms += [fold(u) for u in frame.unknown_drugs if len(fold(u)) >= 3]
     # The condition asked about may be one the safety sections name ("sa sút trí tuệ", "bệnh Parkinson"), or name

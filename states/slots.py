@@ -70,6 +70,11 @@ _TAKEN_FOR = re.compile(rf"\b(?:uong|dung|tiem|xai|su dung|truyen|boi|nho|xit|da
 _ADULT = CHAT_ADULT
 _CHILD = CHAT_CHILD
 _NEWBORN = NEWBORN
+_NEWBORN_AGE = re.compile(r"\b(?:so sinh|(?:be|em be|tre|con|chau) (?:moi|vua) (?:sinh|de|chao doi)|sinh non|non thang|"
+                          r"thieu thang)\b")
+"""A baby in the first month by its words: a newborn, a baby just born, a preterm baby. The words alone are no age:
+the book splits the first month by days for some drugs (amoxicillin IV "Sơ sinh thiếu tháng (0 - 7 ngày)"), so the
+days are still asked (DESIGN row 3); they only say that "tuổi thai" is the baby's gestation, not a pregnancy."""
 
 # --- route -----------------------------------------------------------------------------------------------
 _ROUTES = route_patterns("chat")
@@ -605,7 +610,11 @@ def _extract_slots(text: str) -> Slots:
         age_months = age_text = weight = None
         rejected.append(several)
     # "em bầu 8 tháng", "thai 20 tuần": a pregnancy stated by its age is a pregnancy, whoever is named.
-    pregnant = bool(_PREGNANT.search(folded) or _PREGNANCY_MONTHS.search(folded))
+    # "tuổi thai hiệu chỉnh 30 tuần" of a newborn is the baby's gestational age, not a pregnancy (#17 held-out H41:
+    # a preterm baby was read as a pregnant adult and shown the adult dose).
+    pregnant = bool(_PREGNANT.search(folded) or any(
+        not (folded[:m.start()].endswith("tuoi ") and _NEWBORN_AGE.search(folded))
+        for m in _PREGNANCY_MONTHS.finditer(folded)))
     breastfeeding = bool(_BREASTFEEDING.search(folded))
     # A denied or normal organ ("không suy gan", "gan thận bình thường") states no impairment: a contraindication
     # for "suy gan nặng" read from it would withhold a dose the book gives this patient.
@@ -715,6 +724,11 @@ _SEVERITY_AFTER = re.compile(r"\b(muc do|nhiem khuan|nhiem trung|the|dot|benh|tr
 # the indication, "hết sốt" once brought the antipyretic exclusion for children into a Kawasaki follow-up).
 # "khởi đầu" (to start) folds like "khỏi" (recovered): "metformin khởi đầu bao nhiêu" once left "nhiêu" as the indication.
 _RESOLVED = re.compile(r"\b(?:da )?(?:het|khoi(?! dau\b)|khong con)(?: han)?(?: bi)?(?: [a-z]+){1,2}")
+_DENIED_CLAUSE = re.compile(r"(?:^|(?<=[,;.])|(?<=\bva\b)|(?<=\bnhung\b)) *(?:khong|ko|chua|chang)(?: (?:he|tung|bi|co|mac|"
+                            r"tien su|benh))* [a-z ]+?(?=[,.;:?!]|$)")
+"""A clause that denies a condition ("…, không hen, đau khớp", "… và chưa từng bị loét dạ dày"): the patient does NOT
+have it, so it is neither the indication nor a condition to match a contraindication by (#17 held-out H41: "không
+hen" withheld aspirin as if the man had asthma). A negation inside a phrase ("tiết niệu ko biến chứng") is no clause."""
 _NEGATION_GAP = re.compile(r"\b(?:khong|ko|k|chua|chang|khg|kh)\b")
 """A negation among the words wiped between two runs of one phrase ("tiết niệu ko biến chứng")."""
 _RESOLVED_AS_WRITTEN = re.compile(r"(?:đã )?(?:hết|khỏi|không còn)\b")
@@ -757,7 +771,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for _, (start, end) in route_abbreviations(text):
         wipe(start, end)
     terms = [m.span() for m in TERMS_FOLDING_TO_CHILD.finditer(folded)]
-    for pattern in (*GESTATION_PHRASES, CORRECTED_AGE_WORDS, _ROUTE_REASON, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL,
+    for pattern in (_DENIED_CLAUSE, *GESTATION_PHRASES, CORRECTED_AGE_WORDS, _ROUTE_REASON, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL,
                     _HEPATIC, _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED, SAME_ILLNESS_SAID, _LOW_DOSE, _IN_WHOM):
         for m in pattern.finditer(folded):
             if pattern is _IN_WHOM and not folded_turn and text[m.start()].lower() != "ở":

@@ -207,8 +207,11 @@ def read_band(phrase: str, *, union: bool = False) -> BandReading:
 
 _GESTATION_WEEKS = re.compile(
     r"\b(?:(?:sinh |de |tre |so sinh )?non(?: thang)?|thieu thang|tuoi thai|thai|sinh (?:luc|o)|de (?:luc|o))"
-    r"(?: (?:luc|o|khoang|duoc))? (\d+(?:[.,]\d+)?)\s*tuan\b(?! tuoi\b)"
-    r"|\b(\d+(?:[.,]\d+)?)\s*tuan (?:tuoi )?thai\b")
+    # "tuổi thai hiệu chỉnh 30 tuần", "tuổi thai đã chỉnh là 34 tuần": the corrected gestational age, the measure the
+    # book's newborn bands use ("Sơ sinh 28 - 32 tuần chỉnh theo tuổi thai"; #17 held-out H41 lost the 30 weeks).
+    r"(?: (?:da |duoc )?(?:hieu )?chinh)?(?: (?:luc|o|khoang|duoc|la))? (\d+(?:[.,]\d+)?)\s*tuan\b(?! tuoi\b)"
+    r"|\b(\d+(?:[.,]\d+)?)\s*tuan (?:tuoi )?thai\b"
+    r"|\b(\d+(?:[.,]\d+)?)\s*tuan (?:(?:da |duoc )?(?:hieu )?chinh)(?: theo tuoi thai)?\b")
 _PRETERM = re.compile(r"\b(thieu thang|non thang|sinh non|de non|(?:tre|so sinh|be) non)\b")
 _TERM = re.compile(r"\bdu thang\b")
 GESTATION_PHRASES = (_GESTATION_WEEKS, _PRETERM, _TERM)
@@ -229,7 +232,7 @@ def patient_gestation(text: str) -> tuple[float | None, Bound | None]:
     folded = fold(text)
     m = _GESTATION_WEEKS.search(folded)
     if m:
-        return float((m.group(1) or m.group(2)).replace(",", ".")), None
+        return float(next(g for g in m.groups() if g).replace(",", ".")), None
     if _PRETERM.search(folded):
         return None, Bound(0.0, TERM_WEEKS)
     if _TERM.search(folded):
