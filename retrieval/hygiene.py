@@ -284,6 +284,12 @@ def _header_at(tokens: Sequence[str], i: int, prev: str | None,
                 return j + p, None  # "… ml/phút. Acarbose" ending the field
             if last[-1:] not in _TRAIL and _starts_sentence(nxt):
                 return j + p, None  # "… paracetamol. Parafin lỏng Isoniazid và …"
+    # 4b. a neighbour's title, not loaded, between a band's lead-in and its dose: "… dưới 1 tháng tuổi: Cloxacilin 5
+    #     mg/kg …" — no band's dose of this monograph starts with another drug's capitalised name (left in, the line read
+    #     as that drug's dose; #18 held-out H42). The next token is the dose's number; mid-sentence ("với Zolmarin 200
+    #     mg") a name stays.
+    if _unknown_title(token, titles) and prev[-1:] == ":" and i + 1 < len(tokens) and tokens[i + 1][:1].isdigit():
+        return i + 1, None
     # 5. a neighbour's title, not loaded, mid-sentence, when its head word is one running text never capitalises
     #    there: the book writes "acid salicylic", "natri clorid" in lower case inside a sentence, and its titles
     #    "Acid aminocaproic", "Natri bicarbonat" with a capital ("… có mùi giống như Acid aminocaproic giấm").

