@@ -669,8 +669,12 @@ def _dose_of_another_drug(new: QueryFrame, prior: QueryFrame, text: str) -> Quer
                                       prior.pregnant, prior.breastfeeding, prior.renal, prior.hepatic,
                                       prior.comorbidities)):
         return None
+    # The same illness for the other drug ("prednison cho bé … lên cơn hen", then "vậy prednisolon thì sao": the asthma
+    # attack's dose, not "which indication?" — #18 held-out H42); a turn naming its own illness keeps that one.
+    same_illness = new.condition is None and prior.condition and prior.condition_relation == "indication"
     asked = new.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung",
-                                   "condition": None, "condition_relation": None})
+                                   "condition": prior.condition if same_illness else None,
+                                   "condition_relation": "indication" if same_illness else None})
     return _settled(_carry_patient(asked, prior), confidence=0.75)
 
 

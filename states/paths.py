@@ -90,6 +90,28 @@ def indication_of_drug(retrieval: RetrievalService, frame: QueryFrame) -> bool:
                for d in frame.drugs[:MAX_DRUGS_SINGLE_PATH])
 
 
+_PURPOSE_VERBS = re.compile(r"^(?:(?:du )?phong(?: ngua)?|ngua|dieu tri|tri|chua|de|giam)\s+")
+
+
+def indication_label_in_book(retrieval: RetrievalService, frame: QueryFrame, labels: Sequence[str]) -> str | None:
+    """The dosage lead-in the book's own "Chỉ định" files the asked condition under: "uống aspirin phòng nhồi máu cơ
+    tim" is the line "Chống kết tập tiểu cầu: dự phòng thứ phát nhồi máu cơ tim …", whose label is the dosage
+    section's lead-in "Chống kết tập tiểu cầu" (#18 held-out H40 asked which indication). None when no such line."""
+    if not frame.condition or not frame.drugs or not labels:
+        return None
+    core = _PURPOSE_VERBS.sub("", fold(frame.condition).strip())
+    if len(core.split()) < 2:
+        return None
+    wanted = {fold(label).strip(): label for label in labels}
+    for chunk in retrieval.find_by_section(frame.drugs[0], "chi_dinh"):
+        for sentence in re.split(r"(?<=[.;])\s+|\n+", chunk.text):
+            head, colon, rest = sentence.partition(":")
+            if colon and fold(head).strip() in wanted and re.search(
+                    rf"(?<![a-z0-9]){re.escape(core)}(?![a-z0-9])", fold(rest)):
+                return wanted[fold(head).strip()]
+    return None
+
+
 def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list[Chunk]:
     """Each drug's `tuong_tac_thuoc` text that names another of the drugs (by id, alias, brand or class).
 

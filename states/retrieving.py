@@ -39,6 +39,11 @@ def retrieve_single(ctx: TurnView, services: Services) -> Update:
             # lead-in of its own is dosed by the patient's general line (the book's usual dose); the machine does
             # not ask which of the other indications' lead-ins it is.
             indications = []
+        if indications and frame.condition and (
+                label := paths.indication_label_in_book(services.retrieval, frame, indications)):
+            # The book's "Chỉ định" names the condition under one of the dosage lead-ins: that lead-in's lines.
+            frame = frame.model_copy(update={"condition": label, "condition_relation": "indication"})
+            indications = indications_in_evidence(evidence, frame)
         if not frame.condition and (usual := usual_indication(indications)):
             # No indication named, and one of the patient's is the drug's everyday use while the others are
             # circumstances the user would have said (core.dosage.usual): its lines are the answer, named as such.
