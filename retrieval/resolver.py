@@ -165,6 +165,13 @@ def is_vietnamese_word(folded: str) -> bool:
     return bool(_VI_SYLLABLE.match(folded)) or folded in _COMMON_WORDS
 
 
+def brand_guess(raw: str) -> bool:
+    """A lower-case word read as an unknown drug's name only by where it stands (DrugResolver._unknown's
+    `brand_like`): not capitalised, not shaped like an INN."""
+    folded = fold(raw)
+    return raw[:1].islower() and " " not in raw and not looks_like_drug_suffix(folded)
+
+
 def looks_like_drug_suffix(folded: str) -> bool:
     """True for a token shaped like an INN ('oseltamivir', 'sildenafil', 'tramadol', 'clopidogrel')."""
     return len(folded) >= 6 and folded.isalpha() and not is_vietnamese_word(folded) and bool(_DRUG_SUFFIX.search(folded))

@@ -24,7 +24,7 @@ from core.vocabulary import CLINICAL_TERMS, MAY_TAKE
 from grounding.patient_safety import condition_phrase
 from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, candidate_sentences
 from retrieval.names import NameBook
-from retrieval.resolver import ResolverResult
+from retrieval.resolver import ResolverResult, brand_guess
 from retrieval.section_router import (
     SectionRoute,
     asks_every_indication,
@@ -240,6 +240,11 @@ class RulesUnderstander:
         drugs = [d for d in _ordered_drugs(text, candidates) if allowed is None or d in allowed]
         # "Kawasaki", "ClCr", "INR": capitalised disease names and clinical terms, not unknown drug names.
         unknown = [u for u in candidates.unknown if not set(fold(u).split()) & CLINICAL_TERMS]
+        if follows and not drugs:
+            # A lower-case brand-like word is read as an unknown drug's name only when no drug is in discussion:
+            # "Có nên cho bé uống bicarbonat để kiềm hóa không?" after aspirin's overdose answer is a word of that
+            # drug's text, not a drug "not in the formulary" (#17 held-out H41, dev re-run).
+            unknown = [u for u in unknown if not brand_guess(u)]
         if drugs:
             # "đang dùng thuốc chống trầm cảm ba vòng, thêm haloperidol": a class taken beside the drug is the other
             # half of an interaction question (it has no monograph: the drug's interaction lines naming it answer).
