@@ -7,7 +7,7 @@ from states import replies
 from states.frame import QueryFrame
 from states.merge import merge_frames
 from states.nicknames import without_nickname_names
-from states.refusal import refusal_of
+from states.refusal import asks_toxic_amount, refusal_of
 from states.relabel import kept_child
 from states.step import ProviderOutput, Services, TurnView, Update, provider_call, update
 from states.synthesis import synthesize_query
@@ -33,14 +33,23 @@ def with_shorthand(merged: QueryFrame, turn: QueryFrame, candidates: ResolverRes
     return merged.model_copy(update=update)
 
 
-def with_refusal(merged: QueryFrame, text: str) -> QueryFrame:
+def with_refusal(merged: QueryFrame, text: str, prior: QueryFrame | None = None) -> QueryFrame:
     """A lethal-amount or prescription request is declined, whatever drug or patient it names (states.refusal); a
-    refusal never outlives its turn."""
+    refusal never outlives its turn, but a self-harm refusal is remembered by the conversation (`harm_refused`,
+    persisted with the frame): after it, a question for toxic, lethal or overdose amounts is declined the same way.
+    "Đùa thôi mà" one turn after saying one wants to die does not make the toxic amount safe to quote."""
+    harm_before = prior is not None and prior.harm_refused
     refusal = refusal_of(text)
+    if refusal is None and harm_before and asks_toxic_amount(text, merged.section_key):
+        refusal = "self_harm"
+    harm = harm_before or refusal == "self_harm"
     if refusal is not None:
         return merged.model_copy(update={"turn_type": "out_of_scope", "refusal": refusal, "section_key": None,
-                                         "needs_clarify": False, "clarify_reason": None, "quick_replies": []})
-    return merged.model_copy(update={"refusal": None}) if merged.refusal is not None else merged
+                                         "needs_clarify": False, "clarify_reason": None, "quick_replies": [],
+                                         "harm_refused": harm})
+    if merged.refusal is not None or merged.harm_refused != harm:
+        return merged.model_copy(update={"refusal": None, "harm_refused": harm})
+    return merged
 
 
 def understand(ctx: TurnView, services: Services) -> Update:
@@ -74,12 +83,13 @@ def understand(ctx: TurnView, services: Services) -> Update:
         merged = with_shorthand(merge_frames(frame, ctx.prior_frame, ctx.pending, ctx.text), frame, candidates)
         # A child relabelled to unlock a dose keeps the child's own values (states.relabel: safety reason there).
         merged = kept_child(merged, ctx.prior_frame, ctx.text)
-        merged = with_refusal(merged, ctx.text)
+        merged = with_refusal(merged, ctx.text, ctx.prior_frame)
         understood_by = frame.understood_by
 
     failure = provider_call("understand", run)
     if failure is not None or merged is None:
-        merged = QueryFrame(non_human=replies.looks_non_human(ctx.text))
+        merged = QueryFrame(non_human=replies.looks_non_human(ctx.text),
+                            harm_refused=ctx.prior_frame is not None and ctx.prior_frame.harm_refused)
     query = synthesize_query(merged, ctx.text)
     return update(frame=merged, understanding_failed=failure is not None, understood_by=understood_by, query=query,
                   failure=failure, notes=notes, outputs=outputs)
