@@ -5,6 +5,9 @@ Two rules, both only reorder or withhold sentences of the cited section — noth
 - A sentence that shares a pair of content words with the question ("dùng lại", "INR đích", "đường uống") comes
   first: "có dùng lại được không?" after a hypersensitivity reaction is answered by the sentence that says
   "không bao giờ được dùng lại", not by the section's first item.
+- A drug without a monograph that the question asks about inside another drug's section (an antidote in "Quá liều và
+  xử trí": "N-acetylcystein đường uống liều thế nào?") is a subject: the sentences naming it come first, those that
+  also carry a dose before those that do not — the regimen asked for, not the section's opening about liver damage.
 - When the question names one route, a sentence carrying a dose for another route only is withheld: the oral
   antidote regimen asked for is not shown beside the intravenous loading dose (a dose of another route is another
   patient's dose, the same rule as the dose path's).
@@ -16,7 +19,7 @@ import re
 from collections.abc import Sequence
 
 from core.dosage.lines import dose_quantities
-from core.text import fold
+from core.text import fold, states_phrase
 from core.vocabulary import QUESTION_WORDS
 from grounding.dosing_select import routes_of
 
@@ -34,9 +37,11 @@ def _adjacent(text: str) -> set[str]:
     return {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
 
 
-def focus(question: str, sentences: Sequence[str], *, names: Sequence[str] = ()) -> tuple[list[int], list[int]]:
-    """Indices of `sentences`: the question-matching ones (book order, at most MAX_FOCUSED), and the rest in book
-    order; sentences dosing another route than the one asked are in neither."""
+def focus(question: str, sentences: Sequence[str], *, names: Sequence[str] = (),
+          subjects: Sequence[str] = ()) -> tuple[list[int], list[int]]:
+    """Indices of `sentences`: the question-matching ones (at most MAX_FOCUSED: those naming a subject first, dosed
+    ones before the others, then book order), and the rest in book order; sentences dosing another route than the
+    one asked are in neither."""
     drop = {w for n in names for w in fold(n).split()}
     wanted = _pairs(question, drop)
     asked_routes = routes_of(question)
@@ -47,5 +52,8 @@ def focus(question: str, sentences: Sequence[str], *, names: Sequence[str] = ())
             if named and asked_routes[0] not in named:
                 continue
         keep.append(i)
-    first = [i for i in keep if wanted & _adjacent(sentences[i])][:MAX_FOCUSED] if wanted else []
+    about = [i for i in keep if any(states_phrase(sentences[i], n) for n in subjects)]
+    about.sort(key=lambda i: not dose_quantities(fold(sentences[i])))
+    matching = [i for i in keep if i not in about and wanted & _adjacent(sentences[i])] if wanted else []
+    first = [*about, *matching][:MAX_FOCUSED]
     return first, [i for i in keep if i not in first]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from retrieval.resolver import ResolverResult
 from states import replies
+from states.antidote import with_antidote
 from states.frame import QueryFrame
 from states.merge import merge_frames
 from states.nicknames import without_nickname_names
@@ -83,6 +84,9 @@ def understand(ctx: TurnView, services: Services) -> Update:
         merged = with_shorthand(merge_frames(frame, ctx.prior_frame, ctx.pending, ctx.text), frame, candidates)
         # A child relabelled to unlock a dose keeps the child's own values (states.relabel: safety reason there).
         merged = kept_child(merged, ctx.prior_frame, ctx.text)
+        # An antidote named in one drug's overdose section is answered from it, never with that drug's dose
+        # (states.antidote: safety reason there).
+        merged = with_antidote(merged, frame, ctx.prior_frame, ctx.text, services.retrieval.find_by_section)
         merged = with_refusal(merged, ctx.text, ctx.prior_frame)
         understood_by = frame.understood_by
 
