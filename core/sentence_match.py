@@ -84,6 +84,9 @@ _BOOK_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:dung|uong) lau\b"), "dùng kéo dài"),
     (re.compile(r"\b(?:truyen|tiem)(?: [a-z]+){0,4}? (?:trong )?(?:bao lau|may (?:gio|tieng|phut))\b"),
      "thời gian tiêm truyền"),
+    # "sắp mổ phiên, ngừng thuốc trước mấy ngày": the book says "phẫu thuật", "thủ thuật", "can thiệp".
+    (re.compile(r"\b(?:mo|mo phien|di mo|len ban mo|nho rang|cat)\b(?! (?:mat|mieng|coi|hoi))"),
+     "phẫu thuật ; thủ thuật ; can thiệp"),
     (re.compile(_ASKS_FOOD), "bữa ăn ; thức ăn"),
     (re.compile(_ASKS_CHEWING), "nhai ; nuốt ; bẻ"),
 )

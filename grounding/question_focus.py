@@ -19,6 +19,7 @@ import re
 from collections.abc import Sequence
 
 from core.dosage.lines import dose_quantities
+from core.sentence_match import with_book_words
 from core.text import fold, states_phrase
 from core.vocabulary import QUESTION_WORDS
 from grounding.dosing_select import routes_of
@@ -43,7 +44,8 @@ def focus(question: str, sentences: Sequence[str], *, names: Sequence[str] = (),
     ones before the others, then book order), and the rest in book order; sentences dosing another route than the
     one asked are in neither."""
     drop = {w for n in names for w in fold(n).split()}
-    wanted = _pairs(question, drop)
+    # The book's words for the question's everyday ones ("mổ" → "phẫu thuật", core.sentence_match.with_book_words).
+    wanted = _pairs(with_book_words(question), drop)
     asked_routes = routes_of(question)
     keep: list[int] = []
     for i, s in enumerate(sentences):

@@ -346,6 +346,16 @@ class RulesUnderstander:
             # "quên uống 1 liều thì sao" after a question about a drug: that drug's missed-dose sentence (merged) —
             # before the ellipsis below: "… thì làm sao" ends like one, and "quên" is no indication.
             return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION, confidence=0.6, **base)
+        prior_drugs = list(prior.drugs or (prior.kept or {}).get("drugs") or []) if prior is not None else []
+        inr_drugs = [d for d in prior_drugs if self._dosage_states_inr(text, [d])] if (
+            follows and asks_inr_monitoring(text) and not high_inr(folded)) else []
+        if inr_drugs:
+            # (After "warfarin dùng chung omeprazol" both drugs are carried: states.understanding keeps the one whose
+            # dosage section states it.)
+            # "INR mục tiêu thường là bao nhiêu?" after a warfarin turn: the sentence of the conversation's drug that
+            # states the target INR (or the test schedule), as when the drug is named — not "what do you want to
+            # know about warfarin?" (two blind testers, real text: "INR đích cần tìm là 2,5").
+            return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION, confidence=0.6, **base)
         corrected = corrected_indication_text(text) if asks_again_for_indication(prior) else None
         indication = self._next_indication(corrected, prior) if corrected else None
         if indication and prior is not None and prior.turn_type == "dosing_calc":

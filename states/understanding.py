@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from core.inr_monitoring import asks_inr_monitoring, states_asked
+from grounding.sentences import sentences
+from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from states import replies
 from states.antidote import with_antidote
@@ -14,6 +17,7 @@ from states.step import ProviderOutput, Services, TurnView, Update, provider_cal
 from states.synthesis import synthesize_query
 from states.understander import UnderstandingRequest
 
+DOSING_SECTION = "lieu_luong_cach_dung"
 _LOOKUPS = ("condition_to_drug", "symptom_to_drug", "condition_relation")
 
 
@@ -32,6 +36,29 @@ def with_shorthand(merged: QueryFrame, turn: QueryFrame, candidates: ResolverRes
         # in answer to "có phải là Ibuprofen không?" got the overview instead of the child's dose.
         update.update(section_key="lieu_luong_cach_dung")
     return merged.model_copy(update=update)
+
+
+def without_carried_partners(merged: QueryFrame, turn: QueryFrame, prior: QueryFrame | None) -> QueryFrame:
+    """A new question that is not about an interaction names no partner: the previous interaction turn's partners
+    without a monograph ("warfarin với rifampicin?") are not carried into it. "sắp mổ, ngừng thuốc trước mấy ngày"
+    after two interaction turns was answered with the rifampicin interaction again, and "INR mục tiêu?" opened with
+    "không tìm thấy miconazol" — a partner the question never named, read as if it were about that pair."""
+    if prior is None or prior.turn_type != "interaction" or merged.turn_type == "interaction" or not merged.unknown_drugs:
+        return merged
+    own = [u for u in merged.unknown_drugs if u in turn.unknown_drugs]
+    return merged if own == merged.unknown_drugs else merged.model_copy(update={"unknown_drugs": own})
+
+
+def inr_drug_only(merged: QueryFrame, turn: QueryFrame, text: str, names: NameBook) -> QueryFrame:
+    """"INR mục tiêu bao nhiêu?" after "warfarin dùng chung omeprazol": the question is about the drug whose dosage
+    section states a target INR (or test schedule), not a two-drug overview asking "what about which?"."""
+    if turn.drugs or len(merged.drugs) < 2 or merged.section_key != DOSING_SECTION or not asks_inr_monitoring(text) \
+            or names.section_texts is None:
+        return merged
+    section_texts = names.section_texts
+    stating = [d for d in merged.drugs
+               if any(states_asked(text, s) for s in sentences(section_texts(d).get(DOSING_SECTION, "")))]
+    return merged.model_copy(update={"drugs": stating}) if len(stating) == 1 else merged
 
 
 def with_refusal(merged: QueryFrame, text: str, prior: QueryFrame | None = None) -> QueryFrame:
@@ -84,6 +111,8 @@ def understand(ctx: TurnView, services: Services) -> Update:
         merged = with_shorthand(merge_frames(frame, ctx.prior_frame, ctx.pending, ctx.text), frame, candidates)
         # A child relabelled to unlock a dose keeps the child's own values (states.relabel: safety reason there).
         merged = kept_child(merged, ctx.prior_frame, ctx.text)
+        merged = without_carried_partners(merged, frame, ctx.prior_frame)
+        merged = inr_drug_only(merged, frame, ctx.text, services.names)
         # An antidote named in one drug's overdose section is answered from it, never with that drug's dose
         # (states.antidote: safety reason there).
         merged = with_antidote(merged, frame, ctx.prior_frame, ctx.text, services.retrieval.find_by_section)
