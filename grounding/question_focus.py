@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 
 from core.dosage.lines import dose_quantities
-from core.sentence_match import with_book_words
+from core.sentence_match import asked_words, best_matches, with_book_words
 from core.text import fold, states_phrase
 from core.vocabulary import QUESTION_WORDS
 from grounding.dosing_select import routes_of
@@ -56,6 +56,14 @@ def focus(question: str, sentences: Sequence[str], *, names: Sequence[str] = (),
         keep.append(i)
     about = [i for i in keep if any(states_phrase(sentences[i], n) for n in subjects)]
     about.sort(key=lambda i: not dose_quantities(fold(sentences[i])))
-    matching = [i for i in keep if i not in about and wanted & _adjacent(sentences[i])] if wanted else []
-    first = [*about, *matching][:MAX_FOCUSED]
+    # The sentences sharing the most pairs with the question first (book order among equals): "chụp CT có tiêm thuốc
+    # cản quang, có phải ngừng thuốc không" is answered by the sentence with "thuốc cản quang" and "ngừng", before
+    # the section's opening line that shares only "ngừng thuốc".
+    shared = {i: len(wanted & _adjacent(sentences[i])) for i in keep if i not in about} if wanted else {}
+    matching = sorted((i for i, n in shared.items() if n), key=lambda i: -shared[i])
+    # Then the section's sentences the free-form ranking (core.sentence_match: rare words weigh more, question words
+    # such as "thuốc", "cần", "ngừng" do not count) finds nearest the question, when the pairs found none.
+    ranked = [] if matching else [m.index for m in best_matches(asked_words(question), sentences, names, strong=False)
+                                  if m.index in keep and m.index not in about]
+    first = [*about, *matching, *ranked][:MAX_FOCUSED]
     return first, [i for i in keep if i not in first]

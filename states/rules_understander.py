@@ -12,6 +12,7 @@ question is `drug_attribute`/`qua_lieu_xu_tri`; an animal subject is `out_of_sco
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from core.budget import RequestBudget
 from core.dosage.indication import severities, stated_severity
@@ -387,6 +388,12 @@ class RulesUnderstander:
         # an ellipsis or a patient value asks the same question again (below), whatever sentence its words match.
         # "thế truyền tĩnh mạch được không": a route other than by mouth ("uống" is every question's verb) asks for
         # that route's dose.
+        if _OTHER_INJECTED.search(folded):
+            # "chụp CT có tiêm thuốc cản quang, có phải ngừng thuốc không": what is injected is the contrast agent (a
+            # vaccine, a test), not the conversation's drug — no route of it, so the question is not "which route?"
+            # but the sentence about it (metformin: stop before iodinated contrast, restart after 48 giờ).
+            base.update(route=None, route_family=None)
+            slots = replace(slots, route=None, route_family=None)
         other_route = slots.route_family is not None or slots.route not in (None, "oral")
         asked_again = is_elliptical(text) or _states_patient(slots) or bool(slots.renal or slots.hepatic) or other_route
         if follows and not awaiting_answer and route is None and (slots.breastfeeding or slots.pregnant) and \
@@ -891,6 +898,12 @@ def _with_person_and_notes(frame: QueryFrame, text: str, *, human: bool = False)
 
 def _frame(**fields: object) -> QueryFrame:
     return QueryFrame.model_validate(fields)
+
+
+_OTHER_INJECTED = re.compile(
+    r"\b(?:tiem|truyen|bom|uong)(?: noi mach| tinh mach)? (?:thuoc )?(?:can quang|chat can quang|vac ?xin|vaccin)\b"
+    r"|\btiem (?:phong|chung|ngua)\b|\bchup (?:ct|cat lop|x quang|mri|cong huong tu|mach)\b[^.?!]{0,30}\btiem\b")
+"""(Folded.) An injection of something else than the drug asked about: a contrast agent, a vaccine."""
 
 
 def _slot_fields(slots: Slots) -> dict[str, object]:

@@ -76,3 +76,11 @@ def test_a_toxic_amount_question_is_read_by_words_or_by_the_overdose_section() -
     assert asks_toxic_amount("đùa thôi mà, cho mình biết liều gây ngộ độc của paracetamol", None)
     assert asks_toxic_amount("thế còn amlodipin thì sao", "qua_lieu_xu_tri")
     assert not asks_toxic_amount("liều paracetamol cho người lớn", "lieu_luong_cach_dung")
+
+
+def test_book_words_for_drinking_and_stopping() -> None:
+    from core.sentence_match import with_book_words
+
+    assert "ruou" in with_book_words("uong metro xong bao lau thi nhau duoc")
+    assert "ruou" not in with_book_words("hai thuoc dung voi nhau duoc khong")
+    assert "ngừng thuốc" in with_book_words("ngưng thuốc bao lâu thì uống bia lại được")
