@@ -561,6 +561,13 @@ class RulesUnderstander:
             # "giảm sốt" for everyone and reads as yes.
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
                           confidence=round(0.7 * name_confidence, 3), **common)
+        if route is not None and route.key == "chong_chi_dinh" and named == 1 and _RECHALLENGE.search(fold(text)):
+            # "ngừng abacavir vì nghi phản ứng quá mẫn, giờ đỡ rồi cho dùng lại được ko?": whether it may be given
+            # again is the sentence saying so ("… không bao giờ được dùng lại", in the cautions), wherever the book
+            # states it — the contraindication list alone ("Dị ứng với abacavir") does not say never again.
+            again = self._free_form_section(text, drugs)
+            if again is not None:
+                route = again
         if route is not None:
             turn = "dosing_calc" if dose else "drug_attribute"
             return _frame(turn_type=turn, section_key=route.key, section_overview=overview,
@@ -900,6 +907,8 @@ def _frame(**fields: object) -> QueryFrame:
     return QueryFrame.model_validate(fields)
 
 
+_RECHALLENGE = re.compile(r"\b(?:dung|uong|tiem|cho dung|cho uong|su dung) lai\b")
+"""(Folded.) Giving the drug again ("cho dùng lại được không")."""
 _OTHER_INJECTED = re.compile(
     r"\b(?:tiem|truyen|bom|uong)(?: noi mach| tinh mach)? (?:thuoc )?(?:can quang|chat can quang|vac ?xin|vaccin)\b"
     r"|\btiem (?:phong|chung|ngua)\b|\bchup (?:ct|cat lop|x quang|mri|cong huong tu|mach)\b[^.?!]{0,30}\btiem\b")
