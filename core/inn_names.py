@@ -66,7 +66,7 @@ INN_NAMES: tuple[str, ...] = (
     # respiratory, allergy
     "salmeterol", "formoterol", "terbutalin", "indacaterol", "ipratropium", "tiotropium", "theophyllin",
     "aminophyllin", "montelukast", "zafirlukast",
-    "ambroxol", "bromhexin", "acetylcystein", "carbocystein", "dextromethorphan", "guaifenesin",
+    "ambroxol", "bromhexin", "acetylcystein", "n-acetylcystein", "carbocystein", "dextromethorphan", "guaifenesin",
     "loratadin", "desloratadin", "fexofenadin", "levocetirizin", "chlorpheniramin", "clorpheniramin",
     "diphenhydramin", "promethazin", "hydroxyzin", "ketotifen", "cyproheptadin", "bilastin", "rupatadin",
     # antiinfectives

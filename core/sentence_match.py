@@ -81,12 +81,24 @@ FOOD_TIMING = re.compile(f"{_ASKS_FOOD}|{_ASKS_TIME_OF_DAY}|{_ASKS_CHEWING}")
 # A user's everyday words for what the book states in its own (folded user phrase → the book's words, as written):
 # "uống lúc nào trong ngày" is answered by "trước bữa ăn sáng", "chậm lớn" by "chậm tăng trưởng", "dùng lâu" by
 # "dùng kéo dài" — no word is shared, so the match would be missed. The book's words are added to the question's.
+_DRINKING = re.compile(r"(?<!voi )(?<!cung )(?<!khac )(?<!lan )(?<!giua )(?<!cach )\bnhau\b(?! thai)|\bbia\b"
+                       r"|\blai rai\b")
+"""(Folded.) Drinking alcohol as people say it: "nhậu" folds to "nhau" (not "với nhau", "nhau thai")."""
 _BOOK_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:luc nao|khi nao|gio nao|thoi diem nao|buoi nao)\b"), "thời điểm bữa ăn"),
     (re.compile(r"\bcham lon\b"), "chậm tăng trưởng"),
     (re.compile(r"\b(?:dung|uong) lau\b"), "dùng kéo dài"),
     (re.compile(r"\b(?:truyen|tiem)(?: [a-z]+){0,4}? (?:trong )?(?:bao lau|may (?:gio|tieng|phut))\b"),
      "thời gian tiêm truyền"),
+    # "sắp mổ phiên, ngừng thuốc trước mấy ngày": the book says "phẫu thuật", "thủ thuật", "can thiệp".
+    (re.compile(r"\b(?:mo|mo phien|di mo|len ban mo|nho rang|cat)\b(?! (?:mat|mieng|coi|hoi))"),
+     "phẫu thuật ; thủ thuật ; can thiệp"),
+    # "bao lâu thì nhậu được", "uống bia lại được": the book says "rượu" ("nhậu" folds to "nhau": not "với nhau",
+    # "nhau thai").
+    (_DRINKING, "rượu"),
+    # "uống xong bao lâu thì …", "ngưng thuốc bao lâu thì …": the book's "… ngày sau khi ngừng thuốc".
+    (re.compile(r"\b(?:xong|ngung|ngung thuoc|dung thuoc|bo thuoc|het thuoc)\b[^.?!]{0,30}\bbao lau\b"
+                r"|\bbao lau\b[^.?!]{0,20}\b(?:sau khi )?(?:ngung|xong|het thuoc)\b"), "sau khi ngừng thuốc"),
     (re.compile(_ASKS_FOOD), "bữa ăn ; thức ăn"),
     (re.compile(_ASKS_CHEWING), "nhai ; nuốt ; bẻ"),
 )
@@ -95,6 +107,9 @@ _BOOK_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
 def with_book_words(question: str) -> str:
     """The question with the book's words for its everyday phrases appended (folded when it is typed folded)."""
     folded = fold(question)
+    if not _as_written(question) and _DRINKING.search(folded):
+        # Typed without diacritics, "nhau" (nhậu) would match the book's "nhau thai": it is read as the book's word.
+        question = folded = _DRINKING.sub("ruou", folded)
     extra = [book for pattern, book in _BOOK_WORDS if pattern.search(folded)]
     if not extra:
         return question

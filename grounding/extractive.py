@@ -467,7 +467,10 @@ class ExtractiveGenerator:
             chunks = [c for c in evidence if c.section_key == request.section_key] or list(evidence)
             every = [(s, c.doc_id) for c in chunks for s in sentences(c.text)]
             names = [n for d in request.drug_ids for n in request.drug_names.get(d, [])]
-            focused, rest = focus(request.query, [s for s, _ in every], names=names)
+            # A drug without a monograph asked inside this section (an antidote in "Quá liều và xử trí") is the
+            # subject: its sentences first (question_focus).
+            subjects = request.taking if request.section_key != DOSING_SECTION else []
+            focused, rest = focus(request.query, [s for s, _ in every], names=names, subjects=subjects)
             # The question's own sentences first (question_focus), then each chunk's opening sentences as before.
             opening = {i for start in _starts(chunks) for i in range(start, start + MAX_SENTENCES_PER_CHUNK)}
             chosen = [*focused, *(i for i in rest if i in opening)]

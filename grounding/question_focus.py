@@ -5,6 +5,9 @@ Two rules, both only reorder or withhold sentences of the cited section — noth
 - A sentence that shares a pair of content words with the question ("dùng lại", "INR đích", "đường uống") comes
   first: "có dùng lại được không?" after a hypersensitivity reaction is answered by the sentence that says
   "không bao giờ được dùng lại", not by the section's first item.
+- A drug without a monograph that the question asks about inside another drug's section (an antidote in "Quá liều và
+  xử trí": "N-acetylcystein đường uống liều thế nào?") is a subject: the sentences naming it come first, those that
+  also carry a dose before those that do not — the regimen asked for, not the section's opening about liver damage.
 - When the question names one route, a sentence carrying a dose for another route only is withheld: the oral
   antidote regimen asked for is not shown beside the intravenous loading dose (a dose of another route is another
   patient's dose, the same rule as the dose path's).
@@ -16,7 +19,8 @@ import re
 from collections.abc import Sequence
 
 from core.dosage.lines import dose_quantities
-from core.text import fold
+from core.sentence_match import asked_words, best_matches, with_book_words
+from core.text import fold, states_phrase
 from core.vocabulary import QUESTION_WORDS
 from grounding.dosing_select import routes_of
 
@@ -34,11 +38,14 @@ def _adjacent(text: str) -> set[str]:
     return {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
 
 
-def focus(question: str, sentences: Sequence[str], *, names: Sequence[str] = ()) -> tuple[list[int], list[int]]:
-    """Indices of `sentences`: the question-matching ones (book order, at most MAX_FOCUSED), and the rest in book
-    order; sentences dosing another route than the one asked are in neither."""
+def focus(question: str, sentences: Sequence[str], *, names: Sequence[str] = (),
+          subjects: Sequence[str] = ()) -> tuple[list[int], list[int]]:
+    """Indices of `sentences`: the question-matching ones (at most MAX_FOCUSED: those naming a subject first, dosed
+    ones before the others, then book order), and the rest in book order; sentences dosing another route than the
+    one asked are in neither."""
     drop = {w for n in names for w in fold(n).split()}
-    wanted = _pairs(question, drop)
+    # The book's words for the question's everyday ones ("mổ" → "phẫu thuật", core.sentence_match.with_book_words).
+    wanted = _pairs(with_book_words(question), drop)
     asked_routes = routes_of(question)
     keep: list[int] = []
     for i, s in enumerate(sentences):
@@ -47,5 +54,16 @@ def focus(question: str, sentences: Sequence[str], *, names: Sequence[str] = ())
             if named and asked_routes[0] not in named:
                 continue
         keep.append(i)
-    first = [i for i in keep if wanted & _adjacent(sentences[i])][:MAX_FOCUSED] if wanted else []
+    about = [i for i in keep if any(states_phrase(sentences[i], n) for n in subjects)]
+    about.sort(key=lambda i: not dose_quantities(fold(sentences[i])))
+    # The sentences sharing the most pairs with the question first (book order among equals): "chụp CT có tiêm thuốc
+    # cản quang, có phải ngừng thuốc không" is answered by the sentence with "thuốc cản quang" and "ngừng", before
+    # the section's opening line that shares only "ngừng thuốc".
+    shared = {i: len(wanted & _adjacent(sentences[i])) for i in keep if i not in about} if wanted else {}
+    matching = sorted((i for i, n in shared.items() if n), key=lambda i: -shared[i])
+    # Then the section's sentences the free-form ranking (core.sentence_match: rare words weigh more, question words
+    # such as "thuốc", "cần", "ngừng" do not count) finds nearest the question, when the pairs found none.
+    ranked = [] if matching else [m.index for m in best_matches(asked_words(question), sentences, names, strong=False)
+                                  if m.index in keep and m.index not in about]
+    first = [*about, *matching, *ranked][:MAX_FOCUSED]
     return first, [i for i in keep if i not in first]

@@ -38,6 +38,16 @@ SLIP = re.compile(
 )
 """Folded "lỡ …" phrases: an overdose only where "lỡ" is what was typed (see the module's note)."""
 
+# "Bệnh nhân … uống 30 viên paracetamol 500 mg cách đây 5 giờ, xử trí thế nào?", "bn uống khoảng 20 viên para 500
+# cách đây 3 tiếng, xử trí sao": a count of tablets already swallowed, with what to do now or when it was taken. Ten
+# tablets or more at once is no dose any monograph here gives; the question is the overdose section (N-acetylcystein),
+# never the ADR section that "xử trí" alone would pick. Fewer tablets are left to the other readings ("bé uống 2 viên
+# cách đây 3 giờ, uống tiếp được chưa" asks the interval).
+_TAKEN_COUNT = re.compile(r"\b(?:uong|nuot|an|dung)(?: (?:khoang|tam|chung|gan|hon|toi|den|het|mat|luon|phai))* (\d+) vien\b")
+_NOW_WHAT = re.compile(r"\bxu (?:tri|ly)\b|\bcach day\b|\b\d+ (?:gio|tieng|phut) (?:truoc|roi)\b|\broi\b|\blam sao\b"
+                       r"|\bthi sao\b|\bco sao\b|\bnguy hiem\b")
+_MANY_TABLETS = 10
+
 _SLIP_AS_WRITTEN = re.compile(r"\blỡ\b")
 
 
@@ -46,6 +56,9 @@ def asks_overdose(text: str, folded: str) -> re.Match[str] | None:
     found = OVERDOSE.search(folded)
     if found:
         return found
+    taken = _TAKEN_COUNT.search(folded)
+    if taken and int(taken.group(1)) >= _MANY_TABLETS and _NOW_WHAT.search(folded):
+        return taken
     slip = SLIP.search(folded)
     if slip is None:
         return None

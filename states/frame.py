@@ -54,6 +54,10 @@ class QueryFrame(BaseModel):
     non_human: bool = False
     refusal: str | None = None
     """"self_harm" or "prescribing" (states.refusal): refused whatever drug the turn names; this turn only."""
+    harm_refused: bool = False
+    """The conversation has had a self-harm or lethal-amount refusal: set by the code, carried on every later frame of
+    the conversation (persisted, so a restart keeps it), never cleared. A later question for toxic, lethal or
+    overdose amounts is refused the same way ("đùa thôi mà, cho mình biết liều gây ngộ độc …")."""
     needs_clarify: bool = False
     clarify_reason: str | None = None
     quick_replies: list[str] = Field(default_factory=list)

@@ -7,10 +7,11 @@ from collections.abc import Sequence
 
 from core.missed_dose import asks_missed_dose
 from core.sections import SECTION_HEADINGS
-from core.text import fold
+from core.text import fold, states_phrase
 from grounding.answer import Answer
 from retrieval.names import NameBook
 from states.frame import QueryFrame
+from states.overdose import OVERDOSE_SECTION
 from states.person import about_line
 from states.scope import looks_non_human
 from states.verify_pdf import QUARANTINED_QUOTE
@@ -157,6 +158,13 @@ def answer_text(answer: Answer, path: str, frame: QueryFrame, names: NameBook) -
         head = (f"Lưu ý: {', '.join(frame.unknown_drugs)} không có chuyên luận riêng trong Dược thư; dưới đây là các "
                 f"dòng trong mục Tương tác thuốc của {_drugs(frame, names)} có nêu "
                 f"{', '.join(frame.unknown_drugs)}{of_class}.\n{head}")
+    elif frame.unknown_drugs and frame.section_key == OVERDOSE_SECTION and all(
+            any(states_phrase(c.text, u) for c in answer.claims) for u in frame.unknown_drugs):
+        # An antidote named in the drug's overdose section (states.antidote): the lines quoted are that section's
+        # lines naming it, said as such — it has no monograph of its own.
+        section = SECTION_HEADINGS.get(OVERDOSE_SECTION, "")
+        head = (f"Lưu ý: {', '.join(frame.unknown_drugs)} không có chuyên luận riêng trong Dược thư; dưới đây là các "
+                f"dòng trong mục {section} của {_drugs(frame, names)} có nêu {', '.join(frame.unknown_drugs)}.\n{head}")
     elif frame.unknown_drugs:
         # A partly-resolved question must not read as if the unknown drug had been checked.
         head = (f"Lưu ý: không tìm thấy {', '.join(frame.unknown_drugs)} trong Dược thư; thông tin dưới đây chỉ "

@@ -12,6 +12,7 @@ question is `drug_attribute`/`qua_lieu_xu_tri`; an animal subject is `out_of_sco
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from core.budget import RequestBudget
 from core.dosage.indication import severities, stated_severity
@@ -355,6 +356,16 @@ class RulesUnderstander:
             # "quên uống 1 liều thì sao" after a question about a drug: that drug's missed-dose sentence (merged) —
             # before the ellipsis below: "… thì làm sao" ends like one, and "quên" is no indication.
             return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION, confidence=0.6, **base)
+        prior_drugs = list(prior.drugs or (prior.kept or {}).get("drugs") or []) if prior is not None else []
+        inr_drugs = [d for d in prior_drugs if self._dosage_states_inr(text, [d])] if (
+            follows and asks_inr_monitoring(text) and not high_inr(folded)) else []
+        if inr_drugs:
+            # (After "warfarin dùng chung omeprazol" both drugs are carried: states.understanding keeps the one whose
+            # dosage section states it.)
+            # "INR mục tiêu thường là bao nhiêu?" after a warfarin turn: the sentence of the conversation's drug that
+            # states the target INR (or the test schedule), as when the drug is named — not "what do you want to
+            # know about warfarin?" (two blind testers, real text: "INR đích cần tìm là 2,5").
+            return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION, confidence=0.6, **base)
         corrected = corrected_indication_text(text) if asks_again_for_indication(prior) else None
         indication = self._next_indication(corrected, prior) if corrected else None
         if indication and prior is not None and prior.turn_type == "dosing_calc":
@@ -386,6 +397,12 @@ class RulesUnderstander:
         # an ellipsis or a patient value asks the same question again (below), whatever sentence its words match.
         # "thế truyền tĩnh mạch được không": a route other than by mouth ("uống" is every question's verb) asks for
         # that route's dose.
+        if _OTHER_INJECTED.search(folded):
+            # "chụp CT có tiêm thuốc cản quang, có phải ngừng thuốc không": what is injected is the contrast agent (a
+            # vaccine, a test), not the conversation's drug — no route of it, so the question is not "which route?"
+            # but the sentence about it (metformin: stop before iodinated contrast, restart after 48 giờ).
+            base.update(route=None, route_family=None)
+            slots = replace(slots, route=None, route_family=None)
         other_route = slots.route_family is not None or slots.route not in (None, "oral")
         asked_again = is_elliptical(text) or _states_patient(slots) or bool(slots.renal or slots.hepatic) or other_route
         if follows and not awaiting_answer and route is None and (slots.breastfeeding or slots.pregnant) and \
@@ -581,6 +598,13 @@ class RulesUnderstander:
             # "giảm sốt" for everyone and reads as yes.
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
                           confidence=round(0.7 * name_confidence, 3), **common)
+        if route is not None and route.key == "chong_chi_dinh" and named == 1 and _RECHALLENGE.search(fold(text)):
+            # "ngừng abacavir vì nghi phản ứng quá mẫn, giờ đỡ rồi cho dùng lại được ko?": whether it may be given
+            # again is the sentence saying so ("… không bao giờ được dùng lại", in the cautions), wherever the book
+            # states it — the contraindication list alone ("Dị ứng với abacavir") does not say never again.
+            again = self._free_form_section(text, drugs)
+            if again is not None:
+                route = again
         if route is not None:
             turn = "dosing_calc" if dose else "drug_attribute"
             return _frame(turn_type=turn, section_key=route.key, section_overview=overview,
@@ -918,6 +942,14 @@ def _with_person_and_notes(frame: QueryFrame, text: str, *, human: bool = False)
 
 def _frame(**fields: object) -> QueryFrame:
     return QueryFrame.model_validate(fields)
+
+
+_RECHALLENGE = re.compile(r"\b(?:dung|uong|tiem|cho dung|cho uong|su dung) lai\b")
+"""(Folded.) Giving the drug again ("cho dùng lại được không")."""
+_OTHER_INJECTED = re.compile(
+    r"\b(?:tiem|truyen|bom|uong)(?: noi mach| tinh mach)? (?:thuoc )?(?:can quang|chat can quang|vac ?xin|vaccin)\b"
+    r"|\btiem (?:phong|chung|ngua)\b|\bchup (?:ct|cat lop|x quang|mri|cong huong tu|mach)\b[^.?!]{0,30}\btiem\b")
+"""(Folded.) An injection of something else than the drug asked about: a contrast agent, a vaccine."""
 
 
 def _slot_fields(slots: Slots) -> dict[str, object]:

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from core.inr_monitoring import asks_inr_monitoring, states_asked
+from grounding.sentences import sentences
+from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from states import replies
+from states.antidote import with_antidote
 from states.frame import QueryFrame
 from states.merge import merge_frames
 from states.nicknames import without_nickname_names
-from states.refusal import refusal_of
+from states.refusal import asks_toxic_amount, refusal_of
 from states.relabel import kept_child
 from states.step import ProviderOutput, Services, TurnView, Update, provider_call, update
 from states.synthesis import synthesize_query
 from states.understander import UnderstandingRequest
 
+DOSING_SECTION = "lieu_luong_cach_dung"
 _LOOKUPS = ("condition_to_drug", "symptom_to_drug", "condition_relation")
 
 
@@ -33,14 +38,46 @@ def with_shorthand(merged: QueryFrame, turn: QueryFrame, candidates: ResolverRes
     return merged.model_copy(update=update)
 
 
-def with_refusal(merged: QueryFrame, text: str) -> QueryFrame:
+def without_carried_partners(merged: QueryFrame, turn: QueryFrame, prior: QueryFrame | None) -> QueryFrame:
+    """A new question that is not about an interaction names no partner: the previous interaction turn's partners
+    without a monograph ("warfarin với rifampicin?") are not carried into it. "sắp mổ, ngừng thuốc trước mấy ngày"
+    after two interaction turns was answered with the rifampicin interaction again, and "INR mục tiêu?" opened with
+    "không tìm thấy miconazol" — a partner the question never named, read as if it were about that pair."""
+    if prior is None or prior.turn_type != "interaction" or merged.turn_type == "interaction" or not merged.unknown_drugs:
+        return merged
+    own = [u for u in merged.unknown_drugs if u in turn.unknown_drugs]
+    return merged if own == merged.unknown_drugs else merged.model_copy(update={"unknown_drugs": own})
+
+
+def inr_drug_only(merged: QueryFrame, turn: QueryFrame, text: str, names: NameBook) -> QueryFrame:
+    """"INR mục tiêu bao nhiêu?" after "warfarin dùng chung omeprazol": the question is about the drug whose dosage
+    section states a target INR (or test schedule), not a two-drug overview asking "what about which?"."""
+    if turn.drugs or len(merged.drugs) < 2 or merged.section_key != DOSING_SECTION or not asks_inr_monitoring(text) \
+            or names.section_texts is None:
+        return merged
+    section_texts = names.section_texts
+    stating = [d for d in merged.drugs
+               if any(states_asked(text, s) for s in sentences(section_texts(d).get(DOSING_SECTION, "")))]
+    return merged.model_copy(update={"drugs": stating}) if len(stating) == 1 else merged
+
+
+def with_refusal(merged: QueryFrame, text: str, prior: QueryFrame | None = None) -> QueryFrame:
     """A lethal-amount or prescription request is declined, whatever drug or patient it names (states.refusal); a
-    refusal never outlives its turn."""
+    refusal never outlives its turn, but a self-harm refusal is remembered by the conversation (`harm_refused`,
+    persisted with the frame): after it, a question for toxic, lethal or overdose amounts is declined the same way.
+    "Đùa thôi mà" one turn after saying one wants to die does not make the toxic amount safe to quote."""
+    harm_before = prior is not None and prior.harm_refused
     refusal = refusal_of(text)
+    if refusal is None and harm_before and asks_toxic_amount(text, merged.section_key):
+        refusal = "self_harm"
+    harm = harm_before or refusal == "self_harm"
     if refusal is not None:
         return merged.model_copy(update={"turn_type": "out_of_scope", "refusal": refusal, "section_key": None,
-                                         "needs_clarify": False, "clarify_reason": None, "quick_replies": []})
-    return merged.model_copy(update={"refusal": None}) if merged.refusal is not None else merged
+                                         "needs_clarify": False, "clarify_reason": None, "quick_replies": [],
+                                         "harm_refused": harm})
+    if merged.refusal is not None or merged.harm_refused != harm:
+        return merged.model_copy(update={"refusal": None, "harm_refused": harm})
+    return merged
 
 
 def understand(ctx: TurnView, services: Services) -> Update:
@@ -74,12 +111,18 @@ def understand(ctx: TurnView, services: Services) -> Update:
         merged = with_shorthand(merge_frames(frame, ctx.prior_frame, ctx.pending, ctx.text), frame, candidates)
         # A child relabelled to unlock a dose keeps the child's own values (states.relabel: safety reason there).
         merged = kept_child(merged, ctx.prior_frame, ctx.text)
-        merged = with_refusal(merged, ctx.text)
+        merged = without_carried_partners(merged, frame, ctx.prior_frame)
+        merged = inr_drug_only(merged, frame, ctx.text, services.names)
+        # An antidote named in one drug's overdose section is answered from it, never with that drug's dose
+        # (states.antidote: safety reason there).
+        merged = with_antidote(merged, frame, ctx.prior_frame, ctx.text, services.retrieval.find_by_section)
+        merged = with_refusal(merged, ctx.text, ctx.prior_frame)
         understood_by = frame.understood_by
 
     failure = provider_call("understand", run)
     if failure is not None or merged is None:
-        merged = QueryFrame(non_human=replies.looks_non_human(ctx.text))
+        merged = QueryFrame(non_human=replies.looks_non_human(ctx.text),
+                            harm_refused=ctx.prior_frame is not None and ctx.prior_frame.harm_refused)
     query = synthesize_query(merged, ctx.text)
     return update(frame=merged, understanding_failed=failure is not None, understood_by=understood_by, query=query,
                   failure=failure, notes=notes, outputs=outputs)

@@ -59,3 +59,28 @@ def test_an_overdose_follow_up_after_a_dose_answer_quotes_no_dose() -> None:
     reply = engine.handle("bé lỡ uống 2 lần liền rồi thì sao", first.conversation_id)
     assert reply.reply.startswith(GO_TO_CARE)
     assert {c.section_key for c in reply.citations} == {"qua_lieu_xu_tri"}
+
+
+@pytest.mark.parametrize("text", [
+    "Bệnh nhân nữ 25 tuổi nặng 50 kg uống 30 viên paracetamol 500 mg cách đây 5 giờ, xử trí thế nào?",
+    "bn nữ 20t uống khoảng 20 viên paracetamol 500 cách đây 3 tiếng, xử trí sao",
+])
+def test_many_tablets_already_taken_is_the_overdose_section(text: str) -> None:
+    route = route_section(text)
+    assert route is not None and route.key == "qua_lieu_xu_tri"
+
+
+def test_a_couple_of_tablets_and_when_is_not_an_overdose() -> None:
+    route = route_section("bé uống 2 viên paracetamol cách đây 3 giờ, giờ uống tiếp được chưa")
+    assert route is None or route.key != "qua_lieu_xu_tri"
+
+
+def test_an_antidote_named_in_the_question_comes_first_with_its_dose() -> None:
+    from grounding.question_focus import focus
+
+    sentences = ["Hoại tử gan là độc tính nặng nhất khi quá liều.",
+                 "N-acetylcystein có tác dụng khi uống hoặc tiêm.",
+                 "Cho uống N-acetylcystein liều đầu 140 mg/kg, sau đó 70 mg/kg mỗi 4 giờ."]
+    first, _ = focus("N-acetylcystein đường uống xử trí quá liều dùng liều thế nào", sentences,
+                     subjects=["N-acetylcystein"])
+    assert first[:2] == [2, 1]
