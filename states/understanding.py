@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from retrieval.resolver import ResolverResult
 from states import replies
+from states.dosing import carried_child_may_take
 from states.frame import QueryFrame
 from states.merge import merge_frames
 from states.nicknames import without_nickname_names
@@ -74,6 +75,7 @@ def understand(ctx: TurnView, services: Services) -> Update:
         merged = with_shorthand(merge_frames(frame, ctx.prior_frame, ctx.pending, ctx.text), frame, candidates)
         # A child relabelled to unlock a dose keeps the child's own values (states.relabel: safety reason there).
         merged = kept_child(merged, ctx.prior_frame, ctx.text)
+        merged = carried_child_may_take(merged, ctx.text)
         merged = with_refusal(merged, ctx.text)
         understood_by = frame.understood_by
 

@@ -612,8 +612,21 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         # The patient's indication narrows lines that name an indication, when the text has one that matches;
         # a line under another indication is another patient's ("Bệnh Lyme" for an otitis).
         named = any(indication_key(line) for line in candidates)
+        every_indication = candidates
         candidates, matched = narrow_to_indication(candidates, patient.indication, patient)
         unmatched = not matched and named
+        if unmatched:
+            # The book does not name the indication asked ("sốt sau tiêm chủng"), so no lead-in tells which of its
+            # exclusions is this patient's: one that holds the patient under any indication of their population
+            # ("Trẻ em › giảm đau hoặc sốt: … không khuyến cáo dùng cho trẻ cân nặng dưới 7 kg") still excludes them.
+            # Read as another indication's, it was skipped and a 5 kg infant was answered as if only the indication
+            # were missing. An exclusion lifted for a purpose (`_exclusion_for`) stays lifted.
+            # Only an exclusion naming its band in its own words (age, weight): one written for a condition
+            # ("không dùng khi tăng bilirubin huyết") is about a patient who has it, shown as such elsewhere.
+            excluded = [line for line in _exclusions(every_indication, patient) if not line.absence
+                        and _states_age_or_weight(line.text)]
+            if excluded:
+                return Selection(exclusions=excluded)
         # (Only when the patient has no general dose either: the book's usual dose for them is then the answer,
         # under the notice, as for any indication it does not name.)
         general_dose = any(_dosed(line) and not indication_key(line) and not is_renal_line(line)
@@ -642,18 +655,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         # 78-year-old was shown the 5 mg start). The elderly lines, and the usual lines that are not a start, stay.
         candidates = [line for line in candidates if _elderly_line(line) or not (
             line.kind == "regimen" and _USUAL_START.search(fold(line.text)))]
-    exclusions = [line for line in candidates if line.kind == "exclusion"
-                  # An exclusion names whom it excludes: a band, or a population in its own words ("không khuyến
-                  # cáo tiêm bắp … cho trẻ em"; the parser marks no other band-less line an exclusion).
-                  and (not line.band.empty or line.context.population is not None)
-                  and band_admits(line.band, patient) and _exclusion_for(line, patient, candidates)
-                  and not _for_impairment_not_had(line, patient)
-                  # "eGFR dưới 30: chống chỉ định" excludes only a patient whose value is known to be under 30;
-                  # without the value it is one of the adjustment lines shown with the question for it.
-                  and not (line.band.renal_ml_min is not None and patient.renal_ml_min is None)
-                  # "Chống chỉ định khi suy gan nặng" does not exclude a patient whose grade is not known: it is
-                  # shown with the hepatic lines instead.
-                  and not (line.band.hepatic not in (None, "any") and patient.hepatic == "any")]
+    exclusions = _exclusions(candidates, patient)
     absences = [line for line in exclusions if line.absence]
     if absences and len(absences) == len(exclusions):
         # "No data for 12 months - 10 years" (of one dose) does not withhold a line whose own band holds the patient
@@ -746,6 +748,27 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         chosen = [part for line in chosen for part in purpose_sentences(line, patient.indication)]
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      other_bands=other_bands, indication_unmatched=unmatched)
+
+
+def _states_age_or_weight(text: str) -> bool:
+    band = read_band(text).band
+    return band.age_months is not None or band.weight_kg is not None
+
+
+def _exclusions(candidates: list[RegimenLine], patient: Patient) -> list[RegimenLine]:
+    """The exclusion lines of `candidates` that hold the patient."""
+    return [line for line in candidates if line.kind == "exclusion"
+            # An exclusion names whom it excludes: a band, or a population in its own words ("không khuyến
+            # cáo tiêm bắp … cho trẻ em"; the parser marks no other band-less line an exclusion).
+            and (not line.band.empty or line.context.population is not None)
+            and band_admits(line.band, patient) and _exclusion_for(line, patient, candidates)
+            and not _for_impairment_not_had(line, patient)
+            # "eGFR dưới 30: chống chỉ định" excludes only a patient whose value is known to be under 30;
+            # without the value it is one of the adjustment lines shown with the question for it.
+            and not (line.band.renal_ml_min is not None and patient.renal_ml_min is None)
+            # "Chống chỉ định khi suy gan nặng" does not exclude a patient whose grade is not known: it is
+            # shown with the hepatic lines instead.
+            and not (line.band.hepatic not in (None, "any") and patient.hepatic == "any")]
 
 
 def _other_population_lines(tree: DosageTree, patient: Patient) -> list[RegimenLine]:
@@ -854,6 +877,10 @@ def _for_impairment_not_had(line: RegimenLine, patient: Patient) -> bool:
     """An exclusion written for renal or hepatic impairment in its own words ("Chưa xác định được độ an toàn của
     thuốc ở người suy thận", under a child's indication) is not about a patient without that impairment: withholding
     their dose for it would hide the dose the book gives them."""
+    if line.either and line.band.renal_ml_min is None and line.band.hepatic is None:
+        # "… cho trẻ dưới 6 tuổi hoặc trẻ có eGFR dưới 30": the age alternative excludes every child under 6, whatever
+        # their kidneys; only the eGFR alternative is about renal impairment.
+        return False
     folded = fold(line.text)
     renal = bool(_RENAL_WORDS.search(folded))
     hepatic = bool(_HEPATIC_WORDS.search(folded))
