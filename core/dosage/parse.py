@@ -630,6 +630,13 @@ class _Parser:
                              and (r != "inhaled" or re.search(r"khí dung|hít|phun mù", text, re.I)))
             if len(anywhere) == 1:
                 context = replace(context, routes=anywhere)
+        if kind == "note" and not context.routes:
+            # "Trẻ nhỏ dùng bình xịt qua buồng đệm có mặt nạ": a general note naming a route's device or route word is
+            # that route's note. Left route-less it was every route's, and a syrup question was shown the inhaler's
+            # spacer instruction beside the oral doses, as if it were how the syrup is taken.
+            noted = _note_routes(text)
+            if noted:
+                context = replace(context, routes=noted)
         if kind == "regimen":
             dosed = _dosed_routes(text)
             if len(dosed) > 1 and not set(dosed) <= set(context.routes):
@@ -745,6 +752,25 @@ def _either_bands(text: str, band: Band) -> list[Band]:
         alternatives.append(replace(band, **others))
         covered.add(own[0])
     return alternatives if covered == set(stated) and len(covered) == len(alternatives) else []
+
+
+# Words whose fold collides with another word ("khi dung" is also "khi dùng", "boi" also "bởi"): the route only as
+# written. "buồng đệm" (a spacer) is the inhaler's.
+_NOTE_AS_WRITTEN = {"inhaled": re.compile(r"khí dung|hít|phun mù|xịt|buồng đệm", re.IGNORECASE),
+                    "topical": re.compile(r"\bbôi\b|dùng ngoài|ngoài da|thuốc mỡ", re.IGNORECASE)}
+
+
+def _note_routes(text: str) -> tuple[str, ...]:
+    """The routes other than oral a note names by a route word or the device of one (an inhaler's spacer)."""
+    folded = fold(text)
+    named = []
+    for route, pattern in _ROUTES:
+        written = _NOTE_AS_WRITTEN.get(route)
+        if (written.search(text) if written is not None else pattern.search(folded)):
+            named.append(route)
+    # A note naming the oral route too ("đường uống chỉ dùng khi không dùng được dạng hít") is about choosing
+    # between them: every route's. One naming the oral route alone stays as it was (how any dose is taken).
+    return () if "oral" in named else tuple(named)
 
 
 def _disease_name(phrase: str) -> bool:

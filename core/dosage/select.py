@@ -695,6 +695,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
             continue
         if band_admits(line.band, patient, closed=True):
             chosen.append(line)
+    chosen = _without_default_beside_weight_band(chosen, patient)
     general: list[RegimenLine] = []
     if patient.indication and not unmatched:
         kept = without_general_doses(chosen, patient.route, patient.indication)
@@ -748,6 +749,32 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         chosen = [part for line in chosen for part in purpose_sentences(line, patient.indication)]
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      other_bands=other_bands, indication_unmatched=unmatched)
+
+
+def _without_default_beside_weight_band(chosen: list[RegimenLine], patient: Patient) -> list[RegimenLine]:
+    """"Truyền tĩnh mạch – Người lớn: 1 g/lần, mỗi 6 giờ …; Người lớn cân nặng 33–50 kg: 15 mg/kg/lần …": a fixed
+    dose under a lead-in, followed in the same group by a weight band capped above, is the dose of the patients outside
+    that band. A 45 kg adult the band holds was shown the 1 g line beside their own 15 mg/kg line — the ≥ 50 kg dose
+    for a patient the book doses by weight (and caps at 3 g/ngày). The fixed line is withheld then; a mg/kg line
+    without a band ("Liều theo cân nặng: …") is every patient's of the group and stays."""
+    if patient.weight_kg is None:
+        return chosen
+    held = [line for line in chosen if line.band.weight_kg is not None and band_admits(line.band, patient)]
+    if not held:
+        return chosen
+    return [line for line in chosen if not any(default_outside_band(line, band) for band in held)]
+
+
+def default_outside_band(line: RegimenLine, band: RegimenLine) -> bool:
+    """`line` is a fixed dose without a band written before `band`, a weight band capped above, in the same group:
+    the dose of the patients outside that band, not of those it holds (see `_without_default_beside_weight_band`)."""
+    return (line.kind == "regimen" and line.band.empty and line.rule is not None and line.rule.kind == "fixed"
+            and not line.context.renal and not line.context.hepatic
+            # The band line gives a dose of its own: a ceiling alone ("… hoặc cân nặng dưới 50 kg: không quá 3 g/ngày")
+            # caps the usual dose for those patients, it does not replace it.
+            and band.kind == "regimen" and band.rule is not None
+            and band.band.weight_kg is not None and band.band.weight_kg.high != math.inf
+            and _group(band) == _group(line) and line.start < band.start)
 
 
 def _states_age_or_weight(text: str) -> bool:
