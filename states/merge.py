@@ -669,8 +669,11 @@ def _dose_of_another_drug(new: QueryFrame, prior: QueryFrame, text: str) -> Quer
                                       prior.pregnant, prior.breastfeeding, prior.renal, prior.hepatic,
                                       prior.comorbidities)):
         return None
+    # The indication this turn names is its own ("vậy omeprazol uống thì sao, người lớn bị trào ngược"): dropped, the
+    # reflux the user stated was asked again as "which indication?" (session 10 blind tester).
+    own = new.condition if new.condition and new.condition_relation == "indication" else None
     asked = new.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung",
-                                   "condition": None, "condition_relation": None})
+                                   "condition": own, "condition_relation": "indication" if own else None})
     return _settled(_carry_patient(asked, prior), confidence=0.75)
 
 

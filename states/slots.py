@@ -675,6 +675,9 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"can bang(?: trung binh)?|khac|"
     # "mới được 5 ngày": how old, not what for.
     r"moi duoc|"
+    # "cho bé 8 tuổi 25 kg này": which patient, not what for (left in, "này" was the indication, matched none, and
+    # the child's fever dose was asked about as "which indication?").
+    r"nay|"
     r"khoi dau|ban dau|bat dau|duy tri|tiep tuc|tiep|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
     # "Nếu … thì tăng lên bao nhiêu?": the condition and the change asked, not what the dose is for
     r"neu|tang len|giam xuong|cung|chu|"
