@@ -244,6 +244,11 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str,
         # Two indications are each a near paraphrase of the question, equally: neither is picked by guess (the
         # caller asks which, or shows each with its path).
         best = 0
+    if best == 0 and _only_for(lines, indication):
+        # "Trẻ em: Chỉ dùng trong bệnh Kawasaki, …. Giai đoạn cấp: …": the block's lines are all for the disease its
+        # note restricts them to, which is the one asked — the indication is the book's, not unmatched (it was
+        # answered under "Dược thư không ghi liều riêng cho chỉ định đã nêu").
+        return [line for line in lines if severity_admits(indication, indication_labels(line))], True
     if best == 0:
         # No lead-in names the indication asked: the general lines (under no indication: the book's usual dose) are
         # the answer when there are dose lines among them; other indications' doses are other patients' doses.
@@ -254,6 +259,25 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str,
     else:
         kept = [line for line in lines if not indication_key(line) or scores.get(indication_key(line)) == best]
     return [line for line in kept if severity_admits(indication, indication_labels(line))], best > 0
+
+
+_ONLY_IN = re.compile(r"^chi (?:dung|duoc dung|dinh) (?:trong|cho|de dieu tri) (?:benh )?([^,;.(]{3,60})")
+
+
+def _only_for(lines: list[RegimenLine], indication: str) -> bool:
+    """A note of the lines ("Chỉ dùng trong bệnh Kawasaki") restricts them to the indication asked, named in full; the
+    lines of that population are then that indication's."""
+    for line in lines:
+        if line.kind != "note" or indication_key(line) or line.population is None:
+            continue
+        m = _ONLY_IN.match(fold(line.text))
+        if m is None:
+            continue
+        phrase = line.text[m.start(1):m.end(1)] if len(fold(line.text)) == len(line.text) else m.group(1)
+        if match_score(indication, [phrase]) >= FULL and all(
+                other.population == line.population for other in lines if other.kind == "regimen"):
+            return True
+    return False
 
 
 def _dosed(line: RegimenLine) -> bool:

@@ -72,3 +72,17 @@ def test_a_negated_qualifier_is_not_the_indication() -> None:
         == "nhiễm HSV"
     assert dose_indication("nhiễm HSV chưa lan tỏa", []) == "nhiễm HSV"
     assert dose_indication("nhiễm HSV lan tỏa", []) == "nhiễm HSV lan tỏa"
+
+
+KAWASAKI_LIKE = ("*Uống – Trẻ em:* Chỉ dùng trong bệnh Kawasaki, dưới sự giám sát của thầy thuốc chuyên khoa. "
+                 "Giai đoạn cấp: 80–100 mg/kg/ngày, chia 4 lần.\n")
+
+
+def test_a_block_restricted_to_the_disease_asked_is_that_indications() -> None:
+    tree = parse_dosage(KAWASAKI_LIKE)
+    selection = select(tree, Patient(population="pediatric", age_months=60, weight_kg=18, route="oral",
+                                     indication="Kawasaki"))
+    assert not selection.indication_unmatched and any("80–100" in line.text for line in selection.lines)
+    other = select(tree, Patient(population="pediatric", age_months=60, weight_kg=18, route="oral",
+                                 indication="viêm phổi"))
+    assert other.indication_unmatched
