@@ -19,6 +19,7 @@ from core.dosage.select import (
     admits,
     adult_lines_referred,
     context_sentences,
+    default_outside_band,
     indication_labels,
     is_renal_line,
     names_patient_condition,
@@ -155,6 +156,8 @@ def missing_maxima(answer: Answer, evidence: Sequence[Chunk], patient: Patient |
                 continue
             if patient is None and not line.band.empty and line.band not in bands:
                 continue  # without a patient, only the quoted band's own ceilings and the general ones
+            if any(default_outside_band(line, band) for band in quoted):
+                continue  # the 1 g line's 4 g/ngày is not the ceiling of a 33–50 kg adult's 15 mg/kg line
             limits = [q for m in line.maxima for q in extract_quantities(m.text)]
             if limits and not all(any(_same(q, s) for s in said) for q in limits) and line.text not in missing:
                 missing.append(line.text)

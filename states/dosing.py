@@ -21,7 +21,7 @@ from core.dosage.model import Patient
 from core.dosage.select import indication_labels
 from core.dosage.select import select as select_lines
 from core.text import fold
-from core.vocabulary import INJECTION_ROUTES, ROUTE_LABELS_VI
+from core.vocabulary import INJECTION_ROUTES, MAY_TAKE, ROUTE_LABELS_VI
 from grounding.dosing_select import (
     label_of,
     patient_in_context,
@@ -213,3 +213,17 @@ def route_settled_by_safety(evidence: Sequence[Chunk], frame: QueryFrame, routes
         return False
     named = {r for claim in safety.adjustments for r in routes_of(claim.text)}
     return not named or set(routes_found) <= named
+
+
+def carried_child_may_take(merged: QueryFrame, text: str) -> QueryFrame:
+    """"thế ibuprofen hạ sốt cho bé được không" after "bé 5 tháng 6 kg …": a child whose age or weight the
+    conversation already holds, asking whether the drug may be given, asks for this child's dose — the dose path,
+    which states the book's exclusion for the child's band first ("Không khuyến cáo cho trẻ dưới 7 kg") and gives no
+    dose then. Left a lookup of the dosage section (drug_attribute), every band's lines were quoted and the
+    verification, binding them to the child, abstained. (The rules understander does the same for a turn that
+    states the age or weight itself: rules_understander, "a child of known age or weight asking whether …".)"""
+    if merged.turn_type != "drug_attribute" or merged.section_key not in ("lieu_luong_cach_dung", "chi_dinh") \
+            or merged.population != "pediatric" or len(merged.drugs) != 1 or merged.section_overview \
+            or (merged.age_months is None and merged.weight_kg is None) or not MAY_TAKE.search(fold(text)):
+        return merged
+    return merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})

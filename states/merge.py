@@ -669,12 +669,15 @@ def _dose_of_another_drug(new: QueryFrame, prior: QueryFrame, text: str) -> Quer
                                       prior.pregnant, prior.breastfeeding, prior.renal, prior.hepatic,
                                       prior.comorbidities)):
         return None
-    # The same illness for the other drug ("prednison cho bé … lên cơn hen", then "vậy prednisolon thì sao": the asthma
-    # attack's dose, not "which indication?" — #18 held-out H42); a turn naming its own illness keeps that one.
-    same_illness = new.condition is None and prior.condition and prior.condition_relation == "indication"
+    # The indication this turn names is its own ("vậy omeprazol uống thì sao, người lớn bị trào ngược": dropped, the
+    # reflux the user stated was asked again as "which indication?" — session 10 blind tester). Naming none, the same
+    # illness goes on for the other drug ("prednison cho bé … lên cơn hen", then "vậy prednisolon thì sao": the asthma
+    # attack's dose, not "which indication?" — #18 held-out H42).
+    own = new.condition if new.condition and new.condition_relation == "indication" else None
+    if own is None and new.condition is None and prior.condition and prior.condition_relation == "indication":
+        own = prior.condition
     asked = new.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung",
-                                   "condition": prior.condition if same_illness else None,
-                                   "condition_relation": "indication" if same_illness else None})
+                                   "condition": own, "condition_relation": "indication" if own else None})
     return _settled(_carry_patient(asked, prior), confidence=0.75)
 
 

@@ -40,6 +40,14 @@ _STAGE_WORDS = frozenset({"giai", "doan", "thoi", "ky", "dot", "muc", "do", "duo
                           "da", "khong", "tai", "phat", "lai", "nua", "rat", "hon"})
 
 
+# Who said it ("bác sĩ nói bé bị Kawasaki", "bs chẩn đoán là …"): the report of a diagnosis, not indication words.
+# Left in, "bác sĩ nói" was no indication the book states, the follow-up's Kawasaki was dropped and the child's
+# under-16 exclusion was quoted although the disease named is that exclusion's own exception.
+_REPORTED = re.compile(r"\b(?:bác sĩ|bac si|bs|bsi|dược sĩ|duoc si)\s+(?:\w+\s+)?(?:nói|noi|bảo|bao|chẩn đoán|chan doan|"
+                       r"kết luận|ket luan|khám ra|kham ra|cho biết|cho biet)(?:\s+(?:là|la|rằng|rang))?\b",
+                       re.IGNORECASE)
+
+
 def asks_again_for_indication(prior: QueryFrame | None) -> bool:
     """The conversation's question is one a new indication re-asks: a dose of a drug, or a which-drug lookup."""
     return prior is not None and not prior.non_human and (
@@ -49,7 +57,7 @@ def asks_again_for_indication(prior: QueryFrame | None) -> bool:
 def follow_up_indication(text: str, book: Iterable[str]) -> str | None:
     """The indication words of a follow-up that names no drug, as written, when the book states them (`book`: the
     texts to look in); None when the turn names none — only a person, a value, a route, or words the book lacks."""
-    phrase = dose_indication(text, [])
+    phrase = dose_indication(_REPORTED.sub(" ", text), [])
     if not phrase:
         return None
     words = _WORD.findall(fold(phrase))

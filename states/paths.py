@@ -36,6 +36,8 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
         else:
             evidence += retrieval.find_by_drug(drug_id, None)
     routes: list[str] = []
+    if is_dose_question(frame) and frame.renal:
+        evidence = with_renal_tables_quarantined(evidence)
     if is_dose_question(frame):
         context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.gestation) if c)
         routes = routes_in_evidence(evidence, frame.population, age_months=frame.age_months,
@@ -69,6 +71,25 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
         for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
             evidence += [c for c in retrieval.find_by_section(drug_id, DOSING_SECTION) if c not in evidence]
     return evidence, routes
+
+
+_RENAL_TABLE = re.compile(r"\b(thanh thai creatinin|clcr|egfr|muc loc cau than|suy than)\b")
+
+
+def with_renal_tables_quarantined(evidence: list[Chunk]) -> list[Chunk]:
+    """The dosage chunks holding a renal adjustment the parser could read only as a flattened table ("Độ thanh thải
+    creatinin (ml/phút) Liều tối đa > 40 40 - 10 < 10 4 g 3 g 1,5 g 750 mg"), marked quarantined — for a patient
+    whose renal impairment was stated (the caller's condition). Which maximum belongs to which ClCr band is lost in
+    such a table: a renal patient's dose answer built from the other lines (the usual 4 g/ngày) would be a dose the
+    table may lower, so the turn is verify_pdf (retrieval.decide), with the table named, never read by guess."""
+    marked: set[str] = set()
+    for tree in trees_by_drug(evidence):
+        for unplaced in tree.tree.unplaced:
+            if unplaced.reason.startswith("flattened table") and _RENAL_TABLE.search(fold(unplaced.text)):
+                marked |= {c.doc_id for c in tree.chunks_at(unplaced.start, unplaced.end)}
+    if not marked:
+        return evidence
+    return [c.model_copy(update={"has_quarantined_content": True}) if c.doc_id in marked else c for c in evidence]
 
 
 def may_take_question(frame: QueryFrame) -> bool:

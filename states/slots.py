@@ -111,6 +111,11 @@ _RENAL = re.compile(rf"\b(suy than( (nhe|vua|nang|man|cap|giai doan \d))?{_CLEAR
 # "không suy thận", "chưa bị suy gan", "không suy gan, thận": the words are there, the impairment is not.
 _DENIED = re.compile(r"\b(?:khong|chua|chang)(?: (?:he|bi|co|mac))* (?:suy|benh|xo|viem) (?:gan|than)"
                      r"(?:(?:,| va| hay| hoac| lan| cung)? (?:suy |benh )?(?:gan|than))*\b")
+# "nhiễm HSV (không lan tỏa)", "chưa lan tỏa": a qualifier the patient does NOT have. Left in, the negation word
+# was wiped as a question word and "lan tỏa" stayed: the newborn was shown the disseminated-HSV 20 mg/kg dose
+# instead of the 10 mg/kg one. A bracketed negation is taken out whole; unbracketed, only the spread qualifier
+# (an unbracketed "không biến chứng" is part of the book's own indication name, "Viêm bàng quang không biến chứng").
+_NEGATED_QUALIFIER = re.compile(r"\((?:khong|chua|ko) [^()]{1,40}\)|\b(?:khong|chua|ko) (?:bi )?(?:lan toa|lan rong|toan than)\b")
 def _kidney_as_written(text: str, m: re.Match[str]) -> bool:
     """A renal match whose "than" is the kidney ("thận") as typed: "bệnh than" (anthrax) folds to "bệnh thận" and
     made a child's anthrax prophylaxis a renal patient's question. Typed without diacritics, the kidney is read."""
@@ -692,6 +697,9 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"can bang(?: trung binh)?|khac|"
     # "mới được 5 ngày": how old, not what for.
     r"moi duoc|"
+    # "cho bé 8 tuổi 25 kg này": which patient, not what for (left in, "này" was the indication, matched none, and
+    # the child's fever dose was asked about as "which indication?").
+    r"nay|"
     r"khoi dau|ban dau|bat dau|duy tri|tiep tuc|tiep|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
     # "Nếu … thì tăng lên bao nhiêu?": the condition and the change asked, not what the dose is for
     r"neu|tang len|giam xuong|cung|chu|"
@@ -784,8 +792,9 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for _, (start, end) in route_abbreviations(text):
         wipe(start, end)
     terms = [m.span() for m in TERMS_FOLDING_TO_CHILD.finditer(folded)]
-    for pattern in (_DENIED_CLAUSE, *GESTATION_PHRASES, CORRECTED_AGE_WORDS, _ROUTE_REASON, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT, CHAT_CHILD, NEWBORN, _RENAL,
-                    _HEPATIC, _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED, SAME_ILLNESS_SAID, _LOW_DOSE, _IN_WHOM):
+    for pattern in (_DENIED_CLAUSE, *GESTATION_PHRASES, CORRECTED_AGE_WORDS, _ROUTE_REASON, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT,
+                    CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC, _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED,
+                    SAME_ILLNESS_SAID, _LOW_DOSE, _IN_WHOM, _NEGATED_QUALIFIER):
         for m in pattern.finditer(folded):
             if pattern is _IN_WHOM and not folded_turn and text[m.start()].lower() != "ở":
                 continue  # "ổ", "ô" typed: another word, not the preposition

@@ -8,6 +8,7 @@ from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from states import replies
 from states.antidote import with_antidote
+from states.dosing import carried_child_may_take
 from states.frame import QueryFrame
 from states.merge import merge_frames
 from states.nicknames import without_nickname_names
@@ -116,6 +117,7 @@ def understand(ctx: TurnView, services: Services) -> Update:
         # An antidote named in one drug's overdose section is answered from it, never with that drug's dose
         # (states.antidote: safety reason there).
         merged = with_antidote(merged, frame, ctx.prior_frame, ctx.text, services.retrieval.find_by_section)
+        merged = carried_child_may_take(merged, ctx.text)
         merged = with_refusal(merged, ctx.text, ctx.prior_frame)
         understood_by = frame.understood_by
 

@@ -101,6 +101,10 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
      r"(?:kích động|hung hăng)[^.;]{0,30}?(?:sa sút trí tuệ|mất trí)|rối loạn hành vi", "rốiloạnhànhvi"),
     # Helicobacter pylori as clinicians write it: "HP", "H. pylori", "diệt HP", "vi khuẩn HP".
     (r"helicobacter pylori|helicobacter|h\. ?pylori|pylori|hp", "helicobacter"),
+    # Eradicating it ("diệt HP", "phác đồ diệt H. pylori") is what the book writes "tiệt trừ H. pylori": the verb
+    # says nothing of which indication (left in, "diệt" matched no line and the route was asked of an indication
+    # the book doses by mouth only).
+    (r"tiêu diệt|tiệt trừ|diệt trừ|diệt|phác đồ", " "),
     # Varicella-zoster virus: the book writes "VZV" for both diseases, and "Thủy đậu:" / "Zona:" where it doses them
     # apart; each disease is read as itself AND as VZV, so "zona" names "Nhiễm VZV" and, better, "Zona", never
     # "Thủy đậu" (the chickenpox line was once shown for shingles).

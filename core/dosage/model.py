@@ -180,6 +180,9 @@ class RegimenLine:
     rule: Rule | None = None
     absence: bool = False
     """An exclusion that states no data / no dose for its band (core.dosage.lines.absence), not a prohibition."""
+    either: bool = False
+    """One alternative of an exclusion naming bands of different dimensions joined by "hoặc" ("trẻ dưới 6 tuổi hoặc
+    trẻ có eGFR dưới 30"): the same span, once per alternative, each with that alternative's band only."""
 
     @property
     def routes(self) -> tuple[str, ...]:

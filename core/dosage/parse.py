@@ -630,6 +630,13 @@ class _Parser:
                              and (r != "inhaled" or re.search(r"khí dung|hít|phun mù", text, re.I)))
             if len(anywhere) == 1:
                 context = replace(context, routes=anywhere)
+        if kind == "note" and not context.routes:
+            # "Trẻ nhỏ dùng bình xịt qua buồng đệm có mặt nạ": a general note naming a route's device or route word is
+            # that route's note. Left route-less it was every route's, and a syrup question was shown the inhaler's
+            # spacer instruction beside the oral doses, as if it were how the syrup is taken.
+            noted = _note_routes(text)
+            if noted:
+                context = replace(context, routes=noted)
         if kind == "regimen":
             dosed = _dosed_routes(text)
             if len(dosed) > 1 and not set(dosed) <= set(context.routes):
@@ -653,6 +660,15 @@ class _Parser:
         line = RegimenLine(text=text, start=start, end=end, context=context, kind=kind,
                            maxima=maxima(text), rule=rule(text) if kind == "regimen" else None,
                            absence=kind == "exclusion" and absence(text))
+        alternatives = _either_bands(text, context.band) if kind == "exclusion" else []
+        if alternatives:
+            # "Không khuyến cáo cho trẻ dưới 6 tuổi hoặc trẻ có eGFR dưới 30 ml/phút": whom it excludes is either
+            # band, not the patients in both at once. A band holds patients in all of its dimensions, so read as one
+            # band it excluded only a child under 6 with eGFR under 30 — and a 4-year-old with no eGFR stated was
+            # shown the 6–16-year-olds' mg/kg dose. One exclusion line (the same span) per alternative.
+            for band in alternatives:
+                self.tree.lines.append(replace(line, context=replace(context, band=band), either=True))
+            return
         self.tree.lines.append(line)
 
     def _named_routes(self, text: str) -> tuple[str, ...]:
@@ -713,6 +729,48 @@ class _Parser:
 _INDICATION_FOR_GROUP = re.compile(r"^(?P<what>.{4,80}?)\s+(?:ở|o)\s+(?P<who>(?:trẻ|tre|người|nguoi|bệnh nhân|benh nhan)\b.*)$")
 _DISEASE_HEAD = re.compile(r"^(viem|nhiem|benh|hoi chung|ly|loet|soi|zona|thuy dau|herpes|lau|giang mai)\b")
 """The lead-in's first words name a disease ("Viêm họng do liên cầu …", "Nhiễm HSV …"), not a dose or a group."""
+
+
+_DIMENSIONS = ("age_months", "weight_kg", "renal_ml_min", "gestation_weeks")
+
+
+def _either_bands(text: str, band: Band) -> list[Band]:
+    """An exclusion naming bands of different dimensions joined by "hoặc": each alternative's band (the context's
+    other dimensions kept), or [] when it is not such a line (one dimension, or alternatives that do not read)."""
+    stated = [d for d in _DIMENSIONS if getattr(band, d) is not None]
+    parts = re.split(r"\bhoac\b", fold(text))
+    if len(stated) < 2 or len(parts) < 2:
+        return []
+    alternatives: list[Band] = []
+    covered: set[str] = set()
+    for part in parts:
+        reading = read_band(part)
+        own = [d for d in _DIMENSIONS if getattr(reading.band, d) is not None]
+        if reading.ambiguous or len(own) != 1:
+            return []
+        others = {d: None for d in stated if d != own[0]}
+        alternatives.append(replace(band, **others))
+        covered.add(own[0])
+    return alternatives if covered == set(stated) and len(covered) == len(alternatives) else []
+
+
+# Words whose fold collides with another word ("khi dung" is also "khi dùng", "boi" also "bởi"): the route only as
+# written. "buồng đệm" (a spacer) is the inhaler's.
+_NOTE_AS_WRITTEN = {"inhaled": re.compile(r"khí dung|hít|phun mù|xịt|buồng đệm", re.IGNORECASE),
+                    "topical": re.compile(r"\bbôi\b|dùng ngoài|ngoài da|thuốc mỡ", re.IGNORECASE)}
+
+
+def _note_routes(text: str) -> tuple[str, ...]:
+    """The routes other than oral a note names by a route word or the device of one (an inhaler's spacer)."""
+    folded = fold(text)
+    named = []
+    for route, pattern in _ROUTES:
+        written = _NOTE_AS_WRITTEN.get(route)
+        if (written.search(text) if written is not None else pattern.search(folded)):
+            named.append(route)
+    # A note naming the oral route too ("đường uống chỉ dùng khi không dùng được dạng hít") is about choosing
+    # between them: every route's. One naming the oral route alone stays as it was (how any dose is taken).
+    return () if "oral" in named else tuple(named)
 
 
 def _disease_name(phrase: str) -> bool:

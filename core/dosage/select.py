@@ -244,6 +244,11 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str,
         # Two indications are each a near paraphrase of the question, equally: neither is picked by guess (the
         # caller asks which, or shows each with its path).
         best = 0
+    if best == 0 and _only_for(lines, indication):
+        # "Trẻ em: Chỉ dùng trong bệnh Kawasaki, …. Giai đoạn cấp: …": the block's lines are all for the disease its
+        # note restricts them to, which is the one asked — the indication is the book's, not unmatched (it was
+        # answered under "Dược thư không ghi liều riêng cho chỉ định đã nêu").
+        return [line for line in lines if severity_admits(indication, indication_labels(line))], True
     if best == 0:
         # No lead-in names the indication asked: the general lines (under no indication: the book's usual dose) are
         # the answer when there are dose lines among them; other indications' doses are other patients' doses.
@@ -254,6 +259,25 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str,
     else:
         kept = [line for line in lines if not indication_key(line) or scores.get(indication_key(line)) == best]
     return [line for line in kept if severity_admits(indication, indication_labels(line))], best > 0
+
+
+_ONLY_IN = re.compile(r"^chi (?:dung|duoc dung|dinh) (?:trong|cho|de dieu tri) (?:benh )?([^,;.(]{3,60})")
+
+
+def _only_for(lines: list[RegimenLine], indication: str) -> bool:
+    """A note of the lines ("Chỉ dùng trong bệnh Kawasaki") restricts them to the indication asked, named in full; the
+    lines of that population are then that indication's."""
+    for line in lines:
+        if line.kind != "note" or indication_key(line) or line.population is None:
+            continue
+        m = _ONLY_IN.match(fold(line.text))
+        if m is None:
+            continue
+        phrase = line.text[m.start(1):m.end(1)] if len(fold(line.text)) == len(line.text) else m.group(1)
+        if match_score(indication, [phrase]) >= FULL and all(
+                other.population == line.population for other in lines if other.kind == "regimen"):
+            return True
+    return False
 
 
 def _dosed(line: RegimenLine) -> bool:
@@ -612,8 +636,21 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         # The patient's indication narrows lines that name an indication, when the text has one that matches;
         # a line under another indication is another patient's ("Bệnh Lyme" for an otitis).
         named = any(indication_key(line) for line in candidates)
+        every_indication = candidates
         candidates, matched = narrow_to_indication(candidates, patient.indication, patient)
         unmatched = not matched and named
+        if unmatched:
+            # The book does not name the indication asked ("sốt sau tiêm chủng"), so no lead-in tells which of its
+            # exclusions is this patient's: one that holds the patient under any indication of their population
+            # ("Trẻ em › giảm đau hoặc sốt: … không khuyến cáo dùng cho trẻ cân nặng dưới 7 kg") still excludes them.
+            # Read as another indication's, it was skipped and a 5 kg infant was answered as if only the indication
+            # were missing. An exclusion lifted for a purpose (`_exclusion_for`) stays lifted.
+            # Only an exclusion naming its band in its own words (age, weight): one written for a condition
+            # ("không dùng khi tăng bilirubin huyết") is about a patient who has it, shown as such elsewhere.
+            excluded = [line for line in _exclusions(every_indication, patient) if not line.absence
+                        and _states_age_or_weight(line.text)]
+            if excluded:
+                return Selection(exclusions=excluded)
         # (Only when the patient has no general dose either: the book's usual dose for them is then the answer,
         # under the notice, as for any indication it does not name.)
         general_dose = any(_dosed(line) and not indication_key(line) and not is_renal_line(line)
@@ -642,18 +679,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         # 78-year-old was shown the 5 mg start). The elderly lines, and the usual lines that are not a start, stay.
         candidates = [line for line in candidates if _elderly_line(line) or not (
             line.kind == "regimen" and _USUAL_START.search(fold(line.text)))]
-    exclusions = [line for line in candidates if line.kind == "exclusion"
-                  # An exclusion names whom it excludes: a band, or a population in its own words ("không khuyến
-                  # cáo tiêm bắp … cho trẻ em"; the parser marks no other band-less line an exclusion).
-                  and (not line.band.empty or line.context.population is not None)
-                  and band_admits(line.band, patient) and _exclusion_for(line, patient, candidates)
-                  and not _for_impairment_not_had(line, patient)
-                  # "eGFR dưới 30: chống chỉ định" excludes only a patient whose value is known to be under 30;
-                  # without the value it is one of the adjustment lines shown with the question for it.
-                  and not (line.band.renal_ml_min is not None and patient.renal_ml_min is None)
-                  # "Chống chỉ định khi suy gan nặng" does not exclude a patient whose grade is not known: it is
-                  # shown with the hepatic lines instead.
-                  and not (line.band.hepatic not in (None, "any") and patient.hepatic == "any")]
+    exclusions = _exclusions(candidates, patient)
     absences = [line for line in exclusions if line.absence]
     if absences and len(absences) == len(exclusions):
         # "No data for 12 months - 10 years" (of one dose) does not withhold a line whose own band holds the patient
@@ -693,6 +719,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
             continue
         if band_admits(line.band, patient, closed=True):
             chosen.append(line)
+    chosen = _without_default_beside_weight_band(chosen, patient)
     general: list[RegimenLine] = []
     if patient.indication and not unmatched:
         kept = without_general_doses(chosen, patient.route, patient.indication)
@@ -746,6 +773,53 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         chosen = [part for line in chosen for part in purpose_sentences(line, patient.indication)]
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      other_bands=other_bands, indication_unmatched=unmatched)
+
+
+def _without_default_beside_weight_band(chosen: list[RegimenLine], patient: Patient) -> list[RegimenLine]:
+    """"Truyền tĩnh mạch – Người lớn: 1 g/lần, mỗi 6 giờ …; Người lớn cân nặng 33–50 kg: 15 mg/kg/lần …": a fixed
+    dose under a lead-in, followed in the same group by a weight band capped above, is the dose of the patients outside
+    that band. A 45 kg adult the band holds was shown the 1 g line beside their own 15 mg/kg line — the ≥ 50 kg dose
+    for a patient the book doses by weight (and caps at 3 g/ngày). The fixed line is withheld then; a mg/kg line
+    without a band ("Liều theo cân nặng: …") is every patient's of the group and stays."""
+    if patient.weight_kg is None:
+        return chosen
+    held = [line for line in chosen if line.band.weight_kg is not None and band_admits(line.band, patient)]
+    if not held:
+        return chosen
+    return [line for line in chosen if not any(default_outside_band(line, band) for band in held)]
+
+
+def default_outside_band(line: RegimenLine, band: RegimenLine) -> bool:
+    """`line` is a fixed dose without a band written before `band`, a weight band capped above, in the same group:
+    the dose of the patients outside that band, not of those it holds (see `_without_default_beside_weight_band`)."""
+    return (line.kind == "regimen" and line.band.empty and line.rule is not None and line.rule.kind == "fixed"
+            and not line.context.renal and not line.context.hepatic
+            # The band line gives a dose of its own: a ceiling alone ("… hoặc cân nặng dưới 50 kg: không quá 3 g/ngày")
+            # caps the usual dose for those patients, it does not replace it.
+            and band.kind == "regimen" and band.rule is not None
+            and band.band.weight_kg is not None and band.band.weight_kg.high != math.inf
+            and _group(band) == _group(line) and line.start < band.start)
+
+
+def _states_age_or_weight(text: str) -> bool:
+    band = read_band(text).band
+    return band.age_months is not None or band.weight_kg is not None
+
+
+def _exclusions(candidates: list[RegimenLine], patient: Patient) -> list[RegimenLine]:
+    """The exclusion lines of `candidates` that hold the patient."""
+    return [line for line in candidates if line.kind == "exclusion"
+            # An exclusion names whom it excludes: a band, or a population in its own words ("không khuyến
+            # cáo tiêm bắp … cho trẻ em"; the parser marks no other band-less line an exclusion).
+            and (not line.band.empty or line.context.population is not None)
+            and band_admits(line.band, patient) and _exclusion_for(line, patient, candidates)
+            and not _for_impairment_not_had(line, patient)
+            # "eGFR dưới 30: chống chỉ định" excludes only a patient whose value is known to be under 30;
+            # without the value it is one of the adjustment lines shown with the question for it.
+            and not (line.band.renal_ml_min is not None and patient.renal_ml_min is None)
+            # "Chống chỉ định khi suy gan nặng" does not exclude a patient whose grade is not known: it is
+            # shown with the hepatic lines instead.
+            and not (line.band.hepatic not in (None, "any") and patient.hepatic == "any")]
 
 
 def _other_population_lines(tree: DosageTree, patient: Patient) -> list[RegimenLine]:
@@ -854,6 +928,10 @@ def _for_impairment_not_had(line: RegimenLine, patient: Patient) -> bool:
     """An exclusion written for renal or hepatic impairment in its own words ("Chưa xác định được độ an toàn của
     thuốc ở người suy thận", under a child's indication) is not about a patient without that impairment: withholding
     their dose for it would hide the dose the book gives them."""
+    if line.either and line.band.renal_ml_min is None and line.band.hepatic is None:
+        # "… cho trẻ dưới 6 tuổi hoặc trẻ có eGFR dưới 30": the age alternative excludes every child under 6, whatever
+        # their kidneys; only the eGFR alternative is about renal impairment.
+        return False
     folded = fold(line.text)
     renal = bool(_RENAL_WORDS.search(folded))
     hepatic = bool(_HEPATIC_WORDS.search(folded))
