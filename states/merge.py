@@ -45,6 +45,7 @@ from states.followup import (
     pairs_with_discussed,
 )
 from states.frame import Pending, QueryFrame
+from states.newborn import NEWBORN_AGE_TEXT
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.scope import about_a_person
@@ -824,7 +825,10 @@ def _other_measurements(new: QueryFrame, prior: QueryFrame) -> dict[str, object]
     """After an answer, "còn bé 2 tuổi thì sao?" may be another child: a new age does not keep the old weight,
     nor a new weight the old age (the 6-year-old's 20 kg once reached a 1-year-old, #18). The gate then asks."""
     update: dict[str, object] = {}
-    if new.age_months is not None and new.age_months != prior.age_months and new.weight_kg is None:
+    # "bé sơ sinh … 3,2 kg", then "bé được 10 ngày tuổi": the newborn's days, the same baby — its weight stays.
+    refined_newborn = prior.age_text == NEWBORN_AGE_TEXT and new.age_months is not None and new.age_months < 1
+    if new.age_months is not None and new.age_months != prior.age_months and new.weight_kg is None and \
+            not refined_newborn:
         update["weight_kg"] = None
     if new.weight_kg is not None and new.weight_kg != prior.weight_kg and new.age_months is None:
         update.update(age_months=None, age_text=None)

@@ -11,6 +11,7 @@ from states.antidote import with_antidote
 from states.dosing import carried_child_may_take
 from states.frame import QueryFrame
 from states.merge import merge_frames
+from states.newborn import with_newborn_age
 from states.nicknames import without_nickname_names
 from states.refusal import asks_toxic_amount, refusal_of
 from states.relabel import kept_child
@@ -118,6 +119,8 @@ def understand(ctx: TurnView, services: Services) -> Update:
         # (states.antidote: safety reason there).
         merged = with_antidote(merged, frame, ctx.prior_frame, ctx.text, services.retrieval.find_by_section)
         merged = carried_child_may_take(merged, ctx.text)
+        # A newborn by its words is in its first month: enough when the book never splits that month (states.newborn).
+        merged = with_newborn_age(merged, ctx.text, services.retrieval.find_by_section)
         merged = with_refusal(merged, ctx.text, ctx.prior_frame)
         understood_by = frame.understood_by
 
