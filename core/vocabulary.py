@@ -224,6 +224,9 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("trao nguoc da day thuc quan", "trao nguoc da day - thuc quan", "trao nguoc da day", "o chua", "o nong",
      "trao nguoc"),
     ("gut", "gout", "thong phong"),
+    # Blood lipids: the book writes "tăng cholesterol máu", "rối loạn lipid máu"; people say "mỡ máu (cao)" (#18 H44).
+    ("tang cholesterol mau", "roi loan lipid mau", "tang lipid mau", "mo mau cao", "mo mau", "tang mo mau",
+     "cholesterol cao", "cholesterol mau cao", "mau nhiem mo", "tang cholesterol"),
     ("dau bung kinh", "dau bung hanh kinh", "dau hanh kinh", "dau bung khi hanh kinh", "dau bung khi co kinh",
      "thong kinh"),
     ("tieu duong", "dai thao duong"),

@@ -499,6 +499,10 @@ def _condition_reply(new: QueryFrame, prior: QueryFrame, pending: Pending, text:
     confirmed = CONFIRMATION_AFTER.search(fold(phrase))
     if confirmed and confirmed.start() > 0 and len(fold(phrase)) == len(phrase):
         phrase = phrase[:confirmed.start()].strip(" ,.;:?!")
+    # "soi than a", "sỏi thận ạ": the closing particle is no word of the condition (#18 held-out H44).
+    particle = re.search(r"(?:\s+(?:a|ah|ak|nhe|nha|ha|vay|do|the|roi|thoi))+$", fold(phrase))
+    if particle and particle.start() > 0 and len(fold(phrase)) == len(phrase):
+        phrase = phrase[:particle.start()]
     folded = fold(phrase)
     if not folded or _NON_ANSWERS.match(folded) or not re.search(r"[a-z]{2,}", folded):
         return None
@@ -747,6 +751,13 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             # same child (a switch of person is settled before: "còn em nó uống thêm …" starts the sibling afresh).
             return _carry_patient(new, prior)
         return substituted if substituted is not None else new
+    if not new.drugs and not new.unknown_drugs and prior.turn_type in ("condition_to_drug", "symptom_to_drug") and \
+            new.condition is None and is_elliptical(text) and (illness := condition_in_drug_turn(text)):
+        # "còn bị gút thì sao?" after a which-drug list: the same question for the illness named (#18 held-out H44
+        # asked "which drug?").
+        return _settled(prior.model_copy(update={
+            **_slot_updates(new, prior), "condition": illness, "condition_relation": "indication",
+            "condition_ambiguous": is_ambiguous_condition(illness)}), confidence=0.7)
     if new.unknown_drugs and not new.drugs and prior.drugs and prior.turn_type not in _LOOKUPS and (
             new.section_key == "tuong_tac_thuoc" or (prior.turn_type == "interaction" and new.section_key is None
                                                      and (is_elliptical(text) or _TAKING_NOW.search(fold(text))))):

@@ -44,7 +44,11 @@ def _splits_first_month(bound: Bound | None) -> bool:
 def with_newborn_age(merged: QueryFrame, text: str, find_by_section: SectionLookup) -> QueryFrame:
     """The merged frame with the newborn's age set ("sơ sinh") when the turn names a newborn, no age is known and the
     drug's dosage lines never split the first month by days; unchanged otherwise."""
-    if merged.turn_type != "dosing_calc" or merged.population != "pediatric" or merged.age_months is not None \
+    # A dose question, or whether the newborn may have the drug at all ("papaverin có dùng cho trẻ sơ sinh được
+    # không": the exclusion "Không dùng cho trẻ sơ sinh" holds a child of the first month).
+    asks = merged.turn_type == "dosing_calc" or (merged.turn_type == "drug_attribute"
+                                                 and merged.section_key == "chong_chi_dinh")
+    if not asks or merged.population != "pediatric" or merged.age_months is not None \
             or not merged.drugs or merged.pregnant or merged.breastfeeding:
         return merged
     folded = fold(normalize(text))

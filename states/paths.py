@@ -98,7 +98,7 @@ def may_take_question(frame: QueryFrame) -> bool:
     # in "Thận trọng", not among the contraindications (#17, dev set H31: the list alone was the answer).
     return frame.turn_type == "drug_attribute" and frame.section_key == "chong_chi_dinh" and (
         frame.condition_relation == "contraindication" or bool(frame.comorbidities) or bool(frame.renal)
-        or bool(frame.hepatic))
+        or bool(frame.hepatic) or is_child(frame))
 
 
 def indication_of_drug(retrieval: RetrievalService, frame: QueryFrame) -> bool:

@@ -67,7 +67,9 @@ _ROLE = re.compile(r"\b(?:ban|may|em) (?:gio |bay gio )?(?:la|lam|dong vai) (?:b
 # ("tôi lỡ uống 2 lần", "bé nhà em lỡ uống 5 viên") is not this: it reaches "Quá liều và xử trí" under the go-to-care
 # framing. The subject must be the user ("tôi/mình/tao/tui/em uống" opening a clause or after "nếu/giờ/mà"), never
 # "bé nhà em uống". The refusal's help message also tells whoever has already swallowed too much to call 115.
-_SELF_INTAKE = re.compile(r"(?:^|[,.;!?]\s*|\b(?:neu|gio|bay gio|ma|thi|hay la|hay)\s+)(?:toi|minh|tao|tui|em)\s+"
+# ("vậy tôi uống hết cả vỉ …", "thế mình uống …": a follow-up's opener before the subject — #18 held-out H44.)
+_SELF_INTAKE = re.compile(r"(?:^|[,.;!?]\s*|\b(?:neu|gio|bay gio|ma|thi|hay la|hay|vay|the|nhung|con)\s+)"
+                          r"(?:toi|minh|tao|tui|em)\s+"
                           r"(?:ma\s+|cu\s+|thu\s+)?(?:uong|nuot|tong)\b")
 _WHOLE_PACK = re.compile(r"\b(?:ca|het|nguyen|het ca) (?:vi|hop|lo|tuyp|chai|vien|goi)\b|\b\d+ vien\b|\b(?:mot|1) (?:luc|nam)\b"
                          r"|\bcung luc\b|\bnhieu vien\b|\bqua lieu\b")
@@ -101,7 +103,22 @@ def refusal_of(text: str) -> Refusal | None:
             return "prescribing"
     if _VI_OVERRIDE.search(folded):
         return "injection"
+    if _asks_diagnosis(folded):
+        return "prescribing"
     return None
+
+
+# "bé sốt 5 ngày rồi, mắt đỏ, môi nứt, lòng bàn tay đỏ, có phải bị Kawasaki không?": symptoms listed and which disease
+# they are — a diagnosis, which the formulary does not make (#18 held-out H44). A question whether a drug causes
+# something ("có phải thuốc này gây buồn ngủ không") is no diagnosis; a single symptom is no list.
+_WHICH_DISEASE = re.compile(r"\bco phai (?:(?:la |bi |be bi |con bi |chau bi |minh bi |em bi |toi bi )(?:benh |hoi chung )?|"
+                            r"(?:benh |hoi chung ))"
+                            r"(?!(?:thuoc|do thuoc|tac dung|vi thuoc|uong|dung|tiem)\b)[a-z]+(?: [a-z]+){0,3} "
+                            r"(?:khong|ko|k)\b|\b(?:bi|la) (?:benh|hoi chung) gi\b")
+
+
+def _asks_diagnosis(folded: str) -> bool:
+    return _WHICH_DISEASE.search(folded) is not None and folded.count(",") >= 2
 
 
 def _self_harm_intake(folded: str) -> bool:
