@@ -75,6 +75,13 @@ def _resting(prior: QueryFrame) -> QueryFrame:
                                     "unanswered": 0, "notes": [], "kept": None})
 
 
+def resting_question(prior: QueryFrame) -> QueryFrame | None:
+    """The question a declined turn leaves for the next one (None when the conversation held none yet)."""
+    if not _carries_question(prior):
+        return None
+    return _resting(prior)
+
+
 def _own_question(frame: QueryFrame) -> bool:
     """The turn asks something itself: a section, a dose, an interaction, a condition lookup."""
     return frame.section_key is not None or frame.turn_type in (

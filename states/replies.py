@@ -51,8 +51,8 @@ SELF_HARM_REPLY = (
     "không phải đối mặt một mình. Nếu ai đó đã uống quá nhiều thuốc, hãy gọi cấp cứu 115 ngay, mang theo vỏ thuốc."
 )
 PRESCRIBING_REPLY = (
-    "Tôi không kê đơn và không đóng vai bác sĩ: tôi chỉ trích dẫn Dược thư Quốc gia Việt Nam. Thuốc và liều dùng "
-    "cho bạn phải do bác sĩ điều trị chỉ định. Bạn có thể hỏi nội dung Dược thư, ví dụ \"Liều dùng của warfarin theo "
+    "Tôi không kê đơn, không chẩn đoán bệnh và không đóng vai bác sĩ: tôi chỉ trích dẫn Dược thư Quốc gia Việt Nam. "
+    "Chẩn đoán, thuốc và liều dùng cho bạn phải do bác sĩ điều trị chỉ định. Bạn có thể hỏi nội dung Dược thư, ví dụ \"Liều dùng của warfarin theo "
     "Dược thư?\"."
 )
 

@@ -10,7 +10,7 @@ from states import replies
 from states.antidote import with_antidote
 from states.dosing import carried_child_may_take
 from states.frame import QueryFrame
-from states.merge import merge_frames
+from states.merge import merge_frames, resting_question
 from states.newborn import with_newborn_age
 from states.nicknames import without_nickname_names
 from states.refusal import asks_toxic_amount, refusal_of
@@ -74,9 +74,14 @@ def with_refusal(merged: QueryFrame, text: str, prior: QueryFrame | None = None)
         refusal = "self_harm"
     harm = harm_before or refusal == "self_harm"
     if refusal is not None:
+        # A declined diagnosis or prescription between two questions leaves the conversation's question and patient
+        # for the next turn, as smalltalk does ("bé 3 tuổi 14 kg … aspirin", then a refused "có phải bị Kawasaki
+        # không?", then "bác sĩ chẩn đoán Kawasaki rồi, liều bao nhiêu" is still the 3-year-old's; #18 held-out H44
+        # asked the population again). A self-harm refusal keeps nothing.
+        kept = resting_question(prior) if prior is not None and refusal != "self_harm" else None
         return merged.model_copy(update={"turn_type": "out_of_scope", "refusal": refusal, "section_key": None,
                                          "needs_clarify": False, "clarify_reason": None, "quick_replies": [],
-                                         "harm_refused": harm})
+                                         "harm_refused": harm, "kept": kept.model_dump() if kept else None})
     if merged.refusal is not None or merged.harm_refused != harm:
         return merged.model_copy(update={"refusal": None, "harm_refused": harm})
     return merged
