@@ -121,6 +121,8 @@ _NEGATED_USE = re.compile(r"\b(khong|chua) (nen |duoc |the )?(dung|uong|su dung|
                           r"(cho (ai|nguoi nao|nhung ai|truong hop nao|benh nao)|khi nao|luc nao|trong truong hop nao|"
                           r"truong hop nao|voi ai)\b|\b(ai|nguoi nao|truong hop nao) (khong|chua) (nen |duoc )?(dung|uong)\b")
 _CAN_USE = re.compile(r"\b(duoc khong|dung duoc|uong duoc|co sao khong|an toan|co nen)\b")
+_AFFECTS_OTHER = re.compile(r"\b(?:anh huong|lam (?:giam|tang)|giam|tang)(?: (?:den|toi|len))? (?:su )?(?:hap thu|nong do|"
+                            r"chuyen hoa|thai tru|tac dung)\b")
 _INTERACTION_COMPATIBLE = ("tuong_tac_thuoc", "than_trong", "chi_dinh")
 # "… được không", "có dùng được", "có sao không", "an toàn không": may this patient take it.
 _CAN_I = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|co sao khong|an toan khong|"
@@ -567,7 +569,10 @@ class RulesUnderstander:
                           confidence=round(0.8 * name_confidence, 3),
                           **{**common, "drugs": [added_drug], "condition": None, "condition_relation": None,
                              "notes": [note]})
-        if named >= 2 and (together or (not dose and (route is None or route.key in _INTERACTION_COMPATIBLE))):
+        # "Pantoprazole có ảnh hưởng hấp thu ketoconazol không?": one drug's effect on the other's absorption or
+        # levels is their interaction, not the pharmacology section (#17 held-out H43).
+        affects = route is not None and route.key == "duoc_ly_co_che" and _AFFECTS_OTHER.search(fold(text)) is not None
+        if named >= 2 and (together or affects or (not dose and (route is None or route.key in _INTERACTION_COMPATIBLE))):
             return _frame(turn_type="interaction", section_key="tuong_tac_thuoc",
                               confidence=round(0.9 * name_confidence, 3), **common)
         # A child named without age or weight ("thế hạ sốt cho bé bằng aspirin được không") asks whether a child

@@ -230,6 +230,9 @@ def _age_weight(band: Band) -> Band:
     return Band(age_months=band.age_months, weight_kg=band.weight_kg)
 
 
+_DRUG_AMOUNT = re.compile(r"\d\s*(?:mg|g|gam|microgam|mcg|µg|ui|dvqt|mmol|mg/kg|mg/m2)\b")
+
+
 def narrow_to_indication(lines: list[RegimenLine], indication: str,
                          patient: Patient | None = None) -> tuple[list[RegimenLine], bool]:
     """The lines of the indication the question names, and the general lines (under no indication): (lines, True).
@@ -254,7 +257,14 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str,
         # the answer when there are dose lines among them; other indications' doses are other patients' doses.
         # With no general dose line, every line is kept, each with its path (the machine asks which indication).
         general = [line for line in lines if not indication_key(line)]
-        dosed = any(line.kind == "regimen" and len(dose_quantities(line.text)) > len(line.maxima) for line in general)
+        # (A general dose of another route is not this patient's: "uống haloperidol" for an agitated 80-year-old was
+        # answered with the oral administration note alone, the injection's general dose counting as the dose and
+        # then dropped by route — #17 held-out H43.)
+        route = patient.route if patient is not None else None
+        # An amount of the drug, not of the water it is taken with ("1 cốc nước (240 ml)" is no dose).
+        dosed = any(line.kind == "regimen" and len(dose_quantities(line.text)) > len(line.maxima)
+                    and _DRUG_AMOUNT.search(fold(line.text)) is not None
+                    and (route is None or not line.routes or route in line.routes) for line in general)
         kept = general if dosed else lines
     else:
         kept = [line for line in lines if not indication_key(line) or scores.get(indication_key(line)) == best]
