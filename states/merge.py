@@ -749,9 +749,23 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             # indication sentence — is not a section asked: a pregnant woman asking drug after drug keeps her
             # question and her pregnancy; #18 dev set H34 got the indication list.)
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
+        if prior.section_key is not None and prior.turn_type == "drug_attribute" and new.section_key in (
+                None, "chong_chi_dinh") and _THIS_PATIENT.search(fold(text)) and MAY_TAKE.search(fold(text)):
+            # "thế papaverin cho BN này được không?" after haloperidol's contraindications for a Parkinson patient:
+            # the same question about the other drug, for the same patient and their condition (#17 held-out H45
+            # asked "what about papaverine?").
+            return _settled(_switch_drugs(prior, new, text), confidence=0.8)
         instead = _dose_of_another_drug(new, prior, text)
         if instead is not None:
             return instead
+        if prior.turn_type == new.turn_type == "dosing_calc" and new.population is None and prior.population and \
+                _SAME_REGIMEN.search(fold(text)):
+            # "thế pantoprazol trong phác đồ đó uống liều nào?" after the adult's amoxicilin for H. pylori: the other
+            # drug of the same regimen, for the same patient and indication (#17 held-out H45 asked the population).
+            carried = _carry_patient(new, prior)
+            if prior.condition:  # "phác đồ đó" names the regimen, not a condition of its own
+                carried = carried.model_copy(update={"condition": prior.condition, "condition_relation": "indication"})
+            return _settled(carried, confidence=0.75)
         substituted = _substitute(new, prior, text)
         if substituted is None and _added_dose(new, text):
             # "cho uống thêm paracetamol được mấy viên" after the child's ibuprofen dose: paracetamol's dose for the
@@ -824,6 +838,11 @@ _CHANGED = re.compile(r"\b(?:tang|giam|sut|len|xuong|lon)\s+(?:can|ky|ki|kg)\b|\
                       r"(?:nang\s+|can nang\s+)?\d")
 
 
+_THIS_PATIENT = re.compile(r"\b(?:(?:cho|voi|o)\s+)?(?:bn|benh nhan|nguoi benh|nguoi|chi|anh|ong|ba|be|chau|co|chu)\s+"
+                           r"(?:nay|do|ay)\b")
+"""The patient discussed, pointed at ("cho BN này", "cho bà ấy")."""
+_SAME_REGIMEN = re.compile(r"\b(?:trong|cua|cung|theo) (?:phac do|lieu trinh|chi dinh|benh|truong hop) (?:do|nay|tren|ay)\b")
+"""The same regimen or indication, pointed at ("trong phác đồ đó")."""
 _TAKING_NOW = re.compile(r"\b(?:dang|van|cung) (?:uong|dung|tiem|xai|su dung)\b")
 """The patient is taking a drug ("đang uống carbamazepin"): after an interaction question, the next partner."""
 

@@ -71,6 +71,8 @@ _COMPILED = tuple((re.compile(p), key, pop) for p, key, pop in _RELATIVES)
 # Kin words whose population follows from the word itself once typed with diacritics.
 _ADULT_KIN = re.compile(r"(?<!\w)(mẹ|má|bố|cha|ba|ông|bà|vợ|chồng|cô|chú|bác|dì|cậu|mợ|thím)(?!\w)", re.IGNORECASE)
 _SIBLING_WORD = re.compile(r"(đứa|thằng|con|bé|cháu)\s", re.IGNORECASE)
+_RANK_AS_TYPED = re.compile(r"(?<!\w)(nhỏ|út|lớn|kia|thứ|sau|đầu|còn lại|sinh đôi|song sinh)(?!\w)", re.IGNORECASE)
+"""The rank word of another child of the family as typed with diacritics ("đứa nhỏ", "bé thứ 2", "cháu đầu")."""
 _CHILD_KIN = re.compile(r"(?<!\w)(bé|cháu|con|em bé|trẻ)(?!\w)", re.IGNORECASE)
 # Where "bé"/"con"/"em" is not a person: "nhỏ" sizes, "con" classifiers before a non-person.
 _NOT_PERSON = re.compile(r"\b(con (?:meo|cho|ga|heo|lon|bo|trau|ngua|vit|ca|sau|ruoi|muoi|kien)|em (?:muon|hoi|can|xin))\b")
@@ -161,6 +163,8 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
             return Person("self", "bạn", None)
         if key == "sibling" and not text.isascii() and len(text) == len(folded) and not _SIBLING_WORD.match(label):
             continue  # "tháng đầu", "con đau": not "thằng đầu" (the first boy) once the diacritics are read
+        if key == "sibling" and not text.isascii() and len(text) == len(folded) and not _RANK_AS_TYPED.search(label):
+            continue  # "nếu cháu đau sau mổ": the child in pain, not "cháu đầu" (#17 held-out H45 lost the child)
         if key == "sibling" and fold(label).split()[-1] in ("nho", "ut"):
             population = CHILD  # "đứa nhỏ", "bé út": a small child
         if key == "relative":

