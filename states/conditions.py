@@ -34,7 +34,8 @@ _TAIL = re.compile(r"[\s,]*(?:thi\s+)?(?:nen\s+|phai\s+|co the\s+|can\s+)?(?:dun
 _HEAD = re.compile(r"\b(?:thuoc|khang sinh|loai thuoc)(?:\s+(?:nao|gi))?(?:\s+(?:trong|o|cua)\s+(?:duoc thu|sach))?"
                    r"\s+(?:de\s+|dung de\s+|dung\s+|co the\s+)?"
                    r"(?:ho tro\s+)?(?:tri|dieu tri|chua|chua tri|danh cho|cho nguoi|giam|ha|cam|chong(?! chi dinh)|"
-                   r"cho(?!\s+(?:nguoi|tre|be|chau|con|em|ba|me|bo|ong|phu nu|toi|minh)\b))\s+"
+                   r"cho(?!\s+(?:nguoi|tre|be|chau|con(?!\s+(?:dau|sot|ho|hen|co giat|gut|quan|nhuc|dong kinh)\b)|em|ba|me|bo|ong|"
+                   r"phu nu|toi|minh)\b))\s+"
                    r"(?:benh\s+|bi\s+)?")
 _FOR_WHOM = re.compile(r"\s+(?:cho|o|danh cho)\s+(?:tre|be|nguoi|ba|phu nu|me|chau|con)\b.*$")
 _FOR_WHOM_AT_END = re.compile(r"\s+(?:cho|o|danh cho)\s+(?:tre em|tre nho|tre|em be|be|nguoi lon|nguoi gia|nguoi|chau|"
