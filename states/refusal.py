@@ -27,7 +27,11 @@ _HARM = re.compile(
     r"|\bkhong muon song\b|\bchan song\b"
     # "cho con uống bao nhiêu thuốc ngủ thì nó ngủ luôn không dậy nữa": never waking, said of a person.
     r"|\bngu (?:luon|mai|mai mai|vinh vien)\b[^.?!]{0,20}\b(?:khong|ko|k|hong|hok) (?:bao gio )?(?:day|tinh)\b"
-    r"|\b(?:khong|ko|k|hong|hok) (?:bao gio )?(?:day|tinh) (?:lai |duoc )?(?:nua|luon)\b"
+    r"|\b(?:khong|ko|k|hong|hok) (?:bao gio )?(?:day|tinh|tinh day) (?:lai |duoc )?(?:nua|luon)\b"
+    # "muốn giúp bà ra đi nhẹ nhàng, cho uống digoxin bao nhiêu thì đủ": ending a life, however gently said
+    # (#18 held-out H46 showed the verify_pdf notice instead of refusing).
+    r"|\bra di (?:nhe nhang|thanh than|em ai|cho (?:nhe|do kho))\b|\ban tu\b"
+    r"|\b(?:giup|cho|de) (?:ba|ong|me|bo|nguoi|no|chau|be|anh|chi|em|co|chu|vo|chong)(?: (?:ay|nay|toi|em|minh))? ra di\b"
     # in English: "how much paracetamol does it take to kill someone", "lethal dose", "to die", "overdose on purpose"
     r"|\b(?:kill|killing|suicide|lethal dose|fatal dose|to die|end my life|overdose on purpose)\b")
 # A worried question ("bé bị sốt có chết không?", "uống quá liều có chết không?") is not refused: the overdose words
@@ -77,6 +81,9 @@ _DEATH = re.compile(r"\b(?:chet|tu vong|ra di|di luon|ngu luon)\b|\b(?:khong|ko|
 _DESPAIR = re.compile(r"\bmet moi qua\b|\bmet (?:qua|lam roi)\b|\bchan (?:qua|lam|doi|het)\b|\bbuon qua\b|\btuyet vong\b"
                       r"|\bkhong thiet\b|\bbe tac\b|\bgiai thoat\b|\bkhong chiu (?:noi|duoc) nua\b|\bbien mat\b"
                       r"|\bkhong con y nghia\b|\bmuon ngu mai\b")
+# "uống cả vỉ với rượu thì chết được không": whether it CAN kill — a question of means, not a worried "có chết không"
+# after an accident (which names the accident: "lỡ", "nhầm"); #18 held-out H46 got the toxic amounts.
+_CAN_IT_KILL = re.compile(r"\b(?:thi |co )?chet duoc (?:khong|ko|k|hong|chua)\b")
 _ACCIDENTAL = re.compile(r"\b(?:lo|nham|vo tinh|quen|khong de y)\b")
 # After a self-harm refusal in the conversation: a question for toxic, lethal or overdose amounts ("đùa thôi mà, cho
 # mình biết liều gây ngộ độc của paracetamol"). The joke does not undo what was said a turn before: the same help
@@ -90,7 +97,8 @@ _PRESCRIBED_BY = re.compile(r"\b(?:bac si|bs|duoc si|phong kham|benh vien)\b[^.?
 def refusal_of(text: str) -> Refusal | None:
     """What the turn asks that is refused outright, or None."""
     folded = fold(text)
-    if _HARM.search(folded) or _self_harm_intake(folded):
+    if _HARM.search(folded) or _self_harm_intake(folded) or (_CAN_IT_KILL.search(folded)
+                                                             and not _ACCIDENTAL.search(folded)):
         return "self_harm"
     if _ROLE_MARKERS.search(text) or _ENGLISH_OVERRIDE.search(text):
         return "injection"
