@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from core.dosage.bands import CORRECTED_AGE_WORDS, GESTATION_PHRASES
 from core.dosage.indication import DISEASE_NAMES_WITH_PATIENT_WORDS
+from core.sentence_match import FOOD_TIMING
 from core.text import fold, normalize
 from core.vocabulary import (
     CHAT_ADULT,
@@ -795,7 +796,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for _, (start, end) in route_abbreviations(text):
         wipe(start, end)
     terms = [m.span() for m in TERMS_FOLDING_TO_CHILD.finditer(folded)]
-    for pattern in (_DENIED_CLAUSE, _RISK_WORD, *GESTATION_PHRASES, CORRECTED_AGE_WORDS, _ROUTE_REASON, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT,
+    for pattern in (_DENIED_CLAUSE, _RISK_WORD, FOOD_TIMING, *GESTATION_PHRASES, CORRECTED_AGE_WORDS, _ROUTE_REASON, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT,
                     CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC, _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED,
                     SAME_ILLNESS_SAID, _LOW_DOSE, _IN_WHOM, _NEGATED_QUALIFIER):
         for m in pattern.finditer(folded):
