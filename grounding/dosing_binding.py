@@ -21,6 +21,7 @@ from core.dosage.select import (
     context_sentences,
     default_outside_band,
     indication_labels,
+    is_conditional_cap,
     is_renal_line,
     names_patient_condition,
     select,
@@ -97,10 +98,11 @@ def binding_problems(answer: Answer, evidence: Sequence[Chunk], patient: Patient
                     "hepatic adjustment replaces (dosing binding: not bound)")
             continue
         if any(_context_sentence_quoted(claim, line, patient) or names_patient_condition(line, patient)
-               for line in lines):
+               or is_conditional_cap(line, patient) for line in lines):
             # A ceiling the book writes for the patient's stated condition inside a sibling band's line
             # (core.dosage.select.context_sentences): that sentence is this patient's, the band's dose is not quoted.
-            # So is a band line whose lead-in names their condition beside its band (names_patient_condition).
+            # So is a band line whose lead-in names their condition beside its band (names_patient_condition), and a
+            # weight band's ceiling alone for an adult of no stated weight (core.dosage.select.is_conditional_cap).
             continue
         whose = lines[0]
         problems.append(

@@ -17,6 +17,7 @@ from core.dosage.lines import dose_quantities
 from core.dosage.model import Patient, RegimenLine
 from core.dosage.select import (
     band_words,
+    caps_patient,
     context_sentences,
     dosed_indications,
     group_of,
@@ -313,9 +314,11 @@ class ExtractiveGenerator:
                 notices.append(ADJUSTMENT_ELSEWHERE_NOTICE)
                 continue
             ceilings = self._context_ceilings(tree, lines, patient)
-            capped = bool(ceilings) or any(names_patient_condition(line, patient) for line in lines)
+            capped = bool(ceilings) or any(names_patient_condition(line, patient) or caps_patient(line, patient)
+                                           for line in lines)
             quoted = [claim for line in lines for claim in self._quote(
-                tree, line, patient.indication, under_ceiling=capped and not names_patient_condition(line, patient),
+                tree, line, patient.indication, under_ceiling=capped and not names_patient_condition(line, patient)
+                and not caps_patient(line, patient),
                 patient=patient)]
             quoted += ceilings
             if not quoted and request.population is not None:

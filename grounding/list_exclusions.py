@@ -13,7 +13,7 @@ model-written list is repaired or abstains. Two sources, both as the dose path r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from core.corpus import Chunk
 from core.dosage.model import Patient
@@ -32,8 +32,28 @@ class ListExclusion:
     """The book's own words a list must state (what the verifier looks for, and the repair adds)."""
 
 
+UNKNOWN_AGE_PROBES = (1.0, 6.0, 24.0, 72.0, 144.0, 180.0)
+"""Ages (months) a child of unknown age and weight is read at on a list ("thuốc nào dùng cho bé bị sốt"): a newborn,
+an infant, a toddler, a school child, a pre-teen and a 15-year-old. Safety (#18, by omission): aspirin listed for a
+child's fever with no word of "Trẻ em dưới 16 tuổi … hội chứng Reye" implies it is an option; an exclusion that holds
+at any of these ages is quoted under the drug, and the list's notice says it applies when its condition holds."""
+
+
 def list_exclusions(evidence: Sequence[Chunk], drug_id: str, patient: Patient, *, pregnant: bool = False,
                     breastfeeding: bool = False) -> list[ListExclusion]:
+    if patient.population == "pediatric" and patient.age_months is None and patient.weight_kg is None:
+        found: list[ListExclusion] = []
+        for months in UNKNOWN_AGE_PROBES:
+            for e in _list_exclusions(evidence, drug_id, replace(patient, age_months=months),
+                                      pregnant=pregnant, breastfeeding=breastfeeding):
+                if all(f.statement != e.statement for f in found):
+                    found.append(e)
+        return found
+    return _list_exclusions(evidence, drug_id, patient, pregnant=pregnant, breastfeeding=breastfeeding)
+
+
+def _list_exclusions(evidence: Sequence[Chunk], drug_id: str, patient: Patient, *, pregnant: bool = False,
+                     breastfeeding: bool = False) -> list[ListExclusion]:
     own = [c for c in evidence if c.drug_id == drug_id]
     blocks = [c for c in own if c.section_key in SAFETY_SECTIONS]
     found = [ListExclusion(claim=e, statement=e.text) for e in

@@ -35,7 +35,11 @@ _HEAD = re.compile(r"\b(?:thuoc|khang sinh|loai thuoc)(?:\s+(?:nao|gi))?(?:\s+(?
                    r"\s+(?:de\s+|dung de\s+|dung\s+|co the\s+)?"
                    r"(?:ho tro\s+)?(?:tri|dieu tri|chua|chua tri|danh cho|cho nguoi|giam|ha|cam|chong(?! chi dinh)|"
                    r"cho(?!\s+(?:nguoi|tre|be|chau|con(?!\s+(?:dau|sot|ho|hen|co giat|gut|quan|nhuc|dong kinh)\b)|em|ba|me|bo|ong|"
-                   r"phu nu|toi|minh)\b))\s+"
+                   r"phu nu|toi|minh)\b)|"
+                   # "thuốc nào dùng cho con tôi bị sốt": whom, then the illness after "bị" (#18: asked which drug)
+                   r"cho\s+(?:tre em|tre|em be|be|chau|con|nguoi lon|nguoi gia|nguoi|ba bau|me|bo|ong|ba)"
+                   r"(?:\s+(?:nha\s+)?(?:toi|minh|em))?(?:\s+\d+(?:[.,]\d+)?\s*(?:tuoi|thang|ngay|kg|ky|kilo|can)\b)*"
+                   r"\s+(?:dang\s+)?(?:bi|mac))\s+"
                    r"(?:benh\s+|bi\s+)?")
 _FOR_WHOM = re.compile(r"\s+(?:cho|o|danh cho)\s+(?:tre|be|nguoi|ba|phu nu|me|chau|con)\b.*$")
 _FOR_WHOM_AT_END = re.compile(r"\s+(?:cho|o|danh cho)\s+(?:tre em|tre nho|tre|em be|be|nguoi lon|nguoi gia|nguoi|chau|"

@@ -8,6 +8,7 @@ from states import replies, verify_pdf
 from states.calculating import calculation_lines
 from states.citation import Citation
 from states.overdose import with_overdose_framing
+from states.same_drug import with_same_drug_notice
 from states.step import Services, TurnView, Update
 
 
@@ -34,6 +35,9 @@ def outcome(ctx: TurnView, services: Services) -> Update:
         reply_text = replies.abstain_text(reason or "system_error", ctx.frame, services.names, question=ctx.text)
         values["citations"] = []
         values["quick_replies"] = []
+    if reason != "smalltalk" and ctx.frame.refusal is None:
+        # Two names of one drug in the turn: said first, whatever the outcome (states.same_drug: safety reason there).
+        reply_text = with_same_drug_notice(reply_text, ctx.text, ctx.frame.drugs, services.names)
     if reason != "smalltalk":
         # An overdose question opens with "get care now", whatever the outcome (states.overdose).
         reply_text = with_overdose_framing(reply_text, ctx.frame)

@@ -14,6 +14,7 @@ from core.partners import names_partner
 from core.text import fold, states_phrase
 from core.vocabulary import PATIENT_TERMS, condition_variants
 from grounding.dosing_select import patient_in_context, stated_conditions, trees_by_drug
+from grounding.list_exclusions import UNKNOWN_AGE_PROBES
 from grounding.patient_safety import ALLERGY_TO, child_terms, condition_phrase
 from retrieval.service import RetrievalService
 from states.conditions import condition_spellings, condition_stated
@@ -339,14 +340,16 @@ def child_dosage_exclusion_blocks(retrieval: RetrievalService, frame: QueryFrame
     cho trẻ dưới 2 tuổi" only in the dosage section as often as in "Chống chỉ định"; the list then quotes that line
     beside the drug (grounding.list_exclusions). Only such drugs' sections are added (the parsed trees are cached), and
     the list quotes no dose from them."""
-    if not is_child(frame) or (frame.age_months is None and frame.weight_kg is None):
+    if not is_child(frame):
         return []
-    patient = patient_in_context(frame.population, frame.age_months, frame.weight_kg, None, frame.condition,
-                                 frame.renal, frame.hepatic)
+    # A child of unknown age and weight is read at each of the list's probe ages (grounding.list_exclusions).
+    ages = [frame.age_months] if frame.age_months is not None or frame.weight_kg is not None else UNKNOWN_AGE_PROBES
+    patients = [patient_in_context(frame.population, age, frame.weight_kg, None, frame.condition, frame.renal,
+                                   frame.hepatic) for age in ages]
     found: list[Chunk] = []
     for drug_id in candidates:
         dosing = retrieval.find_by_section(drug_id, DOSING_SECTION)
-        if any(select_lines(t.tree, patient).exclusions for t in trees_by_drug(dosing)):
+        if any(select_lines(t.tree, p).exclusions for t in trees_by_drug(dosing) for p in patients):
             found += dosing
     return found
 

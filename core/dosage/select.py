@@ -522,6 +522,50 @@ def group_of(line: RegimenLine) -> tuple[object, ...]:
     return _group(line)
 
 
+_CAP_WORDS = re.compile(r"\b(?:khong qua|toi da|khong vuot qua)\b")
+
+
+def _conditional_caps(regimen: list[RegimenLine], chosen: list[RegimenLine],
+                      patient: Patient) -> list[RegimenLine]:
+    """An adult of no stated weight: a lower ceiling the book writes for a weight band of the same lead-in group
+    ("Người có yếu tố nguy cơ độc tính trên gan (nghiện rượu, …) hoặc cân nặng dưới 50 kg: không quá 3 g/ngày" under
+    "Uống – Người lớn"), quoted beside the usual line with its own words saying whom it is for.
+
+    Safety (#17/#18, by omission): withheld as "another band", the adult saw "tối đa 4 g/ngày" alone and the reply
+    said the book splits the dose by a weight the question did not give. A ceiling only lowers what may be taken, so
+    showing it to someone outside its band harms no one; a band line that doses (a per-kg rule, "15 mg/kg/lần") is
+    still another patient's and stays out."""
+    groups = {_group(line) for line in chosen if line.kind == "regimen"}
+    return [line for line in regimen if line not in chosen and _group(line) in groups
+            and is_conditional_cap(line, patient)]
+
+
+def is_conditional_cap(line: RegimenLine, patient: Patient) -> bool:
+    """`line` is a weight band's ceiling alone (no dose rule of its own) and the patient an adult whom it may hold:
+    of no stated weight, or outside the weight band of a lead-in that names another case beside it ("Người có yếu tố
+    nguy cơ … hoặc cân nặng dưới 50 kg"). `_conditional_caps`; the verifier's dosing binding admits it alike."""
+    if patient.population == "pediatric" or (patient.age_months is not None and patient.age_months < 18 * 12):
+        return False
+    band = line.band
+    if not (line.kind == "regimen" and line.rule is None and band.weight_kg is not None
+            and band.weight_kg.high is not None and band.age_months is None and band.renal_ml_min is None
+            and band.hepatic is None):
+        return False
+    folded = fold(line.text)
+    if not _CAP_WORDS.search(folded):
+        return False
+    lead = folded.split(":", 1)[0] if ":" in folded else ""
+    return patient.weight_kg is None or bool(re.search(r"\bhoac\b", lead))
+
+
+def caps_patient(line: RegimenLine, patient: Patient) -> bool:
+    """A weight band's ceiling alone whose band holds the patient's stated weight ("… hoặc cân nặng dưới 50 kg: không
+    quá 3 g/ngày" for an adult of 45 kg): the usual maximum beside it is not theirs."""
+    return (patient.weight_kg is not None and line.kind == "regimen" and line.rule is None
+            and line.band.weight_kg is not None and band_admits(line.band, patient)
+            and bool(_CAP_WORDS.search(fold(line.text))))
+
+
 def _group(line: RegimenLine) -> tuple[object, ...]:
     """The sibling bands of one lead-in group (for the closed fallback at a band's top edge). Not split by routes:
     a band whose route is read from its own words ("Trẻ cân nặng dưới 25 kg uống …") and the next clause's band
@@ -730,6 +774,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         if band_admits(line.band, patient, closed=True):
             chosen.append(line)
     chosen = _without_default_beside_weight_band(chosen, patient)
+    chosen += _conditional_caps(regimen, chosen, patient)
     general: list[RegimenLine] = []
     if patient.indication and not unmatched:
         kept = without_general_doses(chosen, patient.route, patient.indication)

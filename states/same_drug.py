@@ -1,0 +1,46 @@
+"""Two names of one drug in one turn ("uống Efferalgan với Panadol cùng lúc được không"): the reply says first that
+they are the same drug.
+
+Safety (#18, by omission): both brands resolve to paracetamol, so the turn reads as one drug's question and the
+answer (its interaction list, a dose) never says that taking the two together is taking paracetamol twice — the
+commonest way a parent doubles a child's dose. The book's own name lists (title, synonyms, "Tên thương mại") are
+the evidence that the names are one drug; the notice states no number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.text import fold, states_phrase
+from retrieval.names import NameBook
+
+NOTICE = ("Lưu ý: {names} đều là {drug} (cùng một hoạt chất, theo tên thuốc Dược thư ghi). Dùng cùng lúc là dùng "
+          "trùng thuốc: không dùng chung; nếu đã dùng cả hai, lượng {drug} của tất cả các chế phẩm phải cộng lại "
+          "khi tính liều trong ngày.")
+
+
+def same_drug_names(text: str, drug_ids: Sequence[str], names: NameBook) -> list[tuple[str, list[str]]]:
+    """(drug id, the names as the book writes them) for each drug the turn names by two or more of its names, one of
+    them a brand (an INN with its synonym in parentheses, "paracetamol (acetaminophen)", is one name written twice)."""
+    entries = {e.drug_id: e for e in names.entries()}
+    found: list[tuple[str, list[str]]] = []
+    for drug_id in drug_ids:
+        entry = entries.get(drug_id)
+        if entry is None or not entry.brands:
+            continue
+        said: list[str] = []
+        for name in sorted({entry.name, *entry.aliases, *entry.brands}, key=len, reverse=True):
+            folded = fold(name)
+            if len(folded) < 3 or any(folded in fold(s) for s in said):
+                continue
+            if states_phrase(text, name):
+                said.append(name)
+        if len(said) >= 2 and any(fold(s) in {fold(b) for b in entry.brands} for s in said):
+            found.append((drug_id, sorted(said, key=lambda s: fold(text).find(fold(s)))))
+    return found
+
+
+def with_same_drug_notice(reply_text: str, text: str, drug_ids: Sequence[str], names: NameBook) -> str:
+    notices = [NOTICE.format(names=" và ".join(said), drug=names.display(drug_id))
+               for drug_id, said in same_drug_names(text, drug_ids, names)]
+    return "\n".join([*notices, reply_text]) if notices else reply_text
