@@ -977,6 +977,11 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
     if person.key in GENERIC:
         if prior.population is not None and person.population != prior.population:
             return True
+        if before is not None and before.population is not None and person.population is not None \
+                and before.population != person.population:
+            # "thằng cháu 12 tuổi" after "chú tôi" (an adult, population not yet asked): another person — the
+            # uncle's eGFR 25 once made the boy's metformin "contraindicated" (#18 held-out H50).
+            return True
         return before is not None and before.key in GENERIC and before.key != person.key
     if before is None:
         # The first named person: someone else if the prior values were stated for a patient at all.

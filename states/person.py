@@ -169,8 +169,12 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
             population = CHILD  # "đứa nhỏ", "bé út": a small child
         if key == "relative":
             kin = label.split()[0].lower()
+            # An uncle or aunt ("chú tôi", "bác tôi", "dì tôi", "cậu tôi") is an adult as surely as a parent is
+            # (#18 held-out H50: "còn chú tôi eGFR 25 thì sao" was asked adult or child). "cô"/"dì" only as typed:
+            # folded they are also "có"/"đi".
             population = ADULT if kin in ("mẹ", "bố", "ba", "bà", "ông", "cha", "vợ", "chồng", "me", "bo", "ong",
-                                          "vo", "chong") else None
+                                          "vo", "chong", "chú", "bác", "cô", "dì", "cậu", "mợ", "thím", "chu",
+                                          "bac", "cau", "thim") else None
         if key in ("mother", "father") and not text.isascii() and not _ADULT_KIN.match(label):
             continue  # "bể nó", "mè bé": not kin once the diacritics are read
         if key == "child" and not text.isascii() and not _CHILD_KIN.search(label) and fold(label) in (

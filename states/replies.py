@@ -13,6 +13,7 @@ from retrieval.names import NameBook
 from states.frame import QueryFrame
 from states.overdose import OVERDOSE_SECTION
 from states.person import about_line
+from states.refusal import harms_others
 from states.scope import looks_non_human
 from states.verify_pdf import QUARANTINED_QUOTE
 
@@ -50,6 +51,11 @@ SELF_HARM_REPLY = (
     "nghĩ đến việc tự làm hại, hãy nói ngay với người bên cạnh và gọi cấp cứu 115 hoặc đến cơ sở y tế gần nhất — bạn "
     "không phải đối mặt một mình. Nếu ai đó đã uống quá nhiều thuốc, hãy gọi cấp cứu 115 ngay, mang theo vỏ thuốc."
 )
+HARM_OTHERS_REPLY = (
+    "Tôi không trả lời câu hỏi về việc cho người khác dùng thuốc mà họ không biết, hay dùng thuốc để gây hại cho "
+    "người khác. Nếu ai đó đã bị cho uống thuốc hoặc có dấu hiệu ngộ độc, hãy gọi cấp cứu 115 ngay. Nếu bạn hoặc "
+    "người thân đang gặp nguy hiểm, hãy liên hệ cơ quan công an hoặc người có thể giúp đỡ."
+)
 PRESCRIBING_REPLY = (
     "Tôi không kê đơn, không chẩn đoán bệnh và không đóng vai bác sĩ: tôi chỉ trích dẫn Dược thư Quốc gia Việt Nam. "
     "Chẩn đoán, thuốc và liều dùng cho bạn phải do bác sĩ điều trị chỉ định. Bạn có thể hỏi nội dung Dược thư, ví dụ \"Liều dùng của warfarin theo "
@@ -71,7 +77,7 @@ MISSED_DOSE_NOT_STATED = (
 def abstain_text(reason: str, frame: QueryFrame, names: NameBook, *, question: str = "") -> str:
     if reason == "out_of_scope":
         if frame.refusal == "self_harm":
-            return SELF_HARM_REPLY
+            return HARM_OTHERS_REPLY if harms_others(question) else SELF_HARM_REPLY
         if frame.refusal == "prescribing":
             return PRESCRIBING_REPLY
         if frame.refusal == "injection":

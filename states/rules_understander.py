@@ -87,11 +87,15 @@ _SMALLTALK = re.compile(
     r"\btam biet\b|\bbye\b|^(ok|oke|okay|vang|da|uh|um)\b|\bban ten (la )?gi\b|"
     r"\bban (co )?(phai )?la (bac si|nguoi|robot|ai|chatbot|may|duoc si)\b|\bgoodbye\b|\bhen gap lai\b"
 )
+_PRICE = re.compile(r"\b(?:gia (?:bao nhieu|the nao|ca|tien)|bao nhieu tien|gia ban|gia thuoc|mua o dau|ban o dau)\b")
+"""A price or where to buy: out of scope whatever section word the turn also has ("ở nhà thuốc")."""
 _OUT_OF_SCOPE = re.compile(
     r"\b(thoi tiet|bong da|tran dau|ket qua tran|ty so|gia vang|chung khoan|co phieu|bitcoin|nau an|cach nau|"
     r"mon an|cong thuc nau|python|javascript|lap trinh|viet code|ham python|dich (giup|sang|cau)|tieng anh|"
     r"bai hat|phim|du lich|xo so|ve may bay|chinh tri|bau cu|gia ban|gia thuoc|bao nhieu tien|mua o dau|"
-    r"ban o dau|mua online|giao hang|khuyen mai)\b"
+    r"ban o dau|mua online|giao hang|khuyen mai|"
+    # "1 hộp Brufen ở nhà thuốc giá bao nhiêu", "giá 1 vỉ": a price (#17 held-out H49 got the cautions)
+    r"gia (?:bao nhieu|the nao|ca|tien|1 hop|mot hop|1 vi|mot vi|hop|vi)|(?:hop|vi|vien|lo|chai) [a-z0-9 ]{0,20}gia)\b"
 )
 # Words that make a turn about medicines or health, even without a drug name.
 _DOMAIN = re.compile(
@@ -667,7 +671,7 @@ class RulesUnderstander:
             again = self._free_form_section(text, drugs)
             if again is not None:
                 route = again
-        if route is not None:
+        if route is not None and not _PRICE.search(fold(text)):
             turn = "dosing_calc" if dose else "drug_attribute"
             return _frame(turn_type=turn, section_key=route.key, section_overview=overview,
                           confidence=round(route.confidence * name_confidence, 3), **common)

