@@ -13,6 +13,7 @@ from dataclasses import replace
 
 from core.budget import RequestBudget
 from core.corpus import Chunk
+from core.dosage.bands import read_band
 from core.dosage.lines import dose_quantities
 from core.dosage.model import Patient, RegimenLine
 from core.dosage.select import (
@@ -143,6 +144,23 @@ ADJUSTMENT_ELSEWHERE_NOTICE = (
     "Mức liều cho bối cảnh gan/thận của bệnh nhân Dược thư ghi ở phần lưu ý trên, thay cho liều thông thường "
     "(không áp dụng liều thông thường của người có chức năng gan/thận bình thường)."
 )
+
+
+def with_age_floor(words: str, line: RegimenLine) -> str:
+    """A band's words with the age floor a list heading put on it ("Trẻ 5–10 kg" under "… ở trẻ từ 1 tuổi …:"),
+    when its own words state none: the child below the floor reads whom the book starts at, not only a weight band
+    that holds them (#18 held-out H50: an 8-month-old of 7 kg was shown "Trẻ 5–10 kg")."""
+    bound = line.band.age_months
+    if not words or bound is None or not bound.low or read_band(words).band.age_months is not None:
+        return words
+    low = float(bound.low)
+    years = low / 12
+    age = f"{int(years)} tuổi" if low >= 12 and years.is_integer() else f"{_whole_or_decimal(low)} tháng tuổi"
+    return f"{words} (trẻ từ {age})"
+
+
+def _whole_or_decimal(value: float) -> str:
+    return str(int(value)) if value.is_integer() else f"{value:.1f}".replace(".", ",")
 
 
 def _adjusts(line: RegimenLine, contexts: set[str]) -> bool:
@@ -328,7 +346,7 @@ class ExtractiveGenerator:
                 # The floor is quoted (its band words, never its dose) before the general notes.
                 floor = selection.below_floor
                 path = " › ".join(floor.path)
-                words = band_words(floor)
+                words = with_age_floor(band_words(floor), floor)
                 claims.insert(len(claims) - len(quoted), Claim(text=clean(f"{path}: {words}" if path else words),
                                                                citations=tree.citations(floor)))
                 notices.append(BELOW_FLOOR_PREAMBLE)

