@@ -310,8 +310,8 @@ MAY_TAKE = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc
 """(Folded.) "… được không", "có sao không", "an toàn không": whether this patient may take it."""
 CONFIRMATION_AFTER = re.compile(r"[\s,]+(?:dung roi|dung vay|phai roi|vang|u|da vang|da dung roi)\s*[.!]*$")
 """(Folded.) A confirmation closing an answer ("sỏi thận acid uric, đúng rồi"): no part of the condition named."""
-SAME_ILLNESS = r"y (?:vay|chang|het|nhu)|giong(?: (?:vay|the|het|nhu))?|nhu (?:vay|the)"
+SAME_ILLNESS = r"y (?:vay|chang|het|nhu)|giong(?: (?:vay|the|het|nhu))?|nhu (?:vay|the)|lay(?: (?:roi|benh|luon))?"
 """Folded words saying "the same illness" as someone named before ("y vậy", "giống vậy", "như thế"): they name no
 illness themselves (#18: "còn tôi cũng bị y vậy" took "y vậy" as the indication and lost the one carried). Bare
-"vậy" is left out: "vảy nến" folds to it."""
+"vậy" is left out: "vảy nến" folds to it. "bị lây (rồi)": caught it from the person before (#17 held-out H49)."""
 SAME_ILLNESS_SAID = re.compile(rf"\b(?:{SAME_ILLNESS})\b")

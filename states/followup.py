@@ -59,6 +59,18 @@ def pairs_with_discussed(text: str) -> bool:
     return False
 
 
+_TAKING_NOW = re.compile(r"\b(?:dang|van dang|hien dang|cung dang) (?:dung|uong|tiem|xai|su dung|dieu tri bang)\b")
+_TAKING_NOW_AS_WRITTEN = re.compile(r"\bđang\b")
+
+
+def takes_now(text: str) -> bool:
+    """The patient is already on the drug the turn names ("bố bé đang dùng warfarin thì sao"): beside the one
+    discussed, their pair is asked (states.rules_understander reads it only when no amount is asked)."""
+    if not _TAKING_NOW.search(fold(text)):
+        return False
+    return text.isascii() or bool(_TAKING_NOW_AS_WRITTEN.search(unicodedata.normalize("NFC", text).lower()))
+
+
 # "uống thêm paracetamol", "cho bé uống thêm", "dùng thêm": one more drug for the same patient. Folded, "them" is also
 # "thèm" (to crave: "bé thèm ăn"), so typed with diacritics it must read "thêm".
 _ADDED = re.compile(r"\b(?:uong|dung|tiem|xai|cho|cho (?:be|con|chau|em be) uong) them\b")

@@ -43,6 +43,7 @@ from states.followup import (
     is_substitution,
     opens_elliptically,
     pairs_with_discussed,
+    takes_now,
 )
 from states.frame import Pending, QueryFrame
 from states.newborn import NEWBORN_AGE_TEXT
@@ -602,7 +603,7 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     so when neither text names the other, with the not-a-safety-statement sentence."""
     if not prior.drugs or set(new.drugs) & set(prior.drugs) or len(new.drugs) > 1 or is_substitution(text):
         return None
-    if not pairs_with_discussed(text):
+    if not pairs_with_discussed(text) and not (new.turn_type == "interaction" and takes_now(text)):
         return None
     if _drug_is_the_subject(new, text):
         return None  # "clarithromycin uống cùng với thức ăn được không": its own question, not the pair

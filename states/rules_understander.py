@@ -60,7 +60,14 @@ from states.english import (
     readable,
 )
 from states.english_person import english_person
-from states.followup import adds_a_drug, has_anaphora, is_elliptical, is_substitution, opens_elliptically
+from states.followup import (
+    adds_a_drug,
+    has_anaphora,
+    is_elliptical,
+    is_substitution,
+    opens_elliptically,
+    takes_now,
+)
 from states.frame import QueryFrame
 from states.merge import is_correction
 from states.next_indication import (
@@ -89,6 +96,9 @@ _SMALLTALK = re.compile(
 )
 _PRICE = re.compile(r"\b(?:gia (?:bao nhieu|the nao|ca|tien)|bao nhieu tien|gia ban|gia thuoc|mua o dau|ban o dau)\b")
 """A price or where to buy: out of scope whatever section word the turn also has ("ở nhà thuốc")."""
+_SHARED_MEDICINE = re.compile(r"\b(uống|dùng|uong|dung) chung (?:1 |một |mot )?(thuốc|thuoc|loại thuốc|loai thuoc)\b"
+                              r"(?! (?:voi|với|khac|khác)\b)", re.IGNORECASE)
+_ASKS_AMOUNT = re.compile(r"\b(?:lieu|bao nhieu|may vien|may mg|mg|ml)\b")
 _OUT_OF_SCOPE = re.compile(
     r"\b(thoi tiet|bong da|tran dau|ket qua tran|ty so|gia vang|chung khoan|co phieu|bitcoin|nau an|cach nau|"
     r"mon an|cong thuc nau|python|javascript|lap trinh|viet code|ham python|dich (giup|sang|cau)|tieng anh|"
@@ -259,6 +269,9 @@ class RulesUnderstander:
         text = as_small_child(text, [c.span for c in candidates.candidates])
         # "dạ vâng, cảm ơn nhiều ạ. Từ ngày thứ hai thì sao ạ?": the question, not the thanks before it.
         text = without_pleasantries(text)
+        # "em trai em … cũng bị trào ngược uống chung thuốc được ko": the same medicine (shared), not a second drug
+        # taken with it — read as "uống thuốc" (#17 held-out H49 got pantoprazole's interaction list).
+        text = _SHARED_MEDICINE.sub(lambda m: f"{m.group(1)} {m.group(2)}", text)
         frame = self._parse(text, candidates, awaiting_answer=awaiting_answer, follows=follows, prior=prior)
         return _with_person_and_notes(frame, text, human=about_a_person(prior))
 
@@ -332,6 +345,13 @@ class RulesUnderstander:
         named = len(drugs) + len(unknown)
         if drugs and looks_english(folded, text, ignore=_drug_words(candidates)):
             return _english_turn(folded, text, drugs, unknown, _drug_words(candidates))
+        taken_with = self._taken_beside(text, drugs, unknown, route, prior) if follows and named == 1 else None
+        if taken_with is not None:
+            # "bố bé đang dùng warfarin thì sao" after aspirin for the father: he takes warfarin, and the question is
+            # the two together — not warfarin's dose (#17 held-out H49 quoted warfarin's injection lines).
+            # (This turn names one drug; the merge pairs it with the conversation's, as for "uống chung với X".)
+            return _frame(turn_type="interaction", section_key="tuong_tac_thuoc", confidence=0.6,
+                          **{**base, "drugs": taken_with[1:]})
         if named:
             return self._drug_turn(text, candidates, drugs, unknown, route, slots, base, name_confidence)
 
@@ -750,6 +770,19 @@ class RulesUnderstander:
         book = " ".join([*regimens, texts.get("chi_dinh", "")])
         return unsaid_dose(text, [c.span for c in candidates.candidates], slots, person_of(text), book)
 
+    @staticmethod
+    def _taken_beside(text: str, drugs: list[str], unknown: list[str], route: SectionRoute | None,
+                      prior: QueryFrame | None) -> list[str] | None:
+        """The conversation's one drug and the drug this turn says the patient is taking ("đang dùng warfarin thì
+        sao"), when the turn asks nothing else (no section, no amount); None otherwise."""
+        if prior is None or len(drugs) != 1 or unknown or route is not None or not takes_now(text) \
+                or _ASKS_AMOUNT.search(fold(text)):
+            return None
+        before = list(prior.drugs or (prior.kept or {}).get("drugs") or [])
+        if len(before) != 1 or before[0] == drugs[0]:
+            return None
+        return [before[0], drugs[0]]
+
     def _patient_state(self, text: str, slots: Slots, drug: str) -> str | None:
         """The patient's own condition a "may they take it" turn states, when it is one the question is about: a
         comorbidity named as such ("tiền sử hen", "đang bị suy tim"), or a "bị X" the monograph's contraindications
@@ -890,7 +923,10 @@ class RulesUnderstander:
         if prior is None or prior.turn_type != "dosing_calc" or prior.condition or len(prior.drugs) != 1 or (
                 self.names.section_texts is None):
             return None
-        return bare_indication(text, [self.names.section_texts(prior.drugs[0]).get(DOSING_SECTION, "")])
+        # The book's indications count as well: the dose answer split by indication asked the user to name theirs
+        # ("viêm họng" then; the dose path shows the lines for it, or the general lines under a notice).
+        texts = self.names.section_texts(prior.drugs[0])
+        return bare_indication(text, [texts.get(DOSING_SECTION, ""), texts.get("chi_dinh", "")])
 
     def _rank_sections(self, text: str, drugs: list[str]) -> list[SectionRoute]:
         if len(drugs) != 1 or self.names.section_texts is None:

@@ -53,7 +53,9 @@ _AGE_MONTHS_PERSON = re.compile(rf"\b{_PERSON}( [a-z]+){{0,2}} {_NUM}\s*thang\b(
 _AGE_MONTHS_BARE = re.compile(rf"^(?:be |chau |tre |con )?{_NUM}\s*thang\b|"
                               # "bé sốt bởi mọc răng, 10 tháng 8kg": months then the weight is the baby's age and
                               # weight (#18 held-out H42 asked the age again), not how long something lasted
-                              rf"(?:^|, ?|\b(?:be|chau|con) ){_NUM}\s*thang\s*,?\s*(?=\d+(?:[.,]\d+)?\s*(?:kg|ky|ki|can)\b)")
+                              # ("e nó 18 tháng 10kg": after a pronoun too — #17 held-out H49 asked the age again)
+                              rf"(?:^|, ?|\b(?:be|chau|con|no|em|e|thang be|con be) ){_NUM}\s*thang\s*,?\s*"
+                              r"(?=\d+(?:[.,]\d+)?\s*(?:kg|ky|ki|can)\b)")
 # "mới 3 tuần", "được 10 ngày", "bé 3 tuần": a baby's age since birth. Not a gestation ("sinh 36 tuần", "thai 36
 # tuần" — GESTATION_PHRASES), nor a duration of treatment ("uống được 3 tuần": the verb comes first).
 _SINCE_BIRTH = r"(?:(?<!uong )(?<!dung )(?<!tiem )(?<!bi )moi|(?<!uong )(?<!dung )(?<!tiem )(?<!bi )duoc|be|chau|em be|so sinh|con)"
@@ -714,6 +716,8 @@ _DOSE_QUESTION_WORDS = re.compile(
     # "thằng cháu 12 tuổi … mới bị …": whom and since when, not what for (left in, "mới" matched "nhồi máu cơ tim mới
     # xảy ra" and the boy's dose was withheld as contraindicated; #18 held-out H50).
     r"moi|vua|"
+    # "bs bảo uống aspirin …", "bác sĩ dặn": who said so, not what for
+    r"(?:bs|bac si) (?:bao|noi|dan|cho|ke)|"
     r"lieu( (luong|dung|khoi dau|ban dau|bat dau|duy tri|toi da|thong thuong|thuong dung|uong|tiem))?|bi|"
     r"cach dung|bao nhieu|the nao|nhu the nao|ra sao|the sao|la|cho|cua|duoc|khong|co|nen|can|phai|dung|uong|"
     r"tiem( bap| tinh mach| duoi da)?|truyen( tinh mach)?|dat (truc trang|hau mon)|ngam|nho|boi|xit|thuoc|"
@@ -733,6 +737,7 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"bao lau|luc nao|buoi nao|gio nao|trong ngay|phac do|"
     # "đau răng quá", "sốt cao lắm": how much it hurts, not what for (checked as written: "qua" of "qua đường" stays).
     r"qua|lam)\b")
+_DENIED_ILLNESS = re.compile(r"\b(?:khong|ko|chua|chang)(?: he| con)? (?:bi|mac|co benh|co)\s+[^,.;:?!]*")
 _DOSE_CHANGE = re.compile(r"(?:giam|tang|dieu chinh|chinh|thang|moi|vua)$")
 """Words of _DOSE_QUESTION_WORDS wiped however typed (no question syllable spells "giảm", "thằng", "mới")."""
 # "nôn nhiều không uống được, đặt trực tràng": why the route was chosen, not what the dose is for (left in, "nôn
@@ -830,6 +835,10 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     kept += [m.span() for m in CONDITION_VARIANT_SPELLINGS.finditer(folded)]
     # "nhiem khuan ky khi" typed without diacritics: "khí" of "kỵ khí" (anaerobic) is not the question word "khi".
     kept += [m.span() for m in _ANAEROBIC.finditer(folded)]
+    for m in _DENIED_ILLNESS.finditer(folded):
+        # "bà tôi 80 tuổi không bị loét, đau đầu …": a denied illness is not what the dose is for (left in, "loét"
+        # matched aspirin's contraindication and withheld the dose; #17 held-out H49).
+        wipe(m.start(), m.end())
     for m in _DOSE_QUESTION_WORDS.finditer("".join(blank)):
         if any(a <= m.start() < b for a, b in kept):
             continue

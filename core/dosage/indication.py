@@ -227,7 +227,9 @@ def severities(text: str) -> frozenset[str]:
 
 
 SEVERITY_STATED = re.compile(r"\b(?:nhiem khuan|nhiem trung|benh|muc do|the|truong hop|dot)\s+"
-                             r"(?:nhe|vua|nang|trung binh)\b(?!\s*\d)")
+                             r"(?:nhe|vua|nang|trung binh)\b(?!\s*\d)"
+                             # "nếu bé bị nặng hơn thì sao", "bệnh trở nặng": worse, said of the illness (#17 H49)
+                             r"|\b(?:bi|tro|chuyen)\s+nang(?:\s+(?:hon|len))?\b(?!\s*[\d.,]*\s*(?:kg|ky|ki|can|lang|\d))")
 """(Folded.) A severity stated as such in a turn ("nhiễm khuẩn nhẹ", "mức độ nặng", "thể vừa") — never the weight
 ("bé nặng 25 kg", "cân nặng"), which `severities` would read as "severe" if asked of a whole turn."""
 
