@@ -6,7 +6,9 @@ import re
 from functools import lru_cache
 
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_EMPHASIS = re.compile(r"\*{1,2}")
+_EMPHASIS = re.compile(r"(?<![^\W_])\*{1,2}|\*{1,2}(?![^\W_])")
+"""Markdown emphasis marks — not an asterisk inside a word ("HLA-B*1502", an allele name the book writes so; #18
+held-out H50 was shown "HLA-B1502")."""
 _SPACES = re.compile(r"\s+")
 _BULLET = re.compile(r"^\s*[-•+]\s+")
 # A sentence ends at . ! ? followed by space and a capital, a bullet or a label; decimals ("0.5") never split.

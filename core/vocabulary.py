@@ -166,6 +166,7 @@ CLINICAL_TERMS: frozenset[str] = frozenset({
     "down", "tourette", "meniere", "paget", "bell", "helicobacter", "pylori", "covid", "corona", "dengue",
     "clcr", "egfr", "gfr", "inr", "hba1c", "crp", "ecg", "ekg", "mri", "alt", "ast", "ggt", "ldl", "hdl",
     "g6pd", "hiv", "aids", "copd", "gerd", "adhd", "tsh", "psa", "spo2", "bmi", "creatinin", "creatinine",
+    "cholesterol", "triglycerid", "triglyceride", "bilirubin", "hemoglobin", "glucose",
     "mlcct", "adr", "hsv", "vzv", "sgot", "sgpt", "lyme", "zollinger", "ellison", "herpes", "zona", "still",
     # The book's pathogens, capitalised as genus names ("nhiễm Giardia thì sao?", "Trichomonas âm đạo"): the
     # indication asked about, not a drug the formulary lacks.

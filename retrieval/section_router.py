@@ -48,8 +48,15 @@ _CAUSES = _r(r"\bgay( ra)?\b")
 _SYMPTOM = r"(ho|ho khan|phat ban|noi man|man ngua|ngua|di ung|chong mat|buon non|non|tieu chay|dau dau|phu|tao bon|" \
            r"kho tho|soc|sung|noi me day|me day|dau bung|choang)"
 
+_REACTION_AFTER = (r"\b(?:uong|dung|tiem|boi|xit)\b[^.?!]{0,40}\b(?:xong|roi|vao thi|xong thi)\b[^.?!]{0,12}"
+                   r"\b(?:noi|phat|bi|thay)\s+(?:may day|me day|man|ngua|ban|do|soc|kho tho|sung|phu)")
+"""(Folded.) A reaction after taking the drug ("con tôi uống hapacol xong nổi mày đay khắp người"): its adverse effects
+and what to do — #18 held-out H50 got the breastfeeding section."""
+
 _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("tuong_ky", _r(r"\btuong ky\b"), 0.95),
+    ("huong_dan_xu_tri_adr", _r(_REACTION_AFTER + r".*\b(?:lam sao|lam gi|the nao|ra sao|thi sao|co sao)\b"), 0.85),
+    ("tac_dung_khong_mong_muon", _r(_REACTION_AFTER), 0.85),
     ("huong_dan_xu_tri_adr", _r(r"\bxu tri\b|\bxu ly\b|\bhuong dan xu tri\b|"
                                 # "bị đau bụng, làm sao?" asks what to do; "bị đau bụng kinh, uống … liều thế nào?"
                                 # asks the dose for it.

@@ -291,6 +291,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         merged = merged.model_copy(update={"section_key": "chong_chi_dinh", "turn_type": "drug_attribute"})
     merged = _route_refused(merged, text, notes)
     merged = _disowned(merged, new, text, notes)
+    merged = _denied_now(merged, text)
     merged = _phase_now(merged, prior, text)
     merged = _severity_now(merged, prior, text)
     if merged.listed and (merged.drugs or merged.turn_type not in (*_LOOKUPS, "dosing_calc", "drug_attribute")):
@@ -419,6 +420,29 @@ def _disowned(merged: QueryFrame, new: QueryFrame, text: str, notes: list[str]) 
     if months is not None and merged.age_months == months and new.age_months != months:
         update.update(age_months=None, age_text=None)
         notes.append(f"Tuổi đó là của người khác: tôi không dùng cho {subject}.")
+    return merged.model_copy(update=update) if update else merged
+
+
+_DENIED_NOW = re.compile(r"\b(?:khong|ko|chua|chang)(?: he| con)? (?:bi |mac |co )?([a-z][a-z ]*?)(?=\s*(?:$|[,.;:?!]|"
+                         r"\b(?:thi|la|ma|nen|nua|roi|lieu|co|duoc|dung|uong)\b))")
+
+
+def _denied_now(merged: QueryFrame, text: str) -> QueryFrame:
+    """"nếu bé ko vàng da thì liều bao nhiêu" after "vàng da tăng bilirubin": the illness carried is denied now, so it
+    is no longer the question's condition nor a comorbidity (#18 held-out H50: the jaundiced newborn's exclusion was
+    given again for the baby without jaundice)."""
+    denied = [m.group(1).strip() for m in _DENIED_NOW.finditer(fold(normalize(text))) if len(m.group(1).strip()) >= 4]
+    if not denied:
+        return merged
+    def said(phrase: str) -> bool:
+        folded = fold(phrase)
+        return any(d in folded for d in denied)
+    update: dict[str, object] = {}
+    if merged.condition and said(merged.condition):
+        update.update(condition=None, condition_relation=None)
+    kept = [c for c in merged.comorbidities if not said(c)]
+    if kept != merged.comorbidities:
+        update["comorbidities"] = kept
     return merged.model_copy(update=update) if update else merged
 
 
