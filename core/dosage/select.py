@@ -36,6 +36,7 @@ from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
 from core.dosage.pregnancy import for_pregnancy
 from core.dosage.purpose_sentences import purpose_sentences
 from core.text import fold
+from core.vocabulary import route_patterns
 
 ADULT_AGE_MONTHS = 18 * 12
 """An adult whose age is not stated is read as 18 years for age bands: "dưới 16 tuổi" never admits them."""
@@ -869,12 +870,32 @@ def _exclusions(candidates: list[RegimenLine], patient: Patient) -> list[Regimen
             and (not line.band.empty or line.context.population is not None)
             and band_admits(line.band, patient) and _exclusion_for(line, patient, candidates)
             and not _for_impairment_not_had(line, patient)
+            and not _for_route_not_taken(line, patient, candidates)
             # "eGFR dưới 30: chống chỉ định" excludes only a patient whose value is known to be under 30;
             # without the value it is one of the adjustment lines shown with the question for it.
             and not (line.band.renal_ml_min is not None and patient.renal_ml_min is None)
             # "Chống chỉ định khi suy gan nặng" does not exclude a patient whose grade is not known: it is
             # shown with the hepatic lines instead.
             and not (line.band.hepatic not in (None, "any") and patient.hepatic == "any")]
+
+
+_BOOK_ROUTES = route_patterns("book")
+
+
+def _for_route_not_taken(line: RegimenLine, patient: Patient, candidates: list[RegimenLine]) -> bool:
+    """An exclusion of one route ("Không khuyến cáo tiêm bắp haloperidol … cho trẻ em"): it excludes a patient given
+    the drug that way, not one whose route is another — nor one whose route is not yet said while the book doses
+    them by another route (#17 held-out H49: an 8-year-old's oral dose was withheld for it; asked with the injection
+    route, it still excludes). With no other route dosed, the exclusion stands whatever the route said."""
+    routes = set(line.routes) | {r for r, pattern in _BOOK_ROUTES if pattern.search(fold(line.text))}
+    if not routes:
+        return False
+    if patient.route is not None:
+        return patient.route not in routes
+    # (A dose line of no stated route, under the patient's own band, is such another way: the book's oral lines
+    # often name no route.)
+    return any(c.kind == "regimen" and not set(c.routes) & routes and not c.band.empty and band_admits(c.band, patient)
+               for c in candidates)
 
 
 def _other_population_lines(tree: DosageTree, patient: Patient) -> list[RegimenLine]:
