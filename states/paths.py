@@ -64,7 +64,10 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
         # định"), quoted after them.
         evidence += [c for c in safety_evidence(retrieval, frame, frame.drugs[:MAX_DRUGS_SINGLE_PATH])
                      if c.section_key == "than_trong" and c not in evidence]
-    if frame.section_key == USE_AT_ALL_SECTION and (frame.renal or frame.hepatic):
+    child_known = is_child(frame) and (frame.age_months is not None or frame.weight_kg is not None)
+    if frame.section_key == USE_AT_ALL_SECTION and (frame.renal or frame.hepatic or child_known):
+        # (A child of known age or weight as well: "còn em nó 4 tháng mới có 6kg thì sao" after "có dùng được không"
+        # — the book's "không khuyến cáo cho trẻ dưới 7 kg" is in the dosage section; #17 held-out H49.)
         # "Suy thận ClCr 40, có dùng … được không?": the book often states the renal/hepatic exclusion in the dosage
         # section ("Không nên dùng … Clcr < 50 ml/phút"), so that section comes with the one asked for. Not for a
         # caution question ("người suy thận dùng X cần thận trọng gì"): the section word the user typed wins over
