@@ -45,15 +45,16 @@ ADULT_ORAL_DOSE = "500 mg – 1 g/lần, mỗi 4–6 giờ"
 
 
 def claude_like(request: RecordedRequest) -> Reply:
-    """Answers like the model would: the frame for each turn; generation quotes the first dose sentence."""
+    """Answers like the model would: the frame for each turn; generation quotes the adult oral block whole (the usual
+    line and the lower ceiling beside it for adults at risk or under 50 kg, which the completeness check requires)."""
     if request.forced_tool == "record_query_frame":
         return ToolReply(FRAMES[request.user_text.rsplit("Turn: ", 1)[1]])
     if request.forced_tool == "record_entailment":
         return ToolReply({"claims": [{"index": 0, "entailed": True}], "omissions": []})
     for i, result in enumerate(request.search_results):
-        for k, block in enumerate(result["content"]):
-            if " mg" in block["text"]:
-                return TextReply((cited(block["text"], Cite(index=i, start=k)),))
+        if any(ADULT_ORAL_DOSE in block["text"] for block in result["content"]):
+            return TextReply(tuple(cited(block["text"], Cite(index=i, start=k))
+                                   for k, block in enumerate(result["content"])))
     return TextReply((INSUFFICIENT,))
 
 
