@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 
 from core.text import fold, states_phrase
 from retrieval.names import NameBook
@@ -53,7 +54,7 @@ def _taken_together(text: str, said: list[str]) -> bool:
     folded = fold(text)
     spans = sorted((m.start(), m.end()) for name in said for m in re.finditer(rf"\b{re.escape(fold(name))}\b", folded))
     return any(len(folded[a_end:b_start]) <= MAX_GAP_CHARS and _TOGETHER.search(folded[a_end:b_start])
-               for (_, a_end), (b_start, _) in zip(spans, spans[1:]))
+               for (_, a_end), (b_start, _) in pairwise(spans))
 
 
 def with_same_drug_notice(reply_text: str, text: str, drug_ids: Sequence[str], names: NameBook) -> str:
