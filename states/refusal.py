@@ -12,6 +12,7 @@ about the book's text and is not refused: only a request addressed to the produc
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Literal
 
 from core.text import fold
@@ -144,7 +145,7 @@ def refusal_of(text: str) -> Refusal | None:
             return "prescribing"
     if _VI_OVERRIDE.search(folded):
         return "injection"
-    if _asks_diagnosis(folded):
+    if _asks_diagnosis(folded, text):
         return "prescribing"
     return None
 
@@ -153,13 +154,23 @@ def refusal_of(text: str) -> Refusal | None:
 # they are — a diagnosis, which the formulary does not make (#18 held-out H44). A question whether a drug causes
 # something ("có phải thuốc này gây buồn ngủ không") is no diagnosis; a single symptom is no list.
 _WHICH_DISEASE = re.compile(r"\bco phai (?:(?:la |bi |be bi |con bi |chau bi |minh bi |em bi |toi bi )(?:benh |hoi chung )?|"
-                            r"(?:benh |hoi chung ))"
+                            # "…, môi nứt, có phải Kawasaki không ạ?": the disease named right after (#18 H52)
+                            r"(?:benh |hoi chung )|(?=[a-z]+ (?:khong|ko|k)\b))"
                             r"(?!(?:thuoc|do thuoc|tac dung|vi thuoc|uong|dung|tiem)\b)[a-z]+(?: [a-z]+){0,3} "
                             r"(?:khong|ko|k)\b|\b(?:bi|la) (?:benh|hoi chung) gi\b")
 
 
-def _asks_diagnosis(folded: str) -> bool:
-    return _WHICH_DISEASE.search(folded) is not None and folded.count(",") >= 2
+def _asks_diagnosis(folded: str, text: str) -> bool:
+    m = _WHICH_DISEASE.search(folded)
+    if m is None or folded.count(",") < 2:
+        return False
+    after = folded.index("co phai", m.start()) + len("co phai ")
+    if folded[after:].split(" ", 1)[0] not in ("la", "bi", "be", "con", "chau", "minh", "em", "toi", "benh", "hoi"):
+        # The disease named straight after "có phải" must be a name as typed ("Kawasaki", "Sởi"?), capitalised: "có
+        # phải ngừng không" (must she stop?) is no diagnosis.
+        written = unicodedata.normalize("NFC", text)
+        return len(written) == len(folded) and written[after:after + 1].isupper()
+    return True
 
 
 def _self_harm_intake(folded: str) -> bool:

@@ -347,13 +347,13 @@ class RulesUnderstander:
         named = len(drugs) + len(unknown)
         if drugs and looks_english(folded, text, ignore=_drug_words(candidates)):
             return _english_turn(folded, text, drugs, unknown, _drug_words(candidates))
-        taken_with = self._taken_beside(text, drugs, unknown, route, prior) if follows and named == 1 else None
-        if taken_with is not None:
+        if follows and named == 1 and self._taken_beside(text, drugs, route, prior):
             # "bố bé đang dùng warfarin thì sao" after aspirin for the father: he takes warfarin, and the question is
-            # the two together — not warfarin's dose (#17 held-out H49 quoted warfarin's injection lines).
-            # (This turn names one drug; the merge pairs it with the conversation's, as for "uống chung với X".)
+            # the two together — not warfarin's dose (#17 held-out H49 quoted warfarin's injection lines). A partner
+            # the book has no monograph of ("nếu đang truyền Ringer lactat cho anh nó thì sao") is read in the drug's
+            # own interaction lines. (This turn names one; the merge pairs it with the conversation's drug.)
             return _frame(turn_type="interaction", section_key="tuong_tac_thuoc", confidence=0.6,
-                          **{**base, "drugs": taken_with[1:]})
+                          **{**base, "drugs": drugs, "unknown_drugs": unknown})
         if named:
             return self._drug_turn(text, candidates, drugs, unknown, route, slots, base, name_confidence,
                                    carried=_carried_state(text, prior) if follows else None)
@@ -780,18 +780,14 @@ class RulesUnderstander:
         return unsaid_dose(text, [c.span for c in candidates.candidates], slots, person_of(text), book)
 
     @staticmethod
-    def _taken_beside(text: str, drugs: list[str], unknown: list[str], route: SectionRoute | None,
-                      prior: QueryFrame | None) -> list[str] | None:
-        """The conversation's one drug and the drug this turn says the patient is taking ("đang dùng warfarin thì
-        sao"), when the turn asks nothing else (no section, no amount); None otherwise."""
-        if prior is None or len(drugs) != 1 or unknown or route is not None or not takes_now(text) \
-                or _ASKS_AMOUNT.search(fold(text)):
-            return None
+    def _taken_beside(text: str, drugs: list[str], route: SectionRoute | None, prior: QueryFrame | None) -> bool:
+        """The turn says the patient takes one more drug ("đang dùng warfarin thì sao") beside the conversation's
+        (after a pair, its first: "Klacid với Zocor …", then "còn uống amlodipin nữa"), and asks nothing else (no
+        section, no amount)."""
+        if prior is None or route is not None or not takes_now(text) or _ASKS_AMOUNT.search(fold(text)):
+            return False
         before = list(prior.drugs or (prior.kept or {}).get("drugs") or [])
-        if not before or drugs[0] in before:
-            return None
-        # (After a pair, the first drug of the conversation: "Klacid với Zocor …", then "còn uống amlodipin nữa".)
-        return [before[0], drugs[0]]
+        return bool(before) and not (drugs and drugs[0] in before)
 
     def _patient_state(self, text: str, slots: Slots, drug: str) -> str | None:
         """The patient's own condition a "may they take it" turn states, when it is one the question is about: a
