@@ -32,6 +32,7 @@ from grounding.dosing_select import (
     trees_by_drug,
 )
 from grounding.patient_safety import is_comorbidity, patient_safety
+from states.conditions import condition_in_drug_turn
 from states.followup import is_elliptical
 from states.frame import QueryFrame
 
@@ -227,7 +228,8 @@ def carried_child_may_take(merged: QueryFrame, text: str) -> QueryFrame:
             "pediatric" and len(merged.drugs) == 1 and merged.age_months is not None and merged.weight_kg is not None \
             and merged.condition_relation != "contraindication" and not merged.comorbidities and not (
                 merged.renal or merged.hepatic or merged.pregnant or merged.breastfeeding) and (
-                MAY_TAKE.search(fold(text)) or is_elliptical(text)):
+                MAY_TAKE.search(fold(text)) or is_elliptical(text)) and condition_in_drug_turn(text) is None:
+        # (A turn naming the child's illness, "bé bị hen phế quản thì có dùng đc ko", asks the contraindications.)
         # "còn chị nó 4 tuổi 16 kg" after "bé 20 tháng … cho uống imodium được ko": the same may-take question for a
         # child whose age and weight are both known — the dose path, which states any exclusion of the child first
         # (#18 held-out H52 listed the contraindications and no dose for the 4-year-old).
