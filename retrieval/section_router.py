@@ -70,7 +70,9 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
                           r"\bnua doi\b|(?<!loan )(?<!roi loan )\bchuyen hoa\b(?! porphyrin)|\bsinh kha dung\b"), 0.9),
     ("tuong_tac_thuoc", _r(r"\btuong tac\b|\b(dung|uong|phoi hop|ket hop|tiem) (chung|cung)\b|\bcung nhau\b|"
                            # "viên phối hợp 3 thuốc", "dạng kết hợp": a combined tablet is a dosage form, not a pair
-                           r"(?<!vien )(?<!dang )\bphoi hop\b|(?<!vien )(?<!dang )\bket hop\b|"
+                           # "phối hợp diệt H. pylori", "phối hợp trong phác đồ": a combined regimen, dosed
+                           r"(?<!vien )(?<!dang )\bphoi hop\b(?! (?:de |diet|dieu tri|tri |trong phac do|phac do))|"
+                           r"(?<!vien )(?<!dang )\bket hop\b(?! (?:de |diet|dieu tri|tri |trong phac do|phac do))|"
                            r"\b(giam|tang) tac dung cua\b"), 0.9),
     ("tac_dung_khong_mong_muon", _r(r"\btac dung phu\b|\btac dung khong mong muon\b|\badr\b|\bphan ung phu\b|"
                                     r"\bphan ung co hai\b|\btac hai\b"), 0.95),

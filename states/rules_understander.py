@@ -100,6 +100,7 @@ _PRICE = re.compile(r"\b(?:gia (?:bao nhieu|the nao|ca|tien)|bao nhieu tien|gia 
 """A price or where to buy: out of scope whatever section word the turn also has ("ở nhà thuốc")."""
 _SHARED_MEDICINE = re.compile(r"\b(uống|dùng|uong|dung) chung (?:1 |một |mot )?(thuốc|thuoc|loại thuốc|loai thuoc)\b"
                               r"(?! (?:voi|với|khac|khác)\b)", re.IGNORECASE)
+_SAFETY_SECTIONS = ("chong_chi_dinh", "than_trong", "thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
 _ASKS_AMOUNT = re.compile(r"\b(?:lieu|bao nhieu|may vien|may mg|mg|ml)\b")
 _OUT_OF_SCOPE = re.compile(
     r"\b(thoi tiet|bong da|tran dau|ket qua tran|ty so|gia vang|chung khoan|co phieu|bitcoin|nau an|cach nau|"
@@ -469,6 +470,16 @@ class RulesUnderstander:
             return _frame(turn_type="drug_attribute", section_key=key, confidence=0.6, **base)
         carried = self._carried_question(text, prior) if (
             follows and not awaiting_answer and route is None and not asked_again) else None
+        illness = self._illness_the_safety_names(text, prior) if (
+            carried is not None and carried not in _SAFETY_SECTIONS and MAY_TAKE.search(folded)
+            and not _ASKS_AMOUNT.search(folded)) else None
+        if illness:
+            # "bé bị hen phế quản thì có dùng đc ko" about the conversation's drug, whose contraindications or
+            # cautions name the illness: whether the patient may take it is what they say — not the sentence the
+            # free-form ranking matched (the fixture's ADR "co thắt phế quản ở người bệnh hen" answered it).
+            return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh", confidence=0.6,
+                          **{**base, "condition": illness, "condition_relation": "contraindication",
+                             "comorbidities": [*slots.comorbidities, illness]})
         if carried == _SAME_DOSE_QUESTION:
             # "nếu sau 1 giờ vẫn chưa đáp ứng?", "INR mục tiêu bao nhiêu" after a dose answer: a dose line of the drug
             # says it ("… nếu đáp ứng chưa đủ sau 1 giờ, tiêm thêm 80 mg"), so it is the same dose question (merged
@@ -815,6 +826,18 @@ class RulesUnderstander:
             if phrase and condition_stated(safety, described) and not treated(described):
                 return described
         return None
+
+    def _illness_the_safety_names(self, text: str, prior: QueryFrame | None) -> str | None:
+        """The illness a turn says the patient has, when the conversation's one drug's contraindications or cautions
+        name it; None otherwise."""
+        illness = condition_in_drug_turn(text)
+        drugs = list(prior.drugs or (prior.kept or {}).get("drugs") or []) if prior is not None else []
+        if not illness or len(drugs) != 1 or self.names.section_texts is None:
+            return None
+        texts = self.names.section_texts(drugs[0])
+        safety = " ".join(texts.get(k, "") for k in ("chong_chi_dinh", "than_trong"))
+        phrase = condition_phrase(illness)
+        return illness if phrase and condition_stated(safety, phrase) else None
 
     def _carried_question(self, text: str, prior: QueryFrame | None) -> str | None:
         """A drug-less follow-up asking something other than the question before it, about the conversation's one
