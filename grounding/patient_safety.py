@@ -423,7 +423,14 @@ def _patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bo
                 excluded = group and _qualifier_met(sentence, patient)
                 # A child's group qualified by a condition the child is not known to have: a caution, shown.
                 qualified = group and not excluded
-                if not stated and not continued and not group and not named and not (whole and picked < 2):
+                # A child's group lifted by the exception the child has ("… trẻ em dưới 16 tuổi chỉ trừ … Kawasaki"
+                # for a child with Kawasaki disease): no exclusion, but the sentence is theirs — it says why the drug
+                # is limited in children and names their exception (#17 held-out H49: "sao trên mạng bảo trẻ em ko
+                # được uống aspirin" got no word of Reye syndrome).
+                lifted = section in ("chong_chi_dinh", "than_trong") and not group and child_group_holds(
+                    sentence, patient, None, contraindication=section == "chong_chi_dinh")
+                if not stated and not continued and not group and not named and not lifted and not (
+                        whole and picked < 2):
                     continue
                 if picked >= MAX_SENTENCES_PER_SECTION and not group and not named:
                     continue
