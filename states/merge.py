@@ -251,11 +251,15 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         # the turn's own words are the indication: they may say it more exactly than the first person's.
         own = _own_illness(text, person) if new.condition is None else None
         # Said shorter than before ("cũng phải nhổ răng" after "nhổ răng, dự phòng viêm nội tâm mạc"): the fuller words.
-        condition = prior.condition if own and fold(own) in fold(prior.condition) else own or prior.condition
+        # Or sharing its words with them ("cũng nhổ răng mà bị hở van tim" after "tim bẩm sinh, sắp nhổ răng, dự
+        # phòng"): the same reason — the first person's words name the indication the book doses (#17 H53 asked).
+        condition = prior.condition if own and (fold(own) in fold(prior.condition) or _shares_phrase(
+            own, prior.condition)) else own or prior.condition
         base = base.model_copy(update={"condition": condition, "condition_relation": prior.condition_relation})
     merged = _merge(new, base, pending, text)
     if switched and prior.condition and merged.condition and merged.condition != prior.condition and \
-            _also_ill(text, prior.condition) and fold(merged.condition) in fold(prior.condition):
+            _also_ill(text, prior.condition) and (fold(merged.condition) in fold(prior.condition)
+                                                  or _shares_phrase(merged.condition, prior.condition)):
         # "còn con tôi 7 tuổi 22 kg cũng phải nhổ răng thì sao?" after "đi nhổ răng, dự phòng viêm nội tâm mạc": the
         # same reason said shorter — the fuller words name the indication the book doses (#17 held-out H29: the
         # child was asked among every indication, Lyme disease included).
@@ -359,7 +363,7 @@ _SEVERITY_IN = re.compile(r"\s*,?\s*\b(?:(?:mức độ|mức|thể)\s+)?(?:nh�
                           r"muc do nhe|muc do nang|nhe|vua|nang)\b", re.IGNORECASE)
 
 
-_SEVERITY_ANSWER_WORDS = 6
+_SEVERITY_ANSWER_WORDS = 8
 """At most this many words: a severity said as the answer ("nhiễm khuẩn nhẹ thôi ạ"), not a new question."""
 
 
@@ -1042,6 +1046,13 @@ _PURPOSE = re.compile(r"^(giam|ha|chong|du phong|cat|de)\b")
 
 _ALSO_ILL = re.compile(r"\b(cung bi|cung mac|cung dang bi|cung benh (do|nay)|bi giong|cung phai|cung can|cung sap|"
                        rf"bi (?:{SAME_ILLNESS}))\b")
+def _shares_phrase(a: str, b: str) -> bool:
+    """Two condition phrases share two consecutive words ("nhổ răng")."""
+    words_a, words_b = fold(a).replace(",", " ").split(), fold(b).replace(",", " ").split()
+    pairs = {tuple(words_b[i:i + 2]) for i in range(len(words_b) - 1)}
+    return any(tuple(words_a[i:i + 2]) in pairs for i in range(len(words_a) - 1))
+
+
 def _also_ill(text: str, prior_condition: str) -> bool:
     """The new person has the same illness or reason: "cũng bị", "cũng phải …", or "cũng" before words of the first
     person's condition ("còn bố bé 70 kg cũng nhổ răng" after "dự phòng viêm nội tâm mạc trước nhổ răng"; #17 held-out

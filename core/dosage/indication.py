@@ -234,7 +234,9 @@ SEVERITY_STATED = re.compile(r"\b(?:nhiem khuan|nhiem trung|benh|muc do|the|truo
 ("bé nặng 25 kg", "cân nặng"), which `severities` would read as "severe" if asked of a whole turn."""
 
 
-SEVERITY_ANSWERED = re.compile(r"^\W*(?:(?:da|a|thi|chi|cung|bi|neu|khi|con|the con|vay|truong hop|neu bi|neu ma)\s+)*"
+SEVERITY_ANSWERED = re.compile(r"^\W*(?:(?:da|a|thi|chi|cung|bi|neu|khi|con|the con|vay|truong hop|neu bi|neu ma|"
+                               # "bs bảo nhiễm khuẩn nhẹ thôi ạ": who said so, then the severity (#17 H53)
+                               r"bs bao|bac si bao|bs noi|bac si noi|nhiem khuan|nhiem trung)\s+)*"
                                r"(?:nhe|vua|nang|trung binh)"
                                r"(?:\s+(?:thoi|lam|a|qua|roi|hon))*\b(?!\s*[\d.,]*\s*(?:kg|ky|ki|can|lang|\d))")
 """(Folded.) A turn that opens with a bare severity ("nhẹ thôi ạ, uống", "nặng lắm"): the answer to which severity,
