@@ -245,6 +245,8 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("xuat huyet tieu hoa", "xuat huyet duong tieu hoa", "chay mau o duong tieu hoa", "chay mau duong tieu hoa",
      "chay mau tieu hoa", "chay mau o da day", "chay mau da day", "xuat huyet da day"),
     ("soi than acid uric", "soi than axit uric", "soi acid uric", "soi axit uric", "soi urat", "soi than urat"),
+    # Long-term prevention: the book writes "dự phòng dài hạn"; people say "dự phòng lâu dài" (#17 held-out H53).
+    ("du phong dai han", "du phong lau dai", "phong ngua lau dai", "phong ngua dai han"),
 )
 
 
