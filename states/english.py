@@ -34,13 +34,16 @@ _WORDS = (
     "sore sick ill feel feeling hurt hurts really very so too then but if ok okay please thanks thank you yes no not "
     "do did this that from at time times because since also still just now already get got need want would could "
     "will ache aches period cramps rash allergy allergic")
-_ENGLISH = frozenset(_WORDS.split())
+_ENGLISH = frozenset(_WORDS.split()) | frozenset(
+    # alcohol with a drug ("I'm taking Flagyl, can I drink beer tonight?"): the book's interaction lines (#18 H52)
+    ["alcohol", "alcoholic", "beer", "wine", "drink", "drinks", "drinking", "liquor", "tonight", "party"])
 
 _SECTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("qua_lieu_xu_tri", re.compile(r"\boverdos")),
     ("tac_dung_khong_mong_muon", re.compile(r"\bside effects?\b|\badverse\b")),
     ("chong_chi_dinh", re.compile(r"\bcontraindicat|\bwho (should not|shouldn't|cannot|can't) (take|use)\b")),
     ("tuong_tac_thuoc", re.compile(r"\binteract|\btogether\b|\bwith\b.*\b(take|taken|use|used)\b|"
+                                   r"\b(alcohol|beer|wine|liquor|drink(s|ing)? (alcohol|beer|wine))\b|"
                                    r"\b(take|taken|use|used)\b.*\bwith\b")),
     ("thoi_ky_mang_thai", re.compile(r"\bpregnan")),
     ("thoi_ky_cho_con_bu", re.compile(r"\bbreast ?feed|\blactat|\bnursing\b")),
