@@ -927,20 +927,24 @@ class RulesUnderstander:
         """A may-take question (no amount asked) about a child of known age, weight unknown, whose age the drug's
         contraindications or cautions exclude."""
         folded = fold(text)
+        amount = _ASKS_AMOUNT.search(folded) is not None
+        may_take = MAY_TAKE.search(folded) is not None and not amount
         if len(drugs) != 1 or unknown or slots.age_months is None or slots.weight_kg is not None or \
-                slots.age_months >= 18 * 12 or not MAY_TAKE.search(folded) or _ASKS_AMOUNT.search(folded) or \
-                self.names.section_texts is None:
+                slots.age_months >= 18 * 12 or not (may_take or amount) or self.names.section_texts is None:
             return False
         texts = self.names.section_texts(drugs[0])
         child = Patient(population="pediatric", age_months=slots.age_months)
-        if any(excludes_child(sentence, child, contraindication=key == "chong_chi_dinh")
-               for key in ("chong_chi_dinh", "than_trong") for sentence in sentences(texts.get(key, ""))):
+        if may_take and any(excludes_child(sentence, child, contraindication=key == "chong_chi_dinh")
+                            for key in ("chong_chi_dinh", "than_trong") for sentence in sentences(texts.get(key, ""))):
             return True
         # The dosage section's own exclusion of the child's age ("Chưa xác định được độ an toàn và hiệu quả ở trẻ
-        # dưới 6 tuổi"): the same answer, quoted from there (states.paths adds the section; #18 held-out H52 asked a
-        # 4-year-old's weight for amlodipin).
+        # dưới 6 tuổi", "Dưới 3 tuổi: Liều chưa được xác định"): the same answer, quoted from there (states.paths adds
+        # the section; #18 held-out H52 asked a 4-year-old's weight for amlodipin). An amount asked as well ("bé 2
+        # tuổi … haloperidol liều bao nhiêu", #17 held-out H53): the age alone, with the indication the turn names,
+        # already leaves no dose — asking the weight first only delayed that answer.
         tree = parse_dosage(texts.get(DOSING_SECTION, ""))
-        return any(line.band.age_months is not None for line in select_lines(tree, child).exclusions)
+        asked = replace(child, indication=condition_in_drug_turn(text)) if amount else child
+        return any(line.band.age_months is not None for line in select_lines(tree, asked).exclusions)
 
     def _dosed_by(self, text: str, drugs: list[str], unknown: list[str], dose: bool) -> tuple[str, str | None] | None:
         """(the drug dosed, the purpose as written) for "… <purpose> bằng <drug> liều …" beside another drug named;
