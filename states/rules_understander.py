@@ -25,7 +25,7 @@ from core.sentence_match import FOOD_TIMING, asks_administration, asks_duration,
 from core.sentences import sentences
 from core.text import fold, normalize, states_phrase
 from core.vocabulary import CLINICAL_TERMS, MAY_TAKE
-from grounding.patient_safety import condition_phrase, excludes_child
+from grounding.patient_safety import SAFETY_SECTIONS, condition_phrase, excludes_child
 from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, candidate_sentences
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult, brand_guess
@@ -97,19 +97,17 @@ _SMALLTALK = re.compile(
     r"\btam biet\b|\bbye\b|^(ok|oke|okay|vang|da|uh|um)\b|\bban ten (la )?gi\b|"
     r"\bban (co )?(phai )?la (bac si|nguoi|robot|ai|chatbot|may|duoc si)\b|\bgoodbye\b|\bhen gap lai\b"
 )
-_PRICE = re.compile(r"\b(?:gia (?:bao nhieu|the nao|ca|tien)|bao nhieu tien|gia ban|gia thuoc|mua o dau|ban o dau)\b")
-"""A price or where to buy: out of scope whatever section word the turn also has ("ở nhà thuốc")."""
+_PRICE_WORDS = (r"gia (?:bao nhieu|the nao|ca|tien|1 hop|mot hop|1 vi|mot vi|hop|vi)|(?:hop|vi|vien|lo|chai) [a-z0-9 ]{0,20}gia"
+                r"|bao nhieu tien|gia ban|gia thuoc|mua o dau|ban o dau")
+_PRICE = re.compile(rf"\b(?:{_PRICE_WORDS})\b")
+"""(Folded.) A price or where to buy ("1 hộp Brufen ở nhà thuốc giá bao nhiêu"): out of scope whatever section word
+the turn also has ("ở nhà thuốc"; #17 held-out H49 got the cautions)."""
 _SHARED_MEDICINE = re.compile(r"\b(uống|dùng|uong|dung) chung (?:1 |một |mot )?(thuốc|thuoc|loại thuốc|loai thuoc)\b"
                               r"(?! (?:voi|với|khac|khác)\b)", re.IGNORECASE)
-_SAFETY_SECTIONS = ("chong_chi_dinh", "than_trong", "thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
-_ASKS_AMOUNT = re.compile(r"\b(?:lieu|bao nhieu|may vien|may mg|mg|ml)\b")
 _OUT_OF_SCOPE = re.compile(
     r"\b(thoi tiet|bong da|tran dau|ket qua tran|ty so|gia vang|chung khoan|co phieu|bitcoin|nau an|cach nau|"
     r"mon an|cong thuc nau|python|javascript|lap trinh|viet code|ham python|dich (giup|sang|cau)|tieng anh|"
-    r"bai hat|phim|du lich|xo so|ve may bay|chinh tri|bau cu|gia ban|gia thuoc|bao nhieu tien|mua o dau|"
-    r"ban o dau|mua online|giao hang|khuyen mai|"
-    # "1 hộp Brufen ở nhà thuốc giá bao nhiêu", "giá 1 vỉ": a price (#17 held-out H49 got the cautions)
-    r"gia (?:bao nhieu|the nao|ca|tien|1 hop|mot hop|1 vi|mot vi|hop|vi)|(?:hop|vi|vien|lo|chai) [a-z0-9 ]{0,20}gia)\b"
+    rf"bai hat|phim|du lich|xo so|ve may bay|chinh tri|bau cu|mua online|giao hang|khuyen mai|{_PRICE_WORDS})\b"
 )
 # Words that make a turn about medicines or health, even without a drug name.
 _DOMAIN = re.compile(
@@ -173,8 +171,10 @@ def _named_class(text: str) -> list[str]:
     return [written[m.start("cls"):m.end("cls")] if len(written) == len(folded) else m.group("cls")]
 
 
-_ASKS_AMOUNT = re.compile(r"\b(?:lieu|bao nhieu|may (?:vien|ml|mg|goi|ong|lan)|nhieu (?:vien|ml|mg))\b")
-"""An amount asked ("liều", "bao nhiêu", "mấy viên"): a dose question, whatever else the turn says."""
+_ASKS_AMOUNT = re.compile(r"\b(may|bao nhieu|bao lau)\b")
+"""(Folded.) An amount or interval asked ("mấy viên", "mấy tiếng", "bao nhiêu", "bao lâu") — not a dose word said
+("liều duy nhất 2 g … được không" names a regimen, asks no amount). Defined once: a second, wider definition below
+it once replaced this one for every reader without anyone noticing."""
 _ALLERGY = re.compile(r"\b(di ung|man cam voi|qua man|(noi|bi) (me|may) day|soc phan ve|phan ung phan ve)\b")
 """An allergy the user states ("dị ứng", "nổi mề đay sau khi tiêm …", "sốc phản vệ"): the patient's history."""
 _CO_USE = re.compile(r"\b(dung them|uong them|tiem them|kem voi|uong kem|dung kem|ket hop|phoi hop|cung luc|"
@@ -183,8 +183,6 @@ _CO_USE = re.compile(r"\b(dung them|uong them|tiem them|kem voi|uong kem|dung ke
                      r"(?:can|muon|phai|se|duoc|ke|cho) them)\b")
 
 
-# "mấy tiếng", "bao nhiêu", "bao lâu" (folded): the turn asks an amount or interval.
-_ASKS_AMOUNT = re.compile(r"\b(may|bao nhieu|bao lau)\b")
 _DOSE_QUESTION = "dose line"
 _SAME_DOSE_QUESTION = "same dose question"
 """A drug-less follow-up a dose line of the conversation's drug answers: the dose question asked on."""
@@ -255,7 +253,7 @@ class RulesUnderstander:
             # A name introduced as a child's stays that child in later turns ("Cún nôn hết rồi").
             text = as_child(normalize(text), nicknames)
         prior = request.prior_frame
-        follows = prior is not None and bool(prior.drugs or (prior.kept or {}).get("drugs"))
+        follows = bool(_drugs_of(prior))
         frame = self.parse(text, request.candidates, awaiting_answer=request.pending is not None, follows=follows,
                            prior=prior)
         return Understanding(frame=frame, provider_output=None)
@@ -418,7 +416,7 @@ class RulesUnderstander:
             # "quên uống 1 liều thì sao" after a question about a drug: that drug's missed-dose sentence (merged) —
             # before the ellipsis below: "… thì làm sao" ends like one, and "quên" is no indication.
             return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION, confidence=0.6, **base)
-        prior_drugs = list(prior.drugs or (prior.kept or {}).get("drugs") or []) if prior is not None else []
+        prior_drugs = _drugs_of(prior)
         inr_drugs = [d for d in prior_drugs if self._dosage_states_inr(text, [d])] if (
             follows and asks_inr_monitoring(text) and not high_inr(folded)) else []
         if inr_drugs:
@@ -476,7 +474,7 @@ class RulesUnderstander:
         carried = self._carried_question(text, prior) if (
             follows and not awaiting_answer and route is None and not asked_again) else None
         illness = self._illness_the_safety_names(text, prior) if (
-            carried is not None and carried not in _SAFETY_SECTIONS and MAY_TAKE.search(folded)
+            carried is not None and carried not in SAFETY_SECTIONS and MAY_TAKE.search(folded)
             and not _ASKS_AMOUNT.search(folded)) else None
         if illness:
             # "bé bị hen phế quản thì có dùng đc ko" about the conversation's drug, whose contraindications or
@@ -717,8 +715,6 @@ class RulesUnderstander:
             # the breastfeeding section, whose "không được cho con bú" the free-form ranking matched).
             route = SectionRoute(never_again, 0.8, "dùng lại")
         elif route is not None and route.key == "chong_chi_dinh" and named == 1 and _RECHALLENGE.search(fold(text)):
-            # (Also "đang uống abacavir bị sốt, phát ban nên ngừng, giờ đỡ rồi uống lại được ko": the reaction it was
-            # stopped for said without "quá mẫn" — #17 held-out H53 got the breastfeeding section.)
             # "ngừng abacavir vì nghi phản ứng quá mẫn, giờ đỡ rồi cho dùng lại được ko?": whether it may be given
             # again is the sentence saying so ("… không bao giờ được dùng lại", in the cautions), wherever the book
             # states it — the contraindication list alone ("Dị ứng với abacavir") does not say never again.
@@ -811,7 +807,7 @@ class RulesUnderstander:
         section, no amount)."""
         if prior is None or route is not None or not takes_now(text) or _ASKS_AMOUNT.search(fold(text)):
             return False
-        before = list(prior.drugs or (prior.kept or {}).get("drugs") or [])
+        before = _drugs_of(prior)
         return bool(before) and not (drugs and drugs[0] in before)
 
     def _patient_state(self, text: str, slots: Slots, drug: str) -> str | None:
@@ -854,7 +850,7 @@ class RulesUnderstander:
         """The illness a turn says the patient has, when the conversation's one drug's contraindications or cautions
         name it; None otherwise."""
         illness = condition_in_drug_turn(text)
-        drugs = list(prior.drugs or (prior.kept or {}).get("drugs") or []) if prior is not None else []
+        drugs = _drugs_of(prior)
         if not illness or len(drugs) != 1 or self.names.section_texts is None:
             return None
         texts = self.names.section_texts(drugs[0])
@@ -870,7 +866,7 @@ class RulesUnderstander:
         ellipsis, out of scope)."""
         if prior is None:
             return None
-        drugs = prior.drugs or list((prior.kept or {}).get("drugs") or [])
+        drugs = _drugs_of(prior)
         if len(drugs) != 1 or drugs[0] not in self.names or self.names.section_texts is None or not _leftover_words(
                 text, ResolverResult()):
             return None
@@ -1055,6 +1051,13 @@ def _drug_words(candidates: ResolverResult) -> tuple[str, ...]:
     return tuple(w for c in candidates.candidates for w in fold(c.span).split())
 
 
+def _drugs_of(prior: QueryFrame | None) -> list[str]:
+    """The conversation's drugs: the prior frame's, or those of the question a declined turn kept."""
+    if prior is None:
+        return []
+    return list(prior.drugs or (prior.kept or {}).get("drugs") or [])
+
+
 def _carried_state(text: str, prior: QueryFrame | None) -> str | None:
     """"pregnant" or "breastfeeding" when the conversation's patient is, and this turn speaks of the same person (names
     nobody else): a may-take question about another drug is still about her."""
@@ -1151,9 +1154,11 @@ def _frame(**fields: object) -> QueryFrame:
 
 
 _RECHALLENGE = re.compile(r"\b(?:dung|uong|tiem|cho dung|cho uong|su dung) lai\b")
-_NEVER_AGAIN = re.compile(r"\bkhong (?:bao gio )?(?:duoc )?(?:dung|uong|su dung|cho dung) lai\b")
-_STOPPED_FOR_REACTION = re.compile(r"\b(?:ngung|phat ban|noi ban|noi man|noi me day|noi may day|phan ung|di ung)\b")
 """(Folded.) Giving the drug again ("cho dùng lại được không")."""
+_NEVER_AGAIN = re.compile(r"\bkhong (?:bao gio )?(?:duoc )?(?:dung|uong|su dung|cho dung) lai\b")
+"""(Folded.) The book's "must never be given again" ("không bao giờ được dùng lại")."""
+_STOPPED_FOR_REACTION = re.compile(r"\b(?:ngung|phat ban|noi ban|noi man|noi me day|noi may day|phan ung|di ung)\b")
+"""(Folded.) The drug stopped, or a reaction to it ("phát ban nên ngừng")."""
 _OTHER_INJECTED = re.compile(
     r"\b(?:tiem|truyen|bom|uong)(?: noi mach| tinh mach)? (?:thuoc )?(?:can quang|chat can quang|vac ?xin|vaccin)\b"
     r"|\btiem (?:phong|chung|ngua)\b|\bchup (?:ct|cat lop|x quang|mri|cong huong tu|mach)\b[^.?!]{0,30}\btiem\b")
