@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from core.dosage.indication import severities, stated_severity
 from core.text import fold, normalize
@@ -429,6 +430,8 @@ def _disowned(merged: QueryFrame, new: QueryFrame, text: str, notes: list[str]) 
 
 _DENIED_NOW = re.compile(r"\b(?:khong|ko|chua|chang)(?: he| con)? (?:bi |mac |co )?([a-z][a-z ]*?)(?=\s*(?:$|[,.;:?!]|"
                          r"\b(?:thi|la|ma|nen|nua|roi|lieu|co|duoc|dung|uong)\b))")
+"""(Folded.) The phrase a turn denies ("ko vàng da"), read against the carried condition and comorbidities only — so no
+"bị" is needed, unlike states.slots._DENIED_ILLNESS, which wipes from a dose question's own words."""
 
 
 def _denied_now(merged: QueryFrame, text: str) -> QueryFrame:
@@ -438,13 +441,10 @@ def _denied_now(merged: QueryFrame, text: str) -> QueryFrame:
     denied = [m.group(1).strip() for m in _DENIED_NOW.finditer(fold(normalize(text))) if len(m.group(1).strip()) >= 4]
     if not denied:
         return merged
-    def said(phrase: str) -> bool:
-        folded = fold(phrase)
-        return any(d in folded for d in denied)
     update: dict[str, object] = {}
-    if merged.condition and said(merged.condition):
+    if merged.condition and any(d in fold(merged.condition) for d in denied):
         update.update(condition=None, condition_relation=None)
-    kept = [c for c in merged.comorbidities if not said(c)]
+    kept = [c for c in merged.comorbidities if not any(d in fold(c) for d in denied)]
     if kept != merged.comorbidities:
         update["comorbidities"] = kept
     return merged.model_copy(update=update) if update else merged
@@ -1044,15 +1044,14 @@ def _has_person_values(frame: QueryFrame) -> bool:
 _PURPOSE = re.compile(r"^(giam|ha|chong|du phong|cat|de)\b")
 
 
-_ALSO_ILL = re.compile(r"\b(cung bi|cung mac|cung dang bi|cung benh (do|nay)|bi giong|cung phai|cung can|cung sap|"
-                       rf"bi (?:{SAME_ILLNESS}))\b")
 def _shares_phrase(a: str, b: str) -> bool:
     """Two condition phrases share two consecutive words ("nhổ răng")."""
     words_a, words_b = fold(a).replace(",", " ").split(), fold(b).replace(",", " ").split()
-    pairs = {tuple(words_b[i:i + 2]) for i in range(len(words_b) - 1)}
-    return any(tuple(words_a[i:i + 2]) in pairs for i in range(len(words_a) - 1))
+    return bool(set(pairwise(words_a)) & set(pairwise(words_b)))
 
 
+_ALSO_ILL = re.compile(r"\b(cung bi|cung mac|cung dang bi|cung benh (do|nay)|bi giong|cung phai|cung can|cung sap|"
+                       rf"bi (?:{SAME_ILLNESS}))\b")
 def _also_ill(text: str, prior_condition: str) -> bool:
     """The new person has the same illness or reason: "cũng bị", "cũng phải …", or "cũng" before words of the first
     person's condition ("còn bố bé 70 kg cũng nhổ răng" after "dự phòng viêm nội tâm mạc trước nhổ răng"; #17 held-out

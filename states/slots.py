@@ -104,8 +104,8 @@ _BREASTFEEDING = CHAT_BREASTFEEDING
 _CLEARANCE_VALUE = r"(?:\s*(?:la|=|:|<|>|<=|>=|duoi|tren|khoang)?\s*\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)?"
 _CLEARANCE_TERMS = r"(?:do thanh thai creatinin|thanh thai creatinin|clcr|egfr|gfr|(?:muc |do |toc do )?loc cau than|" \
                    r"do thanh thai(?= (?:la |=|: ?)?\d))"
-# ("độ thanh thải 20" with the number right after: a creatinine clearance — #18 held-out H52 asked the value again)
-"""How users and the book name a creatinine clearance or a GFR ("mức lọc cầu thận 25 ml/phút" is an eGFR)."""
+"""How users and the book name a creatinine clearance or a GFR ("mức lọc cầu thận 25 ml/phút" is an eGFR; "độ thanh
+thải 20" with the number right after it — #18 held-out H52 asked the value again)."""
 # "ClCr của bà giảm xuống còn 8 ml/phút": the value a few words after the term, after a word that leads to it.
 _CLEARANCE_LATER = r"(?:\s+(?:[a-z]+\s+){0,4}?(?:con|xuong|len|khoang|muc|chi|la)\s*\d+(?:[.,]\d+)?" \
                    r"(?:\s*ml\s*/\s*(?:phut|ph|min))?)"
@@ -740,6 +740,9 @@ _DOSE_QUESTION_WORDS = re.compile(
     # "đau răng quá", "sốt cao lắm": how much it hurts, not what for (checked as written: "qua" of "qua đường" stays).
     r"qua|lam)\b")
 _DENIED_ILLNESS = re.compile(r"\b(?:khong|ko|chua|chang)(?: he| con)? (?:bi|mac|co benh|co)\s+[^,.;:?!]*")
+"""(Folded.) An illness the turn denies ("không bị loét"), to wipe from the indication words. The cue ("bị", "mắc", "có")
+is required here: "Viêm bàng quang không biến chứng" is the book's own indication name. (states.merge._DENIED_NOW reads
+a denial against a carried condition instead, where "ko vàng da" needs no cue.)"""
 _DOSE_CHANGE = re.compile(r"(?:giam|tang|dieu chinh|chinh|thang|moi|vua)$")
 """Words of _DOSE_QUESTION_WORDS wiped however typed (no question syllable spells "giảm", "thằng", "mới")."""
 # "nôn nhiều không uống được, đặt trực tràng": why the route was chosen, not what the dose is for (left in, "nôn
