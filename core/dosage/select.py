@@ -36,7 +36,6 @@ from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
 from core.dosage.pregnancy import for_pregnancy
 from core.dosage.purpose_sentences import purpose_sentences
 from core.text import fold
-from core.vocabulary import route_patterns
 
 ADULT_AGE_MONTHS = 18 * 12
 """An adult whose age is not stated is read as 18 years for age bands: "dưới 16 tuổi" never admits them."""
@@ -523,9 +522,6 @@ def group_of(line: RegimenLine) -> tuple[object, ...]:
     return _group(line)
 
 
-_CAP_WORDS = re.compile(r"\b(?:khong qua|toi da|khong vuot qua)\b")
-
-
 def _conditional_caps(regimen: list[RegimenLine], chosen: list[RegimenLine],
                       patient: Patient) -> list[RegimenLine]:
     """An adult of no stated weight: a lower ceiling the book writes for a weight band of the same lead-in group
@@ -541,20 +537,22 @@ def _conditional_caps(regimen: list[RegimenLine], chosen: list[RegimenLine],
             and is_conditional_cap(line, patient)]
 
 
+def _weight_band_ceiling(line: RegimenLine) -> bool:
+    """A weight band's line that is a ceiling only: maxima read by the parser, no dose rule of its own."""
+    return line.kind == "regimen" and line.rule is None and bool(line.maxima) and line.band.weight_kg is not None
+
+
 def is_conditional_cap(line: RegimenLine, patient: Patient) -> bool:
-    """`line` is a weight band's ceiling alone (no dose rule of its own) and the patient an adult whom it may hold:
-    of no stated weight, or outside the weight band of a lead-in that names another case beside it ("Người có yếu tố
-    nguy cơ … hoặc cân nặng dưới 50 kg"). `_conditional_caps`; the verifier's dosing binding admits it alike."""
-    if patient.population == "pediatric" or (patient.age_months is not None and patient.age_months < 18 * 12):
+    """`line` is a weight band's ceiling alone and the patient an adult whom it may hold: of no stated weight, or
+    outside the weight band of a lead-in that names another case beside it ("Người có yếu tố nguy cơ … hoặc cân nặng
+    dưới 50 kg"). `_conditional_caps`; the verifier's dosing binding admits it alike."""
+    if patient.population == "pediatric" or (patient.age_months is not None and patient.age_months < ADULT_AGE_MONTHS):
         return False
     band = line.band
-    if not (line.kind == "regimen" and line.rule is None and band.weight_kg is not None
-            and band.weight_kg.high is not None and band.age_months is None and band.renal_ml_min is None
-            and band.hepatic is None):
+    if not _weight_band_ceiling(line) or band.weight_kg is None or band.weight_kg.high is None \
+            or band.age_months is not None or band.renal_ml_min is not None or band.hepatic is not None:
         return False
     folded = fold(line.text)
-    if not _CAP_WORDS.search(folded):
-        return False
     lead = folded.split(":", 1)[0] if ":" in folded else ""
     return patient.weight_kg is None or bool(re.search(r"\bhoac\b", lead))
 
@@ -562,9 +560,7 @@ def is_conditional_cap(line: RegimenLine, patient: Patient) -> bool:
 def caps_patient(line: RegimenLine, patient: Patient) -> bool:
     """A weight band's ceiling alone whose band holds the patient's stated weight ("… hoặc cân nặng dưới 50 kg: không
     quá 3 g/ngày" for an adult of 45 kg): the usual maximum beside it is not theirs."""
-    return (patient.weight_kg is not None and line.kind == "regimen" and line.rule is None
-            and line.band.weight_kg is not None and band_admits(line.band, patient)
-            and bool(_CAP_WORDS.search(fold(line.text))))
+    return patient.weight_kg is not None and _weight_band_ceiling(line) and band_admits(line.band, patient)
 
 
 def _group(line: RegimenLine) -> tuple[object, ...]:
@@ -879,15 +875,12 @@ def _exclusions(candidates: list[RegimenLine], patient: Patient) -> list[Regimen
             and not (line.band.hepatic not in (None, "any") and patient.hepatic == "any")]
 
 
-_BOOK_ROUTES = route_patterns("book")
-
-
 def _for_route_not_taken(line: RegimenLine, patient: Patient, candidates: list[RegimenLine]) -> bool:
     """An exclusion of one route ("Không khuyến cáo tiêm bắp haloperidol … cho trẻ em"): it excludes a patient given
     the drug that way, not one whose route is another — nor one whose route is not yet said while the book doses
     them by another route (#17 held-out H49: an 8-year-old's oral dose was withheld for it; asked with the injection
     route, it still excludes). With no other route dosed, the exclusion stands whatever the route said."""
-    routes = set(line.routes) | {r for r, pattern in _BOOK_ROUTES if pattern.search(fold(line.text))}
+    routes = set(line.routes)  # the parser's: the line's lead-ins and its own words ("tiêm bắp")
     if not routes:
         return False
     if patient.route is not None:
