@@ -38,6 +38,9 @@ class NameBook:
     def entries(self) -> list[DrugNames]:
         return list(self._by_id.values())
 
+    def entry(self, drug_id: str) -> DrugNames | None:
+        return self._by_id.get(drug_id)
+
     def display(self, drug_id: str) -> str:
         entry = self._by_id.get(drug_id)
         return entry.name if entry else drug_id.replace("_", " ").capitalize()

@@ -24,10 +24,9 @@ NOTICE = ("Lưu ý: {names} đều là {drug} (cùng một hoạt chất, theo t
 def same_drug_names(text: str, drug_ids: Sequence[str], names: NameBook) -> list[tuple[str, list[str]]]:
     """(drug id, the names as the book writes them) for each drug the turn names by two or more of its names, one of
     them a brand (an INN with its synonym in parentheses, "paracetamol (acetaminophen)", is one name written twice)."""
-    entries = {e.drug_id: e for e in names.entries()}
     found: list[tuple[str, list[str]]] = []
     for drug_id in drug_ids:
-        entry = entries.get(drug_id)
+        entry = names.entry(drug_id)
         if entry is None or not entry.brands:
             continue
         said: list[str] = []
