@@ -159,29 +159,6 @@ def with_age_floor(words: str, line: RegimenLine) -> str:
     return f"{words} (trẻ từ {age})"
 
 
-_IF_CLAUSE = re.compile(r";\s*((?:dùng|uống|giảm liều còn|giảm còn|khởi đầu)\s[^;.]*?\bnếu\s+([^;.]+))", re.IGNORECASE)
-_GENERIC_CONDITION_WORDS = frozenset({"benh", "nguoi", "phau", "thuat", "dieu", "nhung", "trong", "truong", "nang",
-                                      "nhiem", "khuan", "chung"})
-
-
-def conditional_alternative(text: str, patient: Patient) -> str | None:
-    """The clause of a line's first sentence giving another dose for a case the patient has ("…; dùng 0,1 mg/kg/ngày
-    nếu có suy gan hoặc sau phẫu thuật Fontan"), as written; None when the line has none or it names another case.
-    The case is the patient's when a distinctive word of their stated condition (or "suy gan" for a hepatic patient)
-    is in it."""
-    first = line_sentences(text)[0] if text else ""
-    m = _IF_CLAUSE.search(first)
-    if m is None:
-        return None
-    case = fold(m.group(2))
-    said = " ".join(p for p in (patient.indication or "", *patient.conditions) if p)
-    words = {w for w in fold(said).split() if len(w) >= 5 and w not in _GENERIC_CONDITION_WORDS}
-    hepatic = patient.hepatic is not None and "suy gan" in case
-    if hepatic or any(re.search(rf"\b{re.escape(w)}\b", case) for w in words):
-        return m.group(1)
-    return None
-
-
 def _whole_or_decimal(value: float) -> str:
     return str(int(value)) if value.is_integer() else f"{value:.1f}".replace(".", ",")
 
@@ -499,15 +476,6 @@ class ExtractiveGenerator:
         part = purpose_text(line, indication)
         if part != line.text:
             line = replace(line, text=part)
-        alternative = conditional_alternative(line.text, patient) if patient is not None else None
-        if alternative is not None and line.kind == "regimen":
-            # "Khởi đầu 0,2 mg/kg/ngày …; dùng 0,1 mg/kg/ngày nếu có suy gan hoặc sau phẫu thuật Fontan" for a child
-            # after a Fontan operation: the clause naming their case is their dose, the usual one before it is not
-            # (#18 held-out H52 showed both). The line's later sentences (titration, target) are theirs too.
-            alt_line = replace(line, text=alternative)
-            return [Claim(text=clean(alt_line.quoted()), citations=tree.citations(line)),
-                    *[Claim(text=clean(sentence), citations=tree.citations(line))
-                      for sentence in line_sentences(line.text)[1:]]]
         own = context_sentences(line, patient) if patient is not None else []
         if (under_ceiling or own) and line.kind == "regimen":
             first = line_sentences(line.text)[0]

@@ -14,6 +14,7 @@ stay with the dose before them.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from core.dosage.indication import FULL, PREVENTION, match_score, words
@@ -73,3 +74,30 @@ def _narrowed(line: RegimenLine, start: int, end: int) -> RegimenLine:
     text = line.text[start:end].rstrip()
     return replace(line, text=text, start=line.start + start, end=line.start + start + len(text),
                    maxima=maxima(text), rule=rule(text))
+
+
+_CASE_CLAUSE = re.compile(r";\s*((?:dùng|uống|giảm liều còn|giảm còn|khởi đầu)\s[^;.]*?\bnếu\s+([^;.]+))", re.IGNORECASE)
+"""A clause of a line's first sentence giving another dose for a case ("…; dùng 0,1 mg/kg/ngày nếu có suy gan hoặc sau
+phẫu thuật Fontan")."""
+_GENERIC_CONDITION_WORDS = frozenset({"benh", "nguoi", "phau", "thuat", "dieu", "nhung", "trong", "truong", "nang",
+                                      "nhiem", "khuan", "chung"})
+
+
+def case_clause(line: RegimenLine, conditions: Sequence[str], hepatic: bool) -> RegimenLine:
+    """The line narrowed to its clause for the patient's case and what follows it (titration, target), when its first
+    sentence gives another dose for a case the patient has: "Khởi đầu 0,2 mg/kg/ngày …; dùng 0,1 mg/kg/ngày nếu có
+    suy gan hoặc sau phẫu thuật Fontan. Từ ngày thứ hai …" for a child after a Fontan operation is "dùng 0,1 mg/kg/ngày
+    nếu … Fontan. Từ ngày thứ hai …" — the usual dose before it is not theirs (#18 held-out H52 showed both). The case
+    is the patient's when a distinctive word of a stated condition (or "suy gan" for a hepatic patient) is in it.
+    Otherwise the line itself."""
+    if line.kind != "regimen":
+        return line
+    first = _SENTENCE_END.split(line.text, maxsplit=1)[0]
+    m = _CASE_CLAUSE.search(first)
+    if m is None:
+        return line
+    case = fold(m.group(2))
+    said = {w for c in conditions for w in fold(c).split() if len(w) >= 5 and w not in _GENERIC_CONDITION_WORDS}
+    if not ((hepatic and "suy gan" in case) or any(re.search(rf"\b{re.escape(w)}\b", case) for w in said)):
+        return line
+    return _narrowed(line, m.start(1), len(line.text))

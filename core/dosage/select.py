@@ -34,7 +34,7 @@ from core.dosage.indication import (
 from core.dosage.lines import dose_quantities
 from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
 from core.dosage.pregnancy import for_pregnancy
-from core.dosage.purpose_sentences import purpose_sentences
+from core.dosage.purpose_sentences import case_clause, purpose_sentences
 from core.text import fold
 
 ADULT_AGE_MONTHS = 18 * 12
@@ -823,6 +823,11 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         # A line giving several doses, each in a sentence naming its own case (aspirin's long-term prevention and
         # acute loading dose): the sentence the question names (core.dosage.purpose_sentences).
         chosen = [part for line in chosen for part in purpose_sentences(line, patient.indication)]
+    said = [c for c in (patient.indication, *patient.conditions) if c]
+    if said or patient.hepatic is not None:
+        # A line's own clause for the patient's case ("…; dùng 0,1 mg/kg/ngày nếu … sau phẫu thuật Fontan") is their
+        # dose, not the usual one before it (core.dosage.purpose_sentences.case_clause).
+        chosen = [case_clause(line, said, patient.hepatic is not None) for line in chosen]
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      other_bands=other_bands, indication_unmatched=unmatched)
 
