@@ -2,10 +2,11 @@
 
 Each provider returns a prepared result at once: the understander a drug-attribute frame, the index one
 chunk, the generator a claim that restates that chunk and cites it, the verifier "entailed". What is left
-of `Engine.handle` is what the engine itself costs per turn: the store read (snapshot + history), the
-machine run (every guard traced), the resolver, the grounding check, the reply, and one durable commit.
-The resolver, grounding check and reply composition are real work LangGraph's no-op nodes do not do, so
-the comparison leans against the engine.
+of `Engine.handle` is the engine's own cost per turn: the store read (snapshot + history), the machine run
+(every guard traced), the states' own work (frame merge, refusal patterns, the resolver, query synthesis,
+the grounding check, reply composition), and one durable commit. That state work is real work LangGraph's
+no-op nodes do not do: the like-for-like side of the comparison also swaps the state steps for prepared
+updates (bench.noop_states), and this one is reported beside it.
 """
 
 from __future__ import annotations
