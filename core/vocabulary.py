@@ -231,7 +231,7 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("dau bung kinh", "dau bung hanh kinh", "dau hanh kinh", "dau bung khi hanh kinh", "dau bung khi co kinh",
      "thong kinh"),
     ("tieu duong", "dai thao duong"),
-    ("helicobacter pylori", "h. pylori", "h pylori"),
+    ("helicobacter pylori", "h. pylori", "h pylori", "hp", "vi khuan hp"),
     ("nhiem khuan duong tiet nieu", "nhiem trung tieu", "nhiem trung duong tieu", "nhiem khuan tiet nieu",
      "nhiem trung duong tiet nieu", "nhiem trung tiet nieu", "viem duong tieu"),
     ("cao huyet ap", "huyet ap cao", "tang huyet ap"),

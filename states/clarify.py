@@ -77,10 +77,10 @@ def pediatric_question(frame: QueryFrame, names: NameBook) -> Question:
         return Question(text=f"{who[:1].upper() + who[1:]} nặng {format_number(frame.weight_kg or 0)} kg, vậy {who} "
                              "bao nhiêu tuổi?", missing=["age"])
     if has_age and not has_weight:
-        return Question(text=f"{who[:1].upper() + who[1:]} {format_age(frame)}, vậy {who} nặng bao nhiêu kg?",
+        return Question(text=f"{who[:1].upper() + who[1:]} {format_age(frame)}, vậy {who} cân nặng bao nhiêu kg?",
                         missing=["weight"])
     return Question(
-        text=f"Để tra liều {drug} cho trẻ em, {who} bao nhiêu tuổi và nặng bao nhiêu kg?",
+        text=f"Để tra liều {drug} cho trẻ em, {who} bao nhiêu tuổi và cân nặng bao nhiêu kg?",
         missing=["age", "weight"],
     )
 

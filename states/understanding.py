@@ -7,6 +7,7 @@ from grounding.sentences import sentences
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
 from states import replies
+from states.age_exclusion import with_age_exclusion
 from states.antidote import with_antidote
 from states.dosing import carried_child_may_take
 from states.frame import QueryFrame
@@ -132,6 +133,8 @@ def understand(ctx: TurnView, services: Services) -> Update:
         merged = carried_child_may_take(merged, ctx.text)
         # A newborn by its words is in its first month: enough when the book never splits that month (states.newborn).
         merged = with_newborn_age(merged, ctx.text, services.retrieval.find_by_section)
+        # A child whose age alone the book excludes: the exclusion, not a question for the weight (states.age_exclusion).
+        merged = with_age_exclusion(merged, ctx.text, services.names.section_texts)
         merged = with_refusal(merged, ctx.text, ctx.prior_frame)
         understood_by = frame.understood_by
 

@@ -249,7 +249,10 @@ def renal_value(text: str) -> float | None:
         # "độ thanh thải 20": the clearance named without "creatinin", its number right after it
         r"\b(do thanh thai)\s*(?:la\s*|=\s*|:\s*)?(\d+(?:[.,]\d+)?)", folded) or re.search(
         r"\b(clcr|egfr|gfr|thanh thai creatinin|do loc cau than|muc loc cau than)\b[^0-9]{0,40}?"
-        r"(\d+(?:[.,]\d+)?)\s*ml\s*/\s*(?:phut|ph|min)\b", folded)
+        r"(\d+(?:[.,]\d+)?)\s*ml\s*/\s*(?:phut|ph|min)\b", folded) or re.fullmatch(
+        # the frame's renal phrase may be the value alone with its unit ("8 ml/phút": states.slots reads a value in
+        # ml/phút as a clearance whatever names it)
+        r"\s*()(\d+(?:[.,]\d+)?)\s*ml\s*/\s*(?:phut|ph|min)\s*", folded)
     return float(m.group(2).replace(",", ".")) if m else None
 
 

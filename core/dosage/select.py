@@ -871,6 +871,7 @@ def _exclusions(candidates: list[RegimenLine], patient: Patient) -> list[Regimen
             and (not line.band.empty or line.context.population is not None)
             and band_admits(line.band, patient) and _exclusion_for(line, patient, candidates)
             and not _for_impairment_not_had(line, patient)
+            and not _for_condition_not_had(line, patient)
             and not _for_route_not_taken(line, patient, candidates)
             # "eGFR dưới 30: chống chỉ định" excludes only a patient whose value is known to be under 30;
             # without the value it is one of the adjustment lines shown with the question for it.
@@ -878,6 +879,24 @@ def _exclusions(candidates: list[RegimenLine], patient: Patient) -> list[Regimen
             # "Chống chỉ định khi suy gan nặng" does not exclude a patient whose grade is not known: it is
             # shown with the hepatic lines instead.
             and not (line.band.hepatic not in (None, "any") and patient.hepatic == "any")]
+
+
+_WHEN_CONDITION = re.compile(r"\b(?:khong (?:duoc )?(?:dung|nen dung|su dung)|chong chi dinh|tranh dung)\s+"
+                             r"(?:khi|neu|o tre|o nguoi benh|o nguoi|trong truong hop)\s+(?:co\s+|bi\s+|dang\s+)?"
+                             r"(?P<condition>[a-z][a-z ]{3,})")
+
+
+def _for_condition_not_had(line: RegimenLine, patient: Patient) -> bool:
+    """An exclusion qualified by a condition ("Trẻ sơ sinh: …; không dùng khi tăng bilirubin huyết hoặc khi cần truyền
+    dung dịch có chứa calci") excludes a patient who has it, not every patient of the band: a newborn with neither got
+    no meningitis dose at all (the contraindications' same groups are quoted as conditional, grounding.patient_safety).
+    Renal and hepatic qualifiers are `_for_impairment_not_had`'s."""
+    m = _WHEN_CONDITION.search(fold(line.text))
+    if m is None or _RENAL_WORDS.search(m.group("condition")) or _HEPATIC_WORDS.search(m.group("condition")):
+        return False
+    said = " ".join(fold(c) for c in patient.conditions)
+    words = [w for w in m.group("condition").split()[:3] if len(w) > 2]
+    return not (words and said and all(w in said for w in words[:2]))
 
 
 def _for_route_not_taken(line: RegimenLine, patient: Patient, candidates: list[RegimenLine]) -> bool:

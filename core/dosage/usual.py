@@ -64,10 +64,20 @@ def usual_indication(labels: Sequence[str]) -> str | None:
     return ", ".join(usual)
 
 
+USUAL_NOTE_OPENING = "Bạn không nêu chỉ định:"
+"""How the note of a usual indication taken for the user opens: a later turn tells a condition the user said from one
+the engine chose (states.rules_understander: an indication named next replaces it)."""
+
+
+def taken_for_the_user(notes: Sequence[str]) -> bool:
+    """The frame's indication is the usual one the engine took, not one the user said."""
+    return any(n.startswith(USUAL_NOTE_OPENING) for n in notes)
+
+
 def usual_indication_note(usual: str, labels: Sequence[str]) -> str:
     """The reply's first line when the usual indication was taken for a question naming none: which one, and that
     the book doses the others apart (their names only, never their doses)."""
     others = "; ".join(label for label in labels if not is_usual_label(label) and label != usual)
     shown = "; ".join(f"\"{label}\"" for label in labels if is_usual_label(label)) or f"\"{usual}\""
-    return (f"Bạn không nêu chỉ định: dưới đây là liều Dược thư ghi cho chỉ định thường dùng {shown}. "
+    return (f"{USUAL_NOTE_OPENING} dưới đây là liều Dược thư ghi cho chỉ định thường dùng {shown}. "
             f"Dược thư ghi liều riêng cho: {others} — hãy nói nếu bạn hỏi cho chỉ định đó.")

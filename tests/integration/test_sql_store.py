@@ -633,7 +633,7 @@ def test_a_conversation_stored_as_plain_json_by_the_untyped_store_loads_typed_an
                  "llm_calls": [], "provider_outputs": [{"site": "understand", "output": {"turn_type": "dosing_calc"}}],
                  "evidence": [], "notes": [], "understood_by": "rules", "query": "Liều?", "duration_ms": 1.5}
     pending = {"reason": "missing_pediatric_age_or_weight", "missing": ["age", "weight"], "quick_replies": [],
-               "question": "Bé bao nhiêu tuổi và nặng bao nhiêu kg?"}
+               "question": "Bé bao nhiêu tuổi và cân nặng bao nhiêu kg?"}
     raw = create_store_engine(normalize_url(sql_url))
     try:
         with raw.begin() as conn:

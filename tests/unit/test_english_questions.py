@@ -43,9 +43,16 @@ def test_a_kin_word_makes_the_patient_an_adult() -> None:
 
 
 def test_can_my_child_take_it_with_an_age_is_a_dose_question_that_asks_the_weight() -> None:
-    reply = fixture_engine().handle("can my 2 year old take aspirin", None)
+    reply = fixture_engine().handle("can my 2 year old take ibuprofen", None)
     assert (reply.outcome, reply.reason) == ("clarify", "missing_pediatric_age_or_weight")
     assert "2 tuổi" in reply.reply
+
+
+def test_a_child_whose_age_the_book_excludes_gets_the_exclusion_not_a_weight_question() -> None:
+    # The fixture's aspirin: "Không dùng cho trẻ em dưới 16 tuổi để giảm đau, hạ sốt" — the weight changes nothing.
+    reply = fixture_engine().handle("can my 2 year old take aspirin", None)
+    assert reply.outcome == "answerable"
+    assert "dưới 16 tuổi" in reply.reply and "mg/kg" not in reply.reply
 
 
 @pytest.mark.parametrize("text", [

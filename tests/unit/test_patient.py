@@ -138,7 +138,7 @@ def test_a_new_age_after_an_answer_does_not_keep_the_old_weight() -> None:
 def test_questions_address_the_person_by_name() -> None:
     f = merged("còn em nó 1 tuổi thì sao?", understand("liều paracetamol cho bé 6 tuổi 20 kg uống"))
     q = question_for("missing_pediatric_age_or_weight", f, NAMES)
-    assert "Về em nó" in q.text and "Bé 1 tuổi, vậy bé nặng bao nhiêu kg?" in q.text
+    assert "Về em nó" in q.text and "Bé 1 tuổi, vậy bé cân nặng bao nhiêu kg?" in q.text
 
 
 # --- an answer is an answer -------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ def test_a_child_is_be_and_a_teenager_is_chau_by_age_or_by_weight() -> None:
     assert child_word(QueryFrame(weight_kg=55)) == "cháu"
     question = pediatric_question(QueryFrame(drugs=["paracetamol"], population="pediatric", age_months=16 * 12,
                                              age_text="16 tuổi"), fixture_name_book())
-    assert question.text == "Cháu 16 tuổi, vậy cháu nặng bao nhiêu kg?"
+    assert question.text == "Cháu 16 tuổi, vậy cháu cân nặng bao nhiêu kg?"
 
 
 def test_labels_are_plain_words_and_a_greeting_has_no_badge() -> None:

@@ -36,7 +36,7 @@ ROWS = [
         "clarify", "missing_pediatric_age_or_weight", ["Bé nặng 18 kg, vậy bé bao nhiêu tuổi?"]),
     Row("3-pediatric-age-known-asks-only-weight",
         QueryFrame(**DOSE, drugs=["paracetamol"], population="pediatric", age_months=60, age_text="5 tuổi"),
-        "clarify", "missing_pediatric_age_or_weight", ["Bé 5 tuổi, vậy bé nặng bao nhiêu kg?"]),
+        "clarify", "missing_pediatric_age_or_weight", ["Bé 5 tuổi, vậy bé cân nặng bao nhiêu kg?"]),
     Row("4-understanding-failed-is-system-error", ProviderUnavailable("timeout"), "abstain", "system_error"),
     Row("4-understander-asks-to-clarify",
         QueryFrame(turn_type="drug_attribute", drugs=["paracetamol"], section_key="chi_dinh", needs_clarify=True),
