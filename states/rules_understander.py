@@ -926,7 +926,8 @@ class RulesUnderstander:
         if len(drugs) != 1 or unknown or slots.age_months is None or slots.weight_kg is not None or \
                 not may_take_or_amount(text) or self.names.section_texts is None:
             return False
-        return age_excludes(text, drugs[0], slots.age_months, self.names.section_texts)
+        return age_excludes(text, drugs[0], slots.age_months, self.names.section_texts,
+                            conditions=[*slots.comorbidities, condition_in_drug_turn(text) or ""])
 
     def _dosed_by(self, text: str, drugs: list[str], unknown: list[str], dose: bool) -> tuple[str, str | None] | None:
         """(the drug dosed, the purpose as written) for "… <purpose> bằng <drug> liều …" beside another drug named;

@@ -788,6 +788,7 @@ _DENIED_CLAUSE = re.compile(r"(?:^|(?<=[,;.])|(?<=\bva\b)|(?<=\bnhung\b)) *(?:kh
 """A clause that denies a condition ("…, không hen, đau khớp", "… và chưa từng bị loét dạ dày"): the patient does NOT
 have it, so it is neither the indication nor a condition to match a contraindication by (#17 held-out H41: "không
 hen" withheld aspirin as if the man had asthma). A negation inside a phrase ("tiết niệu ko biến chứng") is no clause."""
+_UNCOMPLICATED = re.compile(r"\b(?:(?:khong|ko) (?:co )?|co )bien chung\b")
 _RISK_WORD = re.compile(r"\bnguy co\b")
 """"nguy cơ tim mạch cao": the risk word, never a condition — its "cơ" wiped as the question word left "nguy", which
 matched the contraindication "Do nguy cơ dị ứng chéo …" and withheld aspirin's dose (#17 held-out H43)."""
@@ -855,6 +856,9 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     kept += [m.span() for m in CONDITION_VARIANT_SPELLINGS.finditer(folded)]
     # "nhiem khuan ky khi" typed without diacritics: "khí" of "kỵ khí" (anaerobic) is not the question word "khi".
     kept += [m.span() for m in _ANAEROBIC.finditer(folded)]
+    # "nhiễm chlamydia ko biến chứng": the book's own qualifier ("… không biến chứng"), kept whole — its "không" is no
+    # question word (#18 held-out H56: "chlamydia" alone did not name the line, the general course was shown beside it).
+    kept += [m.span() for m in _UNCOMPLICATED.finditer(folded)]
     for m in _DENIED_ILLNESS.finditer(folded):
         # "bà tôi 80 tuổi không bị loét, đau đầu …": a denied illness is not what the dose is for (left in, "loét"
         # matched aspirin's contraindication and withheld the dose; #17 held-out H49).

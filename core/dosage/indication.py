@@ -94,6 +94,10 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # An ache is pain: "nhức đầu" is the book's "đau đầu" (a symptom at a site, under "Đau, sốt").
     (r"nhức(?= (?:đầu|răng|mỏi|xương|cơ|khớp|mình|người))", "đau"),
     (r"zollinger[\s-]+ellison", "zollinger ellison"),
+    # Uncomplicated and complicated are two indications the book doses apart ("Nhiễm khuẩn đường tiết niệu không biến
+    # chứng: 250 mg" beside "… có biến chứng"): each one word, so "không" (a generic word) does not make them alike.
+    (r"(?:không|ko) (?:có )?biến chứng", "khôngbiếnchứng"),
+    (r"có biến chứng|biến chứng phức tạp", "cóbiếnchứng"),
     # "Phối hợp diệt Helicobacter pylori": the combination is how the regimen is given, not a word the user must say
     # ("diệt HP ạ": #18 held-out H57 was shown the general adult line beside the eradication regimen).
     (r"phối hợp(?= (?:để )?diệt)", " "),
@@ -333,6 +337,17 @@ def _plain(text: str, *, folded: bool) -> str:
     return fold(lowered) if folded else lowered
 
 
+_OPPOSITES = tuple((fold(a), fold(b)) if f else (a, b) for f in (False, True) for a, b in (
+    ("khôngbiếnchứng", "cóbiếnchứng"), ("cóbiếnchứng", "khôngbiếnchứng")))
+"""Words of two indications the book doses apart that a question naming one never names the other with."""
+
+
+def _opposed(wanted: str, labels: Sequence[str], *, folded: bool) -> bool:
+    asked = words(wanted, folded=folded)
+    label_words = frozenset().union(frozenset(), *indication_label_words(labels, folded=folded))
+    return any(a in asked and b in label_words for a, b in _OPPOSITES)
+
+
 def match_score(wanted: str, labels: Sequence[str], openings: Iterable[str] = ()) -> int:
     """How well the question's indication `wanted` names an indication whose lead-ins are `labels` (outermost
     first) and whose lines open with `openings`: 0 = not a match; otherwise the number of shared words."""
@@ -340,6 +355,10 @@ def match_score(wanted: str, labels: Sequence[str], openings: Iterable[str] = ()
     as_typed = _plain(wanted, folded=folded)
     if any(as_typed == _plain(label, folded=folded) for label in labels):
         return EXACT  # the user chose the book's own lead-in (a quick reply)
+    if _opposed(wanted, labels, folded=folded):
+        # "… tiết niệu có biến chứng" is not the lead-in "… không biến chứng" (its 250 mg for 3 days was the answer),
+        # whatever else the two share.
+        return 0
     parts = parts_of(wanted)
     if len(parts) > 1:
         # The turn named several things ("herpes sinh dục lần đầu, miễn dịch bình thường"): the indication is what
@@ -436,9 +455,25 @@ def user_names(wanted: str, labels: Sequence[str]) -> bool:
     for part in (wanted, *parts_of(wanted)):
         folded = typed_without_diacritics(part)
         asked = words(part, folded=folded)
-        if asked and any(label <= asked for label in indication_label_words(labels, folded=folded)):
+        if not asked:
+            continue
+        if any(label <= asked for label in indication_label_words(labels, folded=folded)):
             return True
+        # One indication of a lead-in listing several ("Nhiễm Chlamydia trachomatis không biến chứng, bệnh hạ cam"),
+        # named with all its words but at most one of three or more (the species "trachomatis" after "Chlamydia":
+        # #18 held-out H56 was shown the general 500 mg / 250 mg course beside the single 1 g dose).
+        for one in alternative_words(labels, folded=folded) + _comma_parts(labels, folded=folded):
+            missing = one - asked
+            if not missing or (len(one) >= 3 and len(missing) == 1):
+                return True
     return False
+
+
+def _comma_parts(labels: Iterable[str], *, folded: bool) -> list[frozenset[str]]:
+    """The words of each comma-separated part of a lead-in that has several."""
+    parts = [part for label in labels if not is_severity_label(label) and "," in label
+             for part in label.split(",")]
+    return [w for w in (words(part, folded=folded) for part in parts) if w]
 
 
 def severity_admits(wanted: str, labels: Sequence[str]) -> bool:

