@@ -34,12 +34,14 @@ from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
 from core.inr_monitoring import asks_inr_monitoring, inr_monitoring_sentence
 from core.missed_dose import asks_missed_dose, states_missed_dose
+from core.organ_adjustment import asks_organ_adjustment
 from core.partners import names_partner
 from core.sentence_match import asked_words, asks_administration, best_matches, usage_sentence
 from core.text import fold, states_phrase
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
 from grounding.list_exclusions import list_exclusions
+from grounding.organ_lines import organ_claims
 from grounding.patient_safety import (
     CONDITIONAL_NOTICE,
     SAFETY_FIRST_PREAMBLE,
@@ -410,6 +412,13 @@ class ExtractiveGenerator:
             stated = self._inr_monitoring(request, evidence)
             if stated:
                 return stated
+        organ = asks_organ_adjustment(request.query)
+        if organ is not None:
+            # "suy thận có cần chỉnh liều không": the dosage section's lines for that organ, numbers and all, in book
+            # order — for the patient's own band when their value or grade is known (core.organ_adjustment).
+            # None: the reply says the book states nothing on it (another usage sentence sharing the question's
+            # words would read as the answer).
+            return organ_claims(request, evidence, organ)
         if asks_missed_dose(request.query):
             # A missed dose: only the book's sentences about one. Another usage sentence sharing the question's words
             # ("uống", "liều") would read as the answer; with none, the reply says the book states nothing about it.

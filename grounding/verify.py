@@ -34,6 +34,7 @@ from functools import lru_cache
 from core.corpus import Chunk
 from core.inr_monitoring import inr_monitoring_sentence
 from core.numbers import Quantity, extract_quantities
+from core.organ_adjustment import asks_organ_adjustment
 from core.sentence_match import asked_words, asks_administration, usage_sentence
 from core.text import fold
 from grounding.answer import Answer, Claim, GenerationRequest, GroundingResult
@@ -41,6 +42,7 @@ from grounding.derivation_check import check_calculations
 from grounding.dosing_binding import binding_problems, missing_maxima, patient_for
 from grounding.dosing_select import DOSING_SECTION, patient_of_request
 from grounding.list_exclusions import list_exclusions
+from grounding.organ_lines import organ_claims
 
 __all__ = [
     "verify_grounding",
@@ -189,7 +191,7 @@ def check_list_dose(answer: Answer, by_id: Mapping[str, Chunk]) -> list[str]:
     return problems
 
 
-def check_free_form(answer: Answer, request: GenerationRequest) -> list[str]:
+def check_free_form(answer: Answer, request: GenerationRequest, evidence: Sequence[Chunk] = ()) -> list[str]:
     """A free-form question answered from the dosage section quotes no number: a number there may be one band's
     dose, given only on the dose path for a known patient (whatever generator wrote the answer). An administration
     question ("truyền trong bao lâu") may be answered with how long an infusion lasts — a time, never an amount,
@@ -197,9 +199,13 @@ def check_free_form(answer: Answer, request: GenerationRequest) -> list[str]:
     if not request.free_form or request.section_key != "lieu_luong_cach_dung":
         return []
     durations = asks_administration(asked_words(request.query))
+    # "suy thận có cần chỉnh liều không", for a known population: the organ's own lines of this patient's band
+    # (grounding.organ_lines), numbers and all.
+    organ = asks_organ_adjustment(request.query)
+    allowed = {c.text for c in organ_claims(request, evidence, organ)} if organ is not None else set()
     return [f"{_name(i, claim)}: a free-form answer quotes a number of the dosage section (free-form binding)"
             for i, claim in enumerate(answer.claims) if not usage_sentence(claim.text, durations=durations)
-            and not inr_monitoring_sentence(request.query, claim.text)]
+            and not inr_monitoring_sentence(request.query, claim.text) and claim.text not in allowed]
 
 
 
@@ -254,7 +260,7 @@ def verify_grounding(
         problems += check_list_dose(answer, by_id)
     omissions: list[str] = []
     if request is not None and not problems:
-        problems += check_free_form(answer, request)
+        problems += check_free_form(answer, request, evidence)
         problems += check_dosing_binding(answer, evidence, request)
         if not problems:
             # Every quoted line is this patient's; a ceiling left out is an omission, which the machine repairs

@@ -20,6 +20,7 @@ from core.dosage.lines import dose_quantities
 from core.dosage.model import Patient
 from core.dosage.select import indication_labels
 from core.dosage.select import select as select_lines
+from core.organ_adjustment import asks_organ_adjustment
 from core.text import fold
 from core.vocabulary import INJECTION_ROUTES, MAY_TAKE, ROUTE_LABELS_VI
 from grounding.dosing_select import (
@@ -239,3 +240,13 @@ def carried_child_may_take(merged: QueryFrame, text: str) -> QueryFrame:
             or (merged.age_months is None and merged.weight_kg is None) or not MAY_TAKE.search(fold(text)):
         return merged
     return merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
+
+
+def organ_question_person(merged: QueryFrame, text: str) -> QueryFrame:
+    """"… có cần chỉnh liều vì thận không" read as the organ's lines (core.organ_adjustment) but whose person the
+    merge did not carry: the dose path, which asks adult or child first — an organ line's dose is quoted for a known
+    population only (grounding.organ_lines)."""
+    if merged.turn_type == "drug_attribute" and merged.section_key == "lieu_luong_cach_dung" and \
+            merged.population is None and asks_organ_adjustment(text) is not None:
+        return merged.model_copy(update={"turn_type": "dosing_calc"})
+    return merged

@@ -821,8 +821,13 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             pair = [prior.drugs[-1], new.drugs[0]]  # the drug asked about last is the one it is added to
             return _settled(_carry_patient(new.model_copy(update={
                 "turn_type": "interaction", "drugs": pair, "section_key": "tuong_tac_thuoc"}), prior), confidence=0.75)
+        carried_group = new.section_key in _PATIENT_GROUP_SECTIONS and (prior.pregnant or prior.breastfeeding) and \
+            not (new.pregnant or new.breastfeeding) and new.population is None
         if substituted is None and prior.population is not None and new.population in (None, prior.population) \
-                and new.age_months is None and new.weight_kg is None and refers_to_prior_person(text, prior):
+                and new.age_months is None and new.weight_kg is None and (
+                    refers_to_prior_person(text, prior) or carried_group):
+            # ("thế paracetamol thay được không" after her ibuprofen in pregnancy: answered from paracetamol's pregnancy
+            # section, she stays the pregnant patient — #18 held-out H57 then asked "adult or child?" for her dose.)
             # "ông khởi đầu amlodipin bao nhiêu", "vậy paracetamol uống cho mẹ được ko", "vậy cô ấy uống mấy viên 500"
             # after a question about that person: another drug for the same patient, whose age, renal value and
             # pregnancy stay, with what this turn adds of them ("ông ấy ClCr 35"; #17/#18 held-out H55, H56, H57 asked

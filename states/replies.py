@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from core.missed_dose import asks_missed_dose
+from core.organ_adjustment import asks_organ_adjustment
 from core.sections import SECTION_HEADINGS
 from core.text import fold, states_phrase
 from grounding.answer import Answer
@@ -74,6 +75,13 @@ MISSED_DOSE_NOT_STATED = (
 )
 
 
+ORGAN_NOT_STATED = (
+    "Mục Liều lượng và cách dùng của {drug} trong Dược thư không ghi dòng chỉnh liều riêng cho người {organ}. Điều "
+    "này không có nghĩa là dùng liều thông thường là an toàn: vui lòng hỏi bác sĩ hoặc dược sĩ, và xem mục Thận "
+    "trọng, Chống chỉ định của thuốc."
+)
+
+
 def abstain_text(reason: str, frame: QueryFrame, names: NameBook, *, question: str = "") -> str:
     if reason == "out_of_scope":
         if frame.refusal == "self_harm":
@@ -125,6 +133,13 @@ def abstain_text(reason: str, frame: QueryFrame, names: NameBook, *, question: s
         # A missed-dose question the dosage section has no sentence for (grounding.extractive._usage quotes only
         # the book's missed-dose sentences): the book says nothing, said as such — never a guess about doubling.
         return MISSED_DOSE_NOT_STATED.format(drug=_drugs(frame, names))
+    organ = asks_organ_adjustment(question) if reason == "ungrounded_answer" and frame.turn_type == "drug_attribute" \
+        and frame.section_key == "lieu_luong_cach_dung" else None
+    if organ is not None:
+        # "pantoprazol suy thận có cần chỉnh liều không" and the dosage section writes no line for the organ: said as
+        # such — no inference that the usual dose is fine (core.organ_adjustment).
+        return ORGAN_NOT_STATED.format(drug=_drugs(frame, names),
+                                       organ="suy thận" if organ == "renal" else "suy gan")
     if reason in ("ungrounded_answer", "not_entailed", "incomplete_answer"):
         return ("Tôi không thể xác minh đầy đủ câu trả lời với nội dung Dược thư, nên tôi không trả lời. "
                 "Vui lòng hỏi cụ thể hơn hoặc tra trực tiếp Dược thư.")

@@ -19,6 +19,7 @@ from core.dosage.indication import severities, stated_severity
 from core.dosage.usual import taken_for_the_user
 from core.inr_monitoring import asks_inr_monitoring, states_asked
 from core.missed_dose import asks_missed_dose, states_missed_dose
+from core.organ_adjustment import asks_organ_adjustment
 from core.sentence_match import FOOD_TIMING, asks_administration, asks_duration, best_matches, usage_sentence
 from core.sentences import sentences
 from core.text import fold, normalize, states_phrase
@@ -359,7 +360,8 @@ class RulesUnderstander:
                           **{**base, "drugs": drugs, "unknown_drugs": unknown})
         if named:
             return self._drug_turn(text, candidates, drugs, unknown, route, slots, base, name_confidence,
-                                   carried=_carried_state(text, prior) if follows else None)
+                                   carried=_carried_state(text, prior) if follows else None,
+                                   known_person=follows and prior is not None and prior.population is not None)
 
         if _SMALLTALK.search(folded) and route is None and not _states_patient(slots) and not (
                 awaiting_answer and (slots.route or slots.population)):
@@ -539,7 +541,9 @@ class RulesUnderstander:
         name_confidence: float,
         *,
         carried: str | None = None,
+        known_person: bool = False,
     ) -> QueryFrame:
+        """`known_person`: the conversation already knows whose question it is (the merge carries the person)."""
         named = len(drugs) + len(unknown)
         if route is None and named == 1 and drugs and self._unsaid_dose(text, candidates, drugs[0], slots):
             # "ibuprofen cho con", "metronidazol uống cho con bị giardia": a drug and whom it is for, nothing else —
@@ -685,6 +689,14 @@ class RulesUnderstander:
                 update = {**common, "condition": state, "condition_relation": "contraindication"}
                 return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                               confidence=round(0.75 * name_confidence, 3), **update)
+        if named == 1 and drugs and asks_organ_adjustment(text) is not None and slots.weight_kg is None and \
+                (slots.population is not None or known_person) and (
+                route is None or route.key in ("lieu_luong_cach_dung", "than_trong", "chong_chi_dinh")):
+            # "omeprazol suy thận có cần chỉnh liều không": whether the dose changes for the organ — the dosage
+            # section's lines for it (core.organ_adjustment), not which indication first (#18 held-out H57). The
+            # population is known first: a line's dose is quoted for a known population only (grounding.organ_lines).
+            return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION,
+                          confidence=round(0.75 * name_confidence, 3), **common)
         if dose and named == 1 and slots.age_months is None and slots.weight_kg is None and asks_administration(text):
             # "Aciclovir truyền tĩnh mạch thì phải truyền trong bao lâu?": how the drug is given, which the book states
             # for everyone ("Thời gian tiêm truyền: … ít nhất 1 giờ") — the sentence saying it answers, with no

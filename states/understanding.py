@@ -9,7 +9,7 @@ from retrieval.resolver import ResolverResult
 from states import replies
 from states.age_exclusion import with_age_exclusion
 from states.antidote import with_antidote
-from states.dosing import carried_child_may_take
+from states.dosing import carried_child_may_take, organ_question_person
 from states.frame import QueryFrame
 from states.merge import merge_frames, resting_question
 from states.newborn import with_newborn_age
@@ -135,6 +135,7 @@ def understand(ctx: TurnView, services: Services) -> Update:
         merged = with_newborn_age(merged, ctx.text, services.retrieval.find_by_section)
         # A child whose age alone the book excludes: the exclusion, not a question for the weight (states.age_exclusion).
         merged = with_age_exclusion(merged, ctx.text, services.names.section_texts)
+        merged = organ_question_person(merged, ctx.text)
         merged = with_refusal(merged, ctx.text, ctx.prior_frame)
         understood_by = frame.understood_by
 

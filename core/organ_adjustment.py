@@ -1,0 +1,33 @@
+"""Whether a drug's dose is changed for renal or hepatic impairment: the question and the book's lines answering it.
+
+"Omeprazol suy thận có cần chỉnh liều không?", "thế ông uống omeprazol thì có phải giảm liều vì thận không" ask
+whether the dose changes for the organ, not how much to give: the dosage section's lines for that organ answer
+("*Suy thận:* Không cần điều chỉnh liều."; "Clcr 30 - 49 ml/phút: 250 - 750 mg …"). Sent down the dose path, such a
+question was asked which indication the patient had (#18 held-out H57) or whether the patient was an adult — the
+book's answer does not depend on either.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.text import fold_query
+
+_CHANGE = re.compile(r"\b(?:giam|chinh|dieu chinh|hieu chinh|thay doi|tang|bot|ha) (?:liều|lieu)\b|\bchinh lieu\b")
+_ASKS = re.compile(r"\b(?:co|can|phai|co can|co phai|nen)\b[^.?!]{0,30}\b(?:giam|chinh|dieu chinh|hieu chinh|thay doi|bot)\b"
+                   r"|\b(?:khong|ko|k|chua|hong|chu)\s*[?.!]*\s*$")
+_AMOUNT = re.compile(r"\b(?:bao nhieu|may (?:mg|vien|lan|ml)|con (?:bao nhieu|may)|xuong (?:bao nhieu|con))\b")
+_RENAL = re.compile(r"\b(?:than|suy than|clcr|egfr|gfr|thanh thai|loc cau than|loc mau|chay than|tham phan)\b")
+_HEPATIC = re.compile(r"\b(?:gan|suy gan|xo gan|benh gan|men gan)\b")
+
+
+def asks_organ_adjustment(text: str) -> str | None:
+    """"renal" or "hepatic" when the turn asks whether the dose is changed for that organ (no amount asked)."""
+    folded = fold_query(text)
+    if not _CHANGE.search(folded) or not _ASKS.search(folded) or _AMOUNT.search(folded):
+        return None
+    if _RENAL.search(folded):
+        return "renal"
+    if _HEPATIC.search(folded):
+        return "hepatic"
+    return None

@@ -1,0 +1,50 @@
+"""The dosage lines answering "is the dose changed for renal (or hepatic) impairment?" (core.organ_adjustment).
+
+The generator quotes them and the verifier admits them, both from this one function: a free-form answer from the
+dosage section otherwise quotes no number (grounding.verify.check_free_form), because a number there may be another
+band's dose. These lines are the organ's own (under "Suy thận:" or stating a ClCr/eGFR band), of the patient's
+population or of everyone, and of the patient's own band when their value or grade is known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from core.corpus import Chunk
+from core.dosage.select import band_admits, is_renal_line
+from core.text import fold
+from grounding.answer import Claim, GenerationRequest
+from grounding.dosing_select import patient_of_request, trees_by_drug
+from grounding.sentences import clean
+
+MAX_ORGAN_LINES = 6
+"""The renal (or hepatic) lines quoted for "có cần chỉnh liều không": a phone screen of them."""
+
+
+def organ_claims(request: GenerationRequest, evidence: Sequence[Chunk], organ: str) -> list[Claim]:
+    """The organ's dosage lines for this request's patient, each as the book writes it with its citations. None when
+    the population is not known (a dose line is quoted for a known population only, as on the dose path)."""
+    if request.population is None:
+        return []
+    patient = patient_of_request(request)
+    claims: list[Claim] = []
+    for tree in trees_by_drug(evidence):
+        for line in tree.tree.lines:
+            if line.context.population not in (None, request.population):
+                continue
+            renal = is_renal_line(line)
+            hepatic = line.context.hepatic or line.band.hepatic is not None
+            if not (renal if organ == "renal" else hepatic):
+                continue
+            if organ == "renal" and line.band.renal_ml_min is not None and patient.renal_ml_min is not None \
+                    and not band_admits(line.band, patient):
+                continue
+            if organ == "hepatic" and line.band.hepatic not in (None, "any") and patient.hepatic not in (None, "any") \
+                    and not band_admits(line.band, patient):
+                continue
+            # The lead-in before the line as the book writes it ("Suy thận: Không cần điều chỉnh liều."): quoted with
+            # it when it stands right before the line, else the line alone (a claim is the book's words).
+            labelled = clean(f"{line.path[-1]}: {line.text}") if line.path else ""
+            verbatim = bool(labelled) and fold(labelled) in fold(clean(tree.text.replace("*", "")))
+            claims.append(Claim(text=labelled if verbatim else clean(line.text), citations=tree.citations(line)))
+    return claims[:MAX_ORGAN_LINES]
