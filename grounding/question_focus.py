@@ -11,6 +11,8 @@ Two rules, both only reorder or withhold sentences of the cited section — noth
 - When the question names one route, a sentence carrying a dose for another route only is withheld: the oral
   antidote regimen asked for is not shown beside the intravenous loading dose (a dose of another route is another
   patient's dose, the same rule as the dose path's).
+- When the question states a measured INR, the sentences handling another INR band (or bleeding state) are withheld
+  (core.inr_bands): "INR 6,2, không chảy máu" is not answered with severe bleeding's intravenous vitamin K1.
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ import re
 from collections.abc import Sequence
 
 from core.dosage.lines import dose_quantities
+from core.inr_bands import band_of, bleeding_said, holds, measured_inr
 from core.sentence_match import asked_words, best_matches, with_book_words
 from core.text import fold, states_phrase
 from core.vocabulary import QUESTION_WORDS
 from grounding.dosing_select import routes_of
 
+_CARRIED_ROUTE = re.compile(r"Đường dùng: [^.]*\.")
 MAX_FOCUSED = 3
 """At most this many question-matching sentences are moved to the front."""
 
@@ -38,6 +42,30 @@ def _adjacent(text: str) -> set[str]:
     return {f"{a} {b}" for a, b in zip(words, words[1:], strict=False)}
 
 
+def _other_inr_bands(question: str, sentences: Sequence[str]) -> set[int]:
+    """The sentences handling another INR band than the one measured ("INR 6,2, không chảy máu": not "dưới 5" nor
+    "chảy máu nặng ở bất kỳ mức INR nào"), with the sentences that go on with them until the next band (core.inr_bands:
+    a band's handling is another patient's, as another band's dose is)."""
+    inr = measured_inr(question)
+    bleeding = bleeding_said(question)
+    if inr is None and bleeding is not True:
+        return set()
+    bands = [band_of(s) for s in sentences]
+    if sum(b is not None for b in bands) < 2:
+        return set()  # one band stated: nothing to choose between
+    withheld: set[int] = set()
+    current = None
+    for i, band in enumerate(bands):
+        if band is not None:
+            current = band
+        if current is None:
+            continue
+        # ("nếu bà bị chảy máu nhiều thì sao", no INR said: the bands for a patient who does not bleed are not hers.)
+        if (not holds(current, inr, bleeding)) if inr is not None else current.bleeding is False:
+            withheld.add(i)
+    return withheld
+
+
 def focus(question: str, sentences: Sequence[str], *, names: Sequence[str] = (),
           subjects: Sequence[str] = ()) -> tuple[list[int], list[int]]:
     """Indices of `sentences`: the question-matching ones (at most MAX_FOCUSED: those naming a subject first, dosed
@@ -46,9 +74,15 @@ def focus(question: str, sentences: Sequence[str], *, names: Sequence[str] = (),
     drop = {w for n in names for w in fold(n).split()}
     # The book's words for the question's everyday ones ("mổ" → "phẫu thuật", core.sentence_match.with_book_words).
     wanted = _pairs(with_book_words(question), drop)
-    asked_routes = routes_of(question)
+    # The route the user named in this turn, not the one the conversation's frame carries ("Đường dùng: uống." of the
+    # synthesized query is the drug's route: "nếu bà bị chảy máu nhiều thì sao" after warfarin is not asking for oral
+    # vitamin K only — the intravenous dose of severe bleeding was withheld as another route's).
+    asked_routes = routes_of(_CARRIED_ROUTE.sub(" ", question))
     keep: list[int] = []
+    other_band = _other_inr_bands(question, sentences)
     for i, s in enumerate(sentences):
+        if i in other_band:
+            continue
         if len(asked_routes) == 1 and dose_quantities(fold(s)):
             named = routes_of(s)
             if named and asked_routes[0] not in named:

@@ -11,6 +11,7 @@ from states.age_exclusion import with_age_exclusion
 from states.antidote import with_antidote
 from states.dosing import carried_child_may_take, organ_question_person
 from states.frame import QueryFrame
+from states.inr_section import with_inr_section
 from states.merge import merge_frames, resting_question
 from states.newborn import with_newborn_age
 from states.nicknames import without_nickname_names
@@ -136,6 +137,8 @@ def understand(ctx: TurnView, services: Services) -> Update:
         # A child whose age alone the book excludes: the exclusion, not a question for the weight (states.age_exclusion).
         merged = with_age_exclusion(merged, ctx.text, services.names.section_texts)
         merged = organ_question_person(merged, ctx.text)
+        # A measured INR: the section that handles INR by band (states.inr_section).
+        merged = with_inr_section(merged, ctx.text, services.names.section_texts)
         merged = with_refusal(merged, ctx.text, ctx.prior_frame)
         understood_by = frame.understood_by
 
