@@ -212,6 +212,13 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
     """"còn aspirin thì sao?" keeps the question and switches the drug; "với aspirin thì sao?" after an
     interaction question adds (or swaps) the partner."""
     interaction_prior = prior.turn_type == "interaction" or prior.section_key == "tuong_tac_thuoc"
+    own_question = new.section_key not in (None, "tuong_tac_thuoc") and not adds_interaction_partner(text)
+    if interaction_prior and own_question and set(new.drugs) <= set(prior.drugs):
+        # "còn vợ tôi bầu 34 tuần, uống aspirin 500 được không" after aspirin × ibuprofen: one drug of the pair with a
+        # question of its own (her pregnancy section) — not an "interaction" of aspirin alone (#18 held-out H56).
+        return prior.model_copy(update={"turn_type": new.turn_type, "drugs": new.drugs, "section_key": new.section_key,
+                                        "unknown_drugs": new.unknown_drugs, "route": None, "route_family": None,
+                                        **_slot_updates(new, prior)})
     if interaction_prior and (adds_interaction_partner(text) or prior.turn_type == "interaction"):
         anchor = prior.drugs[:1] if prior.turn_type == "interaction" else prior.drugs
         drugs = list(dict.fromkeys([*anchor, *new.drugs]))
@@ -852,7 +859,7 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             # the patient on it take the other — their interaction (the book names it there), not "ketoconazol is
             # not in the book" (#17 held-out H54, H55).
             or (new.section_key is None and len(prior.drugs) == 1 and prior.turn_type not in _NEVER_MERGED
-                and (MAY_TAKE.search(fold(text)) or _TOGETHER_NOW.search(fold(text))))):
+                and (MAY_TAKE.search(fold(text)) or _TOGETHER_NOW.search(fold(text)) or _ADDED_NOW.search(fold(text))))):
         # ("Còn nếu bệnh nhân đang uống carbamazepin?" after haloperidol × lithi: the next partner of the same drug,
         # not "carbamazepin is not in the book" — #17 held-out H41.)
         # "còn bệnh nhân đang dùng lithi thì có tương tác gì không" after a haloperidol question: lithi beside the

@@ -129,11 +129,18 @@ def indication_label_in_book(retrieval: RetrievalService, frame: QueryFrame, lab
         return None
     wanted = {fold(label).strip(): label for label in labels}
     for chunk in retrieval.find_by_section(frame.drugs[0], "chi_dinh"):
+        label = ""
         for sentence in re.split(r"(?<=[.;])\s+|\n+", chunk.text):
             head, colon, rest = sentence.partition(":")
-            if colon and fold(head).strip() in wanted and re.search(
-                    rf"(?<![a-z0-9]){re.escape(core)}(?![a-z0-9])", fold(rest)):
-                return wanted[fold(head).strip()]
+            if colon:
+                label = fold(head).strip()
+            # ("Chống kết tập tiểu cầu: dự phòng thứ phát …; sau đặt stent mạch vành …": the items after a semicolon
+            # are the same head's, until a full stop ends its list — #18 held-out H56.)
+            if label in wanted and re.search(rf"(?<![a-z0-9]){re.escape(core)}(?![a-z0-9])",
+                                             fold(rest if colon else sentence)):
+                return wanted[label]
+            if sentence.rstrip().endswith("."):
+                label = ""
     return None
 
 

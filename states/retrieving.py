@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from core.dosage.indication import names_all_words
 from core.dosage.usual import usual_indication, usual_indication_note
 from core.errors import IndexUnavailable
 from states import paths
@@ -44,6 +45,15 @@ def retrieve_single(ctx: TurnView, services: Services) -> Update:
             # The book's "Chỉ định" names the condition under one of the dosage lead-ins: that lead-in's lines.
             frame = frame.model_copy(update={"condition": label, "condition_relation": "indication"})
             indications = indications_in_evidence(evidence, frame)
+        elif not indications and frame.condition and paths.is_dose_question(frame):
+            # The condition matched a dosage lead-in by some of its words only ("sau đặt stent mạch vành" by "mạch
+            # vành" of "hội chứng mạch vành cấp"), while the book's "Chỉ định" files the whole phrase under another
+            # lead-in ("Chống kết tập tiểu cầu: … sau đặt stent mạch vành"): that lead-in is the patient's (#18
+            # held-out H56 gave a stent patient the acute coronary loading dose).
+            every = indications_in_evidence(evidence, frame.model_copy(update={"condition": None}))
+            label = paths.indication_label_in_book(services.retrieval, frame, every) if every else None
+            if label and not names_all_words(frame.condition, every):
+                frame = frame.model_copy(update={"condition": label, "condition_relation": "indication"})
         if not frame.condition and (usual := usual_indication(indications)):
             # No indication named, and one of the patient's is the drug's everyday use while the others are
             # circumstances the user would have said (core.dosage.usual): its lines are the answer, named as such.

@@ -296,7 +296,10 @@ class RulesUnderstander:
             # uống cùng thì sao"), it is a drug too: dropped, the turn was ranked as free text and the breastfeeding
             # section answered (#17 held-out H53).
             partnered = takes_now(text) or pairs_with_discussed(text)
-            unknown = [u for u in unknown if not brand_guess(u) or _named_as_drug(folded, u) or partnered]
+            # Added to what the patient takes ("thế thêm spironolacton thì sao" after enalapril × aliskiren): a drug too
+            # (#18 held-out H56 answered enalapril's contraindications again).
+            unknown = [u for u in unknown if not brand_guess(u) or _named_as_drug(folded, u) or partnered
+                       or re.search(rf"\b(?:them|ke them|dung them|uong them|cho them)\s+{re.escape(fold(u))}\b", folded)]
         if drugs:
             # "đang dùng thuốc chống trầm cảm ba vòng, thêm haloperidol": a class taken beside the drug is the other
             # half of an interaction question (it has no monograph: the drug's interaction lines naming it answer).

@@ -764,7 +764,8 @@ _DOSE_CHANGE = re.compile(r"(?:giam|tang|dieu chinh|chinh|thang|moi|vua|cach|dun
 # nhiều" matched no lead-in of paracetamol and the machine asked which indication).
 _ROUTE_REASON = re.compile(r"\b(?:(?:non|oi)(?: nhieu| lien tuc| mua| hoai)?,? )?(?:khong|ko|k) (?:uong|nuot) (?:duoc|noi)\b")
 # "38,8 độ": a temperature, not an indication.
-_QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s*(?:tuoi|thang tuoi|thang|tuan tuoi|tuan|ngay tuoi|kg|ky|ki|can|mg|ml|do c|do)?")
+# ("60t": the age's "t" too — left behind it opened the indication, "t sau đặt stent mạch vành", and matched nothing.)
+_QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s*(?:tuoi|thang tuoi|thang|tuan tuoi|tuan|ngay tuoi|kg|ky|ki|can|mg|ml|do c|do|t\b)?")
 _WEIGHT_WORD = re.compile(r"\b(nang|can nang)(?= (khoang |tam |chung )?\d)")
 _CONTENT = re.compile(r"[a-z]{3,}")
 MAX_INDICATION_WORDS = 10

@@ -469,6 +469,13 @@ def user_names(wanted: str, labels: Sequence[str]) -> bool:
     return False
 
 
+def names_all_words(wanted: str, labels: Sequence[str]) -> bool:
+    """Some lead-in holds every distinctive word of the question (the question is that lead-in, or part of it)."""
+    folded = typed_without_diacritics(wanted)
+    asked = words(wanted, folded=folded)
+    return bool(asked) and any(asked <= label for label in indication_label_words(labels, folded=folded))
+
+
 def _comma_parts(labels: Iterable[str], *, folded: bool) -> list[frozenset[str]]:
     """The words of each comma-separated part of a lead-in that has several."""
     parts = [part for label in labels if not is_severity_label(label) and "," in label
