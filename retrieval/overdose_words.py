@@ -26,6 +26,8 @@ OVERDOSE = re.compile(
     rf"\b(?:uong|nuot|an)(?: (?:nham|phai|het|luon|mat))* (?:ca|het ca) {_CONTAINER}\b|"
     # "lỡ uống hết nửa lọ siro", "uống mất nửa vỉ": half a pack (#17 held-out H53 asked the indication)
     rf"\b(?:uong|nuot|an)(?: (?:nham|phai|het|luon|mat))* (?:ca )?nua {_CONTAINER}\b|"
+    # "uống gần hết chai siro": most of a pack (#18 held-out H59 gave the 3-year-old's usual dose)
+    rf"\b(?:uong|nuot|an)(?: (?:nham|phai|luon|mat))* gan het (?:ca )?{_CONTAINER}\b|"
     # "uống 2 lần liền", "uống liền 2 lần", "uống liên tiếp 2 liều"
     rf"\b(?:uong|dung|tiem) {_COUNT} {_UNIT} (?:lien|lien tiep|mot luc|cung luc)\b|"
     rf"\b(?:uong|dung|tiem) (?:lien|lien tiep) {_COUNT} {_UNIT}\b"
@@ -36,7 +38,10 @@ SLIP = re.compile(
     # "lỡ uống 2 lần", "lỡ cho bé uống 2 liều", "lỡ tay uống ibuprofen 2 lần trong 1 tiếng", "lỡ uống gấp đôi"
     rf"\blo (?:tay )?(?:cho (?:be|con|chau|em be) )?(?:uong|dung|tiem|nuot|an)(?: [a-z0-9]+){{0,3}}? {_COUNT}"
     rf"(?: {_UNIT})?\b|"
-    r"\blo (?:tay )?(?:cho (?:be|con|chau|em be) )?(?:uong|dung|tiem|nuot) (?:thua|qua nhieu|nhieu qua|nhieu hon)\b"
+    r"\blo (?:tay )?(?:cho (?:be|con|chau|em be) )?(?:uong|dung|tiem|nuot) (?:thua|qua nhieu|nhieu qua|nhieu hon)\b|"
+    # "lỡ uống hết chai siro", "lỡ uống khoảng 40ml": a pack or an amount swallowed by mistake
+    rf"\blo (?:tay )?(?:cho (?:be|con|chau|em be) )?(?:uong|nuot|an)(?: (?:het|ca|gan het|mat))+ {_CONTAINER}\b|"
+    r"\blo (?:tay )?(?:cho (?:be|con|chau|em be) )?(?:uong|nuot|an)(?: [a-z]+){0,3}? (?:khoang |gan |tam )?\d+ ?ml\b"
 )
 """Folded "lỡ …" phrases: an overdose only where "lỡ" is what was typed (see the module's note)."""
 

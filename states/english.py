@@ -89,6 +89,11 @@ _AS_VIETNAMESE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:rectal(?:ly)?|suppositor(?:y|ies))\b"), "dat truc trang"),
     (re.compile(r"\b(?:kidney|renal) (?:failure|impairment|disease|problems?)\b"), "suy than"),
     (re.compile(r"\b(?:liver|hepatic) (?:failure|impairment|disease|problems?)\b"), "suy gan"),
+    # The dosage form the book doses apart ("Viên giải phóng kéo dài" / "… nhanh"; #18 held-out H59 showed both forms'
+    # maxima for "metformin extended release").
+    (re.compile(r"\b(?:extended|sustained|modified|prolonged|slow|controlled)[ -]release\b|\b(?:xr|er|sr|mr)\b"),
+     "vien giai phong keo dai"),
+    (re.compile(r"\bimmediate[ -]release\b|\bir\b"), "vien giai phong nhanh"),
 )
 _UNITS = frozenset({"kg", "mg", "ml", "lb", "lbs", "mcg", "g"})
 _STAGE = re.compile(r"\b(stage|grade|class|nyha|type)\s+(i{1,3}|iv|v)\b")

