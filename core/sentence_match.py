@@ -74,7 +74,12 @@ _ASKS_TIME_OF_DAY = r"\b(?:uong|dung) (?:vao )?(?:luc nao|buoi nao|gio nao)\b|\b
 # ngày") it is the baby's age answered, not a chewing question (a corrected age after a dose answer was read as
 # "how to take it" and ended ungrounded, #18 held-out H40).
 _ASKS_CHEWING = r"\b(?:nhai|be|nghien|bo) (?:ra )?(?:duoc|dc)\b(?! (?:\d|mot |hai |ba |bon |nam |sau |bay |tam |chin |muoi |may |bao ))"
-FOOD_TIMING = re.compile(f"{_ASKS_FOOD}|{_ASKS_TIME_OF_DAY}|{_ASKS_CHEWING}")
+# "uống ciprobay chung với sữa được ko", "uống cùng canxi": taken with a food or a supplement — the book says when
+# apart from them ("uống … 2 giờ trước hoặc 6 giờ sau khi dùng … calci hoặc sữa"); "sữa" alone is no breastfeeding
+# question (#18 held-out H56, H59 got the breastfeeding section).
+_ASKS_WITH_FOOD = (r"\b(?:uong|dung) (?:[a-z0-9]+ ){0,2}(?:chung|cung|kem) (?:voi )?(?:sua|nuoc ep|nuoc cam|nuoc trai cay|"
+                   r"ca phe|tra|canxi|calci|sat|kem|thuoc da day|antacid)\b")
+FOOD_TIMING = re.compile(f"{_ASKS_FOOD}|{_ASKS_TIME_OF_DAY}|{_ASKS_CHEWING}|{_ASKS_WITH_FOOD}")
 """(Folded.) A question of how the drug is swallowed: the dosage section's "Cách dùng" (retrieval.section_router)."""
 
 
@@ -100,6 +105,7 @@ _BOOK_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:xong|ngung|ngung thuoc|dung thuoc|bo thuoc|het thuoc)\b[^.?!]{0,30}\bbao lau\b"
                 r"|\bbao lau\b[^.?!]{0,20}\b(?:sau khi )?(?:ngung|xong|het thuoc)\b"), "sau khi ngừng thuốc"),
     (re.compile(_ASKS_FOOD), "bữa ăn ; thức ăn"),
+    (re.compile(r"\bcanxi\b"), "calci"),
     (re.compile(_ASKS_CHEWING), "nhai ; nuốt ; bẻ"),
 )
 
