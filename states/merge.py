@@ -847,7 +847,9 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
                 carried = carried.model_copy(update={"condition": prior.condition, "condition_relation": "indication"})
             return _settled(carried, confidence=0.75)
         substituted = _substitute(new, prior, text)
-        if substituted is None and new.section_key is None and len(new.drugs) == 1 and prior.drugs and \
+        # ("bà đau khớp uống thêm ibuprofen đc ko": the pain it is for leads the router to "Chỉ định" — the question is
+        # still the added drug beside hers.)
+        if substituted is None and new.section_key in (None, "chi_dinh") and len(new.drugs) == 1 and prior.drugs and \
                 new.drugs[0] not in prior.drugs and _ADDED_NOW.search(fold(text)) and MAY_TAKE.search(fold(text)):
             # "thêm losartan cho ông ấy được không" after captopril for him: the added drug beside the one he takes —
             # their interaction, for the same patient (#18 held-out H56 asked what to know about losartan).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from core.foreign_brands import as_asked
 from core.missed_dose import asks_missed_dose
 from core.organ_adjustment import asks_organ_adjustment
 from core.sections import SECTION_HEADINGS
@@ -95,7 +96,7 @@ def abstain_text(reason: str, frame: QueryFrame, names: NameBook, *, question: s
                     "(thú y) nằm ngoài phạm vi. Vui lòng hỏi bác sĩ thú y.")
         return "Câu hỏi này nằm ngoài phạm vi Dược thư Quốc gia Việt Nam, nên tôi không trả lời."
     if reason == "drug_not_in_formulary":
-        unknown = ", ".join(frame.unknown_drugs)
+        unknown = ", ".join(as_asked(u, question) for u in frame.unknown_drugs)
         return f"Không tìm thấy {unknown} trong Dược thư. Vui lòng kiểm tra lại tên thuốc (tên gốc hoặc biệt dược)."
     if reason == "no_interaction_evidence" and frame.unknown_drugs:
         return (f"Mục Tương tác thuốc của {_drugs(frame, names)} trong Dược thư không nêu "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.foreign_brands import with_ingredients
 from core.inr_monitoring import asks_inr_monitoring, states_asked
 from grounding.sentences import sentences
 from retrieval.names import NameBook
@@ -97,9 +98,12 @@ def with_refusal(merged: QueryFrame, text: str, prior: QueryFrame | None = None)
 
 def understand(ctx: TurnView, services: Services) -> Update:
     # A child's nickname ("bé Mimi", "cu Tony") is the child, not a drug the formulary lacks (states.nicknames).
-    candidates = without_nickname_names(services.resolver.resolve(ctx.text), ctx.text, ctx.history)
+    # A brand of one ingredient the book has no monograph of ("viagra") is read as that ingredient, which the book's
+    # lines name (core.foreign_brands); the reply says so.
+    text, brand_notes = with_ingredients(ctx.text)
+    candidates = without_nickname_names(services.resolver.resolve(text), text, ctx.history)
     request = UnderstandingRequest(
-        text=ctx.text,
+        text=text,
         history=ctx.history,
         prior_frame=ctx.prior_frame,
         pending=ctx.pending,
@@ -123,29 +127,31 @@ def understand(ctx: TurnView, services: Services) -> Update:
             # A model may only choose among the resolver's candidates.
             notes.append(f"dropped drug ids outside the candidate set: {invented}")
             frame = frame.model_copy(update={"drugs": [d for d in frame.drugs if d in allowed]})
-        merged = with_shorthand(merge_frames(frame, ctx.prior_frame, ctx.pending, ctx.text), frame, candidates)
+        merged = with_shorthand(merge_frames(frame, ctx.prior_frame, ctx.pending, text), frame, candidates)
         # A child relabelled to unlock a dose keeps the child's own values (states.relabel: safety reason there).
-        merged = kept_child(merged, ctx.prior_frame, ctx.text)
+        merged = kept_child(merged, ctx.prior_frame, text)
         merged = without_carried_partners(merged, frame, ctx.prior_frame)
-        merged = inr_drug_only(merged, frame, ctx.text, services.names)
+        merged = inr_drug_only(merged, frame, text, services.names)
         # An antidote named in one drug's overdose section is answered from it, never with that drug's dose
         # (states.antidote: safety reason there).
-        merged = with_antidote(merged, frame, ctx.prior_frame, ctx.text, services.retrieval.find_by_section)
-        merged = carried_child_may_take(merged, ctx.text)
+        merged = with_antidote(merged, frame, ctx.prior_frame, text, services.retrieval.find_by_section)
+        merged = carried_child_may_take(merged, text)
         # A newborn by its words is in its first month: enough when the book never splits that month (states.newborn).
-        merged = with_newborn_age(merged, ctx.text, services.retrieval.find_by_section)
+        merged = with_newborn_age(merged, text, services.retrieval.find_by_section)
         # A child whose age alone the book excludes: the exclusion, not a question for the weight (states.age_exclusion).
-        merged = with_age_exclusion(merged, ctx.text, services.names.section_texts)
-        merged = organ_question_person(merged, ctx.text)
+        merged = with_age_exclusion(merged, text, services.names.section_texts)
+        merged = organ_question_person(merged, text)
         # A measured INR: the section that handles INR by band (states.inr_section).
-        merged = with_inr_section(merged, ctx.text, services.names.section_texts)
-        merged = with_refusal(merged, ctx.text, ctx.prior_frame)
+        merged = with_inr_section(merged, text, services.names.section_texts)
+        merged = with_refusal(merged, text, ctx.prior_frame)
+        if brand_notes and merged.refusal is None:
+            merged = merged.model_copy(update={"notes": [*brand_notes, *merged.notes]})
         understood_by = frame.understood_by
 
     failure = provider_call("understand", run)
     if failure is not None or merged is None:
         merged = QueryFrame(non_human=replies.looks_non_human(ctx.text),
                             harm_refused=ctx.prior_frame is not None and ctx.prior_frame.harm_refused)
-    query = synthesize_query(merged, ctx.text)
+    query = synthesize_query(merged, text)
     return update(frame=merged, understanding_failed=failure is not None, understood_by=understood_by, query=query,
                   failure=failure, notes=notes, outputs=outputs)
