@@ -238,6 +238,8 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("nhiem khuan duong tiet nieu", "nhiem trung tieu", "nhiem trung duong tieu", "nhiem khuan tiet nieu",
      "nhiem trung duong tiet nieu", "nhiem trung tiet nieu", "viem duong tieu"),
     ("cao huyet ap", "huyet ap cao", "tang huyet ap"),
+    # Glaucoma: the book writes "glôcôm"; users write the international "glaucoma" (#17 held-out H58).
+    ("glocom", "glaucoma", "benh glocom", "benh glaucoma"),
     # Asthma: users write "hen phế quản", "hen suyễn"; the book writes "bệnh hen", "triệu chứng hen", "bị hen".
     ("hen phe quan", "hen suyen", "benh hen", "hen"),
     # Uric acid: the book writes "tăng acid uric huyết"; users write "máu", "cao", and "axit" (#18).
@@ -274,6 +276,8 @@ CLASS_SYNONYMS: tuple[tuple[str, ...], ...] = (
     ("chong dong mau", "khang dong mau"),
     # ACE inhibitors: the book writes "thuốc ức chế enzym chuyển (angiotensin)"; people say "men chuyển".
     ("uc che enzym chuyen angiotensin", "uc che enzym chuyen", "uc che men chuyen", "uc che enzyme chuyen"),
+    # Corticosteroids: the book writes "corticoid" and "corticosteroid" ("steroid" alone is in "không steroid").
+    ("corticoid", "corticosteroid", "glucocorticoid", "corticoid toan than"),
 )
 """Folded spellings of the same drug class. A hand list because the book itself writes one class several ways
 ("thuốc chống viêm không steroid" in one monograph, "các thuốc kháng viêm không steroid" or "NSAID" in another,

@@ -287,7 +287,18 @@ def names_condition_or_variant(sentence: str, condition: str) -> bool:
     if not phrase:
         return False
     folded = _before_exception(fold(sentence))
-    return any(re.search(rf"(?<![a-z0-9]){re.escape(v)}(?![a-z0-9])", folded) for v in condition_variants(phrase))
+    if any(re.search(rf"(?<![a-z0-9]){re.escape(v)}(?![a-z0-9])", folded) for v in condition_variants(phrase)):
+        return True
+    # "sa sút trí tuệ Alzheimer kích động": the condition said with more words than the book's name of it — a run of
+    # four of its words standing in the sentence names it ("… người cao tuổi bị sa sút trí tuệ vì làm tăng nguy cơ tử
+    # vong"; #17 held-out H58 left the warning out). Four words: three ("nhiễm khuẩn đường") name no one condition.
+    words = phrase.split()
+    return len(words) > _RUN_WORDS and any(
+        re.search(rf"(?<![a-z0-9]){re.escape(' '.join(words[i:i + _RUN_WORDS]))}(?![a-z0-9])", folded)
+        for i in range(len(words) - _RUN_WORDS + 1))
+
+
+_RUN_WORDS = 4
 
 
 def _shares_words(indication: str, text: str) -> bool:

@@ -36,7 +36,13 @@ _WORDS = (
     "will ache aches period cramps rash allergy allergic")
 _ENGLISH = frozenset(_WORDS.split()) | frozenset(
     # alcohol with a drug ("I'm taking Flagyl, can I drink beer tonight?"): the book's interaction lines (#18 H52)
-    ["alcohol", "alcoholic", "beer", "wine", "drink", "drinks", "drinking", "liquor", "tonight", "party"])
+    ["alcohol", "alcoholic", "beer", "wine", "drink", "drinks", "drinking", "liquor", "tonight", "party"]) | frozenset(
+    # the indications read by ENGLISH_INDICATIONS, and a few words around them ("the usual adult dose … for …")
+    ["usual", "typical", "standard", "recommended", "syndrome", "tourette", "tourettes", "duodenal", "gastric",
+     "stomach", "peptic", "ulcer", "ulcers", "gerd", "acid", "reflux", "heartburn", "zollinger", "ellison",
+     "pylori", "helicobacter", "chickenpox", "chicken", "pox", "varicella", "shingles", "herpes", "zoster",
+     "otitis", "media", "ear", "infection", "pneumonia", "urinary", "tract", "uti", "kawasaki", "extended",
+     "release", "immediate", "sustained", "xr", "er", "sr"])
 
 _SECTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("qua_lieu_xu_tri", re.compile(r"\boverdos")),
@@ -95,6 +101,29 @@ _AS_VIETNAMESE: tuple[tuple[re.Pattern[str], str], ...] = (
      "vien giai phong keo dai"),
     (re.compile(r"\bimmediate[ -]release\b|\bir\b"), "vien giai phong nhanh"),
 )
+# Common indications asked in English, as the book names them (folded): what the dose is for selects its lines
+# ("pantoprazole for duodenal ulcer" was asked which indication; #17 held-out H58).
+ENGLISH_INDICATIONS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bduodenal ulcers?\b"), "loét tá tràng"),
+    (re.compile(r"\b(?:gastric|stomach) ulcers?\b"), "loét dạ dày"),
+    (re.compile(r"\bpeptic ulcers?\b"), "loét dạ dày - tá tràng"),
+    (re.compile(r"\b(?:gerd|acid reflux|reflux|heartburn)\b"), "trào ngược dạ dày - thực quản"),
+    (re.compile(r"\bzollinger[ -]ellison\b"), "Zollinger-Ellison"),
+    (re.compile(r"\b(?:h\.? ?pylori|helicobacter)\b"), "diệt Helicobacter pylori"),
+    (re.compile(r"\btourette(?:'?s)?(?: syndrome)?\b"), "hội chứng Tourette"),
+    (re.compile(r"\bchicken ?pox|varicella\b"), "thủy đậu"),
+    (re.compile(r"\bshingles|herpes zoster\b"), "zona"),
+    (re.compile(r"\b(?:otitis media|ear infection)\b"), "viêm tai giữa"),
+    (re.compile(r"\bpneumonia\b"), "viêm phổi"),
+    (re.compile(r"\b(?:urinary tract infection|uti)\b"), "nhiễm khuẩn đường tiết niệu"),
+    (re.compile(r"\bkawasaki\b"), "bệnh Kawasaki"),
+    (re.compile(r"\bfever\b"), "sốt"),
+)
+
+
+def english_indication(folded: str) -> str | None:
+    """The indication an English turn names, in the book's Vietnamese words."""
+    return next((words for pattern, words in ENGLISH_INDICATIONS if pattern.search(folded)), None)
 _UNITS = frozenset({"kg", "mg", "ml", "lb", "lbs", "mcg", "g"})
 _STAGE = re.compile(r"\b(stage|grade|class|nyha|type)\s+(i{1,3}|iv|v)\b")
 _ROMAN = {"i": "1", "ii": "2", "iii": "3", "iv": "4", "v": "5"}

@@ -273,6 +273,14 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         # child was asked among every indication, Lyme disease included).
         merged = merged.model_copy(update={"condition": prior.condition, "condition_relation": prior.condition_relation})
     english = person is not None and named is None  # named in English: its words are no illness
+    if switched and merged is not new and merged.condition is None and merged.turn_type == "drug_attribute" and \
+            merged.section_key == "chong_chi_dinh" and not english:
+        # "bn khác bị glaucoma thì sao" after a contraindication question: whether THIS patient may take it is what
+        # the book says of their own illness.
+        own = _own_illness(text, person)
+        if own:
+            merged = merged.model_copy(update={"condition": own, "condition_relation": "contraindication",
+                                               "comorbidities": [*merged.comorbidities, own]})
     if switched and merged is not new and merged.condition is None and merged.turn_type == "dosing_calc" and \
             not english:
         # "bố tụi nhỏ cũng bị giardia, uống sao": the new person's own illness, named in this turn.
@@ -1083,6 +1091,8 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
     A generic word ("bé", "người lớn") after a named person of the same group is that person ("em nó" … "bé
     10 kg"); a named person ("mẹ bé", "em nó", "bà tôi") other than the one before is someone else."""
     before = person_of(prior.person) if prior.person else None
+    if person.key == "other_case":
+        return True  # "bn khác", "một ca khác": someone else, whatever was said of the first
     if person.key in GENERIC:
         if prior.population is not None and person.population != prior.population:
             return True
@@ -1204,8 +1214,13 @@ def forget_person(frame: QueryFrame) -> QueryFrame:
     purpose = frame.condition is not None and (_PURPOSE.match(fold(frame.condition)) is not None
                                                or _about_a_class(frame))
     if frame.condition and not purpose and (frame.turn_type == "dosing_calc" or fold(frame.condition) in {
-            fold(v) for v in (frame.renal, frame.hepatic, *frame.comorbidities) if v}):
+            fold(v) for v in (frame.renal, frame.hepatic, *frame.comorbidities) if v}
+            # "papaverin dùng cho người blốc nhĩ thất được không" then "bn khác bị glaucoma thì sao": the first
+            # patient's illness asked against the contraindications is theirs, never the next patient's (#17 H58).
+            or frame.condition_relation == "contraindication"):
         update["condition"] = None  # "bị suy thận" was the patient's state, not the question
+        if frame.condition_relation == "contraindication":
+            update["condition_relation"] = None
     # A purpose ("hạ sốt", "giảm đau", "dự phòng …") is the question's, not the person's: "Liều ibuprofen hạ sốt cho
     # bé …" then "còn người lớn thì sao?" asks the adult's antipyretic dose.
     return frame.model_copy(update=update)

@@ -304,6 +304,9 @@ def patient_terms(frame: QueryFrame) -> list[str]:
     # in another spelling ("hen phế quản" asked, "bệnh hen" written); each phrase of it counts.
     phrases = [p for p in (condition_phrase(c) for c in stated_conditions(frame.condition, frame.comorbidities)) if p]
     terms += [*phrases, *(v for p in phrases for v in condition_variants(p))]
+    # Said with more words than the book's name ("sa sút trí tuệ Alzheimer kích động"): its runs of four words, as
+    # grounding.patient_safety.names_condition_or_variant reads them.
+    terms += [" ".join(w[i:i + 4]) for p in phrases if len(w := p.split()) > 4 for i in range(len(w) - 3)]
     return terms
 
 

@@ -53,6 +53,7 @@ from states.english import (
     as_vietnamese_slots,
     asks_may_take,
     english_age_answer,
+    english_indication,
     english_medicine_question,
     english_patient,
     english_section,
@@ -529,8 +530,12 @@ class RulesUnderstander:
     def _allergen_follows(text: str, name: str) -> bool:
         """The unknown name is what the allergy is to ("dị ứng (với) (thuốc) penicilin", "mẫn cảm với …")."""
         folded = fold(text)
+        name = re.escape(fold(name))
         return re.search(rf"\b(?:di ung|man cam|qua man)(?: (?:voi|vs|v|nhom|thuoc|cac|loai|khang sinh)){{0,3}} "
-                         rf"{re.escape(fold(name))}\b", folded) is not None
+                         rf"{name}\b", folded) is not None or re.search(
+            # "hồi trước bé bị nổi mề đay khi uống penicillin" (#17 held-out H58: "penicillin is not in the book")
+            rf"\b(?:noi|bi) (?:me day|may day|ban|man|san|phat ban|soc phan ve)\b[^.?!]{{0,25}}\b(?:khi|sau khi|luc|do)"
+            rf" (?:uong|tiem|dung|bi tiem|chich)(?: (?:thuoc|khang sinh))? {name}\b", folded) is not None
 
     def _drug_turn(
         self,
@@ -1103,6 +1108,9 @@ def _english_turn(folded: str, text: str, drugs: list[str], unknown: list[str],
         return _frame(turn_type="drug_overview", needs_clarify=True, clarify_reason=ENGLISH_ONLY, confidence=0.4,
                       **fields)
     turn = "dosing_calc" if section == "lieu_luong_cach_dung" else "drug_attribute"
+    indication = english_indication(folded) if turn == "dosing_calc" else None
+    if indication and not fields.get("condition"):
+        fields.update(condition=indication, condition_relation="indication")
     form = _RELEASE_FORM.search(vietnamese) if turn == "dosing_calc" else None
     if form and not fields.get("condition"):
         # "metformin extended release": the dosage form the book doses apart selects its lines, as in Vietnamese.

@@ -769,7 +769,7 @@ _ROUTE_REASON = re.compile(r"\b(?:(?:non|oi)(?: nhieu| lien tuc| mua| hoai)?,? )
 _QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s*(?:tuoi|thang tuoi|thang|tuan tuoi|tuan|ngay tuoi|kg|ky|ki|can|mg|ml|do c|do|t\b)?")
 _WEIGHT_WORD = re.compile(r"\b(nang|can nang)(?= (khoang |tam |chung )?\d)")
 _CONTENT = re.compile(r"[a-z]{3,}")
-MAX_INDICATION_WORDS = 10
+MAX_INDICATION_WORDS = 14
 MAX_INDICATION_RUNS = 4
 """The most separate phrases one turn's indication keeps (each is scored against the book's lead-ins)."""
 NURSING_INFANT_MONTHS = 36

@@ -47,7 +47,7 @@ _GENERIC_WORDS = (
     "cũng đang vẫn hay hơi rất đã rồi mới còn lại về đêm tối sáng nay qua chiều hôm "
     # Where and why the patient is ("ông ấy nhập viện vì nhồi máu cơ tim cấp") and a loading dose ("liều nạp"): they
     # say nothing of which indication (#17: left in, the acute-infarction line's opening no longer held every word).
-    "ấy nhập viện vì nạp "
+    "ấy nhập viện vì nạp vào viện "
     # "lúc nhồi máu cơ tim cấp": when, as "khi" is.
     "lúc"
 )
@@ -98,6 +98,10 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # chứng: 250 mg" beside "… có biến chứng"): each one word, so "không" (a generic word) does not make them alike.
     (r"(?:không|ko) (?:có )?biến chứng", "khôngbiếnchứng"),
     (r"có biến chứng|biến chứng phức tạp", "cóbiếnchứng"),
+    # "Điều trị buồn nôn và nôn do các nguyên nhân": nausea from any cause — "chống nôn sau mổ" names it (#17 held-out
+    # H58 asked which indication); the cause words of a lead-in for every cause are no part of its name.
+    (r"do (?:các|mọi|nhiều) nguyên nhân(?: khác)?", " "),
+    (r"buồn nôn (?:và|,|hoặc) nôn|buồn nôn|chống nôn|nôn ói|nôn mửa", "nôn"),
     # "Phối hợp diệt Helicobacter pylori": the combination is how the regimen is given, not a word the user must say
     # ("diệt HP ạ": #18 held-out H57 was shown the general adult line beside the eradication regimen).
     (r"phối hợp(?= (?:để )?diệt)", " "),
