@@ -959,9 +959,17 @@ class RulesUnderstander:
             words = {fold(drug.replace("_", " ")).split()[0], *(fold(n) for n in self.names.names_of(drug) if n)}
             names = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
             m = re.search(rf"\bbang\s+(?:thuoc\s+)?(?:{names})\b", folded)
+            purpose = re.search(r"\b(?:du phong|phong ngua|phong|dieu tri|tri|chua)\s+[a-z ]+?(?=\s+bang\b)", folded) \
+                if m is not None else None
             if m is None:
-                continue
-            purpose = re.search(r"\b(?:du phong|phong ngua|phong|dieu tri|tri|chua)\s+[a-z ]+?(?=\s+bang\b)", folded)
+                # "muốn dùng pantoprazol dự phòng loét thì liều bao nhiêu" beside the ibuprofen the patient takes: the
+                # drug used FOR a purpose, named right before it (#17 held-out H58 showed both drugs' doses).
+                m = re.search(rf"\b(?:dung|uong|tiem|them|cho)\s+(?:thuoc\s+)?(?:{names})\s+(?:de\s+)?"
+                              r"(?P<purpose>(?:du phong|phong ngua|phong|bao ve|chong)\s+[a-z ]+?)(?=\s+(?:thi|lieu|bao|"
+                              r"nhu|the|uong|dung)\b|\s*[,.?]|$)", folded)
+                if m is None:
+                    continue
+                purpose = re.search(re.escape(m.group("purpose")), folded)
             written = text[purpose.start():purpose.end()] if purpose and len(folded) == len(text) else (
                 purpose.group(0) if purpose else None)
             return drug, written
