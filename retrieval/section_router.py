@@ -55,6 +55,9 @@ and what to do — #18 held-out H50 got the breastfeeding section."""
 
 _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("tuong_ky", _r(r"\btuong ky\b"), 0.95),
+    # "có thuốc giải không", "giải độc bằng gì": the antidote, in "Quá liều và xử trí" (#18 held-out H57 asked what
+    # to know about paracetamol after an accidental overdose).
+    ("qua_lieu_xu_tri", _r(r"\bthuoc giai(?: doc)?\b|\bgiai doc\b|\bchat giai doc\b|\bthuoc doi khang\b"), 0.9),
     ("huong_dan_xu_tri_adr", _r(_REACTION_AFTER + r".*\b(?:lam sao|lam gi|the nao|ra sao|thi sao|co sao)\b"), 0.85),
     ("tac_dung_khong_mong_muon", _r(_REACTION_AFTER), 0.85),
     ("huong_dan_xu_tri_adr", _r(r"\bxu tri\b|\bxu ly\b|\bhuong dan xu tri\b|"
