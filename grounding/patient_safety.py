@@ -429,6 +429,9 @@ def _patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bo
                 whole = section in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu") and (
                     ("pregnant" in active and section == "thoi_ky_mang_thai")
                     or ("breastfeeding" in active and section == "thoi_ky_cho_con_bu"))
+                # "… không dùng thuốc để kích thích tiết sữa" for a patient whose stated purpose it is (#18 held-out
+                # H56): the book says the drug is not for it — no dose.
+                not_for = _not_for_purpose(folded, patient.indication)
                 group = section in ("chong_chi_dinh", "than_trong") and child_group_holds(
                     sentence, patient, patient.indication, contraindication=section == "chong_chi_dinh")
                 excluded = group and _qualifier_met(sentence, patient)
@@ -440,7 +443,7 @@ def _patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bo
                 # được uống aspirin" got no word of Reye syndrome).
                 lifted = section in ("chong_chi_dinh", "than_trong") and not group and child_group_holds(
                     sentence, patient, None, contraindication=section == "chong_chi_dinh")
-                if not stated and not continued and not group and not named and not lifted and not (
+                if not stated and not continued and not group and not named and not lifted and not not_for and not (
                         whole and picked < 2):
                     continue
                 if picked >= MAX_SENTENCES_PER_SECTION and not group and not named:
@@ -451,7 +454,7 @@ def _patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bo
                 result.excluded_by_age = result.excluded_by_age or excluded
                 blocks, conditional = (line_contraindicates(sentence, patient, active, conditions)
                                        if section == "chong_chi_dinh" and (named or stated) else (False, False))
-                if excluded or blocks:
+                if excluded or blocks or not_for:
                     result.contraindicated = True
                     result.exclusions.append(claim)
                 result.conditional = result.conditional or conditional or (qualified and section == "chong_chi_dinh")
@@ -461,6 +464,20 @@ def _patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bo
                     result.adjustments.append(claim)
                     result.adjusts.update(dose_for)
     return result
+
+
+_NOT_FOR = re.compile(r"\bkhong (?:duoc |nen )?dung (?:thuoc |[a-z]+ )?de ((?:kich thich|tang|giam|ha|dieu tri|tri|chua)"
+                      r"(?: [a-z]+){1,4})")
+
+
+def _not_for_purpose(folded: str, indication: str | None) -> bool:
+    """The sentence says the drug is not to be used for the patient's stated purpose ("không dùng thuốc để kích thích
+    tiết sữa" and the purpose "kích thích tiết sữa"): every distinctive word of the purpose stands in it."""
+    m = _NOT_FOR.search(folded) if indication else None
+    if m is None or indication is None:
+        return False
+    asked = indication_words(indication)
+    return bool(asked) and asked <= indication_words(m.group(1))
 
 
 def is_comorbidity(indication: str | None, safety: PatientSafety, dosage_text: str) -> bool:

@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from core.budget import RequestBudget
 from core.dosage.indication import severities, stated_severity
+from core.dosage.indication import words as indication_words
 from core.dosage.usual import taken_for_the_user
 from core.inr_monitoring import asks_inr_monitoring, states_asked
 from core.missed_dose import asks_missed_dose, states_missed_dose
@@ -176,6 +177,8 @@ _ASKS_AMOUNT = re.compile(r"\b(may|bao nhieu|bao lau)\b")
 """(Folded.) An amount or interval asked ("mấy viên", "mấy tiếng", "bao nhiêu", "bao lâu") — not a dose word said
 ("liều duy nhất 2 g … được không" names a regimen, asks no amount). Defined once: a second, wider definition below
 it once replaced this one for every reader without anyone noticing."""
+_FOR_MORE_MILK = re.compile(r"\b(?:de |cho )?(?:kich|goi|loi|tang|ve) sua\b|\bcho (?:nhieu|ra|co) sua\b|"
+                            r"\bkich thich tiet sua\b|\bcho sua ve\b")
 _ALLERGY = re.compile(r"\b(di ung|man cam voi|qua man|(noi|bi) (me|may) day|soc phan ve|phan ung phan ve)\b")
 """An allergy the user states ("dị ứng", "nổi mề đay sau khi tiêm …", "sốc phản vệ"): the patient's history."""
 _CO_USE = re.compile(r"\b(dung them|uong them|tiem them|kem voi|uong kem|dung kem|ket hop|phoi hop|cung luc|"
@@ -584,6 +587,12 @@ class RulesUnderstander:
             # "bị đái tháo đường, metformin viên giải phóng kéo dài uống bao nhiêu": the book splits the dose by the
             # dosage form the user named as well (core.dosage.indication reads both; the form selects its lines).
             condition = f"{condition} {_as_written(text, form)}"
+        if dosing and named == 1 and _FOR_MORE_MILK.search(fold(text)) and (
+                condition is None or not indication_words(condition)):
+            # "sau sinh ít sữa, uống motilium để kích sữa bao nhiêu viên": what the dose is for, in the book's words —
+            # the purpose the book says the drug is NOT for ("không dùng thuốc để kích thích tiết sữa"; #18 held-out
+            # H56 gave the dose), read by grounding.patient_safety's purpose exclusion.
+            condition = "kích thích tiết sữa"
         stated = stated_severity(text) if condition and dosing else None
         if condition and stated and not severities(condition) and (
                 text.isascii() or _as_written(text, stated).lower() != stated.group(0)):

@@ -751,6 +751,8 @@ _DOSE_QUESTION_WORDS = re.compile(
     # "cách mấy tiếng 1 lần", "bao nhiêu mới đúng": how often, and whether it is right — not what for (#18 held-out
     # H55, H56: "cách" and "đúng" were taken for the indication)
     r"cach|(?:moi|cho|co|la) dung|"
+    # "nghe nói uống motilium để kích sữa": hearsay, not what for
+    r"nghe noi|nghe bao|nghe nguoi ta noi|nguoi ta noi|doc tren mang|tren mang|"
     # "cách nhau bao lâu", "dùng bao lâu": how often or how long, not what for.
     r"bao lau|luc nao|buoi nao|gio nao|trong ngay|phac do|"
     # "đau răng quá", "sốt cao lắm": how much it hurts, not what for (checked as written: "qua" of "qua đường" stays).
@@ -759,7 +761,8 @@ _DENIED_ILLNESS = re.compile(r"\b(?:khong|ko|chua|chang)(?: he| con)? (?:bi|mac|
 """(Folded.) An illness the turn denies ("không bị loét"), to wipe from the indication words. The cue ("bị", "mắc", "có")
 is required here: "Viêm bàng quang không biến chứng" is the book's own indication name. (states.merge._DENIED_NOW reads
 a denial against a carried condition instead, where "ko vàng da" needs no cue.)"""
-_DOSE_CHANGE = re.compile(r"(?:giam|tang|dieu chinh|chinh|thang|moi|vua|cach|dung|(?:moi|cho|co|la) dung)$")
+_DOSE_CHANGE = re.compile(r"(?:giam|tang|dieu chinh|chinh|thang|moi|vua|cach|dung|(?:moi|cho|co|la) dung|nghe noi|"
+                          r"nghe bao|nghe nguoi ta noi|nguoi ta noi|doc tren mang|tren mang)$")
 """Words of _DOSE_QUESTION_WORDS wiped however typed (no question syllable spells "giảm", "thằng", "mới")."""
 # "nôn nhiều không uống được, đặt trực tràng": why the route was chosen, not what the dose is for (left in, "nôn
 # nhiều" matched no lead-in of paracetamol and the machine asked which indication).
