@@ -140,7 +140,10 @@ def patient_of(population: str | None, age_months: float | None, weight_kg: floa
     dialysis = dialysis_kind(folded)
     renal = any(re.search(rf"\b{t}\b", folded) for t in PATIENT_TERMS["renal"]) or \
         re.search(r"\b(clcr|egfr)\b", folded) is not None or dialysis is not None
-    hepatic: HepaticGrade | None = hepatic_grade(folded) if re.search(r"\bsuy gan\b", folded) else None
+    # The grade the user gives cirrhosis or liver disease ("xơ gan mức độ vừa") is the impairment's grade.
+    graded = re.sub(r"\b(?:xo gan|benh gan)\b(?= (?:o )?(?:muc do |muc |do )?(?:nhe|vua|nang|trung binh)\b)", "suy gan",
+                    folded)
+    hepatic: HepaticGrade | None = hepatic_grade(graded) if re.search(r"\bsuy gan\b", graded) else None
     if hepatic is None and any(re.search(rf"\b{t}\b", folded) for t in PATIENT_TERMS["hepatic"]):
         hepatic = "any"
     weeks, gestation = patient_gestation(context_text) if population == "pediatric" else (None, None)

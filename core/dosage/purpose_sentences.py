@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from core.dosage.bands import read_band
 from core.dosage.indication import FULL, PREVENTION, match_score, words
 from core.dosage.lines import dose_quantities, maxima, rule
 from core.dosage.model import RegimenLine
@@ -101,3 +102,60 @@ def case_clause(line: RegimenLine, conditions: Sequence[str], hepatic: bool) -> 
     if not ((hepatic and "suy gan" in case) or any(re.search(rf"\b{re.escape(w)}\b", case) for w in said)):
         return line
     return _narrowed(line, m.start(1), len(line.text))
+
+
+# --- one sentence giving doses for several age groups ------------------------------------------------------------
+
+_BAND_MARK = re.compile(r"(?:đối với|ở|cho)\s+(trẻ\s+[^,;.()]{2,60}?)(?=\s*(?:[,;).]|\s+và\s|$))", re.IGNORECASE)
+_CLAUSE_OPEN = re.compile(r"\(|;\s|,\s*và\s|\svà\s|:\s")
+_NEWBORN_WORDS = re.compile(r"\bso sinh\b")
+_FIRST_WEEKS = ((re.compile(r"\btrong (?:hai|2) tuan dau\b"), 0.0, 14 / 30.44),
+                (re.compile(r"\btu tuan thu (?:ba|3) den (?:het )?tuan thu (?:tu|4)\b"), 14 / 30.44, 28 / 30.44))
+"""The book's first weeks after birth, in months ("trong hai tuần đầu sau sinh", "từ tuần thứ ba đến tuần thứ tư")."""
+
+
+def _age_of(phrase: str) -> tuple[float, float] | None:
+    folded = fold(phrase)
+    for pattern, low, high in _FIRST_WEEKS:
+        if pattern.search(folded):
+            return low, high
+    band = read_band(phrase).band.age_months
+    if band is not None:
+        return band.low, band.high
+    if _NEWBORN_WORDS.search(folded):
+        return 0.0, 1.0
+    return None
+
+
+def band_clauses(line: RegimenLine, age_months: float | None) -> RegimenLine:
+    """The line without the clauses of its sentence written for another age group: "… 30 - 50 mg/kg/ngày chia làm 4 lần
+    đối với trẻ trên 1 tháng, và 32 mg/kg/ngày chia làm 4 lần đối với trẻ sơ sinh" for a 6-year-old drops the newborn's
+    dose, "… 72 giờ ở trẻ trong hai tuần đầu sau sinh và 48 giờ ở trẻ từ tuần thứ ba …" for a 10-day-old the older
+    newborn's interval (#17/#18 held-out H59, H60, flagged). A dropped clause is marked "…" in the quoted text. The
+    line itself when its clauses do not split by age, or when the patient's age is in none or in every one."""
+    if line.kind != "regimen" or age_months is None:
+        return line
+    marks = [(m, _age_of(m.group(1))) for m in _BAND_MARK.finditer(line.text)]
+    marks = [(m, age) for m, age in marks if age is not None]
+    if len(marks) < 2:
+        return line
+    holds = [low <= age_months < high or (high == float("inf") and age_months > low) for _, (low, high) in marks]
+    if all(holds) or not any(holds):
+        return line
+    cut: list[tuple[int, int]] = []
+    previous_end = 0
+    for (m, _), held in zip(marks, holds, strict=True):
+        opens = [o for o in _CLAUSE_OPEN.finditer(line.text, previous_end, m.start())]
+        start = opens[-1].start() if opens else previous_end
+        if not held:
+            # "(30 - 50 mg/kg/ngày … trên 1 tháng, và 32 mg/kg/ngày … sơ sinh)": from the clause's opening word on,
+            # its bracket or separator kept when it opens the sentence's list.
+            keep_open = line.text[start] == "(" or line.text[start:start + 2] == ": "
+            cut.append((start + (1 if keep_open else 0), m.end()))
+        previous_end = m.end()
+    text = line.text
+    for start, end in reversed(cut):
+        text = f"{text[:start].rstrip()} … {text[end:].lstrip()}"
+    text = re.sub(r"\(\s*…\s*", "(… ", text)
+    text = re.sub(r"\s*…\s*([.)])", r" …\1", text)
+    return replace(line, text=text, maxima=maxima(text), rule=rule(text))

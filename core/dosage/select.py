@@ -35,7 +35,7 @@ from core.dosage.indication import (
 from core.dosage.lines import dose_quantities
 from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
 from core.dosage.pregnancy import for_pregnancy
-from core.dosage.purpose_sentences import case_clause, purpose_sentences
+from core.dosage.purpose_sentences import band_clauses, case_clause, purpose_sentences
 from core.text import fold
 
 ADULT_AGE_MONTHS = 18 * 12
@@ -850,6 +850,9 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         # A line's own clause for the patient's case ("…; dùng 0,1 mg/kg/ngày nếu … sau phẫu thuật Fontan") is their
         # dose, not the usual one before it (core.dosage.purpose_sentences.case_clause).
         chosen = [case_clause(line, said, patient.hepatic is not None) for line in chosen]
+    # A sentence giving one dose per age group ("… đối với trẻ trên 1 tháng, và … đối với trẻ sơ sinh"): the
+    # patient's group's clause only (core.dosage.purpose_sentences.band_clauses).
+    chosen = [band_clauses(line, patient.age_months) for line in chosen]
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      other_bands=other_bands, indication_unmatched=unmatched)
 

@@ -81,7 +81,13 @@ def test_selected_lines_are_exactly_the_lines_that_admit_the_patient(patient: Pa
         assert not selection.lines  # an exclusion for this patient means no dose line at all
         assert all(admits(line, patient) for line in selection.exclusions)
         return
-    chosen = set(map(id, selection.lines))
+    # A selected line may be the tree's line narrowed to the patient's clause (core.dosage.purpose_sentences: a case,
+    # an age group's clause): it stands for the tree line whose span it lies in.
+    tree_ids = set(map(id, tree.lines))
+    narrowed = [line for line in selection.lines if id(line) not in tree_ids]
+    chosen = set(map(id, selection.lines)) | {id(t) for t in tree.lines for line in narrowed
+                                               if t.start <= line.start < t.end and t.kind == line.kind
+                                               and t.context == line.context}
     if selection.below_floor is not None:
         # Younger than the youngest band: no dose line at all; the floor is a band the patient is below.
         floor = selection.below_floor.band.age_months
