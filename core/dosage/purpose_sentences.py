@@ -135,8 +135,8 @@ def band_clauses(line: RegimenLine, age_months: float | None) -> RegimenLine:
     line itself when its clauses do not split by age, or when the patient's age is in none or in every one."""
     if line.kind != "regimen" or age_months is None:
         return line
-    marks = [(m, _age_of(m.group(1))) for m in _BAND_MARK.finditer(line.text)]
-    marks = [(m, age) for m, age in marks if age is not None]
+    marks: list[tuple[re.Match[str], tuple[float, float]]] = [
+        (m, age) for m in _BAND_MARK.finditer(line.text) if (age := _age_of(m.group(1))) is not None]
     if len(marks) < 2:
         return line
     holds = [low <= age_months < high or (high == float("inf") and age_months > low) for _, (low, high) in marks]
