@@ -53,6 +53,8 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # pregnant user's pregnancy and was answered from "Thời kỳ mang thai").
     (r"\b(?:me|bo|ba|cha|ong|vo|chong|anh|chi|em|ban|co|chu|bac|di|cau|mo|thim)(?: (?:nha|gai|trai|ho|ruot|dau|re))?"
      r" (?:toi|minh|tui|em|tao|e)\b", "relative", None),
+    # A cousin: "em họ mới sinh được 2 tuần", "anh họ tôi" (#17 held-out H60 kept the previous child's label).
+    (r"\b(?:em|anh|chi) ho\b", "relative", None),
     # The kin of someone named before: "chồng chị ấy", "vợ anh tôi", "mẹ của cô ấy" — another adult.
     (r"\b(?:vo|chong|me|bo|cha) (?:cua )?(?:chi|anh|co|em|ba|ong) (?:ay|do|toi|minh|no)\b", "relative", None),
     # The user themselves, when the turn describes them: "tôi 30 tuổi", "mình đang mang thai", "tui bị suy thận".
