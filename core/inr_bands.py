@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from core.text import fold
 
 _NUM = r"(\d+(?:[.,]\d+)?)"
-_VALUE = re.compile(r"\binr\b(?: [a-z]+){0,4}?\s*(?:>|>=|=|:|la|tren|len|len toi|toi|khoang)?\s*" + _NUM)
+INR_VALUE = re.compile(r"\binr\b(?: [a-z]+){0,4}?\s*(?:>|>=|=|:|la|tren|len|len toi|toi|khoang)?\s*" + _NUM)
+"""(Folded.) A measured INR, its value in group 1 ("inr hôm nay đo được 6", "INR 6,2"); the router reads it too."""
 ABOVE_RANGE_FLOOR = 3.0
 """"trên vùng điều trị": above the usual 2 - 3 range."""
 _BANDS = (
@@ -42,7 +43,7 @@ class InrBand:
 
 def measured_inr(text: str) -> float | None:
     """The INR value a user states ("INR 6,2", "inr đo được 6")."""
-    m = _VALUE.search(fold(text))
+    m = INR_VALUE.search(fold(text))
     return float(m.group(1).replace(",", ".")) if m else None
 
 

@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from core.inr_bands import INR_VALUE
 from core.missed_dose import MISSED_DOSE
 from core.sections import BOOK_ORDER
 from core.sentence_match import FOOD_TIMING
@@ -259,7 +260,6 @@ def _typed_as(text: str, folded: str, m: re.Match[str], word: str) -> bool:
     return written[m.start():m.start() + len(word)] == word
 
 
-_INR_VALUE = _r(r"\binr\b(?: [a-z]+){0,4}?\s*(?:>|>=|=|:|la|tren|len|len toi|toi)?\s*(\d+(?:[.,]\d+)?)")
 _INR_HIGH_WORDS = _r(r"\binr\b(?: [a-z]+){0,2}? (?:cao|tang cao|vuot|qua cao)\b")
 INR_ABOVE_RANGE = 4.0
 """An INR from this value up is above every therapeutic range the book gives (2 - 3, 2,5 - 3,5)."""
@@ -270,7 +270,7 @@ def high_inr(folded: str) -> str | None:
     words = _INR_HIGH_WORDS.search(folded)
     if words:
         return words.group(0)
-    m = _INR_VALUE.search(folded)
+    m = INR_VALUE.search(folded)
     if m and float(m.group(1).replace(",", ".")) >= INR_ABOVE_RANGE:
         return m.group(0)
     return None

@@ -779,7 +779,7 @@ def _bare_value_corrected(text: str, prior: QueryFrame) -> QueryFrame | None:
         return None
     new_value, old_value = m.group(1), m.group(2)
     held = re.findall(r"\d+(?:[.,]\d+)?", fold(prior.renal))
-    others = [v for v in (prior.age_months and prior.age_text, prior.weight_kg) if v is not None]
+    others = [v for v in (prior.age_text, prior.weight_kg) if v is not None]
     if held != [old_value] or any(old_value in re.findall(r"\d+(?:[.,]\d+)?", fold(str(v))) for v in others):
         return None
     renal = re.sub(rf"(?<![\d.,]){re.escape(old_value)}(?![\d.,])", new_value, prior.renal, count=1)

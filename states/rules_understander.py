@@ -37,7 +37,7 @@ from retrieval.section_router import (
     route_section,
 )
 from states.added_drug import interaction_stated, no_interaction_note
-from states.age_exclusion import age_excludes, may_take_or_amount
+from states.age_exclusion import ASKS_AMOUNT, age_excludes, may_take_or_amount
 from states.co_agents import class_partners, class_terms
 from states.conditions import (
     asks_which_drug,
@@ -173,7 +173,7 @@ def _named_class(text: str) -> list[str]:
     return [written[m.start("cls"):m.end("cls")] if len(written) == len(folded) else m.group("cls")]
 
 
-_ASKS_AMOUNT = re.compile(r"\b(may|bao nhieu|bao lau)\b")
+_ASKS_AMOUNT = ASKS_AMOUNT  # one definition: states.age_exclusion
 """(Folded.) An amount or interval asked ("mấy viên", "mấy tiếng", "bao nhiêu", "bao lâu") — not a dose word said
 ("liều duy nhất 2 g … được không" names a regimen, asks no amount). Defined once: a second, wider definition below
 it once replaced this one for every reader without anyone noticing."""
