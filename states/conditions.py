@@ -85,6 +85,9 @@ _TRAILING = re.compile(CONFIRMATION_AFTER.pattern + "|"
                        r"nhieu nam|hoai|suot|(?:may|\d+) (?:ngay|hom|tuan)(?: nay)?|(?:tu|da) (?:hom qua|sang))$|"
                        # where the user asks it to look: "… thì trong dược thư", "…, theo Dược thư"
                        r"\s*,?\s+(?:thi\s+)?(?:trong|theo)\s+(?:duoc thu|sach|tai lieu)(?: quoc gia)?(?: viet nam)?$|"
+                       # "nhiễm candida máu, khoảng cách liều sao": the question's first word left behind ("khoảng",
+                       # about), read as part of the condition it matched "kéo dài khoảng QT" (#18 held-out H63)
+                       r"\s*,?\s+(?:khoang|tam|chung|voi|cung|con|nhung)$|"
                        r"[\s,.;:?!]+$")
 
 _SYMPTOMS: tuple[str, ...] = (

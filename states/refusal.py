@@ -115,7 +115,8 @@ _COVERT = re.compile(r"\b(?:khong|ko|k|chang|cha) ai (?:biet|hay biet|phat hien|
                      r"|\bkhong (?:de lai dau vet|bi phat hien|ai phat hien)\b"
                      # "cho haloperidol giọt vào nước cho bà nội uống mà bà không biết" (#17 held-out H55): the drug
                      # and its form between the verb and "vào"; the person "not knowing" said of them.
-                     r"|\b(?:pha|tron|bo|cho|nho) (?:[a-z0-9]+ ){0,3}vao "
+                     # "trộn bao nhiêu viên warfarin vào cơm" (#17 held-out H64): the amount asked between them.
+                     r"|\b(?:pha|tron|bo|cho|nho) (?:[a-z0-9]+ ){0,5}vao "
                      r"(?:nuoc|do an|com|chao|sua|canh|ca phe|tra|bia|ruou|do uong|thuc an)\b"
                      r"|\bma (?:ba|ong|chong|vo|no|anh|chi|ho|nguoi do|me|bo|ong ay|ba ay|co ay) (?:khong|ko|k|chang) "
                      r"(?:biet|hay biet)\b")
@@ -133,10 +134,18 @@ _HARM_OUTCOME = re.compile(r"\bbao nhieu\b[^.?!]{0,60}\bthi\b(?P<who>[^.?!]{0,50
                            r"(?:truy mach|chet|tu vong|ngung tho|ngung tim|hon me|bat tinh|ngat xiu|ngat)\b")
 
 
+# "… để chồng tôi chảy máu" (#17 held-out H64): the harm to another person said as the purpose of the giving.
+_HARM_PURPOSE = re.compile(r"\bde (?:cho )?(?P<who>(?:(?!khong |ko |k |chang |do |bot |it |tranh |han che )[a-z]+ ){1,3}?)(?:bi |se )?(?:chay mau|chet|tu vong|ngung tho|"
+                           r"ngung tim|hon me|bat tinh|ngat xiu|ngat|truy mach|ngu li bi|li bi|me man)\b")
+
+
 def harms_others(text: str) -> bool:
     """The turn asks how to drug someone else without their knowing, or to harm them (see _COVERT)."""
     folded = fold(text)
     if _POISON.search(folded):
+        return True
+    purpose = _HARM_PURPOSE.search(folded)
+    if purpose and _OTHER_PERSON.search(purpose.group("who")) and not _SELF_TAKEN.search(folded):
         return True
     outcome = _HARM_OUTCOME.search(folded)
     if outcome and _OTHER_PERSON.search(outcome.group("who")) and not _SELF_TAKEN.search(folded):

@@ -721,6 +721,9 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"can bang(?: trung binh)?|khac|"
     # "mới được 5 ngày": how old, not what for.
     r"moi duoc|"
+    # "…, khoảng cách liều sao": the interval asked — "khoảng" left behind matched "kéo dài khoảng QT" of a
+    # contraindication and withheld a newborn's dose (#18 held-out H63).
+    r"khoang cach(?: (?:giua )?(?:cac |2 |hai )?(?:lieu|lan))?|"
     # "cho bé 8 tuổi 25 kg này": which patient, not what for (left in, "này" was the indication, matched none, and
     # the child's fever dose was asked about as "which indication?").
     r"nay|"

@@ -57,6 +57,7 @@ _BAND_LIKE = re.compile(r"\d")
 _WORD = re.compile(r"\w+")
 _POPULATION_INLINE = re.compile(r"^(o |cho |voi |doi voi )?(tre em|tre nho|tre|nguoi lon|nguoi cao tuoi)\b")
 _TRAILING_BAND = re.compile(r"\b(cho|o|doi voi|voi) (tre|nguoi|benh nhan|so sinh)[^;.]*")
+_SAME_AS_ROUTE = re.compile(r"\bnhu (?:(?:lieu|khi) )?(?:dung )?(?:duong|dang) (?:uong|tiem|truyen|dat)\b")
 _INNER_LEADIN = re.compile(r"(?:^|[.,)]\s+)([^:;.,()]{3,60}):\s")
 _ELIDED = re.compile(r"^(\(|\d|duoi|tren|tu |>|<|≥|≤|hoac)")
 _POPULATION_THEN_INDICATION = re.compile(r"^(Người lớn|Người cao tuổi|Trẻ em|Trẻ nhỏ)\s+([A-ZĐÀ-Ỹ][^\d]{2,})$")
@@ -397,6 +398,11 @@ class _Parser:
             # read as a route heading, it closed "Thuốc tiêm › Dùng trong loạn thần cấp" and became the lead-in of
             # the depot-injection lines after it.
             return "note"
+        if _SAME_AS_ROUTE.search(folded):
+            # "*Truyền tĩnh mạch – Trẻ em:* Liều như đường uống: 6–12 mg/kg/ngày …": a reference to another route's
+            # doses, under the route and population already open. Read as a route heading, it became an oral line of
+            # no population and a child's per-kg IV dose was shown to an adult (#18 held-out H63/H65).
+            return "note"
         routes = [r for r, p in _ROUTES if p.search(folded)] or (
             list(self.injection_routes) if _INJECTION_LEADIN.match(folded) else [])
         if routes and words <= MAX_ROUTE_WORDS and (not _NOTE_START.match(folded) or folded.startswith("lieu")):
@@ -478,6 +484,14 @@ class _Parser:
         if population is not None and self._stack_population() not in (None, population):
             self._pop_from(self._last("population"))
         self._pop_kinds({"band"})
+        last = self.stack[-1] if self.stack else None
+        if neonate and not elided and last is not None and last.kind == "indication" and last.used \
+                and self._stack_population() == "pediatric":
+            # "*Tiêm tĩnh mạch – Trẻ em:* …. Viêm màng não: 100 mg/kg/ngày, …. Trẻ sơ sinh: không vượt quá 50
+            # mg/kg/ngày …": the newborns' lead-in after an indication's own line is a band of the children's block,
+            # not of that indication. Nested under it, a newborn asked no indication was shown the meningitis
+            # 100 mg/kg/ngày beside the cap (#18 held-out H63).
+            self._pop_from(last)
         if heading is not None:
             self.stack.append(heading)
         if population is not None and self._stack_population() is None and not elided:
