@@ -799,14 +799,32 @@ def _bare_value_corrected(text: str, prior: QueryFrame) -> QueryFrame | None:
 _ALSO_HAS = re.compile(r"\b(?:con|cung|lai) (?:bi|mac|co (?:benh|tien su))\b.*\bnua\b|\bbi them\b|\bcon co (?:benh|tien su)\b")
 
 
+# "bà có blốc nhĩ thất hoàn toàn thì sao" (#17 held-out H62: the papaverine dose was shown again, its contraindication
+# not read): the same patient (a kin word, a pronoun or none), "có/bị/mắc" and an illness, asked "what then".
+_HAS_ILLNESS = re.compile(r"^(?:(?:the|vay|con|nhung|ma|a|u|oi|da|neu)\s+)*(?:(?:ba|ong|be|chau|me|bo|co ay|ong ay|ba ay|"
+                          r"chi ay|anh ay|no|benh nhan|bn|nguoi benh|em|toi|minh)\s+)?(?:con\s+|cung\s+|lai\s+)?"
+                          r"(?:co|bi|mac)\s+(?!(?:the|uong|dung|duoc|can|nen|sao|gi|phai|khi|may|bao)\b)"
+                          r"(?P<ill>[a-z][^,?.!]{2,60}?)\s*(?:thi (?:sao|the nao|co sao (?:khong|ko)|"
+                          r"(?:dung|uong|tiem) (?:duoc|dc) (?:khong|ko))(?: a| nhi)?|nua)\s*[?.!]*$")
+
+
 def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
-    """After a dose answer, a turn that adds only an illness of the same patient ("à ông còn bị bệnh Parkinson nữa"):
-    the dose question again, with that illness among the patient's conditions — so the book's contraindication for it
-    is stated and no dose given where it excludes the patient (#17 held-out H62 asked "what about haloperidol?")."""
+    """After a dose answer, a turn that adds only an illness of the same patient ("à ông còn bị bệnh Parkinson nữa",
+    "bà có blốc nhĩ thất hoàn toàn thì sao"): the dose question again, with that illness among the patient's
+    conditions — so the book's contraindication for it is stated and no dose given where it excludes the patient
+    (#17 held-out H62 asked "what about haloperidol?", and showed papaverine's dose again for a complete AV block)."""
     if new.drugs or new.unknown_drugs or new.section_key is not None or not prior.drugs or \
-            prior.turn_type != "dosing_calc" or not _ALSO_HAS.search(fold(text)) or _has_person_values(new):
+            prior.turn_type != "dosing_calc" or _has_person_values(new):
         return None
-    illness = condition_in_drug_turn(text)
+    written = normalize(text).strip()
+    folded = fold(written)
+    said = _HAS_ILLNESS.match(folded) if len(folded) == len(written) else None
+    if said is not None:
+        illness: str | None = written[said.start("ill"):said.end("ill")]
+    elif _ALSO_HAS.search(folded):
+        illness = condition_in_drug_turn(text)
+    else:
+        return None
     if not illness:
         return None
     illness = re.sub(r"\s+(?:nữa|nua)\s*[.!?]*$", "", illness).strip()
