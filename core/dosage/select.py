@@ -484,6 +484,20 @@ def context_admits(line: RegimenLine, patient: Patient) -> bool:
     return bool(c.path or c.routes or c.population or not c.band.empty)
 
 
+_STRICT_TOP = re.compile(r"(?:\bduoi|\bnho hon|\bchua (?:den|du|toi)|\bit hon|<(?!=))\s*(\d+(?:[.,]\d+)?)")
+
+
+def _strictly_below(line: RegimenLine, patient: Patient) -> bool:
+    """The band's top is written as "under" ("Người dưới 40 kg", "< 40 kg") and the patient is at it: the book says
+    the patient is not in it, so the closed fallback for a range's top edge ("16 - 18 tuổi" at 18) does not apply.
+    Read, a 12-year-old of exactly 40 kg was given the under-40 kg anthrax dose (#17 held-out H62)."""
+    words = fold(" ".join((*line.context.path, line.text[:80])))
+    values = {v for v in (patient.weight_kg,) if v is not None}
+    if patient.age_months is not None:
+        values |= {patient.age_months, patient.age_months / 12}
+    return any(float(m.group(1).replace(",", ".")) in values for m in _STRICT_TOP.finditer(words))
+
+
 def admits(line: RegimenLine, patient: Patient, *, closed: bool = False) -> bool:
     """The line is this patient's (context and band). The property tests hold `select` to this."""
     return context_admits(line, patient) and band_admits(line.band, patient, closed=closed)
@@ -790,7 +804,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
     for line in regimen:
         if line in chosen or line.band.empty or _group(line) in groups_with_open:
             continue
-        if band_admits(line.band, patient, closed=True):
+        if band_admits(line.band, patient, closed=True) and not _strictly_below(line, patient):
             chosen.append(line)
     chosen = _without_default_beside_weight_band(chosen, patient)
     chosen += _conditional_caps(regimen, chosen, patient)
