@@ -91,6 +91,9 @@ def _own_question(frame: QueryFrame) -> bool:
     )
 
 
+_IMMUNE_STATE = re.compile(r"(?:nguoi |benh nhan |bn )?(?:do |ay |nay )?(?:bi |co )?(?:suy giam|suy|uc che) mien dich(?: nang| nhe| vua)?")
+
+
 def _slot_updates(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
     """Patient values the new turn states, applied over the prior frame's."""
     update: dict[str, object] = {}
@@ -109,8 +112,15 @@ def _slot_updates(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
         update["route_family"] = None
     elif new.route_family is not None:
         update["route"] = None  # "thế còn đường tiêm?" after an oral answer: the oral route is not kept
-    if new.condition and (not prior.condition or (not new.drugs and new.condition_relation == "indication"
-                                                   and new.turn_type == "dosing_calc")):
+    if new.condition and prior.condition and _IMMUNE_STATE.fullmatch(fold(new.condition).strip(" ,.?!")) and \
+            new.turn_type == prior.turn_type == "dosing_calc" and not new.drugs:
+        # "nếu người đó suy giảm miễn dịch nặng thì sao" after herpes' dose: the same illness in an immunocompromised
+        # patient — the book's line "Người suy giảm miễn dịch nặng: 400 mg/lần" under it (#17 held-out H64 asked
+        # which indication, herpes forgotten).
+        update["condition"] = f"{prior.condition}, {new.condition}"
+        update["condition_relation"] = prior.condition_relation
+    elif new.condition and (not prior.condition or (not new.drugs and new.condition_relation == "indication"
+                                                     and new.turn_type == "dosing_calc")):
         # "còn viêm thận bể thận thì sao" after another indication's dose: the indication this turn names replaces
         # the carried one (states.next_indication) — the previous indication's dose is never the answer.
         update["condition"] = new.condition

