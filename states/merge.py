@@ -240,6 +240,17 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
                                     "route_family": None, **_slot_updates(new, prior)})
 
 
+def _gestation_named_again(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
+    """"bé 34 tuần đó nếu truyền tĩnh mạch" after a preterm baby of 34 weeks' corrected gestation: the weeks name that
+    baby again, they are not an age of 34 weeks (#17 held-out H62 then asked the 8-month-old's weight)."""
+    if new.age_text is None or prior.gestation is None or new.gestation is not None:
+        return new
+    weeks = re.fullmatch(r"(\d+)\s*tuần(?: tuổi)?", new.age_text.strip())
+    if weeks is None or weeks.group(1) not in re.findall(r"\d+", prior.gestation):
+        return new
+    return new.model_copy(update={"age_text": None, "age_months": None})
+
+
 def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | None, text: str) -> QueryFrame:
     """The conversation's frame after this turn, whose `notes` say what the reply must echo first."""
     if new.understood_by != "rules":
@@ -259,6 +270,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     prior = prior.model_copy(update={"notes": [], "routes_unusable": []})
     new = _bare_number_answer(new, pending, text, notes)
     new = _after_lookup(new, prior, text)
+    new = _gestation_named_again(new, prior)
     named = person_of(text, about_a_person=about_a_person(prior))  # read once for `person` and `english` below
     person = named or english_person(text)
     switched = person is not None and not new.non_human and switches_person(prior, person)

