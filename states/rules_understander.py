@@ -713,8 +713,10 @@ class RulesUnderstander:
                 return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                               confidence=round(0.75 * name_confidence, 3), **update)
         if named == 1 and drugs and asks_organ_adjustment(text) is not None and slots.weight_kg is None and \
-                (slots.population is not None or known_person) and (
-                route is None or route.key in ("lieu_luong_cach_dung", "than_trong", "chong_chi_dinh")):
+                (slots.population is not None or known_person or _adult_named(text)) and (
+                # ("chi_dinh": the illness the drug is taken for, said beside the question — "tiểu đường type 2
+                # eGFR 38, đang uống glucophage …, có cần giảm ko", #18 held-out H65 got the indications.)
+                route is None or route.key in ("lieu_luong_cach_dung", "than_trong", "chong_chi_dinh", "chi_dinh")):
             # "omeprazol suy thận có cần chỉnh liều không": whether the dose changes for the organ — the dosage
             # section's lines for it (core.organ_adjustment), not which indication first (#18 held-out H57). The
             # population is known first: a line's dose is quoted for a known population only (grounding.organ_lines).
@@ -1082,6 +1084,12 @@ def _before_drug_names(condition: str | None, names: list[str]) -> str | None:
 
 def _drug_words(candidates: ResolverResult) -> tuple[str, ...]:
     return tuple(w for c in candidates.candidates for w in fold(c.span).split())
+
+
+def _adult_named(text: str) -> bool:
+    """The turn names an adult by kin or title ("bố tôi", "mẹ em", "ông nội"): their population is known."""
+    person = person_of(text)
+    return person is not None and person.population == "adult"
 
 
 def _drugs_of(prior: QueryFrame | None) -> list[str]:
