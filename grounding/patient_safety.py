@@ -37,7 +37,7 @@ from core.dosage.model import Band, Patient
 from core.dosage.select import band_admits, indication_words
 from core.named_exception import names_exception
 from core.spelling import drug_words
-from core.text import fold, undashed
+from core.text import bounded, fold, undashed
 from core.vocabulary import PATIENT_TERMS, condition_variants
 from grounding.answer import Claim
 from grounding.line_conditions import child_qualifier, conjuncts, items
@@ -113,7 +113,7 @@ def is_child(patient: Patient) -> bool:
 
 def _states(folded: str, context: str) -> bool:
     terms = PATIENT_TERMS[context] + (("clcr", "egfr") if context == "renal" else ())
-    return any(re.search(rf"\b{re.escape(t)}\b", folded) for t in terms)
+    return any(bounded(t, "word").search(folded) for t in terms)
 
 
 def _contraindicates(sentence: str, context: str, patient: Patient) -> bool:
@@ -274,8 +274,8 @@ def names_condition(sentence: str, condition: str) -> bool:
         # Typed with diacritics: they must agree ("mấy" is not "mày đay", "hẹn" is not "hen"). Folding keeps the
         # length of Vietnamese text, so the exception cut applies to the text as written too.
         text = undashed(unicodedata.normalize("NFC", sentence).lower()[:len(folded)])
-        return re.search(rf"(?<!\w){re.escape(written)}(?!\w)", text) is not None
-    return re.search(rf"(?<![a-z0-9]){re.escape(undashed(phrase))}(?![a-z0-9])", undashed(folded)) is not None
+        return bounded(written, "unicode").search(text) is not None
+    return bounded(undashed(phrase)).search(undashed(folded)) is not None
 
 
 def names_condition_or_variant(sentence: str, condition: str) -> bool:
@@ -287,14 +287,14 @@ def names_condition_or_variant(sentence: str, condition: str) -> bool:
     if not phrase:
         return False
     folded = _before_exception(fold(sentence))
-    if any(re.search(rf"(?<![a-z0-9]){re.escape(v)}(?![a-z0-9])", folded) for v in condition_variants(phrase)):
+    if any(bounded(v).search(folded) for v in condition_variants(phrase)):
         return True
     # "sa sút trí tuệ Alzheimer kích động": the condition said with more words than the book's name of it — a run of
     # four of its words standing in the sentence names it ("… người cao tuổi bị sa sút trí tuệ vì làm tăng nguy cơ tử
     # vong"; #17 held-out H58 left the warning out). Four words: three ("nhiễm khuẩn đường") name no one condition.
     words = phrase.split()
     return len(words) > _RUN_WORDS and any(
-        re.search(rf"(?<![a-z0-9]){re.escape(' '.join(words[i:i + _RUN_WORDS]))}(?![a-z0-9])", folded)
+        bounded(" ".join(words[i:i + _RUN_WORDS])).search(folded)
         for i in range(len(words) - _RUN_WORDS + 1))
 
 

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from core.corpus import Chunk
-from core.text import fold, normalize, undashed
+from core.text import bounded, fold, normalize, undashed
 from core.vocabulary import (
     CONDITION_SPELLINGS,
     CONDITION_VARIANT_SPELLINGS,
@@ -370,8 +370,8 @@ def _spellings_of(condition: str) -> list[str]:
 
 
 def _whole_word_spans(haystack_folded: str, needle_folded: str) -> list[tuple[int, int]]:
-    pattern = rf"(?<![a-z0-9]){re.escape(needle_folded)}(?![a-z0-9])"
-    return [(m.start(), m.end()) for m in re.finditer(pattern, haystack_folded)]
+    pattern = bounded(needle_folded)
+    return [(m.start(), m.end()) for m in pattern.finditer(haystack_folded)]
 
 
 @functools.lru_cache(maxsize=8192)

@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from core.dosage.indication import severities
 from core.dosage.indication import words as indication_words
-from core.text import fold
+from core.text import bounded, fold
 from core.vocabulary import CONDITION_VARIANTS, QUESTION_WORDS
 from states.conditions import PHASE_SAID, is_symptom
 from states.frame import QueryFrame
@@ -81,8 +81,8 @@ def _stated(words: list[str], book: Iterable[str]) -> bool:
     joined = " ".join(words)
     for group in CONDITION_VARIANTS:
         for variant in group[1:]:
-            if re.search(rf"(?<![a-z0-9]){re.escape(variant)}(?![a-z0-9])", joined):
-                other = re.sub(rf"(?<![a-z0-9]){re.escape(variant)}(?![a-z0-9])", group[0], joined)
+            if bounded(variant).search(joined):
+                other = bounded(variant).sub(group[0], joined)
                 if _stated_as_written(other.split(), book):
                     return True
     return False
@@ -104,7 +104,7 @@ def _stated_as_written(words: list[str], book: Iterable[str]) -> bool:
                     if max(len(a), len(b)) >= 3 and not ({a, b} <= QUESTION_WORDS | _NOT_INDICATION)]
     if not needles:
         return False
-    patterns = [re.compile(rf"(?<![a-z0-9]){re.escape(n)}(?![a-z0-9])") for n in needles]
+    patterns = [bounded(n) for n in needles]
     for text in book:
         folded = re.sub(r"\s*[-–—]\s*", " ", fold(text))  # "viêm thận – bể thận" states "thận bể"
         if any(p.search(folded) for p in patterns):

@@ -13,7 +13,7 @@ from functools import lru_cache
 from core.dosage.bands import CORRECTED_AGE_WORDS, GESTATION_PHRASES
 from core.dosage.indication import DISEASE_NAMES_WITH_PATIENT_WORDS
 from core.sentence_match import FOOD_TIMING
-from core.text import fold, normalize
+from core.text import bounded, fold, normalize
 from core.vocabulary import (
     CHAT_ADULT,
     CHAT_BREASTFEEDING,
@@ -836,7 +836,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
                 blank[i] = " "
 
     for name in sorted((fold(n) for n in names if n), key=len, reverse=True):
-        for m in re.finditer(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", folded):
+        for m in bounded(name).finditer(folded):
             wipe(m.start(), m.end())
     # "liều ceftriaxon tĩnh mạch", "… TM", "… TDD": how the drug is given, never what for — left in, the bare vein
     # word matched a contraindication line ("… truyền tĩnh mạch dung dịch có chứa calci") and withheld the dose.
