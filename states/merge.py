@@ -1345,9 +1345,23 @@ def _adjusted_for_partner(merged: QueryFrame, text: str) -> QueryFrame:
                                      "route_family": None})
 
 
+# "bố tôi 35 tuổi bị suy thận, ClCr 40": the organ impairment is the patient's renal (hepatic) context, never what the
+# drug is for. Read as the indication, it matched "Người suy thận nặng có độ thanh thải creatinin dưới 10 ml/phút" as
+# a contraindication by its words, whatever the value, and a ClCr of 40 got no dose (#18 held-out H63).
+_ORGAN_ONLY = re.compile(r"(?:bi |mac )?(?:suy (?:giam )?(?:chuc nang )?(?:than|gan)|xo gan|benh (?:than|gan)|"
+                         r"suy than man|suy gan man)(?: (?:nhe|vua|nang|man|cap|man tinh|giai doan \w+|do \d+))*")
+
+
+def _organ_not_indication(merged: QueryFrame) -> QueryFrame:
+    if merged.condition and merged.condition_relation == "indication" and (merged.renal or merged.hepatic) and \
+            _ORGAN_ONLY.fullmatch(fold(merged.condition).strip(" ,.?!")):
+        return merged.model_copy(update={"condition": None, "condition_relation": None})
+    return merged
+
+
 def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | None, notes: list[str],
              text: str) -> QueryFrame:
-    merged = _adjusted_for_partner(merged, text)
+    merged = _organ_not_indication(_adjusted_for_partner(merged, text))
     update: dict[str, object] = _rejected_not_dosed(merged, text)
     if merged.age_months is not None and merged.weight_kg is not None and not weight_fits_age(
             merged.weight_kg, merged.age_months):

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from core.dosage.indication import severities
 from core.dosage.indication import words as indication_words
 from core.text import bounded, fold
+from states.person import person_of
 from core.vocabulary import CONDITION_VARIANTS, QUESTION_WORDS
 from states.conditions import PHASE_SAID, is_symptom
 from states.frame import QueryFrame
@@ -57,7 +58,10 @@ def asks_again_for_indication(prior: QueryFrame | None) -> bool:
 def follow_up_indication(text: str, book: Iterable[str]) -> str | None:
     """The indication words of a follow-up that names no drug, as written, when the book states them (`book`: the
     texts to look in); None when the turn names none — only a person, a value, a route, or words the book lacks."""
-    phrase = dose_indication(_REPORTED.sub(" ", text), [])
+    # (The person named is who, not what for: "còn bố nó viêm phổi nằm viện …" left "nó" in the indication — #18
+    # held-out H63 then matched no line of it.)
+    person = person_of(text)
+    phrase = dose_indication(_REPORTED.sub(" ", text), [person.label] if person is not None else [])
     if not phrase:
         return None
     words = _WORD.findall(fold(phrase))

@@ -48,6 +48,8 @@ _GENERIC_WORDS = (
     # Where and why the patient is ("ông ấy nhập viện vì nhồi máu cơ tim cấp") and a loading dose ("liều nạp"): they
     # say nothing of which indication (#17: left in, the acute-infarction line's opening no longer held every word).
     "ấy nhập viện vì nạp vào viện "
+    # ("viêm phổi nằm viện phải truyền tĩnh mạch": in hospital, not which pneumonia — #18 held-out H63)
+    "nằm phải "
     # "lúc nhồi máu cơ tim cấp": when, as "khi" is.
     "lúc"
 )
