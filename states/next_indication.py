@@ -21,10 +21,10 @@ from collections.abc import Iterable
 from core.dosage.indication import severities
 from core.dosage.indication import words as indication_words
 from core.text import bounded, fold
-from states.person import person_of
 from core.vocabulary import CONDITION_VARIANTS, QUESTION_WORDS
 from states.conditions import PHASE_SAID, is_symptom
 from states.frame import QueryFrame
+from states.person import person_of
 from states.slots import dose_indication
 
 LOOKUPS = ("condition_to_drug", "symptom_to_drug")

@@ -70,7 +70,8 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
      "pregnant", ADULT),
     (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba)\b", "elderly", ADULT),
     (r"\b(?:nguoi lon|nguoi truong thanh)\b", "adult", ADULT),
-    (r"\b(?:tre so sinh|so sinh|tre em|tre nho|em be|con toi|con minh|con tui|con em|be|chau|tre|thang be|con be|"
+    # ("con e": "e" is the chat spelling of "em", as in "vợ e" — #18 held-out H67 kept the wife's label for the child.)
+    (r"\b(?:tre so sinh|so sinh|tre em|tre nho|em be|con toi|con minh|con tui|con em|con e|be|chau|tre|thang be|con be|"
      r"thang cu|con trai|con gai|dua be|(?<=cho )con(?! bu\b))\b", "child", CHILD),
 )
 _COMPILED = tuple((re.compile(p), key, pop) for p, key, pop in _RELATIVES)
@@ -184,7 +185,7 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
         if key in ("mother", "father") and not text.isascii() and not _ADULT_KIN.match(label):
             continue  # "bể nó", "mè bé": not kin once the diacritics are read
         if key == "child" and not text.isascii() and not _CHILD_KIN.search(label) and fold(label) in (
-                "be", "chau", "tre", "con", "con toi", "con minh", "con tui", "con em"):
+                "be", "chau", "tre", "con", "con toi", "con minh", "con tui", "con em", "con e"):
             continue
         return Person(key, label, population)
     return None
