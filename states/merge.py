@@ -742,6 +742,7 @@ def _partner_after_with(new: QueryFrame, text: str) -> bool:
 # about in the same short breath as the dose just given.
 _ANOTHER_DRUG_ASK = re.compile(r"\b(?:thi sao|the nao|duoc (?:khong|ko|k|hong|hem|hok)|(?:uong|dung) (?:sao|bao nhieu|bn))\b")
 _ANOTHER_DRUG_WORDS = 14
+_SAME_CHILD = re.compile(r"\b(?:be|chau|con|em|thang be|con be) (?:do|ay|nay|vua roi|luc nay|nha toi|nha em)\b")
 _PATIENT_GROUP_SECTIONS = ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
 
 
@@ -782,7 +783,16 @@ def _dose_of_another_drug(new: QueryFrame, prior: QueryFrame, text: str) -> Quer
         own = prior.condition
     asked = new.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung",
                                    "condition": own, "condition_relation": "indication" if own else None})
-    return _settled(_carry_patient(asked, prior), confidence=0.75)
+    carried = _carry_patient(asked, prior)
+    if _SAME_CHILD.search(folded) and carried.population == prior.population:
+        # "vậy cetirizin cho bé đó được ko, bé 16kg" after "montelukast cho bé 4 tuổi": "bé đó" is the child named
+        # before — the weight said now joins the age said then (#18 held-out H67 asked the age again).
+        carried = carried.model_copy(update={
+            "age_text": carried.age_text or prior.age_text,
+            "age_months": carried.age_months if carried.age_months is not None else prior.age_months,
+            "weight_kg": carried.weight_kg if carried.weight_kg is not None else prior.weight_kg,
+            "weight_text": carried.weight_text or prior.weight_text})
+    return _settled(carried, confidence=0.75)
 
 
 def _substitute(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:

@@ -1201,10 +1201,17 @@ def _lines_of_indication(tree: DosageTree, indication: str, unrouted: Patient) -
     keyed = {r for line in lines if line.kind == "regimen" and indication_key(line) for r in line.routes}
     kept = [line for line in narrowed if indication_key(line) or not set(line.routes) & keyed]
     named = {r for line in kept if line.kind == "regimen" and indication_key(line) for r in line.routes}
+    # A lead-in fully named that is only part of the indication asked ("Phù:" of "phù phổi cấp" — edema, not acute
+    # pulmonary edema, whose own lead-in "Phù phổi cấp:" is on the infusion) does not offer its route when another
+    # route's lead-in names every word asked (#18 held-out H67 asked oral or IV for acute pulmonary edema).
+    asked = indication_words(indication)
+    exact = any(asked and asked <= indication_words(" ".join(indication_key(line))) for line in kept
+                if line.kind == "regimen" and indication_key(line))
     for route in sorted(keyed - named):
         on_route = [line for line in lines if route in line.routes]
         scores = indication_scores(on_route, indication, unrouted)
         best = max(scores.values(), default=0)
         if best >= FULL:
-            kept += [line for line in on_route if scores.get(indication_key(line)) == best]
+            kept += [line for line in on_route if scores.get(indication_key(line)) == best and (
+                not exact or not indication_words(" ".join(indication_key(line))) < asked)]
     return sorted(set(kept), key=lambda line: line.start)
