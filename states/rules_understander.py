@@ -147,6 +147,8 @@ _INTERACTION_COMPATIBLE = ("tuong_tac_thuoc", "than_trong", "chi_dinh")
 _CAN_I = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|co sao khong|an toan khong|"
                     r"co an toan|co hai khong|co anh huong)\b")
 _CAN_I_SECTIONS = ("chi_dinh", "tac_dung_khong_mong_muon", "than_trong")
+# "…, vậy đúng ko", "như vậy có đúng không": is what was prescribed right.
+_RIGHT_IS_IT = re.compile(r"\b(?:co )?dung (?:khong|ko|k|hong|chua)\s*[?.!]*$")
 # "uống … được không", "có sao không", "có nên dùng", "dùng … có nên không": may this patient take it (asks no amount).
 _MAY_TAKE_SECTIONS = ("chong_chi_dinh", "than_trong")
 # A second drug added to one already taken ("đang uống aspirin … muốn dùng thêm ibuprofen", "uống kèm với",
@@ -688,6 +690,18 @@ class RulesUnderstander:
             # "vậy para cho vợ em được không" after "vợ em bầu 32 tuần … ibuprofen được không": she is still pregnant —
             # whether she may take this drug is its pregnancy section (#18 held-out H52 asked what to know about it).
             slots = replace(slots, pregnant=carried == "pregnant", breastfeeding=carried == "breastfeeding")
+        if named == 1 and drugs and (slots.pregnant or slots.breastfeeding) and (
+                _CAN_I.search(fold(text)) or _RIGHT_IS_IT.search(fold(text))):
+            # "vợ tôi có thai 10 tuần dọa sảy, bs cho uống salbutamol, vậy đúng ko": her own condition is one the
+            # contraindications name ("Không dùng salbutamol đường tiêm hoặc uống để điều trị dọa sảy thai") — that is
+            # what she must be told first, not the pregnancy section's general lines (#18 held-out H67).
+            state = self._patient_state(text, slots, drugs[0]) or next(
+                (run for run in (dose_indication(text, [c.span for c in candidates.candidates]) or "").split(", ")
+                 if run and self._patient_state(f"bị {run}", slots, drugs[0])), None)
+            if state is not None:
+                update = {**common, "condition": state, "condition_relation": "contraindication"}
+                return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
+                              confidence=round(0.75 * name_confidence, 3), **update)
         if named == 1 and (slots.pregnant or slots.breastfeeding or impaired) and _CAN_I.search(fold(text)) and (
                 route is None or route.key in _CAN_I_SECTIONS or regimen_allowed):
             # "em bầu 8 tháng đau răng uống ibuprofen được không": whether she may take it is what the pregnancy
