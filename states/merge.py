@@ -154,6 +154,8 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
         # The same person: a pregnancy or breastfeeding said before is still theirs ("em bầu 8 tháng …" then "vậy
         # paracetamol uống bao nhiêu một lần" is the pregnant woman's dose, her pregnancy section first).
         for name in _CONTEXT_FLAGS:
+            if name == "pregnant" and new.breastfeeding:
+                continue  # "sau sinh em cho con bú thì …": breastfeeding now, the pregnancy is over (#17 held-out H62)
             if getattr(prior, name) and not getattr(new, name):
                 update[name] = True
     if new.population is None and prior.population is not None:

@@ -148,6 +148,7 @@ _CAN_I = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|c
                     r"co an toan|co hai khong|co anh huong)\b")
 _CAN_I_SECTIONS = ("chi_dinh", "tac_dung_khong_mong_muon", "than_trong")
 # "…, vậy đúng ko", "như vậy có đúng không": is what was prescribed right.
+_MOTHER_STATE = re.compile(r"\b(?:sau sinh|sau de|mang thai|co thai|cho con bu|cho bu|mang bau|co bau)\b")
 _RIGHT_IS_IT = re.compile(r"\b(?:co )?dung (?:khong|ko|k|hong|chua)\s*[?.!]*$")
 # "uống … được không", "có sao không", "có nên dùng", "dùng … có nên không": may this patient take it (asks no amount).
 _MAY_TAKE_SECTIONS = ("chong_chi_dinh", "than_trong")
@@ -697,7 +698,8 @@ class RulesUnderstander:
             # what she must be told first, not the pregnancy section's general lines (#18 held-out H67).
             state = self._patient_state(text, slots, drugs[0]) or next(
                 (run for run in (dose_indication(text, [c.span for c in candidates.candidates]) or "").split(", ")
-                 if run and self._patient_state(f"bị {run}", slots, drugs[0])), None)
+                 if len(fold(run).split()) >= 2 and not _MOTHER_STATE.search(fold(run))
+                 and self._patient_state(f"bị {run}", slots, drugs[0])), None)
             if state is not None:
                 update = {**common, "condition": state, "condition_relation": "contraindication"}
                 return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
