@@ -163,10 +163,14 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
             after = text[m.end():m.end() + 4].lower()
             if not text.isascii() and len(text) == len(folded) and after.startswith(" hỏi"):
                 continue  # "mình hỏi chút, …": the asker asking (not "mình hơi bị …", describing themselves)
-            opener = fold(m.group(0)).split()[0] if len(m.group(0).split()) > 1 else ""
+            words = m.group(0).split()
+            opener = fold(words[-2]) if len(words) > 1 else ""
+            at = m.start() + m.group(0).rfind(words[-2]) if len(words) > 1 else m.start()
             if opener == "con" and (text.isascii() or len(text) != len(folded)
-                                    or text[m.start():m.start() + 3].lower() != "còn"):
-                continue  # "con tôi nặng 18kg" is my child; only "còn tôi …" (and what about me) is the user
+                                    or text[at:at + 3].lower() != "còn"):
+                # "con tôi nặng 18kg", "thế con tôi 5 tuổi …" (#18 held-out H65) is my child; only "còn tôi …" (and
+                # what about me) is the user
+                continue
             return Person("self", "bạn", None)
         if key == "sibling" and not text.isascii() and len(text) == len(folded) and not _SIBLING_WORD.match(label):
             continue  # "tháng đầu", "con đau": not "thằng đầu" (the first boy) once the diacritics are read

