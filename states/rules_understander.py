@@ -148,6 +148,7 @@ _CAN_I = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|c
                     r"co an toan|co hai khong|co anh huong)\b")
 _CAN_I_SECTIONS = ("chi_dinh", "tac_dung_khong_mong_muon", "than_trong")
 # "…, vậy đúng ko", "như vậy có đúng không": is what was prescribed right.
+_PURPOSE_WORDS = re.compile(r"(?:de |dang )?(?:tri|dieu tri|chua|phong|du phong|ha|giam|kiem soat|on dinh)\b")
 _MOTHER_STATE = re.compile(r"\b(?:sau sinh|sau de|mang thai|co thai|cho con bu|cho bu|mang bau|co bau)\b")
 _RIGHT_IS_IT = re.compile(r"\b(?:co )?dung (?:khong|ko|k|hong|chua)\s*[?.!]*$")
 # "uống … được không", "có sao không", "có nên dùng", "dùng … có nên không": may this patient take it (asks no amount).
@@ -699,7 +700,7 @@ class RulesUnderstander:
             state = self._patient_state(text, slots, drugs[0]) or next(
                 (run for run in (dose_indication(text, [c.span for c in candidates.candidates]) or "").split(", ")
                  if len(fold(run).split()) >= 2 and not _MOTHER_STATE.search(fold(run))
-                 and self._patient_state(f"bị {run}", slots, drugs[0])), None)
+                 and not self._treats(drugs[0], run) and self._patient_state(f"bị {run}", slots, drugs[0])), None)
             if state is not None:
                 update = {**common, "condition": state, "condition_relation": "contraindication"}
                 return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
@@ -861,6 +862,14 @@ class RulesUnderstander:
             return False
         before = _drugs_of(prior)
         return bool(before) and not (drugs and drugs[0] in before)
+
+    def _treats(self, drug: str, phrase: str) -> bool:
+        """The phrase is what the drug is taken for ("trị huyết áp", "tăng huyết áp" for enalapril): its purpose words
+        or its own "Chỉ định" — not a state of the patient that the contraindications could name."""
+        if _PURPOSE_WORDS.match(fold(phrase)):
+            return True
+        texts = self.names.section_texts(drug) if self.names.section_texts is not None else {}
+        return condition_stated(texts.get("chi_dinh", ""), phrase)
 
     def _patient_state(self, text: str, slots: Slots, drug: str) -> str | None:
         """The patient's own condition a "may they take it" turn states, when it is one the question is about: a
