@@ -930,7 +930,8 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             update.update(condition=illness, condition_relation="indication")
         return _settled(prior.model_copy(update=update), confidence=0.7)
     if prior.turn_type == "dosing_calc" and prior.population == "pediatric" and prior.gestation and new.gestation \
-            and new.gestation != prior.gestation and not (new.drugs or new.unknown_drugs) and (
+            and new.gestation != prior.gestation and not (new.drugs or new.unknown_drugs) \
+            and new.age_months is None and new.weight_kg is None and (
                 not new.pregnant or CORRECTED_GESTATION.search(fold(text))):
         # "xin lỗi em nhìn nhầm hồ sơ, tuổi thai chỉnh là 34 tuần" after a preterm baby's dose: the baby's gestation
         # corrected — not the pregnancy section ("tuổi thai" read as a pregnancy; #17 held-out H66).

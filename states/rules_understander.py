@@ -449,6 +449,16 @@ class RulesUnderstander:
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=indication,
                           condition_relation="indication", confidence=0.7, **base)
         if is_elliptical(text):
+            contraindicated = self._contraindicated_state(text, prior)
+            if contraindicated is not None:
+                # "ủa mà thằng anh đi ngoài ra máu, sốt cao nữa thì sao" after the child's loperamide dose: the book's
+                # contraindication names it ("Lỵ cấp (phân có máu, sốt cao)") — the same dose question, with that
+                # state of the patient, so the contraindication is stated and no dose given (#18 held-out H69 showed
+                # the dose, the bloody stool read as an unmatched indication).
+                known = base.get("comorbidities")
+                return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
+                              **{**base, "comorbidities": [*(known if isinstance(known, list) else []), contraindicated]},
+                              confidence=0.6)
             indication = self._next_indication(text, prior)
             if indication and prior is not None and prior.turn_type in LOOKUPS:
                 # "còn ngứa do dị ứng thì sao" after "thuốc nào trị mề đay": the same lookup for this condition.
@@ -862,6 +872,21 @@ class RulesUnderstander:
             return False
         before = _drugs_of(prior)
         return bool(before) and not (drugs and drugs[0] in before)
+
+    def _contraindicated_state(self, text: str, prior: QueryFrame | None) -> str | None:
+        """A drug-less follow-up to a dose answer that states something of the patient the drug's "Chống chỉ định"
+        names as written (a symptom or illness it is not given for): that phrase; None otherwise."""
+        if prior is None or prior.turn_type != "dosing_calc" or len(prior.drugs) != 1 or \
+                self.names.section_texts is None:
+            return None
+        texts = self.names.section_texts(prior.drugs[0])
+        contraindications = texts.get("chong_chi_dinh", "")
+        for run in (dose_indication(text, []) or "").split(", "):
+            run = re.sub(r"(?:\s+(?:nữa|nua|rồi|roi|luôn|luon|nhé|nhe|ạ|a))+\s*$", "", run)
+            if len(fold(run).split()) >= 2 and condition_stated(contraindications, run) and \
+                    not self._treats(prior.drugs[0], run):
+                return run
+        return None
 
     def _treats(self, drug: str, phrase: str) -> bool:
         """The phrase is what the drug is taken for ("trị huyết áp", "tăng huyết áp" for enalapril): its purpose words
