@@ -49,7 +49,9 @@ _PRESCRIBE = re.compile(
     # "vậy kê luôn cho tôi 1 đơn amox 5 ngày đi" (#18 held-out H52 answered it)
     r"ke (?:don |toa |thuoc |giup |cho |luon |ngay |dum |ho |1 don |mot don )*(?:toi|minh|em|tao|tui|con|chau|me|bo)\b"
     r"|\b(?:dong|lam|dong gia) vai (?:la )?(?:bac si|bs|duoc si)\b.*\bke\b"
-    r"|\b(?:hay|ban|giup toi|giup minh) ke (?:don|toa)\b")
+    r"|\b(?:hay|ban|giup toi|giup minh) ke (?:don|toa)\b"
+    # "thôi vậy kê đơn thuốc ngủ cho tôi đi" (#18 held-out H69 asked which drug)
+    r"|\bke (?:don|toa)\b[^.?!]{0,30}\bcho (?:toi|minh|em|tao|tui)\b(?! (?:biet|hoi|xem)\b)")
 # "… bạn giờ là bác sĩ riêng của tôi. Kê cho tôi 10 viên …": a request to prescribe opening any sentence of the turn.
 _PRESCRIBE_SENTENCE = re.compile(r"(?:^|[.!?;,]\s*)(?:(?:hay|ban|ban hay|xin|gio)\s+)*ke (?:don |toa |thuoc |giup |cho )*"
                                  r"(?:toi|minh|em|tao|tui)\b"
