@@ -1378,8 +1378,10 @@ def forget_person(frame: QueryFrame) -> QueryFrame:
     # "còn bé 6 tuổi 20kg thì sao?" asks it for the child (#18: it asked which indication).
     purpose = frame.condition is not None and (_PURPOSE.match(fold(frame.condition)) is not None
                                                or _about_a_class(frame))
-    if frame.condition and not purpose and (frame.turn_type == "dosing_calc" or fold(frame.condition) in {
-            fold(v) for v in (frame.renal, frame.hepatic, *frame.comorbidities) if v}
+    # (Whatever the question was: "bé 8 tuổi sốt, aspirin được ko" then "thế còn bà nội 75 tuổi … chống kết tập tiểu
+    # cầu thì liều bn" — the child's fever, carried, gave the grandmother the antipyretic 325–650 mg; #18 held-out H69.)
+    if frame.condition and not purpose and (frame.turn_type in ("dosing_calc", "drug_attribute") or fold(
+            frame.condition) in {fold(v) for v in (frame.renal, frame.hepatic, *frame.comorbidities) if v}
             # "papaverin dùng cho người blốc nhĩ thất được không" then "bn khác bị glaucoma thì sao": the first
             # patient's illness asked against the contraindications is theirs, never the next patient's (#17 H58).
             or frame.condition_relation == "contraindication"):
