@@ -195,7 +195,15 @@ def child_group_holds(sentence: str, patient: Patient, indication: str | None = 
                          weight_kg=band.weight_kg)
     if not by_age_weight.empty:
         return band_admits(by_age_weight, patient)
+    if _ALL_CHILDREN.match(folded) and patient.age_months is not None:
+        # "Trẻ em: chưa xác định được độ an toàn và hiệu quả …; không khuyến cáo dùng": every child, whatever the age
+        # (#18 held-out H69 asked a 15-year-old's weight for isosorbide, then would have dosed him).
+        return True
     return bool(_NEWBORN.search(folded)) and patient.age_months is not None and patient.age_months < NEONATE_MONTHS
+
+
+_ALL_CHILDREN = re.compile(r"^(?:o |doi voi |voi )?tre em\s*[:,]?\s*(?:chua xac dinh|khong khuyen cao|khong dung|"
+                           r"chong chi dinh)")
 
 
 _CONDITION_CUES = re.compile(r"^((tien su|benh nen|bi|dang bi|mac|mac benh|co|co benh|benh|nguoi|nguoi bi|kem theo|"
