@@ -154,7 +154,7 @@ CHAT_PREGNANT = _alternation(("mang thai", "co thai", "ba bau", "mang bau", "co 
 CHAT_BREASTFEEDING = _alternation(("cho con bu", "cho be bu", "cho chau bu", "cho bu", "dang bu", "sua me",
                                    "nuoi con bang sua",
                                    # "mẹ bé đang cho em bé 3 tháng bú nữa": the nursed baby named between
-                                   r"cho (?:em be|be|con|chau)(?: [a-z0-9]+){1,3} bu",
+                                   r"cho (?:em be|be|con|chau)(?: [a-z0-9]+){0,3} bu",
                                    # "sau sinh ít sữa quá", "kích sữa", "gọi sữa", "mất sữa": a nursing mother's own
                                    # milk (#18 held-out H56 asked adult or child)
                                    r"(?:mat|tac|kich|goi|loi) sua", r"sau sinh(?: [a-z]+){0,2} (?:it|thieu) sua"))

@@ -744,6 +744,8 @@ def _partner_after_with(new: QueryFrame, text: str) -> bool:
 # about in the same short breath as the dose just given.
 _ANOTHER_DRUG_ASK = re.compile(r"\b(?:thi sao|the nao|duoc (?:khong|ko|k|hong|hem|hok)|(?:uong|dung) (?:sao|bao nhieu|bn))\b")
 _ANOTHER_DRUG_WORDS = 14
+_ROUTE_SWITCH = re.compile(r"\b(?:chuyen|doi|thay|chuyen qua|doi qua) (?:sang |qua |bang )?(?:duong )?(?:uong|tiem|truyen|dat|"
+                           r"nhet|xit|bom|hit|boi)\b")
 _FROM_WHAT_AGE = re.compile(r"\btu (?:may|bao nhieu|bn) (?:thang|tuoi|tuan|ky|kg)\b|\b(?:may|bao nhieu|bn) (?:thang|tuoi|ky|kg)"
                             r"(?: tuoi)? (?:thi|moi|tro len)\b")
 _SAME_CHILD = re.compile(r"\b(?:be|chau|con|em|thang be|con be) (?:do|ay|nay|vua roi|luc nay|nha toi|nha em)\b")
@@ -913,6 +915,12 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
     cause = _cause_named(new, prior, text)
     if cause is not None:
         return cause
+    if prior.turn_type == "dosing_calc" and prior.drugs and new.route is not None and not (
+            new.drugs or new.unknown_drugs) and _ROUTE_SWITCH.search(fold(text)):
+        # "thôi chuyển sang uống đi, bé chịu uống rồi" after the rectal dose: the same dose by the route named — its
+        # other words once read as the interactions section (#18 held-out H69).
+        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "route": new.route,
+                                                 "route_family": None}), confidence=0.75)
     if prior.turn_type == "dosing_calc" and prior.drugs and not (new.drugs or new.unknown_drugs) and \
             not _has_person_values(new) and _FROM_WHAT_AGE.search(fold(text)):
         # "vậy từ mấy tháng tuổi thì mới dùng được" after a 2-month-old's abacavir exclusion: the youngest band the

@@ -149,7 +149,7 @@ _CAN_I = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|c
 _CAN_I_SECTIONS = ("chi_dinh", "tac_dung_khong_mong_muon", "than_trong")
 # "…, vậy đúng ko", "như vậy có đúng không": is what was prescribed right.
 _PURPOSE_WORDS = re.compile(r"(?:de |dang )?(?:tri|dieu tri|chua|phong|du phong|ha|giam|kiem soat|on dinh)\b")
-_MOTHER_STATE = re.compile(r"\b(?:sau sinh|sau de|mang thai|co thai|cho con bu|cho bu|mang bau|co bau)\b")
+_MOTHER_STATE = re.compile(r"\b(?:sau sinh|sau de|mang thai|co thai|cho con bu|cho bu|mang bau|co bau|bu|em be|con bu)\b")
 _RIGHT_IS_IT = re.compile(r"\b(?:co )?dung (?:khong|ko|k|hong|chua)\s*[?.!]*$")
 # "uống … được không", "có sao không", "có nên dùng", "dùng … có nên không": may this patient take it (asks no amount).
 _MAY_TAKE_SECTIONS = ("chong_chi_dinh", "than_trong")
