@@ -669,8 +669,11 @@ def _extract_slots(text: str) -> Slots:
     # A denied or normal organ ("không suy gan", "gan thận bình thường") states no impairment: a contraindication
     # for "suy gan nặng" read from it would withhold a dose the book gives this patient.
     normal = [m.span() for p in (_DENIED, _ORGAN_FUNCTION) for m in p.finditer(folded)]
-    renal_m = next(iter(m for m in _outside(list(_RENAL.finditer(folded)), normal) if _kidney_as_written(text, m)),
-                   None)
+    renal_all = [m for m in _outside(list(_RENAL.finditer(folded)), normal) if _kidney_as_written(text, m)]
+    # A measured value wins over an earlier word for the disease ("bé có bệnh thận, eGFR 25 thôi": the value decides
+    # the band and the book's "trẻ có eGFR dưới 30" exclusion; read as "bệnh thận", the value was asked again and
+    # the adults' renal doses shown to the child — #18 held-out H71).
+    renal_m = next((m for m in renal_all if re.search(r"\d", m.group(0))), renal_all[0] if renal_all else None)
     # The graded impairment is the one the book's bands and contraindications name ("xơ gan mất bù, suy gan nặng":
     # the grade "suy gan nặng", not the first disease word), so a graded mention wins over an earlier ungraded one.
     hepatic_all = _outside(list(_HEPATIC.finditer(folded)), normal)
