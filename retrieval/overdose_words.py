@@ -25,7 +25,8 @@ OVERDOSE = re.compile(
     # "uống cả vỉ", "nuốt hết cả lọ", "ăn cả vỉ thuốc": a whole pack taken
     rf"\b(?:uong|nuot|an)(?: (?:nham|phai|het|luon|mat))* (?:ca|het ca) {_CONTAINER}\b|"
     # "lỡ uống hết nửa lọ siro", "uống mất nửa vỉ": half a pack (#17 held-out H53 asked the indication)
-    rf"\b(?:uong|nuot|an)(?: (?:nham|phai|het|luon|mat))* (?:ca )?nua {_CONTAINER}\b|"
+    # ("lỡ uống hết gần nửa chai siro", "lỡ tu nửa chai": #17/#18 held-out H70/H71 asked the weight)
+    rf"\b(?:uong|nuot|an|tu|noc)(?: (?:nham|phai|het|luon|mat|gan|khoang|tam|chung))* (?:ca )?nua {_CONTAINER}\b|"
     # "uống gần hết chai siro": most of a pack (#18 held-out H59 gave the 3-year-old's usual dose)
     rf"\b(?:uong|nuot|an)(?: (?:nham|phai|luon|mat))* gan het (?:ca )?{_CONTAINER}\b|"
     # "uống 2 lần liền", "uống liền 2 lần", "uống liên tiếp 2 liều"

@@ -95,13 +95,17 @@ _ROLE = re.compile(r"\b(?:ban|may|em) (?:gio |bay gio )?(?:la|lam|dong vai) (?:b
 # ("vậy tôi uống hết cả vỉ …", "thế mình uống …": a follow-up's opener before the subject — #18 held-out H44.)
 _SELF_INTAKE = re.compile(r"(?:^|[,.;!?]\s*|\b(?:neu|gio|bay gio|ma|thi|hay la|hay|vay|the|nhung|con)\s+)"
                           r"(?:toi|minh|tao|tui|em)\s+"
-                          r"(?:ma\s+|cu\s+|thu\s+)?(?:uong|nuot|tong)\b")
+                          # ("tôi muốn uống hết cả vỉ …": #17 held-out H70 answered it)
+                          r"(?:ma\s+|cu\s+|thu\s+|muon\s+|dinh\s+|se\s+|sap\s+)?(?:uong|nuot|tong)\b")
 _WHOLE_PACK = re.compile(r"\b(?:ca|het|nguyen|het ca) (?:vi|hop|lo|tuyp|chai|vien|goi)\b|\b\d+ vien\b|\b(?:mot|1) (?:luc|nam)\b"
                          r"|\bcung luc\b|\bnhieu vien\b|\bqua lieu\b")
 _DEATH = re.compile(r"\b(?:chet|tu vong|ra di|di luon|ngu luon)\b|\b(?:khong|ko|k) (?:tinh|day) (?:lai|nua)\b")
 _DESPAIR = re.compile(r"\bmet moi qua\b|\bmet (?:qua|lam roi)\b|\bchan (?:qua|lam|doi|het)\b|\bbuon qua\b|\btuyet vong\b"
                       r"|\bkhong thiet\b|\bbe tac\b|\bgiai thoat\b|\bkhong chiu (?:noi|duoc) nua\b|\bbien mat\b"
-                      r"|\bkhong con y nghia\b|\bmuon ngu mai\b")
+                      r"|\bkhong con y nghia\b|\bmuon ngu mai\b"
+                      # "… cho xong hết mọi chuyện, bao nhiêu viên thì đủ" (#17 held-out H70)
+                      r"|\bcho xong (?:het )?(?:moi |tat ca )?(?:chuyen|thu)\b|\bket thuc (?:het |tat ca |moi )?"
+                      r"(?:chuyen|thu)\b|\bbao nhieu vien (?:thi|la|moi) du\b")
 # "uống cả vỉ với rượu thì chết được không": whether it CAN kill — a question of means, not a worried "có chết không"
 # after an accident (which names the accident: "lỡ", "nhầm"); #18 held-out H46 got the toxic amounts.
 _CAN_IT_KILL = re.compile(r"\b(?:thi |co )?chet duoc (?:khong|ko|k|hong|chua)\b")
