@@ -318,7 +318,7 @@ def is_question_syllable(written: str, *, folded_turn: bool) -> bool:
     return folded_turn or " " in written.strip() or written.strip().lower() in QUESTION_SYLLABLES_AS_WRITTEN
 
 
-MAY_TAKE = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|co sao (?:khong|ko|k|hong)|an toan khong|"
+MAY_TAKE = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|co sao (?:khong|ko|k|hong)|an toan (?:hon )?(?:khong|ko|k)|"
                       r"co an toan|co hai khong|co nen|nen (dung|uong|tiem) khong|co van de gi khong)\b")
 """(Folded.) "… được không", "có sao không", "an toàn không": whether this patient may take it."""
 CONFIRMATION_AFTER = re.compile(r"[\s,]+(?:dung roi|dung vay|phai roi|vang|u|da vang|da dung roi)\s*[.!]*$")
