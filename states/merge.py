@@ -894,6 +894,56 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
     return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, illness]}), confidence=0.75)
 
 
+def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
+    """After a dose (or organ-adjustment) answer, a turn naming no drug that goes on with the same patient's dose
+    question: one more illness, a cause in the indication, another route, the youngest age the book doses, a route the
+    patient cannot take, a corrected gestation, a new renal value. None when the turn is none of these (the general
+    merge below reads it)."""
+    for case in (_also_has, _cause_named):
+        settled = case(new, prior, text)
+        if settled is not None:
+            return settled
+    if new.drugs or new.unknown_drugs:
+        return None
+    folded = fold(text)
+    dosed = prior.turn_type == "dosing_calc" and bool(prior.drugs)
+    if dosed and new.route is not None and _ROUTE_SWITCH.search(folded):
+        # "thôi chuyển sang uống đi, bé chịu uống rồi" after the rectal dose: the same dose by the route named — its
+        # other words once read as the interactions section (#18 held-out H69).
+        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "route": new.route,
+                                                 "route_family": None}), confidence=0.75)
+    if dosed and not _has_person_values(new) and _FROM_WHAT_AGE.search(folded):
+        # "vậy từ mấy tháng tuổi thì mới dùng được" after a 2-month-old's abacavir exclusion: the youngest band the
+        # book doses, which the same dose question answers (its floor quoted) — not "what about abacavir?" (#17
+        # held-out H66).
+        return _settled(prior, confidence=0.7)
+    if dosed and new.section_key not in ("lieu_luong_cach_dung", None) and _cannot_take_by_mouth(text):
+        # "nếu bn đang xuất huyết tiêu hóa, nôn không uống được" after pantoprazole's oral dose: the same patient's dose
+        # by another route (the route refused is dropped below) — its "nôn" is no question about adverse effects
+        # (#17 held-out H66 listed pantoprazole's ADRs).
+        illness = condition_in_drug_turn(text) or dose_indication(text, [])
+        update: dict[str, object] = {**_slot_updates(new, prior)}
+        if illness:
+            update.update(condition=illness, condition_relation="indication")
+        return _settled(prior.model_copy(update=update), confidence=0.7)
+    if prior.turn_type == "dosing_calc" and prior.population == "pediatric" and prior.gestation and new.gestation \
+            and new.gestation != prior.gestation and new.age_months is None and new.weight_kg is None and (
+                not new.pregnant or CORRECTED_GESTATION.search(folded)):
+        # "xin lỗi em nhìn nhầm hồ sơ, tuổi thai chỉnh là 34 tuần" after a preterm baby's dose: the baby's gestation
+        # corrected — not the pregnancy section ("tuổi thai" read as a pregnancy; #17 held-out H66).
+        note = f"Đã sửa tuổi thai: {new.gestation} (thay cho {prior.gestation})."
+        return _settled(prior.model_copy(update={"gestation": new.gestation, "notes": [note], "pregnant": False}),
+                        confidence=0.75)
+    if prior.turn_type == "drug_attribute" and prior.section_key == "lieu_luong_cach_dung" and \
+            (new.renal or new.hepatic) and new.section_key in (None, "lieu_luong_cach_dung"):
+        # "xét nghiệm lại eGFR còn 25 thì sao" after "eGFR 38, có cần giảm ko": the patient's dose at the new value —
+        # the dose path, which states the book's "eGFR dưới 30 …: chống chỉ định" and gives no dose (#18 held-out
+        # H65: the organ question's follow-up had no question of its own and was answered with nothing).
+        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "turn_type": "dosing_calc"}),
+                        confidence=0.75)
+    return None
+
+
 def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     partner = _pronoun_partner(new, prior, text) or _carried_partner(new, prior, text)
     if partner is not None:
@@ -909,51 +959,9 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         # answer ("bé 6 tuổi") asks the dose again with that value (states.merge._merge_pending).
         return prior.model_copy(update={"turn_type": "drug_overview", "section_key": None, "needs_clarify": True,
                                         "clarify_reason": CORRECTION_UNREAD, "quick_replies": [], "notes": []})
-    comorbidity = _also_has(new, prior, text)
-    if comorbidity is not None:
-        return comorbidity
-    cause = _cause_named(new, prior, text)
-    if cause is not None:
-        return cause
-    if prior.turn_type == "dosing_calc" and prior.drugs and new.route is not None and not (
-            new.drugs or new.unknown_drugs) and _ROUTE_SWITCH.search(fold(text)):
-        # "thôi chuyển sang uống đi, bé chịu uống rồi" after the rectal dose: the same dose by the route named — its
-        # other words once read as the interactions section (#18 held-out H69).
-        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "route": new.route,
-                                                 "route_family": None}), confidence=0.75)
-    if prior.turn_type == "dosing_calc" and prior.drugs and not (new.drugs or new.unknown_drugs) and \
-            not _has_person_values(new) and _FROM_WHAT_AGE.search(fold(text)):
-        # "vậy từ mấy tháng tuổi thì mới dùng được" after a 2-month-old's abacavir exclusion: the youngest band the
-        # book doses, which the same dose question answers (its floor quoted) — not "what about abacavir?" (#17
-        # held-out H66).
-        return _settled(prior, confidence=0.7)
-    if prior.turn_type == "dosing_calc" and prior.drugs and not (new.drugs or new.unknown_drugs) and \
-            new.section_key not in ("lieu_luong_cach_dung", None) and _cannot_take_by_mouth(text):
-        # "nếu bn đang xuất huyết tiêu hóa, nôn không uống được" after pantoprazole's oral dose: the same patient's dose
-        # by another route (the route refused is dropped below) — its "nôn" is no question about adverse effects
-        # (#17 held-out H66 listed pantoprazole's ADRs).
-        illness = condition_in_drug_turn(text) or dose_indication(text, [])
-        update: dict[str, object] = {**_slot_updates(new, prior)}
-        if illness:
-            update.update(condition=illness, condition_relation="indication")
-        return _settled(prior.model_copy(update=update), confidence=0.7)
-    if prior.turn_type == "dosing_calc" and prior.population == "pediatric" and prior.gestation and new.gestation \
-            and new.gestation != prior.gestation and not (new.drugs or new.unknown_drugs) \
-            and new.age_months is None and new.weight_kg is None and (
-                not new.pregnant or CORRECTED_GESTATION.search(fold(text))):
-        # "xin lỗi em nhìn nhầm hồ sơ, tuổi thai chỉnh là 34 tuần" after a preterm baby's dose: the baby's gestation
-        # corrected — not the pregnancy section ("tuổi thai" read as a pregnancy; #17 held-out H66).
-        note = f"Đã sửa tuổi thai: {new.gestation} (thay cho {prior.gestation})."
-        return _settled(prior.model_copy(update={"gestation": new.gestation, "notes": [note], "pregnant": False}),
-                        confidence=0.75)
-    if prior.turn_type == "drug_attribute" and prior.section_key == "lieu_luong_cach_dung" and \
-            (new.renal or new.hepatic) and not (new.drugs or new.unknown_drugs) \
-            and new.section_key in (None, "lieu_luong_cach_dung"):
-        # "xét nghiệm lại eGFR còn 25 thì sao" after "eGFR 38, có cần giảm ko": the patient's dose at the new value —
-        # the dose path, which states the book's "eGFR dưới 30 …: chống chỉ định" and gives no dose (#18 held-out
-        # H65: the organ question's follow-up had no question of its own and was answered with nothing).
-        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "turn_type": "dosing_calc"}),
-                        confidence=0.75)
+    follow_up = _dose_follow_up(new, prior, text)
+    if follow_up is not None:
+        return follow_up
     if new.drugs:
         if not prior.drugs:
             # "vậy para uống được ko" after a drug the book lacks: the dose question, for the same patient.
@@ -1120,14 +1128,14 @@ _THIS_PATIENT = re.compile(r"\b(?:(?:cho|voi|o)\s+)?(?:bn|benh nhan|nguoi benh|n
 """The patient discussed, pointed at ("cho BN này", "cho bà ấy")."""
 _SAME_REGIMEN = re.compile(r"\b(?:trong|cua|cung|theo) (?:phac do|lieu trinh|chi dinh|benh|truong hop) (?:do|nay|tren|ay)\b")
 """The same regimen or indication, pointed at ("trong phác đồ đó")."""
-_ADDED_NOW = re.compile(r"\b(?:them|ke them|dung them|uong them|phoi hop|ket hop|uong chung|dung chung|uong cung|dung cung|"
-                        r"uong kem|dung kem)\b")
+_ALONGSIDE = re.compile(r"\b(?:uong|dung|xai|tiem) (?:kem|chung|cung)\b|\b(?:phoi hop|ket hop)\b")
+"""Taken together ("uống kèm", "dùng chung", "phối hợp"): the pair is asked, not one drug's dose."""
+_ADDED_NOW = re.compile(r"\b(?:them|ke them|dung them|uong them)\b|" + _ALONGSIDE.pattern)
 # ("truyền chung dây với Ringer lactat", "pha với lidocain rồi tiêm": given in the same line or syringe — #18 held-out
 # H63/H65 were told "Ringer is not in the book".)
 _TOGETHER_NOW = re.compile(r"\b(?:uong|dung|xai|tiem|boi|truyen|pha|tron) (?:chung |cung )?(?:day |bom tiem |chai )?"
                            r"(?:cung|chung|kem|voi)\b|\banh huong\b|\btuong tac\b")
 _TAKING_NOW = re.compile(r"\b(?:dang|van|cung) (?:uong|dung|tiem|xai|su dung)\b")
-_ALONGSIDE = re.compile(r"\b(?:uong|dung|xai|tiem) (?:kem|chung|cung)\b|\b(?:phoi hop|ket hop)\b")
 """The patient is taking a drug ("đang uống carbamazepin"): after an interaction question, the next partner."""
 
 
@@ -1408,13 +1416,10 @@ def forget_person(frame: QueryFrame) -> QueryFrame:
 # were shown warfarin's starting doses, with "amiodaron is not in the book", as if the pair had nothing to say).
 _ADJUSTED_FOR = re.compile(r"\b(?:giam|tang|chinh|dieu chinh|bot|ha)\b[^.?!]{0,25}\b(?:lieu|phan tram|%)|"
                            r"\b(?:giam|tang|chinh|bot)\b[^.?!]{0,10}\b(?:bao nhieu|bn|may)\b")
-_BESIDE = re.compile(r"\b(?:them|dang (?:uong|dung|tiem|xai)|uong kem|dung kem|phoi hop|ket hop|uong chung|dung chung)\b")
-
-
 def _adjusted_for_partner(merged: QueryFrame, text: str) -> QueryFrame:
     folded = fold(text)
     if merged.turn_type != "dosing_calc" or len(merged.drugs) != 1 or not merged.unknown_drugs or \
-            not _ADJUSTED_FOR.search(folded) or not _BESIDE.search(folded):
+            not _ADJUSTED_FOR.search(folded) or not (_ADDED_NOW.search(folded) or _TAKING_NOW.search(folded)):
         return merged
     return merged.model_copy(update={"turn_type": "interaction", "section_key": "tuong_tac_thuoc", "route": None,
                                      "route_family": None})
