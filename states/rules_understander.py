@@ -12,6 +12,7 @@ question is `drug_attribute`/`qua_lieu_xu_tri`; an animal subject is `out_of_sco
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from core.budget import RequestBudget
@@ -712,10 +713,8 @@ class RulesUnderstander:
             # "vợ tôi có thai 10 tuần dọa sảy, bs cho uống salbutamol, vậy đúng ko": her own condition is one the
             # contraindications name ("Không dùng salbutamol đường tiêm hoặc uống để điều trị dọa sảy thai") — that is
             # what she must be told first, not the pregnancy section's general lines (#18 held-out H67).
-            state = self._patient_state(text, slots, drugs[0]) or next(
-                (run for run in (dose_indication(text, [c.span for c in candidates.candidates]) or "").split(", ")
-                 if len(fold(run).split()) >= 2 and not _MOTHER_STATE.search(fold(run))
-                 and not self._treats(drugs[0], run) and self._patient_state(f"bị {run}", slots, drugs[0])), None)
+            state = self._patient_state(text, slots, drugs[0]) or self._safety_phrase(
+                text, drugs[0], _MAY_TAKE_SECTIONS, names=[c.span for c in candidates.candidates])
             if state is not None:
                 update = {**common, "condition": state, "condition_relation": "contraindication"}
                 return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
@@ -884,12 +883,20 @@ class RulesUnderstander:
         if prior is None or prior.turn_type != "dosing_calc" or len(prior.drugs) != 1 or \
                 self.names.section_texts is None:
             return None
-        texts = self.names.section_texts(prior.drugs[0])
-        contraindications = texts.get("chong_chi_dinh", "")
-        for run in (dose_indication(text, []) or "").split(", "):
+        return self._safety_phrase(text, prior.drugs[0], ("chong_chi_dinh",))
+
+    def _safety_phrase(self, text: str, drug: str, sections: tuple[str, ...], *,
+                       names: Sequence[str] = ()) -> str | None:
+        """The first phrase of the turn's dose words ("dọa sảy", "sốt cao") that the drug's `sections` state as written,
+        of two words or more, not a pregnancy or nursing word and not what the drug is taken for; None otherwise."""
+        if self.names.section_texts is None:
+            return None
+        texts = self.names.section_texts(drug)
+        safety = " ".join(texts.get(key, "") for key in sections)
+        for run in (dose_indication(text, list(names)) or "").split(", "):
             run = re.sub(r"(?:\s+(?:nữa|nua|rồi|roi|luôn|luon|nhé|nhe|ạ|a))+\s*$", "", run)
-            if len(fold(run).split()) >= 2 and condition_stated(contraindications, run) and \
-                    not self._treats(prior.drugs[0], run):
+            if len(fold(run).split()) >= 2 and not _MOTHER_STATE.search(fold(run)) and \
+                    condition_stated(safety, run) and not self._treats(drug, run):
                 return run
         return None
 
