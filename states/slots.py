@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from core.dosage.bands import CORRECTED_AGE_WORDS, GESTATION_PHRASES
+from core.dosage.bands import CORRECTED_AGE_WORDS, GESTATION_PHRASES, written_as_vomiting
 from core.dosage.indication import DISEASE_NAMES_WITH_PATIENT_WORDS
 from core.sentence_match import FOOD_TIMING
 from core.text import bounded, fold, normalize
@@ -533,10 +533,8 @@ def _gestation(text: str, folded: str) -> str | None:
         m = pattern.search(folded)
         if m:
             written = _span_as_written(text, folded, m)
-            if re.search(r"(?<!\w)nôn(?!\w)", written.lower()):
-                # "bé nôn không uống được": vomiting, typed with its diacritics — "non" (preterm) only folds to it
-                # (#17 held-out H66 read the vomiting 4-year-old as a preterm baby and lost the post-operative dose).
-                continue
+            if written_as_vomiting(written):
+                continue  # "bé nôn không uống được": vomiting, not a preterm baby (core.dosage.bands)
             return written
     return None
 

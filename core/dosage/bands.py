@@ -225,6 +225,12 @@ TERM_WEEKS = 37.0
 """Term birth is 37 completed weeks of gestation: the book's "thiếu tháng" is under it, "đủ tháng" at or over it."""
 
 
+def written_as_vomiting(written: str) -> bool:
+    """A gestation word's span as typed holds "nôn" (vomiting), which folds to "non" (preterm): "bé nôn không uống
+    được" is no preterm baby (#17 held-out H66 read the vomiting 4-year-old as one and lost the post-operative dose)."""
+    return re.search(r"(?<!\w)nôn(?!\w)", written.lower()) is not None
+
+
 def patient_gestation(text: str) -> tuple[float | None, Bound | None]:
     """A newborn's gestation as a user states it: (weeks, None) for a number ("sơ sinh non 29 tuần", "tuổi thai 32
     tuần"), (None, range) for the words alone ("đủ tháng" → [37, ∞), "thiếu tháng"/"sinh non" → [0, 37)), (None, None)
@@ -234,8 +240,7 @@ def patient_gestation(text: str) -> tuple[float | None, Bound | None]:
     if m:
         return float(next(g for g in m.groups() if g).replace(",", ".")), None
     preterm = _PRETERM.search(folded)
-    if preterm and not re.search(r"(?<!\w)nôn(?!\w)", normalize(text)[preterm.start():preterm.end()].lower()):
-        # (Not "bé nôn", vomiting, typed with its diacritics: see states.slots._gestation.)
+    if preterm and not written_as_vomiting(normalize(text)[preterm.start():preterm.end()]):
         return None, Bound(0.0, TERM_WEEKS)
     if _TERM.search(folded):
         return None, Bound(TERM_WEEKS, math.inf, high_open=False)
