@@ -221,7 +221,7 @@ class ExtractiveGenerator:
             if claims and preamble:
                 return Answer(claims=claims, generator=self.name, preamble=preamble)
         else:
-            claims = self._section(request, evidence)
+            claims = self._section(request, evidence) + self._taken_alongside(request, evidence)
             first, contraindicated = self._context_first(request, evidence)
             if first:
                 # "Suy thận, mức lọc cầu thận 25 có dùng ibuprofen được không?": the sentences of the section that name
@@ -554,6 +554,17 @@ class ExtractiveGenerator:
                             claims.append(Claim(text=f"{_title(chunk)}{label} — {sentence}",
                                                 citations=[chunk.doc_id]))
         return claims
+
+    @staticmethod
+    def _taken_alongside(request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
+        """On a may-take question, the drug's interaction lines naming what the patient already takes (a drug with no
+        monograph: states.paths brings those lines), after the section asked."""
+        if request.section_key == "tuong_tac_thuoc" or not request.taking:
+            return []
+        return [Claim(text=f"{_title(chunk)} (Tương tác thuốc) — {sentence}", citations=[chunk.doc_id])
+                for chunk in evidence if chunk.section_key == "tuong_tac_thuoc"
+                for sentence in sentences(chunk.text)
+                if any(states_phrase(sentence, fold(t)) for t in request.taking)]
 
     # -------------------------------------------------------------------------------------------- list
 

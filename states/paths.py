@@ -64,6 +64,14 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
         # định"), quoted after them.
         evidence += [c for c in safety_evidence(retrieval, frame, frame.drugs[:MAX_DRUGS_SINGLE_PATH])
                      if c.section_key == "than_trong" and c not in evidence]
+        if frame.unknown_drugs:
+            # "BN bị Parkinson đang dùng levodopa, cho haloperidol được không": the contraindication for the illness
+            # answers first; the drug's interaction lines naming what the patient takes come after it (the book has
+            # no monograph for levodopa, but haloperidol's own interaction section names it — "không tìm thấy
+            # levodopa" with the line left out was a safety statement dropped; #17 held-out H72).
+            for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
+                evidence += [c for c in retrieval.find_by_section(drug_id, "tuong_tac_thuoc")
+                             if c not in evidence and any(states_phrase(c.text, u) for u in frame.unknown_drugs)]
     child_known = is_child(frame) and (frame.age_months is not None or frame.weight_kg is not None)
     if frame.section_key == USE_AT_ALL_SECTION and (frame.renal or frame.hepatic or child_known):
         # (A child of known age or weight as well: "còn em nó 4 tháng mới có 6kg thì sao" after "có dùng được không"

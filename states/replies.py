@@ -187,6 +187,13 @@ def answer_text(answer: Answer, path: str, frame: QueryFrame, names: NameBook) -
         section = SECTION_HEADINGS.get(OVERDOSE_SECTION, "")
         head = (f"Lưu ý: {', '.join(frame.unknown_drugs)} không có chuyên luận riêng trong Dược thư; dưới đây là các "
                 f"dòng trong mục {section} của {_drugs(frame, names)} có nêu {', '.join(frame.unknown_drugs)}.\n{head}")
+    elif frame.unknown_drugs and all(any("(Tương tác thuốc) — " in c.text and states_phrase(c.text, u)
+                                         for c in answer.claims) for u in frame.unknown_drugs):
+        # What the patient takes has no monograph, but the drug's interaction section names it (quoted after the
+        # section asked; states.paths): said so, not "không tìm thấy".
+        head = (f"Lưu ý: {', '.join(frame.unknown_drugs)} không có chuyên luận riêng trong Dược thư; các dòng trong mục "
+                f"Tương tác thuốc của {_drugs(frame, names)} có nêu {', '.join(frame.unknown_drugs)} được trích sau.\n"
+                f"{head}")
     elif frame.unknown_drugs:
         # A partly-resolved question must not read as if the unknown drug had been checked.
         head = (f"Lưu ý: không tìm thấy {', '.join(frame.unknown_drugs)} trong Dược thư; thông tin dưới đây chỉ "
