@@ -29,6 +29,9 @@ may decide the match."""
 RARE_SHARE = 10
 NEAR_BEST = 0.6
 """Sentences scoring at least this share of the best one's score are matches too (quoted with it)."""
+_HOW_GIVEN = frozenset({"tiem", "uong", "truyen", "boi", "nho"})
+"""A route word alone says how the drug is given, not what is asked: "bé sốt sau tiêm chủng" matched the overdose
+section's one "tiêm" (N-acetylcystein) and the overdose section answered a dose question (#17 held-out H78)."""
 _FILLER_WORDS = (
     # Words a free-form question wraps its content in ("còn uống được không", "thấy", "nhai ra", "quên mất"), and whom
     # it is about ("cho bé", "bệnh nhân", "người lớn"): as written, so "bẻ" (break a tablet) is not "bé" (a child).
@@ -179,7 +182,8 @@ def rank_sentences(question: str, sentences: Sequence[str], names: Iterable[str]
         # common phrase ("quên liều") outweighing a sentence that shares more of the question's words.
         score = sum(math.log(1 + n / df[t]) for t in hits)
         paired = any(" " in t for t in hits)
-        rare = any(" " not in t and df[t] <= RARE_SENTENCES and df[t] * RARE_SHARE <= n for t in hits)
+        rare = any(" " not in t and df[t] <= RARE_SENTENCES and df[t] * RARE_SHARE <= n and fold(t) not in _HOW_GIVEN
+                   for t in hits)
         # Within candidates already narrowed to one section, a word most of them do not use tells them apart.
         telling = paired or any(df[t] * 2 <= n for t in hits)
         found.append(SentenceMatch(i, round(score, 3), tuple(hits), telling, paired or rare))

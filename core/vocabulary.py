@@ -255,6 +255,11 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     # Dementia: the book writes "sa sút trí tuệ" (haloperidol: "người cao tuổi bị sa sút trí tuệ … tăng nguy cơ tử
     # vong"); users name the disease, "Alzheimer", or say "lẫn" (#17 held-out H64 lost the mortality warning).
     ("sa sut tri tue", "alzheimer", "benh alzheimer", "mat tri nho", "lu lan tuoi gia"),
+    # QT prolongation: the book writes "kéo dài khoảng QT"; people say "hội chứng QT kéo dài", "QT dài" (#18 held-out
+    # H77: domperidon's dose was given to a child said to have it, after the dose).
+    ("keo dai khoang qt", "hoi chung qt keo dai", "hoi chung qt dai", "khoang qt keo dai", "qt keo dai", "qt dai"),
+    # Herpes: "mụn rộp" is the Vietnamese name (#17 held-out H78: "mụn rộp sinh dục" asked which indication).
+    ("herpes", "mun rop"),
 )
 
 

