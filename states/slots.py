@@ -673,7 +673,7 @@ def _extract_slots(text: str) -> Slots:
     # the adults' renal doses shown to the child — #18 held-out H71).
     renal_m = next((m for m in renal_all if re.search(r"\d", m.group(0))), renal_all[0] if renal_all else None)
     measured = re.search(r"\d+(?:[.,]\d+)?", renal_m.group(0)) if renal_m else None
-    if measured and float(measured.group(0).replace(",", ".")) > MAX_RENAL_ML_MIN:
+    if renal_m and measured and float(measured.group(0).replace(",", ".")) > MAX_RENAL_ML_MIN:
         # "eGFR 250": no kidney filters that much (a normal adult's is about 90-120 ml/phút); read as a value it would
         # pick the normal-renal dose. Rejected and asked, as an impossible weight is (#18 held-out H77).
         rejected.append(f"chức năng thận \"{_span_as_written(text, folded, renal_m)}\" vượt mức có thể có "
