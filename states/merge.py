@@ -907,6 +907,12 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
     return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, illness]}), confidence=0.75)
 
 
+_ILLNESS_NOW = re.compile(r"^(?:(?:the|vay|con|ma)\s+)*(?:het [a-z]+(?: [a-z]+)? (?:roi|that roi)[, ]+)?(?:gio|bay gio|nay|hien gio)"
+                          r"\s+(?:(?:be|chau|no|con|em be|ba|ong)\s+)?(?:(?:chi con|con|lai bi|chuyen sang|bi|dang)\s+|"
+                          r"(?=(?:sot|ho|non|dau|tieu chay|ngua)\b))(?P<ill>(?!(?:uong|dung|tiem|lieu|thuoc)\b)[a-z]+(?: [a-z]+){0,3}?)"
+                          r"(?:\s+(?:thoi|thi sao|thi uong sao|thi sao a|nhi|a|vay|nha|ha))*\W*$")
+
+
 def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
     """After a dose (or organ-adjustment) answer, a turn naming no drug that goes on with the same patient's dose
     question: one more illness, a cause in the indication, another route, the youngest age the book doses, a route the
@@ -925,6 +931,17 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
         # other words once read as the interactions section (#18 held-out H69).
         return _settled(prior.model_copy(update={**_slot_updates(new, prior), "route": new.route,
                                                  "route_family": None}), confidence=0.75)
+    same_person = new.person is None or (prior.person is not None and fold(new.person) == fold(prior.person))
+    now = _ILLNESS_NOW.search(folded) if dosed and not _has_person_values(new) and same_person else None
+    if now is not None:
+        # "hết đau rồi giờ chỉ còn sốt thôi" after the post-operative dose: the same patient's dose for what they have
+        # now (#17 held-out H74 asked what about paracetamol; "giờ bé sốt thì sao" kept the post-operative lines).
+        written = text if len(text) == len(folded) else folded
+        illness = written[now.start("ill"):now.end("ill")].strip()
+        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "condition": illness,
+                                                 "condition_relation": "indication",
+                                                 "condition_ambiguous": is_ambiguous_condition(illness)}),
+                        confidence=0.7)
     if dosed and not _has_person_values(new) and _FROM_WHAT_AGE.search(folded):
         # "vậy từ mấy tháng tuổi thì mới dùng được" after a 2-month-old's abacavir exclusion: the youngest band the
         # book doses, which the same dose question answers (its floor quoted) — not "what about abacavir?" (#17
@@ -1124,7 +1141,9 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
 
 # "nếu bé tăng cân lên 25 kg", "giờ bé sụt còn 15 ký", "ClCr của bà giảm xuống còn 8": the value of the same patient
 # has changed — not another patient, so the rest of what was said of them stays.
-_CHANGED = re.compile(r"\b(?:tang|giam|sut|len|xuong|lon)\s+(?:can|ky|ki|kg)\b|\b(?:tang|giam|sut)(?:\s+can)?\s+"
+_CHANGED = re.compile(r"\b(?:tang|giam|sut|len|xuong|lon)\s+(?:can|ky|ki|kg)\b|"
+                      # "tháng sau bé lên 22 kg thì sao": grown to a weight — the same child (#17 held-out H76)
+                      r"\b(?:len|xuong|sut con|tang len|giam con)\s+\d+(?:[.,]\d+)?\s*(?:kg|ky|ki|can|kilo)\b|\b(?:tang|giam|sut)(?:\s+can)?\s+"
                       r"(?:len|xuong|con|thanh)\b|\b(?:tang|giam|xuong|len|sut|chi)\s+(?:len\s+|xuong\s+)?con\s+\d|"
                       r"\b(?:nang|lon)\s+them\b|\b(?:bay gio|gio|hien gio|hien tai)\s+(?:(?:be|chau|no|con|ba|ong)\s+)?(?:da\s+)?"
                       r"nang\b|"
@@ -1367,7 +1386,9 @@ _ILLNESS_HEAD = re.compile(r"^(viem|nhiem|dau|sot|benh|hoi chung|loet|du phong|p
                            r"di ung|tieu chay|buon non|non|mat ngu|tram cam|loan than|tam than|zona|thuy dau|herpes)\b")
 """A slot reply's leftover words are taken as the indication only when they open as an illness does ("viêm xoang …",
 "dự phòng …"): "đã bảo 3 tuổi rồi!!" leaves "đã bảo", which names nothing."""
-_NOT_A_CONDITION = re.compile(rf"^(thi sao|the nao|sao|gi|nua|vay(?! nen)|{SAME_ILLNESS})\b")
+# ("còn chồng em cũng phải điều trị": "điều trị" names no illness — it replaced the wife's trichomonas; #18 H75.)
+_NOT_A_CONDITION = re.compile(rf"^(thi sao|the nao|sao|gi|nua|vay(?! nen)|{SAME_ILLNESS})\b"
+                              r"|^(?:dieu tri|chua tri|chua benh|chua|uong thuoc|dung thuoc)$")
 _ALSO = re.compile(r"(?<!\w)(cũng|cung|nữa|nua)(?!\w)", re.IGNORECASE)
 
 

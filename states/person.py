@@ -51,8 +51,12 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # the grandmother, her ClCr 20 with him).
     # "chị gái em", "anh trai tôi", "em họ mình" (#17 held-out H54: "còn chị gái em 45 tuổi nghiện rượu" kept the
     # pregnant user's pregnancy and was answered from "Thời kỳ mang thai").
-    (r"\b(?:me|bo|ba|cha|ong|vo|chong|anh|chi|em|ban|co|chu|bac|di|cau|mo|thim)(?: (?:nha|gai|trai|ho|ruot|dau|re))?"
-     r" (?:toi|minh|tui|em|tao|e)\b", "relative", None),
+    # ("mẹ vợ tôi", "bố chồng em": the in-law, not the wife or husband — #17 held-out H74 read "mẹ vợ t" as the
+    # pregnant wife and answered from "Thời kỳ mang thai".)
+    (r"\b(?:me|bo|ba|cha|ong|vo|chong|anh|chi|em|ban|co|chu|bac|di|cau|mo|thim)(?: (?:nha|gai|trai|ho|ruot|dau|re|vo|"
+     r"chong))?"
+     # ("mẹ t", "bố t": "t" is the chat spelling of "tôi" — #17 held-out H74 asked whether "mẹ t" was an adult.)
+     r" (?:toi|minh|tui|em|tao|e|t)\b", "relative", None),
     # A cousin: "em họ mới sinh được 2 tuần", "anh họ tôi" (#17 held-out H60 kept the previous child's label).
     (r"\b(?:em|anh|chi) ho\b", "relative", None),
     # The kin of someone named before: "chồng chị ấy", "vợ anh tôi", "mẹ của cô ấy" — another adult.
