@@ -937,10 +937,10 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
         # "hết đau rồi giờ chỉ còn sốt thôi" after the post-operative dose: the same patient's dose for what they have
         # now (#17 held-out H74 asked what about paracetamol; "giờ bé sốt thì sao" kept the post-operative lines).
         written = text if len(text) == len(folded) else folded
-        illness = written[now.start("ill"):now.end("ill")].strip()
-        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "condition": illness,
+        said = written[now.start("ill"):now.end("ill")].strip()
+        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "condition": said,
                                                  "condition_relation": "indication",
-                                                 "condition_ambiguous": is_ambiguous_condition(illness)}),
+                                                 "condition_ambiguous": is_ambiguous_condition(said)}),
                         confidence=0.7)
     if dosed and not _has_person_values(new) and _FROM_WHAT_AGE.search(folded):
         # "vậy từ mấy tháng tuổi thì mới dùng được" after a 2-month-old's abacavir exclusion: the youngest band the
