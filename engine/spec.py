@@ -157,7 +157,7 @@ STATES: tuple[StateSpec, ...] = (
     StateSpec("asking", "work", "Soạn câu hỏi lại", "Composing a clarifying question", "ask", asking.ask,
               reads=("reason", "frame", "routes_found", "indications_found"), writes=("reply_text", "quick_replies", "new_pending")),
     StateSpec("retrieving_single", "work", "Tra cứu một thuốc", "Retrieving: single drug", "retrieved",
-              retrieving.retrieve_single, reads=("state", "frame"), writes=_SINGLE_WRITES),
+              retrieving.retrieve_single, reads=("state", "frame", "query"), writes=_SINGLE_WRITES),
     StateSpec("retrieving_interaction", "work", "Tra cứu tương tác", "Retrieving: interaction", "retrieved",
               retrieving.retrieve_interaction, reads=("state", "frame"), writes=_RETRIEVAL_WRITES),
     StateSpec("retrieving_condition", "work", "Tra cứu theo bệnh/chỉ định", "Retrieving: condition → drug",

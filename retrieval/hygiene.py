@@ -317,6 +317,25 @@ MIN_ADJACENT = 2
 ("Trẻ em 10 12 tuổi"), which the dosage reader handles; a table row-by-row gives several."""
 
 
+_TARGET_CELL = re.compile(r"\bĐích \d")
+MIN_TARGET_CELLS = 3
+"""A table whose cells kept a label and lost their rows: warfarin's INR table ("… Đích 2,5; INR 2 - 3; Rung nhĩ …
+Đích 3,7; INR 3- 4,5; …"), flattened into the indications. No number follows a number there, so the pair count misses
+it; read as text, a mechanical valve's question was answered "INR đích 2,5" (the table gives it 3,7; #17 held-out
+H74/H78). Several "Đích <number>" cells on one line are such a table."""
+
+
+def _labelled_table(line: str) -> tuple[int, int] | None:
+    """The span of a flattened table of labelled target cells: from the sentence holding the first cell to the end of
+    the line (its rows run on past the last cell); None when the line has fewer than MIN_TARGET_CELLS."""
+    cells = list(_TARGET_CELL.finditer(line))
+    if len(cells) < MIN_TARGET_CELLS:
+        return None
+    before = line[:cells[0].start()]
+    stop = max(before.rfind(". "), before.rfind("; "))
+    return (stop + 2 if stop >= 0 else 0), len(line)
+
+
 def quarantine_tables(text: str) -> tuple[str, list[str]]:
     """Wrap each sentence-like segment holding a flattened table in the quarantine markers."""
     if "QUARANTINED" in text:
@@ -324,6 +343,15 @@ def quarantine_tables(text: str) -> tuple[str, list[str]]:
     out_lines: list[str] = []
     found: list[str] = []
     for line in text.split("\n"):
+        labelled = _labelled_table(line)
+        if labelled is not None:
+            start, end = labelled
+            body = line[start:end].strip()
+            out_lines += [x for x in (line[:start].strip(),) if x]
+            out_lines += [f"<!-- QUARANTINED: {QUARANTINE_REASON} -->", body, "<!-- /QUARANTINED -->"]
+            out_lines += [x for x in (line[end:].strip(),) if x]
+            found.append(_preview(body))
+            continue
         segments = _SEGMENT.split(line)
         flagged = [len(_ADJACENT.findall(s)) >= MIN_ADJACENT for s in segments]
         if not any(flagged):

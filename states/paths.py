@@ -28,7 +28,25 @@ def is_dose_question(frame: QueryFrame) -> bool:
     return frame.turn_type == "dosing_calc" and frame.section_key == "lieu_luong_cach_dung"
 
 
-def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tuple[list[Chunk], list[str]]:
+_INR_TARGET = re.compile(r"\binr\b[^.?!]{0,40}\b(?:dich|muc tieu|can dat|nen giu|(?:vung|khoang|muc) dieu tri)\b"
+                         r"|\b(?:dich|muc tieu)\b[^.?!]{0,20}\binr\b")
+_TARGET_TABLE_SECTIONS = ("chi_dinh", "lieu_luong_cach_dung")
+
+
+def inr_target_tables(retrieval: RetrievalService, frame: QueryFrame, question: str) -> list[Chunk]:
+    """The drug's unreadable INR target table, when the question asks an INR target ("INR mục tiêu bao nhiêu", "INR
+    đích khi thay van cơ học"). The book gives each indication its own target in that table (a mechanical valve 3,7,
+    most others 2,5); the dosage section's "trong đa số trường hợp, INR đích … 2,5" read alone answered a mechanical
+    valve's question with 2,5 (#17 held-out H74/H78). With the table in the evidence the turn is verify_pdf: the
+    readable lines quoted, the table named."""
+    if not _INR_TARGET.search(fold(question)):
+        return []
+    return [c for d in frame.drugs[:MAX_DRUGS_SINGLE_PATH] for key in _TARGET_TABLE_SECTIONS
+            for c in retrieval.find_by_section(d, key) if c.has_quarantined_content and "INR" in c.text]
+
+
+def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame,
+                         question: str = "") -> tuple[list[Chunk], list[str]]:
     """One section by exact filter (the dominant path), or the monograph trimmed/reranked; plus dosing routes."""
     evidence: list[Chunk] = []
     for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
@@ -36,6 +54,7 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame) -> tupl
             evidence += retrieval.find_by_section(drug_id, frame.section_key)
         else:
             evidence += retrieval.find_by_drug(drug_id, None)
+    evidence += [c for c in inr_target_tables(retrieval, frame, question) if c not in evidence]
     routes: list[str] = []
     if is_dose_question(frame) and frame.renal:
         evidence = with_renal_tables_quarantined(evidence)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from core.dosage.indication import names_all_words
 from core.dosage.usual import usual_indication, usual_indication_note
 from core.errors import IndexUnavailable
+from core.sentence_match import asked_words
 from states import paths
 from states.conditions import condition_as_in_book
 from states.dosing import indications_in_evidence
@@ -28,7 +29,7 @@ def _retrieving(ctx: TurnView, fn: Callable[[], dict[str, object]]) -> Update:
 
 def retrieve_single(ctx: TurnView, services: Services) -> Update:
     def run() -> dict[str, object]:
-        evidence, routes_found = paths.single_drug_evidence(services.retrieval, ctx.frame)
+        evidence, routes_found = paths.single_drug_evidence(services.retrieval, ctx.frame, asked_words(ctx.query))
         # "thế còn đường tiêm?": settled against the evidence already fetched (no second index read, so an index
         # outage is this step's failure and abstains as index_unavailable).
         frame = settle_route_family(ctx.frame, routes_found)

