@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from itertools import pairwise
 
 from core.dosage.indication import severities, stated_severity
@@ -286,7 +287,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         # "em nó 2 tuổi cũng bị thì sao": the other person has the same illness — the question's indication stays
         # (their age, weight and other conditions do not). Named again in the turn ("còn tôi cũng bị tiêu chảy cấp"),
         # the turn's own words are the indication: they may say it more exactly than the first person's.
-        own = _own_illness(text, person) if new.condition is None else None
+        own = _own_illness(text, person, new.drugs) if new.condition is None else None
         # Said shorter than before ("cũng phải nhổ răng" after "nhổ răng, dự phòng viêm nội tâm mạc"): the fuller words.
         # Or sharing its words with them ("cũng nhổ răng mà bị hở van tim" after "tim bẩm sinh, sắp nhổ răng, dự
         # phòng"): the same reason — the first person's words name the indication the book doses (#17 H53 asked).
@@ -306,14 +307,14 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
             merged.section_key == "chong_chi_dinh" and not english:
         # "bn khác bị glaucoma thì sao" after a contraindication question: whether THIS patient may take it is what
         # the book says of their own illness.
-        own = _own_illness(text, person)
+        own = _own_illness(text, person, merged.drugs)
         if own:
             merged = merged.model_copy(update={"condition": own, "condition_relation": "contraindication",
                                                "comorbidities": [*merged.comorbidities, own]})
     if switched and merged is not new and merged.condition is None and merged.turn_type == "dosing_calc" and \
             not english:
         # "bố tụi nhỏ cũng bị giardia, uống sao": the new person's own illness, named in this turn.
-        own = _own_illness(text, person)
+        own = _own_illness(text, person, merged.drugs)
         if own and _ALSO_ILL.search(fold(text)) and prior.condition and fold(own) in fold(prior.condition):
             # "… cũng phải nhổ răng" after "chuẩn bị nhổ răng, cần dự phòng viêm nội tâm mạc": the same reason, said
             # shorter — the first person's fuller words name the indication the book doses.
@@ -755,7 +756,9 @@ def _partner_after_with(new: QueryFrame, text: str) -> bool:
 
 # "vậy para thì sao, uống", "vậy para uống được ko", "thôi cho bé uống paracetamol được không": the other drug asked
 # about in the same short breath as the dose just given.
-_ANOTHER_DRUG_ASK = re.compile(r"\b(?:thi sao|the nao|duoc (?:khong|ko|k|hong|hem|hok)|(?:uong|dung) (?:sao|bao nhieu|bn))\b")
+# ("vậy cho uống para thì bao nhiêu" after the child's aspirin exclusion: #17 held-out H78 asked adult or child.)
+_ANOTHER_DRUG_ASK = re.compile(r"\b(?:thi sao|the nao|duoc (?:khong|ko|k|hong|hem|hok)|(?:uong|dung) (?:sao|bao nhieu|bn)|"
+                               r"thi (?:bao nhieu|bn|may vien|may ml)|lieu (?:sao|bao nhieu|bn|the nao))\b")
 _ANOTHER_DRUG_WORDS = 14
 _ROUTE_SWITCH = re.compile(r"\b(?:chuyen|doi|thay|chuyen qua|doi qua) (?:sang |qua |bang )?(?:duong )?(?:uong|tiem|truyen|dat|"
                            r"nhet|xit|bom|hit|boi)\b")
@@ -798,6 +801,8 @@ def _dose_of_another_drug(new: QueryFrame, prior: QueryFrame, text: str) -> Quer
     # illness goes on for the other drug ("prednison cho bé … lên cơn hen", then "vậy prednisolon thì sao": the asthma
     # attack's dose, not "which indication?" — #18 held-out H42).
     own = new.condition if new.condition and new.condition_relation == "indication" else None
+    if own and any(fold(d.replace("_", " ")).startswith(fold(own)) for d in new.drugs):
+        own = None  # "amox người lớn uống liều bao nhiêu": the drug's shorthand, read as what it is for
     if own is None and new.condition is None and prior.condition and prior.condition_relation == "indication":
         own = prior.condition
     asked = new.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung",
@@ -1393,13 +1398,15 @@ _NOT_A_CONDITION = re.compile(rf"^(thi sao|the nao|sao|gi|nua|vay(?! nen)|{SAME_
 _ALSO = re.compile(r"(?<!\w)(cũng|cung|nữa|nua)(?!\w)", re.IGNORECASE)
 
 
-def _own_illness(text: str, person: Person | None) -> str | None:
+def _own_illness(text: str, person: Person | None, drugs: Sequence[str] = ()) -> str | None:
     """The illness a turn about another person names for them; the person's own words ("mẹ cu Tí cũng …", "bố tụi
     nhỏ nữa …") say who, not what illness."""
     unnamed = _without_person(text, person)
     own = condition_in_drug_turn(unnamed)
     if not own or _NOT_A_CONDITION.match(fold(own)):
         own = dose_indication(unnamed, [])  # "bố bé 40 tuổi tăng huyết áp uống thì sao" (no "bị")
+    if own and any(fold(d.replace("_", " ")).startswith(fold(own)) for d in drugs):
+        return None  # "amox người lớn uống liều bao nhiêu": the drug's shorthand, no illness
     return own if own and not _NOT_A_CONDITION.match(fold(own)) else None
 
 

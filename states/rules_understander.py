@@ -1234,7 +1234,10 @@ def _states_patient(slots: Slots) -> bool:
 
 # The user describing themselves: "tôi bị …", "mình cũng hay bị …", "tôi đang uống …" (folded).
 _SELF_ILL = re.compile(r"\b(?:toi|minh|tui)(?: (?:con|cung|hay|thuong|hoi|moi|van|dang|da|hien|phai|can|muon|sap))* "
-                       r"(?:bi|mac|uong|dung|mang thai|co thai)\b")
+                       r"(?:bi|mac|uong|dung|mang thai|co thai)\b"
+                       # "ClCr của tôi 15 ml/phút": the user's own measured value (states.person)
+                       r"|\b(?:clcr|egfr|do thanh thai(?: creatinin)?|muc loc cau than|creatinin|inr|can nang) cua "
+                       r"(?:toi|minh|tui)\b")
 
 
 def _with_person_and_notes(frame: QueryFrame, text: str, *, human: bool = False) -> QueryFrame:
