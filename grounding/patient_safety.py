@@ -256,6 +256,22 @@ def _before_exception(folded: str) -> str:
     return folded[:exception.start()] if exception is not None else folded
 
 
+_ATTACK_WORDS = re.compile(r"\b(?:con|dot|cap|cap tinh)\b")
+
+
+def _only_its_attack(folded: str, phrase: str) -> bool:
+    """The sentence names the disease only as its acute attack ("Không bắt đầu điều trị trong cơn gút cấp") while the
+    patient was said to have the disease ("ông tôi bị gút, ClCr 15"): the attack is another state of the patient —
+    read as theirs, the renal dose of a gout patient was withheld (#18 held-out H83). Said by the user ("đang lên cơn
+    gút cấp"), the sentence is theirs."""
+    if _ATTACK_WORDS.search(phrase):
+        return False
+    found = list(re.finditer(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", folded))
+    # Only "cơn X", "đợt cấp (của) X": "Lỵ cấp (phân có máu …)" is the dysentery itself, the patient's "bị lỵ".
+    return bool(found) and all(re.search(r"\b(?:con|dot cap(?: cua)?)\s*$", folded[:m.start()]) is not None
+                               for m in found)
+
+
 def names_condition(sentence: str, condition: str) -> bool:
     """The sentence names the patient's stated condition as whole words, and not only as an exception ("trừ …"),
     where it is the group still allowed."""
@@ -271,6 +287,8 @@ def names_condition(sentence: str, condition: str) -> bool:
         allergen = re.escape(allergy.group("allergen"))
         return _ALLERGY_WORDS.search(folded) is not None and \
             re.search(rf"(?<![a-z0-9]){allergen}(?![a-z0-9])", folded) is not None
+    if _only_its_attack(folded, phrase):
+        return False
     # A code-like name ("G6PD") is the condition however the words around it are written ("thiếu hụt G6PD").
     codes = [c for c in re.findall(r"[a-z]*\d[a-z0-9]*", phrase) if len(c) >= 3]
     if any(re.search(rf"(?<![a-z0-9]){re.escape(code)}(?![a-z0-9])", folded) for code in codes):
