@@ -253,6 +253,12 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str,
         # note restricts them to, which is the one asked — the indication is the book's, not unmatched (it was
         # answered under "Dược thư không ghi liều riêng cho chỉ định đã nêu").
         return [line for line in lines if severity_admits(indication, indication_labels(line))], True
+    if best == 0 and _opens_for(lines, indication):
+        # "Thông ống động mạch ở trẻ sơ sinh thiếu tháng: Một đợt điều trị gồm ba liều …", written inline where the
+        # parser found no lead-in: a line under no indication that opens by naming the one asked makes the general
+        # lines that indication's — not unmatched, where every other indication's weight exclusion ("không khuyến
+        # cáo cho trẻ dưới 7 kg", of pain and fever) withheld a preterm baby's PDA dose (#17 held-out H78).
+        return [line for line in lines if not indication_key(line)], True
     if best == 0:
         # No lead-in names the indication asked: the general lines (under no indication: the book's usual dose) are
         # the answer when there are dose lines among them; other indications' doses are other patients' doses.
@@ -277,6 +283,18 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str,
         kept = [line for line in kept if indication_key(line) or not _dosed(line)
                 or not _BY_SEVERITY.search(fold(line.text))]
     return kept, best > 0
+
+
+_INLINE_LABEL = re.compile(r"^([^:.;]{8,90}):\s")
+
+
+def _opens_for(lines: list[RegimenLine], indication: str) -> bool:
+    """A line under no indication opens with a label ("…: ") that names the indication asked."""
+    for line in lines:
+        m = _INLINE_LABEL.match(line.text) if not indication_key(line) and line.kind == "regimen" else None
+        if m and match_score(indication, [m.group(1)]) > 0:
+            return True
+    return False
 
 
 _BY_SEVERITY = re.compile(r"\btuy (?:theo )?(?:muc do|do nang|tinh trang)\b")
