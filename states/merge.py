@@ -801,7 +801,7 @@ def _dose_of_another_drug(new: QueryFrame, prior: QueryFrame, text: str) -> Quer
     # illness goes on for the other drug ("prednison cho bé … lên cơn hen", then "vậy prednisolon thì sao": the asthma
     # attack's dose, not "which indication?" — #18 held-out H42).
     own = new.condition if new.condition and new.condition_relation == "indication" else None
-    if own and any(fold(d.replace("_", " ")).startswith(fold(own)) for d in new.drugs):
+    if own and _is_shorthand_of(own, new.drugs):
         own = None  # "amox người lớn uống liều bao nhiêu": the drug's shorthand, read as what it is for
     if own is None and new.condition is None and prior.condition and prior.condition_relation == "indication":
         own = prior.condition
@@ -1398,6 +1398,11 @@ _NOT_A_CONDITION = re.compile(rf"^(thi sao|the nao|sao|gi|nua|vay(?! nen)|{SAME_
 _ALSO = re.compile(r"(?<!\w)(cũng|cung|nữa|nua)(?!\w)", re.IGNORECASE)
 
 
+def _is_shorthand_of(phrase: str, drugs: Sequence[str]) -> bool:
+    """The phrase is the start of a drug's name ("amox", "para"): a shorthand, never an illness."""
+    return any(fold(d.replace("_", " ")).startswith(fold(phrase)) for d in drugs)
+
+
 def _own_illness(text: str, person: Person | None, drugs: Sequence[str] = ()) -> str | None:
     """The illness a turn about another person names for them; the person's own words ("mẹ cu Tí cũng …", "bố tụi
     nhỏ nữa …") say who, not what illness."""
@@ -1405,7 +1410,7 @@ def _own_illness(text: str, person: Person | None, drugs: Sequence[str] = ()) ->
     own = condition_in_drug_turn(unnamed)
     if not own or _NOT_A_CONDITION.match(fold(own)):
         own = dose_indication(unnamed, [])  # "bố bé 40 tuổi tăng huyết áp uống thì sao" (no "bị")
-    if own and any(fold(d.replace("_", " ")).startswith(fold(own)) for d in drugs):
+    if own and _is_shorthand_of(own, drugs):
         return None  # "amox người lớn uống liều bao nhiêu": the drug's shorthand, no illness
     return own if own and not _NOT_A_CONDITION.match(fold(own)) else None
 

@@ -36,6 +36,9 @@ class Person:
 _OF = (r"(?:no|be|chau|em be|cua be|cua no|cua chau|tre|con be|thang be|em ay|thang nho|con nho|tui nho|"
        r"(?:hai|ba|may|cac) (?:dua|be|chau|dua nho|dua tre)|tui no|chung no|lu nho|bon tre|bon no|bon nho|tui nho|"
        r"may dua|lu tre|may dua nho)")
+OWN_MEASURE = (r"\b(?:clcr|egfr|do thanh thai(?: creatinin)?|muc loc cau than|creatinin|inr|can nang|huyet ap) "
+               r"cua (?:toi|minh|tui)\b")
+"""(Folded.) The user's own measured value: "ClCr của tôi 15 ml/phút" — the user is the patient."""
 _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (rf"\b(?:me|ma|má) (?:{_OF})\b", "mother", ADULT),
     (rf"\b(?:bo|cha|ba) (?:{_OF})\b", "father", ADULT),
@@ -65,8 +68,7 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # An interjection may open the turn ("à tôi còn hay bị ợ chua", "thế mình hơi bị đau dạ dày"); "hay", "thường",
     # "còn", "hơi", "mới" before the illness still describe the user.
     # "ClCr của tôi 15 ml/phút": the user's own measured value (#18 held-out H75 asked adult or child).
-    (r"\b(?:clcr|egfr|do thanh thai(?: creatinin)?|muc loc cau than|creatinin|inr|can nang|huyet ap) cua (?:toi|minh|tui)\b",
-     "self", None),
+    (OWN_MEASURE, "self", None),
     (r"(?:^|[,.] ?|\b(?:con|the con|va|nhung|rieng|con ve|a|oi|da|vang|the|vay|thuc ra|ngoai ra) )(?:toi|minh|tui)"
      r"(?= (?:\d+|bi|dang|nang|uong|mang|co thai|cho con bu|nam nay|thi|da|cung|hien|mac|la nguoi|hay|thuong|con|"
      r"hoi|moi|van|phai|muon|can|sap|chuan bi)\b)", "self", None),

@@ -86,7 +86,7 @@ from states.next_indication import (
 )
 from states.nicknames import as_small_child
 from states.patient_description import described_conditions
-from states.person import GENERIC, person_of
+from states.person import GENERIC, OWN_MEASURE, person_of
 from states.pleasantries import without_pleasantries
 from states.scope import about_a_person, as_child, child_nicknames, looks_non_human
 from states.shorthand import expand_chat
@@ -1236,8 +1236,7 @@ def _states_patient(slots: Slots) -> bool:
 _SELF_ILL = re.compile(r"\b(?:toi|minh|tui)(?: (?:con|cung|hay|thuong|hoi|moi|van|dang|da|hien|phai|can|muon|sap))* "
                        r"(?:bi|mac|uong|dung|mang thai|co thai)\b"
                        # "ClCr của tôi 15 ml/phút": the user's own measured value (states.person)
-                       r"|\b(?:clcr|egfr|do thanh thai(?: creatinin)?|muc loc cau than|creatinin|inr|can nang) cua "
-                       r"(?:toi|minh|tui)\b")
+                       r"|" + OWN_MEASURE)
 
 
 def _with_person_and_notes(frame: QueryFrame, text: str, *, human: bool = False) -> QueryFrame:
