@@ -177,7 +177,9 @@ def patient_in_context(population: str | None, age_months: float | None, weight_
                    immunocompromised=immune_status(context_text))
 
 
-_IMMUNOCOMPETENT = re.compile(r"\b(mien dich (binh thuong|tot|khoe)|khong (bi )?suy giam mien dich|"
+# ("ko", "k", "hong": the chat spellings of "không" — #17 held-out H94: "bà ko bị suy giảm miễn dịch" was read as
+# immunocompromised and shown the 10 mg/kg line.)
+_IMMUNOCOMPETENT = re.compile(r"\b(mien dich (binh thuong|tot|khoe)|(?:khong|ko|k|kh|hong|hok) (bi )?suy giam mien dich|"
                               r"co kha nang mien dich)\b")
 _IMMUNOCOMPROMISED = re.compile(r"\b(suy giam mien dich|uc che mien dich)\b")
 

@@ -541,6 +541,12 @@ class ExtractiveGenerator:
             # A contraindication is matched by the other drug's own names (its class words are every member's).
             own_names = [fold(n) for o in others for n in request.drug_own_names.get(o, [fold(o.replace("_", " "))])
                          if len(fold(n)) >= 3]
+            # A class the drug itself belongs to names the other drug only as "the other members" ("Với các thuốc
+            # chống viêm không steroid khác: …"): in ibuprofen's section "Phải theo dõi chặt chẽ huyết áp khi phối hợp
+            # thuốc chống viêm không steroid ở bệnh nhân đang dùng ức chế enzym chuyển" is ibuprofen's own line with
+            # an ACE inhibitor, and it was quoted as ibuprofen × aspirin.
+            host_classes = set(self._names(request, drug_id)) - {
+                fold(n) for n in request.drug_own_names.get(drug_id, [])}
             # The contraindications naming the other drug (or its class) first, then the interaction lines.
             for section in ("chong_chi_dinh", "tuong_tac_thuoc"):
                 for chunk in evidence:
@@ -548,8 +554,8 @@ class ExtractiveGenerator:
                         continue
                     for sentence in sentences(chunk.text):
                         names = own_names if section == "chong_chi_dinh" else other_names
-                        if any(states_phrase(sentence, n) for n in names) or any(
-                                names_partner(sentence, p) for p in request.partners):
+                        if any(states_phrase(sentence, n) and (n not in host_classes or _other_members(sentence, n))
+                               for n in names) or any(names_partner(sentence, p) for p in request.partners):
                             label = " (Chống chỉ định)" if section == "chong_chi_dinh" else ""
                             claims.append(Claim(text=f"{_title(chunk)}{label} — {sentence}",
                                                 citations=[chunk.doc_id]))
@@ -623,3 +629,8 @@ class ExtractiveGenerator:
             if about_patient:
                 return about_patient[:MAX_SENTENCES_PER_CHUNK]
         return all_sentences[:MAX_SENTENCES_PER_CHUNK]
+
+
+def _other_members(sentence: str, class_name: str) -> bool:
+    """The sentence names the class as its other members ("các thuốc chống viêm không steroid khác")."""
+    return re.search(rf"\b{re.escape(class_name)}\s+khac\b", fold(sentence)) is not None

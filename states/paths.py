@@ -15,7 +15,7 @@ from core.text import fold, states_phrase
 from core.vocabulary import PATIENT_TERMS, condition_variants
 from grounding.dosing_select import patient_in_context, stated_conditions, trees_by_drug
 from grounding.list_exclusions import UNKNOWN_AGE_PROBES
-from grounding.patient_safety import ALLERGY_TO, child_terms, condition_phrase
+from grounding.patient_safety import ALLERGY_TO, child_terms, condition_phrase, ungraded
 from retrieval.service import RetrievalService
 from states.conditions import condition_spellings, condition_stated
 from states.dosing import one_injection_dose, route_settled_by_safety, routes_in_evidence
@@ -330,6 +330,8 @@ def patient_terms(frame: QueryFrame) -> list[str]:
     # The condition asked about may be one the safety sections name ("sa sút trí tuệ", "bệnh Parkinson"), or name
     # in another spelling ("hen phế quản" asked, "bệnh hen" written); each phrase of it counts.
     phrases = [p for p in (condition_phrase(c) for c in stated_conditions(frame.condition, frame.comorbidities)) if p]
+    # "suy tim độ III": the book names the condition without the grade ("Suy tim sung huyết (NYHA II–IV)").
+    phrases += [u for p in phrases if (u := ungraded(p)) != p]
     terms += [*phrases, *(v for p in phrases for v in condition_variants(p))]
     # Said with more words than the book's name ("sa sút trí tuệ Alzheimer kích động"): its runs of four words, as
     # grounding.patient_safety.names_condition_or_variant reads them.

@@ -60,6 +60,9 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
      r"chong))?"
      # ("mẹ t", "bố t": "t" is the chat spelling of "tôi" — #17 held-out H74 asked whether "mẹ t" was an adult.)
      r" (?:toi|minh|tui|em|tao|e|t)\b", "relative", None),
+    # A sibling's spouse, "anh rể", "chị dâu", "em rể": married, an adult (#17 held-out H90: "còn anh rể 70kg thì
+    # sao" was read as a correction of the sister's weight).
+    (r"\b(?:anh|chi|em) (?:re|dau)\b", "relative", ADULT),
     # A cousin: "em họ mới sinh được 2 tuần", "anh họ tôi" (#17 held-out H60 kept the previous child's label).
     (r"\b(?:em|anh|chi) ho\b", "relative", None),
     # The kin of someone named before: "chồng chị ấy", "vợ anh tôi", "mẹ của cô ấy" — another adult.
@@ -189,7 +192,7 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
             continue  # "nếu cháu đau sau mổ": the child in pain, not "cháu đầu" (#17 held-out H45 lost the child)
         if key == "sibling" and fold(label).split()[-1] in ("nho", "ut"):
             population = CHILD  # "đứa nhỏ", "bé út": a small child
-        if key == "relative":
+        if key == "relative" and population is None:
             kin = label.split()[0].lower()
             # An uncle or aunt ("chú tôi", "bác tôi", "dì tôi", "cậu tôi") is an adult as surely as a parent is
             # (#18 held-out H50: "còn chú tôi eGFR 25 thì sao" was asked adult or child). "cô"/"dì" only as typed:

@@ -1020,14 +1020,22 @@ class RulesUnderstander:
         """(taken, added) when the turn asks the dose of a drug added ("thêm paracetamol … mấy viên") beside one
         the patient takes, and neither drug's interaction section names the other; None otherwise (the pair's
         interaction question, or no such turn)."""
-        if len(drugs) != 2 or unknown or not dose or not adds_a_drug(text) or self.names.section_texts is None:
+        if len(drugs) != 2 or unknown or self.names.section_texts is None:
             return None
+        folded = fold(text)
         taken, added = drugs
         # The drug after "thêm" must be the second one named — by its generic name or a brand ("thêm hapacol" is
         # paracetamol added: read only as the INN, the turn fell to the pair's interaction and the dose was lost).
         words = {fold(added.replace("_", " ")).split()[0], *(n for n in self.names.names_of(added) if n)}
         after = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-        if not re.search(rf"\bthem\s+(?:\w+\s+){{0,2}}(?:{after})\b", fold(text)):
+        added_after_them = dose and adds_a_drug(text) and re.search(rf"\bthem\s+(?:\w+\s+){{0,2}}(?:{after})\b", folded)
+        # "ibuprofen phối hợp paracetamol thì paracetamol liều sao": the combination said, then the dose of the one
+        # named again after "thì" — that drug's dose, under the pair's note, not the pair's interaction alone (which
+        # abstained when the book names no interaction, and the dose asked was never given). The section router
+        # reads "phối hợp" as the interaction section, so the dose is read here from the words after the drug.
+        dosed_after_then = _CO_USE.search(folded) and re.search(
+            rf"\bthi\s+(?:thuoc\s+)?(?:{after})\b(?:\s+\w+){{0,3}}?\s+(?:lieu|bao nhieu|may vien|uong sao)\b", folded)
+        if not (added_after_them or dosed_after_then):
             return None
         if interaction_stated(taken, added, self.names.section_texts, self.names.names_of):
             return None

@@ -548,6 +548,19 @@ def _elderly_line(line: RegimenLine) -> bool:
         fold(_opening(line))) is not None and not re.search(r",|\bhoac\b|\bva\b", fold(_opening(line)))
 
 
+def _elderly_among_groups(line: RegimenLine) -> bool:
+    """A dose line whose lead-in lists the elderly among its groups ("Người nhỏ nhắn, người cao tuổi, người suy
+    nhược hoặc đang dùng thuốc hạ huyết áp khác: khởi đầu 2,5 mg/lần")."""
+    head, colon, _ = line.text.partition(":")
+    return line.kind == "regimen" and bool(colon) and not re.search(r"\d", head) and \
+        _ELDERLY.search(fold(head)) is not None
+
+
+def elderly_dose_line(line: RegimenLine) -> bool:
+    """The line is the elderly's own (`_elderly_line`) or names them among its groups (`_elderly_among_groups`)."""
+    return _elderly_line(line) or _elderly_among_groups(line)
+
+
 def _not_elderly(patient: Patient) -> bool:
     """An adult known not to be elderly: no elderly words, and an age under 60 or none at all ("Người lớn …")."""
     return patient.population == "adult" and not patient.elderly and (
@@ -768,13 +781,17 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
                              no_band=True, other_bands=other_population)
     else:
         unmatched = False
-    elderly_lines = [line for line in candidates if _elderly_line(line)] if patient.elderly else []
+    # For an elderly patient, a line whose lead-in names the elderly among other groups ("Người nhỏ nhắn, người cao
+    # tuổi, người suy nhược …: khởi đầu 2,5 mg") is theirs too: an 80-year-old was shown the usual 5 mg start beside
+    # it (#18 held-out H91). (For a younger adult it is not withheld: they may be in one of its other groups.)
+    elderly_lines = [line for line in candidates if _elderly_line(line) or _elderly_among_groups(line)] \
+        if patient.elderly else []
     if elderly_lines and not all(_AS_ADULTS.search(fold(line.text)) for line in elderly_lines):
         # The book gives the elderly their own lines ("Người cao tuổi: 0,5 mg …"): the general adult lines beside
         # them ("Người lớn: … tới 60 mg/ngày") are another patient's, as the older child's are for a newborn. When
         # the elderly line only refers back ("Người cao tuổi: liều như người lớn nếu …"), the adult lines are the
         # dose it names, and stay beside it.
-        candidates = [line for line in candidates if _elderly_line(line) or not _adult_line(line)]
+        candidates = [line for line in candidates if line in elderly_lines or not _adult_line(line)]
     elif _not_elderly(patient):
         # "Người cao tuổi: 0,5 - 2 mg/ngày" is the dose of another patient for an adult of 40 or of no stated age.
         candidates = [line for line in candidates if not _elderly_line(line)]
@@ -825,6 +842,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         if band_admits(line.band, patient, closed=True) and not _strictly_below(line, patient):
             chosen.append(line)
     chosen = _without_default_beside_weight_band(chosen, patient)
+    chosen = _without_routes_withheld_from_child(chosen, tree, patient)
     chosen = _preterm_line_first(chosen, patient)
     chosen += _conditional_caps(regimen, chosen, patient)
     general: list[RegimenLine] = []
@@ -986,6 +1004,24 @@ def _for_route_not_taken(line: RegimenLine, patient: Patient, candidates: list[R
     # often name no route.)
     return any(c.kind == "regimen" and not set(c.routes) & routes and not c.band.empty and band_admits(c.band, patient)
                for c in candidates)
+
+
+def _without_routes_withheld_from_child(chosen: list[RegimenLine], tree: DosageTree,
+                                       patient: Patient) -> list[RegimenLine]:
+    """A route the book withholds from children ("Không khuyến cáo tiêm bắp haloperidol … cho trẻ em", "Liều tiêm
+    thông thường cho trẻ em: Chưa xác định được độ an toàn và hiệu quả"): its lines that name no population are the
+    adults' ("Tiêm bắp ban đầu 2 - 5 mg", "có thể tiêm bắp sâu haloperidol decanoat"), not a child's whose route is not
+    said while the book doses them another way. Shown beside the child's oral band, they made the answer a mix of the
+    two that could not be bound to the child and it abstained. A child asked with that route keeps them (the route's
+    exclusion then holds them, `_for_route_not_taken`)."""
+    if patient.population != "pediatric" or patient.route is not None:
+        return chosen
+    withheld = {route for line in tree.lines if line.kind == "exclusion" and line.population == "pediatric"
+                and line.routes and (line.band.empty or band_admits(line.band, patient)) for route in line.routes}
+    if not withheld or not any(line.kind == "regimen" and not set(line.routes) & withheld for line in chosen):
+        return chosen
+    return [line for line in chosen if not (line.routes and set(line.routes) <= withheld and line.population is None
+                                            and line.band.empty)]
 
 
 def _other_population_lines(tree: DosageTree, patient: Patient) -> list[RegimenLine]:
