@@ -350,7 +350,9 @@ class ExtractiveGenerator:
                 tree, line, patient.indication, under_ceiling=capped and not names_patient_condition(line, patient)
                 and not caps_patient(line, patient),
                 patient=patient)]
-            quoted += ceilings
+            # (A ceiling line the patient's own line already is — "nhồi máu cơ tim" named by the line and the patient —
+            # is quoted once, not twice.)
+            quoted += [c for c in ceilings if all(c.text != q.text for q in quoted)]
             if not quoted and request.population is not None:
                 quoted = self._population_mentions(tree, request.population)
             claims += quoted
@@ -464,7 +466,11 @@ class ExtractiveGenerator:
             # 0,5 - 2 mg" must not be joined by the adults' "Trong loạn thần nặng … tới 60 mg/ngày" (held-out H25).
             other_route = line.population in populations and bool(line.routes) and bool(own_routes) \
                 and not set(line.routes) & own_routes
-            if line in lines or (group_of(line) not in groups and not other_route):
+            # (A line one of whose own sentences is the patient's — the long-term prevention sentence of aspirin's
+            # antiplatelet line — is theirs, not a sibling: its other sentence, the acute loading dose naming the
+            # infarction they had, is no ceiling of theirs.)
+            own = line in lines or any(line.start <= q.start and q.end <= line.end for q in lines)
+            if own or (group_of(line) not in groups and not other_route):
                 continue
             for sentence in context_sentences(line, patient):
                 path = " › ".join(line.path)

