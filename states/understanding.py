@@ -33,6 +33,11 @@ def with_shorthand(merged: QueryFrame, turn: QueryFrame, candidates: ResolverRes
     if turn.drugs or turn.unknown_drugs or turn.non_human or not candidates.ambiguous or turn.turn_type in _LOOKUPS:
         return merged.model_copy(update={"shorthand": None, "shorthand_of": []}) if merged.shorthand else merged
     first = candidates.ambiguous[0]
+    if len(first.drug_ids) == 1 and merged.drugs == first.drug_ids:
+        # "ibu" while ibuprofen is the drug discussed ("bé hàng xóm 6 tuổi 44 lbs, sốt, uống ibu bao nhiêu" after an
+        # ibuprofen dose): the one drug it can begin is the one in the conversation — no guess, nothing to ask
+        # (#17 held-out H90, H94 asked "có phải là Ibuprofen không?").
+        return merged.model_copy(update={"shorthand": None, "shorthand_of": []}) if merged.shorthand else merged
     update: dict[str, object] = {"drugs": [], "listed": [], "shorthand": first.span, "shorthand_of": first.drug_ids}
     if merged.turn_type in ("smalltalk", "out_of_scope"):
         update.update(turn_type="drug_overview", kept=None)

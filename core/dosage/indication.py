@@ -206,7 +206,9 @@ _EXCEPT = re.compile(r"\(\s*(?:trừ|tru|ngoại trừ|ngoai tru|không kể|kho
 def parts_of(condition: str) -> list[str]:
     """The separate phrases of a stated condition ("rung nhĩ, chưa kiểm soát được"): the understanding keeps every
     phrase of the turn, and each may be the one the book names."""
-    return [p.strip() for p in re.split(r"[,;]", condition) if p.strip()]
+    # ("tiêu chảy mất nước": dehydration is a state of its own the book names apart — furosemide's "Mất nước, giảm thể
+    # tích tuần hoàn …" contraindication; #18 held-out H93 dosed the dehydrated child.)
+    return [p.strip() for p in re.split(r"[,;]|\s+(?=(?:mất nước|mat nuoc)\b)", condition) if p.strip()]
 
 
 def typed_without_diacritics(text: str) -> bool:

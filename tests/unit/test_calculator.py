@@ -87,12 +87,17 @@ def test_an_adolescent_of_60_kg_is_capped_by_the_absolute_per_dose_maximum() -> 
     assert any(o.capped_by == "tối đa 750 mg/lần" for o in calc.derivation.operations)
 
 
-def test_an_adolescent_of_60_kg_on_a_daily_rule_is_capped_at_4_g_a_day() -> None:
+def test_a_child_of_45_kg_on_a_daily_rule_is_capped_at_4_g_a_day() -> None:
+    child = Patient(population="pediatric", age_months=11 * 12, weight_kg=45, route="iv", indication="viêm màng não")
+    _, calc = _only("ceftriaxon", child)
+    assert "4 500 mg/ngày" in calc.text and "giới hạn ở 4 000 mg/ngày" in calc.text
+
+
+def test_a_teen_of_60_kg_is_referred_to_the_adult_dose_not_computed_by_weight() -> None:
+    # "Trẻ cân nặng 50 kg hoặc hơn: dùng liều người lớn": no mg/kg line is theirs (it once gave 3 000–4 000 mg/ngày).
     teen = Patient(population="pediatric", age_months=14 * 12, weight_kg=60, route="iv")
-    _, calc = _only("ceftriaxon", teen)
-    assert "3 000–4 800 mg/ngày" in calc.text and "giới hạn ở 3 000–4 000 mg/ngày" in calc.text
-    # "một lần mỗi ngày hoặc chia 2 lần": two frequencies, so no per-dose split is made up.
-    assert calc.derivation.per_dose is None and "không tính liều mỗi lần" in calc.text
+    chosen, _ = select(dosing_chunks("ceftriaxon"), teen)
+    assert chosen == []
 
 
 def test_a_neonate_gets_the_neonatal_line_with_its_neonatal_maximum() -> None:
