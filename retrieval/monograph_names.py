@@ -155,6 +155,9 @@ def class_cores(phrase: str) -> list[str]:
             core = _LEADING_THUOC.sub("", part)
             if core != part and len(core.split()) >= 2:
                 out.append(core)
+    # "aminopenicilin" is a penicillin: other monographs write the family ("… phong bế vận chuyển tích cực của
+    # penicilin …" in aspirin's interactions; #17 held-out H92 found no aspirin × amoxicillin line).
+    out += ["penicilin" for part in parts if re.search(r"\b\w+penicilin\b", part, re.I)]
     return _unique(out)
 
 

