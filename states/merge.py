@@ -970,6 +970,10 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
                         confidence=0.7)
     named = dose_indication(text, []) if dosed and same_person and not _has_person_values(new) and \
         new.section_key in (None, "chi_dinh", "lieu_luong_cach_dung") and _INDICATION_ONLY.match(folded) else None
+    # (A phase or a severity of the indication asked — "giai đoạn dưỡng bệnh thì sao", "nhiễm khuẩn nhẹ thôi ạ" — is
+    # read with it below, `_phase_now` / `_severity_now`, not in its place.)
+    if named and (PHASE_SAID.search(folded) or stated_severity(text) or severities(named)):
+        named = None
     if named and not (prior.condition and fold(named) == fold(prior.condition)):
         # "đau bụng kinh, uống", "thế còn hạ sốt thì sao" after an adult's ibuprofen dose: the same patient's dose for
         # the indication named — not the indications section its words alone would pick (#17 held-out H94 listed
