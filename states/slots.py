@@ -833,6 +833,10 @@ _RESOLVED_AS_WRITTEN = re.compile(r"(?:đã )?(?:hết|khỏi|không còn)\b")
 """The same words as typed with diacritics: "khối" (a mass, "huyết khối") and "hét" fold to them."""
 
 
+_DENIED_HABIT = re.compile(r"\b(?:khong|ko|k|chua|chang|khong he|hong) (?:uong|nhau|hut|an|dung)"
+                           r"(?: (?:ruou|bia|ruou bia|thuoc la|thuoc lao|ca phe|gi|nhieu))+\b")
+
+
 def dose_indication(text: str, names: list[str]) -> str | None:
     """The indication words of a dose question that has no "bị …"/"để trị …" ("Liều aspirin giảm đau cho người
     lớn?" → "giảm đau"; "Bé 8 tuổi nặng 25 kg đau sau phẫu thuật, liều paracetamol uống?" → "đau sau phẫu thuật"),
@@ -861,6 +865,10 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for name in sorted((fold(n) for n in names if n), key=len, reverse=True):
         for m in bounded(name).finditer(folded):
             wipe(m.start(), m.end())
+    # "còn tôi thì không uống rượu, 35 tuổi 60kg": a habit denied names nothing the dose is for (read as "rượu", the
+    # non-drinker was given the alcoholic's 3 g/ngày ceiling; #17 held-out H92).
+    for m in _DENIED_HABIT.finditer(folded):
+        wipe(m.start(), m.end())
     # "liều ceftriaxon tĩnh mạch", "… TM", "… TDD": how the drug is given, never what for — left in, the bare vein
     # word matched a contraindication line ("… truyền tĩnh mạch dung dịch có chứa calci") and withheld the dose.
     # A disease of the vein ("huyết khối tĩnh mạch sâu") is an indication and stays.
