@@ -50,7 +50,7 @@ _PAIRING: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (_WITH, re.compile(r"^(?:(?:thế|vậy|còn|thế còn|vậy còn)\s+)*với\b|\bcòn với\b")),
     # "bs tim lại cho mẹ bé thêm propranolol, có sao ko": one more drug given beside the one discussed, no amount asked
     # (#18 held-out H93 answered "propranolol is not in the book"); "thêm … mấy viên" asks the added drug's dose.
-    (re.compile(r"\b(?:ke|cho|dung|uong|tiem|xai)(?: [a-z]+){0,3} them\b(?!.*\b(?:may|bao nhieu|bn|lieu)\b)"),
+    (re.compile(r"\b(?:ke|cho|dung|uong|tiem|xai|dinh|muon|se|can)(?: [a-z]+){0,3} them\b(?!.*\b(?:may vien|may ml|bao nhieu|lieu)\b)"),
      re.compile(r"\bthêm\b")),
 )
 

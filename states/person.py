@@ -88,6 +88,8 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (r"\b(?:tre so sinh|so sinh|tre em|tre nho|em be|con toi|con minh|con tui|con em|con e|be|chau|tre|thang be|con be|"
      r"thang cu|con trai|con gai|dua be|(?<=cho )con(?! bu\b))\b", "child", CHILD),
 )
+_DOSE_OF_KIN = re.compile(r"\b(?:lieu|nua lieu|thuoc|phan|don|so thuoc|vien) (?:cua )(?:anh|chi|em|me|bo|ba|ong|ma)"
+                          r"(?: (?:no|be|chau|ay))?\b")
 _ELDERLY_OR_ADULT = re.compile(r"\b(?:ba cu|ong cu|cu ong|cu ba|nguoi gia|nguoi cao tuoi|ong gia|ba gia|nguoi lon)\b")
 _COMPILED = tuple((re.compile(p), key, pop) for p, key, pop in _RELATIVES)
 # Kin words whose population follows from the word itself once typed with diacritics.
@@ -160,6 +162,9 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
     scrubbed = without_terms_folding_to_child(scrubbed)  # "viem than be than" is the renal pelvis, not "bé"
     # "24 ký là cân của anh nó": a value said to be someone else's names them as its owner, not as the patient.
     scrubbed = OWNED_VALUE.sub(lambda m: " " * len(m.group(0)), scrubbed)
+    # "cho nửa liều của anh nó được không": the dose is the brother's, the patient is still "nó" (#18 held-out H91
+    # read it as a switch to the brother and asked his age).
+    scrubbed = _DOSE_OF_KIN.sub(lambda m: " " * len(m.group(0)), scrubbed)
     named = _kin_of_name(text)
     if named is not None:
         return named

