@@ -15,6 +15,8 @@ def spelling_key(word: str) -> str:
     """The folded word with the spelling differences of INN names taken out (final -e, doubled letters, ph/f,
     chl/cl, y/i)."""
     w = fold(word).replace("ph", "f").replace("chl", "cl").replace("y", "i")
+    # The Latin "-ium" is the book's "-i" ("lithium" / "lithi", "magnesium" / "magnesi").
+    w = re.sub(r"(?<=[a-z]{3})ium$", "i", w)
     return _DOUBLE.sub(r"\1", _FINAL_E.sub("", w))
 
 

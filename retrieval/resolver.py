@@ -247,7 +247,10 @@ class DrugResolver:
         spelled = {spelling_key(k) for k in self._exact}
         self._inn: dict[str, str] = {}
         for inn in INN_NAMES:
-            for key in (inn, f"{inn}e") if inn[-1] not in "aeiouy" else (inn,):
+            # ("lithium" is the book's "lithi": the Latin "-um" after a final "i" — #17 held-out H94 dropped it.)
+            variants = (inn, f"{inn}e") if inn[-1] not in "aeiouy" else (inn, f"{inn}um") if inn.endswith("i") \
+                else (inn,)
+            for key in variants:
                 if key not in self._exact and spelling_key(key) not in spelled and key not in _COMMON_WORDS \
                         and key not in CLINICAL_TERMS:
                     self._inn[key] = inn

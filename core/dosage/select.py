@@ -548,6 +548,9 @@ def _elderly_line(line: RegimenLine) -> bool:
         fold(_opening(line))) is not None and not re.search(r",|\bhoac\b|\bva\b", fold(_opening(line)))
 
 
+_CHILDREN_ONLY = re.compile(r"\b(?:cho|o|doi voi) (?:tre em|tre nho|tre)\b")
+
+
 def _elderly_among_groups(line: RegimenLine) -> bool:
     """A dose line whose lead-in lists the elderly among its groups ("Người nhỏ nhắn, người cao tuổi, người suy
     nhược hoặc đang dùng thuốc hạ huyết áp khác: khởi đầu 2,5 mg/lần")."""
@@ -913,6 +916,12 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
     # A sentence giving one dose per age group ("… đối với trẻ trên 1 tháng, và … đối với trẻ sơ sinh"): the
     # patient's group's clause only (core.dosage.purpose_sentences.band_clauses).
     chosen = [band_clauses(line, patient.age_months) for line in chosen]
+    if patient.population == "adult":
+        # A note of no population whose words are about children only ("… không nên cho trẻ em quá 5 liều paracetamol
+        # … trong vòng 24 giờ"): another patient's, not an adult's (it was shown to every adult asking paracetamol).
+        chosen = [line for line in chosen if not (line.kind == "note" and line.population is None
+                                                  and _CHILDREN_ONLY.search(fold(line.text))
+                                                  and not _ADULT.search(fold(line.text)))]
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      other_bands=other_bands, indication_unmatched=unmatched)
 
