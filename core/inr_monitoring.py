@@ -17,7 +17,9 @@ from core.text import fold_query
 _INR = re.compile(r"\binr\b")
 _ASKS_TARGET = re.compile(r"\b(muc tieu|dich|ly tuong|nen dat|can dat|phai dat|khuyen cao|bao nhieu la (du|dat|tot))\b")
 _ASKS_SCHEDULE = re.compile(r"\b(bao lau|may ngay|bao nhieu ngay|tan suat|khi nao|luc nao|thuong xuyen|"
-                            r"dinh ky|may lan)\b")
+                            r"dinh ky|may lan|"
+                            # "warfarin có cần theo dõi INR không": whether (and so how often) it is tested (#17 H94)
+                            r"co can (?:theo doi|kiem tra|xet nghiem|thu)|phai (?:theo doi|kiem tra|xet nghiem))\b")
 _STATES_TARGET = re.compile(r"\binr (dich|muc tieu|ly tuong)\b|\btri so dich\b")
 _STATES_SCHEDULE = re.compile(r"\b(cach nhau \d+|cach \d+|trong vong \d+|\d+ ngay sau|khoang cach (xa dan|giua hai)|"
                               r"moi \d+ (ngay|tuan|thang)|hang ngay hoac cach ngay)\b")

