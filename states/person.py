@@ -92,6 +92,7 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
 )
 _DOSE_OF_KIN = re.compile(r"\b(?:lieu|nua lieu|thuoc|phan|don|so thuoc|vien) (?:cua )(?:anh|chi|em|me|bo|ba|ong|ma)"
                           r"(?: (?:no|be|chau|ay))?\b")
+_KIN_REPORTS = re.compile(r"\b(?:me|ma|bo|ba|ong|cha) (?:be|no|chau|con be) (?:noi|bao|ke|cho biet|ke lai)\b")
 _ELDERLY_OR_ADULT = re.compile(r"\b(?:ba cu|ong cu|cu ong|cu ba|nguoi gia|nguoi cao tuoi|ong gia|ba gia|nguoi lon)\b")
 _COMPILED = tuple((re.compile(p), key, pop) for p, key, pop in _RELATIVES)
 # Kin words whose population follows from the word itself once typed with diacritics.
@@ -167,6 +168,9 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
     # "cho nửa liều của anh nó được không": the dose is the brother's, the patient is still "nó" (#18 held-out H91
     # read it as a switch to the brother and asked his age).
     scrubbed = _DOSE_OF_KIN.sub(lambda m: " " * len(m.group(0)), scrubbed)
+    # "mẹ bé nói hồi trước uống penicillin bị nổi mề đay": the mother reports, the child is still the patient (#17
+    # held-out H95 switched to the mother).
+    scrubbed = _KIN_REPORTS.sub(lambda m: " " * len(m.group(0)), scrubbed)
     named = _kin_of_name(text)
     if named is not None:
         return named

