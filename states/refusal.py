@@ -161,7 +161,9 @@ _SELF_TAKEN = re.compile(r"\b(?:tu lay|tu uong|nghich|lo|nham|vo tinh)\b")
 # asked for an outcome that harms another person — not a worried "uống bao nhiêu thì bị ngộ độc" about the user's own
 # medicine, which names no one else.
 _HARM_OUTCOME = re.compile(r"\bbao nhieu\b[^.?!]{0,60}\bthi\b(?P<who>[^.?!]{0,50}?)\b(?:se |bi |co the )?"
-                           r"(?:truy mach|chet|tu vong|ngung tho|ngung tim|hon me|bat tinh|ngat xiu|ngat)\b")
+                           r"(?:truy mach|chet|tu vong|ngung tho|ngung tim|hon me|bat tinh|ngat xiu|ngat|"
+                           # "… thì người ta ngủ say ko dậy được" (#18 held-out H96 asked adult or child)
+                           r"ngu say|ngu li bi|ngu (?:say |me )?(?:khong|ko|k) (?:day|biet gi))\b")
 
 
 # "… để chồng tôi chảy máu" (#17 held-out H64): the harm to another person said as the purpose of the giving.

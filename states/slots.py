@@ -842,6 +842,10 @@ _DENIED_HABIT = re.compile(r"\b(?:khong|ko|k|chua|chang|khong he|hong) (?:uong|n
                            r"(?: (?:ruou|bia|ruou bia|thuoc la|thuoc lao|ca phe|gi|nhieu))+\b")
 
 
+_HOW_ASKED = re.compile(r"\b(?:lieu )?(?:tinh )?theo (?:can nang|can|tuoi|kg|ky)\b|\bcan nang\b"
+                        r"|\b(?:thoi )?(?:khong|ko|k) (?:can )?ke don\b|\bchi hoi\b")
+
+
 def dose_indication(text: str, names: list[str]) -> str | None:
     """The indication words of a dose question that has no "bị …"/"để trị …" ("Liều aspirin giảm đau cho người
     lớn?" → "giảm đau"; "Bé 8 tuổi nặng 25 kg đau sau phẫu thuật, liều paracetamol uống?" → "đau sau phẫu thuật"),
@@ -873,6 +877,10 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     # "còn tôi thì không uống rượu, 35 tuổi 60kg": a habit denied names nothing the dose is for (read as "rượu", the
     # non-drinker was given the alcoholic's 3 g/ngày ceiling; #17 held-out H92).
     for m in _DENIED_HABIT.finditer(folded):
+        wipe(m.start(), m.end())
+    # "liều theo cân nặng bao nhiêu": by weight is how the dose is read, not "nặng" (severe) — left in, it chose the
+    # severe infection line (#18 held-out H96); "thôi ko kê đơn, chỉ hỏi …" says what is not asked.
+    for m in _HOW_ASKED.finditer(folded):
         wipe(m.start(), m.end())
     # "liều ceftriaxon tĩnh mạch", "… TM", "… TDD": how the drug is given, never what for — left in, the bare vein
     # word matched a contraindication line ("… truyền tĩnh mạch dung dịch có chứa calci") and withheld the dose.
