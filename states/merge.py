@@ -953,6 +953,22 @@ _INDICATION_ONLY = re.compile(r"^(?:(?:the|vay|con|the con|vay con|a|u|oi|neu|co
                               r"|a|nhe|nha|nhi))?\W*$")
 
 
+def _said(text: str, folded: str, m: re.Match[str]) -> str:
+    """The illness a follow-up pattern caught (its "ill" group), as the user wrote it."""
+    written = text if len(text) == len(folded) else folded
+    return written[m.start("ill"):m.end("ill")].strip()
+
+
+def _dosed_for(new: QueryFrame, prior: QueryFrame, illness: str, *, confidence: float,
+               **more: object) -> QueryFrame:
+    """The dose question before, for the same patient, now for `illness` (what they have now, a corrected diagnosis,
+    an indication named after the answer)."""
+    return _settled(prior.model_copy(update={**_slot_updates(new, prior), "condition": illness,
+                                             "condition_relation": "indication",
+                                             "condition_ambiguous": is_ambiguous_condition(illness), **more}),
+                    confidence=confidence)
+
+
 def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
     """After a dose (or organ-adjustment) answer, a turn naming no drug that goes on with the same patient's dose
     question: one more illness, a cause in the indication, another route, the youngest age the book doses, a route the
@@ -976,12 +992,7 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
     if now is not None:
         # "hết đau rồi giờ chỉ còn sốt thôi" after the post-operative dose: the same patient's dose for what they have
         # now (#17 held-out H74 asked what about paracetamol; "giờ bé sốt thì sao" kept the post-operative lines).
-        written = text if len(text) == len(folded) else folded
-        said = written[now.start("ill"):now.end("ill")].strip()
-        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "condition": said,
-                                                 "condition_relation": "indication",
-                                                 "condition_ambiguous": is_ambiguous_condition(said)}),
-                        confidence=0.7)
+        return _dosed_for(new, prior, _said(text, folded, now), confidence=0.7)
     if dosed and same_person and not _has_person_values(new) and new.section_key is None and stated_severity(text) and \
             len(folded.split()) <= _SEVERITY_ANSWER_WORDS:
         # "nhẹ thôi bs nói" after a child's dose: the same question at that severity (`_severity_now` reads it), its
@@ -997,12 +1008,7 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
     if instead is not None:
         # "bs bảo ko phải giardia mà lỵ amip thì sao" after the giardia dose: the diagnosis corrected — the dose for
         # the illness named last (#18 held-out H96 gave the giardia dose again).
-        written = text if len(text) == len(folded) else folded
-        said = written[instead.start("ill"):instead.end("ill")].strip()
-        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "condition": said,
-                                                 "condition_relation": "indication",
-                                                 "condition_ambiguous": is_ambiguous_condition(said)}),
-                        confidence=0.75)
+        return _dosed_for(new, prior, _said(text, folded, instead), confidence=0.75)
     named = dose_indication(text, []) if dosed and same_person and not _has_person_values(new) and \
         new.section_key in (None, "chi_dinh", "lieu_luong_cach_dung") and _INDICATION_ONLY.match(folded) else None
     # (A phase or a severity of the indication asked — "giai đoạn dưỡng bệnh thì sao", "nhiễm khuẩn nhẹ thôi ạ" — is
@@ -1013,11 +1019,7 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
         # "đau bụng kinh, uống", "thế còn hạ sốt thì sao" after an adult's ibuprofen dose: the same patient's dose for
         # the indication named — not the indications section its words alone would pick (#17 held-out H94 listed
         # ibuprofen's indications twice).
-        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "condition": named,
-                                                 "condition_relation": "indication",
-                                                 "route": new.route or prior.route,
-                                                 "condition_ambiguous": is_ambiguous_condition(named)}),
-                        confidence=0.7)
+        return _dosed_for(new, prior, named, confidence=0.7, route=new.route or prior.route)
     if dosed and not _has_person_values(new) and _FROM_WHAT_AGE.search(folded):
         # "vậy từ mấy tháng tuổi thì mới dùng được" after a 2-month-old's abacavir exclusion: the youngest band the
         # book doses, which the same dose question answers (its floor quoted) — not "what about abacavir?" (#17
