@@ -945,6 +945,10 @@ _ILLNESS_NOW = re.compile(r"^(?:(?:the|vay|con|ma)\s+)*(?:het [a-z]+(?: [a-z]+)?
 
 _NOT_X_BUT_Y = re.compile(r"\b(?:khong|ko|k) phai (?:la |bi )?[a-z ]{2,40}? ma (?:la |bi )?(?P<ill>[a-z][a-z ]{1,40}?)"
                           r"(?:\s+(?:thi sao|thi the nao|thi lieu sao|thi uong sao|a|nhe))?\W*$")
+# "à bs đổi chẩn đoán rồi, herpes sinh dục lần đầu": the diagnosis changed, the new one named after it (#17 held-out
+# H95 gave the zona dose again).
+_NEW_DIAGNOSIS = re.compile(r"\b(?:doi|thay|sua) chan doan(?: roi| lai| la)?\W+(?:la |thanh |sang )?"
+                            r"(?P<ill>[a-z][a-z ]{2,50}?)(?:\s+(?:thi sao|thi the nao|thi lieu sao|a|nhe))?\W*$")
 # A turn that is only an indication, a route word and a "what about" ("đau bụng kinh, uống", "thế còn hạ sốt thì sao").
 _INDICATION_ONLY = re.compile(r"^(?:(?:the|vay|con|the con|vay con|a|u|oi|neu|con neu|con khi|khi)\s+)*"
                               r"(?:[a-z]+(?: [a-z]+){0,5})(?:\s*,?\s*(?:uong|tiem|tiem tinh mach|tiem bap|truyen|"
@@ -1004,7 +1008,8 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
         # (#17 held-out H94 asked which indication).
         return _settled(prior.model_copy(update={"turn_type": "drug_attribute", "section_key": "lieu_luong_cach_dung"}),
                         confidence=0.75)
-    instead = _NOT_X_BUT_Y.search(folded) if dosed and same_person and not _has_person_values(new) else None
+    instead = (_NOT_X_BUT_Y.search(folded) or _NEW_DIAGNOSIS.search(folded)) \
+        if dosed and same_person and not _has_person_values(new) else None
     if instead is not None:
         # "bs bảo ko phải giardia mà lỵ amip thì sao" after the giardia dose: the diagnosis corrected — the dose for
         # the illness named last (#18 held-out H96 gave the giardia dose again).
@@ -1013,7 +1018,7 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
         new.section_key in (None, "chi_dinh", "lieu_luong_cach_dung") and _INDICATION_ONLY.match(folded) else None
     # (A phase or a severity of the indication asked — "giai đoạn dưỡng bệnh thì sao", "nhiễm khuẩn nhẹ thôi ạ" — is
     # read with it below, `_phase_now` / `_severity_now`, not in its place.)
-    if named and (PHASE_SAID.search(folded) or stated_severity(text) or severities(named)):
+    if named and prior.condition and (PHASE_SAID.search(folded) or stated_severity(text) or severities(named)):
         named = None
     if named and not (prior.condition and fold(named) == fold(prior.condition)):
         # "đau bụng kinh, uống", "thế còn hạ sốt thì sao" after an adult's ibuprofen dose: the same patient's dose for
