@@ -92,6 +92,7 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"(?<!\w)nmct(?!\w)", "nhồi máu cơ tim"),
     (r"(?<!\w)(?:đtđ|đtd)(?!\w)", "đái tháo đường"),
     (r"(?<!\w)nktn(?!\w)", "nhiễm khuẩn tiết niệu"),
+    (r"(?<!\w)nk(?!\w)", "nhiễm khuẩn"),
     (r"lâu dài|dài hạn|dài ngày|lâu năm", "dàihạn"),
     # The ordinary tablet is the book's immediate-release one ("metformin viên thường": "Viên giải phóng nhanh";
     # #18 held-out H91 asked which form).
