@@ -343,7 +343,7 @@ class RulesUnderstander:
             # (#18 held-out H56 answered enalapril's contraindications again).
             unknown = [u for u in unknown if not brand_guess(u) or _named_as_drug(folded, u) or partnered
                        or re.search(rf"\b(?:them|ke them|dung them|uong them|cho them)\s+{re.escape(fold(u))}\b", folded)]
-        vaccine_beside: list[str] = []
+        partner_beside: list[str] = []
         if drugs:
             # "đang dùng thuốc chống trầm cảm ba vòng, thêm haloperidol": a class taken beside the drug is the other
             # half of an interaction question (it has no monograph: the drug's interaction lines naming it answer).
@@ -358,13 +358,13 @@ class RulesUnderstander:
                 unknown += ["rượu"]
         elif not unknown and follows and (is_elliptical(text) or has_anaphora(text)) and _alcohol_beside(folded, text):
             unknown += ["rượu"]
-            vaccine_beside = list(prior.drugs[:1]) if prior is not None else []
+            partner_beside = list(prior.drugs[:1]) if prior is not None else []
         elif not unknown and follows and _VACCINE.search(folded) and (MAY_TAKE.search(folded) or _CAN_I.search(folded)):
             # "tuần sau bé tới lịch tiêm vắc xin thủy đậu có được không" while on prednisolone: a vaccine given beside
             # the drug discussed is its partner — the book writes "vắc xin sống" in the contraindications and the
             # interactions (#18 held-out H93 re-dosed prednisolone).
             unknown += ["vắc xin"]
-            vaccine_beside = list(prior.drugs[:1]) if prior is not None else []
+            partner_beside = list(prior.drugs[:1]) if prior is not None else []
         elif not unknown and follows and is_elliptical(text):
             # "còn với thuốc ức chế men chuyển thì sao?" after an interaction answer: the class named is the next
             # partner (the merge pairs it with the drug discussed; #17 held-out H41 repeated the previous partner).
@@ -381,9 +381,9 @@ class RulesUnderstander:
             route = SectionRoute("chong_chi_dinh", 0.85, negated.group(0))
         name_confidence = min((c.score for c in candidates.candidates), default=100.0) / 100.0
         base = _slot_fields(slots)
-        if vaccine_beside:
+        if partner_beside:
             return _frame(turn_type="interaction", section_key="tuong_tac_thuoc", confidence=0.6,
-                          **{**base, "drugs": vaccine_beside, "unknown_drugs": unknown})
+                          **{**base, "drugs": partner_beside, "unknown_drugs": unknown})
 
         if looks_non_human(text, about_a_person=about_a_person(prior)):
             # Row 1: an animal subject is out of scope (veterinary use), decided before any clarify.
