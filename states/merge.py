@@ -946,18 +946,19 @@ _ILLNESS_NOW = re.compile(r"^(?:(?:the|vay|con|ma)\s+)*(?:het [a-z]+(?: [a-z]+)?
                           r"(?:\s+(?:thoi|thi sao|thi uong sao|thi sao a|nhi|a|vay|nha|ha))*\W*$")
 
 
+# The "what about it" a follow-up may end with ("… thì sao", "… thì liều sao", "… nhé").
+_WHAT_ABOUT = (r"(?:\s+(?:thi sao|thi the nao|thi uong sao|thi lieu sao|thi bao nhieu|thi sao a|thi dung sao"
+               r"|a|nhe|nha|nhi))?\W*$")
 _NOT_X_BUT_Y = re.compile(r"\b(?:khong|ko|k) phai (?:la |bi )?[a-z ]{2,40}? ma (?:la |bi )?(?P<ill>[a-z][a-z ]{1,40}?)"
-                          r"(?:\s+(?:thi sao|thi the nao|thi lieu sao|thi uong sao|a|nhe))?\W*$")
+                          + _WHAT_ABOUT)
 # "à bs đổi chẩn đoán rồi, herpes sinh dục lần đầu": the diagnosis changed, the new one named after it (#17 held-out
 # H95 gave the zona dose again).
 _NEW_DIAGNOSIS = re.compile(r"\b(?:doi|thay|sua) chan doan(?: roi| lai| la)?\W+(?:la |thanh |sang )?"
-                            r"(?P<ill>[a-z][a-z ]{2,50}?)(?:\s+(?:thi sao|thi the nao|thi lieu sao|a|nhe))?\W*$")
+                            r"(?P<ill>[a-z][a-z ]{2,50}?)" + _WHAT_ABOUT)
 # A turn that is only an indication, a route word and a "what about" ("đau bụng kinh, uống", "thế còn hạ sốt thì sao").
 _INDICATION_ONLY = re.compile(r"^(?:(?:the|vay|con|the con|vay con|a|u|oi|neu|con neu|con khi|khi)\s+)*"
                               r"(?:[a-z]+(?: [a-z]+){0,5})(?:\s*,?\s*(?:uong|tiem|tiem tinh mach|tiem bap|truyen|"
-                              r"dat hau mon|dat truc trang|duong uong|duong tiem))?"
-                              r"(?:\s+(?:thi sao|thi the nao|thi uong sao|thi lieu sao|thi bao nhieu|thi sao a|thi dung sao"
-                              r"|a|nhe|nha|nhi))?\W*$")
+                              r"dat hau mon|dat truc trang|duong uong|duong tiem))?" + _WHAT_ABOUT)
 
 
 def _said(text: str, folded: str, m: re.Match[str]) -> str:
