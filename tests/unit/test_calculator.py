@@ -93,6 +93,22 @@ def test_a_child_of_45_kg_on_a_daily_rule_is_capped_at_4_g_a_day() -> None:
     assert "4 500 mg/ngày" in calc.text and "giới hạn ở 4 000 mg/ngày" in calc.text
 
 
+def test_two_frequencies_make_no_per_dose_split() -> None:
+    # "tiêm một lần mỗi ngày hoặc chia 2 lần": two frequencies, so no per-dose split is made up (computed on the line
+    # itself: a 60 kg teen, who once took it, now meets the adult reference instead).
+    line = next(line for c in dosing_chunks("ceftriaxon") for line in parse_dosage(c.text).lines
+                if line.text.startswith("50–80 mg/kg/ngày, tiêm một lần mỗi ngày hoặc chia 2 lần"))
+    rule = rule_of(line.text)
+    assert rule is not None
+    span = Span(doc_id="ceftriaxon", start=line.start, end=line.end, text=line.text)
+    calc = compute(rule, [Ceiling(m, span) for m in line_maxima(line.text)], exact(60), rule_line=span,
+                   frequency_certain=frequency_certain(line.text),
+                   frequency_shown=as_written(line.text, rule.frequency_text))
+    assert isinstance(calc, Calculation)
+    assert "3 000–4 800 mg/ngày" in calc.text and "giới hạn ở 3 000–4 000 mg/ngày" in calc.text
+    assert calc.derivation.per_dose is None and "không tính liều mỗi lần" in calc.text
+
+
 def test_a_teen_of_60_kg_is_referred_to_the_adult_dose_not_computed_by_weight() -> None:
     # "Trẻ cân nặng 50 kg hoặc hơn: dùng liều người lớn": no mg/kg line is theirs (it once gave 3 000–4 000 mg/ngày).
     teen = Patient(population="pediatric", age_months=14 * 12, weight_kg=60, route="iv")
