@@ -279,10 +279,17 @@ _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "1": 1, "2": 2, "3": 3, "4": 4}
 _NYHA_RANGE = re.compile(r"\bnyha\s+(iv|i{1,3})\s*[-–]\s*(iv|i{1,3})\b")
 
 
+def _grade_split(phrase: str) -> tuple[str, int | None]:
+    """The folded condition phrase and its stated grade ("suy tim do iii" → ("suy tim", 3)); (phrase, None) when it
+    states none."""
+    graded = _GRADE.search(phrase)
+    head = phrase[:graded.start()].strip() if graded is not None else ""
+    return (head, _ROMAN.get(graded.group("grade"), 0)) if graded is not None and head else (phrase, None)
+
+
 def ungraded(phrase: str) -> str:
     """The folded condition phrase without its stated grade ("suy tim do iii" → "suy tim"); the phrase otherwise."""
-    graded = _GRADE.search(phrase)
-    return phrase[:graded.start()].strip() if graded is not None and phrase[:graded.start()].strip() else phrase
+    return _grade_split(phrase)[0]
 
 
 def names_condition(sentence: str, condition: str) -> bool:
@@ -302,13 +309,11 @@ def names_condition(sentence: str, condition: str) -> bool:
             re.search(rf"(?<![a-z0-9]){allergen}(?![a-z0-9])", folded) is not None
     if _only_its_attack(folded, phrase):
         return False
-    graded = _GRADE.search(phrase)
-    if graded is not None and phrase[:graded.start()].strip():
+    head, stated = _grade_split(phrase)
+    if stated is not None:
         # "suy tim độ III" said, "Suy tim sung huyết (NYHA II–IV)" written: the condition without its grade, and the
         # grade inside the sentence's range when it gives one (#18 held-out H91: an 80-year-old with NYHA III heart
         # failure was given diclofenac's dose).
-        head = phrase[:graded.start()].strip()
-        stated = _ROMAN.get(graded.group("grade"), 0)
         ranges = [(_ROMAN.get(m.group(1), 0), _ROMAN.get(m.group(2), 0)) for m in _NYHA_RANGE.finditer(folded)]
         if ranges and stated and not any(low <= stated <= high for low, high in ranges):
             return False

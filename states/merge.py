@@ -33,6 +33,7 @@ from core.vocabulary import (
 )
 from retrieval.section_router import route_section
 from states.added_drug import carried_note
+from states.age_exclusion import ASKS_AMOUNT
 from states.clarify import CORRECTION_UNREAD, format_age, format_number
 from states.co_agents import class_partners, class_terms
 from states.conditions import PHASE_SAID, condition_in_drug_turn, is_ambiguous_condition
@@ -725,7 +726,7 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     if _drug_is_the_subject(new, text):
         return None  # "clarithromycin uống cùng với thức ăn được không": its own question, not the pair
     if new.drugs and new.section_key in _PATIENT_GROUP_SECTIONS and (new.pregnant or new.breastfeeding) and \
-            not re.search(r"\b(?:cung luc|chung|cung voi|tuong tac|phoi hop|ket hop)\b", fold(text)):
+            not (_TOGETHER_NOW.search(fold(text)) or _ALONGSIDE.search(fold(text))):
         # "em nhức đầu quá, uống thêm ibuprofen được ko, vẫn đang cho bú" after amoxicillin: whether she may take the
         # added drug while nursing is its breastfeeding section (#17 held-out H97 abstained on the pair's interaction;
         # asked together — "uống cùng lúc có tương tác gì" — it is the pair).
@@ -1618,9 +1619,6 @@ def _organ_not_indication(merged: QueryFrame) -> QueryFrame:
     return merged
 
 
-_NO_AMOUNT_ASKED = re.compile(r"\b(?:may|bao nhieu|bao lau|bn)\b")
-
-
 def _regimen_for_her(merged: QueryFrame, text: str) -> QueryFrame:
     """"bs cho uống 2g một lần trị trichomonas, có được không" after "vợ em có thai 8 tuần, uống Flagyl được ko": a
     regimen named for the pregnant (or nursing) woman of the conversation and whether she may take it, no amount
@@ -1628,7 +1626,7 @@ def _regimen_for_her(merged: QueryFrame, text: str) -> QueryFrame:
     section, the one sentence sharing the turn's words was a hepatic line (#18 held-out H93)."""
     if merged.turn_type != "drug_attribute" or merged.section_key != "lieu_luong_cach_dung" or len(merged.drugs) != 1 \
             or not (merged.pregnant or merged.breastfeeding) or not MAY_TAKE.search(fold(text)) \
-            or _NO_AMOUNT_ASKED.search(fold(text)):
+            or ASKS_AMOUNT.search(fold(text)) or re.search(r"\bbn\b", fold(text)):
         return merged
     return merged.model_copy(update={"section_key": "thoi_ky_mang_thai" if merged.pregnant else "thoi_ky_cho_con_bu"})
 

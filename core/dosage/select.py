@@ -554,9 +554,8 @@ _CHILDREN_ONLY = re.compile(r"\b(?:cho|o|doi voi) (?:tre em|tre nho|tre)\b")
 def _elderly_among_groups(line: RegimenLine) -> bool:
     """A dose line whose lead-in lists the elderly among its groups ("Người nhỏ nhắn, người cao tuổi, người suy
     nhược hoặc đang dùng thuốc hạ huyết áp khác: khởi đầu 2,5 mg/lần")."""
-    head, colon, _ = line.text.partition(":")
-    return line.kind == "regimen" and bool(colon) and not re.search(r"\d", head) and \
-        _ELDERLY.search(fold(head)) is not None
+    head = inline_leadin(line)
+    return line.kind == "regimen" and head is not None and _ELDERLY.search(fold(head)) is not None
 
 
 def elderly_dose_line(line: RegimenLine) -> bool:
@@ -787,8 +786,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
     # For an elderly patient, a line whose lead-in names the elderly among other groups ("Người nhỏ nhắn, người cao
     # tuổi, người suy nhược …: khởi đầu 2,5 mg") is theirs too: an 80-year-old was shown the usual 5 mg start beside
     # it (#18 held-out H91). (For a younger adult it is not withheld: they may be in one of its other groups.)
-    elderly_lines = [line for line in candidates if _elderly_line(line) or _elderly_among_groups(line)] \
-        if patient.elderly else []
+    elderly_lines = [line for line in candidates if elderly_dose_line(line)] if patient.elderly else []
     if elderly_lines and not all(_AS_ADULTS.search(fold(line.text)) for line in elderly_lines):
         # The book gives the elderly their own lines ("Người cao tuổi: 0,5 mg …"): the general adult lines beside
         # them ("Người lớn: … tới 60 mg/ngày") are another patient's, as the older child's are for a newborn. When
