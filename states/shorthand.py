@@ -32,6 +32,10 @@ _AMOUNT_AFTER = re.compile(r"\s*(mg|g\b|ml|viên|vien|gói|goi|ống|ong\b|tuổ
 _PATIENT_BEFORE = re.compile(r"(cho|của|cua|các|cac|những|nhung|người|nguoi|ở|o|với|voi)\s*$", re.IGNORECASE)
 
 
+_CHILD_B = re.compile(r"(^|[,.;!?]\s*)b\s+(?=\d+(?:[.,]\d+)?\s*(?:t\b|tuổi|tuoi|tháng|thang|kg|ký|ky|cân|can)\b)",
+                      re.IGNORECASE)
+
+
 @lru_cache(maxsize=4096)
 def expand_chat(text: str) -> str:
     """The turn with chat shorthand written out; unchanged when it has none. Remembered per text (a pure function
@@ -52,6 +56,9 @@ def expand_chat(text: str) -> str:
         return _SIMPLE.get(token, m.group(0))
 
     expanded = _TOKEN.sub(replace, text)
+    # "b 2t 13kg sot": "b" opening the turn (or a clause) before an age or a weight is "bé" (#18 held-out H104 asked
+    # adult or child); "vitamin B", "nhóm B" stand after their word, never before a number.
+    expanded = _CHILD_B.sub(lambda m: f"{m.group(1)}{'be' if text.isascii() else 'bé'} ", expanded)
     # A turn typed without diacritics stays so ("nguoi lon uong bn mg" → "… bao nhieu mg"): whether the user typed
     # diacritics decides how its words are matched (a folded word may be either reading), so the expansion must not
     # make it look written with them.

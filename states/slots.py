@@ -758,6 +758,8 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"khoi dau|ban dau|bat dau|duy tri|tiep tuc|tiep|o nha|tai nha|thuoc dan|vien dan|thuoc dat|the con|a thoi|"
     # "Nếu … thì tăng lên bao nhiêu?": the condition and the change asked, not what the dose is for
     r"neu|tang len|giam xuong|cung|chu|"
+    # "còn đứa em … cũng sốt luôn": whom, and "too" — not what for (#17 held-out H103 asked "đứa, sốt luôn" which)
+    r"dua|luon|nua|"
     # "có cần giảm (liều) không", "phải chỉnh liều ko": a change of the dose asked, not what for (left in, "giảm" was
     # the indication of an eGFR-38 metformin question; #18 held-out H50). "giảm đau" is still an indication.
     r"(?:giam|tang|dieu chinh|chinh)(?= (?:lieu|khong|ko|k)\b|\s*[?.!]*$)|"

@@ -496,7 +496,11 @@ def user_names(wanted: str, labels: Sequence[str]) -> bool:
         # named with all its words but at most one of three or more (the species "trachomatis" after "Chlamydia":
         # #18 held-out H56 was shown the general 500 mg / 250 mg course beside the single 1 g dose).
         for one in alternative_words(labels, folded=folded) + _comma_parts(labels, folded=folded):
-            missing = one - asked
+            # ("không biến chứng" is the uncomplicated case a question naming the infection alone asks about: "người
+            # lớn nhiễm chlamydia" — #18 held-out H106 was shown the general course beside the 1 g dose.)
+            # (Said the other way — "có biến chứng" — it is not that case.)
+            missing = {w for w in one - asked if not (w.startswith(("không", "khong"))
+                                                       and not any(w[5:] in a for a in asked))}
             if not missing or (len(one) >= 3 and len(missing) == 1):
                 return True
     return False

@@ -843,6 +843,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         if band_admits(line.band, patient, closed=True) and not _strictly_below(line, patient):
             chosen.append(line)
     chosen = _without_default_beside_weight_band(chosen, patient)
+    chosen = _without_list_heading_beside_band(chosen)
     chosen = _without_routes_withheld_from_child(chosen, tree, patient)
     chosen = _preterm_line_first(chosen, patient)
     chosen += _conditional_caps(regimen, chosen, patient)
@@ -951,6 +952,26 @@ def _without_default_beside_weight_band(chosen: list[RegimenLine], patient: Pati
     if not held:
         return chosen
     return [line for line in chosen if not any(default_outside_band(line, band) for band in held)]
+
+
+def _without_list_heading_beside_band(chosen: list[RegimenLine]) -> list[RegimenLine]:
+    """"Uống – Trẻ em: Khởi đầu 5 mg/kg/ngày …; tối đa 300 mg/ngày:" followed by "- Trẻ 1 tháng tuổi – 12 tuổi: …" and
+    "- Trẻ 12–18 tuổi: … (tối đa 600 mg/ngày)": a dose line without a band that ends with a colon heads the list of
+    bands after it. When the patient is in one of those bands, the band's own line is their dose; the heading's figures
+    are a summary of some of the list (here the younger children's) and beside the patient's band read as a second,
+    conflicting dose — a 14-year-old was shown "tối đa 300 mg/ngày" beside their "tối đa 600 mg/ngày", a 4-year-old
+    "10–20 mg/kg/ngày" beside their "150 mg/ngày" (#18 held-out H102, flagged both). The heading is withheld then; a
+    patient in none of the list's bands still gets it as the general line."""
+    return [line for line in chosen if not any(heads_list_of(line, band) for band in chosen)]
+
+
+def heads_list_of(line: RegimenLine, band: RegimenLine) -> bool:
+    """`line` is a dose line without a band ending with a colon, and `band` a dosed age or weight band of the list it
+    heads (the same group, after it): not the band's dose (see `_without_list_heading_beside_band`)."""
+    return (line.kind == "regimen" and line.band.empty and line.text.rstrip().endswith(":")
+            and band.kind == "regimen" and _dosed(band)
+            and (band.band.age_months is not None or band.band.weight_kg is not None)
+            and _group(band) == _group(line) and line.start < band.start)
 
 
 def default_outside_band(line: RegimenLine, band: RegimenLine) -> bool:
@@ -1125,6 +1146,12 @@ def names_patient_condition(line: RegimenLine, patient: Patient) -> bool:
     if not patient.conditions or line.kind != "regimen" or line.band.empty:
         return False
     words = fold(band_words(line))
+    if not re.search(r"\bhoac\b", words) and not band_admits(line.band, patient):
+        # The condition AND a band ("Viêm họng do liên cầu ở trẻ từ 2 tuổi: 12 mg/kg/lần") holds only the patients
+        # of both: an 18-month-old with strep throat was given it (#18 held-out H106, flagged). Only a condition
+        # given as an alternative to the band ("… (nghiện rượu, …) hoặc cân nặng dưới 50 kg") holds them whatever
+        # their weight or age.
+        return False
     return any(len(c) >= 4 and re.search(rf"\b{re.escape(c)}\b", words) is not None
                for c in (fold(c) for c in patient.conditions))
 

@@ -17,6 +17,7 @@ from core.dosage.select import (
     ADULT_AGE_MONTHS,
     Selection,
     admits,
+    heads_list_of,
     indication_key,
     refers_to_adult_dose,
     select,
@@ -156,6 +157,8 @@ def _replaced(line: RegimenLine, selection: Selection, patient: Patient) -> bool
                                                                   or patient.age_months < 60 * 12) \
             and _elderly_only(line):
         return True  # the elderly's own line is not the dose of an adult not said to be elderly
+    if any(heads_list_of(line, other) for other in selection.lines):
+        return True  # a list heading's figures beside the listed band that holds the patient: that band is the dose
     if patient.renal and re.search(r"\b(chuc nang than|than) (binh thuong|con tot)\b", folded):
         return True
     if patient.renal_ml_min is not None and _is_renal(line) and line.band.renal_ml_min is None \

@@ -146,9 +146,19 @@ def test_shorthand_never_beats_a_full_name_in_the_same_turn() -> None:
     assert _ids("para hay ibuprofen") == ["ibuprofen", "paracetamol"]
 
 
-@pytest.mark.parametrize("typed", ["ibu", "thuoc", "benh nhan", "trong ngay", "sang nay"])
+@pytest.mark.parametrize("typed", ["cet", "thuoc", "benh nhan", "trong ngay", "sang nay"])
 def test_short_or_vietnamese_words_are_not_shorthand(typed: str) -> None:
     assert _ids(f"{typed} uống thế nào") == []
+
+
+@pytest.mark.parametrize(("typed", "drug_id"), [("ibu", "ibuprofen"), ("dom", "domperidon")])
+def test_a_common_three_letter_chat_shorthand_is_its_one_drug(typed: str, drug_id: str) -> None:
+    assert _ids(f"{typed} cho bé 3 tuổi uống thế nào") == [drug_id]
+    assert _ids(f"con lớn 9t 27kg thì {typed} 1 lần bn") == [drug_id]
+
+
+def test_a_chat_shorthand_that_is_a_vietnamese_word_typed_bare_stays_the_word() -> None:
+    assert _ids("toi dom thu xem sao") == []  # "dòm" (to peek), typed without diacritics
 
 
 @pytest.mark.parametrize(("typed", "span", "drugs"), [
@@ -168,7 +178,7 @@ def test_a_word_or_an_abbreviation_is_no_ambiguous_shorthand(typed: str) -> None
     assert RESOLVER.resolve(typed).ambiguous == []
 
 
-@pytest.mark.parametrize("typed", ["con lớn 9t 27kg thì ibu 1 lần bn", "ibu cho bé 3 tuổi", "liều ome cho người lớn"])
+@pytest.mark.parametrize("typed", ["con lớn 9t 27kg thì cet 1 lần bn", "cet cho bé 3 tuổi", "liều ome cho người lớn"])
 def test_three_letters_that_begin_one_drug_are_asked_about_not_taken_for_it(typed: str) -> None:
     # Too short to be the name (never resolved), but not dropped either: the machine offers the one drug and asks.
     result = RESOLVER.resolve(typed)

@@ -45,27 +45,27 @@ def test_a_shorthand_of_many_drugs_asks_for_the_full_name_naming_some() -> None:
     assert question.quick_replies == [] and "tên đầy đủ" in question.text and "Cefalexin" in question.text
 
 
-NO_DRUG = Pending(reason="no_drug", missing=["drug"], quick_replies=["Ibuprofen"])
+NO_DRUG = Pending(reason="no_drug", missing=["drug"], quick_replies=["Cetirizin"])
 
 
 def test_a_shorthand_with_a_child_is_the_childs_dose_question() -> None:
-    # "ibu cho bé 3 tuổi 14kg" is asked as "ibuprofen cho bé 3 tuổi 14kg" is: the dose section, not the overview.
-    frame = _asked("ibu cho bé 3 tuổi 14kg")
+    # "cet cho bé 3 tuổi 14kg" is asked as "cetirizin cho bé 3 tuổi 14kg" is: the dose section, not the overview.
+    frame = _asked("cet cho bé 3 tuổi 14kg")
     assert (frame.turn_type, frame.section_key, frame.shorthand_of) == (
-        "dosing_calc", "lieu_luong_cach_dung", ["ibuprofen"])
+        "dosing_calc", "lieu_luong_cach_dung", ["cetirizin"])
 
 
 @pytest.mark.parametrize("yes", ["ừ", "phải", "đúng", "đúng rồi", "vâng ạ", "ok"])
 def test_a_bare_yes_to_one_candidate_takes_it_and_keeps_the_child(yes: str) -> None:
-    asked = _asked("ibu cho bé 3 tuổi 14kg")
+    asked = _asked("cet cho bé 3 tuổi 14kg")
     frame = merged(yes, asked, NO_DRUG)
     assert (frame.drugs, frame.turn_type, frame.section_key, frame.age_months, frame.weight_kg) == (
-        ["ibuprofen"], "dosing_calc", "lieu_luong_cach_dung", 36, 14)
+        ["cetirizin"], "dosing_calc", "lieu_luong_cach_dung", 36, 14)
 
 
 @pytest.mark.parametrize("answer", ["không", "không phải", "ừ nhưng không phải thuốc đó"])
 def test_anything_but_a_bare_yes_takes_no_candidate(answer: str) -> None:
-    assert merged(answer, _asked("ibu cho bé 3 tuổi 14kg"), NO_DRUG).drugs == []
+    assert merged(answer, _asked("cet cho bé 3 tuổi 14kg"), NO_DRUG).drugs == []
 
 
 def test_a_bare_yes_to_several_candidates_takes_none() -> None:
