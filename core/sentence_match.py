@@ -83,6 +83,8 @@ _ASKS_CHEWING = r"\b(?:nhai|be|nghien|bo) (?:ra )?(?:duoc|dc)\b(?! (?:\d|mot |ha
 _ASKS_WITH_FOOD = (r"\b(?:uong|dung) (?:[a-z0-9]+ ){0,2}(?:chung|cung|kem) (?:voi )?(?:sua|nuoc ep|nuoc cam|nuoc trai cay|"
                    r"ca phe|tra|canxi|calci|sat|kem|thuoc da day|antacid)\b")
 FOOD_TIMING = re.compile(f"{_ASKS_FOOD}|{_ASKS_TIME_OF_DAY}|{_ASKS_CHEWING}|{_ASKS_WITH_FOOD}")
+WITH_FOOD = re.compile(_ASKS_WITH_FOOD)
+"""(Folded.) Taken together with a food or supplement: how it is taken, before any pairing words ("chung với")."""
 """(Folded.) A question of how the drug is swallowed: the dosage section's "Cách dùng" (retrieval.section_router)."""
 
 

@@ -8,6 +8,7 @@ population or of everyone, and of the patient's own band when their value or gra
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from core.corpus import Chunk
@@ -15,7 +16,9 @@ from core.dosage.select import band_admits, is_renal_line
 from core.text import fold
 from grounding.answer import Claim, GenerationRequest
 from grounding.dosing_select import patient_of_request, trees_by_drug
-from grounding.sentences import clean
+from grounding.sentences import clean, sentences
+
+CAUTION_SECTION = "than_trong"
 
 MAX_ORGAN_LINES = 6
 """The renal (or hepatic) lines quoted for "có cần chỉnh liều không": a phone screen of them."""
@@ -47,4 +50,31 @@ def organ_claims(request: GenerationRequest, evidence: Sequence[Chunk], organ: s
             labelled = clean(f"{line.path[-1]}: {line.text}") if line.path else ""
             verbatim = bool(labelled) and fold(labelled) in fold(clean(tree.text.replace("*", "")))
             claims.append(Claim(text=labelled if verbatim else clean(line.text), citations=tree.citations(line)))
+    if not claims:
+        # The dosage section writes nothing for the organ, but the cautions do ("Ở người suy thận: … Không khuyến cáo
+        # phải điều chỉnh liều … chỉ nên dùng liều uống đến tối đa là 40 mg" in pantoprazole's "Thận trọng"): those
+        # sentences, the one naming the organ and the ones continuing it (#17 held-out H105 asked which indication).
+        claims = _caution_sentences(evidence, organ)
     return claims[:MAX_ORGAN_LINES]
+
+
+_ORGAN_WORDS = {"renal": re.compile(r"\b(?:suy (?:chuc nang )?than|than trong suy than|clcr|do thanh thai creatinin)\b"),
+                "hepatic": re.compile(r"\b(?:suy (?:chuc nang )?gan|benh gan)\b")}
+_OPENS_OTHER_GROUP = re.compile(r"^(?:o |voi )?(?:nguoi|benh nhan|tre|phu nu|nguoi benh)\b|^[^\s]+ (?:tre em|nguoi cao tuoi):")
+
+
+def _caution_sentences(evidence: Sequence[Chunk], organ: str) -> list[Claim]:
+    claims: list[Claim] = []
+    for chunk in (c for c in evidence if c.section_key == CAUTION_SECTION and not c.has_quarantined_content):
+        parts = sentences(chunk.text)
+        for i, sentence in enumerate(parts):
+            if not _ORGAN_WORDS[organ].search(fold(sentence)):
+                continue
+            claims.append(Claim(text=clean(sentence), citations=[chunk.doc_id]))
+            for after in parts[i + 1:i + 3]:
+                if _OPENS_OTHER_GROUP.search(fold(after)) or _ORGAN_WORDS["hepatic" if organ == "renal" else "renal"] \
+                        .search(fold(after)):
+                    break
+                claims.append(Claim(text=clean(after), citations=[chunk.doc_id]))
+            return claims
+    return claims

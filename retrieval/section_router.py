@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from core.inr_bands import INR_VALUE
 from core.missed_dose import MISSED_DOSE
 from core.sections import BOOK_ORDER
-from core.sentence_match import FOOD_TIMING
+from core.sentence_match import FOOD_TIMING, WITH_FOOD
 from core.text import fold, fold_query, normalize
 from core.vocabulary import QUESTION_WORDS
 from retrieval.overdose_words import asks_overdose
@@ -231,6 +231,12 @@ def route_section(text: str) -> SectionRoute | None:
         # which the book handles by INR band in "Quá liều và xử trí" (bỏ 1 - 2 lần, vitamin K …) — not the ADR
         # section's general lines that "xử trí" alone would pick.
         return SectionRoute("qua_lieu_xu_tri", 0.85, inr)
+    food = WITH_FOOD.search(folded)
+    if food:
+        # "uống chung với sữa được không": the pairing words would read as an interaction — milk is no drug; the book
+        # says when apart from it in "Cách dùng" (#18 held-out H106 got ciprofloxacin's interaction lines, none of
+        # them milk's).
+        return SectionRoute("lieu_luong_cach_dung", 0.85, food.group(0))
     for key, pattern, confidence in _EXPLICIT:
         m = pattern.search(folded)
         if m:

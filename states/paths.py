@@ -10,6 +10,7 @@ from core.corpus import Chunk, ScoredChunk
 from core.dosage.indication import parts_of
 from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
+from core.organ_adjustment import asks_organ_adjustment
 from core.partners import names_partner
 from core.spelling import drug_words
 from core.text import fold, states_phrase
@@ -102,6 +103,13 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame,
         # the patient context — the dosage section (and its unextracted renal table) is not what was asked.
         for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
             evidence += [c for c in retrieval.find_by_section(drug_id, DOSING_SECTION) if c not in evidence]
+    if frame.section_key == DOSING_SECTION and frame.turn_type == "drug_attribute" and question and \
+            asks_organ_adjustment(question) is not None:
+        # "suy thận có cần chỉnh liều không": the cautions come too — where the dosage section writes nothing for the
+        # organ, the book may say it there ("Ở người suy thận: … Không khuyến cáo phải điều chỉnh liều", pantoprazole;
+        # grounding.organ_lines).
+        for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
+            evidence += [c for c in retrieval.find_by_section(drug_id, "than_trong") if c not in evidence]
     return evidence, routes
 
 

@@ -165,6 +165,8 @@ def _sections_quoted(answer: Answer, frame: QueryFrame) -> list[str]:
     contraindication that withholds the dose is headed "Chống chỉ định; Thận trọng", not the dosage section it asked
     (#18 held-out H106: the reply named "Liều lượng và cách dùng" above a contraindication)."""
     asked = SECTION_HEADINGS.get(frame.section_key or "", "")
+    if not asked:
+        return []  # the drug's overview: its sections are its own lines, each a heading would be noise
     cited = [section_of_doc(d) for claim in answer.claims for d in claim.citations]
     quoted = list(dict.fromkeys(SECTION_HEADINGS[key] for key in cited if key in SECTION_HEADINGS))
     if not quoted or quoted == [asked]:

@@ -801,7 +801,9 @@ _DOSE_CHANGE = re.compile(r"(?:giam|tang|dieu chinh|chinh|thang|moi|vua|cach|dun
 """Words of _DOSE_QUESTION_WORDS wiped however typed (no question syllable spells "giảm", "thằng", "mới")."""
 # "nôn nhiều không uống được, đặt trực tràng": why the route was chosen, not what the dose is for (left in, "nôn
 # nhiều" matched no lead-in of paracetamol and the machine asked which indication).
-_ROUTE_REASON = re.compile(r"\b(?:(?:non|oi)(?: nhieu| lien tuc| mua| hoai)?,? )?(?:khong|ko|k) (?:uong|nuot) (?:duoc|noi)\b")
+_ROUTE_REASON = re.compile(r"\b(?:(?:non|oi)(?: nhieu| lien tuc| mua| hoai)?,? )?(?:khong|ko|k) (?:uong|nuot) (?:duoc|noi)\b"
+                           # "nếu bé nôn hết, đặt hậu môn": why the route, not what for (#17 held-out H105 read "hết")
+                           r"|\b(?:non|oi) (?:ra |ra het |het ca |het sach )?het(?: thuoc| ra)?\b")
 # "38,8 độ": a temperature, not an indication.
 # ("60t": the age's "t" too — left behind it opened the indication, "t sau đặt stent mạch vành", and matched nothing.)
 _QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s*(?:tuoi|thang tuoi|thang|tuan tuoi|tuan|ngay tuoi|kg|ky|ki|can|mg|ml|do c|do|t\b)?")

@@ -127,11 +127,13 @@ def understand(ctx: TurnView, services: Services) -> Update:
         if understood.provider_output is not None:
             outputs.append(ProviderOutput(site="understand", output=understood.provider_output))
         notes.extend(understood.notes)
-        allowed = set(candidates.drug_ids)
+        # The resolver's candidates, and the drugs of the conversation so far: a turn may name one of those back by its
+        # class ("cái statin kia", states.class_referent), which no resolver reads as a name.
+        allowed = set(candidates.drug_ids) | set(ctx.prior_frame.drugs if ctx.prior_frame is not None else ())
         frame = understood.frame
         invented = [d for d in frame.drugs if d not in allowed]
         if invented:
-            # A model may only choose among the resolver's candidates.
+            # A model may only choose among those.
             notes.append(f"dropped drug ids outside the candidate set: {invented}")
             frame = frame.model_copy(update={"drugs": [d for d in frame.drugs if d in allowed]})
         merged = with_shorthand(merge_frames(frame, ctx.prior_frame, ctx.pending, text), frame, candidates)
