@@ -260,6 +260,9 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("keo dai khoang qt", "hoi chung qt keo dai", "hoi chung qt dai", "khoang qt keo dai", "qt keo dai", "qt dai"),
     # Herpes: "mụn rộp" is the Vietnamese name (#17 held-out H78: "mụn rộp sinh dục" asked which indication).
     ("herpes", "mun rop"),
+    # Jaundice: the book writes "tăng bilirubin huyết" (ceftriaxone's newborn contraindication); parents say "vàng da"
+    # (#18 held-out H108: a jaundiced 10-day-old was asked for a weight instead).
+    ("tang bilirubin huyet", "tang bilirubin mau", "tang bilirubin", "vang da", "vang da so sinh", "bi vang da"),
 )
 
 

@@ -22,6 +22,7 @@ from engine.metrics import Metrics
 from engine.reply import CalculationShown, LlmCallRecord, Outcome, Reply
 from engine.spec import MachineSpec, StateSpec
 from engine.store.base import ConversationSnapshot, ConversationStore, ConversationUpdate, TurnRecord
+from grounding.calculation_shown import shown_with_its_line
 from grounding.generator import AnswerGenerator, EntailmentVerifier
 from retrieval.resolver import DrugResolver
 from retrieval.service import RetrievalService
@@ -182,7 +183,8 @@ class Engine:
         if outcome_state is None:
             raise RuntimeError(f"turn ended without an outcome: {ctx.trace.states}")
         outcome = OUTCOME_OF_STATE[outcome_state]
-        calculations = ctx.answer.calculations if ctx.answer is not None and outcome == "answerable" else []
+        calculations = shown_with_its_line(ctx.answer).calculations if ctx.answer is not None and \
+            outcome == "answerable" else []
         ctx.trace.derivations = [c.derivation for c in calculations]
         return Reply(
             conversation_id=snapshot.id,

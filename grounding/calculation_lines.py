@@ -29,6 +29,7 @@ from functools import lru_cache
 from core.corpus import Chunk
 from core.dosage.lines import dose_quantities, maxima, rule
 from core.dosage.model import Band, Bound, Maximum, Patient, RegimenLine, Rule
+from core.dosage.select import routes_for
 from core.dosage.select import select as select_lines
 from core.text import fold
 from grounding.calculator import Ceiling, Span
@@ -207,6 +208,13 @@ def select(evidence: Sequence[Chunk], patient: Patient) -> tuple[list[Selected],
     if quarantined:
         return [], [f"{quarantined[0].doc_id}: quarantined block"]
     section = _section(tuple((c.doc_id, c.drug_id, c.text, c.continues, c.drug_title) for c in blocks))
+    if patient.route is None and patient.indication:
+        # The indication asked is dosed on one route for this patient: that route's lines, as the answer quotes them
+        # (grounding.extractive) — the infusion's "7,5 mg/kg mỗi 8 giờ" beside the oral "Bệnh do Giardia" lines was
+        # computed while the giardia line was quoted (session 16).
+        own = routes_for(section.tree, patient)
+        if len(own) == 1:
+            patient = replace(patient, route=own[0])
     # Each line is read in the whole section (a paragraph cut across blocks is joined back, as the quoting does)
     # and cited in the one block that holds it; a line across two blocks has no span and is never computed.
     placed: list[tuple[Chunk, RegimenLine]] = []

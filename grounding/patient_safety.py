@@ -363,7 +363,13 @@ def _shares_words(indication: str, text: str) -> bool:
 def _continues(previous_contexts: list[str], sentence: str) -> bool:
     """A dose sentence right after a renal/hepatic one, naming no other group: the same patients' adjustment."""
     folded = fold(sentence)
-    return bool(previous_contexts) and bool(dose_quantities(folded)) and not _OTHER_GROUP.search(folded)
+    # ("Ở người suy thận: … Không khuyến cáo phải điều chỉnh liều ở nhóm bệnh nhân này. Tuy nhiên chỉ nên dùng liều uống
+    # đến tối đa là 40 mg": a sentence naming "this group" continues it too — #17 held-out H107 lost the 40 mg cap.)
+    return bool(previous_contexts) and bool(dose_quantities(folded) or _THIS_GROUP.search(folded)) and \
+        not _OTHER_GROUP.search(folded)
+
+
+_THIS_GROUP = re.compile(r"\b(?:nhom|nhung) (?:benh nhan|nguoi benh|nguoi) (?:nay|do)\b|\bo nhom (?:nay|do)\b")
 
 
 def _stated(patient: Patient) -> list[str]:

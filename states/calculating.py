@@ -20,6 +20,7 @@ from core.dosage.model import Patient
 from core.numbers import extract_quantities
 from grounding.answer import Answer, CalculationRequest
 from grounding.calculation_lines import BODY_SURFACE_REFUSAL, Selected, select
+from grounding.calculation_shown import shown_with_its_line
 from grounding.calculator import Calculation, compute, exact
 from grounding.dosing_select import patient_in_context, stated_conditions
 from grounding.patient_safety import patient_safety
@@ -118,7 +119,10 @@ def calculate(ctx: TurnView, services: Services) -> Update:
 
 def calculation_lines(answer: Answer | None) -> list[str]:
     """The calculation block of the reply text (under the cited lines)."""
-    if answer is None or not (answer.calculations or answer.calculation_notes):
+    if answer is None:
+        return []
+    answer = shown_with_its_line(answer)
+    if not (answer.calculations or answer.calculation_notes):
         return []
     return [HEADING, *(f"- {line}" for calc in answer.calculations for line in calc.lines),
             *(f"- {note}" for note in answer.calculation_notes)]

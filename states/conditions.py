@@ -23,7 +23,9 @@ from core.vocabulary import (
 from states.frame import QueryFrame
 
 # "… dùng thuốc gì?", "… uống gì?", "… dùng kháng sinh gì?" — the question tail after the condition.
-_TAIL = re.compile(r"[\s,]*(?:thi\s+)?(?:nen\s+|phai\s+|co the\s+|can\s+)?(?:dung|uong|tiem|boi|xai|chon|lay|"
+# (A word boundary before the verb: "có ảnh hưởng gì" holds "uong gi" inside "huong gi" — #17 held-out H107 read a
+# drug question as "which drug for …".)
+_TAIL = re.compile(r"[\s,]*(?:thi\s+)?(?:nen\s+|phai\s+|co the\s+|can\s+)?\b(?:dung|uong|tiem|boi|xai|chon|lay|"
                    # "thế hạ sốt cho bé bằng thuốc gì" (#18 held-out H42: asked which drug)
                    r"dieu tri bang|chua bang|tri bang|bang)\s+(?:nhung\s+|cac\s+)?"
                    r"(?:(?:thuoc|khang sinh|loai thuoc|loai)\s*)?(?:gi|nao)\b"

@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from core.corpus import Chunk
-from core.dosage.indication import is_partial, is_severity_label, match_score
+from core.dosage.indication import is_partial, is_severity_label, match_score, typed_without_diacritics
+from core.dosage.indication import words as indication_words_of
 from core.dosage.lines import dose_quantities
 from core.dosage.model import Patient
-from core.dosage.select import band_admits, indication_labels, states_amount
+from core.dosage.select import band_admits, indication_key, indication_labels, states_amount
 from core.dosage.select import select as select_lines
 from core.organ_adjustment import asks_organ_adjustment
 from core.text import fold
@@ -162,6 +163,14 @@ def _unmatched_indications(evidence: Sequence[Chunk], frame: QueryFrame, patient
     (issue 17); the machine asks which one, the book's lead-ins as quick replies, and the reply fills the condition.
     One indication only: [] (its lines are shown with their path, under the notice)."""
     asked = replace(patient, indication=frame.condition)
+    if frame.condition and not indication_words_of(
+            frame.condition, folded=typed_without_diacritics(frame.condition)) and any(
+            any(line.kind == "regimen" and not indication_key(line) and dose_quantities(line.text)
+                for line in select_lines(tree.tree, asked).lines) for tree in trees_by_drug(evidence)):
+        # "nhiễm khuẩn nhẹ": an infection named by its severity alone names no indication of the book's; the patient's
+        # general line ("250–500 mg/lần, mỗi 8 giờ, tùy mức độ nhiễm khuẩn") is the answer, not a choice among the
+        # other indications (#18 held-out H108 asked between severe pneumonia, H. pylori and endocarditis).
+        return []
     found: list[str] = []
     for tree in trees_by_drug(evidence):
         selection = select_lines(tree.tree, asked)

@@ -69,7 +69,7 @@ def pairs_with_discussed(text: str) -> bool:
     return False
 
 
-_TAKING_NOW = re.compile(r"\b(?:dang|van dang|hien dang|cung dang) (?:dung|uong|tiem|truyen|xai|su dung|dieu tri bang)\b"
+_TAKING_NOW = re.compile(r"\b(?:dang|van dang|hien dang|cung dang) (?:dung|uong|tiem|truyen|xai|su dung|dieu tri(?: bang)?)\b"
                          # "mẹ em còn uống amlodipin nữa": also on it (#18 held-out H52)
                          r"|\b(?:con|cung) (?:dang )?(?:dung|uong|xai|dieu tri(?: bang)?)\b.*\bnua\b"
                          # "bn (này) còn uống methotrexat cho viêm khớp", "bn hay uống ginkgo" (#17 held-out H95)

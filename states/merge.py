@@ -172,6 +172,14 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
         # "bé" again, with no age or weight of its own: the same child (a switch of person is settled before).
         update.update(age_text=prior.age_text, age_months=prior.age_months, weight_kg=prior.weight_kg,
                       weight_text=prior.weight_text)
+    known = list(prior.comorbidities) if "comorbidities" in update else list(new.comorbidities)
+    if prior.condition and prior.condition_relation == "contraindication" and new.drugs and \
+            set(new.drugs) != set(prior.drugs) and new.population in (None, prior.population) and \
+            prior.condition not in known:
+        # "bệnh nhân Parkinson … haloperidol được ko", then "thế papaverin cho ông ấy … được không": the illness the
+        # first drug's contraindications were read for is the patient's, and another drug's are read for it too
+        # (#17 held-out H107 listed papaverine's indications; its "Bệnh Parkinson" contraindication went unsaid).
+        update["comorbidities"] = [*known, prior.condition]
     if new.condition is None and prior.condition and prior.turn_type not in _LOOKUPS and \
             new.turn_type not in _LOOKUPS and new.drugs and set(new.drugs) == set(prior.drugs):
         # The same drug for the same patient: the illness it is given for stays ("bị Kawasaki" … "dùng tiếp aspirin
@@ -256,8 +264,13 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
         return prior.model_copy(update={"turn_type": turn, "drugs": drugs, "section_key": "tuong_tac_thuoc",
                                         "unknown_drugs": new.unknown_drugs, **_slot_updates(new, prior)})
     # Routes belong to a drug's dosage forms: the new drug's route is asked (or found) anew.
+    # (A dose asked in so many words — "còn mẹ chị ấy 60 tuổi …, uống ibuprofen liều chống viêm bao nhiêu" after
+    # her daughter's pregnancy question — is the dose, not the question before: #18 held-out H108 quoted the
+    # pregnancy section to a woman of 60.)
+    asked = {"turn_type": new.turn_type, "section_key": new.section_key} \
+        if new.turn_type == "dosing_calc" and ASKS_AMOUNT.search(fold(text)) else {}
     return prior.model_copy(update={"drugs": new.drugs, "unknown_drugs": new.unknown_drugs, "route": None,
-                                    "route_family": None, **_slot_updates(new, prior)})
+                                    "route_family": None, **_slot_updates(new, prior), **asked})
 
 
 def _gestation_named_again(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
@@ -533,6 +546,13 @@ def _denied_now(merged: QueryFrame, text: str) -> QueryFrame:
     kept = [c for c in merged.comorbidities if not any(d in fold(c) for d in denied)]
     if kept != merged.comorbidities:
         update["comorbidities"] = kept
+    # "à không, ông ấy suy thận chứ không phải suy gan": the organ denied is no longer the patient's (#17 held-out H107
+    # kept the hepatic cap beside the renal lines).
+    organ_denied = [re.sub(r"^phai (?:la )?", "", d) for d in denied]
+    if merged.hepatic and any(re.match(r"(?:bi )?(?:suy (?:chuc nang )?gan|benh gan|xo gan)\b", d) for d in organ_denied):
+        update["hepatic"] = None
+    if merged.renal and any(re.match(r"(?:bi )?(?:suy (?:chuc nang )?than|benh than)\b", d) for d in organ_denied):
+        update["renal"] = None
     if merged.pregnant and any(re.match(r"(?:co |dang )?(?:thai|bau|mang thai|mang bau)\b", d) for d in denied):
         # "nếu cô ấy không có thai nhưng bị suy gan" after her pregnancy: not pregnant now (#17 held-out H103 answered
         # the pregnancy section again).
@@ -1503,6 +1523,10 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
     if person.key in GENERIC:
         if prior.population is not None and person.population != prior.population:
             return True
+        if before is not None and before.key == "pregnant" and person.key == "adult":
+            # "người lớn 45 tuổi …" after "phụ nữ mang thai …": the pregnant woman is named by her state; a patient
+            # named as an adult is another case (#17 held-out H107 kept the pregnancy for a 45-year-old's renal dose).
+            return True
         if before is not None and before.population is not None and person.population is not None \
                 and before.population != person.population:
             # "thằng cháu 12 tuổi" after "chú tôi" (an adult, population not yet asked): another person — the
@@ -1719,9 +1743,20 @@ def _regimen_for_her(merged: QueryFrame, text: str) -> QueryFrame:
     return merged.model_copy(update={"section_key": "thoi_ky_mang_thai" if merged.pregnant else "thoi_ky_cho_con_bu"})
 
 
+def _may_take_with_comorbidity(merged: QueryFrame, text: str) -> QueryFrame:
+    """"thế papaverin cho ông ấy đau quặn mật được không" for a patient with Parkinson's: whether he may take it is
+    what the contraindications say of his illness (states.paths quotes the cautions naming it after them) — the
+    indications list reads as "yes" (#17 held-out H107)."""
+    if merged.turn_type != "drug_attribute" or merged.section_key != "chi_dinh" or len(merged.drugs) != 1 \
+            or not merged.comorbidities or not MAY_TAKE.search(fold(text)):
+        return merged
+    return merged.model_copy(update={"section_key": "chong_chi_dinh"})
+
+
 def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | None, notes: list[str],
              text: str) -> QueryFrame:
     merged = _regimen_for_her(_organ_not_indication(_adjusted_for_partner(merged, text)), text)
+    merged = _may_take_with_comorbidity(merged, text)
     update: dict[str, object] = _rejected_not_dosed(merged, text)
     if merged.age_months is not None and merged.weight_kg is not None and not weight_fits_age(
             merged.weight_kg, merged.age_months):

@@ -125,8 +125,9 @@ def _stated_as_written(words: list[str], book: Iterable[str]) -> bool:
     return False
 
 
-_CORRECTED = re.compile(r"^\s*(?:(?:à|a|ấy|ay|ơ|o|ui|ôi|oi|dạ|da)[ ,]+)*(?:nhầm|nham|sửa lại|sua lai)\b(?:\s+rồi|\s+roi)?[ ,.:]*",
-                        re.IGNORECASE)
+# ("à không, bé đó viêm phổi thôi chứ ko phải màng não": "không" after the opener says no as well — #18 held-out H108.)
+_CORRECTED = re.compile(r"^\s*(?:(?:à|a|ấy|ay|ơ|o|ui|ôi|oi|dạ|da)[ ,]+)*(?:nhầm|nham|sửa lại|sua lai|"
+                        r"(?<=[ ,])(?:không|khong|ko)(?=\s*,))\b(?:\s+rồi|\s+roi)?[ ,.:]*", re.IGNORECASE)
 _DENIED_INDICATION = re.compile(r"(?:\b(?:chứ|chu)\s+)?\b(?:không|khong|ko|k)\s+(?:phải|phai)(?:\s+(?:là|la))?\s+"
                                 r"[^,.;!?]+", re.IGNORECASE)
 

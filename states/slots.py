@@ -796,6 +796,8 @@ _DENIED_ILLNESS = re.compile(r"\b(?:khong|ko|chua|chang)(?: he| con)? (?:bi|mac|
 """(Folded.) An illness the turn denies ("không bị loét"), to wipe from the indication words. The cue ("bị", "mắc", "có")
 is required here: "Viêm bàng quang không biến chứng" is the book's own indication name. (states.merge._DENIED_NOW reads
 a denial against a carried condition instead, where "ko vàng da" needs no cue.)"""
+_DUCTUS = re.compile(r"\b(?:con |thong )?ong dong mach\b")
+_MUSCLE_WORD = re.compile(r"\b(co) (?:that|giat|cung|rut)\b")
 _DOSE_CHANGE = re.compile(r"(?:giam|tang|dieu chinh|chinh|thang|moi|vua|cach|dung|(?:moi|cho|co|la) dung|nghe noi|"
                           r"nghe bao|nghe nguoi ta noi|nguoi ta noi|doc tren mang|tren mang)$")
 """Words of _DOSE_QUESTION_WORDS wiped however typed (no question syllable spells "giảm", "thằng", "mới")."""
@@ -827,8 +829,10 @@ _SEVERITY_AFTER = re.compile(r"\b(muc do|nhiem khuan|nhiem trung|the|dot|benh|tr
 # the indication, "hết sốt" once brought the antipyretic exclusion for children into a Kawasaki follow-up).
 # "khởi đầu" (to start) folds like "khỏi" (recovered): "metformin khởi đầu bao nhiêu" once left "nhiêu" as the indication.
 _RESOLVED = re.compile(r"\b(?:da )?(?:het|khoi(?! dau\b)|khong con)(?: han)?(?: bi)?(?: [a-z]+){1,2}")
-_DENIED_CLAUSE = re.compile(r"(?:^|(?<=[,;.])|(?<=\bva\b)|(?<=\bnhung\b)) *(?:khong|ko|chua|chang)(?: (?:he|tung|bi|co|mac|"
-                            r"tien su|benh))* [a-z ]+?(?=[,.;:?!]|$)")
+# (Also right after the patient's age or weight: "trẻ sơ sinh 8 ngày tuổi 3,2 kg không vàng da, …" — session 16.)
+_DENIED_CLAUSE = re.compile(r"(?:^|(?<=[,;.])|(?<=\bva\b)|(?<=\bnhung\b)|(?<=\dkg)|(?<=\d kg)|(?<=\bky)|(?<=tuoi)|"
+                            r"(?<=thang)|(?<=ngay)|(?<=tuan)) *(?:khong|ko|chua|chang)(?: (?:he|tung|bi|co|mac|"
+                            r"tien su|benh))* [a-z ]+?(?=[,.;:?!]|$|\s+(?:nhung|ma)\b)")
 """A clause that denies a condition ("…, không hen, đau khớp", "… và chưa từng bị loét dạ dày"): the patient does NOT
 have it, so it is neither the indication nor a condition to match a contraindication by (#17 held-out H41: "không
 hen" withheld aspirin as if the man had asthma). A negation inside a phrase ("tiết niệu ko biến chứng") is no clause."""
@@ -916,6 +920,12 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     kept += [m.span() for m in CONDITION_VARIANT_SPELLINGS.finditer(folded)]
     # "nhiem khuan ky khi" typed without diacritics: "khí" of "kỵ khí" (anaerobic) is not the question word "khi".
     kept += [m.span() for m in _ANAEROBIC.finditer(folded)]
+    # "dau bung co that" typed without diacritics: "co" of "co thắt" (spasm), "co giật" is no question word "có" — left
+    # behind, "thắt" matched "blốc nhĩ - thất" of papaverine's contraindications (#17 held-out H107).
+    kept += [m.span(1) for m in _MUSCLE_WORD.finditer(folded)]
+    # "còn ống động mạch" (patent ductus arteriosus): "ống" is no ampoule here (#17 held-out H107 kept "động mạch" only
+    # and asked the route of a premature baby's ductus closure, which the book gives by infusion alone).
+    kept += [m.span() for m in _DUCTUS.finditer(folded)]
     # "nhiễm chlamydia ko biến chứng": the book's own qualifier ("… không biến chứng"), kept whole — its "không" is no
     # question word (#18 held-out H56: "chlamydia" alone did not name the line, the general course was shown beside it).
     kept += [m.span() for m in _UNCOMPLICATED.finditer(folded)]

