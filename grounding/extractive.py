@@ -17,6 +17,7 @@ from core.dosage.bands import read_band
 from core.dosage.lines import dose_quantities
 from core.dosage.model import Patient, RegimenLine
 from core.dosage.select import (
+    band_admits,
     band_words,
     caps_patient,
     context_sentences,
@@ -229,8 +230,12 @@ class ExtractiveGenerator:
                 seen = {fold(c.text) for c in first}
                 claims = [*first, *(c for c in claims if fold(c.text) not in seen)]
             context = self._context_exclusions(request, evidence) if request.section_key in CONTEXT_SECTIONS else []
+            context = [c for c in context if all(fold(c.text) != fold(q.text) for q in claims)]
             if first and not context:
                 return Answer(claims=claims, generator=self.name,
+                              preamble=CONTEXT_CONTRAINDICATED_PREAMBLE if contraindicated else CONTEXT_FIRST_PREAMBLE)
+            if first:
+                return Answer(claims=[*claims, *context], generator=self.name,
                               preamble=CONTEXT_CONTRAINDICATED_PREAMBLE if contraindicated else CONTEXT_FIRST_PREAMBLE)
             if claims and context:
                 # "Suy thận ClCr 40 có dùng được không?": the section asked for, then what the dosage section says
@@ -275,6 +280,12 @@ class ExtractiveGenerator:
             for line in selection.lines:
                 if line.kind == "note" and ((patient.renal and line.context.renal) or (
                         patient.hepatic is not None and line.context.hepatic)):
+                    claims += self._quote(tree, line)
+                elif line.kind == "regimen" and patient.renal_ml_min is not None and \
+                        line.band.renal_ml_min is not None and band_admits(line.band, patient):
+                    # The adjustment of the band holding the patient's value ("Độ thanh thải creatinin dưới 30
+                    # ml/phút: giảm liều một nửa"): whether they may take it at that dose is that line too (#18 held-out
+                    # H106: "ClCr 25, clarithromycin 500 mg ngày 2 lần có được ko" got the contraindications alone).
                     claims += self._quote(tree, line)
         return claims
 

