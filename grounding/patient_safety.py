@@ -202,6 +202,16 @@ def child_group_holds(sentence: str, patient: Patient, indication: str | None = 
     return bool(_NEWBORN.search(folded)) and patient.age_months is not None and patient.age_months < NEONATE_MONTHS
 
 
+_CHILDREN_OPENING = re.compile(r"^(?:o |doi voi |voi )?tre em(?: va (?:thieu nien|tre vi thanh nien))?\s*[:,]")
+
+
+def child_group_band_admits(sentence: str, patient: Patient) -> bool:
+    """The sentence's own age/weight band, if it writes one, holds the child (none written: every child)."""
+    band = read_band(sentence).band
+    by_age_weight = Band(age_months=band.age_months, weight_kg=band.weight_kg)
+    return by_age_weight.empty or band_admits(by_age_weight, patient)
+
+
 _ALL_CHILDREN = re.compile(r"^(?:o |doi voi |voi )?tre em\s*[:,]?\s*(?:chua xac dinh|khong khuyen cao|khong dung|"
                            r"chong chi dinh)")
 
@@ -504,8 +514,13 @@ def _patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bo
                 # được uống aspirin" got no word of Reye syndrome).
                 lifted = section in ("chong_chi_dinh", "than_trong") and not group and child_group_holds(
                     sentence, patient, None, contraindication=section == "chong_chi_dinh")
+                # "Trẻ em và thiếu niên: thuốc gây tổn thương sụn khớp …; chỉ dùng khi lợi ích vượt trội nguy cơ" in the
+                # cautions: no exclusion, but the caution the book writes for children — said for a child (#18
+                # held-out H104: "cipro có dùng cho trẻ con được không" got the contraindication list alone).
+                for_children = section == "than_trong" and child and _CHILDREN_OPENING.match(folded) is not None \
+                    and child_group_band_admits(sentence, patient)
                 if not stated and not continued and not group and not named and not lifted and not not_for and not (
-                        whole and picked < 2):
+                        whole and picked < 2) and not for_children:
                     continue
                 if picked >= MAX_SENTENCES_PER_SECTION and not group and not named:
                     continue

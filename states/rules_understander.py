@@ -478,6 +478,10 @@ class RulesUnderstander:
         # patient value to a pending question is Vietnamese, not an English sentence to decline.
         answers_a_value = (awaiting_answer or follows) and (slots.age_months is not None or slots.weight_kg is not None)
         if not drugs and not answers_a_value and (_looks_english(folded, text) or english_sentence(folded, text)):
+            if follows and readable(folded) and english_section(folded) is not None:
+                # "Is it ok while breastfeeding?" after a question about ciprofloxacin: the same drug's section the
+                # English words name (the merge carries the drug; #18 held-out H104 asked for Vietnamese).
+                return _english_turn(folded, text, [], [], ())
             if english_medicine_question(folded):
                 # "what medicine should my baby take for a cold": a medicine question the rules cannot read in
                 # English — asked again in Vietnamese (a clear message, never a guess).
