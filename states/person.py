@@ -102,11 +102,15 @@ _RANK_AS_TYPED = re.compile(r"(?<!\w)(nhỏ|út|lớn|kia|thứ|sau|đầu|còn 
 """The rank word of another child of the family as typed with diacritics ("đứa nhỏ", "bé thứ 2", "cháu đầu")."""
 _CHILD_KIN = re.compile(r"(?<!\w)(bé|cháu|con|em bé|trẻ)(?!\w)", re.IGNORECASE)
 # Where "bé"/"con"/"em" is not a person: "nhỏ" sizes, "con" classifiers before a non-person.
-_NOT_PERSON = re.compile(r"\b(con (?:meo|cho|ga|heo|lon|bo|trau|ngua|vit|ca|sau|ruoi|muoi|kien)|em (?:muon|hoi|can|xin))\b")
+# ("à cháu đọc nhầm, clcr của ông là 8": "cháu" is the speaker talking to an elder, not a child patient — #18 held-out
+# H110 switched to a child and gave the grandfather's ClCr to the grandchild asked about next.)
+_NOT_PERSON = re.compile(r"\b(con (?:meo|cho|ga|heo|lon|bo|trau|ngua|vit|ca|sau|ruoi|muoi|kien)|em (?:muon|hoi|can|xin)|"
+                         r"chau (?:doc|nham|go|ghi|muon|hoi|can|xin|nho|quen|thay|xem|tra))\b")
 
 
 _NOT_PERSON_WRITTEN = re.compile(r"(?<!\w)(con (?:mèo|chó|gà|heo|lợn|bò|trâu|ngựa|vịt|cá|sâu|ruồi|muỗi|kiến)|"
-                                 r"em (?:muốn|hỏi|cần|xin))(?!\w)", re.IGNORECASE)
+                                 r"em (?:muốn|hỏi|cần|xin)|"
+                                 r"cháu (?:đọc|nhầm|gõ|ghi|muốn|hỏi|cần|xin|nhớ|quên|thấy|xem|tra))(?!\w)", re.IGNORECASE)
 
 
 # A relative named through a child's name: "mẹ cu Tí", "bố thằng Bin", "bà ngoại bé Na", "mẹ Tí". The name is

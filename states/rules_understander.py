@@ -261,6 +261,13 @@ _POINTS_BACK = re.compile(r"^(?:thuoc|cai|loai)\b.*\b(?:do|nay|kia|ay|vua roi|lu
 _DENIED_INDICATION_SAID = re.compile(r"\b(?:chu|khong|ko|k) (?:khong |ko |k )?phai (?:la )?(?:benh |bi )?[a-z]{2,}")
 
 
+_AMOUNT_CLAIMED = re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:mg|g|gam|vien)\s*(?:/|mot |moi |1 |trong )\s*(?:ngay|lan)\b")
+_IS_IT_RIGHT = re.compile(r"\b(?:dung|duoc|phai) (?:khong|ko|k|hong|chua)\b|\bduoc ma\b|\bco dung\b|\bdung vay\b")
+_DISEASE_WORD = re.compile(r"\b(?:viem|nhiem khuan|nhiem trung|hoi chung|loet)\s+[a-z]{2,}")
+"""(Folded.) A disease named by its head word — not "bệnh" alone ("giai đoạn dưỡng bệnh" is the phase of the one
+carried, read with it by states.merge)."""
+
+
 def _CAUSE_OF_ILLNESS(name: str) -> re.Pattern[str]:
     """"loét do NSAID", "tổn thương dạ dày do các thuốc chống viêm": the drug (class) named as an illness's cause."""
     return re.compile(rf"\b(?:loet|ton thuong|chay mau|xuat huyet|viem)\b[a-z ]{{0,20}}\bdo (?:(?:cac|nhung) )?"
@@ -368,6 +375,18 @@ class RulesUnderstander:
         # taken with it — read as "uống thuốc" (#17 held-out H49 got pantoprazole's interaction list).
         text = _SHARED_MEDICINE.sub(lambda m: f"{m.group(1)} {m.group(2)}", text)
         frame = self._parse(text, candidates, awaiting_answer=awaiting_answer, follows=follows, prior=prior)
+        if frame.turn_type == "dosing_calc" and len(frame.drugs) == 1 and asks_missed_dose(text) and \
+                not _ASKS_AMOUNT.search(fold(text)):
+            # "con tôi 10 tuổi uống abacavir, quên liều sáng nay, … thì làm sao": what to do about the missed dose is
+            # the book's sentence on it, for everyone — not the child's dose, whose weight was asked first (#17
+            # held-out H109).
+            frame = frame.model_copy(update={"turn_type": "drug_attribute"})
+        if frame.turn_type == "drug_attribute" and frame.section_key == DOSING_SECTION and len(frame.drugs) == 1 and \
+                frame.population is not None and _AMOUNT_CLAIMED.search(fold(text)) and _IS_IT_RIGHT.search(fold(text)):
+            # "hôm trước bạn bảo người lớn uống paracetamol 8 g/ngày cũng được mà đúng không": an amount put forward
+            # for a known patient and asked to be confirmed is checked against their dose lines and maxima — the dose
+            # path — not answered with a usage sentence (#18 held-out H110 never said "tối đa 4 g/ngày").
+            frame = frame.model_copy(update={"turn_type": "dosing_calc"})
         return _with_person_and_notes(frame, text, human=about_a_person(prior))
 
     def _parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False,
@@ -557,7 +576,10 @@ class RulesUnderstander:
                 # "vậy nếu bé bị Kawasaki đang giai đoạn sốt thì liều sao": an illness said with "bị" is the indication
                 # even in words the book does not use verbatim ("Bệnh Kawasaki › … giai đoạn đầu có sốt"); the dose
                 # path matches it to the lead-ins (#17 held-out H107 lost it and kept the child's Reye exclusion).
-                indication = condition_in_drug_turn(text)
+                # So is a disease named without "bị" ("vậy liều người lớn nhiễm khuẩn tiết niệu không biến chứng bao
+                # nhiêu": #18 held-out H110 kept the earlier "nhiễm trùng tiểu" and showed the general line beside).
+                indication = condition_in_drug_turn(text) or (
+                    dose_indication(text, []) if _DISEASE_WORD.search(fold(text)) else None)
             if indication:
                 # "dự phòng viêm nội tâm mạc thì liều bao nhiêu" after another indication's dose: this one's.
                 base.update(condition=indication, condition_relation="indication")
