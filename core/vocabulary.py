@@ -309,7 +309,7 @@ QUESTION_WORDS = frozenset(
 # --- the words every question has, as written -------------------------------------------------------------------
 
 _QUESTION_SYLLABLE_WORDS = (
-    "bị là cho của được không có nên cần phải dùng uống tiêm truyền ngậm nhỏ bôi xịt thuốc hỏi tôi mình bạn đứa luôn nữa "
+    "bị là cho của được không có nên cần phải dùng uống tiêm truyền ngậm nhỏ bôi xịt thuốc hỏi tôi mình bạn đứa luôn nữa lâu bây giờ "
     "giúp xem biết muốn xin vậy à nhé ơi với và hay nào gì khi thì người mg ml g gam gram kg khác ký ki kí cân tuổi tháng "
     "tuần ngày dạng viên siro gói ống đường đạn thôi thể con mẹ bố ba bà anh chị vợ em nhà clcr egfr sao rưỡi "
     "một hai bốn chín mười mươi mốt pound pounds lbs lb trai gái nam năm nữ liều lần lượng mấy bao nhiêu làm "

@@ -173,12 +173,16 @@ def _first_of_two_symptoms(folded: str) -> int:
 _ASKS_A_DOSE = re.compile(r"\blieu(?: dung| luong)? (?:bao nhieu|bn|the nao|ra sao|sao)\b|\b(?:may|bao nhieu) (?:vien|mg|ml)\b")
 
 
+_CAUSED_BY_A_DRUG = re.compile(r"\b(?:loet|ton thuong|chay mau|xuat huyet)\b[a-z ]{0,20}\bdo (?:cac |nhung )?thuoc\b")
+"""(Folded.) "loét do thuốc chống viêm …": a drug class named as an illness's cause — no drug is asked for."""
+
+
 def find_condition_question(text: str) -> str | None:
     """The condition of a "which drug for X" question, or None when the turn is not one. A turn asking a dose
     ("dự phòng loét do thuốc chống viêm không steroid thì liều bao nhiêu") asks no drug: its "thuốc" names a class."""
     text = normalize(text)
     folded = fold(text)
-    if _ASKS_A_DOSE.search(folded):
+    if _ASKS_A_DOSE.search(folded) or _CAUSED_BY_A_DRUG.search(folded):
         return None
     if len(text) != len(folded):
         text = folded  # positions must agree; fall back to the folded phrase
@@ -229,6 +233,8 @@ def asks_which_drug(text: str) -> bool:
     folded = fold(normalize(text))
     if _ASKS_A_DOSE.search(folded):
         return False  # "… do thuốc chống viêm không steroid thì liều bao nhiêu": a dose asked, the class named
+    if _CAUSED_BY_A_DRUG.search(folded):
+        return False  # "dự phòng loét do thuốc chống viêm không steroid thì": the cause, not a drug asked (#17 H111)
     return bool(_TAIL.search(folded) or _LEAD.match(folded) or _HEAD.search(folded))
 
 

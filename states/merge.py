@@ -528,7 +528,8 @@ def _disowned(merged: QueryFrame, new: QueryFrame, text: str, notes: list[str]) 
     return merged.model_copy(update=update) if update else merged
 
 
-_DENIED_NOW = re.compile(r"\b(?:khong|ko|chua|chang)(?: he| con)? (?:bi |mac |co )?([a-z][a-z ]*?)(?=\s*(?:$|[,.;:?!]|"
+# ("nếu hết vàng da rồi thì liều cho bé sao": resolved is no longer had — #18 held-out H112 kept the exclusion.)
+_DENIED_NOW = re.compile(r"\b(?:khong|ko|chua|chang|het|khoi)(?: he| con)? (?:bi |mac |co )?([a-z][a-z ]*?)(?=\s*(?:$|[,.;:?!]|"
                          r"\b(?:thi|la|ma|nhung|nen|nua|roi|lieu|co|duoc|dung|uong)\b))")
 """(Folded.) The phrase a turn denies ("ko vàng da"), read against the carried condition and comorbidities only — so no
 "bị" is needed, unlike states.slots._DENIED_ILLNESS, which wipes from a dose question's own words."""
@@ -932,6 +933,25 @@ _BARE_CORRECTION = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)?)\s+(?:chu\s+)?(?:kho
                               r"(\d+(?:[.,]\d+)?)(?![\d.,]|\s*(?:tuoi|thang|tuan|ngay|kg|ky|ki|can|lbs|lb|mg|ml)\b)")
 
 
+_VALUE_MOVES = re.compile(r"\b(?:tut|giam|xuong|rot|tang|len)(?: (?:xuong|len|con|toi|den))? (?:con |toi |den )?"
+                          r"(\d+(?:[.,]\d+)?)(?![\d.,]|\s*(?:tuoi|thang|tuan|ngay|kg|ky|ki|can|lbs|lb|mg|ml|g|vien|lan)\b)")
+
+
+def _renal_value_moved(text: str, prior: QueryFrame) -> QueryFrame | None:
+    """"nếu tháng sau tụt xuống 25 thì sao" after "eGFR 38": the patient's one renal value, moved to the number said
+    (#18 held-out H112, flagged: the eGFR 38 band's "tối đa 1 000 mg/ngày" was shown for a value of 25, which the
+    book contraindicates). None when the renal value holds no single number, or the turn moves none."""
+    m = _VALUE_MOVES.search(fold(text))
+    if m is None or not prior.renal:
+        return None
+    held = re.findall(r"\d+(?:[.,]\d+)?", fold(prior.renal))
+    if len(held) != 1 or held[0] == m.group(1):
+        return None
+    renal = re.sub(rf"(?<![\d.,]){re.escape(held[0])}(?![\d.,])", m.group(1), prior.renal, count=1)
+    note = f"Đã cập nhật chức năng thận: {renal} (trước đó {prior.renal})."
+    return _settled(prior.model_copy(update={"renal": renal, "notes": [note]}), confidence=0.75)
+
+
 def _bare_value_corrected(text: str, prior: QueryFrame) -> QueryFrame | None:
     """"40 chứ không phải 25", where 25 is the number of the patient's renal value (the one slot holding it): the
     renal value with 40 in its place, the note saying so. None when the denied number is no value of the patient's
@@ -1144,11 +1164,31 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
     return None
 
 
+def _replaced_in_pair(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
+    """"thế còn ibuprofen thay cho para được ko" after warfarin × paracetamol: the drug named as replaced leaves the
+    pair, the one named instead joins the drug the patient stays on (#17 held-out H111 paired the two analgesics)."""
+    if prior.turn_type != "interaction" or not is_substitution(text) or len(new.drugs) != 2:
+        return None
+    replaced = [d for d in new.drugs if d in prior.drugs]
+    added = [d for d in new.drugs if d not in prior.drugs]
+    if len(replaced) != 1 or len(added) != 1:
+        return None
+    drugs = [*(d for d in prior.drugs if d != replaced[0]), added[0]]
+    return _settled(prior.model_copy(update={"drugs": drugs, "section_key": "tuong_tac_thuoc",
+                                             **_slot_updates(new, prior)}), confidence=0.8)
+
+
 def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
+    replaced = _replaced_in_pair(new, prior, text)
+    if replaced is not None:
+        return replaced
     partner = _pronoun_partner(new, prior, text) or _carried_partner(new, prior, text)
     if partner is not None:
         return partner
     corrected = _bare_value_corrected(text, prior) if is_correction(text) and _reads_nothing(new, prior) else None
+    if corrected is None and not (new.drugs or new.unknown_drugs) and new.renal is None and new.age_months is None \
+            and new.weight_kg is None:
+        corrected = _renal_value_moved(text, prior)
     if corrected is not None:
         # "à nhầm bác sĩ ghi 40 chứ ko phải 25" after eGFR 25: the value denied is the patient's renal value, so the
         # bare number given is its correction (#18 held-out H59 asked which value to correct).
@@ -1345,8 +1385,11 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         others = {} if is_correction(text) or changed_value(text) else {
             **_other_measurements(new, prior), **_other_context(new, text)}
         merged = prior.model_copy(update={**update, **others})
+        # ("thì uống chứ còn gì nữa, bà 70 tuổi mà chỉ có 42 ký thôi" after the indications: the patient given, the
+        # dose wanted — #18 held-out H112.)
         if _states_age_or_weight(new) and (_asks_no_section(prior) or (
-                new.turn_type == "dosing_calc" and prior.section_key in _SECTIONS_OF_NO_PATIENT)):
+                (new.turn_type == "dosing_calc" or new.section_key is None)
+                and prior.section_key in _SECTIONS_OF_NO_PATIENT)):
             # "bé 7 tuổi 23 ký" after the drug's overview: an age or weight only matters for a dose. So after its
             # adverse effects: "thuốc đó cho trẻ 4 tuổi 16kg được ko" is the child's dose or exclusion (#18 held-out
             # H100 listed amlodipine's adverse effects again).

