@@ -1295,11 +1295,12 @@ def _lines_of_indication(tree: DosageTree, indication: str, unrouted: Patient) -
     child's "viêm phổi cộng đồng" better than the child's own "Viêm phổi:" on another, and took the child's route."""
     lines = [line for line in tree.lines if context_admits(line, unrouted)]
     narrowed, matched = narrow_to_indication(lines, indication, unrouted)
-    opening = [line for line in lines if _opens_for([line], indication)]
-    if matched and opening and not any(indication_key(line) and line.kind == "regimen" for line in narrowed):
+    if matched and not any(indication_key(line) and line.kind == "regimen" for line in narrowed):
         # "Thông ống động mạch ở trẻ sơ sinh thiếu tháng: …" written inline on the infusion: that line's route is the
         # indication's (#17 held-out H107 asked a premature baby's route, oral or IV).
-        return opening
+        opening = [line for line in lines if _opens_for([line], indication)]
+        if opening:
+            return opening
     if not (matched and any(indication_key(line) and line.kind == "regimen" for line in narrowed)):
         return lines
     keyed = {r for line in lines if line.kind == "regimen" and indication_key(line) for r in line.routes}
