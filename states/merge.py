@@ -540,7 +540,7 @@ def _denied_now(merged: QueryFrame, text: str) -> QueryFrame:
     is no longer the question's condition nor a comorbidity (#18 held-out H50: the jaundiced newborn's exclusion was
     given again for the baby without jaundice)."""
     denied = [m.group(1).strip() for m in _DENIED_NOW.finditer(fold(normalize(text))) if len(m.group(1).strip()) >= 4]
-    if not denied:
+    if not denied and not (merged.pregnant and _NOT_PREGNANT.search(fold(normalize(text)))):
         return merged
     update: dict[str, object] = {}
     # (A condition that holds the denial itself, "viêm đường tiết niệu không biến chứng", is the book's qualifier,
@@ -559,11 +559,15 @@ def _denied_now(merged: QueryFrame, text: str) -> QueryFrame:
         update["hepatic"] = None
     if merged.renal and any(re.match(r"(?:bi )?(?:suy (?:chuc nang )?than|benh than)\b", d) for d in organ_denied):
         update["renal"] = None
-    if merged.pregnant and any(re.match(r"(?:co |dang )?(?:thai|bau|mang thai|mang bau)\b", d) for d in denied):
+    if merged.pregnant and _NOT_PREGNANT.search(fold(normalize(text))):
         # "nếu cô ấy không có thai nhưng bị suy gan" after her pregnancy: not pregnant now (#17 held-out H103 answered
         # the pregnancy section again).
-        update["pregnant"] = False
+        update.update(pregnant=False, gestation=None)
     return merged.model_copy(update=update) if update else merged
+
+
+_NOT_PREGNANT = re.compile(r"\b(?:khong|ko|chua|chang)(?: he)? (?:co |dang |mang )?(?:thai|bau|mang thai|mang bau)\b")
+"""(Folded.) "không có bầu", "chưa có thai": not pregnant (a three-letter "bầu" is too short for _DENIED_NOW's phrases)."""
 
 
 def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: str) -> QueryFrame:
