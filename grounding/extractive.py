@@ -231,9 +231,6 @@ class ExtractiveGenerator:
                 claims = [*first, *(c for c in claims if fold(c.text) not in seen)]
             context = self._context_exclusions(request, evidence) if request.section_key in CONTEXT_SECTIONS else []
             context = [c for c in context if all(fold(c.text) != fold(q.text) for q in claims)]
-            if first and not context:
-                return Answer(claims=claims, generator=self.name,
-                              preamble=CONTEXT_CONTRAINDICATED_PREAMBLE if contraindicated else CONTEXT_FIRST_PREAMBLE)
             if first:
                 return Answer(claims=[*claims, *context], generator=self.name,
                               preamble=CONTEXT_CONTRAINDICATED_PREAMBLE if contraindicated else CONTEXT_FIRST_PREAMBLE)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from core.corpus import Chunk
-from core.dosage.select import band_admits, is_renal_line
+from core.dosage.select import HEPATIC_WORDS, RENAL_WORDS, band_admits, is_renal_line
 from core.text import fold
 from grounding.answer import Claim, GenerationRequest
 from grounding.dosing_select import patient_of_request, trees_by_drug
@@ -58,8 +58,7 @@ def organ_claims(request: GenerationRequest, evidence: Sequence[Chunk], organ: s
     return claims[:MAX_ORGAN_LINES]
 
 
-_ORGAN_WORDS = {"renal": re.compile(r"\b(?:suy (?:chuc nang )?than|than trong suy than|clcr|do thanh thai creatinin)\b"),
-                "hepatic": re.compile(r"\b(?:suy (?:chuc nang )?gan|benh gan)\b")}
+_ORGAN_WORDS = {"renal": RENAL_WORDS, "hepatic": HEPATIC_WORDS}
 _OPENS_OTHER_GROUP = re.compile(r"^(?:o |voi )?(?:nguoi|benh nhan|tre|phu nu|nguoi benh)\b|^[^\s]+ (?:tre em|nguoi cao tuoi):")
 
 

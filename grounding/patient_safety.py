@@ -189,10 +189,7 @@ def child_group_holds(sentence: str, patient: Patient, indication: str | None = 
         # "Không dùng aspirin để giảm đau, hạ sốt cho trẻ em dưới 16 tuổi" does not exclude the child whose stated
         # indication is another one (Kawasaki disease).
         return False
-    band = read_band(sentence).band
-    # An age band counts only in a sentence about children: "phụ nữ mang thai 3 tháng cuối" is no 3-month band.
-    by_age_weight = Band(age_months=band.age_months if _CHILD_TERMS.search(folded) else None,
-                         weight_kg=band.weight_kg)
+    by_age_weight = _child_band(sentence)
     if not by_age_weight.empty:
         return band_admits(by_age_weight, patient)
     if _ALL_CHILDREN.match(folded) and patient.age_months is not None:
@@ -205,11 +202,17 @@ def child_group_holds(sentence: str, patient: Patient, indication: str | None = 
 _CHILDREN_OPENING = re.compile(r"^(?:o |doi voi |voi )?tre em(?: va (?:thieu nien|tre vi thanh nien))?\s*[:,]")
 
 
+def _child_band(sentence: str) -> Band:
+    """The age and weight band a sentence writes for children. An age band counts only in a sentence about children:
+    "phụ nữ mang thai 3 tháng cuối" is no 3-month band."""
+    band = read_band(sentence).band
+    return Band(age_months=band.age_months if _CHILD_TERMS.search(fold(sentence)) else None, weight_kg=band.weight_kg)
+
+
 def child_group_band_admits(sentence: str, patient: Patient) -> bool:
     """The sentence's own age/weight band, if it writes one, holds the child (none written: every child)."""
-    band = read_band(sentence).band
-    by_age_weight = Band(age_months=band.age_months, weight_kg=band.weight_kg)
-    return by_age_weight.empty or band_admits(by_age_weight, patient)
+    band = _child_band(sentence)
+    return band.empty or band_admits(band, patient)
 
 
 _ALL_CHILDREN = re.compile(r"^(?:o |doi voi |voi )?tre em\s*[:,]?\s*(?:chua xac dinh|khong khuyen cao|khong dung|"

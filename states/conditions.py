@@ -80,8 +80,6 @@ _TRAILING = re.compile(CONFIRMATION_AFTER.pattern + "|"
                        r"(?:\s+(?:qua|lam|nhieu|thi|roi|ha|a|nhe|vay|do|the|luon|nua))+$|"
                        # "gout lâu năm", "hen từ nhỏ": since when, not the condition's name
                        r"\s+(?:lau nam|lau roi|tu lau|nhieu nam|tu nho|tu be)$|\s+(?:type|typ|tuyp|loai)\s*\d*$|"
-                       # "bị nấm miệng bác sĩ cho fluconazol": who prescribed, not the illness (#18 held-out H104)
-                       r"\s+(?:bac si|bs)(?: (?:cho|ke|bao|noi|dan))?$|"
                        # a reading: "39", "38,5 độ", "38 độ 5", "38 độ rưỡi"
                        r"\s+\d+(?:[.,]\d+)?\s*(?:(?:do c|do|oc)(?:\s+(?:\d+|ruoi))?)?$|"
                        # where, how long, how often: "khắp người", "tái phát", "mấy ngày nay" — about the patient's
@@ -173,8 +171,11 @@ def _first_of_two_symptoms(folded: str) -> int:
 _ASKS_A_DOSE = re.compile(r"\blieu(?: dung| luong)? (?:bao nhieu|bn|the nao|ra sao|sao)\b|\b(?:may|bao nhieu) (?:vien|mg|ml)\b")
 
 
-_CAUSED_BY_A_DRUG = re.compile(r"\b(?:loet|ton thuong|chay mau|xuat huyet)\b[a-z ]{0,20}\bdo (?:cac |nhung )?thuoc\b")
-"""(Folded.) "loét do thuốc chống viêm …": a drug class named as an illness's cause — no drug is asked for."""
+def named_as_cause(folded: str, name: str = "thuoc") -> bool:
+    """(Folded.) `name` is what an illness is said to be caused by ("loét do NSAID", "loét do thuốc chống viêm …"):
+    a word of the indication — no drug asked about, nor asked for."""
+    return re.search(rf"\b(?:loet|ton thuong|chay mau|xuat huyet|viem)\b[a-z ]{{0,20}}\bdo (?:(?:cac|nhung) )?"
+                     rf"(?:thuoc )?{re.escape(name)}\b", folded) is not None
 
 
 def find_condition_question(text: str) -> str | None:
@@ -182,7 +183,7 @@ def find_condition_question(text: str) -> str | None:
     ("dự phòng loét do thuốc chống viêm không steroid thì liều bao nhiêu") asks no drug: its "thuốc" names a class."""
     text = normalize(text)
     folded = fold(text)
-    if _ASKS_A_DOSE.search(folded) or _CAUSED_BY_A_DRUG.search(folded):
+    if _ASKS_A_DOSE.search(folded) or named_as_cause(folded):
         return None
     if len(text) != len(folded):
         text = folded  # positions must agree; fall back to the folded phrase
@@ -233,7 +234,7 @@ def asks_which_drug(text: str) -> bool:
     folded = fold(normalize(text))
     if _ASKS_A_DOSE.search(folded):
         return False  # "… do thuốc chống viêm không steroid thì liều bao nhiêu": a dose asked, the class named
-    if _CAUSED_BY_A_DRUG.search(folded):
+    if named_as_cause(folded):
         return False  # "dự phòng loét do thuốc chống viêm không steroid thì": the cause, not a drug asked (#17 H111)
     return bool(_TAIL.search(folded) or _LEAD.match(folded) or _HEAD.search(folded))
 

@@ -815,7 +815,7 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
                     confidence=0.8)
 
 
-_TAKEN_TOO = re.compile(r"\b(?:cung|con|van) (?:dang )?(?:uong|dung|xai)\b|\bdang (?:uong|dung|xai)\b.*\bnua\b|\bnua\b")
+_TAKEN_TOO = re.compile(r"\b(?:cung|con|van) (?:dang )?(?:uong|dung|xai)\b|\bnua\b")
 """(Folded.) The partner named is taken as well ("… bà đang uống nữa", "cũng đang uống"): beside every drug of the pair."""
 
 
@@ -951,9 +951,15 @@ def _renal_value_moved(text: str, prior: QueryFrame) -> QueryFrame | None:
     held = re.findall(r"\d+(?:[.,]\d+)?", fold(prior.renal))
     if len(held) != 1 or held[0] == m.group(1):
         return None
-    renal = re.sub(rf"(?<![\d.,]){re.escape(held[0])}(?![\d.,])", m.group(1), prior.renal, count=1)
-    note = f"Đã cập nhật chức năng thận: {renal} (trước đó {prior.renal})."
-    return _settled(prior.model_copy(update={"renal": renal, "notes": [note]}), confidence=0.75)
+    return _renal_value_replaced(prior, held[0], m.group(1), "Đã cập nhật chức năng thận: {renal} (trước đó {old}).")
+
+
+def _renal_value_replaced(prior: QueryFrame, old_value: str, new_value: str, note: str) -> QueryFrame:
+    """The prior frame with its renal value's number `old_value` replaced by `new_value`, the note saying so."""
+    assert prior.renal is not None
+    renal = re.sub(rf"(?<![\d.,]){re.escape(old_value)}(?![\d.,])", new_value, prior.renal, count=1)
+    return _settled(prior.model_copy(update={"renal": renal, "notes": [note.format(renal=renal, old=prior.renal)]}),
+                    confidence=0.75)
 
 
 def _bare_value_corrected(text: str, prior: QueryFrame) -> QueryFrame | None:
@@ -968,9 +974,7 @@ def _bare_value_corrected(text: str, prior: QueryFrame) -> QueryFrame | None:
     others = [v for v in (prior.age_text, prior.weight_kg) if v is not None]
     if held != [old_value] or any(old_value in re.findall(r"\d+(?:[.,]\d+)?", fold(str(v))) for v in others):
         return None
-    renal = re.sub(rf"(?<![\d.,]){re.escape(old_value)}(?![\d.,])", new_value, prior.renal, count=1)
-    note = f"Đã sửa chức năng thận: {renal} (thay cho {prior.renal})."
-    return _settled(prior.model_copy(update={"renal": renal, "notes": [note]}), confidence=0.75)
+    return _renal_value_replaced(prior, old_value, new_value, "Đã sửa chức năng thận: {renal} (thay cho {old}).")
 
 
 # "à ông còn bị bệnh Parkinson nữa", "bé cũng bị hen nữa", "bà có bệnh gan nữa": one more illness of the same patient.

@@ -169,9 +169,7 @@ def _sections_quoted(answer: Answer, frame: QueryFrame) -> list[str]:
         return []  # the drug's overview: its sections are its own lines, each a heading would be noise
     cited = [section_of_doc(d) for claim in answer.claims for d in claim.citations]
     quoted = list(dict.fromkeys(SECTION_HEADINGS[key] for key in cited if key in SECTION_HEADINGS))
-    if not quoted or quoted == [asked]:
-        return [asked] if asked else []
-    return quoted
+    return quoted or [asked]
 
 
 def answer_text(answer: Answer, path: str, frame: QueryFrame, names: NameBook) -> str:

@@ -56,6 +56,7 @@ from states.conditions import (
     find_condition_question,
     is_ambiguous_condition,
     is_symptom,
+    named_as_cause,
     relation_condition,
 )
 from states.dose_intent import unsaid_dose
@@ -86,6 +87,7 @@ from states.followup import (
 from states.frame import QueryFrame
 from states.merge import is_correction
 from states.next_indication import (
+    DISEASE_NAMED,
     INDICATION_SECTIONS,
     LOOKUPS,
     asks_again_for_indication,
@@ -255,26 +257,14 @@ _SAME_DOSE_QUESTION = "same dose question"
 """A drug-less follow-up a dose line of the conversation's drug answers: the dose question asked on."""
 
 
-_POINTS_BACK = re.compile(r"^(?:thuoc|cai|loai)\b.*\b(?:do|nay|kia|ay|vua roi|luc nay)$")
-
-
 _DENIED_INDICATION_SAID = re.compile(r"\b(?:chu|khong|ko|k) (?:khong |ko |k )?phai (?:la )?(?:benh |bi )?[a-z]{2,}")
 
 
 _AMOUNT_CLAIMED = re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:mg|g|gam|vien)\s*(?:/|mot |moi |1 |trong )\s*(?:ngay|lan)\b")
 _IS_IT_RIGHT = re.compile(r"\b(?:dung|duoc|phai) (?:khong|ko|k|hong|chua)\b|\bduoc ma\b|\bco dung\b|\bdung vay\b")
-_DISEASE_WORD = re.compile(r"\b(?:viem|nhiem khuan|nhiem trung|hoi chung|loet)\s+[a-z]{2,}")
-"""(Folded.) A disease named by its head word — not "bệnh" alone ("giai đoạn dưỡng bệnh" is the phase of the one
-carried, read with it by states.merge)."""
 
 
-def _CAUSE_OF_ILLNESS(name: str) -> re.Pattern[str]:
-    """"loét do NSAID", "tổn thương dạ dày do các thuốc chống viêm": the drug (class) named as an illness's cause."""
-    return re.compile(rf"\b(?:loet|ton thuong|chay mau|xuat huyet|viem)\b[a-z ]{{0,20}}\bdo (?:(?:cac|nhung) )?"
-                      rf"(?:thuoc )?{re.escape(name)}\b")
-
-
-def _NEXT_PARTNER(name: str) -> re.Pattern[str]:
+def _next_partner(name: str) -> re.Pattern[str]:
     """"còn lithi thì sao", "thế còn methadon?", "với lithi thì sao": the turn names one word after "còn"/"với" and
     asks nothing else."""
     return re.compile(rf"^\W*(?:(?:the|vay|thi) )?(?:con|voi|con voi) {re.escape(name)}"
@@ -427,7 +417,7 @@ class RulesUnderstander:
             after_pair = prior is not None and prior.turn_type == "interaction"
             unknown = [u for u in unknown if not brand_guess(u) or _named_as_drug(folded, u) or partnered
                        or re.search(rf"\b(?:them|ke them|dung them|uong them|cho them)\s+{re.escape(fold(u))}\b", folded)
-                       or (after_pair and _NEXT_PARTNER(fold(u)).search(folded) is not None)]
+                       or (after_pair and _next_partner(fold(u)).search(folded) is not None)]
         partner_beside: list[str] = []
         if drugs:
             # "đang dùng thuốc chống trầm cảm ba vòng, thêm haloperidol": a class taken beside the drug is the other
@@ -441,11 +431,6 @@ class RulesUnderstander:
                 unknown += [c for c in class_terms(text) if c not in unknown]
             if not unknown and _alcohol_beside(folded, text):
                 unknown += ["rượu"]
-            if follows:
-                # "uống hapacol chung với thuốc động kinh đó": "that epilepsy drug" is the drug discussed, not a
-                # partner without a monograph (#18 held-out H104 searched carbamazepine's lines for the phrase and
-                # abstained).
-                unknown = [u for u in unknown if not _POINTS_BACK.search(fold(u))]
         elif not unknown and follows and (is_elliptical(text) or has_anaphora(text)) and _alcohol_beside(folded, text):
             unknown += ["rượu"]
             partner_beside = list(prior.drugs[:1]) if prior is not None else []
@@ -463,7 +448,7 @@ class RulesUnderstander:
         if drugs or follows:
             # "dự phòng loét do NSAID": what caused the illness is a word of the indication, not a drug asked about
             # (#17 held-out H103 answered "NSAID is not in the book" for pantoprazole's prevention dose).
-            unknown = [u for u in unknown if not _CAUSE_OF_ILLNESS(fold(u)).search(folded)]
+            unknown = [u for u in unknown if not named_as_cause(folded, fold(u))]
         if len(unknown) != len(candidates.unknown) or unknown != candidates.unknown:
             candidates = candidates.model_copy(update={"unknown": unknown})
         slots = extract_slots(text)
@@ -579,7 +564,7 @@ class RulesUnderstander:
                 # So is a disease named without "bị" ("vậy liều người lớn nhiễm khuẩn tiết niệu không biến chứng bao
                 # nhiêu": #18 held-out H110 kept the earlier "nhiễm trùng tiểu" and showed the general line beside).
                 indication = condition_in_drug_turn(text) or (
-                    dose_indication(text, []) if _DISEASE_WORD.search(fold(text)) else None)
+                    dose_indication(text, []) if DISEASE_NAMED.search(fold(text)) else None)
             if indication:
                 # "dự phòng viêm nội tâm mạc thì liều bao nhiêu" after another indication's dose: this one's.
                 base.update(condition=indication, condition_relation="indication")
@@ -1411,13 +1396,7 @@ def _before_drug_names(condition: str | None, names: list[str]) -> str | None:
                                                                  folded)] if m), default=len(folded))
     if cut == len(folded) or len(folded) != len(condition):
         return condition
-    # ("bị nấm miệng bác sĩ cho fluconazol": who gave the drug is no word of the illness either — #18 held-out H104.)
-    head = _PRESCRIBER_TAIL.sub("", folded[:cut])
-    return condition[:len(head)].strip(" ,.;:") or None
-
-
-_PRESCRIBER_TAIL = re.compile(r"[\s,]+(?:(?:nen |roi |thi )?(?:bac si|bs|bsi|phong kham|benh vien)(?: (?:cho|ke|bao|noi|dan|"
-                              r"ke don|chi dinh|cho uong|cho dung))?|(?:duoc |da )?(?:cho|ke|ke don)(?: (?:uong|dung))?)\s*$")
+    return condition[:cut].strip(" ,.;:") or None
 
 
 def _drug_words(candidates: ResolverResult) -> tuple[str, ...]:

@@ -1020,7 +1020,7 @@ def _for_condition_not_had(line: RegimenLine, patient: Patient) -> bool:
     no meningitis dose at all (the contraindications' same groups are quoted as conditional, grounding.patient_safety).
     Renal and hepatic qualifiers are `_for_impairment_not_had`'s."""
     m = _WHEN_CONDITION.search(fold(line.text))
-    if m is None or _RENAL_WORDS.search(m.group("condition")) or _HEPATIC_WORDS.search(m.group("condition")):
+    if m is None or RENAL_WORDS.search(m.group("condition")) or HEPATIC_WORDS.search(m.group("condition")):
         return False
     said = " ".join(fold(c) for c in patient.conditions)
     words = [w for w in m.group("condition").split()[:3] if len(w) > 2]
@@ -1166,8 +1166,8 @@ def band_words(line: RegimenLine) -> str:
     return opening if read_band(opening).dimensions else ""
 
 
-_RENAL_WORDS = re.compile(r"\b(suy than|suy chuc nang than|thanh thai creatinin|clcr|egfr|muc loc cau than)\b")
-_HEPATIC_WORDS = re.compile(r"\b(suy gan|suy chuc nang gan|benh gan)\b")
+RENAL_WORDS = re.compile(r"\b(suy than|suy chuc nang than|thanh thai creatinin|clcr|egfr|muc loc cau than)\b")
+HEPATIC_WORDS = re.compile(r"\b(suy gan|suy chuc nang gan|benh gan)\b")
 _BOTH = re.compile(r"\b(kem|kem theo|ca gan (va|lan) than|ca than (va|lan) gan)\b")
 
 
@@ -1180,8 +1180,8 @@ def _for_impairment_not_had(line: RegimenLine, patient: Patient) -> bool:
         # their kidneys; only the eGFR alternative is about renal impairment.
         return False
     folded = fold(line.text)
-    renal = bool(_RENAL_WORDS.search(folded))
-    hepatic = bool(_HEPATIC_WORDS.search(folded))
+    renal = bool(RENAL_WORDS.search(folded))
+    hepatic = bool(HEPATIC_WORDS.search(folded))
     if not (renal or hepatic):
         return False
     had_renal, had_hepatic = renal and patient.renal, hepatic and patient.hepatic is not None
