@@ -18,8 +18,10 @@ from core.corpus import Chunk
 from core.partners import names_partner
 from core.sections import SECTION_HEADINGS
 from core.text import fold, states_phrase
+from grounding.patient_safety import excludes_child
 from grounding.sentences import sentences
 from retrieval.names import NameBook
+from states.calculating import patient_of
 from states.frame import QueryFrame
 
 __all__ = ["QUARANTINED_QUOTE", "VerifyPdfReply", "compose_verify_pdf", "readable_lines"]
@@ -64,7 +66,12 @@ def _bearing_lines(chunk: Chunk, frame: QueryFrame, path: str, names: NameBook) 
     if chunk.section_key == DOSING_SECTION:
         # A dose read beside a dosing table that could not be extracted may belong to another band, or be
         # changed by the table (renal adjustment, maxima): a wrong dose is the worst outcome, so none is quoted.
-        return []
+        # An exclusion that holds this patient ("Không dùng cho trẻ dưới 1 tháng tuổi") carries no dose and no table
+        # can make it a dose: it is quoted, so a newborn's parent learns the drug is not for them, not only "check
+        # the PDF".
+        patient = patient_of(frame)
+        return [s for s in sentences(" ".join(lines))
+                if not _DOSE_UNIT.search(fold(s)) and excludes_child(s, patient, frame.condition)]
     if path == "condition_to_drug" and frame.condition:
         condition = fold(frame.condition)
         return [line for line in lines if states_phrase(line, condition)]

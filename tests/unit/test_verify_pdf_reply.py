@@ -75,6 +75,21 @@ def test_a_dosing_section_with_an_unreadable_table_quotes_no_dose() -> None:
     assert "không trích liều" in reply.text
 
 
+def test_an_exclusion_holding_the_patient_is_quoted_beside_an_unreadable_dosing_table() -> None:
+    # Synthetic levetiracetam: "Không dùng cho trẻ dưới 1 tháng tuổi" in the readable part of a dosing paragraph
+    # whose renal table failed. A 3-week-old is told the exclusion, and still no dose; an adult is told neither.
+    newborn = QueryFrame(turn_type="dosing_calc", drugs=["levetiracetam"], section_key="lieu_luong_cach_dung",
+                         population="pediatric", age_months=0.75, weight_kg=4.0)
+    evidence, _ = single_drug_evidence(_service(), newborn)
+    reply = compose_verify_pdf(evidence, newborn, "single_drug", NAMES)
+    assert "Không dùng cho trẻ dưới 1 tháng tuổi" in reply.text
+    assert "mg" not in reply.text
+    adult = newborn.model_copy(update={"population": "adult", "age_months": None, "weight_kg": 60.0})
+    evidence, _ = single_drug_evidence(_service(), adult)
+    reply = compose_verify_pdf(evidence, adult, "single_drug", NAMES)
+    assert "dưới 1 tháng" not in reply.text and "mg" not in reply.text
+
+
 def test_markers_inside_a_readable_chunk_never_let_quarantined_text_through() -> None:
     chunk = Chunk(doc_id="x__tuong_tac_thuoc__0", drug_id="x", section_key="tuong_tac_thuoc",
                   text="Dòng đọc được.\n<!-- QUARANTINED: bảng -->\n| hỏng |\n<!-- /QUARANTINED -->\nDòng sau.")
