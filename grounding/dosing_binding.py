@@ -150,7 +150,11 @@ def missing_maxima(answer: Answer, evidence: Sequence[Chunk], patient: Patient |
             continue
         # The indication includes a lead-in the line opens with ("… Zollinger Ellison: Uống … lên tới 240 mg"): the
         # ceiling of another indication's line is not an omission of this one.
-        groups = {(line.path, line.routes, line.population, indication_labels(line)) for line in quoted}
+        # Only a quoted dose opens its group: an administration note quoted for a newborn ("Khi tiêm bắp, hòa tan
+        # thuốc trong dung dịch lidocain 1%") does not make the adults' unlabelled "không tiêm quá 1 g tại một vị trí"
+        # an omission — demanded, it was then refused as another patient's line and the newborn's answer abstained.
+        groups = {(line.path, line.routes, line.population, indication_labels(line)) for line in quoted
+                  if line.kind != "note"}
         bands = {line.band for line in quoted}
         pool = select(tree.tree, patient).lines if patient is not None else tree.tree.lines
         for line in pool:
