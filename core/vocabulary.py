@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
+from core.text import fold
+
 ROUTE_LABELS_VI: dict[str, str] = {
     "oral": "Uống",
     "rectal": "Đặt trực tràng",
@@ -83,6 +85,18 @@ def route_patterns(register: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
     if register not in ("book", "chat"):
         raise ValueError(f"unknown register {register!r}: use 'book' or 'chat'")
     return tuple((r.route, _alternation(r.book if register == "book" else r.chat)) for r in ROUTES)
+
+
+def book_routes(text: str) -> list[str]:
+    """The routes a sentence of the book names, in matching priority. The book is written with diacritics, so a route
+    whose fold collides with other words must be there as written: "cho con bú khi dùng liều nhắc lại" (when using)
+    is no inhaled route, "bởi" (because) no topical one. (#18 item 5; a lactation sentence carrying "150 mg" was
+    withheld from an oral question as the inhaled route's dose.)"""
+    folded = fold(text)
+    lowered = text.lower()
+    diacritics = not text.isascii()
+    return [route for route, pattern in route_patterns("book") if pattern.search(folded) and not (
+        diacritics and ROUTE_TERMS[route].as_written and not any(w in lowered for w in ROUTE_TERMS[route].as_written))]
 
 
 # --- populations -------------------------------------------------------------------------------------------

@@ -23,11 +23,10 @@ from core.dosage.model import DosageTree, HepaticGrade, Patient, RegimenLine
 from core.dosage.parse import parse_dosage
 from core.dosage.select import Selection, routes_for, select
 from core.text import fold
-from core.vocabulary import BOOK_ADULT, BOOK_CHILD, CHAT_PREGNANT, NEONATE, PATIENT_TERMS, route_patterns
+from core.vocabulary import BOOK_ADULT, BOOK_CHILD, CHAT_PREGNANT, NEONATE, PATIENT_TERMS, book_routes
 from grounding.answer import GenerationRequest
 
 DOSING_SECTION = "lieu_luong_cach_dung"
-_ROUTE_PATTERNS = route_patterns("book")
 _STRUCTURED_START = re.compile(r"^\s*(\*(?!\*)|[-•+]\s|\d+[.)]\s)")
 
 
@@ -245,8 +244,7 @@ def label_of(text: str) -> str:
 
 
 def routes_of(text: str) -> list[str]:
-    folded = fold(text)
-    return [route for route, pattern in _ROUTE_PATTERNS if pattern.search(folded)]
+    return book_routes(text)
 
 
 def population_of(text: str) -> set[str]:

@@ -54,3 +54,14 @@ def test_a_word_typed_with_vietnamese_diacritics_is_never_a_listed_drug() -> Non
     resolver = DrugResolver(fixture_drugs())
     assert resolver.resolve("colchicin liều bao nhiêu").unknown == ["colchicin"]
     assert resolver.resolve("cólchicin liều bao nhiêu").unknown == []
+
+
+def test_a_book_sentence_names_a_route_only_as_the_book_writes_it() -> None:
+    from core.vocabulary import book_routes
+    # "khi dùng" (when using) folds to "khi dung" like "khí dung" (nebulised); "bởi" (because) folds like "bôi".
+    assert "inhaled" not in book_routes("Thận trọng khi cho con bú khi dùng liều nhắc lại 150 mg.")
+    assert "inhaled" in book_routes("Khí dung: 2,5 mg mỗi lần, tối đa 4 lần/ngày.")
+    assert "topical" not in book_routes("Không dùng bởi vì nguy cơ độc tính trên thận.")
+    assert "topical" in book_routes("Bôi một lớp mỏng lên vùng da bị bệnh.")
+    # An extraction without diacritics keeps the folded reading: it cannot tell the two apart.
+    assert "inhaled" in book_routes("Khi dung: 2,5 mg moi lan.")
