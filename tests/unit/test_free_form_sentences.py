@@ -50,6 +50,15 @@ def test_asked_what_to_do_a_tie_goes_to_the_sentence_that_says_what_to_do() -> N
     assert route is not None and route.key == "chong_chi_dinh"
 
 
+def test_a_tie_between_sections_goes_to_the_section_that_says_most_about_it() -> None:
+    adverse = " ".join(f"Tác dụng số {n} hiếm gặp ở da." for n in range(1, 31))  # a long monograph: "bia" is rare
+    sections = {**SECTIONS, "tac_dung_khong_mong_muon": adverse,
+                "than_trong": "Thận trọng ở người cao tuổi. Không uống bia trong thời gian điều trị.",
+                "tuong_tac_thuoc": "Bia: gây đỏ bừng mặt, nôn. Không uống bia trong và 3 ngày sau khi ngừng thuốc."}
+    route = best_sentence_section("đang uống zanofen mà tối nay uống bia thì sao", sections, ["zanofen"])
+    assert route is not None and route.key == "tuong_tac_thuoc"
+
+
 def test_nothing_matching_well_gives_no_section_so_the_engine_asks() -> None:
     assert best_sentence_section("Zanofen có tốt không?", SECTIONS, ["zanofen"]) is None
 
