@@ -30,6 +30,7 @@ from states import (
     verifying,
 )
 from states.dosing import indication_ambiguous, route_ambiguous, route_not_documented
+from states.gestation import gestation_unknown
 from states.step import Step
 from states.streak import answered_something, next_clarify_streak
 
@@ -230,6 +231,10 @@ def _route_not_documented(ctx: TurnContext) -> bool:
     return route_not_documented(ctx.frame, ctx.routes_found)
 
 
+def _gestation_unknown(ctx: TurnContext) -> bool:
+    return gestation_unknown(ctx.frame, ctx.evidence)
+
+
 def _indication_ambiguous(ctx: TurnContext) -> bool:
     return indication_ambiguous(ctx.frame, ctx.indications_found)
 
@@ -334,6 +339,9 @@ def build_guards(limits: Limits) -> tuple[Guard, ...]:
         Guard("route_not_documented", "Đường dùng được chọn không có trong dữ liệu liều",
               "The chosen route has no regimen in the dosage evidence", _route_not_documented,
               on_trip="Hỏi lại với các đường dùng Dược thư có; không tự đổi sang đường khác."),
+        Guard("gestation_unknown", "Liều trẻ sơ sinh khác nhau theo tuổi thai, chưa biết tuổi thai",
+              "A newborn's dose lines differ by gestational age, which is not known", _gestation_unknown,
+              on_trip="Hỏi bé sinh đủ tháng hay thiếu tháng (tuổi thai bao nhiêu tuần); không đưa liều của nhóm khác."),
         Guard("indication_ambiguous", "Hỏi liều chưa nêu chỉ định; không có liều chung cho bệnh nhân, liều nằm dưới "
               "từ ba chỉ định trở lên",
               "Dose question naming no indication; no general dose line for the patient, whose lines sit under three "
@@ -374,6 +382,11 @@ _RATIONALE_PEDIATRIC = (
 _RATIONALE_ROUTE = (
     "Đường dùng KHÔNG phải trường bắt buộc chung: nếu dữ liệu liều chỉ có một đường dùng thì trả lời ngay; "
     "nếu có nhiều đường thì hỏi lại với các đường tìm thấy — tránh hỏi dồn khi câu hỏi đã đủ rõ."
+)
+_RATIONALE_GESTATION = (
+    "Trẻ sơ sinh chưa rõ tuổi thai không thuộc nhóm liều theo tuổi thai nào (\"Sơ sinh 28 - 37 tuần chỉnh theo tuổi "
+    "thai\", \"Sơ sinh đủ tháng\"): khi liều của bé khác nhau theo tuổi thai, hỏi lại — không đưa liều của nhóm khác "
+    "hay chỉ một dòng còn lại (liều dự phòng phẫu thuật) thay cho liều điều trị."
 )
 _RATIONALE_INDICATION = (
     "Liều của một chỉ định khác là liều của bệnh nhân khác (aspirin giảm đau 300 - 900 mg, chống kết tập tiểu cầu "
@@ -471,6 +484,8 @@ def build_transitions() -> tuple[TransitionSpec, ...]:
         _T("retrieved", "retrieving_single", "asking", ("route_not_documented",), outcome="clarify",
            reason="route_not_documented",
            rationale="Không đưa liều của đường dùng khác khi người dùng đã chọn một đường: hỏi lại với các đường có."),
+        _T("retrieved", "retrieving_single", "asking", ("gestation_unknown",), outcome="clarify",
+           reason="missing_gestation", rationale=_RATIONALE_GESTATION),
         _T("retrieved", "retrieving_single", "asking", ("indication_ambiguous",), outcome="clarify",
            reason="ambiguous_indication", rationale=_RATIONALE_INDICATION),
         *_budgeted("retrieved", "retrieving_single", "generating"),

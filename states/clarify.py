@@ -198,6 +198,12 @@ def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found:
                         quick_replies=["Người lớn", "Trẻ em"], missing=["population"])
     if reason == "missing_pediatric_age_or_weight":
         return pediatric_question(frame, names)
+    if reason == "missing_gestation":
+        # (states.gestation) Asked again with the weeks when "thiếu tháng" alone does not place the baby in one band.
+        weeks = " tuổi thai (hiệu chỉnh) bao nhiêu tuần" if frame.gestation else " sinh đủ tháng hay thiếu tháng"
+        return Question(text=f"Dược thư ghi liều {drug} cho trẻ sơ sinh khác nhau theo tuổi thai. Bé{weeks}? (Nếu "
+                             "thiếu tháng, xin cho biết tuổi thai hiệu chỉnh theo tuần.)",
+                        quick_replies=[] if frame.gestation else ["Đủ tháng", "Thiếu tháng"], missing=["gestation"])
     if reason in ("ambiguous_route", "route_not_documented"):
         return _route_question(reason, frame, drug, routes_found)
     if reason == "missing_attribute":

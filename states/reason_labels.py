@@ -27,6 +27,7 @@ REASONS: dict[str, tuple[str, str]] = {
     "quarantined_content": ("Có bảng chưa đọc được, cần xem bản PDF", "A table could not be read: check the PDF"),
     "missing_population": ("Cần biết người lớn hay trẻ em", "Adult or child?"),
     "missing_pediatric_age_or_weight": ("Cần tuổi và cân nặng của trẻ", "The child's age and weight are needed"),
+    "missing_gestation": ("Cần tuổi thai của trẻ sơ sinh", "The newborn's gestational age is needed"),
     "needs_more_info": ("Cần thêm thông tin", "More information is needed"),
     "ambiguous_condition": ("Cần nói rõ bệnh hoặc triệu chứng", "Which condition?"),
     "no_condition": ("Chưa nêu bệnh", "No condition named"),

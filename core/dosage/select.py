@@ -407,6 +407,11 @@ def _admits(bound: Bound | None, value: float | None, *, closed: bool) -> bool:
     return value is not None and bound.contains(value, closed=closed)
 
 
+_NEONATAL_MONTHS = 3.0
+"""How old a baby in a band by corrected gestational age can be: one born at 23 weeks reaches 37 weeks corrected at
+about 14 weeks (3 months) old."""
+
+
 def _gestation_admits(bound: Bound | None, patient: Patient) -> bool:
     """A newborn's gestation band ("Sơ sinh đủ tháng", "thiếu tháng", "28 - 32 tuần"): the stated weeks, or the
     stated range ("đủ tháng") when the band holds all of it — "thiếu tháng" alone is not in "28 - 32 tuần"."""
@@ -432,6 +437,10 @@ def band_admits(band: Band, patient: Patient, *, closed: bool = False) -> bool:
     if not _admits(band.weight_kg, patient.weight_kg, closed=closed):
         return False
     if not _gestation_admits(band.gestation_weeks, patient):
+        return False
+    if band.gestation_weeks is not None and band.age_months is None and (age is None or age >= _NEONATAL_MONTHS):
+        # "Sơ sinh 28 - 37 tuần chỉnh theo tuổi thai" states the weeks, not the age: a 4-year-old "born at 30 weeks"
+        # is not in it (#18: the neonatal dose was shown for one).
         return False
     if band.renal_ml_min is not None and patient.renal_ml_min is not None \
             and not band.renal_ml_min.contains(patient.renal_ml_min, closed=closed):

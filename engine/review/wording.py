@@ -13,6 +13,16 @@ from engine.review.labels import Lang
 from engine.spec import MachineSpec
 
 RATIONALE: dict[str, tuple[str, str]] = {
+    "Trẻ sơ sinh chưa rõ tuổi thai không thuộc nhóm liều theo tuổi thai nào (\"Sơ sinh 28 - 37 tuần chỉnh theo tuổi "
+    "thai\", \"Sơ sinh đủ tháng\"): khi liều của bé khác nhau theo tuổi thai, hỏi lại — không đưa liều của nhóm khác "
+    "hay chỉ một dòng còn lại (liều dự phòng phẫu thuật) thay cho liều điều trị.": (
+        "Trẻ sơ sinh chưa rõ tuổi thai không thuộc nhóm liều nào chia theo tuổi thai (\"Sơ sinh 28 - 37 tuần chỉnh "
+        "theo tuổi thai\", \"Sơ sinh đủ tháng\"): khi liều của bé khác nhau theo tuổi thai, hỏi lại — không đưa liều "
+        "của nhóm khác, cũng không đưa dòng duy nhất còn lại (liều dự phòng phẫu thuật) thay cho liều điều trị.",
+        "A newborn of unknown gestational age is in none of the bands by gestation (newborns of 28 - 37 weeks "
+        "corrected, newborns born at term): when the baby's dose differs by gestation, the reply asks — it "
+        "never gives another group's dose, nor the one line left (a surgical-prophylaxis dose) as the treatment "
+        "dose."),
     "Liều của một chỉ định khác là liều của bệnh nhân khác (aspirin giảm đau 300 - 900 mg, chống kết tập tiểu cầu "
     "75 - 150 mg/ngày): khi câu hỏi chưa nêu chỉ định mà liều của bệnh nhân nằm dưới nhiều chỉ định, hỏi lại với "
     "các chỉ định Dược thư ghi; không bao giờ tự chọn một.": (
@@ -145,6 +155,8 @@ EFFECT: dict[str, tuple[str, str]] = {
                              "composed over it."),
     "route_ambiguous": ("Hỏi đường dùng, các đường tìm thấy là lựa chọn nhanh.",
                         "Asks for the route, offering the routes found."),
+    "gestation_unknown": ("Hỏi bé sinh đủ tháng hay thiếu tháng, tuổi thai bao nhiêu tuần.",
+                          "Asks whether the newborn was born at term or preterm, and the gestational weeks."),
     "indication_ambiguous": ("Hỏi chỉ định, các chỉ định Dược thư ghi liều là lựa chọn nhanh.",
                              "Asks for the indication, offering the indications the dose lines sit under."),
     "route_not_documented": ("Hỏi lại với các đường dùng Dược thư có; không tự đổi sang đường khác.",

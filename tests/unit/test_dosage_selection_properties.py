@@ -19,6 +19,7 @@ from core.dosage.select import (
     admits,
     heads_list_of,
     indication_key,
+    is_conditional_cap,
     refers_to_adult_dose,
     select,
     states_amount,
@@ -122,7 +123,10 @@ def test_selected_lines_are_exactly_the_lines_that_admit_the_patient(patient: Pa
         if id(line) in chosen:
             # The one way a line that does not admit the patient is chosen: the patient's own band refers to the adult
             # dose ("Trẻ > 16 tuổi có thể dùng liều như người lớn"), and it is an adult line.
-            assert admits(line, patient, closed=True) or (line.population != "pediatric" and any(
+            # Or a weight band's ceiling alone, for an adult it may hold ("Người có yếu tố nguy cơ … hoặc cân nặng
+            # dưới 50 kg: không quá 3 g/ngày" for an adult of no stated weight): a maximum, never a dose.
+            assert admits(line, patient, closed=True) or is_conditional_cap(line, patient) or (
+                line.population != "pediatric" and any(
                 refers_to_adult_dose(ref) and admits(ref, patient, closed=True) for ref in selection.lines)), (
                 line.text, line.band.describe())
 
@@ -207,6 +211,8 @@ def test_no_line_of_a_disjoint_band_is_ever_selected(patient: Patient, index: in
             # the adult lines are theirs, of the child's weight and route.
             assert not _outside(line.band.weight_kg, patient.weight_kg), (line.text, line.band.describe())
             continue
+        if is_conditional_cap(line, patient):
+            continue  # a ceiling alone of the adult's possible risk group, no dose (see the property above)
         assert not _disjoint(line, patient), (line.text, line.band.describe(), patient)
         if line.population and patient.population:
             assert line.population == patient.population
