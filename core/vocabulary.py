@@ -161,6 +161,22 @@ PATIENT_TERMS: dict[str, tuple[str, ...]] = {
 """Folded phrases the formulary's safety sections use for each patient context (the safety review's search
 terms)."""
 
+RISK_GROUPS: dict[str, tuple[str, ...]] = {
+    # The book's own grouping: paracetamol's caution lists "nghiện rượu, suy dinh dưỡng mạn tính hoặc mất nước, vì
+    # nguy cơ độc tính trên gan tăng lên", and the infusion's ceiling is written for the group only ("Người có nguy cơ
+    # độc tính trên gan: tối đa 3 g/ngày"). An alcoholic on the infusion saw "tối đa 4 g/ngày" alone (#18 held-out
+    # H121, a safety implication by omission).
+    "nguy co doc tinh tren gan": ("nghien ruou", "suy dinh duong", "mat nuoc", "suy gan", "benh gan"),
+}
+"""(Folded.) A risk group the book names by its name alone, and the patient conditions that place someone in it."""
+
+
+def risk_groups(conditions: list[str] | tuple[str, ...]) -> list[str]:
+    """The risk groups (folded) a patient with these conditions belongs to."""
+    folded = [fold(c) for c in conditions]
+    return [group for group, members in RISK_GROUPS.items()
+            if any(re.search(rf"\b{m}\b", c) for c in folded for m in members)]
+
 CHAT_PREGNANT = _alternation(("mang thai", "co thai", "ba bau", "mang bau", "co bau", "dang bau", "thai phu",
                               "thai ky", "thai ki", "phu nu co thai",
                               # "sản phụ 28 tuần", "sp 32w": a woman so many weeks along (sản phụ alone may be after
@@ -172,6 +188,8 @@ CHAT_BREASTFEEDING = _alternation(("cho con bu", "cho be bu", "cho chau bu", "ch
                                    "nuoi con bang sua",
                                    # "mẹ bé đang cho em bé 3 tháng bú nữa": the nursed baby named between
                                    r"cho (?:em be|be|con|chau)(?: [a-z0-9]+){0,3} bu",
+                                   # "mẹ bé đang cho em út bú": the youngest, nursed (#18 held-out H122)
+                                   r"cho (?:em|be|con|thang|dua|con be) ut bu",
                                    # "sau sinh ít sữa quá", "kích sữa", "gọi sữa", "mất sữa": a nursing mother's own
                                    # milk (#18 held-out H56 asked adult or child)
                                    r"(?:mat|tac|kich|goi|loi) sua", r"sau sinh(?: [a-z]+){0,2} (?:it|thieu) sua"))

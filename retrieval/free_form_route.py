@@ -41,6 +41,10 @@ def candidate_sentences(sections: Mapping[str, str], *, durations: bool = False)
     return found
 
 
+_ASKS_RESTART = re.compile(r"\b(?:uong|dung|xai|tiem|su dung) lai (?:duoc|dc|co duoc|thi|co sao|co an toan)\b")
+_SAYS_RESTART = re.compile(r"\b(?:uong|dung|su dung) lai\b")
+
+
 def best_sentence_section(question: str, sections: Mapping[str, str],
                           drug_names: Iterable[str] = (), *, durations: bool = False) -> SectionRoute | None:
     """The section holding the sentence that best matches the question, when that match is strong."""
@@ -49,6 +53,12 @@ def best_sentence_section(question: str, sections: Mapping[str, str],
         # "truyền trong bao lâu": only a sentence stating a time answers it ("Cách dùng: … dùng đường uống hoặc truyền
         # tĩnh mạch" shares the words, not the answer); none: the caller keeps the dose path.
         candidates = [(key, s) for key, s in candidates if states_duration(s)]
+    if _ASKS_RESTART.search(fold_query(question)):
+        # "giờ đỡ rồi uống lại được không" after stopping it: whether it may be taken again is what the sentences
+        # saying "dùng lại" say (abacavir: "không bao giờ được dùng lại" after hypersensitivity); the symptom words of
+        # the question matched the adverse-effects list instead (#17 held-out H122).
+        again = [(key, s) for key, s in candidates if _SAYS_RESTART.search(fold(s))]
+        candidates = again or candidates
     matches = best_matches(question, [s for _, s in candidates], drug_names, limit=1)
     if not matches:
         return None

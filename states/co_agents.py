@@ -12,9 +12,9 @@ from core.vocabulary import CLASS_SYNONYMS
 # "đang dùng thuốc X", "phối hợp với thuốc X", "uống chung với các thuốc X": the class phrase runs to a comma, the
 # end, or the words that go on with the question.
 _CLASS_PARTNER = re.compile(
-    r"\b(?:dang (?:dung|uong|su dung|dieu tri bang)|(?:dung|uong|tiem) (?:chung|cung|kem) voi|phoi hop voi|"
+    r"\b(?:dang (?:dung|uong|su dung|dieu tri bang)|(?:dung|uong|tiem) (?:chung|cung|kem)(?: voi)?|phoi hop voi|"
     r"ket hop voi|chung voi|cung voi)\s+"
-    r"(?P<cls>(?:cac |nhung )?(?:thuoc|nhom thuoc) (?!(?:nay|do|ay|nao|gi|kia|khac|dieu tri|tri|de)\b)"
+    r"(?P<cls>(?:cac |nhung )?(?:thuoc|nhom thuoc) (?!(?:nay|do|ay|nao|gi|kia|khac|dieu tri|tri|de|duoc|dc|khong|ko|k|roi|luon|cua|voi|cho|chung|nhau)\b)"
     r"[a-z0-9]+(?: [a-z0-9]+){0,6}?)"
     r"(?=\s*(?:[,.;:?!(]|$)|\s+(?:thi|co|them|ke|roi|duoc|khong|va|ma|nay|lau|hang|moi|de|nhung|nen|can|gio)\b)")
 MIN_CLASS_WORDS = 3

@@ -48,6 +48,10 @@ _PAIRING: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (re.compile(r"\b(?:cung|chung|kem) voi\b"), re.compile(r"\b(?:cùng|chung|kèm) với\b")),
     (re.compile(r"\b(?:dung|uong|tiem) (?:cung|chung)\b"), re.compile(r"\b(?:dùng|uống|tiêm) (?:cùng|chung)\b")),
     (re.compile(r"\bxen ke\b"), re.compile(r"\bxen kẽ\b")),
+    # "bé sốt thì cho uống para chung được không" after carbamazepine: the drug between the verb and "chung" is taken
+    # with the one discussed (#18 held-out H123 gave paracetamol's dose, its enzyme-induction line unsaid).
+    (re.compile(r"\b(?:dung|uong|tiem|xai) [a-z0-9]+(?: [a-z0-9]+)? (?:chung|kem)\b(?! voi)"),
+     re.compile(r"\b(?:dùng|uống|tiêm|xài) \S+(?: \S+)? (?:chung|kèm)\b")),
     (re.compile(r"\b(?:phoi hop|ket hop|cung luc)\b"), re.compile(r"\b(?:phối hợp|kết hợp|cùng lúc)\b")),
     (_WITH, re.compile(r"^(?:(?:thế|vậy|còn|thế còn|vậy còn)\s+)*với\b|\bcòn với\b")),
     # "haloperidol + lithium có sao ko": the two written as a sum (#17 held-out H94 dropped lithium).

@@ -124,7 +124,14 @@ def fmt(value: float) -> str:
     return str(int(rounded)) if float(rounded).is_integer() else f"{rounded:.1f}".replace(".", ",")
 
 
+# "44 là ký chứ không phải pound": the unit said of a number already written, and the unit it is not (#18 held-out
+# H121 read the correction as out of scope and kept the pounds).
+_UNIT_SAID = re.compile(r"\b(\d+(?:[.,]\d+)?) (?:la|tinh bang|tinh theo|do bang) (kg|ky|ki|kilo|can)\b")
+_UNIT_DENIED = re.compile(r"\b(?:chu |,\s*)?(?:khong|ko|k|kh) phai (?:la |tinh )?(?:lbs|lb|pounds|pound|pao|oz)\b")
+
+
 def read_weight(folded: str) -> Weight | None:
+    folded = _UNIT_DENIED.sub(" ", _UNIT_SAID.sub(r"\1 \2", folded))
     m = _POUNDS.search(folded)
     if m:
         pounds = _number(m.group(2)) + (_number(m.group(3)) / 16 if m.group(3) else 0.0)

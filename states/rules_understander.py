@@ -226,6 +226,16 @@ _MAY_DRINK = re.compile(r"\bduoc (?:di )?(?:nhau|uong ruou|uong bia|uong ruou bi
                         r"(?:khong|ko|k|hong)\b")
 
 
+# "mẹ bé đang cho con bú, nếu uống liều 2 g thì sao": a regimen said, what follows asked — whether she may take it,
+# which her section answers ("Nếu dùng liều duy nhất 2 g, nên ngừng cho con bú 12–24 giờ"); #18 held-out H123 asked
+# the indication of a dose nobody asked for.
+_WHAT_IF_DOSE = re.compile(r"\bneu\b.*\b\d+(?:[.,]\d+)? ?(?:g|mg|vien)\b.*\bthi sao\b")
+# "uống thuốc đó bao lâu thì được nhậu lại": how long after the drug before drinking again — the interaction's own
+# interval ("ít nhất 3 ngày sau khi ngừng"), not an amount or a dose interval (#18 held-out H123 gave the dose).
+_DRINK_AGAIN = re.compile(r"\b(?:bao lau|may ngay|may hom|khi nao|bao gio)\b.*\b(?:duoc|moi|co the)\b.*"
+                          r"\b(?:nhau|ruou|bia)\b")
+
+
 def _drinks(folded: str, text: str) -> bool:
     return _ALCOHOL_WITH.search(folded) is not None or "nhậu" in unicodedata.normalize("NFC", text).lower() or (
         text.isascii() and _NHAU_ASCII.search(folded) is not None)
@@ -235,6 +245,8 @@ def _alcohol_beside(folded: str, text: str) -> bool:
     """"uống paracetamol khi say rượu được không", "còn uống rượu bia thì sao" after haloperidol × lithium: alcohol
     taken beside the drug is its partner — the book's interaction lines say "Rượu: …" (#17 held-out H94 asked which
     section, or repeated the lithium lines). "nghiện rượu" is the patient's condition; an amount asked is a dose."""
+    if _drinks(folded, text) and _DRINK_AGAIN.search(folded):
+        return True
     return _drinks(folded, text) and not _ASKS_AMOUNT.search(folded) and bool(
         _MAY_DRINK.search(folded) or MAY_TAKE.search(folded) or _CAN_I.search(folded) or is_elliptical(text) or _CO_USE.search(folded))
 
@@ -550,6 +562,13 @@ class RulesUnderstander:
             # "Tôi nên dùng thuốc gì?": a condition→drug question that names no condition (row 8 asks for it).
             return _frame(turn_type="condition_to_drug", condition_relation="indication", confidence=0.6, **base)
 
+        if follows and not awaiting_answer and (slots.breastfeeding or slots.pregnant) and \
+                (route is None or route.key == DOSING_SECTION) and _WHAT_IF_DOSE.search(folded) and \
+                not _ASKS_AMOUNT.search(folded):
+            # "mẹ bé đang cho con bú, nếu uống liều 2 g thì sao" after the drug's dose: whether she may take that
+            # regimen is her section's ("Nếu dùng liều duy nhất 2 g, nên ngừng cho con bú 12–24 giờ").
+            key = "thoi_ky_mang_thai" if slots.pregnant else "thoi_ky_cho_con_bu"
+            return _frame(turn_type="drug_attribute", section_key=key, confidence=0.6, **base)
         if route is not None:
             # A question about a section with no drug named: a follow-up ("thế còn chống chỉ định?"), merged
             # with the conversation; standing alone it asks which drug.
@@ -936,7 +955,8 @@ class RulesUnderstander:
                 update = {**common, "condition": state, "condition_relation": "contraindication"}
                 return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                               confidence=round(0.75 * name_confidence, 3), **update)
-        if named == 1 and (slots.pregnant or slots.breastfeeding or impaired) and _CAN_I.search(fold(text)) and (
+        if named == 1 and (slots.pregnant or slots.breastfeeding or impaired) and (
+                _CAN_I.search(fold(text)) or _WHAT_IF_DOSE.search(fold(text))) and (
                 route is None or route.key in _CAN_I_SECTIONS or regimen_allowed):
             # "em bầu 8 tháng đau răng uống ibuprofen được không": whether she may take it is what the pregnancy
             # (or breastfeeding) section says — not the indication list the symptom words would pick; for a

@@ -26,6 +26,9 @@ _FOLDED_ANIMAL = re.compile(
 )
 
 
+_ELDER_CHILD_AGED = re.compile(r"\bcon lon(?= (?:nha (?:toi|minh|em) )?\d+(?:[.,]\d+)? ?(?:tuoi|t)\b)")
+
+
 # "bé Cún", "cháu Mèo", "thằng Cún": a child's nickname (capitalised, after a word for a child) is a child.
 _NICKNAME = re.compile(r"(?<!\w)((?i:bé|cháu|thằng|cu|em|con bé|bạn|be|chau|thang))\s+[A-ZĐÂĂÊÔƠƯ]\w*")
 
@@ -75,6 +78,9 @@ def looks_non_human(text: str, *, about_a_person: bool = False) -> bool:
         # itch from an allergy?): declining it as veterinary lost the question. An animal word with no other reading
         # ("con meo", "con heo", "thu y") still declines.
         folded = FOLDS_NOT_ONLY_ANIMAL.sub(lambda m: " " * len(m.group(0)), folded)
+    # "con lon 7 tuoi 22kg bi sot": "con lớn" (the elder child) given an age in years straight after it — a pig's
+    # age is not given in years to ask a child's dose band (#18 held-out H122 declined it as veterinary).
+    folded = _ELDER_CHILD_AGED.sub(lambda m: " " * len(m.group(0)), folded)
     # Ambiguity is otherwise resolved toward abstaining: a false positive only declines; a false negative could dose
     # an animal.
     return bool(_FOLDED_ANIMAL.search(folded))

@@ -936,6 +936,11 @@ def _clauses(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
             continue
         if sep.startswith(".") and re.search(r"\b[A-Z]$", text[max(start, m.start() - 2):m.start()]):
             continue  # "H. pylori"
+        before = text[start:m.start()]
+        if sep.startswith(";") and before.count("(") > before.count(")"):
+            # "Khí dung (bình xịt định liều …; dung dịch qua máy phun khí dung) là đường dùng ưu tiên": a ";" inside
+            # brackets separates the bracket's items, not clauses — cut there, each half was quoted as a line.
+            continue
         clause_end = m.start() + (1 if sep[0] in ".;" else 0)
         if text[pos:clause_end].strip():
             yield pos, clause_end

@@ -37,6 +37,7 @@ from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
 from core.dosage.pregnancy import for_pregnancy
 from core.dosage.purpose_sentences import band_clauses, case_clause, purpose_sentences
 from core.text import fold
+from core.vocabulary import risk_groups
 
 ADULT_AGE_MONTHS = 18 * 12
 """An adult whose age is not stated is read as 18 years for age bands: "dưới 16 tuổi" never admits them."""
@@ -184,7 +185,7 @@ def context_sentences(line: RegimenLine, patient: Patient) -> list[str]:
     alcoholic on the infusion was shown the 4 g/ngày line without the 3 g cap written under the 50 kg band)."""
     if not patient.conditions or line.kind != "regimen":
         return []
-    wanted = [fold(c) for c in patient.conditions if len(fold(c)) >= 4]
+    wanted = [fold(c) for c in patient.conditions if len(fold(c)) >= 4] + risk_groups(patient.conditions)
     found: list[str] = []
     for part in [p for p in _SENTENCE.split(line.text) if p.strip()][1:]:
         folded = fold(part)
@@ -930,8 +931,28 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         chosen = [line for line in chosen if not (line.kind == "note" and line.population is None
                                                   and _CHILDREN_ONLY.search(fold(line.text))
                                                   and not _ADULT.search(fold(line.text)))]
+    if floor is None and not other_bands:
+        chosen += _risk_group_ceilings(tree, chosen, patient)
     return Selection(lines=chosen, no_band=no_band, needs_renal_value=needs_value, below_floor=floor,
                      other_bands=other_bands, indication_unmatched=unmatched)
+
+
+def _risk_group_ceilings(tree: DosageTree, chosen: list[RegimenLine], patient: Patient) -> list[RegimenLine]:
+    """A ceiling the book writes under a lead-in naming a group the patient's stated conditions put them in ("Người
+    có nguy cơ độc tính trên gan: tối đa 3 g/ngày" for an alcoholic, core.vocabulary.RISK_GROUPS), on a route of the
+    doses chosen: shown beside them. Withheld as another indication's line, the alcoholic on the infusion saw
+    "tối đa 4 g/ngày" alone (#18 held-out H121). Only a maximum with no dose of its own: a ceiling only lowers what
+    may be taken."""
+    if not patient.conditions:
+        return []
+    named = [c for c in (fold(c) for c in patient.conditions) if len(c) >= 4] + risk_groups(patient.conditions)
+    routes = {r for line in chosen if line.kind == "regimen" and _dosed(line) for r in line.routes}
+    if not routes:
+        return []
+    return [line for line in tree.lines
+            if line not in chosen and line.kind == "regimen" and line.rule is None and line.maxima
+            and line.band.empty and set(line.routes) & routes and context_admits(line, patient)
+            and any(re.search(rf"\b{re.escape(n)}\b", fold(" ".join(line.context.path))) for n in named)]
 
 
 def _preterm_line_first(chosen: list[RegimenLine], patient: Patient) -> list[RegimenLine]:
@@ -1162,7 +1183,7 @@ def names_patient_condition(line: RegimenLine, patient: Patient) -> bool:
         # their weight or age.
         return False
     return any(len(c) >= 4 and re.search(rf"\b{re.escape(c)}\b", words) is not None
-               for c in (fold(c) for c in patient.conditions))
+               for c in [*(fold(c) for c in patient.conditions), *risk_groups(patient.conditions)])
 
 
 def band_words(line: RegimenLine) -> str:
