@@ -216,7 +216,15 @@ def answer_text(answer: Answer, path: str, frame: QueryFrame, names: NameBook) -
     # drug's name: a dose must never read as if it belonged to the drug quoted just before it.
     group_by_drug = path == "single_drug" and len({_claim_drug(c.citations) for c in answer.claims}) > 1
     current: str | None = None
-    for claim in answer.claims:
+    claims = list(answer.claims)
+    if group_by_drug:
+        # Each drug's lines together, in the order the drugs first come (the ranking may interleave them: a heading
+        # repeated for the second time read as another drug's lines).
+        first: dict[str, int] = {}
+        for i, claim in enumerate(claims):
+            first.setdefault(_claim_drug(claim.citations), i)
+        claims.sort(key=lambda c: first[_claim_drug(c.citations)])
+    for claim in claims:
         drug = _claim_drug(claim.citations)
         if group_by_drug and drug != current:
             lines.append(f"{names.display(drug)}:")
