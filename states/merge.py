@@ -1137,10 +1137,10 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
         # indication: "bé hay nôn, uống domperidon" is dosed for it.)
         # "thôi chuyển sang uống đi, bé chịu uống rồi" after the rectal dose: the same dose by the route named — its
         # other words once read as the interactions section (#18 held-out H69).
-        update = _slot_updates(new, prior)
+        switched = _slot_updates(new, prior)
         if new.condition and _CANNOT_KEEP_DOWN.match(fold(new.condition)):
-            update.update(condition=prior.condition, condition_relation=prior.condition_relation)
-        return _settled(prior.model_copy(update={**update, "route": new.route, "route_family": None}),
+            switched.update(condition=prior.condition, condition_relation=prior.condition_relation)
+        return _settled(prior.model_copy(update={**switched, "route": new.route, "route_family": None}),
                         confidence=0.75)
     same_person = new.person is None or (prior.person is not None and fold(new.person) == fold(prior.person))
     now = _ILLNESS_NOW.search(folded) if dosed and not _has_person_values(new) and same_person else None
