@@ -562,6 +562,14 @@ class RulesUnderstander:
             # "Tôi nên dùng thuốc gì?": a condition→drug question that names no condition (row 8 asks for it).
             return _frame(turn_type="condition_to_drug", condition_relation="indication", confidence=0.6, **base)
 
+        never_again = self._never_again_section(_drugs_of(prior)[:1]) if (
+            follows and not awaiting_answer and _RECHALLENGE.search(folded) and _STOPPED_FOR_REACTION.search(folded)) \
+            else None
+        if never_again is not None:
+            # "tuần thứ 3 em bị sốt nổi mẩn nên tự ngưng, giờ đỡ rồi uống lại được không" after abacavir's dose: as
+            # when the drug is named (below), the book's sentence saying it must never be given again — its symptom
+            # words picked the adverse-effects list (#17 held-out H122).
+            return _frame(turn_type="drug_attribute", section_key=never_again, confidence=0.7, **base)
         if follows and not awaiting_answer and (slots.breastfeeding or slots.pregnant) and \
                 (route is None or route.key == DOSING_SECTION) and _WHAT_IF_DOSE.search(folded) and \
                 not _ASKS_AMOUNT.search(folded):
