@@ -94,6 +94,23 @@ WITH_FOOD = re.compile(_ASKS_WITH_FOOD)
 _DRINKING = re.compile(r"(?<!voi )(?<!cung )(?<!khac )(?<!lan )(?<!giua )(?<!cach )\bnhau\b(?! thai)|\bbia\b"
                        r"|\blai rai\b")
 """(Folded.) Drinking alcohol as people say it: "nhậu" folds to "nhau" (not "với nhau", "nhau thai")."""
+# Signs as a carer describes them, in the book's clinical words: "sốt 40 độ, người cứng đơ, lơ mơ" on haloperidol is
+# its malignant neuroleptic syndrome ("sốt cao, … tăng trương lực cơ, … rối loạn ý thức"); the bare "40 độ" matched
+# the storage temperature (#17 held-out H120). "nôn ra máu" on warfarin is its bleeding.
+_SIGNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\bsot (?:cao|\d+(?:[.,]\d+)? ?(?:do|d|c))\b"), "sốt cao"),
+    (re.compile(r"\b(?:cung do|cung nguoi|cung co|co cung|gong cung|cung het nguoi)\b"), "tăng trương lực cơ ; co cứng"),
+    (re.compile(r"\b(?:lo mo|li bi|me man|lu lan|khong tinh|goi khong tinh)\b"), "rối loạn ý thức ; ngủ gà"),
+    (re.compile(r"\b(?:non|oi|ho|khac|di ngoai|di cau|tieu|dai) ra mau\b|\bphan den\b|\bchay mau\b"),
+     "chảy máu ; xuất huyết"),
+)
+
+
+def signs_described(folded: str) -> int:
+    """How many of the carer's words for a clinical sign (`_SIGNS`) a folded turn holds."""
+    return sum(1 for pattern, _ in _SIGNS if pattern.search(folded))
+
+
 _BOOK_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:luc nao|khi nao|gio nao|thoi diem nao|buoi nao)\b"), "thời điểm bữa ăn"),
     (re.compile(r"\bcham lon\b"), "chậm tăng trưởng"),
@@ -111,6 +128,7 @@ _BOOK_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"|\bbao lau\b[^.?!]{0,20}\b(?:sau khi )?(?:ngung|xong|het thuoc)\b"), "sau khi ngừng thuốc"),
     (re.compile(_ASKS_FOOD), "bữa ăn ; thức ăn"),
     (re.compile(r"\bcanxi\b"), "calci"),
+    *_SIGNS,
     (re.compile(_ASKS_CHEWING), "nhai ; nuốt ; bẻ"),
 )
 

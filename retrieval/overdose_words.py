@@ -63,6 +63,11 @@ _GOT_HOLD = re.compile(r"\b(?:lay|nghich|boc|tu lay)(?: (?:ca|duoc|trom))? (?:vi
 # given, whatever the count (#18 held-out H94 asked which indication).
 _HELPED_THEMSELVES = re.compile(r"\b(?:boc|tu lay|lay trom|nghich|tu)\s+(?:uong|nuot|nhai|an)(?: (?:mat|het|luon|ca))*"
                                 r" (?:khoang |tam |gan )?\d+ ?(?:vien|goi|thia|ml)\b")
+# Tablets found missing and the child suspected of having taken them ("đếm lại thấy mất 12 viên 200mg, chắc bé uống
+# rồi"): an unknown amount swallowed — the overdose section and go to care, never the cautions (#17 held-out H120).
+_MISSING = re.compile(r"\b(?:mat|thieu|hut|vang) (?:di |het |mat )?(?:khoang |tam |gan |chung |hon )?\d+ (?:vien|goi|ong|thia)\b")
+_SUSPECTED = re.compile(r"\bdem (?:lai|thu)\b|\b(?:chac|hinh nhu|co le|nghi|so|khong biet)\b[^.?!]{0,30}"
+                        r"\b(?:uong|nuot|nhai|an|lay)\b")
 _NOW_WHAT = re.compile(r"\bxu (?:tri|ly)\b|\bcach day\b|\b\d+ (?:gio|tieng|phut) (?:truoc|roi)\b|\broi\b|\blam sao\b"
                        r"|\bthi sao\b|\bco sao\b|\bnguy hiem\b"
                        # "… 10 viên imodium 2mg 1 lúc …, giờ lơ mơ buồn ngủ" (#18 held-out H61): taken at once, or a sign
@@ -82,6 +87,9 @@ def asks_overdose(text: str, folded: str) -> re.Match[str] | None:
         return taken
     if taken and _SIGN.search(folded):
         return taken
+    missing = _MISSING.search(folded)
+    if missing and _SUSPECTED.search(folded):
+        return missing
     got = _GOT_HOLD.search(folded) or _HELPED_THEMSELVES.search(folded)
     if got:
         return got

@@ -245,6 +245,8 @@ def route_section(text: str) -> SectionRoute | None:
                 # "người lớn bị phù dùng furosemid thế nào": how to take the drug named, not what to do about a
                 # symptom ("bị đau bụng, làm sao?").
                 return SectionRoute("lieu_luong_cach_dung", 0.6, how.group(0))
+            if key == "do_on_dinh_bao_quan" and m.group(0).startswith("lo ") and not _typed_as(text, folded, m, "lọ"):
+                continue  # "lơ mơ" (drowsy) typed with diacritics is no "lọ mở" (an opened bottle; #17 held-out H120)
             return SectionRoute(key, confidence, m.group(0))
     clash = _clash(text, folded)
     if clash:

