@@ -34,8 +34,9 @@ def class_forms(partner: str) -> list[str]:
 def _class_spellings(partner: str) -> tuple[str, ...]:
     """Every spelling the book uses for the class the partner names ("NSAID" → "chong viem khong steroid", …)."""
     bare = _CLASS_HEAD.sub("", fold(partner)).strip()
+    whole = fold(partner).strip()
     for group in CLASS_SYNONYMS:
-        if bare in group:
+        if bare in group or whole in group:  # ("thuốc dạ dày" is listed whole: "dạ dày" alone names no class)
             return group
     # ("thuốc ức chế men chuyển hạ áp": the class with its purpose after it — its longest prefix the table knows;
     # #17 held-out H115 found no line for ibuprofen × ACE inhibitors.)

@@ -267,6 +267,13 @@ def select(evidence: Sequence[Chunk], patient: Patient) -> tuple[list[Selected],
         # The indication the user named picks its own line over the general one ("Viêm màng não: 100 mg/kg/ngày").
         specific = [(c, line) for c, line in chosen if line.context.indication]
         chosen = specific or chosen
+    if len(chosen) > 1 and len({(line.rule.kind, line.rule.low, line.rule.high, line.rule.unit)
+                                for _, line in chosen if line.rule is not None}) == 1:
+        # One rule said twice — a list's heading restating its band's dose ("50–80 mg/kg/ngày, … chia 2 lần …; không
+        # quá 4 g/ngày:" over "Trẻ 1 tháng tuổi – 12 tuổi, …: 50–80 mg/kg/ngày"): the line that also says how often
+        # and how much at most is computed.
+        chosen = [max(chosen, key=lambda cl: (cl[1].rule is not None and cl[1].rule.doses_per_day is not None,
+                                               len(line_maxima(cl[1].text))))]
     if len(chosen) > 1:
         # Two weight-based rules for one patient ("liều thử …; sau đó …", two routes, two indications): never by
         # guess.

@@ -33,7 +33,10 @@ _WORDS = (
     "m bad headache every morning night evening day days week weeks heart back stomach tooth toothache head throat "
     "sore sick ill feel feeling hurt hurts really very so too then but if ok okay please thanks thank you yes no not "
     "do did this that from at time times because since also still just now already get got need want would could "
-    "will ache aches period cramps rash allergy allergic")
+    "will ache aches period cramps rash allergy allergic "
+    # "What's the maximum daily dose … for an adult treating a headache without a prescription?" (#18 held-out H125
+    # asked for Vietnamese)
+    "s whats treating treated treatment without prescription prescribed counter over otc self")
 _ENGLISH = frozenset(_WORDS.split()) | frozenset(
     # alcohol with a drug ("I'm taking Flagyl, can I drink beer tonight?"): the book's interaction lines (#18 H52)
     ["alcohol", "alcoholic", "beer", "wine", "drink", "drinks", "drinking", "liquor", "tonight", "party"]) | frozenset(

@@ -12,7 +12,9 @@ import re
 from core.text import fold, normalize
 
 # Who the patient is, or a suspected diagnosis ("nghi", "nghi ngờ", "nghi là"): a condition may follow directly.
-_CUE = re.compile(r"\b(?:benh nhan|nguoi benh|nguoi|nghi(?: ngo)?(?: la)?)\s+")
+# ("bà tôi 68 tuổi suy tim sung huyết, uống voltaren …": the condition right after the patient's age — #18
+# held-out H125 answered the indications.)
+_CUE = re.compile(r"\b(?:benh nhan|nguoi benh|nguoi|nghi(?: ngo)?(?: la)?)\s+|\b\d+ ?(?:tuoi|t)\s+(?=[a-z])")
 # Where the description stops: a clause mark, a number (an age or a weight), or a word that starts what is said of
 # the patient ("bị", "có", "đang", "dùng", "được không", "tuổi") rather than what the patient has.
 _STOP = re.compile(r"[,.;:?!()]|\d|\b(?:bi|co|dang|da|dung|uong|tiem|truyen|ke|duoc|khong|thi|nen|can|phai|muon|"

@@ -230,7 +230,8 @@ _MAY_DRINK = re.compile(r"\bduoc (?:di )?(?:nhau|uong ruou|uong bia|uong ruou bi
 # "mẹ bé đang cho con bú, nếu uống liều 2 g thì sao": a regimen said, what follows asked — whether she may take it,
 # which her section answers ("Nếu dùng liều duy nhất 2 g, nên ngừng cho con bú 12–24 giờ"); #18 held-out H123 asked
 # the indication of a dose nobody asked for.
-_WHAT_IF_DOSE = re.compile(r"\bneu\b.*\b\d+(?:[.,]\d+)? ?(?:g|mg|vien)\b.*\bthi sao\b")
+_WHAT_IF_DOSE = re.compile(r"\b(?:neu|lieu)\b.*\b\d+(?:[.,]\d+)? ?(?:g|mg|vien)\b.*"
+                           r"\b(?:thi sao|(?:duoc|dc) (?:khong|ko|k|hong))\b")
 # "uống thuốc đó bao lâu thì được nhậu lại": how long after the drug before drinking again — the interaction's own
 # interval ("ít nhất 3 ngày sau khi ngừng"), not an amount or a dose interval (#18 held-out H123 gave the dose).
 _DRINK_AGAIN = re.compile(r"\b(?:bao lau|may ngay|may hom|khi nao|bao gio)\b.*\b(?:duoc|moi|co the)\b.*"
@@ -678,7 +679,11 @@ class RulesUnderstander:
         if person_of(text, about_a_person=about_a_person(prior)) is not None and (
                 is_elliptical(text) or awaiting_answer):
             # "còn bố nó thì sao?": the same question about another person (merged with the conversation).
-            return _frame(turn_type="drug_overview", confidence=0.5, **base)
+            # ("người lớn, bị trichomonas" answering adult or child: the illness said with the answer is the
+            # indication — #18 held-out H125 lost it and asked the route of a dose the book gives by mouth only.)
+            illness = condition_in_drug_turn(text) if awaiting_answer and "condition" not in base else None
+            extra = {"condition": illness, "condition_relation": "indication"} if illness else {}
+            return _frame(turn_type="drug_overview", confidence=0.5, **{**base, **extra})
 
         # "thế còn đường tiêm?", "còn viêm tai giữa thì sao?", "bé 9 tuổi chứ không phải 5 tuổi", "ClCr 15 thì sao?":
         # an ellipsis or a patient value asks the same question again (below), whatever sentence its words match.

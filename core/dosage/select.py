@@ -1001,7 +1001,23 @@ def heads_list_of(line: RegimenLine, band: RegimenLine) -> bool:
     return (line.kind == "regimen" and line.band.empty and line.text.rstrip().endswith(":")
             and band.kind == "regimen" and _dosed(band)
             and (band.band.age_months is not None or band.band.weight_kg is not None)
-            and _group(band) == _group(line) and line.start < band.start)
+            and _group(band) == _group(line) and line.start < band.start and not _restates(line, band))
+
+
+def _restates(heading: RegimenLine, band: RegimenLine) -> bool:
+    """The heading gives the band's own dose ("50–80 mg/kg/ngày, tiêm một lần mỗi ngày hoặc chia 2 lần …; không quá 4
+    g/ngày:" over "Trẻ 1 tháng tuổi – 12 tuổi, cân nặng dưới 50 kg: 50–80 mg/kg/ngày"): no conflicting figure — its
+    frequency and maximum are the band's, and withheld they were lost (#18 held-out H125)."""
+    a, b = heading.rule, band.rule
+    if _OWN_DOSES_FOLLOW.search(fold(heading.text)):
+        # "… 10–20 mg/kg/ngày chia 3 lần, tối đa 400 mg/ngày; liều theo tuổi:": the list gives each age its own dose,
+        # and the heading's frequency is a summary, not the band's (a 14-year-old was shown "chia 3 lần").
+        return False
+    return a is not None and b is not None and (a.kind, a.low, a.high, a.unit) == (b.kind, b.low, b.high, b.unit)
+
+
+_OWN_DOSES_FOLLOW = re.compile(r"\b(?:lieu|dung|chia) theo (?:tuoi|lua tuoi|nhom tuoi|can nang|the trong)\s*:\s*$"
+                               r"|\bnhu sau\s*:\s*$")
 
 
 def default_outside_band(line: RegimenLine, band: RegimenLine) -> bool:
