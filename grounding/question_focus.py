@@ -28,6 +28,7 @@ from core.vocabulary import QUESTION_WORDS
 from grounding.dosing_select import routes_of
 
 _CARRIED_ROUTE = re.compile(r"Đường dùng: [^.]*\.")
+_CARRIED_CONTEXT = re.compile(r"\b(?:Thuốc|Mục|Đối tượng|Tuổi|Cân nặng|Đường dùng|Chỉ định|Bệnh kèm|Thận|Gan): [^.]*\.")
 MAX_FOCUSED = 3
 """At most this many question-matching sentences are moved to the front."""
 
@@ -73,7 +74,9 @@ def focus(question: str, sentences: Sequence[str], *, names: Sequence[str] = (),
     one asked are in neither."""
     drop = {w for n in names for w in fold(n).split()}
     # The book's words for the question's everyday ones ("mổ" → "phẫu thuật", core.sentence_match.with_book_words).
-    wanted = _pairs(with_book_words(question), drop)
+    # Only the user's words: the synthesized context after them ("Mục: Quá liều và xử trí.", "Đối tượng: …") shares
+    # "quá liều" with every sentence of that section and pushed the one asked ("… thuốc giải độc … 36 giờ") out.
+    wanted = _pairs(with_book_words(_CARRIED_CONTEXT.sub(" ", question)), drop)
     # The route the user named in this turn, not the one the conversation's frame carries ("Đường dùng: uống." of the
     # synthesized query is the drug's route: "nếu bà bị chảy máu nhiều thì sao" after warfarin is not asking for oral
     # vitamin K only — the intravenous dose of severe bleeding was withheld as another route's).

@@ -9,6 +9,7 @@ import pytest
 from core.dosage.parse import parse_dosage
 from core.text import fold
 from core.vocabulary import risk_groups
+from grounding.question_focus import focus
 from states.quantities import read_weight
 from tests.unit.understanding_kit import fixture_engine
 
@@ -61,3 +62,13 @@ def test_two_drugs_lines_come_under_one_heading_each() -> None:
                              "mẹ bé đang mang thai 2 tháng cũng bị động kinh, dùng thuốc đó được không")
     headings = [line for line in last.splitlines() if line in ("Carbamazepin:", "Paracetamol:")]
     assert sorted(headings) == ["Carbamazepin:", "Paracetamol:"]
+
+
+def test_the_synthesized_context_does_not_outweigh_the_users_words_in_the_focus() -> None:
+    sentences = ["Quá liều có thể gây hoại tử gan.", "Điều trị quá liều cần theo dõi chức năng gan.",
+                 "Xử trí quá liều: rửa dạ dày trong vòng 4 giờ.",
+                 "Phải dùng thuốc giải độc càng sớm càng tốt nếu chưa đến 36 giờ kể từ khi uống."]
+    question = ("thuốc giải là gì, để muộn quá thì còn dùng được không. Thuốc: paracetamol. "
+                "Mục: Quá liều và xử trí. Đối tượng: trẻ em. Đường dùng: uống.")
+    first, _ = focus(question, sentences)
+    assert first[0] == 3
