@@ -21,7 +21,7 @@ _CONTAINER = r"(?:vi|lo|hop|chai|tuyp|goi|ong|vien thuoc)"
 
 OVERDOSE = re.compile(
     r"\bqua lieu\b|\buong qua nhieu\b|\bqua nhieu vien\b|\bngo doc\b|\buong nham\b|\bnuot nham\b|\bqua muc\b|"
-    r"\b\d+ vien (?:mot|1) luc\b|"
+    r"\b\d+ vien(?: \d+(?:[.,]\d+)? ?mg)? (?:mot|1) luc\b|"
     # "uống cả vỉ", "nuốt hết cả lọ", "ăn cả vỉ thuốc": a whole pack taken
     rf"\b(?:uong|nuot|an)(?: (?:nham|phai|het|luon|mat))* (?:ca|het ca) {_CONTAINER}\b|"
     # "lỡ uống hết nửa lọ siro", "uống mất nửa vỉ": half a pack (#17 held-out H53 asked the indication)
@@ -37,7 +37,7 @@ OVERDOSE = re.compile(
 
 SLIP = re.compile(
     # "lỡ uống 2 lần", "lỡ cho bé uống 2 liều", "lỡ tay uống ibuprofen 2 lần trong 1 tiếng", "lỡ uống gấp đôi"
-    rf"\blo (?:tay )?(?:cho (?:be|con|chau|em be) )?(?:uong|dung|tiem|nuot|an)(?: [a-z0-9]+){{0,3}}? {_COUNT}"
+    rf"\blo (?:tay )?(?:cho (?:be|con|chau|em be)(?: [a-z0-9]+){{0,3}}? )?(?:uong|dung|tiem|nuot|an)(?: [a-z0-9]+){{0,3}}? {_COUNT}"
     rf"(?: {_UNIT})?\b|"
     r"\blo (?:tay )?(?:cho (?:be|con|chau|em be) )?(?:uong|dung|tiem|nuot) (?:thua|qua nhieu|nhieu qua|nhieu hon|"
     # "lỡ uống nhiều viên quá" (#17 held-out H124 answered the ADR handling)

@@ -190,6 +190,11 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
         # "vậy cho bé 5 tháng uống paracetamol thì bao nhiêu" after "em bé … 5 tháng nặng 6,5kg": the same age said
         # again is the same child — the weight stays (#18 held-out H110 asked it again).
         update.update(weight_kg=prior.weight_kg, weight_text=prior.weight_text)
+    elif new.population == prior.population == "pediatric" and new.age_months is None and \
+            new.weight_kg is not None and prior.age_months is not None and new.person in (None, prior.person):
+        # "vậy paracetamol uống cho bé được ko, bé 35kg, liều sao" after the same child's aspirin question: the
+        # child's weight said now, their age said before (#17 held-out H128 asked the age again).
+        update.update(age_text=prior.age_text, age_months=prior.age_months)
     elif new.population == prior.population and new.age_months is None and new.weight_kg is None and \
             new.population is not None:
         # "bé" again, with no age or weight of its own: the same child (a switch of person is settled before).
@@ -1470,6 +1475,13 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
                 (new.person is None or prior.person is None or fold(new.person) == fold(prior.person)):
             # "thế nếu dùng enalapril cho bé thì khởi đầu bao nhiêu" after the child's losartan dose: the same child,
             # another drug — the age and weight said stay (#18 held-out H106 asked them again).
+            return _carry_patient(new, prior)
+        if substituted is None and new.turn_type == "dosing_calc" and new.population == prior.population == \
+                "pediatric" and new.age_months is None and new.weight_kg is not None and \
+                prior.age_months is not None and (new.person is None or prior.person is None
+                                                  or fold(new.person) == fold(prior.person)):
+            # "vậy paracetamol uống cho bé được ko, bé 35kg, liều sao" after the same child's aspirin: another drug,
+            # the child's weight said now and age before (#17 held-out H128 asked the age again).
             return _carry_patient(new, prior)
         if substituted is None and _added_dose(new, text):
             # "cho uống thêm paracetamol được mấy viên" after the child's ibuprofen dose: paracetamol's dose for the
