@@ -1060,7 +1060,10 @@ _ALSO_HAS = re.compile(r"\b(?:con|cung|lai) (?:bi|mac|co (?:benh|tien su))\b.*\b
 # "bà có blốc nhĩ thất hoàn toàn thì sao" (#17 held-out H62: the papaverine dose was shown again, its contraindication
 # not read): the same patient (a kin word, a pronoun or none), "có/bị/mắc" and an illness, asked "what then".
 _HAS_ILLNESS = re.compile(r"^(?:(?:the|vay|con|nhung|ma|a|u|oi|da|neu)\s+)*(?:(?:ba|ong|be|chau|me|bo|co ay|ong ay|ba ay|"
-                          r"chi ay|anh ay|no|benh nhan|bn|nguoi benh|em|toi|minh)\s+)?(?:con\s+|cung\s+|lai\s+)?"
+                          r"chi ay|anh ay|no|benh nhan|bn|nguoi benh|em|toi|minh)"
+                          # ("bà cụ đó có bệnh Parkinson nữa": the patient named with a word after — #17 held-out H130
+                          # showed the old woman's dose though the book contraindicates Parkinson's disease.)
+                          r"(?:\s+(?:cu|gia|noi|ngoai|ay|do|nay|kia|nha toi|cua toi))*\s+)?(?:con\s+|cung\s+|lai\s+)?"
                           r"(?P<verb>co|bi|mac|dang(?: bi)?)\s+(?!(?:the|uong|dung|duoc|can|nen|sao|gi|phai|khi|may|bao|"
                           r"cho|tiem|xai)\b)"
                           r"(?P<ill>[a-z][^,?.!]{2,60}?)\s*(?:thi (?:sao|the nao|co sao (?:khong|ko)|"
