@@ -28,7 +28,10 @@ _BANDS = (
     (re.compile(r"\binr\b[^.;:]{0,20}?(?:>|>=|tren|lon hon|cao hon)\s*" + _NUM), "above"),
     (re.compile(r"\binr\b[^.;:]{0,20}?(?:<|duoi|nho hon)\s*" + _NUM), "below"),
 )
-_ANY = re.compile(r"\bbat ky (?:muc )?inr\b|\bmoi muc inr\b")
+_ANY = re.compile(r"\bbat ky (?:muc )?inr\b|\bmoi muc inr\b"
+                  # "Nếu có bất cứ chảy máu ồ ạt nào, phải ngừng warfarin …": a massive bleed at whatever INR (#17
+                  # held-out H128/H130 had it withheld as the band before's continuation)
+                  r"|\b(?:bat cu|bat ky) (?:chay mau|xuat huyet) (?:o at|nang|nghiem trong)\b")
 _NO_BLEEDING = re.compile(r"\b(?:khong|ko|k|chua|chang)\b[^.;:]{0,25}\b(?:chay mau|xuat huyet)\b")
 _BLEEDING = re.compile(r"\b(?:chay mau|xuat huyet)\b")
 

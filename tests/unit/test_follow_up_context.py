@@ -85,3 +85,10 @@ def test_a_severity_answer_qualifies_the_indication_it_was_asked_for(reply: str,
                       quick_replies=["Nhiễm khuẩn nhẹ, vừa", "Nhiễm khuẩn nặng"])
     frame = merged(reply, prior, pending)
     assert frame.condition == f"viêm tai giữa, {grade}" and frame.weight_kg == 16
+
+
+def test_a_massive_bleed_at_any_inr_is_its_own_band() -> None:
+    from core.inr_bands import band_of
+
+    band = band_of("Nếu có bất cứ chảy máu ồ ạt nào, phải ngừng warfarin và cho tiêm tĩnh mạch chậm phytomenadion.")
+    assert band is not None and band.bleeding is True and band.low == 0.0 and band.high == float("inf")
