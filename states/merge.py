@@ -57,7 +57,7 @@ from states.overdose import OVERDOSE_SECTION
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.scope import about_a_person
-from states.slots import ALWAYS_COMORBIDITIES, denies_a_value, dose_indication, offered_route
+from states.slots import ALWAYS_COMORBIDITIES, denies_a_value, dose_indication, extract_slots, offered_route
 from states.yes_answer import is_bare_yes
 
 _PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
@@ -335,7 +335,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     named = person_of(text, about_a_person=about_a_person(prior))  # read once for `person` and `english` below
     person = named or english_person(text)
     switched = person is not None and not new.non_human and (switches_person(prior, person) or _newborn_after_older_child(
-        new, prior, text))
+        new, prior, text)) and not _points_back(person, prior, text)
     base = forget_person(prior) if switched else prior
     if switched and prior.condition and _also_ill(text, prior.condition):
         # "em nó 2 tuổi cũng bị thì sao": the other person has the same illness — the question's indication stays
@@ -1727,6 +1727,22 @@ def is_correction(text: str) -> bool:
 # --- who the patient is ----------------------------------------------------------------------------------
 _PERSON_VALUES = ("population", "age_text", "age_months", "weight_kg", "weight_text", "renal", "hepatic", "gestation",
                   "person")
+
+
+def _points_back(person: Person, prior: QueryFrame, text: str) -> bool:
+    """"bà cụ đó có suy tim sung huyết nữa" after "bà tôi 70 tuổi …": the person named with "đó/ấy/này" is the one
+    already spoken of, of the same group, when the turn states none of their values anew (#18: read as a new person,
+    the old woman's age was dropped)."""
+    if prior.person is None or person.population not in (None, prior.population) or \
+            person.key in ("other_case", "sibling") or _has_person_values_besides_illness(prior, text):
+        return False
+    return re.search(rf"\b{re.escape(fold(person.label))} (?:do|ay|nay)\b", fold(normalize(text))) is not None
+
+
+def _has_person_values_besides_illness(prior: QueryFrame, text: str) -> bool:
+    """The turn states an age or a weight of its own (then it may well be someone else)."""
+    slots = extract_slots(text)
+    return slots.age_months is not None or slots.weight_kg is not None
 
 
 def switches_person(prior: QueryFrame, person: Person) -> bool:
