@@ -57,7 +57,7 @@ from states.overdose import OVERDOSE_SECTION
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.scope import about_a_person
-from states.slots import ALWAYS_COMORBIDITIES, denies_a_value, dose_indication, extract_slots, offered_route
+from states.slots import ALWAYS_COMORBIDITIES, denies_a_value, dose_indication, offered_route
 from states.yes_answer import is_bare_yes
 
 _PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
@@ -335,7 +335,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     named = person_of(text, about_a_person=about_a_person(prior))  # read once for `person` and `english` below
     person = named or english_person(text)
     switched = person is not None and not new.non_human and (switches_person(prior, person) or _newborn_after_older_child(
-        new, prior, text)) and not _points_back(person, prior, text)
+        new, prior, text)) and not _points_back(person, prior, new, text)
     base = forget_person(prior) if switched else prior
     if switched and prior.condition and _also_ill(text, prior.condition):
         # "em nó 2 tuổi cũng bị thì sao": the other person has the same illness — the question's indication stays
@@ -843,7 +843,9 @@ def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
 
 
 _ANY_DIFFERENT = re.compile(r"\bco khac (?:gi )?(?:khong|ko|k|hong)\b|\bco gi khac (?:khong|ko|k)\b")
-_SAME_QUESTION_AGAIN = re.compile(r"\bco khac (?:gi )?(?:khong|ko|k|hong)\b|\bthi sao\b|\bthi the nao\b|\bcung vay\b")
+"""(Folded.) "có khác không": the same question asked of another name — whatever section its other words suggest."""
+_SAME_QUESTION_AGAIN = re.compile(r"\bthi sao\b|\bthi the nao\b|\bcung vay\b")
+"""(Folded.) "… thì sao": the same question again — when the turn names no section of its own."""
 
 
 def _about_a_fluid(new: QueryFrame, text: str) -> bool:
@@ -1729,20 +1731,14 @@ _PERSON_VALUES = ("population", "age_text", "age_months", "weight_kg", "weight_t
                   "person")
 
 
-def _points_back(person: Person, prior: QueryFrame, text: str) -> bool:
+def _points_back(person: Person, prior: QueryFrame, new: QueryFrame, text: str) -> bool:
     """"bà cụ đó có suy tim sung huyết nữa" after "bà tôi 70 tuổi …": the person named with "đó/ấy/này" is the one
-    already spoken of, of the same group, when the turn states none of their values anew (#18: read as a new person,
-    the old woman's age was dropped)."""
+    already spoken of, of the same group, when the turn states no age or weight of its own (then it may well be
+    someone else). #18: read as a new person, the old woman's age was dropped."""
     if prior.person is None or person.population not in (None, prior.population) or \
-            person.key in ("other_case", "sibling") or _has_person_values_besides_illness(prior, text):
+            person.key in ("other_case", "sibling") or new.age_months is not None or new.weight_kg is not None:
         return False
     return re.search(rf"\b{re.escape(fold(person.label))} (?:do|ay|nay)\b", fold(normalize(text))) is not None
-
-
-def _has_person_values_besides_illness(prior: QueryFrame, text: str) -> bool:
-    """The turn states an age or a weight of its own (then it may well be someone else)."""
-    slots = extract_slots(text)
-    return slots.age_months is not None or slots.weight_kg is not None
 
 
 def switches_person(prior: QueryFrame, person: Person) -> bool:

@@ -879,7 +879,7 @@ _HOW_ASKED = re.compile(r"\b(?:lieu )?(?:tinh )?theo (?:can nang|can|tuoi|kg|ky)
 
 
 _KIN_SIDE = re.compile(r"\b(?:chau|ong|ba|co|chu|bac|di|cau|thim|mo|anh|chi|em|ho|ban than|ba con) (?:noi|ngoai)\b"
-                       r"|\b(?:mới|moi) phat hien\b|\bphat hien\b")
+                       r"|\bphat hien\b")  # "mới phát hiện tiểu đường": when it was found, not what it is
 
 
 def dose_indication(text: str, names: list[str]) -> str | None:

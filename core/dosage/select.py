@@ -185,7 +185,7 @@ def context_sentences(line: RegimenLine, patient: Patient) -> list[str]:
     alcoholic on the infusion was shown the 4 g/ngày line without the 3 g cap written under the 50 kg band)."""
     if not patient.conditions or line.kind != "regimen":
         return []
-    wanted = [fold(c) for c in patient.conditions if len(fold(c)) >= 4] + risk_groups(patient.conditions)
+    wanted = condition_terms(patient)
     found: list[str] = []
     for part in [p for p in _SENTENCE.split(line.text) if p.strip()][1:]:
         folded = fold(part)
@@ -945,7 +945,7 @@ def _risk_group_ceilings(tree: DosageTree, chosen: list[RegimenLine], patient: P
     may be taken."""
     if not patient.conditions:
         return []
-    named = [c for c in (fold(c) for c in patient.conditions) if len(c) >= 4] + risk_groups(patient.conditions)
+    named = condition_terms(patient)
     routes = {r for line in chosen if line.kind == "regimen" and _dosed(line) for r in line.routes}
     if not routes:
         return []
@@ -1198,8 +1198,13 @@ def names_patient_condition(line: RegimenLine, patient: Patient) -> bool:
         # given as an alternative to the band ("… (nghiện rượu, …) hoặc cân nặng dưới 50 kg") holds them whatever
         # their weight or age.
         return False
-    return any(len(c) >= 4 and re.search(rf"\b{re.escape(c)}\b", words) is not None
-               for c in [*(fold(c) for c in patient.conditions), *risk_groups(patient.conditions)])
+    return any(re.search(rf"\b{re.escape(c)}\b", words) is not None for c in condition_terms(patient))
+
+
+def condition_terms(patient: Patient) -> list[str]:
+    """The folded words a line may name the patient's stated conditions by: each condition (of four letters or more)
+    and the risk groups the book puts it in (core.vocabulary.RISK_GROUPS)."""
+    return [c for c in (fold(c) for c in patient.conditions) if len(c) >= 4] + risk_groups(patient.conditions)
 
 
 def band_words(line: RegimenLine) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core.dosage.parse import parse_dosage
+from core.inr_bands import band_of
 from core.text import fold
 from core.vocabulary import risk_groups
 from grounding.question_focus import focus
@@ -88,7 +89,5 @@ def test_a_severity_answer_qualifies_the_indication_it_was_asked_for(reply: str,
 
 
 def test_a_massive_bleed_at_any_inr_is_its_own_band() -> None:
-    from core.inr_bands import band_of
-
     band = band_of("Nếu có bất cứ chảy máu ồ ạt nào, phải ngừng warfarin và cho tiêm tĩnh mạch chậm phytomenadion.")
     assert band is not None and band.bleeding is True and band.low == 0.0 and band.high == float("inf")
