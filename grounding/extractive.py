@@ -32,6 +32,7 @@ from core.dosage.select import (
     states_amount,
 )
 from core.dosage.select import select as select_lines
+from core.dosage.usual import circumstances_beside_general, general_dose_note
 from core.fuzzy_phrase import fuzzy_states
 from core.inr_monitoring import asks_inr_monitoring, inr_monitoring_sentence
 from core.missed_dose import asks_missed_dose, states_missed_dose
@@ -349,6 +350,10 @@ class ExtractiveGenerator:
                 notices.append(EXCLUDED_PREAMBLE)
                 continue
             lines = selection.lines
+            if not named and (aside := circumstances_beside_general(lines)):
+                # No indication named: the general dose is the usual one, the circumstances' doses named only.
+                lines = [line for line in lines if not indication_key(line) or indication_key(line)[-1] not in aside]
+                notices.append(general_dose_note(aside))
             if safety.adjustments and not any(_adjusts(line, safety.adjusts) for line in lines):
                 # The patient's adjustment is stated outside the dosage section (a hepatic maximum in "Thận
                 # trọng"): it is quoted above and replaces the usual doses, which are another patient's.

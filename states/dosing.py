@@ -20,6 +20,7 @@ from core.dosage.lines import dose_quantities
 from core.dosage.model import Patient
 from core.dosage.select import band_admits, indication_key, indication_labels, states_amount
 from core.dosage.select import select as select_lines
+from core.dosage.usual import taken_for_the_user
 from core.organ_adjustment import asks_organ_adjustment
 from core.text import fold
 from core.vocabulary import INJECTION_ROUTES, MAY_TAKE, ROUTE_LABELS_VI
@@ -134,8 +135,29 @@ def severities_to_ask(evidence: Sequence[Chunk], frame: QueryFrame) -> list[str]
     replies; the reply is read with the indication, states.merge). Two blind writers flagged both shown (#17/#18
     held-out H126, H127). [] when a severity was said, or the lines do not split by it. The caller has checked
     that no safety text answers first (`indications_in_evidence`)."""
-    if not frame.condition or severities(frame.condition) or frame.population is None:
+    if not frame.condition:
         return []
+    labels = _severity_split(evidence, frame, named_indication_only=True)
+    return list(labels) if labels else []
+
+
+def usual_severity(evidence: Sequence[Chunk], frame: QueryFrame) -> tuple[str, str] | None:
+    """(mild lead-in, severe lead-in) when a dose question named no indication — or the engine took the usual one
+    for it (core.dosage.usual) — and this patient's lines split by severity ("Nhiễm khuẩn nhẹ và vừa: 20 mg/kg/ngày"
+    / "Nhiễm khuẩn nặng: 45 mg/kg/ngày"). The mild band is the everyday infection an antibiotic is asked about
+    unnamed, as the usual indication is (#17 item 2, docs/blind-sets.md): its lines are answered, under a note
+    naming the severe band, whose doses are another patient's until the user says so (#17 held-out H130 showed an
+    adult the severe band's 875 mg beside the usual one). None otherwise."""
+    if frame.condition and (not taken_for_the_user(frame.notes) or severities(frame.condition)):
+        return None
+    return _severity_split(evidence, frame, named_indication_only=False)
+
+
+def _severity_split(evidence: Sequence[Chunk], frame: QueryFrame, *,
+                    named_indication_only: bool) -> tuple[str, str] | None:
+    """The mild and the severe lead-in this patient's dose lines sit under, when they sit under both."""
+    if frame.population is None or (frame.condition and severities(frame.condition)):
+        return None
     context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.person, frame.gestation) if c)
     patient = patient_of(frame.population, frame.age_months, frame.weight_kg, frame.route, frame.condition, context)
     labels: dict[str, str] = {}
@@ -146,13 +168,13 @@ def severities_to_ask(evidence: Sequence[Chunk], frame: QueryFrame) -> list[str]
         for line in selection.lines:
             if line.kind != "regimen" or not dose_quantities(line.text):
                 continue
-            if all(is_severity_label(label) for label in indication_labels(line)):
-                continue  # severity bands under no indication named: the book's general split, shown as before
+            if named_indication_only and all(is_severity_label(label) for label in indication_labels(line)):
+                continue  # severity bands under no indication named: `usual_severity`'s, not asked
             for label in indication_labels(line):
                 if is_severity_label(label):
                     for grade in severities(label):
                         labels.setdefault(grade, label)
-    return [labels["mild"], labels["severe"]] if {"mild", "severe"} <= set(labels) else []
+    return (labels["mild"], labels["severe"]) if {"mild", "severe"} <= set(labels) else None
 
 
 def _indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame, safety: PatientSafety) -> list[str]:

@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from core.dosage.indication import names_all_words
-from core.dosage.usual import usual_indication, usual_indication_note
+from core.dosage.usual import usual_indication, usual_indication_note, usual_severity_note
 from core.errors import IndexUnavailable
 from core.sentence_match import asked_words
 from states import paths
 from states.conditions import condition_as_in_book
-from states.dosing import indications_in_evidence
+from states.dosing import indications_in_evidence, usual_severity
 from states.followup import settle_route_family
 from states.step import Failure, Services, TurnView, Update, update
 
@@ -61,6 +61,12 @@ def retrieve_single(ctx: TurnView, services: Services) -> Update:
             frame = frame.model_copy(update={"condition": usual, "condition_relation": "indication",
                                              "notes": [*frame.notes, usual_indication_note(usual, indications)]})
             indications = []
+        if not indications and paths.is_dose_question(frame) and (split := usual_severity(evidence, frame)):
+            # No severity said where the patient's lines split by it: the mild band, as the usual indication is.
+            mild, severe = split
+            condition = f"{frame.condition}, {mild}" if frame.condition else mild
+            frame = frame.model_copy(update={"condition": condition, "condition_relation": "indication",
+                                             "notes": [*frame.notes, usual_severity_note(mild, severe)]})
         return {"evidence": evidence, "routes_found": routes_found, "indications_found": indications,
                 **({"frame": frame} if frame is not ctx.frame else {})}
 

@@ -113,6 +113,13 @@ def excludes(text: str) -> bool:
     return not _FORM_RESTRICTION.match(folded[m.end():])
 
 
+def restricts_form(text: str) -> bool:
+    """The line forbids a form or a dose, not the patient ("Không dùng viên 875 mg khi …"): see `_FORM_RESTRICTION`."""
+    folded = fold(text)
+    m = _EXCLUSION.search(folded)
+    return m is not None and _FORM_RESTRICTION.match(folded[m.end():]) is not None
+
+
 _ABSENCE = re.compile(r"\b(khong co (du lieu|so lieu)|chua co (du lieu|so lieu)|lieu chua (duoc )?xac dinh)\b")
 
 

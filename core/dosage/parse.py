@@ -21,12 +21,20 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from typing import Literal
 
 from core.dosage.bands import hepatic_grade, read_band
-from core.dosage.lines import absence, dose_quantities, excludes, looks_like_table, maxima, rule
+from core.dosage.lines import (
+    absence,
+    dose_quantities,
+    excludes,
+    looks_like_table,
+    maxima,
+    restricts_form,
+    rule,
+)
 from core.dosage.model import Band, Bound, Context, DosageTree, LineKind, RegimenLine, Unplaced
 from core.text import fold
 from core.vocabulary import BOOK_ADULT, BOOK_CHILD, INJECTION_ROUTES, NEONATE, route_patterns
@@ -651,6 +659,15 @@ class _Parser:
                 routes = self._named_routes(text) or context.routes
                 context = replace(context, band=band, routes=routes,
                                   population=named or context.population)
+        elif restricts_form(text) and (whole := read_band(text)).dimensions and not whole.ambiguous:
+            # "Không dùng viên 875 mg khi độ thanh thải creatinin dưới 30 ml/phút" after the "dưới 10 ml/phút" line: a
+            # form forbidden to a band of its own, stated in the sentence — a note for that band (the 875 mg is the
+            # tablet's strength, not a dose), never a clause of the line before: glued to it, a patient of ClCr 20
+            # was not told (#18 held-out H134).
+            kind = "note"
+            own_band = {f.name: getattr(whole.band, f.name) for f in fields(whole.band)
+                        if getattr(whole.band, f.name) is not None}
+            context = replace(context, band=replace(context.band, **own_band))
         head = " ".join(fold(body).split()[:4])
         opening_routes = tuple(r for r, p in _ROUTES if p.search(head) and r != "inhaled")
         if len(opening_routes) == 1 and opening_routes[0] in context.routes and len(context.routes) > 1 \

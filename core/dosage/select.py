@@ -260,7 +260,15 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str,
         # lines that indication's — not unmatched, where every other indication's weight exclusion ("không khuyến
         # cáo cho trẻ dưới 7 kg", of pain and fever) withheld a preterm baby's PDA dose (#17 held-out H78).
         return [line for line in lines if not indication_key(line)], True
-    if best == 0:
+    severity_only = best == 0 and is_severity_label(indication) and any(
+        not indication_key(line) and any(is_severity_label(label) for label in indication_labels(line))
+        for line in lines)
+    if severity_only:
+        # "nhiễm khuẩn nhẹ" where the book splits its general lines by severity under no indication ("Trẻ em: Nhiễm
+        # khuẩn nhẹ, vừa: … Nhiễm khuẩn nặng: …"): the sub-band is the book's own, not an indication it does not
+        # name — the general lines, narrowed to that severity below, without the unmatched notice.
+        kept = [line for line in lines if not indication_key(line)]
+    elif best == 0:
         # No lead-in names the indication asked: the general lines (under no indication: the book's usual dose) are
         # the answer when there are dose lines among them; other indications' doses are other patients' doses.
         # With no general dose line, every line is kept, each with its path (the machine asks which indication).
@@ -277,13 +285,13 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str,
     else:
         kept = [line for line in lines if not indication_key(line) or scores.get(indication_key(line)) == best]
     kept = [line for line in kept if severity_admits(indication, indication_labels(line))]
-    if severities(indication) and any(_dosed(line) and any(is_severity_label(label) for label in indication_labels(line))
+    if severities(indication) and any(is_dosed(line) and any(is_severity_label(label) for label in indication_labels(line))
                                       for line in kept):
         # "bé 3t 14kg bị nhiễm khuẩn nhẹ": the sub-band of the severity said is the dose; the general range "20–40
         # mg/kg/ngày … tùy mức độ nhiễm khuẩn" beside it spans the severe dose too (#18 held-out H57, flagged).
-        kept = [line for line in kept if indication_key(line) or not _dosed(line)
+        kept = [line for line in kept if indication_key(line) or not is_dosed(line)
                 or not _BY_SEVERITY.search(fold(line.text))]
-    return kept, best > 0
+    return kept, best > 0 or severity_only
 
 
 _INLINE_LABEL = re.compile(r"^([^:.;]{8,90}):\s")
@@ -320,7 +328,7 @@ def _only_for(lines: list[RegimenLine], indication: str) -> bool:
     return False
 
 
-def _dosed(line: RegimenLine) -> bool:
+def is_dosed(line: RegimenLine) -> bool:
     """A regimen line that states a dose beyond its ceilings ("100 - 200 mg/kg/ngày"; not "Không tiêm vượt quá 25
     mg/kg một lần")."""
     return line.kind == "regimen" and len(dose_quantities(fold(line.text))) > len(line.maxima)
@@ -332,7 +340,7 @@ def dosed_indications(lines: list[RegimenLine]) -> list[tuple[str, ...]]:
     found: list[tuple[str, ...]] = []
     for line in lines:
         key = indication_key(line)
-        if key and key not in found and _dosed(line) and not is_renal_line(line) and not line.context.hepatic:
+        if key and key not in found and is_dosed(line) and not is_renal_line(line) and not line.context.hepatic:
             found.append(key)
     return found
 
@@ -351,12 +359,12 @@ def without_general_doses(chosen: list[RegimenLine], route: str | None = None,
     that route's)."""
     # Only an indication the user named whole: "phù" (oedema) is matched by "Phù phổi cấp" (acute pulmonary oedema)
     # but does not name it, and the route's general dose is then this patient's, not another indication's to drop.
-    own = [line for line in chosen if indication_key(line) and _dosed(line)
+    own = [line for line in chosen if indication_key(line) and is_dosed(line)
            and user_names(indication, indication_key(line))]
     if not own:
         return chosen
     routes = {r for line in own for r in line.routes}
-    kept = [line for line in chosen if indication_key(line) or not _dosed(line) or is_renal_line(line)
+    kept = [line for line in chosen if indication_key(line) or not is_dosed(line) or is_renal_line(line)
             or line.context.hepatic or (line.routes and routes and not set(line.routes) & routes)]
     if route is not None and any(route in line.routes and any(_ROUTE_HEADING.search(fold(label)) for label in line.path)
                                  for line in own):
@@ -364,7 +372,7 @@ def without_general_doses(chosen: list[RegimenLine], route: str | None = None,
         # thần cấp: Tiêm bắp ban đầu 2 - 5 mg"): a dose that names no route (the block before "Thuốc tiêm:", "Người
         # lớn: Ban đầu 0,5 - 5 mg") is not this route's. (A route read from a line's own words, "Liều uống thông
         # thường …", heads nothing: the routeless age bands beside it stay.)
-        kept = [line for line in kept if line.routes or not _dosed(line) or is_renal_line(line)
+        kept = [line for line in kept if line.routes or not is_dosed(line) or is_renal_line(line)
                 or line.context.hepatic]
     return kept
 
@@ -378,12 +386,12 @@ def without_other_indications(chosen: list[RegimenLine]) -> list[RegimenLine]:
     Only for a child (the caller's rule): a child's dose is worked out per kg from the line read, and another
     indication's higher per-kg dose beside the usual one is a dose calculated on the wrong line; an adult's other
     indications stay shown, each labelled with its lead-in (the book's "Bệnh lậu: liều duy nhất 250 mg")."""
-    general = [line for line in chosen if not indication_key(line) and _dosed(line) and not is_renal_line(line)
+    general = [line for line in chosen if not indication_key(line) and is_dosed(line) and not is_renal_line(line)
                and not line.context.hepatic]
     if not general:
         return chosen
     # Only dose lines: a note under a lead-in ("Theo dõi INR và điều chỉnh liều: Test sinh học …") gives no dose.
-    return [line for line in chosen if not indication_key(line) or not _dosed(line) or is_renal_line(line)
+    return [line for line in chosen if not indication_key(line) or not is_dosed(line) or is_renal_line(line)
             or line.context.hepatic]
 
 
@@ -783,7 +791,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
                 return Selection(exclusions=excluded)
         # (Only when the patient has no general dose either: the book's usual dose for them is then the answer,
         # under the notice, as for any indication it does not name.)
-        general_dose = any(_dosed(line) and not indication_key(line) and not is_renal_line(line)
+        general_dose = any(is_dosed(line) and not indication_key(line) and not is_renal_line(line)
                            and not line.context.hepatic for line in candidates)
         other_population = _other_population_lines(tree, patient) if unmatched and not general_dose else []
         if other_population:
@@ -901,9 +909,9 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         chosen = [line for line in chosen if line.kind == "note"]
     # (A dose of the indication without a band of its own, "Liều theo cân nặng: … 0,08 mg/kg/lần" beside "Trẻ 20–50
     # kg: …", is the patient's: they are not outside the indication's bands then.)
-    other_bands = [line for line in banded if indication_key(line) and _dosed(line) and band_words(line)] \
+    other_bands = [line for line in banded if indication_key(line) and is_dosed(line) and band_words(line)] \
         if no_band and floor is None and patient.indication and not unmatched \
-        and not any(indication_key(line) and _dosed(line) for line in chosen) else []
+        and not any(indication_key(line) and is_dosed(line) for line in chosen) else []
     if other_bands:
         # The named indication is dosed for other bands only (`indication_scores` matched it there): its doses are
         # other patients', and so are the general doses (the book names this indication apart). Notes only.
@@ -946,7 +954,7 @@ def _risk_group_ceilings(tree: DosageTree, chosen: list[RegimenLine], patient: P
     if not patient.conditions:
         return []
     named = condition_terms(patient)
-    routes = {r for line in chosen if line.kind == "regimen" and _dosed(line) for r in line.routes}
+    routes = {r for line in chosen if line.kind == "regimen" and is_dosed(line) for r in line.routes}
     if not routes:
         return []
     return [line for line in tree.lines
@@ -999,7 +1007,7 @@ def heads_list_of(line: RegimenLine, band: RegimenLine) -> bool:
     """`line` is a dose line without a band ending with a colon, and `band` a dosed age or weight band of the list it
     heads (the same group, after it): not the band's dose (see `_without_list_heading_beside_band`)."""
     return (line.kind == "regimen" and line.band.empty and line.text.rstrip().endswith(":")
-            and band.kind == "regimen" and _dosed(band)
+            and band.kind == "regimen" and is_dosed(band)
             and (band.band.age_months is not None or band.band.weight_kg is not None)
             and _group(band) == _group(line) and line.start < band.start and not _restates(line, band))
 
@@ -1113,7 +1121,7 @@ def _other_population_lines(tree: DosageTree, patient: Patient) -> list[RegimenL
     if patient.population is None or not patient.indication:
         return []
     other = "adult" if patient.population == "pediatric" else "pediatric"
-    lines = [line for line in tree.lines if line.population == other and _dosed(line) and indication_key(line)
+    lines = [line for line in tree.lines if line.population == other and is_dosed(line) and indication_key(line)
              and not (patient.route and line.routes and patient.route not in line.routes)
              and not line.context.renal and not line.context.hepatic]
     scores = indication_scores(lines, patient.indication)
@@ -1125,8 +1133,8 @@ def _pregnant_lines_replace(chosen: list[RegimenLine]) -> list[RegimenLine]:
     """A pregnant patient, and the book gives pregnant women their own dose under lead-ins she is under: the other
     doses under the same lead-ins ("Ở người có khả năng miễn dịch: 5 mg/kg/lần" beside "Ở phụ nữ mang thai: 15
     mg/kg/lần") are other patients'."""
-    groups = {_group(line) for line in chosen if for_pregnancy(line) and _dosed(line)}
-    return [line for line in chosen if for_pregnancy(line) or not _dosed(line) or _group(line) not in groups]
+    groups = {_group(line) for line in chosen if for_pregnancy(line) and is_dosed(line)}
+    return [line for line in chosen if for_pregnancy(line) or not is_dosed(line) or _group(line) not in groups]
 
 
 def _newborn_band_holds(line: RegimenLine, patient: Patient) -> bool:

@@ -19,6 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from core.dosage.indication import is_formulation_label
+from core.dosage.model import RegimenLine
+from core.dosage.select import dosed_indications, indication_key, is_dosed, is_renal_line
 from core.text import fold
 
 _PAIN_FEVER_WORDS = frozenset(("dau", "sot", "giam", "ha", "hoac", "va", "hay", "de"))
@@ -69,9 +72,13 @@ USUAL_NOTE_OPENING = "Bạn không nêu chỉ định:"
 the engine chose (states.rules_understander: an indication named next replaces it)."""
 
 
+USUAL_SEVERITY_OPENING = "Bạn không nêu mức độ bệnh:"
+"""How the note of a severity band taken for the user opens (`usual_severity_note`)."""
+
+
 def taken_for_the_user(notes: Sequence[str]) -> bool:
     """The frame's indication is the usual one the engine took, not one the user said."""
-    return any(n.startswith(USUAL_NOTE_OPENING) for n in notes)
+    return any(n.startswith((USUAL_NOTE_OPENING, USUAL_SEVERITY_OPENING)) for n in notes)
 
 
 def usual_indication_note(usual: str, labels: Sequence[str]) -> str:
@@ -81,3 +88,40 @@ def usual_indication_note(usual: str, labels: Sequence[str]) -> str:
     shown = "; ".join(f"\"{label}\"" for label in labels if is_usual_label(label)) or f"\"{usual}\""
     return (f"{USUAL_NOTE_OPENING} dưới đây là liều Dược thư ghi cho chỉ định thường dùng {shown}. "
             f"Dược thư ghi liều riêng cho: {others} — hãy nói nếu bạn hỏi cho chỉ định đó.")
+
+
+def usual_severity_note(mild: str, severe: str) -> str:
+    """The reply's note when the mild band was taken for a dose question that said no severity (states.dosing
+    `usual_severity`): which band, and that the severe one is dosed apart (its name only, never its dose)."""
+    return (f"{USUAL_SEVERITY_OPENING} dưới đây là liều Dược thư ghi cho \"{mild}\". Dược thư ghi liều "
+            f"riêng cho \"{severe}\" — hãy nói nếu bệnh nặng.")
+
+
+def circumstances_beside_general(lines: Sequence[RegimenLine]) -> list[str]:
+    """The indication lead-ins to set aside for a dose question naming no indication, when the patient has a general
+    dose line (under no indication: the book's usual dose for them) and every other dosed indication is a
+    circumstance the user would have said ("Nhiễm khuẩn nặng, viêm phổi …", "Phối hợp diệt Helicobacter pylori",
+    "Dự phòng viêm nội tâm mạc" beside the adult's "250–500 mg/lần"): the general lines are the answer, the others
+    named only — as for a usual indication (`usual_indication`; #18 held-out H134 flagged the endocarditis
+    prophylaxis' 2 g shown to an adult asking how often to take 500 mg). [] when there is no general dose, or
+    another indication is a purpose the user may mean unsaid ("Chống viêm" beside the analgesic dose: both shown)
+    or itself the usual one."""
+    general = [line for line in lines if not indication_key(line) and is_dosed(line) and not is_renal_line(line)
+               and not line.context.hepatic]
+    keys = dosed_indications(list(lines))
+    if not general or not keys:
+        return []
+    labels = [key[-1] for key in keys]
+    if len({line.population for line in lines if is_dosed(line)}) > 1:
+        return []  # two blocks of the book (an adolescent's adult and child lines): not one general dose and its cases
+    if any(is_usual_label(label) or _PURPOSE.match(" ".join(re.findall(r"[a-z]+", fold(label))))
+           or _COMBINATION.match(" ".join(re.findall(r"[a-z0-9]+", fold(label)))) or is_formulation_label(label)
+           for key in keys for label in key):
+        return []  # a purpose the user may mean, the usual indication itself, or a form (a combination tablet)
+    return labels
+
+
+def general_dose_note(labels: Sequence[str]) -> str:
+    """The reply's note when the general dose was answered and the circumstances' doses set aside."""
+    return (f"{USUAL_NOTE_OPENING} dưới đây là liều thường dùng Dược thư ghi cho đối tượng này. Dược thư ghi liều "
+            f"riêng cho: {'; '.join(labels)} — hãy nói nếu bạn hỏi cho chỉ định đó.")
