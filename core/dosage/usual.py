@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from core.dosage.indication import is_formulation_label
 from core.dosage.model import RegimenLine
 from core.dosage.select import dosed_indications, indication_key, is_dosed, is_renal_line
 from core.text import fold
@@ -97,6 +96,11 @@ def usual_severity_note(mild: str, severe: str) -> str:
             f"riêng cho \"{severe}\" — hãy nói nếu bệnh nặng.")
 
 
+_FORM_LABEL = re.compile(r"^(?:dang|vien|che pham|loai)\b|\b\d+ thuoc\b")
+"""A lead-in naming a product form ("Dạng kết hợp 2 thuốc", "Viên giải phóng kéo dài") — not a circumstance: a regimen
+"Phối hợp diệt Helicobacter pylori" is one."""
+
+
 def circumstances_beside_general(lines: Sequence[RegimenLine]) -> list[str]:
     """The indication lead-ins to set aside for a dose question naming no indication, when the patient has a general
     dose line (under no indication: the book's usual dose for them) and every other dosed indication is a
@@ -115,7 +119,7 @@ def circumstances_beside_general(lines: Sequence[RegimenLine]) -> list[str]:
     if len({line.population for line in lines if is_dosed(line)}) > 1:
         return []  # two blocks of the book (an adolescent's adult and child lines): not one general dose and its cases
     if any(is_usual_label(label) or _PURPOSE.match(" ".join(re.findall(r"[a-z]+", fold(label))))
-           or _COMBINATION.match(" ".join(re.findall(r"[a-z0-9]+", fold(label)))) or is_formulation_label(label)
+           or _FORM_LABEL.search(" ".join(re.findall(r"[a-z0-9]+", fold(label))))
            for key in keys for label in key):
         return []  # a purpose the user may mean, the usual indication itself, or a form (a combination tablet)
     return labels
