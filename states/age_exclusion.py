@@ -25,8 +25,8 @@ from retrieval.free_form_route import DOSING_SECTION
 from states.conditions import condition_in_drug_turn
 from states.frame import QueryFrame
 
-ASKS_AMOUNT = re.compile(r"\b(may|bao nhieu|bao lau)\b")
-"""A turn asking an amount or a duration (folded)."""
+ASKS_AMOUNT = re.compile(r"\b(may|bao nhieu|bao lau)\b|\blieu(?: dung)?\s*\?*\s*$|\blieu (?:sao|the nao|ntn)\b")
+"""A turn asking an amount or a duration (folded) — "liều?" closing it too ("uống đc ko, liều?": may she, and how much)."""
 ADULT_MONTHS = 18 * 12
 SectionTexts = Callable[[str], Mapping[str, str]]
 

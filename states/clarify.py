@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel, Field
 
-from core.dosage.indication import is_formulation_label, is_severity_label
+from core.dosage.indication import is_formulation_label
 from core.text import fold
 from core.vocabulary import CONDITION_SPELLINGS, INJECTION_ROUTES, POPULATION_LABELS_VI, ROUTE_LABELS_VI
 from retrieval.names import NameBook
@@ -166,11 +166,7 @@ def _indication_question(frame: QueryFrame, drug: str, indications: Sequence[str
     subject = f"{drug}{' cho ' + who if who else ''}"
     listed = "; ".join(indications)
     forms = [is_formulation_label(i) for i in indications]
-    if indications and all(is_severity_label(i) for i in indications):
-        # "Nhiễm khuẩn nhẹ, vừa; Nhiễm khuẩn nặng": the indication named is dosed by severity (states.dosing).
-        text = (f"Dược thư ghi liều {subject} khác nhau theo mức độ bệnh ({listed}). Bệnh nhân ở mức độ nào? "
-                "Nếu chưa rõ, vui lòng hỏi bác sĩ điều trị.")
-    elif forms and all(forms):
+    if forms and all(forms):
         # "Viên giải phóng nhanh; Viên giải phóng kéo dài": the book splits the dose by dosage form; asking "which
         # indication?" would ask for something the user cannot answer from what the drug is for.
         text = f"Dược thư ghi liều {subject} khác nhau theo dạng thuốc ({listed}). Bạn dùng dạng thuốc nào?"

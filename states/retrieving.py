@@ -62,9 +62,11 @@ def retrieve_single(ctx: TurnView, services: Services) -> Update:
                                              "notes": [*frame.notes, usual_indication_note(usual, indications)]})
             indications = []
         if not indications and paths.is_dose_question(frame) and (split := usual_severity(evidence, frame)):
-            # No severity said where the patient's lines split by it: the mild band, as the usual indication is.
+            # No severity said where the patient's lines split by it: the mild band, as the usual indication is —
+            # of the indication named ("viêm tai giữa, nhẹ, vừa": its severity words only, so the indication matched
+            # stays the same), or the band's own lead-in when none is.
             mild, severe = split
-            condition = f"{frame.condition}, {mild}" if frame.condition else mild
+            condition = f"{frame.condition}, nhẹ, vừa" if frame.condition else mild
             frame = frame.model_copy(update={"condition": condition, "condition_relation": "indication",
                                              "notes": [*frame.notes, usual_severity_note(mild, severe)]})
         return {"evidence": evidence, "routes_found": routes_found, "indications_found": indications,

@@ -16,8 +16,11 @@ def is_dosing_with_drugs(frame: QueryFrame) -> bool:
 
 
 def dosing_population_unknown(frame: QueryFrame) -> bool:
-    # Row 2. No dose without a population: adult and paediatric regimens differ in the formulary.
-    return is_dosing_with_drugs(frame) and frame.population is None
+    # Row 2. No dose without a population: adult and paediatric regimens differ in the formulary. A skin application
+    # ("kem bôi ngày mấy lần") is how often, not how much by age or weight: the book's ointment lines name no
+    # population, and any that do are quoted with their own label (#17 held-out H133 asked "adult or child?" for
+    # aciclovir cream).
+    return is_dosing_with_drugs(frame) and frame.population is None and frame.route != "topical"
 
 
 def pediatric_age_or_weight_missing(frame: QueryFrame) -> bool:

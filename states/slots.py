@@ -798,6 +798,9 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"mot (lan|ngay)|moi (lan|ngay)|(?:may|bao nhieu|1|mot) lan|lan|may|toi da|hoi|toi|minh|ban|giup|xem|biet|muon|xin|vay|a|nhe|oi|roi|voi|va|hay|nao|gi|khi|thi|"
     r"benh nhan|nguoi benh|nguoi|mg|ml|g|gam|gram|kg|ky|ki|can|tuoi|thang|tuan|ngay|khoi dau|ban dau|duy tri|"
     r"dung luong|dang|vien|siro|goi|ong|duong|dan|thoi|the|con|me|bo|ba|anh|chi|vo|em|nha|clcr|egfr|"
+    # "kem bôi …", "thuốc mỡ tra mắt": the form, not what for (left in, "kem" matched no lead-in and the gel's line came
+    # under "Dược thư không ghi liều riêng cho chỉ định đã nêu")
+    r"kem|gel|thuoc mo|tra mat|"
     r"do thanh thai( creatinin)?|benh nen|sao|ruoi|mot|hai|bon|chin|muoi|pound|pounds|lbs|lb|"
     # "Bé gái", "bé trai", "nam", "nữ": who, not what for.
     r"trai|gai|nam|nu|"
@@ -821,7 +824,7 @@ a denial against a carried condition instead, where "ko vàng da" needs no cue.)
 _DUCTUS = re.compile(r"\b(?:con |thong )?ong dong mach\b")
 _MUSCLE_WORD = re.compile(r"\b(co) (?:that|giat|cung|rut)\b")
 _DOSE_CHANGE = re.compile(r"(?:giam|tang|dieu chinh|chinh|thang|moi|vua|cach|dung|(?:moi|cho|co|la) dung|nghe noi|"
-                          r"nghe bao|nghe nguoi ta noi|nguoi ta noi|doc tren mang|tren mang)$")
+                          r"nghe bao|nghe nguoi ta noi|nguoi ta noi|doc tren mang|tren mang|kem|gel|thuoc mo|tra mat)$")
 """Words of _DOSE_QUESTION_WORDS wiped however typed (no question syllable spells "giảm", "thằng", "mới")."""
 # "nôn nhiều không uống được, đặt trực tràng": why the route was chosen, not what the dose is for (left in, "nôn
 # nhiều" matched no lead-in of paracetamol and the machine asked which indication).

@@ -642,8 +642,14 @@ class _Parser:
         self._inline_context(body)
         context = self._context(text)
         own = read_band(_opening(body))
-        kind: LineKind = "regimen" if (dose_quantities(text) or _ADJUSTMENT.search(fold(text))) \
+        quantities = dose_quantities(text)
+        kind: LineKind = "regimen" if (quantities or _ADJUSTMENT.search(fold(text))) \
             and not _SALT_EQUIVALENCE.match(fold(body).strip()) else "note"
+        if quantities and all(_CONCENTRATION.search(q.unit) for q in quantities) and not _ADJUSTMENT.search(fold(text)):
+            # "Dung dịch để truyền thường được pha để có nồng độ khoảng 5 mg/ml": a strength to dilute to, no dose — a
+            # note, so the sentence after it ("Ở người béo phì, liều phải tính theo cân nặng lý tưởng") is not glued
+            # to it as one dose line and dropped with the general doses (#17 held-out H133).
+            kind = "note"
         grade = hepatic_grade(fold(text)) if context.hepatic else None
         if grade not in (None, "any"):
             # "Chống chỉ định khi suy gan nặng" under "Suy gan nhẹ và vừa:" is about the severe grade.
@@ -880,6 +886,10 @@ def _continues(text: str, previous: RegimenLine, start: int, context: Context, k
     same = (a.path, a.population, a.band, a.indication, a.renal, a.hepatic, a.neonate) == \
         (b.path, b.population, b.band, b.indication, b.renal, b.hepatic, b.neonate)
     return same and (not a.routes or not b.routes or a.routes == b.routes)
+
+
+_CONCENTRATION = re.compile(r"/\s*(?:\d+\s*)?(?:ml|l|lit|lít)$|%$")
+"""The unit of a strength (mg/ml, mg/5 ml, %), not of a dose."""
 
 
 def _opening(body: str) -> str:

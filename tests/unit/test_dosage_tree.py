@@ -329,3 +329,24 @@ def test_a_lead_in_naming_the_drugs_salt_form_is_no_indication_and_its_equivalen
     assert equivalence.kind == "note"
     regimen = [line for line in tree.lines if line.kind == "regimen"]
     assert [line.context.indication for line in regimen] == [("Loét tá tràng",)]
+
+
+def test_a_strength_to_dilute_to_is_a_note_and_the_sentence_after_it_a_line_of_its_own() -> None:
+    # Synthetic text in the real book's shape: a concentration is no dose, so the obesity note after it is not glued
+    # to it (as one "dose" line it was dropped with the general doses when an indication was named).
+    tree = parse_dosage("Tiêm truyền tĩnh mạch: Dung dịch để truyền được pha tới nồng độ khoảng 5 mg/ml. Ở người béo "
+                        "phì, liều tính theo cân nặng lý tưởng. Người lớn: 5 mg/kg/lần, cách 8 giờ/lần.")
+    by_text = {line.text: line for line in tree.lines}
+    assert by_text["Dung dịch để truyền được pha tới nồng độ khoảng 5 mg/ml."].kind == "note"
+    assert by_text["Ở người béo phì, liều tính theo cân nặng lý tưởng."].kind == "note"
+
+
+def test_a_form_forbidden_below_a_renal_value_is_a_note_of_that_band_not_a_clause_of_the_line_before() -> None:
+    tree = parse_dosage("Suy thận: Độ thanh thải creatinin dưới 10 ml/phút: 250 mg/lần, mỗi 24 giờ. Không dùng viên "
+                        "875 mg khi độ thanh thải creatinin dưới 30 ml/phút.")
+    forbidden = next(line for line in tree.lines if line.text.startswith("Không dùng viên 875 mg"))
+    assert forbidden.kind == "note"
+    renal = forbidden.band.renal_ml_min
+    assert renal is not None and renal.high == 30.0
+    twenty = Patient(population="adult", renal_ml_min=20.0, renal=True)
+    assert forbidden in select(tree, twenty).lines
