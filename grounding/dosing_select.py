@@ -142,6 +142,9 @@ def patient_of(population: str | None, age_months: float | None, weight_kg: floa
     # The grade the user gives cirrhosis or liver disease ("xơ gan mức độ vừa") is the impairment's grade.
     graded = re.sub(r"\b(?:xo gan|benh gan)\b(?= (?:o )?(?:muc do |muc |do )?(?:nhe|vua|nang|trung binh)\b)", "suy gan",
                     folded)
+    # The Child-Pugh class is the grade: A mild, B moderate, C severe.
+    graded = re.sub(r"\bchild\W?pugh\s*([abc])\b",
+                    lambda m: {"a": "suy gan nhe", "b": "suy gan vua", "c": "suy gan nang"}[m.group(1)], graded)
     hepatic: HepaticGrade | None = hepatic_grade(graded) if re.search(r"\bsuy gan\b", graded) else None
     if hepatic is None and any(re.search(rf"\b{t}\b", folded) for t in PATIENT_TERMS["hepatic"]):
         hepatic = "any"

@@ -161,6 +161,9 @@ def _outside(matches: list[re.Match[str]], spans: list[tuple[int, int]]) -> list
 # ("xơ gan mức độ vừa": the grade said of cirrhosis too — #17 held-out H60 dosed abacavir, contraindicated in "Suy gan
 # vừa và nặng", for it.)
 _HEPATIC = re.compile(r"\b((?:suy gan|xo gan|benh gan)( (?:o )?(?:muc do |muc |do )?(nhe|vua|nang|trung binh))?|"
+                      # "Child-Pugh B": the grade by its score (grounding.dosing_select reads A/B/C as mild/moderate/
+                      # severe; #18 held-out H136 showed the mild-moderate 25 mg beside "không dùng khi suy gan nặng")
+                      r"child\W?pugh\s*[abc]|"
                       r"viem gan( [a-z])?|men gan cao|chuc nang gan kem)\b")
 _COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|dang|mac benh|mac|kem theo|bi ca)\b")
 ALWAYS_COMORBIDITIES: tuple[str, ...] = ("nghien ruou", "suy dinh duong")
@@ -710,7 +713,8 @@ def _extract_slots(text: str) -> Slots:
     # The graded impairment is the one the book's bands and contraindications name ("xơ gan mất bù, suy gan nặng":
     # the grade "suy gan nặng", not the first disease word), so a graded mention wins over an earlier ungraded one.
     hepatic_all = _outside(list(_HEPATIC.finditer(folded)), normal)
-    hepatic_m = next((m for m in hepatic_all if m.group(2)), hepatic_all[0] if hepatic_all else None)
+    hepatic_m = next((m for m in hepatic_all if m.group(2) or m.group(0).startswith("child")),
+                     hepatic_all[0] if hepatic_all else None)
     comorbidities: list[str] = []
     for name in ALWAYS_COMORBIDITIES:
         # "nếu người đó nghiện rượu thì sao": a state of the patient whatever words lead to it (the book writes its

@@ -425,6 +425,11 @@ class _Parser:
             return "route"
         if _NOTE_START.match(folded) or (words > 9 and not _disease_name(phrase)) or _FORM_OF_DRUG.search(folded):
             return "note"
+        if self._has("special") and _COURSE.match(folded):
+            # "Suy thận: Liều duy nhất … không cần điều chỉnh. Điều trị nhiều liều: … nếu ClCr từ 50 ml/phút trở xuống
+            # thì dùng 50% liều": a course of treatment under the renal lead-in, not a new indication — read as one,
+            # it closed "Suy thận" and the 50% line was no renal patient's (#18 held-out H136).
+            return "note"
         self._indication(phrase, folded)
         return "indication"
 
@@ -674,6 +679,11 @@ class _Parser:
             own_band = {f.name: getattr(whole.band, f.name) for f in fields(whole.band)
                         if getattr(whole.band, f.name) is not None}
             context = replace(context, band=replace(context.band, **own_band))
+        if context.band.renal_ml_min is None and kind != "exclusion" and _RENAL_IF.search(fold(text)) and \
+                (stated := read_band(text)).band.renal_ml_min is not None and not stated.ambiguous:
+            # "… sau đó nếu độ thanh thải creatinin từ 50 ml/phút trở xuống thì dùng 50% liều thường dùng": the renal
+            # band the sentence states for itself — a patient of ClCr 40 was not shown it (#18 held-out H136).
+            context = replace(context, renal=True, band=replace(context.band, renal_ml_min=stated.band.renal_ml_min))
         head = " ".join(fold(body).split()[:4])
         opening_routes = tuple(r for r, p in _ROUTES if p.search(head) and r != "inhaled")
         if len(opening_routes) == 1 and opening_routes[0] in context.routes and len(context.routes) > 1 \
@@ -888,6 +898,12 @@ def _continues(text: str, previous: RegimenLine, start: int, context: Context, k
     return same and (not a.routes or not b.routes or a.routes == b.routes)
 
 
+_COURSE = re.compile(r"^(?:dieu tri|dung|khi dung)?\s*(?:nhieu lieu|mot lieu|lieu duy nhat|lieu nap|lieu duy tri|"
+                     r"dai ngay|ngan ngay|keo dai)\b")
+"""(Folded.) A lead-in naming a course of treatment ("Điều trị nhiều liều", "Liều duy nhất")."""
+_RENAL_IF = re.compile(r"\b(?:neu|khi|o nguoi co|voi)\s+(?:do thanh thai creatinin|clcr|egfr|muc loc cau than)\b")
+"""(Folded.) A renal band stated as the sentence's own condition ("nếu độ thanh thải creatinin từ 50 ml/phút trở
+xuống thì …")."""
 _CONCENTRATION = re.compile(r"/\s*(?:\d+\s*)?(?:ml|l|lit|lít)$|%$")
 """The unit of a strength (mg/ml, mg/5 ml, %), not of a dose."""
 
@@ -900,7 +916,7 @@ def _opening(body: str) -> str:
 
 
 _ADJUSTMENT = re.compile(r"\b(cach nhau \d|moi \d+ gio|giam liều|giam lieu|gian (rong )?khoang cach|"
-                         r"khong can (phai )?dieu chinh)")
+                         r"khong can (phai )?dieu chinh|\d+ ?% lieu)")
 
 
 def _dosed_routes(text: str) -> tuple[str, ...]:

@@ -121,7 +121,7 @@ def _names_no_one(label: str) -> bool:
 
 
 _NOT_INDICATION = re.compile(r"^(lieu|toi da|toi thieu|thoi gian|cach dung|luu y|chu y|giam lieu|dieu chinh lieu|tu ngay|"
-                             r"ngay dau)\b")
+                             r"ngay dau|dieu tri nhieu lieu|dieu tri mot lieu|dieu tri dai ngay|dieu tri keo dai)\b")
 """An inline lead-in about the dose itself ("Liều giới hạn thông thường cho người lớn: 100 mg", "Giảm liều theo độ
 thanh thải creatinin: 10–20 ml/phút …"), not its purpose."""
 
@@ -726,7 +726,10 @@ def admit_renal_hepatic(chosen: list[RegimenLine], regimen: list[RegimenLine],
             chosen = [line for line in chosen if not _dialysis(line)]
         regimen = list(chosen)
     elif patient.hepatic is not None and any(line.context.hepatic and line.kind == "regimen" for line in chosen):
-        chosen = [line for line in chosen if line.context.hepatic]
+        if any(line.context.hepatic and line.kind == "regimen" and states_amount(line) for line in chosen):
+            chosen = [line for line in chosen if line.context.hepatic]
+        # else: "Suy gan nhẹ không cần điều chỉnh liều" states no dose of its own — shown alone it gave a mild
+        # hepatic patient no dose at all (#18 held-out H136); the usual dose it leaves unchanged is shown with it.
         regimen = list(chosen)
     if patient.renal and any(is_renal_line(line) for line in (*chosen, *regimen)):
         chosen = [line for line in chosen if not _normal_renal(line)]
