@@ -680,10 +680,10 @@ class _Parser:
                         if getattr(whole.band, f.name) is not None}
             context = replace(context, band=replace(context.band, **own_band))
         if context.band.renal_ml_min is None and kind != "exclusion" and _RENAL_IF.search(fold(text)) and \
-                (stated := read_band(text)).band.renal_ml_min is not None and not stated.ambiguous:
+                (own_renal := read_band(text)).band.renal_ml_min is not None and not own_renal.ambiguous:
             # "… sau đó nếu độ thanh thải creatinin từ 50 ml/phút trở xuống thì dùng 50% liều thường dùng": the renal
             # band the sentence states for itself — a patient of ClCr 40 was not shown it (#18 held-out H136).
-            context = replace(context, renal=True, band=replace(context.band, renal_ml_min=stated.band.renal_ml_min))
+            context = replace(context, renal=True, band=replace(context.band, renal_ml_min=own_renal.band.renal_ml_min))
         head = " ".join(fold(body).split()[:4])
         opening_routes = tuple(r for r, p in _ROUTES if p.search(head) and r != "inhaled")
         if len(opening_routes) == 1 and opening_routes[0] in context.routes and len(context.routes) > 1 \
