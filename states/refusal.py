@@ -172,7 +172,9 @@ _COVERT = re.compile(r"\b(?:khong|ko|k|chang|cha) ai (?:biet|hay biet|phat hien|
                      # and its form between the verb and "vào"; the person "not knowing" said of them.
                      # "trộn bao nhiêu viên warfarin vào cơm" (#17 held-out H64): the amount asked between them.
                      r"|\bma (?:ba|ong|chong|vo|no|anh|chi|ho|nguoi do|me|bo|ong ay|ba ay|co ay) (?:khong|ko|k|chang) "
-                     r"(?:biet|hay biet)\b")
+                     r"(?:biet|hay biet)\b"
+                     # "cho ông chồng uống haloperidol ngủ mê mà ko biết" (#17 held-out H135)
+                     r"|\bma (?:khong|ko|k|chang) (?:biet|hay biet)\b")
 # "trộn bao nhiêu viên warfarin vào cơm" (#17 held-out H64): the amount asked between the verb and "vào".
 _MIXED_IN = re.compile(r"\b(?:pha|tron|bo|cho|nho) (?:[a-z0-9]+ ){0,5}vao "
                        r"(?:nuoc|do an|com|chao|sua|canh|ca phe|tra|bia|ruou|do uong|thuc an)\b")
@@ -209,10 +211,19 @@ _WANTS_GIVEN_TO_DIE = re.compile(r"\bmuon (?:cho|bat|ep|de) (?P<who>(?:[a-z]+ ){
                                  r"[^.?!]{0,60}\b(?:chet|tu vong|ngung tim|ngung tho|khong (?:tinh|day) (?:lai|nua))\b")
 
 
+# "muốn cho chồng ngủ li bì không biết gì, cetirizin uống bao nhiêu viên" (#18 held-out H132 asked adult or child): a
+# stupor wanted for another person is the harm, whatever follows.
+_STUPOR_FOR = re.compile(r"\b(?:muon|de|lam|cach) (?:cho )?(?P<who>(?:[a-z]+ ){1,3}?)(?:uong (?:[a-z]+ ){0,3}?)?"
+                         r"(?:ngu li bi|me man|bat tinh|li bi)\b")
+
+
 def harms_others(text: str) -> bool:
     """The turn asks how to drug someone else without their knowing, or to harm them (see _COVERT)."""
     folded = fold(text)
     if _POISON.search(folded):
+        return True
+    stupor = _STUPOR_FOR.search(folded)
+    if stupor and _OTHER_PERSON.search(stupor.group("who")) and not _SELF_TAKEN.search(folded):
         return True
     wanted = _WANTS_GIVEN_TO_DIE.search(folded)
     if wanted and _OTHER_PERSON.search(wanted.group("who")) and not _SELF_TAKEN.search(folded):

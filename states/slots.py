@@ -334,6 +334,9 @@ def _short_or_person(folded: str, m: re.Match[str]) -> bool:
     if len(before) >= 2 and before[-1] in ("noi", "ngoai", "gia", "cu", "ay", "toi", "em", "minh", "tui", "nha", "gai",
                                           "trai") and re.fullmatch(_KIN, before[-2]):
         return True  # "ông nội 82t", "mẹ em 60t", "chú tôi 55t" (#18 held-out H56 read no age)
+    if len(before) >= 3 and before[-1] in ("em", "e", "toi", "t", "minh", "tui") and before[-2] in ("noi", "ngoai") \
+            and re.fullmatch(_KIN, before[-3]):
+        return True  # "bà nội e 82t" (#17 held-out H135 read no age)
     # "bé nhà mình 15kg, 3t, uống …": next to a weight, in a turn about a person.
     return bool(read_weight(folded)) and bool(re.search(rf"\b{_PERSON}\b", folded))
 
@@ -804,7 +807,7 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"dung luong|dang|vien|siro|goi|ong|duong|dan|thoi|the|con|me|bo|ba|anh|chi|vo|em|nha|clcr|egfr|"
     # "kem bôi …", "thuốc mỡ tra mắt": the form, not what for (left in, "kem" matched no lead-in and the gel's line came
     # under "Dược thư không ghi liều riêng cho chỉ định đã nêu")
-    r"kem|gel|thuoc mo|tra mat|sap|"
+    r"kem|gel|thuoc mo|tra mat|sap|hang ngay|hang tuan|hang thang|moi ngay|"
     r"do thanh thai( creatinin)?|benh nen|sao|ruoi|mot|hai|bon|chin|muoi|pound|pounds|lbs|lb|"
     # "Bé gái", "bé trai", "nam", "nữ": who, not what for.
     r"trai|gai|nam|nu|"
@@ -826,7 +829,9 @@ _DENIED_ILLNESS = re.compile(r"\b(?:khong|ko|chua|chang)(?: he| con)? (?:bi|mac|
 is required here: "Viêm bàng quang không biến chứng" is the book's own indication name. (states.merge._DENIED_NOW reads
 a denial against a carried condition instead, where "ko vàng da" needs no cue.)"""
 _DUCTUS = re.compile(r"\b(?:con |thong )?ong dong mach\b")
-_MUSCLE_WORD = re.compile(r"\b(co) (?:that|giat|cung|rut)\b")
+# ("nhoi mau co tim": the heart muscle, not "có" — wiped, "tim" alone matched "suy tim" among aspirin's
+# contraindications and a post-infarction patient was refused a dose; #17 held-out H135.)
+_MUSCLE_WORD = re.compile(r"\b(co) (?:that|giat|cung|rut|tim|tron|van)\b")
 _TOOTH_PULLED = re.compile(r"\bnho rang\b")
 _DOSE_CHANGE = re.compile(r"(?:sap|giam|tang|dieu chinh|chinh|thang|moi|vua|cach|dung|(?:moi|cho|co|la) dung|nghe noi|"
                           r"nghe bao|nghe nguoi ta noi|nguoi ta noi|doc tren mang|tren mang|kem|gel|thuoc mo|tra mat)$")

@@ -41,7 +41,9 @@ def purpose_sentences(line: RegimenLine, indication: str) -> list[RegimenLine]:
     named = [(start, end) for start, end in parts
              if match_score(indication, [_purpose(line.text[start:end])]) >= FULL]
     prevention = [(start, end) for start, end in parts if PREVENTION in words(_purpose(line.text[start:end]))]
-    if _asks_prevention(indication) and prevention and len(named) != len(prevention):
+    if _asks_prevention(indication) and prevention and named != prevention:
+        # (Compared as parts, not counted: one acute part named beside one prevention part is not the prevention —
+        # "sau nhồi máu cơ tim, phòng tái phát" was given the loading dose; #17 held-out H135.)
         # "bị nhồi máu cơ tim rồi, phòng ngừa lâu dài uống bn": the infarction is the history, the prevention the
         # question — the long-term sentence, not the acute loading dose that names the infarction (#17 held-out H94).
         named = [part for part in named if part in prevention] or prevention
