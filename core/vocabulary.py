@@ -302,6 +302,9 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     # Jaundice: the book writes "tăng bilirubin huyết" (ceftriaxone's newborn contraindication); parents say "vàng da"
     # (#18 held-out H108: a jaundiced 10-day-old was asked for a weight instead).
     ("tang bilirubin huyet", "tang bilirubin mau", "tang bilirubin", "vang da", "vang da so sinh", "bi vang da"),
+    # Stroke: the book writes "đột quỵ"; people say "tai biến (mạch máu não)" (#18 held-out H138: "phòng tai biến" was
+    # asked which indication again).
+    ("dot quy", "tai bien mach mau nao", "tai bien", "dot quy nao"),
 )
 
 

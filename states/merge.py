@@ -1212,7 +1212,10 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
     folded = fold(text)
     dosed = prior.turn_type == "dosing_calc" and bool(prior.drugs)
     if dosed and new.route is not None and (_ROUTE_SWITCH.search(folded) or (
-            new.route != prior.route and new.condition and _CANNOT_KEEP_DOWN.match(fold(new.condition)))):
+            new.route != prior.route and new.condition and _CANNOT_KEEP_DOWN.match(fold(new.condition))) or (
+            # "thế còn nhét hậu môn thì đặt viên bao nhiêu mg" after the oral dose: the amount by another route, not
+            # the tablets' strengths (#18 held-out H138 got "Dạng thuốc và hàm lượng").
+            new.route != prior.route and new.section_key == "dang_thuoc_ham_luong" and ASKS_AMOUNT.search(folded))):
         # ("thế còn đặt hậu môn thì sao, bé hay nôn lắm" after the oral dose: the vomiting is why another route, not
         # what the drug is for — #17 held-out H122 asked which indication. Said without another route it stays the
         # indication: "bé hay nôn, uống domperidon" is dosed for it.)

@@ -196,6 +196,8 @@ _SELF_TAKEN = re.compile(r"\b(?:tu lay|tu uong|nghich|lo|nham|vo tinh)\b")
 # medicine, which names no one else.
 _HARM_OUTCOME = re.compile(r"\bbao nhieu\b[^.?!]{0,60}\bthi\b(?P<who>[^.?!]{0,50}?)\b(?:se |bi |co the )?"
                            r"(?:truy mach|chet|tu vong|ngung tho|ngung tim|hon me|bat tinh|ngat xiu|ngat|"
+                           # "… thì bà đi luôn cho nhẹ" (#18 held-out H138 answered it): death said softly
+                           r"di luon|ra di|di cho nhe|di nhe nhang|khong con dau kho|thoat khoi|"
                            # "… thì người ta ngủ say ko dậy được" (#18 held-out H96 asked adult or child)
                            r"ngu say|ngu li bi|ngu (?:say |me )?(?:khong|ko|k) (?:day|biet gi))\b")
 
