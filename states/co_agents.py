@@ -16,7 +16,8 @@ _CLASS_PARTNER = re.compile(
     r"ket hop voi|chung voi|cung voi|"
     # "còn với thuốc tránh thai?" after an interaction answer: the next partner of the same drug (#17 held-out H133).
     r"^(?:con|the con|vay con|con neu)(?: dung| uong)? voi)\s+"
-    r"(?P<cls>(?:cac |nhung )?(?:thuoc|nhom thuoc) (?!(?:nay|do|ay|nao|gi|kia|khac|dieu tri|tri|de|duoc|dc|khong|ko|k|roi|luon|cua|voi|cho|chung|nhau)\b)"
+    # ("bà đang uống cả thuốc chống trầm cảm": "cả"/"thêm" before the class — #17 held-out H139)
+    r"(?:ca |them |luon |ca cac )?(?P<cls>(?:cac |nhung )?(?:thuoc|nhom thuoc) (?!(?:nay|do|ay|nao|gi|kia|khac|dieu tri|tri|de|duoc|dc|khong|ko|k|roi|luon|cua|voi|cho|chung|nhau)\b)"
     r"[a-z0-9]+(?: [a-z0-9]+){0,6}?)"
     r"(?=\s*(?:[,.;:?!(]|$)|\s+(?:thi|co|them|ke|roi|duoc|khong|va|ma|nay|lau|hang|moi|de|nhung|nen|can|gio)\b)")
 MIN_CLASS_WORDS = 3

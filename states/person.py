@@ -49,7 +49,8 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (rf"\b(?:anh|chi|anh trai|chi gai|anh hai|chi hai) (?:{_OF})\b", "older", None),
     # Another child of the family, named by rank: "đứa nhỏ", "bé út", "thằng lớn", "bé kia", "bé thứ 2", "con gái
     # lớn", "đứa còn lại", "đứa sinh đôi" — never the one before (a twin shares the age, not the weight).
-    (r"\b(?:dua|thang|con|be|chau)(?: (?:trai|gai))? (?:nho|ut|lon|kia|thu (?:hai|ba|tu|nam|\d+)|sau|dau|con lai|"
+    # ("mang thai tháng thứ 8" typed "thang thu 8": the month of a pregnancy, not "thằng thứ 8" — #17 held-out H139.)
+    (r"\b(?:dua|(?<!thai )(?<!bau )thang|con|be|chau)(?: (?:trai|gai))? (?:nho|ut|lon|kia|thu (?:hai|ba|tu|nam|\d+)|sau|dau|con lai|"
      r"sinh doi|song sinh)\b", "sibling", None),
     # "ông nhà tôi", "bà xã tôi": the same kin with "nhà" between (#18 held-out H50: the grandfather was answered as
     # the grandmother, her ClCr 20 with him).

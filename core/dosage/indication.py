@@ -311,9 +311,8 @@ def is_severity_label(label: str) -> bool:
     """A lead-in that is a severity sub-band of the indication above it ("Nhiễm khuẩn nặng", "Nhẹ và vừa") — or a
     condition typed without diacritics that is one ("nhiem khuan nang")."""
     lowered = normalize(label).lower().strip()
-    if typed_without_diacritics(lowered):
-        return _SEVERITY_LABEL_FOLDED.match(lowered) is not None
-    return _SEVERITY_LABEL.match(lowered) is not None
+    # (Folded too: "nhiem khuan nhẹ" is typed half without diacritics, the whole phrase still a severity.)
+    return _SEVERITY_LABEL.match(lowered) is not None or _SEVERITY_LABEL_FOLDED.match(fold(lowered)) is not None
 
 
 _FORMULATION = re.compile(r"^(?:chi dung |dung |voi |doi voi )?(?:dang |loai )?(?:ket hop|phoi hop|hon hop|vien|siro|hon dich|dung dich uong|"
