@@ -12,6 +12,7 @@ five-year-old. For every claim that cites a dosage block:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from core.corpus import Chunk
 from core.dosage.model import Patient, RegimenLine
@@ -89,6 +90,12 @@ def binding_problems(answer: Answer, evidence: Sequence[Chunk], patient: Patient
     for i, claim, tree in _dosing_claims(answer, trees_by_drug(evidence)):
         lines = [line for line in quoted_lines(claim, tree) if line.kind in ("regimen", "exclusion")]
         if not lines:
+            continue
+        if any(line.kind == "exclusion" and admits(line, replace(patient, route=None), closed=True)
+               for line in lines) and not any(line.kind == "regimen" for line in lines):
+            # An exclusion of this patient quoted from another route ("Uống – Trẻ em: Không khuyến cáo dùng cho trẻ dưới
+            # 1 tuổi" for a 10-month-old asked rectally, a route the book doses no one by): it carries no dose, and it
+            # is the book's only word for them (grounding.extractive; #18 held-out H140).
             continue
         if any(admits(line, patient, closed=True) for line in lines) or any(
                 line in adult_lines_referred(tree.tree, select(tree.tree, patient).lines, patient) for line in lines):

