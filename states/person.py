@@ -75,7 +75,8 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # "ClCr của tôi 15 ml/phút": the user's own measured value (#18 held-out H75 asked adult or child).
     (OWN_MEASURE, "self", None),
     (r"(?:^|[,.] ?|\b(?:con|the con|va|nhung|rieng|con ve|a|oi|da|vang|the|vay|thuc ra|ngoai ra) )(?:toi|minh|tui)"
-     r"(?= (?:\d+|bi|dang|nang|uong|mang|co thai|cho con bu|nam nay|thi|da|cung|hien|mac|la nguoi|hay|thuong|con|"
+     # ("toi da 1 ngay bn": "tối đa" (at most), not "tôi đã" — #18 held-out H132 took the user for a new patient.)
+     r"(?= (?:\d+|bi|dang|nang|uong|mang|co thai|cho con bu|nam nay|thi|da(?! (?:\d|mot|bao|bn|la|duoc|cho|trong)\b)|cung|hien|mac|la nguoi|hay|thuong|con|"
      r"hoi|moi|van|phai|muon|can|sap|chuan bi)\b)", "self", None),
     # "Một ca khác: bé sinh non …", "bệnh nhân khác": another patient, whoever they are — nothing said of the one
     # before is theirs (the first child's post-vaccination fever was once the preterm newborn's indication).
@@ -90,6 +91,8 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # "ông 58 tuổi …", "bà 70t …" opening the turn: that man or woman, named by the kin word the next turns use ("ông
     # hay đau đầu, cho paracetamol …" — #17 held-out H137 asked adult or child, his age and cirrhosis dropped).
     (r"^(?:ong|ba)(?= \d+ ?(?:tuoi|t)\b)", "grandparent", ADULT),
+    # "còn em là chồng thì uống sao": the user, an adult by the role named (#18 held-out H132 asked adult or child).
+    (r"\b(?:con )?(?:em|toi|minh|tui|anh|chi|con) la (?:chong|vo|bo|me|ba|cha)\b", "self_role", ADULT),
     (r"\b(?:nguoi lon|nguoi truong thanh)\b", "adult", ADULT),
     # ("con e": "e" is the chat spelling of "em", as in "vợ e" — #18 held-out H67 kept the wife's label for the child.)
     (r"\b(?:tre so sinh|so sinh|tre em|tre nho|em be|con toi|con minh|con tui|con em|con e|be|chau|tre|thang be|con be|"

