@@ -66,7 +66,11 @@ _GOT_HOLD = re.compile(r"\b(?:lay|nghich|boc|tu lay)(?: (?:ca|duoc|trom))? (?:vi
 # A child who helped themselves ("nó bốc uống 6 viên ibuprofen 200mg rồi, lo quá", "tự lấy uống 5 viên"): not a dose
 # given, whatever the count (#18 held-out H94 asked which indication).
 _HELPED_THEMSELVES = re.compile(r"\b(?:boc|tu lay|lay trom|nghich|tu)\s+(?:uong|nuot|nhai|an)(?: (?:mat|het|luon|ca))*"
-                                r" (?:khoang |tam |gan )?\d+ ?(?:vien|goi|thia|ml)\b")
+                                r" (?:khoang |tam |gan )?\d+ ?(?:vien|goi|thia|ml)\b"
+                                # "nó bóc uống hết mấy viên hapacol 250 lúc mình ko để ý, khoảng 6 viên", "tự mở chai
+                                # uống khoảng 20ml siro" (#17 held-out H141 asked which indication): the count later
+                                r"|\b(?:boc|tu lay|lay trom|nghich|tu mo (?:chai|lo|vi|hop|nap))\s+(?:uong|nuot|nhai|an)\b"
+                                r"[^.?!]{0,60}?\b(?:\d+ ?(?:vien|goi|thia|ml)|may vien|het (?:ca )?(?:vi|lo|chai))\b")
 # Tablets found missing and the child suspected of having taken them ("đếm lại thấy mất 12 viên 200mg, chắc bé uống
 # rồi"): an unknown amount swallowed — the overdose section and go to care, never the cautions (#17 held-out H120).
 _MISSING = re.compile(r"\b(?:mat|thieu|hut|vang) (?:di |het |mat )?(?:khoang |tam |gan |chung |hon )?\d+ (?:vien|goi|ong|thia)\b")

@@ -50,7 +50,14 @@ _SYMPTOM = r"(ho|ho khan|phat ban|noi man|man ngua|ngua|di ung|chong mat|buon no
            r"kho tho|soc|sung|noi me day|me day|dau bung|choang)"
 
 _REACTION_AFTER = (r"\b(?:uong|dung|tiem|boi|xit)\b[^.?!]{0,40}\b(?:xong|roi|vao thi|xong thi)\b[^.?!]{0,12}"
-                   r"\b(?:noi|phat|bi|thay)\s+(?:may day|me day|man|ngua|ban|do|soc|kho tho|sung|phu)")
+                   r"\b(?:noi|phat|bi|thay)\s+(?:may day|me day|man|ngua|ban|do|soc|kho tho|sung|phu)"
+                   # "uống amoxicillin 2 ngày nay đi ngoài phân lỏng", "uống paracetamol 2 hôm nay tự nhiên sốt, nổi
+                   # bóng nước", "uống ibuprofen … được 3 ngày, giờ thấy nhìn mờ" (#17 held-out H141 asked which
+                   # indication): days on the drug, then what the patient has now
+                   r"|\b(?:uong|dung|tiem|boi|xit|cho)\b(?:[^.?!]|(?<=\d)\.(?=\d)){0,40}?\b(?:duoc |da )?(?:\d+|mot|hai|ba|may|vai) "
+                   r"(?:ngay|hom|tuan|buoi)(?: nay| roi| lien)?\b[^.?!]{0,25}?\b(?:thay |bi |tu nhien |gio |lai )?"
+                   r"(?:noi|phat ban|ngua|di ngoai|tieu chay|phan long|nhin mo|mo mat|u tai|run|cung|bong nuoc|"
+                   r"vang da|kho tho|chong mat|buon non|non|sung|phu|dau bung|chay mau|bam tim)\b")
 """(Folded.) A reaction after taking the drug ("con tôi uống hapacol xong nổi mày đay khắp người"): its adverse effects
 and what to do — #18 held-out H50 got the breastfeeding section."""
 
