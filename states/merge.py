@@ -553,6 +553,10 @@ def _severity_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
         return merged
     word = "nặng" if "severe" in said else "nhẹ"
     base = _SEVERITY_IN.sub("", condition).strip(" ,")
+    if base and base == fold(base):
+        # ("viem tai giua" typed without diacritics: its severity word too, else the mixed phrase matched nothing —
+        # #17 held-out H143 asked which indication.)
+        word = fold(word)
     return merged.model_copy(update={"condition": f"{base} {word}".strip()})
 
 

@@ -155,7 +155,7 @@ _PURPOSE_VERBS = re.compile(r"^(?:(?:du )?phong(?: ngua)?|ngua|dieu tri|tri|chua
 _HISTORY_WORDS = re.compile(r"^(?:(?:tung|da|co|tien su|bi|da bi|tung bi|sau)\s+)+")
 
 
-_TRAILING_COURSE = re.compile(r"(?:\s+(?:tai phat|lau dai|dai han|thu phat|man tinh|keo dai))+$")
+_TRAILING_COURSE = re.compile(r"(?:[\s,]+(?:tai phat|lau dai|dai han|thu phat|man tinh|keo dai|nhe|vua|nang|trung binh))+$")
 _WHO_TAKES = re.compile(r"^(?:(?:ong|ba|be|chau|me|bo|toi|em|benh nhan|bn|nguoi benh)(?: (?:noi|ngoai|ay|no|toi))? )?"
                         r"(?:uong|dung|tiem|can) ")
 

