@@ -192,7 +192,9 @@ _IMPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
 
 # "tiêm chủng" (vaccination) and "tiêm chung" (injected together) fold alike. With diacritics the turn says which;
 # without them, "sau/trước/lịch/mũi tiêm chủng" is the vaccination, "tiêm chung với X" the pair.
-_VACCINATION_FOLDED = _r(r"\b(sau|truoc|lich|mui|di|dot|khi) tiem chung\b(?! voi)")
+_VACCINATION_FOLDED = _r(r"\b(sau|truoc|lich|mui|di|dot|khi|vua|moi) tiem chung\b(?! voi)"
+                         # "vừa tiêm chủng xong bị sốt" typed without diacritics (#17 held-out H143 read an interaction)
+                         r"|\b()tiem chung(?= xong\b)")
 
 
 def _without_vaccination(text: str, folded: str) -> str:

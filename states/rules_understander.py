@@ -1701,7 +1701,7 @@ def _frame(**fields: object) -> QueryFrame:
 
 _RESTRICTS = re.compile(r"\b(?:chi dung khi|khong dung|khong nen|khong khuyen cao|tranh dung|chong chi dinh|chua xac dinh)\b")
 _BLEEDING_SIGN = re.compile(r"\bra mau\b|\bphan den\b|\bchay mau\b")
-_DIAGNOSED = re.compile(r"\bchan doan\b")
+_DIAGNOSED = re.compile(r"\bchan doan\b|\b(?:bs|bac si) (?:bao|noi|cho biet|ket luan)\b")
 """(Folded.) A diagnosis said ("bác sĩ chẩn đoán bé bị …")."""
 _RECHALLENGE = re.compile(r"\b(?:dung|uong|tiem|cho dung|cho uong|su dung) lai\b")
 """(Folded.) Giving the drug again ("cho dùng lại được không")."""
