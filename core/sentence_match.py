@@ -76,7 +76,9 @@ _ASKS_TIME_OF_DAY = r"\b(?:uong|dung) (?:vao )?(?:luc nao|buoi nao|gio nao)\b|\b
 # "bẻ được không" (break the tablet) folds as "bé được" (the baby is …): before an age ("bé được 3 tuổi", "bé được 10
 # ngày") it is the baby's age answered, not a chewing question (a corrected age after a dose answer was read as
 # "how to take it" and ended ungrounded, #18 held-out H40).
-_ASKS_CHEWING = r"\b(?:nhai|be|nghien|bo) (?:ra )?(?:duoc|dc)\b(?! (?:\d|mot |hai |ba |bon |nam |sau |bay |tam |chin |muoi |may |bao ))"
+_ASKS_CHEWING = (r"\b(?:nhai|be|nghien|bo) (?:ra )?(?:duoc|dc)\b(?! (?:\d|mot |hai |ba |bon |nam |sau |bay |tam |chin |muoi |may |bao ))"
+                 # "có bẻ đôi viên được không", "cắt nửa viên được ko" (#17 held-out H143 asked which indication)
+                 r"|\b(?:be|cat|chia|nghien) (?:doi|nua|lam doi|lam hai|nho)(?: vien)? (?:duoc|dc)\b")
 # "uống ciprobay chung với sữa được ko", "uống cùng canxi": taken with a food or a supplement — the book says when
 # apart from them ("uống … 2 giờ trước hoặc 6 giờ sau khi dùng … calci hoặc sữa"); "sữa" alone is no breastfeeding
 # question (#18 held-out H56, H59 got the breastfeeding section).
