@@ -24,6 +24,7 @@ from core.dosage.select import (
     dosed_indications,
     group_of,
     indication_key,
+    is_dosed,
     is_renal_line,
     line_sentences,
     names_patient_condition,
@@ -67,7 +68,9 @@ SAFETY_SECTIONS = ("chong_chi_dinh", "than_trong", "thoi_ky_mang_thai", "thoi_ky
 _PATIENT_PHRASES = ("mang thai", "co thai", "thai ky", "cho con bu", "sua me", "suy than", "chuc nang than",
                     "thanh thai creatinin", "suy gan", "chuc nang gan", "benh gan")
 
-_USUAL_MAXIMUM_CLAUSE = re.compile(r"\s*[;,]\s*(?:liều\s+)?(?:tối đa|không quá|không vượt quá)\b[^;]*$", re.IGNORECASE)
+_USUAL_MAXIMUM_CLAUSE = re.compile(r"\s*[;,]\s*(?:liều\s+)?(?:tối đa|không quá|không vượt quá)\b[^;]*$"
+                                   # "…; nhiễm khuẩn nặng có thể tăng đến 4 g/ngày, chia 2 lần": a higher amount too
+                                   r"|\s*;\s*[^;]*\b(?:có thể )?tăng (?:lên )?(?:đến|tới)\b[^;]*$", re.IGNORECASE)
 """The usual maximum closing a dose line's first sentence ("…, 4 - 6 giờ một lần; tối đa là 4 g/ngày.")."""
 
 
@@ -369,9 +372,15 @@ class ExtractiveGenerator:
             ceilings = self._context_ceilings(tree, lines, patient)
             capped = bool(ceilings) or any(names_patient_condition(line, patient) or caps_patient(line, patient)
                                            for line in lines)
+            # A renal ceiling of the patient's band ("khi độ thanh thải creatinin dưới 10 ml/phút, không dùng quá 2
+            # g/ngày") caps the usual lines quoted beside it: their own higher amount ("nhiễm khuẩn nặng có thể tăng
+            # đến 4 g/ngày") is left out (#18 held-out H146 showed a ClCr-8 patient the 4 g).
+            renal_cap = [line for line in lines if line.maxima and line.band.renal_ml_min is not None
+                         and not is_dosed(line)]
             quoted = [claim for line in lines for claim in self._quote(
-                tree, line, patient.indication, under_ceiling=capped and not names_patient_condition(line, patient)
-                and not caps_patient(line, patient),
+                tree, line, patient.indication, under_ceiling=(capped and not names_patient_condition(line, patient)
+                                                               and not caps_patient(line, patient))
+                or (bool(renal_cap) and line not in renal_cap and line.band.renal_ml_min is None),
                 patient=patient)]
             # (A ceiling line the patient's own line already is — "nhồi máu cơ tim" named by the line and the patient —
             # is quoted once, not twice.)
