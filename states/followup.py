@@ -36,7 +36,7 @@ _KIN_IT_FOLDED = re.compile(r"\b(?:em|me|ma|bo|cha|anh|chi|vo|chong|chau|thang|d
 # ("vậy dùng paracetamol thay có ổn không", "thế ibuprofen thay được không": "thay" alone after the drug — #17
 # held-out H66 answered paracetamol's pharmacology and ibuprofen's cautions instead of the pair / the same question.)
 # ("ibuprofen thay cho para": instead of — #17 held-out H111.)
-_SUBSTITUTE = re.compile(r"\b(thay the|thay vi|thay cho|doi sang|chuyen sang|thay bang|doi qua|chuyen qua)\b"
+_SUBSTITUTE = re.compile(r"\b(thay the|thay vi|thay cho|doi sang|chuyen sang|thay bang|doi qua|chuyen qua|doi thanh|thay vao)\b"
                          r"|\b(?:dung|uong|xai|lay)? ?[a-z]+ thay (?=(?:co|duoc|dc|thi|nhe|khong|ko|k|vay|roi|the)\b)")
 _WITH = re.compile(r"^(?:(?:the|vay|con|the con|vay con)\s+)*voi\b|\bcon voi\b")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from core.dosage.indication import is_severity_label, names_all_words, severities
+from core.dosage.indication import is_severity_label, names_all_words, severities, severity_phrase
 from core.dosage.usual import usual_indication, usual_indication_note, usual_severity_note
 from core.errors import IndexUnavailable
 from core.sentence_match import asked_words
@@ -47,7 +47,7 @@ def retrieve_single(ctx: TurnView, services: Services) -> Update:
             # The book's "Chỉ định" names the condition under one of the dosage lead-ins: that lead-in's lines — of the
             # severity said ("viêm tai giữa nặng": #17 held-out H143 asked which indication, then the mild band).
             said = severities(frame.condition or "")
-            graded = f"{label}, {'nặng' if 'severe' in said else 'nhẹ, vừa'}" if len(said) == 1 else label
+            graded = f"{label}, {severity_phrase(said)}" if len(said) == 1 else label
             frame = frame.model_copy(update={"condition": graded, "condition_relation": "indication"})
             indications = indications_in_evidence(evidence, frame)
         elif not indications and frame.condition and paths.is_dose_question(frame):
@@ -66,7 +66,7 @@ def retrieve_single(ctx: TurnView, services: Services) -> Update:
             # A severity alone ("người lớn, uống, nhiễm khuẩn nặng") names no indication either: the usual one, of
             # that severity (#17 held-out H133 was asked among Lyme disease and H. pylori).
             said = severities(frame.condition or "")
-            condition = f"{usual}, {'nặng' if 'severe' in said else 'nhẹ, vừa'}" if severity_only and said else usual
+            condition = f"{usual}, {severity_phrase(said)}" if severity_only and said else usual
             frame = frame.model_copy(update={"condition": condition, "condition_relation": "indication",
                                              "notes": [*frame.notes, usual_indication_note(usual, indications)]})
             indications = []
@@ -75,8 +75,9 @@ def retrieve_single(ctx: TurnView, services: Services) -> Update:
             # of the indication named ("viêm tai giữa, nhẹ, vừa": its severity words only, so the indication matched
             # stays the same), or the band's own lead-in when none is.
             mild, severe = split
-            mild_words = "nhe, vua" if frame.condition and frame.condition == fold(frame.condition) else "nhẹ, vừa"
-            condition = f"{frame.condition}, {mild_words}" if frame.condition else mild
+            typed_plain = bool(frame.condition) and frame.condition == fold(frame.condition or "")
+            condition = f"{frame.condition}, {severity_phrase(frozenset({'mild'}), folded=typed_plain)}" \
+                if frame.condition else mild
             frame = frame.model_copy(update={"condition": condition, "condition_relation": "indication",
                                              "notes": [*frame.notes, usual_severity_note(mild, severe)]})
         return {"evidence": evidence, "routes_found": routes_found, "indications_found": indications,

@@ -547,6 +547,12 @@ def _comma_parts(labels: Iterable[str], *, folded: bool) -> list[frozenset[str]]
     return [w for w in (words(part, folded=folded) for part in parts) if w]
 
 
+def severity_phrase(grades: frozenset[str], *, folded: bool = False) -> str:
+    """The words a condition is qualified by for one severity ("nặng" / "nhẹ, vừa"), typed as the condition is."""
+    phrase = "nặng" if "severe" in grades else "nhẹ, vừa"
+    return fold(phrase) if folded else phrase
+
+
 def severity_admits(wanted: str, labels: Sequence[str]) -> bool:
     """The lines under `labels` are of the severity the question names (or it names none, or they have none)."""
     asked = severities(wanted)
