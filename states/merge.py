@@ -634,19 +634,20 @@ def _denied_now(merged: QueryFrame, text: str) -> QueryFrame:
     if _NO_ALLERGY.search(fold(normalize(text))):
         # "À nhầm, mẹ tôi không dị ứng gì, chỉ bị suy thận": the allergy said before is taken back — and the allergen,
         # no drug she takes (#18 held-out H142 kept "dị ứng penicilin" and refused her renal dose).
-        allergic = [c for c in merged.comorbidities if re.search(r"\b(?:di ung|man cam|qua man)\b", fold(c))]
+        allergic = [c for c in merged.comorbidities if _ALLERGY_WORDS.search(fold(c))]
         allergens = {w for c in allergic for w in fold(c).split()}
         already = update.get("comorbidities")
         update["comorbidities"] = [c for c in (already if isinstance(already, list) else merged.comorbidities)
                                    if c not in allergic]
         update["unknown_drugs"] = [u for u in merged.unknown_drugs if fold(u) not in allergens]
-        if merged.condition and re.search(r"\b(?:di ung|man cam|qua man)\b", fold(merged.condition)):
+        if merged.condition and _ALLERGY_WORDS.search(fold(merged.condition)):
             update.update(condition=None, condition_relation=None)
     return merged.model_copy(update=update) if update else merged
 
 
 _NO_ALLERGY = re.compile(r"\b(?:khong|ko|chang|chua)(?: he)? (?:bi |co )?(?:di ung|man cam)(?: gi| thuoc nao| voi thuoc nao)?\b")
 """(Folded.) "không dị ứng gì", "chưa từng dị ứng": no allergy after all."""
+_ALLERGY_WORDS = re.compile(r"\b(?:di ung|man cam|qua man)\b")
 
 
 _NOT_PREGNANT = re.compile(r"\b(?:khong|ko|chua|chang)(?: he)? (?:co |dang |mang )?(?:thai|bau|mang thai|mang bau)\b")
