@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from core.corpus import Chunk
 from core.dosage.bands import dialysis_kind, hepatic_grade, impairment_grades, patient_gestation, renal_value
+from core.dosage.device import device_said
 from core.dosage.indication import parts_of
 from core.dosage.model import DosageTree, HepaticGrade, Patient, RegimenLine
 from core.dosage.parse import parse_dosage
@@ -156,7 +157,8 @@ def patient_of(population: str | None, age_months: float | None, weight_kg: floa
         renal_ml_min=renal_value(context_text), renal=renal, dialysis=dialysis, hepatic=hepatic,
         pregnant=population != "pediatric" and _PREGNANT.search(folded) is not None,
         elderly=population == "adult" and (_ELDERLY.search(folded) is not None or (
-            age_months is not None and age_months >= ELDERLY_AGE_MONTHS)))
+            age_months is not None and age_months >= ELDERLY_AGE_MONTHS)),
+        device=device_said(context_text) if route == "inhaled" else None)
 
 
 @lru_cache(maxsize=4096)

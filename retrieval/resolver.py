@@ -71,6 +71,10 @@ _VI_SYLLABLE = re.compile(
     r"(uye|uya|oai|oay|oeo|uay|uoi|uou|ieu|yeu|uoc|ai|ao|au|ay|eo|eu|ia|ie|iu|oa|oe|oi|ua|ue|ui|uo|uu|uy|ye|[aeiouy])"
     r"(ng|nh|ch|[cmnpt])?$"
 )
+_SALT_WORDS = frozenset({"decanoat", "decanoate", "lactat", "lactate", "hydroclorid", "hydrochlorid", "hydrochloride",
+                         "natri", "kali", "maleat", "sulfat", "acetat", "citrat", "phosphat", "besylat", "mesylat",
+                         "fumarat", "tartrat", "succinat", "propionat", "clorid"})
+"""A salt or ester written after the drug's name ("haloperidol decanoat", "papaverin hydroclorid")."""
 # Frequent Vietnamese words typed without diacritics that are NOT single syllables of the pattern above, plus
 # English/Latin filler that shows up in turns; never drug names.
 _COMMON_WORDS = frozenset(
@@ -453,6 +457,10 @@ class DrugResolver:
                 continue
             if f in CLINICAL_TERMS or _MIXED_CASE.match(token.raw):
                 continue  # "ClCr 40 ml/phút", "eGFR", "bệnh Kawasaki": clinical words, not unknown drugs
+            if f in _SALT_WORDS and any(claimed) and not (i > 0 and tokens[i - 1].folded == "ringer"):
+                # "haloperidol uống, muốn chuyển sang tiêm decanoat": the salt or ester of the drug named is a form of
+                # it (the monograph's "haloperidol decanoat"), not a drug the book lacks.
+                continue
             after_cue = i > 0 and tokens[i - 1].folded in _DRUG_CUE and not is_vietnamese_word(f)
             # "đang dùng allopurinol", "đang uống colchicin": what the patient already takes is a drug's name.
             after_cue = after_cue or (i > 1 and tokens[i - 2].folded == "dang" and tokens[i - 1].folded in _TAKING

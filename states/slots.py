@@ -745,13 +745,21 @@ def _extract_slots(text: str) -> Slots:
         # patient asking is the mother (a breastfeeding question is about her), never a 5-month-old.
         age_months = age_text = None
     route = extract_route(folded, text)
+    route_family = injection_named(folded, text) if route is None else None
+    if (switch := _ROUTE_SWITCH.search(folded)) is not None:
+        # "đang uống haloperidol, muốn chuyển sang tiêm decanoat": the route switched to is the one asked, not the
+        # one the patient is on (read as a choice of two, the oral dose was answered).
+        after, after_text = folded[switch.end():], text[switch.end():] if len(text) == len(folded) else ""
+        switched, family = extract_route(after, after_text), injection_named(after, after_text)
+        if switched is not None or family is not None:
+            route, route_family = switched, family if switched is None else None
     return Slots(
         population=extract_population(folded, age_months, mother=(pregnant or breastfeeding)
                                       and not re.search(r"\b(tre em|so sinh)\b", folded), text=text),
         age_text=age_text,
         age_months=age_months,
         weight_kg=weight.kg if weight else None,
-        route_family=injection_named(folded, text) if route is None else None,
+        route_family=route_family,
         route=route,
         pregnant=pregnant,
         breastfeeding=breastfeeding,
@@ -852,6 +860,13 @@ _ROUTE_REASON = re.compile(r"\b(?:(?:non|oi)(?: nhieu| lien tuc| mua| hoai)?,? )
                            r"|\b(?:khong|ko|k) (?:chiu|muon|thich) (?:uong|nuot)\b"
                            # "nếu bé nôn hết, đặt hậu môn": why the route, not what for (#17 held-out H105 read "hết")
                            r"|\b(?:non|oi) (?:ra |ra het |het ca |het sach )?het(?: thuoc| ra)?\b")
+# "còn nếu dùng máy phun khí dung thì sao", "xịt qua buồng đệm mấy nhát": how the drug is inhaled (core.dosage.device),
+# never what for — left in, "khí" of "khí dung" became the follow-up's indication and the asthma dose was lost.
+_INHALATION_WORDS = re.compile(r"\b(?:(?:dung dich |phun |xong )?khi dung|(?:qua )?may phun|(?:binh )?xit|(?:qua )?buong dem(?: co mat na)?|"
+                               r"mat na|(?:may|moi|vai) nhat|nhat xit|dinh lieu|xong may)\b")
+_ROUTE_SWITCH = re.compile(r"\b(?:chuyen|doi|thay)\s+(?:sang|qua|bang)\s+")
+# "tiêm decanoat", "dạng lactat": the salt of the drug named is its form, not what the dose is for.
+_SALT_FORM = re.compile(r"\b(?:dang )?(?:decanoat|lactat|hydroclorid|hydrochlorid)\b")
 # "38,8 độ": a temperature, not an indication.
 # ("60t": the age's "t" too — left behind it opened the indication, "t sau đặt stent mạch vành", and matched nothing.)
 _QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s*(?:tuoi|thang tuoi|thang|tuan tuoi|tuan|ngay tuoi|kg|ky|ki|can|mg|ml|do c|do|t\b)?")
@@ -957,7 +972,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for _, (start, end) in route_abbreviations(text):
         wipe(start, end)
     terms = [m.span() for m in TERMS_FOLDING_TO_CHILD.finditer(folded)]
-    for pattern in (_DENIED_CLAUSE, _RISK_WORD, FOOD_TIMING, *GESTATION_PHRASES, CORRECTED_AGE_WORDS, _ROUTE_REASON, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT,
+    for pattern in (_DENIED_CLAUSE, _RISK_WORD, FOOD_TIMING, *GESTATION_PHRASES, CORRECTED_AGE_WORDS, _ROUTE_REASON, _INHALATION_WORDS, _ROUTE_SWITCH, _SALT_FORM, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT,
                     CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC, _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED,
                     SAME_ILLNESS_SAID, _LOW_DOSE, _IN_WHOM, _NEGATED_QUALIFIER):
         for m in pattern.finditer(folded):

@@ -121,6 +121,8 @@ class Patient:
     gestation band holds the patient only when it holds the whole range (never a narrower band by guess)."""
     elderly: bool = False
     """The question is about an elderly patient ("người cao tuổi"): the book's elderly lines are theirs."""
+    device: Literal["metered", "nebulizer"] | None = None
+    """The inhalation device the question names (core.dosage.device): the other device's lines are not shown."""
     conditions: tuple[str, ...] = ()
     """Conditions the user stated about the patient ("sa sút trí tuệ", "tiền sử bệnh Parkinson"), as written: the
     safety sections' sentences that name one are this patient's (grounding.patient_safety)."""

@@ -133,6 +133,9 @@ class _Entry:
     severity: bool = False
     used: bool = False
     """A line was placed under it (an indication lead-in right after an unused one nests instead of replacing)."""
+    phase_sentence: bool = False
+    """An indication a sentence opened with the phase of treatment (`_LONG_TERM`), not a lead-in of the book's own:
+    the next purpose lead-in ("Điều trị buồn nôn và nôn …:") is not under it (see `_clause`)."""
     heading: bool = False
     """A band named by a list's heading ("Trào ngược … ở trẻ từ 1 tuổi, 1 lần/ngày, trong 4–8 tuần:"): it holds for
     every bullet under it and narrows each bullet's own band (see `_open_band`)."""
@@ -230,6 +233,13 @@ class _Parser:
             kind = self._leadin(phrase)
             if kind is None:
                 break  # not a lead-in: the body starts here
+            last = self._last("indication")
+            if kind == "note" and body_start is None and last is not None and last.phase_sentence \
+                    and _TREATMENT_START.match(fold(phrase)):
+                # "… có thể tiêm bắp sâu haloperidol decanoat. Liều ban đầu …. Điều trị buồn nôn và nôn do các nguyên
+                # nhân: 1 - 2 mg tiêm bắp": another purpose, not the depot injection's — the phase a sentence opened
+                # ends at it (under it, the antiemetic dose read as a long-term antipsychotic line).
+                self._pop_from(last)
             if pending_note is not None and kind != "note":
                 # A lead-in followed by more lead-ins is not quoted with the line. A long one opens a context
                 # ("Nhiễm vi khuẩn nhạy cảm ở tai, mũi, họng…: Người lớn: …"): an indication; a note-like one
@@ -269,6 +279,14 @@ class _Parser:
         phase = _LONG_TERM.match(self.text, pos, end) if body_start == pos and purpose is None else None
         if phase is not None:
             self._indication(phase.group("phase").strip(), fold(phase.group("phase")))
+            opened = self.stack[-1]
+            opened.phase_sentence = True
+            named = self._named_routes(self.text[phase.end():end])
+            current = next((e.routes for e in reversed(self.stack[:-1]) if e.routes), ())
+            if named and set(named) < set(current):
+                # "… có thể tiêm bắp sâu haloperidol decanoat" under "Thuốc tiêm:" (IV and IM): the depot lines are
+                # the route the sentence names, not every injection's.
+                opened.routes = named
         if purpose and not _NOT_A_PURPOSE.search(fold(purpose.group("purpose"))):
             # The sentence names the purpose of its own dose: a line of that indication, not the continuation of
             # the line before (the antipyretic dose after the analgesic one, under one "Người lớn:").
@@ -697,6 +715,10 @@ class _Parser:
             # wherever the route word sits — else an intramuscular question would be quoted the intravenous dose.
             stated = tuple(r for r, p in _ROUTES if r in context.routes and r != "inhaled"
                            and p.search(_opening(text)))
+            if not stated:
+                # "Điều trị buồn nôn và nôn …: Liều thông thường: 1 - 2 mg tiêm bắp": the one route named after the
+                # dose, when the line names only one of its context's.
+                stated = tuple(r for r, p in _ROUTES if r in context.routes and r != "inhaled" and p.search(fold(text)))
             if len(stated) == 1:
                 context = replace(context, routes=stated)
         if kind == "regimen" and not context.routes:

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from core.dosage.bands import dialysis_kind, read_band
+from core.dosage.device import of_device
 from core.dosage.immune import ImmuneGroup, immune_group
 from core.dosage.immune import immune_admits as _immune_admits
 from core.dosage.indication import (
@@ -761,7 +762,7 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
 
 
 def _select(tree: DosageTree, patient: Patient) -> Selection:
-    candidates = [line for line in tree.lines if context_admits(line, patient)]
+    candidates = of_device([line for line in tree.lines if context_admits(line, patient)], patient.device)
     if patient.indication:
         # The patient's indication narrows lines that name an indication, when the text has one that matches;
         # a line under another indication is another patient's ("Bệnh Lyme" for an otitis).
