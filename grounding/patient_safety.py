@@ -389,6 +389,16 @@ def _stated(patient: Patient) -> list[str]:
     return [c for c in patient.conditions if condition_phrase(c) or drug_words(c)]
 
 
+# "Cần phải dùng liều thấp hơn liều thông thường dùng cho người lớn." after the sentence naming the elderly: an
+# instruction about the dose, naming no group — theirs. ("Aspirin liều thấp làm giảm thải trừ acid uric …" is not.)
+_DOSE_WORD = re.compile(r"^(?:can|nen|phai)\b.*\blieu\b")
+
+
+def is_elderly(patient: Patient) -> bool:
+    return patient.elderly or (patient.population != "pediatric" and patient.age_months is not None
+                               and patient.age_months >= ELDERLY_MONTHS)
+
+
 _PEOPLE = re.compile(r"^(?:(?:o|cho|nguoi benh|nguoi|benh nhan|nguoi lon)\s*)+$")
 _ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia)\b")
 ELDERLY_MONTHS = 65 * 12
@@ -477,15 +487,24 @@ def _patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bo
     child = is_child(patient)
     result = PatientSafety()
     conditions = _stated(patient)
-    if not active and not child and not conditions:
+    elderly = is_elderly(patient)
+    if not active and not child and not conditions and not elderly:
         return result
     for section in SAFETY_SECTIONS:
         for chunk in (c for c in evidence if c.section_key == section and not c.has_quarantined_content):
             picked = 0
             previous: list[str] = []
             lead = ""
+            elderly_before = False
             for sentence in sentences(chunk.text):
                 folded = fold(sentence)
+                # The caution the book writes for the elderly ("Người cao tuổi có thể dễ bị nhiễm độc aspirin …. Cần
+                # phải dùng liều thấp hơn liều thông thường dùng cho người lớn."), and the dose sentence right after
+                # it naming no other group: an elderly patient's, quoted before the dose — never an exclusion.
+                for_elderly = elderly and section == "than_trong" and (
+                    _ELDERLY.search(folded) is not None
+                    or (elderly_before and _DOSE_WORD.search(folded) is not None and not _OTHER_GROUP.search(folded)))
+                elderly_before = for_elderly
                 stated = [c for c in active if _states(folded, c)]
                 # A condition the user stated ("sa sút trí tuệ", "bệnh Parkinson") that a contraindication or caution
                 # names: that sentence is this patient's (the book's warning for elderly patients with dementia
@@ -505,7 +524,9 @@ def _patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bo
                     or ("breastfeeding" in active and section == "thoi_ky_cho_con_bu"))
                 # "… không dùng thuốc để kích thích tiết sữa" for a patient whose stated purpose it is (#18 held-out
                 # H56): the book says the drug is not for it — no dose.
-                not_for = _not_for_purpose(folded, patient.indication)
+                # (Not when the sentence is for children and the patient is none: "Không dùng aspirin để giảm đau, hạ sốt
+                # cho trẻ em dưới 16 tuổi" withheld an 80-year-old's analgesic dose.)
+                not_for = _not_for_purpose(folded, patient.indication) and (child or not _CHILD_TERMS.search(folded))
                 group = section in ("chong_chi_dinh", "than_trong") and child_group_holds(
                     sentence, patient, patient.indication, contraindication=section == "chong_chi_dinh")
                 excluded = group and _qualifier_met(sentence, patient)
@@ -523,7 +544,7 @@ def _patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bo
                 for_children = section == "than_trong" and child and _CHILDREN_OPENING.match(folded) is not None \
                     and child_group_band_admits(sentence, patient)
                 if not stated and not continued and not group and not named and not lifted and not not_for and not (
-                        whole and picked < 2) and not for_children:
+                        whole and picked < 2) and not for_children and not for_elderly:
                     continue
                 if picked >= MAX_SENTENCES_PER_SECTION and not group and not named:
                     continue

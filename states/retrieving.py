@@ -56,7 +56,7 @@ def retrieve_single(ctx: TurnView, services: Services) -> Update:
             # lead-in ("Chống kết tập tiểu cầu: … sau đặt stent mạch vành"): that lead-in is the patient's (#18
             # held-out H56 gave a stent patient the acute coronary loading dose).
             every = indications_in_evidence(evidence, frame.model_copy(update={"condition": None}))
-            label = paths.indication_label_in_book(services.retrieval, frame, every) if every else None
+            label = paths.indication_label_in_book(services.retrieval, frame, every, prose=False) if every else None
             if label and not names_all_words(frame.condition, every):
                 frame = frame.model_copy(update={"condition": label, "condition_relation": "indication"})
         severity_only = bool(frame.condition) and is_severity_label(frame.condition or "")

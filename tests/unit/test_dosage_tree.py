@@ -350,3 +350,33 @@ def test_a_form_forbidden_below_a_renal_value_is_a_note_of_that_band_not_a_claus
     assert renal is not None and renal.high == 30.0
     twenty = Patient(population="adult", renal_ml_min=20.0, renal=True)
     assert forbidden in select(tree, twenty).lines
+
+
+def test_the_inhaler_asked_is_the_inhalers_line_and_the_nebuliser_asked_the_nebulisers() -> None:
+    # Synthetic text in the fixture's shape: one route ("Khí dung"), two devices under the population.
+    tree = parse_dosage("*Khí dung – Trẻ em:* Bình xịt định liều (qua buồng đệm): 100–200 mcg khi cần, tối đa 4 "
+                        "lần/ngày. Dung dịch khí dung qua máy phun, liều theo tuổi:\n"
+                        "- Trẻ 1 tháng tuổi – 5 tuổi: 2,5 mg/lần, nhắc lại đến 4 lần/ngày.\n")
+    child = Patient(population="pediatric", age_months=48, weight_kg=16, route="inhaled")
+
+    def doses(patient: Patient) -> set[str]:
+        return {line.text for line in select(tree, patient).lines if line.kind == "regimen"}
+
+    assert doses(child) == {"100–200 mcg khi cần, tối đa 4 lần/ngày.",
+                            "Trẻ 1 tháng tuổi – 5 tuổi: 2,5 mg/lần, nhắc lại đến 4 lần/ngày."}
+    assert doses(Patient(**{**child.__dict__, "device": "metered"})) == {"100–200 mcg khi cần, tối đa 4 lần/ngày."}
+    assert doses(Patient(**{**child.__dict__, "device": "nebulizer"})) == {
+        "Trẻ 1 tháng tuổi – 5 tuổi: 2,5 mg/lần, nhắc lại đến 4 lần/ngày."}
+
+
+def test_a_purpose_lead_in_after_a_phase_sentence_is_not_under_it_and_keeps_the_route_it_names() -> None:
+    # Synthetic text in the real book's shape (haloperidol's injection block): the depot sentence opens a phase on
+    # the route it names; the antiemetic lead-in after it is another purpose, intramuscular as its line says.
+    tree = parse_dosage("Haloperidol lactat có thể tiêm tĩnh mạch. Thuốc tiêm: Dùng trong loạn thần cấp: Tiêm bắp ban "
+                        "đầu 2 - 5 mg. Khi người bệnh đã ổn định với liều uống và cần điều trị lâu dài, có thể tiêm bắp "
+                        "sâu dạng decanoat. Liều ban đầu tương đương 10 đến 15 lần tổng liều uống hàng ngày. Điều trị "
+                        "buồn nôn và nôn do các nguyên nhân: Liều thông thường: 1 - 2 mg tiêm bắp, cách nhau 12 giờ.")
+    depot = _line(tree, "Liều ban đầu tương đương")
+    assert depot.routes == ("im",) and any("lâu dài" in p for p in depot.path)
+    antiemetic = _line(tree, "Điều trị buồn nôn")
+    assert antiemetic.routes == ("im",) and not any("lâu dài" in p for p in antiemetic.path)

@@ -85,3 +85,13 @@ def test_dose_words(text: str) -> None:
 ])
 def test_condition_is_the_disease_words(text: str, condition: str) -> None:
     assert find_condition_question(text) == condition
+
+
+@pytest.mark.parametrize(("text", "route", "family"), [
+    ("đang uống haloperidol, muốn chuyển sang tiêm decanoat thì liều thế nào", None, "injection"),
+    ("bé đang uống paracetamol, đổi sang đặt hậu môn được không", "rectal", None),
+    ("đang truyền tĩnh mạch, chuyển qua uống thì liều sao", "oral", None),
+])
+def test_the_route_switched_to_is_the_route_asked(text: str, route: str | None, family: str | None) -> None:
+    slots = extract_slots(text)
+    assert (slots.route, slots.route_family) == (route, family)

@@ -189,3 +189,10 @@ def test_three_letters_that_begin_one_drug_are_asked_about_not_taken_for_it(type
 @pytest.mark.parametrize("typed", ["my kid has the flu", "is it ok for all kids"])
 def test_english_words_that_begin_one_drug_are_not_a_shorthand(typed: str) -> None:
     assert RESOLVER.resolve(typed).ambiguous == []
+
+
+def test_a_salt_written_after_the_drug_is_its_form_not_a_drug_the_book_lacks() -> None:
+    result = RESOLVER.resolve("bà đang uống digoxin, đổi sang tiêm decanoat được ko")
+    assert result.drug_ids == ["digoxin"] and result.unknown == []
+    # the infusion fluid is still a name the book lacks
+    assert "Ringer" in " ".join(RESOLVER.resolve("digoxin pha với Ringer lactat được không").unknown)
