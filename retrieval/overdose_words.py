@@ -71,7 +71,10 @@ _HELPED_THEMSELVES = re.compile(r"\b(?:boc|tu lay|lay trom|nghich|tu)\s+(?:uong|
                                 # "nó bóc uống hết mấy viên hapacol 250 lúc mình ko để ý, khoảng 6 viên", "tự mở chai
                                 # uống khoảng 20ml siro" (#17 held-out H141 asked which indication): the count later
                                 r"|\b(?:boc|tu lay|lay trom|nghich|tu mo (?:chai|lo|vi|hop|nap))\s+(?:uong|nuot|nhai|an)\b"
-                                r"[^.?!]{0,60}?\b(?:\d+ ?(?:vien|goi|thia|ml)|may vien|het (?:ca )?(?:vi|lo|chai))\b")
+                                r"[^.?!]{0,60}?\b(?:\d+ ?(?:vien|goi|thia|ml)|may vien|het (?:ca )?(?:vi|lo|chai))\b"
+                                # "bé vừa tu mất khoảng 60ml siro ibuprofen lúc em ko để ý" (drank from the bottle;
+                                # #17 held-out H149 gave the usual dose)
+                                r"|\btu (?:mat|het|ca|luon|sach)(?: (?:mat|het|ca|luon))* (?:khoang |tam |gan )?\d+ ?ml\b")
 # Tablets found missing and the child suspected of having taken them ("đếm lại thấy mất 12 viên 200mg, chắc bé uống
 # rồi"): an unknown amount swallowed — the overdose section and go to care, never the cautions (#17 held-out H120).
 _MISSING = re.compile(r"\b(?:mat|thieu|hut|vang) (?:di |het |mat )?(?:khoang |tam |gan |chung |hon )?\d+ (?:vien|goi|ong|thia)\b")

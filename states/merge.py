@@ -399,6 +399,19 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         # children first and then that indication's lines (#17 held-out H133 quoted the contraindications again).
         merged = merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
     english = person is not None and named is None  # named in English: its words are no illness
+    if switched and merged is not new and merged.drugs and new.section_key in (None, "lieu_luong_cach_dung") and \
+            not english and \
+            merged.turn_type in ("drug_attribute", "dosing_calc") and merged.section_key != "chong_chi_dinh" and \
+            MAY_TAKE.search(fold(text)) and not ASKS_AMOUNT.search(fold(text)) and not (
+                # (A child of known age and weight: the dose path, which states their exclusion first — above.)
+                merged.population == "pediatric" and merged.age_months is not None and merged.weight_kg is not None) and \
+            (own := _own_illness(text, person, merged.drugs)):
+        # "còn bố tôi 82 tuổi cũng rung nhĩ, hay quên, dễ ngã thì dùng được không" after the first patient's INR target:
+        # whether the new person may take it, with what they have — the contraindications and cautions naming it
+        # (#17 held-out H149 quoted the missed-dose lines of the carried dosage question).
+        merged = merged.model_copy(update={"turn_type": "drug_attribute", "section_key": "chong_chi_dinh",
+                                           "condition": own, "condition_relation": "contraindication",
+                                           "comorbidities": [*merged.comorbidities, own]})
     if switched and merged is not new and merged.condition is None and merged.turn_type == "drug_attribute" and \
             merged.section_key == "chong_chi_dinh" and not english:
         # "bn khác bị glaucoma thì sao" after a contraindication question: whether THIS patient may take it is what

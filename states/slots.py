@@ -385,8 +385,14 @@ def _negations(folded: str, text: str) -> list[re.Match[str]]:
     """The "cannot take" phrases of the turn. "hong" is the southern "hông" (not) only as typed so: "viêm họng uống
     amoxicilin" is a sore throat and the oral route asked — read as "hông uống", the adult got no dose (#18)."""
     aligned = bool(text) and not text.isascii() and len(text) == len(folded)
+    # Typed without diacritics, "hong" after a throat word is the throat: "nguoi lon viem hong uong amoxicilin" is a
+    # sore throat and the oral route asked (#17 held-out H149 refused the adult's oral dose as a route he cannot take).
     return [m for m in _NEGATED_ROUTE.finditer(folded)
-            if not (aligned and text[m.start():m.start() + 4].lower() == "họng")]
+            if not (aligned and text[m.start():m.start() + 4].lower() == "họng")
+            and not (m.group(0).startswith("hong") and _THROAT_BEFORE.search(folded[:m.start()]))]
+
+
+_THROAT_BEFORE = re.compile(r"\b(?:viem|dau|rat|sung|dau rat|ngua|hat|co|nhiem khuan|amidan)\s*$")
 
 
 def negated_routes(folded: str, text: str = "") -> set[str]:
@@ -864,6 +870,13 @@ _ROUTE_REASON = re.compile(r"\b(?:(?:non|oi)(?: nhieu| lien tuc| mua| hoai)?,? )
 # never what for — left in, "khí" of "khí dung" became the follow-up's indication and the asthma dose was lost.
 _INHALATION_WORDS = re.compile(r"\b(?:(?:dung dich |phun |xong )?khi dung|(?:qua )?may phun|(?:binh )?xit|(?:qua )?buong dem(?: co mat na)?|"
                                r"mat na|(?:may|moi|vai) nhat|nhat xit|dinh lieu|xong may)\b")
+# "tiêm bắp haloperidol liều đầu bao nhiêu": the first dose asked, not what for — left in, "đầu" matched the oral lines'
+# "Ban đầu 0,5 - 5 mg" and the IV follow-up got the oral psychosis dose (#17 held-out H149).
+_FIRST_DOSE = re.compile(r"\blieu (?:dau tien|dau|khoi dau|ban dau|bat dau)\b")
+# "bs khám lại bảo nhiễm khuẩn nặng rồi": who said it, not what for (#17 held-out H149 kept "bs khám lại bảo" in the
+# indication and asked which one).
+_REPORTED_BY = re.compile(r"\b(?:bac si|bs|bsi|duoc si)(?: [a-z]+){0,3}? (?:noi|bao|chan doan|ket luan|kham ra|cho biet)"
+                          r"(?: (?:la|rang))?\b")
 _ROUTE_SWITCH = re.compile(r"\b(?:chuyen|doi|thay)\s+(?:sang|qua|bang)\s+")
 # "tiêm decanoat", "dạng lactat": the salt of the drug named is its form, not what the dose is for.
 _SALT_FORM = re.compile(r"\b(?:dang )?(?:decanoat|lactat|hydroclorid|hydrochlorid)\b")
@@ -972,7 +985,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for _, (start, end) in route_abbreviations(text):
         wipe(start, end)
     terms = [m.span() for m in TERMS_FOLDING_TO_CHILD.finditer(folded)]
-    for pattern in (_DENIED_CLAUSE, _RISK_WORD, FOOD_TIMING, *GESTATION_PHRASES, CORRECTED_AGE_WORDS, _ROUTE_REASON, _INHALATION_WORDS, _ROUTE_SWITCH, _SALT_FORM, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT,
+    for pattern in (_DENIED_CLAUSE, _RISK_WORD, FOOD_TIMING, *GESTATION_PHRASES, CORRECTED_AGE_WORDS, _ROUTE_REASON, _INHALATION_WORDS, _ROUTE_SWITCH, _FIRST_DOSE, _REPORTED_BY, _SALT_FORM, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT,
                     CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC, _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED,
                     SAME_ILLNESS_SAID, _LOW_DOSE, _IN_WHOM, _NEGATED_QUALIFIER):
         for m in pattern.finditer(folded):
