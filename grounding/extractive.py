@@ -242,6 +242,10 @@ class ExtractiveGenerator:
             # (After the section asked, whatever leads it: the indication naming the patient's allergy.)
             claims += [c for c in self._indicated_despite_allergy(request, evidence)
                        if all(fold(c.text) != fold(q.text) for q in claims)]
+            if first and contraindicated:
+                # The book contraindicates the drug for this patient: no dose line of the dosage section after it (the
+                # renal band's "250–500 mg/lần" read as a dose for a patient with penicillin anaphylaxis).
+                context = [c for c in context if not dose_quantities(fold(c.text))]
             if first:
                 return Answer(claims=[*claims, *context], generator=self.name,
                               preamble=CONTEXT_CONTRAINDICATED_PREAMBLE if contraindicated else CONTEXT_FIRST_PREAMBLE)

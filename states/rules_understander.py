@@ -124,7 +124,10 @@ _PRICE = re.compile(rf"\b(?:{_PRICE_WORDS})\b")
 """(Folded.) A price or where to buy ("1 hộp Brufen ở nhà thuốc giá bao nhiêu"): out of scope whatever section word
 the turn also has ("ở nhà thuốc"; #17 held-out H49 got the cautions)."""
 _SHARED_MEDICINE = re.compile(r"\b(uống|dùng|uong|dung) chung (?:1 |một |mot )?(thuốc|thuoc|loại thuốc|loai thuoc)\b"
-                              r"(?! (?:voi|với|khac|khác)\b)", re.IGNORECASE)
+                              # "uống chung thuốc với tôi": the same medicine as the speaker (#18 held-out H151 read the
+                              # pair's interaction for a pregnant wife), not a drug taken with another
+                              r"(?:(?= (?:với|voi|của|cua) (?:tôi|toi|mình|minh|em|anh|chị|chi|chồng|chong|vợ|vo|bố|bo|"
+                              r"mẹ|me|ba|má|ma|ông|ong|bà|ba)\b)|(?! (?:voi|với|khac|khác)\b))", re.IGNORECASE)
 _OUT_OF_SCOPE = re.compile(
     r"\b(thoi tiet|bong da|tran dau|ket qua tran|ty so|gia vang|chung khoan|co phieu|bitcoin|nau an|cach nau|"
     r"mon an|cong thuc nau|python|javascript|lap trinh|viet code|ham python|dich (giup|sang|cau)|tieng anh|"
@@ -835,7 +838,9 @@ class RulesUnderstander:
         """The unknown name is what the allergy is to ("dị ứng (với) (thuốc) penicilin", "mẫn cảm với …")."""
         folded = fold(text)
         name = re.escape(fold(name))
-        return re.search(rf"\b(?:di ung|man cam|qua man)(?: (?:voi|vs|v|nhom|thuoc|cac|loai|khang sinh)){{0,3}} "
+        # ("từng bị sốc phản vệ với penicilin": #18 held-out H151 — "penicilin is not in the book".)
+        return re.search(rf"\b(?:di ung|man cam|qua man|phan ve|soc phan ve|phan ung phan ve)"
+                         rf"(?: (?:voi|vs|v|do|nhom|thuoc|cac|loai|khang sinh)){{0,3}} "
                          rf"{name}\b", folded) is not None or re.search(
             # "hồi trước bé bị nổi mề đay khi uống penicillin" (#17 held-out H58: "penicillin is not in the book")
             rf"\b(?:noi|bi) (?:me day|may day|ban|man|san|phat ban|soc phan ve)\b[^.?!]{{0,25}}\b(?:khi|sau khi|luc|do)"

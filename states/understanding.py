@@ -12,7 +12,7 @@ from states.age_exclusion import with_age_exclusion
 from states.antidote import with_antidote
 from states.dosing import carried_child_may_take, organ_question_person
 from states.frame import QueryFrame
-from states.inr_section import with_inr_section
+from states.inr_section import with_inr_drug, with_inr_section
 from states.merge import merge_frames, resting_question
 from states.newborn import with_newborn_age
 from states.nicknames import without_nickname_names
@@ -155,6 +155,9 @@ def understand(ctx: TurnView, services: Services) -> Update:
         # A child whose age alone the book excludes: the exclusion, not a question for the weight (states.age_exclusion).
         merged = with_age_exclusion(merged, text, services.names.section_texts)
         merged = organ_question_person(merged, text)
+        # An INR with no drug named: the one drug the book doses by INR (states.inr_section).
+        merged = with_inr_drug(merged, text, services.names.ids(), services.names.section_texts,
+                               services.names.display)
         # A measured INR: the section that handles INR by band (states.inr_section).
         merged = with_inr_section(merged, text, services.names.section_texts)
         merged = with_refusal(merged, text, ctx.prior_frame)
