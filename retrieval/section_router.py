@@ -120,7 +120,10 @@ _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
     # "đang uống aspirin liều thấp" describes what the patient takes; it does not ask a dose.
     ("lieu_luong_cach_dung", _r(r"\blieu\b(?! phap| thap| cao)"), 0.95),
     # "phác đồ amoxicilin diệt H. pylori": the regimen is the dosage section's
-    ("lieu_luong_cach_dung", _r(r"\bphac do\b"), 0.9),
+    # (Not "omeprazol trong phác đồ với clarithromycin thì có sao không": whether the two may be given together —
+    # #18 held-out H153 asked the route of both drugs' doses.)
+    ("lieu_luong_cach_dung", _r(r"\bphac do\b(?![^.?!]{0,40}\b(?:voi|cung)\b[^.?!]{0,40}"
+                                r"\b(?:co sao|tuong tac|duoc khong|duoc ko|an toan)\b)"), 0.9),
     ("lieu_luong_cach_dung", _r(r"\bcach (dung|uong|tiem|su dung|pha)\b|\b(may|bao nhieu) (vien|goi|nhat|lan|ml|mg|"
                                 r"giot|ong|thia|mcg|g|gam|gram)\b|\bngay (may|bao nhieu)\b"), 0.9),
     ("lieu_luong_cach_dung", _r(r"\b(uong|dung|tiem|xit|ngam|dat|boi|truyen)\b.*\bbao nhieu\b"), 0.8),

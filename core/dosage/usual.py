@@ -34,6 +34,17 @@ _PURPOSE = re.compile(r"^(?:chong|uc che|giam|ha|lam giam|on dinh|an than|phong 
 cầu"): a reading the user may mean without naming it."""
 
 
+def is_unsaid_purpose(label: str) -> bool:
+    """A purpose label (`_PURPOSE`) that names no disease of its own: "Ức chế kết tập tiểu cầu" may be meant unsaid;
+    "Chống viêm (viêm khớp dạng thấp, thoái hóa khớp)" names the diseases its patients would have said (#18 held-out
+    H153: an adult asking ibuprofen's dose was shown the rheumatoid 2 400 mg/ngày beside the analgesic dose)."""
+    words = " ".join(re.findall(r"[a-z]+", fold(label)))
+    return _PURPOSE.match(words) is not None and not _NAMES_DISEASES.search(fold(label))
+
+
+_NAMES_DISEASES = re.compile(r"\((?:[^()]*\b(?:viem|benh|hoi chung|thoai hoa|loet|nhiem)\b[^()]*)\)")
+
+
 def is_usual_label(label: str) -> bool:
     folded = fold(label)
     words = re.findall(r"[a-z]+", folded)
@@ -59,7 +70,7 @@ def usual_indication(labels: Sequence[str]) -> str | None:
     others = [label for label in labels if not is_usual_label(label)]
     if not usual or len(usual) == len(labels):
         return None
-    if any(_PURPOSE.match(" ".join(re.findall(r"[a-z]+", fold(label)))) for label in others):
+    if any(is_unsaid_purpose(label) for label in others):
         return None
     # Two usual labels ("giảm đau hoặc sốt" for the usual dose, "Giảm đau và hạ sốt" for the age table) are one
     # indication written twice: the condition names both, so both are matched.
