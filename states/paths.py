@@ -100,6 +100,14 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame,
             for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
                 evidence += [c for c in retrieval.find_by_section(drug_id, "tuong_tac_thuoc")
                              if c not in evidence and any(states_phrase(c.text, u) for u in frame.unknown_drugs)]
+    group = "pregnant" if frame.section_key == "thoi_ky_mang_thai" and frame.pregnant else \
+        "breastfeeding" if frame.section_key == "thoi_ky_cho_con_bu" and frame.breastfeeding else None
+    if group is not None:
+        # "bầu 8 tháng … uống ibuprofen được không": her section, and the contraindication naming pregnancy ("Ba tháng
+        # cuối của thai kỳ") after it (#17 held-out H152 quoted the pregnancy section alone).
+        for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
+            evidence += [c for c in retrieval.find_by_section(drug_id, USE_AT_ALL_SECTION)
+                         if c not in evidence and any(states_phrase(c.text, t) for t in _PATIENT_TERMS[group])]
     child_known = is_child(frame) and (frame.age_months is not None or frame.weight_kg is not None)
     if frame.section_key == USE_AT_ALL_SECTION and (frame.renal or frame.hepatic or child_known):
         # (A child of known age or weight as well: "còn em nó 4 tháng mới có 6kg thì sao" after "có dùng được không"
