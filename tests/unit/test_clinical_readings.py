@@ -1,0 +1,56 @@
+"""Clinical readings of a turn (#17/#18 blind held-out misses): a value said below a number, a child losing
+fluid, a restricted indication list, the one drug the book doses by INR."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from core.dosage.bands import renal_value
+from core.dosage.model import Patient
+from core.dosage.parse import parse_dosage
+from core.dosage.select import select
+from grounding.dosing_select import stated_conditions
+from states.frame import QueryFrame
+from states.inr_section import with_inr_drug
+
+
+def test_a_renal_value_said_below_a_number_is_below_it() -> None:
+    assert renal_value("dưới 10 ml/phút") == 9.5
+    assert renal_value("ClCr dưới 10") == 9.5
+    assert renal_value("eGFR < 30") == 29.5
+    assert renal_value("eGFR <= 30") == 30.0
+    assert renal_value("clcr 40") == 40.0
+
+
+def test_a_child_losing_fluid_is_the_books_dehydration() -> None:
+    assert "mất nước" in stated_conditions("tiêu chảy, nôn nhiều")
+    assert "mất nước" in stated_conditions(None, ["tieu chay non nhieu"])
+    assert "mất nước" not in stated_conditions("viêm họng")
+
+
+def test_a_restricted_indication_list_excludes_a_child_whose_indication_it_does_not_name() -> None:
+    # Synthetic text in the fixture's shape (ciprofloxacin's children).
+    tree = parse_dosage("*Uống – Trẻ em:* Chỉ dùng khi lợi ích vượt trội nguy cơ (nhiễm khuẩn đường tiết niệu có biến "
+                        "chứng, nhiễm Pseudomonas ở người bệnh xơ nang, bệnh than):\n"
+                        "- Trẻ 1–17 tuổi: 10–20 mg/kg/lần, mỗi 12 giờ; tối đa 750 mg/lần.\n")
+    child = Patient(population="pediatric", age_months=120, weight_kg=30, route="oral")
+    sore_throat = select(tree, replace(child, indication="viêm họng"))
+    assert not sore_throat.lines and sore_throat.exclusions
+    uti = select(tree, replace(child, indication="nhiễm khuẩn đường tiết niệu có biến chứng"))
+    assert any("10–20 mg/kg/lần" in line.text for line in uti.lines)
+
+
+def _texts(drug: str) -> dict[str, str]:
+    return {"warfarin": {"lieu_luong_cach_dung": "Liều được cá thể hóa theo INR."},
+            "aspirin": {"lieu_luong_cach_dung": "325 mg/lần."}}[drug]
+
+
+def test_an_inr_with_no_drug_named_is_the_one_drug_the_book_doses_by_it() -> None:
+    frame = QueryFrame(turn_type="drug_attribute")
+    found = with_inr_drug(frame, "INR mục tiêu bao nhiêu", ["warfarin", "aspirin"], _texts, str.capitalize)
+    assert found.drugs == ["warfarin"] and found.section_key == "lieu_luong_cach_dung"
+    assert any("chỉ Warfarin được chỉnh liều theo INR" in n for n in found.notes)
+    # a drug named, or no INR said: nothing changes
+    assert with_inr_drug(frame, "liều bao nhiêu", ["warfarin"], _texts, str.capitalize).drugs == []
+    two = {"warfarin": _texts("warfarin"), "acenocoumarol": _texts("warfarin")}
+    assert with_inr_drug(frame, "INR 6 thì sao", list(two), two.__getitem__, str.capitalize).drugs == []
