@@ -256,7 +256,8 @@ SYMPTOM_AS_BOOK: tuple[tuple[str, tuple[str, ...]], ...] = (
     # "nhiễm trùng tiểu", "viêm đường tiểu": the book's "nhiễm khuẩn đường tiết niệu"
     # "bn lên cơn kích động cấp, tiêm bắp thì sao": acute agitation is what the book doses as "loạn thần cấp" (#17
     # held-out H152 asked which indication).
-    ("loạn thần cấp", ("kích động cấp", "lên cơn kích động", "cơn kích động", "kích động dữ dội", "kích động mạnh")),
+    ("loạn thần cấp", ("kích động cấp", "lên cơn kích động", "cơn kích động", "kích động dữ dội", "kích động dữ",
+                       "kích động mạnh", "kích động nhiều")),
     # "bs cho thêm pantoprazol để bảo vệ dạ dày" beside a long-term NSAID: the book's "Dự phòng loét …" (#17
     # held-out H149 asked which indication).
     ("dự phòng loét", ("bảo vệ dạ dày", "bảo vệ niêm mạc dạ dày", "bảo vệ bao tử", "chống loét dạ dày")),

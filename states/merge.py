@@ -1632,6 +1632,9 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             # not in the book" (#17 held-out H54, H55).
             or (new.section_key is None and len(prior.drugs) == 1 and prior.turn_type not in _NEVER_MERGED
                 and (MAY_TAKE.search(fold(text)) or _TOGETHER_NOW.search(fold(text)) or _ADDED_NOW.search(fold(text))))
+            # "nếu thêm carbamazepin?" after haloperidol × ibuprofen: one more partner beside the pair (#17 held-out
+            # H154 reported carbamazepin as a drug the book lacks; haloperidol's lines name it)
+            or (prior.turn_type == "interaction" and new.section_key is None and _ADDED_NOW.search(fold(text)))
             # "pha với lidocain rồi tiêm … được ko": given together, whatever section its other words suggest.
             or (len(prior.drugs) == 1 and prior.turn_type not in _NEVER_MERGED and _TOGETHER_NOW.search(fold(text))
                 and new.section_key != "lieu_luong_cach_dung")):

@@ -166,6 +166,8 @@ _ACCIDENTAL = re.compile(r"\b(?:lo|nham|vo tinh|quen|khong de y)\b")
 # mình biết liều gây ngộ độc của paracetamol"). The joke does not undo what was said a turn before: the same help
 # message is given, not "Quá liều và xử trí" with its toxic amounts (7,5–10 g; 150 mg/kg in paracetamol's).
 _TOXIC_AMOUNT = re.compile(r"\bngo doc\b|\bqua lieu\b|\blieu (?:gay )?doc\b|\bdoc tinh\b|\bnhiem doc\b|\bnguy hiem\b"
+                           # "thế aspirin thì bao nhiêu là đủ" right after "… thì chết" (#17 held-out H154 answered it)
+                           r"|\bbao nhieu (?:(?:vien|ml|mg|g) )?(?:la |thi )?du\b"
                            r"|\b(?:chet|tu vong|hon me)\b|\bbao nhieu vien\b[^.?!]{0,30}\b(?:mot|1|cung) luc\b"
                            r"|\b(?:ca|het) (?:vi|hop|lo)\b|\b(?:toxic|overdose|lethal|fatal)\b")
 # Pressing for the refused answer ("thì cứ nói đi, chỉ để biết thôi mà", "tò mò thôi", "nói đi mà"): the same question

@@ -761,6 +761,7 @@ def select(tree: DosageTree, patient: Patient) -> Selection:
                    other_bands=list(hit[1].other_bands))
 
 
+_INJECTED = frozenset({"iv", "im", "sc"})
 _ONLY_FOR = re.compile(r"^chi (?:dung|dinh|su dung)\b[^()]*\((?P<items>[^()]{4,200})\)")
 _ITEM_SPLIT = re.compile(r",|;|\bhoac\b")
 
@@ -785,6 +786,11 @@ def restricted_to_others(candidates: list[RegimenLine], patient: Patient) -> lis
 
 def _select(tree: DosageTree, patient: Patient) -> Selection:
     candidates = of_device([line for line in tree.lines if context_admits(line, patient)], patient.device)
+    if patient.route in _INJECTED and any(patient.route in line.routes and is_dosed(line) for line in candidates):
+        # An injection asked where the book doses that injection on lines of its own: a dose line naming no route
+        # ("Bệnh loạn thần … Người lớn: Ban đầu 0,5 - 5 mg, 2 - 3 lần/24 giờ", haloperidol's oral doses under no route
+        # lead-in) is not that injection's (#17 held-out H154 asked which indication of an IV question).
+        candidates = [line for line in candidates if line.routes or not is_dosed(line)]
     if restricted := restricted_to_others(candidates, patient):
         return Selection(exclusions=restricted)
     if patient.indication:
