@@ -632,17 +632,31 @@ class ExtractiveGenerator:
                 for chunk in evidence:
                     if chunk.drug_id != drug_id or chunk.section_key != section:
                         continue
-                    for sentence in sentences(chunk.text):
+                    carry = 0
+                    for sentence in (s for line in chunk.text.split("\n") for s in [*sentences(line), _LINE_END]):
+                        if sentence is _LINE_END:
+                            carry = 0
+                            continue
                         names = own_names if section == "chong_chi_dinh" else other_names
                         # With a partner that has no monograph asked beside several drugs ("bn còn uống methotrexat"
                         # after warfarin × amoxicillin), the lines naming that partner answer — not the pair's again.
                         pair = not (request.partners and len(request.drug_ids) > 1) and any(
                             states_phrase(sentence, n) and (n not in host_classes or _other_members(sentence, n))
                             for n in names)
+                        label = " (Chống chỉ định)" if section == "chong_chi_dinh" else ""
                         if pair or any(names_partner(sentence, p) for p in request.partners):
-                            label = " (Chống chỉ định)" if section == "chong_chi_dinh" else ""
                             claims.append(Claim(text=f"{_title(chunk)}{label} — {sentence}",
                                                 citations=[chunk.doc_id]))
+                            # An item headed by its partner ("Thuốc cản quang chứa iod tiêm nội mạch: … . Ngừng metformin
+                            # trước … ít nhất 48 giờ …"): the instruction sentence after it on the same line is the
+                            # item's too (#18 held-out H155 left the 48 hours out).
+                            carry = 2 if section == "tuong_tac_thuoc" and _ITEM_HEAD.match(sentence) else 0
+                        elif carry and not _ITEM_HEAD.match(sentence):
+                            claims.append(Claim(text=f"{_title(chunk)}{label} — {sentence}",
+                                                citations=[chunk.doc_id]))
+                            carry -= 1
+                        else:
+                            carry = 0
         return claims
 
     @staticmethod
@@ -713,6 +727,12 @@ class ExtractiveGenerator:
             if about_patient:
                 return about_patient[:MAX_SENTENCES_PER_CHUNK]
         return all_sentences[:MAX_SENTENCES_PER_CHUNK]
+
+
+_LINE_END = "\u0000"
+"""Marks the end of a line of an interaction section while its sentences are read (an item never runs past it)."""
+_ITEM_HEAD = re.compile(r"^[^:.;]{3,80}:\s")
+"""A sentence opening with its own label ("Thuốc cản quang chứa iod tiêm nội mạch: …"): an interaction item's head."""
 
 
 def _other_members(sentence: str, class_name: str) -> bool:

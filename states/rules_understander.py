@@ -393,6 +393,13 @@ class RulesUnderstander:
         fluid = self._fluid_question(frame, prior)
         if fluid is not None:
             frame = fluid
+        if not frame.unknown_drugs and not frame.refusal and _CONTRAST_AGENT.search(fold(text)) and \
+                not frame.drugs and follows:
+            # "tuần sau bà chụp CT có tiêm thuốc cản quang thì sao" about metformin: the contrast agent is what the
+            # patient will be given beside the drug — the book's lines naming it ("Tạm ngừng metformin trước khi chụp
+            # chiếu có dùng thuốc cản quang chứa iod … sau ít nhất 48 giờ"), not an empty follow-up (#18 held-out H155
+            # abstained as unverifiable).
+            frame = frame.model_copy(update={"unknown_drugs": ["thuốc cản quang"], "section_key": "tuong_tac_thuoc"})
         if frame.turn_type == "dosing_calc" and len(frame.drugs) == 1 and asks_missed_dose(text) and \
                 not _ASKS_AMOUNT.search(fold(text)):
             # "con tôi 10 tuổi uống abacavir, quên liều sáng nay, … thì làm sao": what to do about the missed dose is
@@ -1745,6 +1752,7 @@ _STOPPED_FOR_REACTION = re.compile(r"\b(?:ngung|phat ban|noi ban|noi man|noi me 
                                    # "giờ hết mẩn rồi, uống lại được không" (#17 held-out H124)
                                    r"het (?:man|ban|ngua|me day|may day|di ung))\b")
 """(Folded.) The drug stopped, or a reaction to it ("phát ban nên ngừng")."""
+_CONTRAST_AGENT = re.compile(r"\b(?:thuoc |chat )?can quang\b")
 _OTHER_INJECTED = re.compile(
     r"\b(?:tiem|truyen|bom|uong)(?: noi mach| tinh mach)? (?:thuoc )?(?:can quang|chat can quang|vac ?xin|vaccin)\b"
     r"|\btiem (?:phong|chung|ngua)\b|\bchup (?:ct|cat lop|x quang|mri|cong huong tu|mach)\b[^.?!]{0,30}\btiem\b")

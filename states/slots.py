@@ -976,6 +976,11 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     # severe infection line (#18 held-out H96); "thôi ko kê đơn, chỉ hỏi …" says what is not asked.
     for m in _HOW_ASKED.finditer(folded):
         wipe(m.start(), m.end())
+    # "còn nếu chỉ đau đầu thì …": "only", no word of the indication (#18 held-out H155 asked which indication).
+    for m in re.finditer(r"\bchi\b", folded):
+        if (not folded_turn and text[m.start():m.start() + 3].lower() == "chỉ") or \
+                (folded_turn and re.search(r"\b(?:neu|ma)\s+$", folded[:m.start()])):
+            wipe(m.start(), m.end())
     # "cháu nội bà 12 tuổi …": the side of the family is who the patient is, never an indication word ("nội" matched
     # "tiêm nội mạch" of metformin's contraindications and withheld a 12-year-old's dose; #18 held-out H127).
     for m in _KIN_SIDE.finditer(folded):

@@ -17,6 +17,7 @@ from core.dosage.select import (
     ADULT_AGE_MONTHS,
     Selection,
     admits,
+    context_admits,
     heads_list_of,
     indication_key,
     is_conditional_cap,
@@ -119,7 +120,7 @@ def test_selected_lines_are_exactly_the_lines_that_admit_the_patient(patient: Pa
         if admits(line, patient) and id(line) not in chosen:
             # The one way an admitting line is left out: the patient's renal/hepatic adjustment replaces the usual
             # doses (the line is not an adjustment line), or it is for normal renal function / dialysis.
-            assert _replaced(line, selection, patient), line.text
+            assert _replaced(line, selection, patient, tree), line.text
         if id(line) in chosen:
             # The one way a line that does not admit the patient is chosen: the patient's own band refers to the adult
             # dose ("Trẻ > 16 tuổi có thể dùng liều như người lớn"), and it is an adult line.
@@ -147,8 +148,15 @@ def _dose_line(line: RegimenLine) -> bool:
     return line.kind == "regimen" and len(dose_quantities(fold(line.text))) > len(line.maxima)
 
 
-def _replaced(line: RegimenLine, selection: Selection, patient: Patient) -> bool:
+def _replaced(line: RegimenLine, selection: Selection, patient: Patient, tree: DosageTree) -> bool:
     folded = fold(" ".join((*line.path, line.text)))
+    if patient.route in ("iv", "im", "sc") and not line.routes and _dose_line(line) and any(
+            patient.route in other.routes and _dose_line(other) and context_admits(other, patient) for other in tree.lines):
+        return True  # an injection the book doses on its own lines: a dose line naming no route is not that injection's
+    if patient.population == "adult" and line.kind == "note" and line.population is None and \
+            re.search(r"\b(?:cho|o|doi voi) (?:tre em|tre nho|tre)\b", fold(line.text)) and \
+            not re.search(r"\bnguoi lon\b", fold(line.text)):
+        return True  # a note of no population about children only ("không nên cho trẻ em quá 5 liều") is not an adult's
     if patient.population == "pediatric" and not patient.indication and indication_key(line) and _dose_line(line) \
             and not _is_renal(line) and any(not indication_key(other) and _dose_line(other) and not _is_renal(other)
                                             for other in selection.lines):
