@@ -22,6 +22,9 @@ _ASKS = re.compile(r"\b(?:co|can|phai|co can|co phai|nen)\b[^.?!]{0,30}\b(?:giam
 _AMOUNT = re.compile(r"\b(?:bao nhieu|may (?:mg|vien|lan|ml)|con (?:bao nhieu|may)|xuong (?:bao nhieu|con))\b")
 _RENAL = re.compile(r"\b(?:than|suy than|clcr|egfr|gfr|thanh thai|loc cau than|loc mau|chay than|tham phan)\b")
 _PATIENT_BN = re.compile(r"(?i)(^\s*|[,.;]\s*)bn\b")
+# ("(bn khác)", "bn này": the patient again — the synthesized query names the person in parentheses; #17 held-out
+# H156 read "bn" there as "bao nhiêu" and lost the organ question.)
+_PATIENT_BN_NAMED = re.compile(r"(?i)\bbn\b(?=\s+(?:khác|khac|này|nay|đó|ấy|ay|nam|nữ|nu)\b|\s*\))")
 _HEPATIC = re.compile(r"\b(?:gan|suy gan|xo gan|benh gan|men gan)\b")
 
 
@@ -29,7 +32,7 @@ def asks_organ_adjustment(text: str) -> str | None:
     """"renal" or "hepatic" when the turn asks whether the dose is changed for that organ (no amount asked)."""
     # "bn eGFR 38 … có cần giảm liều ko": "bn" opening the turn is the patient (bệnh nhân), not "bao nhiêu", which
     # read as an amount asked and sent the question to a usage sentence sharing "giảm" (#18 held-out H77/H83).
-    folded = fold_query(_PATIENT_BN.sub(r"\1bệnh nhân", text))
+    folded = fold_query(_PATIENT_BN_NAMED.sub("bệnh nhân", _PATIENT_BN.sub(r"\1bệnh nhân", text)))
     if not _CHANGE.search(folded) or not _ASKS.search(folded) or _AMOUNT.search(folded):
         return None
     if _RENAL.search(folded):

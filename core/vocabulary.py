@@ -274,6 +274,9 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("trao nguoc da day thuc quan", "trao nguoc da day - thuc quan", "trao nguoc da day", "o chua", "o nong",
      "trao nguoc"),
     ("gut", "gout", "thong phong"),
+    # G6PD deficiency: the book writes "thiếu hụt glucose-6-phosphat dehydrogenase (G6PD)"; users say "thiếu men G6PD"
+    # (#18 held-out H157 dosed the child said to have it).
+    ("g6pd", "thieu men g6pd", "thieu g6pd", "thieu hut g6pd", "thieu enzym g6pd", "thieu hut men g6pd"),
     # Blood lipids: the book writes "tăng cholesterol máu", "rối loạn lipid máu"; people say "mỡ máu (cao)" (#18 H44).
     ("tang cholesterol mau", "roi loan lipid mau", "tang lipid mau", "mo mau cao", "mo mau", "tang mo mau",
      "cholesterol cao", "cholesterol mau cao", "mau nhiem mo", "tang cholesterol"),
@@ -383,7 +386,9 @@ def is_question_syllable(written: str, *, folded_turn: bool) -> bool:
 
 
 MAY_TAKE = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|co sao (?:khong|ko|k|hong)|an toan (?:hon )?(?:khong|ko|k)|"
-                      r"co an toan|co hai khong|co nen|nen (dung|uong|tiem) khong|co van de gi khong)\b")
+                      r"co an toan|co hai khong|co nen|nen (dung|uong|tiem) khong|co van de gi khong|"
+                      # "uống amoxicillin có hại thai ko" (#17 held-out H156)
+                      r"co hai (?:cho )?(?:thai|be|con|em be|thai nhi)(?: nhi)? (?:khong|ko|k|hong))\b")
 """(Folded.) "… được không", "có sao không", "an toàn không": whether this patient may take it."""
 CONFIRMATION_AFTER = re.compile(r"[\s,]+(?:dung roi|dung vay|phai roi|vang|u|da vang|da dung roi)\s*[.!]*$")
 """(Folded.) A confirmation closing an answer ("sỏi thận acid uric, đúng rồi"): no part of the condition named."""

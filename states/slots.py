@@ -114,7 +114,7 @@ _CLEARANCE_TERMS = r"(?:do thanh thai creatinin|thanh thai creatinin|clcr|egfr|g
 """How users and the book name a creatinine clearance or a GFR ("mức lọc cầu thận 25 ml/phút" is an eGFR; "độ thanh
 thải 20" with the number right after it — #18 held-out H52 asked the value again)."""
 # "ClCr của bà giảm xuống còn 8 ml/phút": the value a few words after the term, after a word that leads to it.
-_CLEARANCE_LATER = r"(?:\s+(?:[a-z]+\s+){0,4}?(?:con|xuong|len|khoang|muc|chi|la)\s*\d+(?:[.,]\d+)?" \
+_CLEARANCE_LATER = r"(?:\s+(?:[a-z]+\s+){0,4}?(?:con|xuong|len|khoang|muc|chi|la|do|duoc|bang)\s*\d+(?:[.,]\d+)?" \
                    r"(?:\s*ml\s*/\s*(?:phut|ph|min))?)"
 _CLEARANCE = rf"(?:{_CLEARANCE_TERMS})(?:{_CLEARANCE_LATER}|{_CLEARANCE_VALUE})"
 # "suy thận … eGFR 25": the value that follows the words (a few words later, as users write it) is part of the
@@ -332,6 +332,8 @@ def _short_or_person(folded: str, m: re.Match[str]) -> bool:
         before.pop()  # "cháu mới 6t", "bé nay đã 6t": the person word, then how the age is said
     if len(folded.split()) <= 3 or bool(before and re.fullmatch(_PERSON, before[-1])):
         return True
+    if before and before[-1] in ("e", "a", "c") and len(before) <= 2:
+        return True  # "e 22t đau bụng kinh quá": "e" is the chat spelling of "em" (a, c: "anh", "chị") — #17 H156
     if len(before) >= 2 and re.fullmatch(_PERSON, " ".join(before[-2:])):
         return True  # "bệnh nhân 78t", "em bé 2t": a two-word person
     if len(before) >= 2 and before[-1] in ("nam", "nu") and re.fullmatch(_PERSON, before[-2]):
