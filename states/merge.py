@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from core.dosage.indication import severities, stated_severity
+from core.missed_dose import asks_missed_dose
 from core.organ_adjustment import asks_organ_adjustment
 from core.sentence_match import WITH_FOOD, asks_administration
-from core.missed_dose import asks_missed_dose
 from core.text import fold, normalize
 from core.vocabulary import (
     CONFIRMATION_AFTER,
