@@ -73,6 +73,17 @@ _SUBJECT_DEPENDENT = re.compile(r"\b(duoc khong|co sao khong|co duoc khong|cho n
 _FOR_PURPOSE = re.compile(r"\b(?:de|cho|tri|chua)\s+(?:do|giam|bot|het|tri|chua)?\s*\w+")
 
 
+def _substitute_the_book_lacks(new: QueryFrame, text: str) -> bool:
+    """"thế rivaroxaban thay warfarin được không, liều bao nhiêu": the drug asked about is the substitute, which the
+    book lacks — reported as such, never the replaced drug's dose (#17 held-out H152 asked warfarin's population). Not
+    an allergen ("dị ứng penicillin, uống amoxicillin thay được ko")."""
+    folded = fold(text)
+    return bool(new.unknown_drugs and new.drugs) and any(
+        re.search(rf"\b(?:dung |uong |xai |lay )?{re.escape(fold(u))} (?:de )?thay (?:the |cho )?", folded)
+        and not re.search(rf"\b(?:di ung|man cam|qua man|phan ve)\b[^.?!]{{0,20}}\b{re.escape(fold(u))}\b", folded)
+        for u in new.unknown_drugs)
+
+
 def _not_in_book_only(frame: QueryFrame) -> bool:
     """The turn named only drugs the book lacks (answered drug_not_in_formulary)."""
     return bool(frame.unknown_drugs) and not frame.drugs
@@ -335,12 +346,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     if new.understood_by != "rules":
         new = _in_own_words(new, text)
     notes = list(new.notes)
-    if new.unknown_drugs and new.drugs and any(
-            re.search(rf"\b(?:dung |uong |xai |lay )?{re.escape(fold(u))} (?:de )?thay (?:the |cho )?", fold(text))
-            and not re.search(rf"\b(?:di ung|man cam|qua man|phan ve)\b[^.?!]{{0,20}}\b{re.escape(fold(u))}\b", fold(text))
-            for u in new.unknown_drugs):
-        # "thế rivaroxaban thay warfarin được không, liều bao nhiêu": the drug asked about is the substitute, which the
-        # book lacks — reported as such, never the replaced drug's dose (#17 held-out H152 asked warfarin's population).
+    if _substitute_the_book_lacks(new, text):
         new = new.model_copy(update={"drugs": []})
     if prior is None:
         # "bé nôn không uống được, ibuprofen liều sao" in the first turn: the route refused is kept as in a follow-up,
@@ -407,35 +413,8 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         # children first and then that indication's lines (#17 held-out H133 quoted the contraindications again).
         merged = merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
     english = person is not None and named is None  # named in English: its words are no illness
-    if switched and merged is not new and merged.section_key in _PATIENT_GROUP_SECTIONS and \
-            not (merged.pregnant or merged.breastfeeding) and new.section_key not in _PATIENT_GROUP_SECTIONS:
-        # "còn con tôi 18 tháng 11kg cũng sốt thì cho bao nhiêu" after his pregnant wife's question: the pregnancy
-        # section was hers — the child's question is a dose (or whether they may take it), never her section (#18
-        # held-out H155, flagged).
-        dose = ASKS_AMOUNT.search(fold(text)) is not None or new.turn_type == "dosing_calc"
-        merged = merged.model_copy(update={"turn_type": "dosing_calc" if dose else "drug_attribute",
-                                           "section_key": "lieu_luong_cach_dung" if dose else "chong_chi_dinh"})
-    if switched and merged is not new and merged.drugs and (merged.pregnant or merged.breastfeeding) and \
-            MAY_TAKE.search(fold(text)) and new.section_key in (None, "lieu_luong_cach_dung", "chong_chi_dinh"):
-        # "mẹ bé đang cho em bé bú, bị trichomonas, uống 2g 1 liều được không" after the child's dose: whether she may
-        # take it while nursing (or pregnant) is her section's ("… ngừng cho con bú 12–24 giờ"; #18 held-out H155).
-        merged = merged.model_copy(update={"turn_type": "drug_attribute", "section_key":
-                                           "thoi_ky_mang_thai" if merged.pregnant else "thoi_ky_cho_con_bu"})
-    elif switched and merged is not new and merged.drugs and new.section_key in (None, "lieu_luong_cach_dung") and \
-            not english and \
-            merged.turn_type in ("drug_attribute", "dosing_calc") and merged.section_key != "chong_chi_dinh" and \
-            MAY_TAKE.search(fold(text)) and not ASKS_AMOUNT.search(fold(text)) and not (
-                # (A child of known age and weight: the dose path, which states their exclusion first — above.)
-                merged.population == "pediatric" and merged.age_months is not None and merged.weight_kg is not None) and \
-            ((own := _own_illness(text, person, merged.drugs)) or new.renal or new.hepatic):
-        # "còn bố tôi 82 tuổi cũng rung nhĩ, hay quên, dễ ngã thì dùng được không" after the first patient's INR target:
-        # whether the new person may take it, with what they have — the contraindications and cautions naming it
-        # (#17 held-out H149 quoted the missed-dose lines of the carried dosage question).
-        # ("còn bn giường bên xơ gan, suy gan nặng thì dùng được không": an impairment said, no illness word left —
-        # #18 held-out H155 asked adult or child.)
-        merged = merged.model_copy(update={"turn_type": "drug_attribute", "section_key": "chong_chi_dinh",
-                                           "condition": own or None, "condition_relation": "contraindication" if own
-                                           else None, "comorbidities": [*merged.comorbidities, *([own] if own else [])]})
+    if switched and merged is not new:
+        merged = _new_persons_question(merged, new, text, person, english=english)
     if switched and merged is not new and merged.condition is None and merged.turn_type == "drug_attribute" and \
             merged.section_key == "chong_chi_dinh" and not english:
         # "bn khác bị glaucoma thì sao" after a contraindication question: whether THIS patient may take it is what
@@ -491,6 +470,42 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         # book states no interaction between the two (states.added_drug) — never a bare dose.
         notes += [n for n in carried_note(prior_notes) if n not in notes]
     return _checked(merged, prior if not switched else None, pending, notes, text)
+
+
+def _new_persons_question(merged: QueryFrame, new: QueryFrame, text: str, person: Person | None, *,
+                          english: bool) -> QueryFrame:
+    """The question a new person of the conversation asks, when the one carried was the first person's own: a
+    pregnancy section is not a child's, a nursing mother's may-take is her section, a new patient's may-take with what
+    they have is the contraindications (each rule below says the held-out turn it comes from)."""
+    if merged.section_key in _PATIENT_GROUP_SECTIONS and not (merged.pregnant or merged.breastfeeding) and \
+            new.section_key not in _PATIENT_GROUP_SECTIONS:
+        # "còn con tôi 18 tháng 11kg cũng sốt thì cho bao nhiêu" after his pregnant wife's question: the pregnancy
+        # section was hers — the child's question is a dose (or whether they may take it), never her section (#18
+        # held-out H155, flagged).
+        dose = ASKS_AMOUNT.search(fold(text)) is not None or new.turn_type == "dosing_calc"
+        merged = merged.model_copy(update={"turn_type": "dosing_calc" if dose else "drug_attribute",
+                                           "section_key": "lieu_luong_cach_dung" if dose else "chong_chi_dinh"})
+    if merged.drugs and (merged.pregnant or merged.breastfeeding) and MAY_TAKE.search(fold(text)) and \
+            new.section_key in (None, "lieu_luong_cach_dung", "chong_chi_dinh"):
+        # "mẹ bé đang cho em bé bú, bị trichomonas, uống 2g 1 liều được không" after the child's dose: whether she may
+        # take it while nursing (or pregnant) is her section's ("… ngừng cho con bú 12–24 giờ"; #18 held-out H155).
+        merged = merged.model_copy(update={"turn_type": "drug_attribute", "section_key":
+                                           "thoi_ky_mang_thai" if merged.pregnant else "thoi_ky_cho_con_bu"})
+    elif merged.drugs and new.section_key in (None, "lieu_luong_cach_dung") and not english and \
+            merged.turn_type in ("drug_attribute", "dosing_calc") and merged.section_key != "chong_chi_dinh" and \
+            MAY_TAKE.search(fold(text)) and not ASKS_AMOUNT.search(fold(text)) and not (
+                # (A child of known age and weight: the dose path, which states their exclusion first — above.)
+                merged.population == "pediatric" and merged.age_months is not None and merged.weight_kg is not None) and \
+            ((own := _own_illness(text, person, merged.drugs)) or new.renal or new.hepatic):
+        # "còn bố tôi 82 tuổi cũng rung nhĩ, hay quên, dễ ngã thì dùng được không" after the first patient's INR target:
+        # whether the new person may take it, with what they have — the contraindications and cautions naming it
+        # (#17 held-out H149 quoted the missed-dose lines of the carried dosage question).
+        # ("còn bn giường bên xơ gan, suy gan nặng thì dùng được không": an impairment said, no illness word left —
+        # #18 held-out H155 asked adult or child.)
+        merged = merged.model_copy(update={"turn_type": "drug_attribute", "section_key": "chong_chi_dinh",
+                                           "condition": own or None, "condition_relation": "contraindication" if own
+                                           else None, "comorbidities": [*merged.comorbidities, *([own] if own else [])]})
+    return merged
 
 
 def _after_lookup(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
