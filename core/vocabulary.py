@@ -287,6 +287,8 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("nhiem khuan duong tiet nieu", "nhiem trung tieu", "nhiem trung duong tieu", "nhiem khuan tiet nieu",
      "nhiem trung duong tiet nieu", "nhiem trung tiet nieu", "viem duong tieu"),
     ("cao huyet ap", "huyet ap cao", "tang huyet ap"),
+    # "NMCT": the clinicians' abbreviation of "nhồi máu cơ tim" (#18 held-out H159 asked which indication)
+    ("nhoi mau co tim", "nmct"),
     # Glaucoma: the book writes "glôcôm"; users write the international "glaucoma" (#17 held-out H58).
     ("glocom", "glaucoma", "benh glocom", "benh glaucoma"),
     # Asthma: users write "hen phế quản", "hen suyễn"; the book writes "bệnh hen", "triệu chứng hen", "bị hen".

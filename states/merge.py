@@ -79,7 +79,9 @@ def _substitute_the_book_lacks(new: QueryFrame, text: str) -> bool:
     an allergen ("dị ứng penicillin, uống amoxicillin thay được ko")."""
     folded = fold(text)
     return bool(new.unknown_drugs and new.drugs) and any(
-        re.search(rf"\b(?:dung |uong |xai |lay )?{re.escape(fold(u))} (?:de )?thay (?:the |cho )?", folded)
+        (re.search(rf"\b(?:dung |uong |xai |lay )?{re.escape(fold(u))} (?:de )?thay (?:the |cho )?", folded)
+         # ("thay warfarin bằng rivaroxaban (Xarelto) được không": the same, the substitute after "bằng".)
+         or re.search(rf"\b(?:thay|doi|chuyen)\b(?: [a-z]+){{1,3}} (?:bang|sang|qua) {re.escape(fold(u))}\b", folded))
         and not re.search(rf"\b(?:di ung|man cam|qua man|phan ve)\b[^.?!]{{0,20}}\b{re.escape(fold(u))}\b", folded)
         for u in new.unknown_drugs)
 
@@ -899,6 +901,12 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
     if _asks_no_section(prior) and _states_age_or_weight(new):
         # "Bạn muốn biết gì về Cetirizin?" answered "bé 7 tuổi 23 ký": an age or weight given for a drug asks its dose.
         return _settled(_as_dose_question(prior.model_copy(update=update)), confidence=0.75)
+    if new.drugs and new.condition and new.condition_relation == "indication" and _own_question(new) and \
+            "condition" not in update and (not prior.condition or fold(new.condition) != fold(prior.condition)):
+        # "ok khác nhé: nam 30t herpes sinh dục lần đầu, acyclovir uống liều nào" while the route of a shingles dose was
+        # asked: a whole question of its own, its indication replacing the one pending (#17 held-out H158 showed the
+        # shingles 800 mg for genital herpes, flagged).
+        update.update(condition=new.condition, condition_relation="indication")
     if prior.turn_type == "dosing_calc" and not prior.condition and "condition" not in update and not new.drugs:
         # "Người lớn, viêm xoang mức độ nhẹ, đường uống." answering "người lớn hay trẻ em?": the reply also names
         # what the dose is for (without "bị"); dropped, the machine asked which indication it had just been told.
@@ -963,7 +971,9 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
             # "còn uống paracetamol hạ sốt thì có sao ko" after warfarin × miconazole: may the patient on the first
             # drug take this one too — its interaction with the drug they take (#17 held-out H156 quoted paracetamol's
             # indications).
-            or (opens_elliptically(text) and MAY_TAKE.search(fold(text)) is not None and new.person is None))
+            # ("thỉnh thoảng sốt uống Panadol có được không" after warfarin × Brufen: the same — #18 held-out H159.)
+            or (MAY_TAKE.search(fold(text)) is not None and new.person is None and not new.pregnant
+                and not new.breastfeeding))
     if not also_on and not pairs_with_discussed(text) and not (new.turn_type == "interaction" and takes_now(text) and not (
             new.drugs and new.unknown_drugs)) and not (
                 # "bà đang uống cả thuốc chống trầm cảm" after her haloperidol dose: a class she is on beside the drug
@@ -993,6 +1003,8 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     # clarithromycin's lines name it).
     anchor = prior.drugs if prior.turn_type == "interaction" and (
         not new.drugs or _TAKEN_TOO.search(fold(text))
+        # ("thêm losartan cho ông ấy được không" after furosemide × captopril: added to what he takes — all of it.)
+        or _ADDED_NOW.search(fold(text))
         # (The next drug asked elliptically beside a pair: every drug of it — see `_switch_drugs`.)
         or (len(prior.drugs) >= 3 and is_elliptical(text))) \
         else prior.drugs[:1]
@@ -1243,7 +1255,10 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
         # "ông này nghiện rượu lâu năm, có giới hạn gì thêm không" after his dose: a habit the book puts in a risk
         # group, and what more limits him — the dose question again with it, whose ceiling for the group is read
         # (#17 held-out H126 quoted the pharmacology; the habit as a comorbidity once skipped this reading).
-        return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, habit[0]]}), confidence=0.75)
+        # (The person said with it stays: "còn chồng tôi nghiện rượu nặng …" is an adult — #17 held-out H158 asked.)
+        return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, habit[0]],
+                                                 "population": new.population or prior.population,
+                                                 "person": new.person or prior.person}), confidence=0.75)
     if _has_person_values(new.model_copy(update={"comorbidities": []})):
         return None  # (a state named — "mất nước" — is the illness read below, not another patient's values)
     said = (_HAS_ILLNESS.match(folded) or _HAS_VALVE.match(folded)) if len(folded) == len(written) else None

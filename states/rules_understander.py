@@ -1765,7 +1765,8 @@ _STOPPED_FOR_REACTION = re.compile(r"\b(?:ngung|phat ban|noi ban|noi man|noi me 
                                    # "giờ hết mẩn rồi, uống lại được không" (#17 held-out H124)
                                    r"het (?:man|ban|ngua|me day|may day|di ung))\b")
 """(Folded.) The drug stopped, or a reaction to it ("phát ban nên ngừng")."""
-_PRODUCT_CONTAINING = re.compile(r"\b(?P<product>thuoc (?:[a-z]+ ){1,3}?)(?:co chua|co|chua)(?: ca)? (?P<drug>[a-z]+)\b")
+_PRODUCT_CONTAINING = re.compile(r"\b(?P<product>(?:thuoc|siro|vien|goi|che pham) (?:[a-z]+ ){1,3}?)(?:co chua|co|chua)"
+                                 r"(?: ca)? (?P<drug>[a-z]+)\b")
 """(Folded.) Another product said to contain a drug ("thuốc cảm cúm có paracetamol")."""
 _CONTRAST_AGENT = re.compile(r"\b(?:thuoc |chat )?can quang\b")
 _OTHER_INJECTED = re.compile(

@@ -110,7 +110,7 @@ _BREASTFEEDING = CHAT_BREASTFEEDING
 # A creatinine clearance is quoted with its value only ("ClCr 30 ml/phút"), never the rest of the sentence.
 _CLEARANCE_VALUE = r"(?:\s*(?:la|=|:|<|>|<=|>=|duoi|tren|khoang)?\s*\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)?"
 _CLEARANCE_TERMS = r"(?:do thanh thai creatinin|thanh thai creatinin|clcr|egfr|gfr|(?:muc |do |toc do )?loc cau than|" \
-                   r"do thanh thai(?= (?:la |=|: ?)?\d))"
+                   r"do thanh thai(?= (?:la |=|: ?)?\d| (?:cua )?(?:[a-z]+ ){0,2}la \d))"
 """How users and the book name a creatinine clearance or a GFR ("mức lọc cầu thận 25 ml/phút" is an eGFR; "độ thanh
 thải 20" with the number right after it — #18 held-out H52 asked the value again)."""
 # "ClCr của bà giảm xuống còn 8 ml/phút": the value a few words after the term, after a word that leads to it.
@@ -882,6 +882,7 @@ _REPORTED_BY = re.compile(r"\b(?:bac si|bs|bsi|duoc si)(?: [a-z]+){0,3}? (?:noi|
 # "em nó mới sinh được 20 ngày": when the baby was born, not what for — left in, "sinh" matched "kháng sinh" of a
 # contraindication and withheld a newborn's dose (#18 held-out H153).
 _BORN = re.compile(r"\b(?:moi|vua|con|da|chau|be) (?:sinh|de)(?: ra)?\b|\bsinh (?:ra|duoc|non|thieu thang|du thang)\b")
+_COMBINATION_FORM = re.compile(r"\b(?:dang |vien )*(?:phoi hop|ket hop) (?:\d+|hai|ba) thuoc\b")
 _ROUTE_SWITCH = re.compile(r"\b(?:chuyen|doi|thay)\s+(?:sang|qua|bang)\s+")
 # "tiêm decanoat", "dạng lactat": the salt of the drug named is its form, not what the dose is for.
 _SALT_FORM = re.compile(r"\b(?:dang )?(?:decanoat|lactat|hydroclorid|hydrochlorid)\b")
@@ -958,6 +959,9 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     blank = list(folded)
     # "viêm khớp dạng thấp thiếu niên": a disease name holding a patient or question word is kept whole.
     whole = [m.span() for m in DISEASE_NAMES_WITH_PATIENT_WORDS.finditer(folded)]
+    # "dạng viên phối hợp 3 thuốc": the combination tablet the book doses apart ("Dạng kết hợp 3 thuốc"), its count
+    # kept (#17 held-out H158 showed the 2-drug tablet beside it).
+    whole += [m.span() for m in _COMBINATION_FORM.finditer(folded)]
 
     def wipe(start: int, end: int) -> None:
         if not whole:  # (most turns: no such disease name) the span at once, not letter by letter
@@ -1043,7 +1047,9 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     # ("H. pylori", "E. coli": a genus abbreviated with a dot is one name, not two phrases.)
     for segment in re.finditer(r"(?:[^,.;:?!()]|(?<=\b[a-z])\.(?= [a-z]))+", rest):
         kept_spans: list[tuple[int, int]] = []
-        for run in re.finditer(r"[a-z]+(?:(?: |(?<=\b[a-z])\. )[a-z]+)*", segment.group(0)):
+        # (A count of drugs in a combination tablet, "phối hợp 3 thuốc", is the one number kept in a run.)
+        for run in re.finditer(r"(?:[a-z]+|\d+(?= thuoc\b))(?:(?: |(?<=\b[a-z])\. )(?:[a-z]+|\d+(?= thuoc\b)))*",
+                               segment.group(0)):
             start, end = segment.start() + run.start(), segment.start() + run.end()
             words = rest[start:end].split()
             if not any(_CONTENT.fullmatch(w) for w in words) or len(words) > MAX_INDICATION_WORDS:

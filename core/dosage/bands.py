@@ -254,7 +254,8 @@ def renal_value(text: str) -> float | None:
     m = re.search(r"\b(clcr|egfr|gfr|thanh thai creatinin|do loc cau than|muc loc cau than)\b[^0-9]{0,20}"
                   r"(\d+(?:[.,]\d+)?)", folded) or re.search(
         # "độ thanh thải 20": the clearance named without "creatinin", its number right after it
-        r"\b(do thanh thai)\s*(?:la\s*|=\s*|:\s*)?(\d+(?:[.,]\d+)?)", folded) or re.search(
+        # ("độ thanh thải của ba là 25": whose, then the value — #18 held-out H159)
+        r"\b(do thanh thai)\s*(?:cua\s+(?:[a-z]+\s+){0,2})?(?:la\s*|=\s*|:\s*)?(\d+(?:[.,]\d+)?)", folded) or re.search(
         r"\b(clcr|egfr|gfr|thanh thai creatinin|do loc cau than|muc loc cau than)\b[^0-9]{0,40}?"
         r"(\d+(?:[.,]\d+)?)\s*ml\s*/\s*(?:phut|ph|min)\b", folded) or re.fullmatch(
         # the frame's renal phrase may be the value alone with its unit ("8 ml/phút": states.slots reads a value in

