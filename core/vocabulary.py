@@ -192,7 +192,9 @@ CHAT_BREASTFEEDING = _alternation(("cho con bu", "cho be bu", "cho chau bu", "ch
                                    r"cho (?:em|be|con|thang|dua|con be) ut bu",
                                    # "sau sinh ít sữa quá", "kích sữa", "gọi sữa", "mất sữa": a nursing mother's own
                                    # milk (#18 held-out H56 asked adult or child)
-                                   r"(?:mat|tac|kich|goi|loi) sua", r"sau sinh(?: [a-z]+){0,2} (?:it|thieu) sua"))
+                                   r"(?:mat|tac|kich|goi|loi) sua", r"sau sinh(?: [a-z]+){0,2} (?:it|thieu) sua",
+                                   # "mẹ bé mới sinh em bé, ít sữa" (#18 held-out H161)
+                                   r"(?:moi |vua )?sinh(?: [a-z]+){0,3},? (?:it|thieu) sua"))
 
 
 INFUSION_FLUID = re.compile(r"(?:dung dich |dich )?(?:ringer(?: lactat| lactate)?|natri clorid(?: 0[.,]9 ?%?)?|nacl(?: 0[.,]9 ?%?)?|"
@@ -260,6 +262,9 @@ SYMPTOM_AS_BOOK: tuple[tuple[str, tuple[str, ...]], ...] = (
                        "kích động mạnh", "kích động nhiều")),
     # "bs cho thêm pantoprazol để bảo vệ dạ dày" beside a long-term NSAID: the book's "Dự phòng loét …" (#17
     # held-out H149 asked which indication).
+    # "uống domperidon cho nhiều sữa": what the book says it is not to be used for (#18 held-out H161)
+    ("kích thích tiết sữa", ("cho nhiều sữa", "cho ra nhiều sữa", "tăng tiết sữa", "lợi sữa", "gọi sữa", "kích sữa",
+                             "tăng sữa")),
     ("dự phòng loét", ("bảo vệ dạ dày", "bảo vệ niêm mạc dạ dày", "bảo vệ bao tử", "chống loét dạ dày")),
     ("nhiễm khuẩn đường tiết niệu", ("nhiễm trùng tiểu", "nhiễm trùng đường tiểu", "nhiễm khuẩn tiết niệu",
                                      "nhiễm trùng đường tiết niệu", "nhiễm trùng tiết niệu", "viêm đường tiểu")),

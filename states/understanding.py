@@ -11,6 +11,7 @@ from states import replies
 from states.age_exclusion import with_age_exclusion
 from states.antidote import with_antidote
 from states.dosing import carried_child_may_take, organ_question_person
+from states.form_route import with_form_route
 from states.frame import QueryFrame
 from states.inr_section import with_inr_drug, with_inr_section
 from states.merge import merge_frames, resting_question
@@ -158,6 +159,8 @@ def understand(ctx: TurnView, services: Services) -> Update:
         # An INR with no drug named: the one drug the book doses by INR (states.inr_section).
         merged = with_inr_drug(merged, text, services.names.ids(), services.names.section_texts,
                                services.names.display)
+        # A form of the drug named ("tiêm decanoat") that the book gives one route (states.form_route).
+        merged = with_form_route(merged, text, services.names.section_texts)
         # A measured INR: the section that handles INR by band (states.inr_section).
         merged = with_inr_section(merged, text, services.names.section_texts)
         merged = with_refusal(merged, text, ctx.prior_frame)

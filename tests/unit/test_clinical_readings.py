@@ -54,3 +54,13 @@ def test_an_inr_with_no_drug_named_is_the_one_drug_the_book_doses_by_it() -> Non
     assert with_inr_drug(frame, "liều bao nhiêu", ["warfarin"], _texts, str.capitalize).drugs == []
     two = {"warfarin": _texts("warfarin"), "acenocoumarol": _texts("warfarin")}
     assert with_inr_drug(frame, "INR 6 thì sao", list(two), two.__getitem__, str.capitalize).drugs == []
+
+
+def test_a_form_the_book_gives_one_injection_route_is_that_route() -> None:
+    from states.form_route import with_form_route
+
+    texts = {"lieu_luong_cach_dung": "Haloperidol decanoat là thuốc tác dụng kéo dài, dùng tiêm bắp. Khi người bệnh đã "
+                                     "ổn định với liều uống, có thể tiêm bắp sâu haloperidol decanoat."}
+    frame = QueryFrame(turn_type="dosing_calc", drugs=["haloperidol"], route_family="injection")
+    assert with_form_route(frame, "chuyển sang tiêm decanoat", lambda d: texts).route == "im"
+    assert with_form_route(frame, "chuyển sang tiêm", lambda d: texts).route is None  # no form named
