@@ -274,7 +274,7 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("tieu chay", "di ngoai phan long", "di ngoai ra nuoc", "di ngoai long", "di phan long", "di cau phan long",
      "di cau long", "di tuot", "tieu long"),
     ("me day", "may day", "noi me day", "noi may day"),
-    ("loet da day ta trang", "loet da day - ta trang", "loet da day", "loet ta trang"),
+    ("loet da day ta trang", "loet da day - ta trang", "loet da day", "loet ta trang", "loet bao tu"),
     # "trào ngược" alone is what people call the reflux disease ("hay bị ợ chua, trào ngược").
     ("trao nguoc da day thuc quan", "trao nguoc da day - thuc quan", "trao nguoc da day", "o chua", "o nong",
      "trao nguoc"),

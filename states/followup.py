@@ -52,6 +52,9 @@ _PAIRING: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     # with the one discussed (#18 held-out H123 gave paracetamol's dose, its enzyme-induction line unsaid).
     (re.compile(r"\b(?:dung|uong|tiem|xai) [a-z0-9]+(?: [a-z0-9]+)? (?:chung|kem)\b(?! voi)"),
      re.compile(r"\b(?:dùng|uống|tiêm|xài) \S+(?: \S+)? (?:chung|kèm)\b")),
+    # "bà hay đau đầu, uống panadol cùng được không" after carbamazepine (#18 held-out H163 gave paracetamol's dose)
+    (re.compile(r"\b(?:dung|uong|tiem|xai) [a-z0-9]+(?: [a-z0-9]+)? cung (?:duoc|co|thi|khong|ko|k)\b"),
+     re.compile(r"\b(?:dùng|uống|tiêm|xài) \S+(?: \S+)? cùng (?:được|có|thì|không|ko|k)\b")),
     (re.compile(r"\b(?:phoi hop|ket hop|cung luc)\b"), re.compile(r"\b(?:phối hợp|kết hợp|cùng lúc)\b")),
     (_WITH, re.compile(r"^(?:(?:thế|vậy|còn|thế còn|vậy còn)\s+)*với\b|\bcòn với\b")),
     # "haloperidol + lithium có sao ko": the two written as a sum (#17 held-out H94 dropped lithium).

@@ -1293,7 +1293,9 @@ def _illness_beside_pair(new: QueryFrame, prior: QueryFrame, text: str) -> Query
         return None
     written = normalize(text).strip()
     folded = fold(written)
-    said = (_HAS_ILLNESS.match(folded) or _HAS_VALVE.match(folded)) if len(folded) == len(written) else None
+    said = (_HAS_ILLNESS.match(folded) or _HAS_VALVE.match(folded) or (
+        _ILLNESS_TOLD.match(folded) if "?" not in written and not _AMOUNT_WORDS.search(folded) else None)) \
+        if len(folded) == len(written) else None
     if said is None:
         return None
     illness = re.sub(r"\s+(?:nữa|nua)\s*[.!?]*$", "", written[said.start("ill"):said.end("ill")]).strip()
@@ -1305,6 +1307,12 @@ def _illness_beside_pair(new: QueryFrame, prior: QueryFrame, text: str) -> Query
                     confidence=0.7)
 
 
+# "mà ông bị loét bao tử, mấy tuần nay đau lại, nội soi thấy ổ loét đang hoạt động" after a pair: an illness told with
+# what came of it, no question asked (#18 held-out H163 asked what to show).
+_ILLNESS_TOLD = re.compile(r"^(?:(?:ma|con|a|the|vay)\s+)*(?:ba|ong|be|chau|me|bo|benh nhan|bn|nguoi benh)"
+                           r"(?:\s+(?:cu|gia|noi|ngoai|ay|do))*\s+(?:con\s+|cung\s+)?(?:bi|mac)\s+"
+                           r"(?P<ill>[a-z][a-z ]{2,40}?)\s*,")
+_AMOUNT_WORDS = re.compile(r"\b(?:bao nhieu|lieu|may (?:vien|mg|ml|lan|goi|ong))\b")
 _LIMIT_ASKED = re.compile(r"\b(?:gioi han|han che|toi da|luu y|chu y|can than|thi sao|the nao|co sao|duoc khong|"
                           r"bao nhieu)\b")
 _ILLNESS_NOW = re.compile(r"^(?:(?:the|vay|con|ma)\s+)*(?:het [a-z]+(?: [a-z]+)? (?:roi|that roi)[, ]+)?(?:gio|bay gio|nay|hien gio)"

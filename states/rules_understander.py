@@ -1058,8 +1058,11 @@ class RulesUnderstander:
         # "bà bầu bị trichomonas uống metronidazol 2g liều duy nhất được không": a regimen named and whether she may
         # take it, no amount asked — the pregnancy section says ("không dùng phác đồ liều cao 2 g …"); the dose path
         # quoted the very regimen it forbids beside the warning.
+        # ("bầu 3 tháng đầu bị đau đầu uống paracetamol được ko, uống sao": how she takes it asked too — the dose path,
+        # which states her section first and then her dose; #18 held-out H163 gave the section alone.)
         regimen_allowed = route is not None and route.key == "lieu_luong_cach_dung" and (
-            slots.pregnant or slots.breastfeeding) and not _ASKS_AMOUNT.search(fold(text))
+            slots.pregnant or slots.breastfeeding) and not _ASKS_AMOUNT.search(fold(text)) and \
+            not _HOW_TAKEN.search(fold(text))
         if named == 1 and drugs and slots.population == "pediatric" and (slots.age_months is None) != (
                 slots.weight_kg is None) and MAY_TAKE.search(fold(text)) and not _ASKS_AMOUNT.search(fold(text)):
             # "bé sơ sinh 10 ngày vàng da, bs định tiêm rocephin có sao không": the child's state is what the
@@ -1774,6 +1777,7 @@ _STOPPED_FOR_REACTION = re.compile(r"\b(?:ngung|phat ban|noi ban|noi man|noi me 
 _PRODUCT_CONTAINING = re.compile(r"\b(?P<product>(?:thuoc|siro|vien|goi|che pham) (?:[a-z]+ ){1,3}?)(?:co chua|co|chua)"
                                  r"(?: ca)? (?P<drug>[a-z]+)\b")
 """(Folded.) Another product said to contain a drug ("thuốc cảm cúm có paracetamol")."""
+_HOW_TAKEN = re.compile(r"\b(?:uong|dung) (?:sao|the nao|nhu the nao|ra sao)\s*[?.!]*$")
 _CONTRAST_AGENT = re.compile(r"\b(?:thuoc |chat )?can quang\b")
 _OTHER_INJECTED = re.compile(
     r"\b(?:tiem|truyen|bom|uong)(?: noi mach| tinh mach)? (?:thuoc )?(?:can quang|chat can quang|vac ?xin|vaccin)\b"

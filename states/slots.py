@@ -166,7 +166,7 @@ _HEPATIC = re.compile(r"\b((?:suy gan|xo gan|benh gan)( (?:o )?(?:muc do |muc |d
                       r"child\W?pugh\s*[abc]|"
                       r"viem gan( [a-z])?|men gan cao|chuc nang gan kem)\b")
 _COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|dang|mac benh|mac|kem theo|bi ca)\b")
-ALWAYS_COMORBIDITIES: tuple[str, ...] = ("nghien ruou", "suy dinh duong")
+ALWAYS_COMORBIDITIES: tuple[str, ...] = ("nghien ruou", "suy dinh duong", "mat nuoc")
 _HEAVY_DRINKING = re.compile(r"\b(?:nhau|uong ruou|uong bia|ruou bia)(?: rat| qua)? (?:nhieu|suot|hang ngay|moi ngay|"
                              r"thuong xuyen|lien tuc)\b|\b(?:hay|nghien|ghien) (?:nhau|ruou|bia)\b"
                              # "tôi nhậu gần như ngày nào cũng có rượu bia" (#18 held-out H161 quoted the pharmacology)
