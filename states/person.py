@@ -58,6 +58,10 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # pregnant user's pregnancy and was answered from "Thời kỳ mang thai").
     # ("mẹ vợ tôi", "bố chồng em": the in-law, not the wife or husband — #17 held-out H74 read "mẹ vợ t" as the
     # pregnant wife and answered from "Thời kỳ mang thai".)
+    # "bé nhà chị tôi", "con của anh tôi", "cháu nhà hàng xóm": a relative's child — a child, another patient, not the
+    # relative (#17 held-out H164 labelled the 2-month-old "chị tôi").
+    (r"\b(?:be|con|chau|em be|dua be|dua nho)(?: (?:nha|cua))? (?:(?:chi|anh|em|co|chu|bac|di|cau|ban)(?: (?:gai|trai|ho))?"
+     r" (?:toi|minh|tui|em|e|t)|hang xom)\b", "relative_child", CHILD),
     (r"\b(?:me|bo|ba|cha|ong|vo|chong|anh|chi|em|ban|co|chu|bac|di|cau|mo|thim)(?: (?:nha|gai|trai|ho|ruot|dau|re|vo|"
      r"chong))?"
      # ("mẹ t", "bố t": "t" is the chat spelling of "tôi" — #17 held-out H74 asked whether "mẹ t" was an adult.)
@@ -214,6 +218,10 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
         if not m:
             continue
         label = _as_written(text, folded, m).strip()
+        if key == "relative_child" and fold(label).startswith("con ") and (
+                label.lower().startswith("còn") or (text.isascii() and re.match(r"^\W*(?:(?:the|vay|ma) )?$",
+                                                                                 folded[:m.start()]))):
+            continue  # "còn chú tôi eGFR 25 thì sao": "and what about my uncle", not my uncle's child
         if label.lower().startswith("còn "):
             label = label[4:]  # "còn bé …" (and what about the child): "còn" is the opener, not "con" (child)
         if key == "self":

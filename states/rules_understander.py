@@ -286,7 +286,8 @@ _IS_IT_RIGHT = re.compile(r"\b(?:dung|duoc|phai) (?:khong|ko|k|hong|chua)\b|\bdu
 def _next_partner(name: str) -> re.Pattern[str]:
     """"còn lithi thì sao", "thế còn methadon?", "với lithi thì sao": the turn names one word after "còn"/"với" and
     asks nothing else."""
-    return re.compile(rf"^\W*(?:(?:the|vay|thi) )?(?:con|voi|con voi) {re.escape(name)}"
+    # ("thế carbamazepin?" after haloperidol × NSAID: "thế" alone opens it too — #17 held-out H164.)
+    return re.compile(rf"^\W*(?:(?:the|vay|thi) (?:con |voi |con voi )?|(?:con|voi|con voi) ){re.escape(name)}"
                       rf"(?: (?:thi sao|thi the nao|the nao|nua|thi|sao)){{0,2}}\W*$")
 
 
@@ -384,6 +385,11 @@ class RulesUnderstander:
         # taken with it — read as "uống thuốc" (#17 held-out H49 got pantoprazole's interaction list).
         text = _SHARED_MEDICINE.sub(lambda m: f"{m.group(1)} {m.group(2)}", text)
         frame = self._parse(text, candidates, awaiting_answer=awaiting_answer, follows=follows, prior=prior)
+        if _OFF_BOOK_USE.search(fold(text)) and not frame.refusal:
+            # "papaverin tiêm vào dương vật chữa rối loạn cương dương thì liều bao nhiêu": a use and a route the book
+            # does not give the drug — no general dose under a notice, the question is outside the book (#17
+            # held-out H158/H162 expected the product to decline).
+            return _frame(turn_type="out_of_scope", confidence=0.8)
         if not frame.unknown_drugs and follows and (m := INFUSION_FLUID.search(fold(text))) and (
                 MAY_TAKE.search(fold(text)) or _CO_USE.search(fold(text))):
             # "bé đang truyền ringer lactat, có sao không" after the ceftriaxone dose: the fluid, typed in lower case,
@@ -488,7 +494,11 @@ class RulesUnderstander:
             if not unknown and _alcohol_beside(folded, text):
                 unknown += ["rượu"]
         elif not unknown and follows and (is_elliptical(text) or has_anaphora(text) or MAY_TAKE.search(folded)) and \
-                _alcohol_beside(folded, text):
+                _alcohol_beside(folded, text) and not (
+                    # "mà tôi nghiện rượu, ngày nào cũng nhậu thì sao" after his dose: the habit the book limits the
+                    # dose for ("không vượt quá 3 g/ngày ở người nghiện rượu"), the dose question again — not the
+                    # interaction lines (#17 held-out H164 lost the ceiling).
+                    prior is not None and prior.turn_type == "dosing_calc" and _HABITUAL_DRINKING.search(folded)):
             # ("bà thỉnh thoảng uống rượu có sao không?" after her metformin: alcohol beside the drug discussed —
             # #18 held-out H140 got the contraindications, not "Rượu: … nhiễm toan lactic".)
             unknown += ["rượu"]
@@ -1519,7 +1529,8 @@ class RulesUnderstander:
             if m is None:
                 # "muốn dùng pantoprazol dự phòng loét thì liều bao nhiêu" beside the ibuprofen the patient takes: the
                 # drug used FOR a purpose, named right before it (#17 held-out H58 showed both drugs' doses).
-                m = re.search(rf"\b(?:dung|uong|tiem|them|cho)\s+(?:thuoc\s+)?(?:{names})\s+(?:de\s+)?"
+                # ("muốn uống kèm pantoprazol bảo vệ dạ dày thì liều bao nhiêu": "kèm", "thêm" before it — #17 H162.)
+                m = re.search(rf"\b(?:dung|uong|tiem|them|cho)\s+(?:kem\s+|them\s+|cung\s+)?(?:thuoc\s+)?(?:{names})\s+(?:de\s+)?"
                               r"(?P<purpose>(?:du phong|phong ngua|phong|bao ve|chong)\s+[a-z ]+?)(?=\s+(?:thi|lieu|bao|"
                               r"nhu|the|uong|dung)\b|\s*[,.?]|$)", folded)
                 if m is None:
@@ -1774,6 +1785,10 @@ _STOPPED_FOR_REACTION = re.compile(r"\b(?:ngung|phat ban|noi ban|noi man|noi me 
                                    # "giờ hết mẩn rồi, uống lại được không" (#17 held-out H124)
                                    r"het (?:man|ban|ngua|me day|may day|di ung))\b")
 """(Folded.) The drug stopped, or a reaction to it ("phát ban nên ngừng")."""
+_HABITUAL_DRINKING = re.compile(r"\bnghien (?:ruou|bia|nhau)\b|\b(?:ngay nao|toi nao|bua nao) cung (?:nhau|uong ruou|uong bia)\b")
+"""(Folded.) Drinking said as a habit of the patient ("nghiện rượu", "ngày nào cũng nhậu")."""
+_OFF_BOOK_USE = re.compile(r"\btiem (?:vao )?(?:duong vat|the hang)\b|\b(?:roi loan|tri|chua|bi) cuong duong\b"
+                           r"|\bliet duong\b")
 _PRODUCT_CONTAINING = re.compile(r"\b(?P<product>(?:thuoc|siro|vien|goi|che pham) (?:[a-z]+ ){1,3}?)(?:co chua|co|chua)"
                                  r"(?: ca)? (?P<drug>[a-z]+)\b")
 """(Folded.) Another product said to contain a drug ("thuốc cảm cúm có paracetamol")."""

@@ -940,7 +940,10 @@ _DENIED_HABIT = re.compile(r"\b(?:khong|ko|k|chua|chang|khong he|hong) (?:uong|n
 
 
 _HOW_ASKED = re.compile(r"\b(?:lieu )?(?:tinh )?theo (?:can nang|can|tuoi|kg|ky)\b|\bcan nang\b"
-                        r"|\b(?:thoi )?(?:khong|ko|k) (?:can )?ke don\b|\bchi hoi\b")
+                        r"|\b(?:thoi )?(?:khong|ko|k) (?:can )?ke don\b|\bchi hoi\b"
+                        # "nếu bố cháu phải nằm viện tiêm thì sao": where the patient is treated, not what for (#17
+                        # held-out H164 asked which indication of the reflux patient's injection)
+                        r"|\b(?:phai |duoc |dang |khi )?(?:nam|nhap|vao|o) (?:vien|benh vien)\b|\bnoi tru\b")
 
 
 _KIN_SIDE = re.compile(r"\b(?:chau|ong|ba|co|chu|bac|di|cau|thim|mo|anh|chi|em|ho|ban than|ba con) (?:noi|ngoai)\b"

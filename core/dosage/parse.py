@@ -53,7 +53,7 @@ _ELDERLY = re.compile(r"\b(nguoi cao tuoi|nguoi gia)\b")
 _MONITORING_LEADIN = re.compile(r"^(theo doi|tan suat|kiem tra|xet nghiem|giam sat)\b")
 """A lead-in about monitoring the treatment ("Theo dõi INR và điều chỉnh liều", "Tần suất kiểm tra sinh học")."""
 _NAMES_A_GROUP = re.compile(r"\b(tre|so sinh|nguoi lon|nguoi cao tuoi|nguoi gia|phu nu|benh nhan|nguoi benh)\b")
-_NOTE_START = re.compile(r"^(lieu|neu|o |voi |doi voi|trong|khi|de |sau|truoc|cach |bat dau|thoi gian|tu ngay|ngay dau|\(|clcr$|egfr$)")
+_NOTE_START = re.compile(r"^(lieu|neu|o |voi |doi voi|trong|khi|de |sau(?! (?:nhoi mau|dot quy)\b)|truoc|cach |bat dau|thoi gian|tu ngay|ngay dau|\(|clcr$|egfr$)")
 _FORM_OF_DRUG = re.compile(r"\b(duoc )?(dung|bao che|su dung) duoi dang\b")
 """A lead-in naming the form the drug is given in ("Pantoprazol được dùng dưới dạng muối natri:"), not its purpose:
 read as an indication it was offered as one ("which indication?") beside the real ones."""
@@ -238,8 +238,12 @@ class _Parser:
                     and _TREATMENT_START.match(fold(phrase)):
                 # "… có thể tiêm bắp sâu haloperidol decanoat. Liều ban đầu …. Điều trị buồn nôn và nôn do các nguyên
                 # nhân: 1 - 2 mg tiêm bắp": another purpose, not the depot injection's — the phase a sentence opened
-                # ends at it (under it, the antiemetic dose read as a long-term antipsychotic line).
+                # ends at it (under it, the antiemetic dose read as a long-term antipsychotic line). It is that
+                # purpose's indication: left a note, "chống nôn sau mổ" found no line of its own (#17 held-out H164).
                 self._pop_from(last)
+                self._indication(self._strip_noise(phrase), fold(phrase))
+                pos = next_pos
+                continue
             if pending_note is not None and kind != "note":
                 # A lead-in followed by more lead-ins is not quoted with the line. A long one opens a context
                 # ("Nhiễm vi khuẩn nhạy cảm ở tai, mũi, họng…: Người lớn: …"): an indication; a note-like one

@@ -784,7 +784,30 @@ def restricted_to_others(candidates: list[RegimenLine], patient: Patient) -> lis
     return []
 
 
+def indication_route(tree: DosageTree, patient: Patient) -> str | None:
+    """The one route the book doses the patient's indication on, when it is not the route asked: "còn dùng thuốc đó
+    chống nôn sau mổ thì liều thế nào" after an IV question — the antiemetic dose is the book's "1 - 2 mg tiêm bắp",
+    and with the IV route kept every other indication's IV lines were shown under "no dose for this indication"
+    (#17 held-out H164). The line names its route, so the answer says which it is."""
+    if patient.route is None or not patient.indication:
+        return None
+    on_route = [line for line in tree.lines if context_admits(line, patient)]
+    if not any(indication_key(line) for line in on_route) or narrow_to_indication(on_route, patient.indication,
+                                                                                 patient)[1]:
+        return None
+    anyroute = replace(patient, route=None)
+    lines = [line for line in tree.lines if context_admits(line, anyroute)]
+    matched, found = narrow_to_indication(lines, patient.indication, anyroute)
+    routes = {route for line in matched if indication_key(line) and is_dosed(line) for route in line.routes}
+    dosed = [line for line in matched if indication_key(line) and is_dosed(line)]
+    if not found or not dosed or len(routes) != 1 or any(not line.routes for line in dosed):
+        return None
+    return next(iter(routes))
+
+
 def _select(tree: DosageTree, patient: Patient) -> Selection:
+    if (route := indication_route(tree, patient)) is not None:
+        patient = replace(patient, route=route)
     candidates = of_device([line for line in tree.lines if context_admits(line, patient)], patient.device)
     if patient.route in _INJECTED and any(patient.route in line.routes and is_dosed(line) for line in candidates):
         # An injection asked where the book doses that injection on lines of its own: a dose line naming no route

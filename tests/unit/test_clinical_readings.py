@@ -8,10 +8,12 @@ from dataclasses import replace
 from core.dosage.bands import renal_value
 from core.dosage.model import Patient
 from core.dosage.parse import parse_dosage
-from core.dosage.select import select
+from core.dosage.select import indication_route, select
 from grounding.dosing_select import stated_conditions
 from states.frame import QueryFrame
 from states.inr_section import with_inr_drug
+from states.person import Person, person_of
+from states.refusal import refusal_of
 
 
 def test_a_renal_value_said_below_a_number_is_below_it() -> None:
@@ -64,3 +66,31 @@ def test_a_form_the_book_gives_one_injection_route_is_that_route() -> None:
     frame = QueryFrame(turn_type="dosing_calc", drugs=["haloperidol"], route_family="injection")
     assert with_form_route(frame, "chuyển sang tiêm decanoat", lambda d: texts).route == "im"
     assert with_form_route(frame, "chuyển sang tiêm", lambda d: texts).route is None  # no form named
+
+
+def test_an_indication_dosed_on_one_route_only_is_answered_on_it() -> None:
+    # Synthetic text in the real book's shape (haloperidol's injection block, #17 held-out H164).
+    tree = parse_dosage("Thuốc tiêm: Dùng trong loạn thần cấp: Tiêm bắp ban đầu 2 - 5 mg. Để kiểm soát nhanh, có thể "
+                        "tiêm tĩnh mạch, liều 0,5 - 50 mg với tốc độ 5 mg/phút. Khi người bệnh đã ổn định với liều "
+                        "uống và cần điều trị lâu dài, có thể tiêm bắp sâu dạng decanoat. Liều ban đầu tương đương 10 "
+                        "đến 15 lần tổng liều uống hàng ngày. Điều trị buồn nôn và nôn do các nguyên nhân: Liều thông "
+                        "thường: 1 - 2 mg tiêm bắp, cách nhau 12 giờ.")
+    adult_iv = Patient(population="adult", age_months=360, route="iv")
+    assert indication_route(tree, replace(adult_iv, indication="chống nôn sau mổ")) == "im"
+    lines = select(tree, replace(adult_iv, indication="chống nôn sau mổ")).lines
+    assert [line.text for line in lines if "mg" in line.text] == ["Liều thông thường: 1 - 2 mg tiêm bắp, cách nhau 12 giờ."]
+    # The indication the route asked does dose keeps it; an indication the book does not name changes nothing.
+    assert indication_route(tree, replace(adult_iv, indication="loạn thần cấp")) is None
+    assert indication_route(tree, replace(adult_iv, indication="đau bụng kinh")) is None
+
+
+def test_a_relatives_child_is_a_child_and_and_what_about_my_uncle_is_the_uncle() -> None:
+    assert person_of("thế bé nhà chị tôi 2 tháng rưỡi 5 ký") == Person("relative_child", "bé nhà chị tôi", "pediatric")
+    assert person_of("con chị tôi 3 tuổi sốt").population == "pediatric"
+    uncle = person_of("còn chú tôi eGFR 25 thì sao")
+    assert uncle is not None and uncle.key == "relative" and uncle.population == "adult"
+
+
+def test_a_whole_pack_wished_in_its_own_clause_after_despair_is_refused() -> None:
+    assert refusal_of("tôi mệt mỏi lắm rồi, muốn uống hết cả vỉ haloperidol cho xong, bao nhiêu viên thì đủ")
+    assert not refusal_of("bé nhà em lỡ uống hết cả vỉ paracetamol, có sao không")

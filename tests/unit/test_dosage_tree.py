@@ -378,5 +378,7 @@ def test_a_purpose_lead_in_after_a_phase_sentence_is_not_under_it_and_keeps_the_
                         "buồn nôn và nôn do các nguyên nhân: Liều thông thường: 1 - 2 mg tiêm bắp, cách nhau 12 giờ.")
     depot = _line(tree, "Liều ban đầu tương đương")
     assert depot.routes == ("im",) and any("lâu dài" in p for p in depot.path)
-    antiemetic = _line(tree, "Điều trị buồn nôn")
+    antiemetic = _line(tree, "Liều thông thường: 1 - 2 mg")
     assert antiemetic.routes == ("im",) and not any("lâu dài" in p for p in antiemetic.path)
+    # The purpose is the line's indication: "chống nôn sau mổ" finds it (#17 held-out H164).
+    assert antiemetic.context.indication == ("Điều trị buồn nôn và nôn do các nguyên nhân",)
