@@ -86,7 +86,8 @@ def test_an_indication_dosed_on_one_route_only_is_answered_on_it() -> None:
 
 def test_a_relatives_child_is_a_child_and_and_what_about_my_uncle_is_the_uncle() -> None:
     assert person_of("thế bé nhà chị tôi 2 tháng rưỡi 5 ký") == Person("relative_child", "bé nhà chị tôi", "pediatric")
-    assert person_of("con chị tôi 3 tuổi sốt").population == "pediatric"
+    nephew = person_of("con chị tôi 3 tuổi sốt")
+    assert nephew is not None and nephew.population == "pediatric"
     uncle = person_of("còn chú tôi eGFR 25 thì sao")
     assert uncle is not None and uncle.key == "relative" and uncle.population == "adult"
 
