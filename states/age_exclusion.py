@@ -25,7 +25,7 @@ from retrieval.free_form_route import DOSING_SECTION
 from states.conditions import condition_in_drug_turn
 from states.frame import QueryFrame
 
-ASKS_AMOUNT = re.compile(r"\b(may|bao nhieu|bao lau)\b|\blieu(?: dung)?\s*\?*\s*$|\blieu (?:sao|the nao|ntn)\b")
+ASKS_AMOUNT = re.compile(r"\b(may|bao nhieu|bao lau)\b|\b(?:toi da|lieu) (?:la )?(?:bn|nhieu)\b|\blieu(?: dung)?\s*\?*\s*$|\blieu (?:sao|the nao|ntn)\b")
 """A turn asking an amount or a duration (folded) — "liều?" closing it too ("uống đc ko, liều?": may she, and how much)."""
 ADULT_MONTHS = 18 * 12
 SectionTexts = Callable[[str], Mapping[str, str]]

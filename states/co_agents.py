@@ -19,7 +19,7 @@ _CLASS_PARTNER = re.compile(
     # ("bà đang uống cả thuốc chống trầm cảm": "cả"/"thêm" before the class — #17 held-out H139)
     r"(?:ca |them |luon |ca cac )?(?P<cls>(?:cac |nhung )?(?:thuoc|nhom thuoc) (?!(?:nay|do|ay|nao|gi|kia|khac|dieu tri|tri|de|duoc|dc|khong|ko|k|roi|luon|cua|voi|cho|chung|nhau)\b)"
     r"[a-z0-9]+(?: [a-z0-9]+){0,6}?)"
-    r"(?=\s*(?:[,.;:?!(]|$)|\s+(?:thi|co|them|ke|roi|duoc|khong|va|ma|nay|lau|hang|moi|de|nhung|nen|can|gio)\b)")
+    r"(?=\s*(?:[,.;:?!(]|$)|\s+(?:thi|co|them|ke|roi|duoc|khong|va|ma|nay|lau|hang|moi|de|nhung|nen|can|gio|nua|luon|a)\b)")
 MIN_CLASS_WORDS = 3
 """'thuốc chống đông' is a class; 'thuốc bổ' names nothing the book's interaction sections can be searched by."""
 

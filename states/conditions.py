@@ -283,6 +283,13 @@ def condition_in_drug_turn(text: str) -> str | None:
                                      r"lam sao|benh gi|benh nao|nhung benh|cac benh|gi|thi|" + SAME_ILLNESS + r")\b)", folded)
               if not _DENIAL_BEFORE.search(folded[:c.start()]) and _illness_verb(text, folded, c, folded_turn)), None)
     if not m:
+        # "bs định cho tegretol trị đau dây thần kinh sinh ba": the drug given FOR the illness, "trị" right after its
+        # name (#18 held-out H167 lost the indication and asked it at the dose). Folded, "tri" is also "trí"/"trì"
+        # ("vị trí", "duy trì"): only as typed, or in a turn typed without diacritics.
+        m = next((c for c in re.finditer(r"\b(?:cho|dung|uong|tiem|ke|xai)\s+(?:thuoc\s+)?[a-z0-9-]+\s+(?:de\s+)?tri\s+"
+                                         r"(?!(?:nho|tue|giac|lieu)\b)", folded)
+                  if folded_turn or text[c.end() - 4:c.end() - 1].lower() == "trị"), None)
+    if not m:
         return None
     # "bị hen phế quản từ nhỏ", "… lâu năm": since when is not the condition's name (the book writes "tiền sử bệnh hen").
     # A full stop after a one-letter word is an abbreviated genus ("H. pylori", "E. coli"), not the end of the phrase.

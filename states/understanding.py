@@ -11,7 +11,7 @@ from states import replies
 from states.age_exclusion import with_age_exclusion
 from states.antidote import with_antidote
 from states.dosing import carried_child_may_take, organ_question_person
-from states.form_route import with_form_route
+from states.form_route import with_form_indication, with_form_route
 from states.frame import QueryFrame
 from states.inr_section import with_inr_drug, with_inr_section
 from states.merge import merge_frames, resting_question
@@ -161,6 +161,7 @@ def understand(ctx: TurnView, services: Services) -> Update:
                                services.names.display)
         # A form of the drug named ("tiêm decanoat") that the book gives one route (states.form_route).
         merged = with_form_route(merged, text, services.names.section_texts)
+        merged = with_form_indication(merged, text, services.names.section_texts)
         # A measured INR: the section that handles INR by band (states.inr_section).
         merged = with_inr_section(merged, text, services.names.section_texts)
         merged = with_refusal(merged, text, ctx.prior_frame)
