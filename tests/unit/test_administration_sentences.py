@@ -28,7 +28,9 @@ def test_only_how_long_questions_ask_a_duration() -> None:
 @pytest.mark.parametrize(("sentence", "quoted"), [
     ("Phải tiêm tĩnh mạch chậm ít nhất 1 giờ để tránh kết tủa.", True),
     ("Truyền tĩnh mạch chậm trong 30 - 60 phút.", True),
-    ("Truyền dung dịch nồng độ 1–2 mg/ml trong ít nhất 60 phút.", False),  # a concentration
+    # The strength the infusion is made up to is no dose (as "… không lớn hơn 7 mg/ml"), a range of it neither: the
+    # infusion time beside it is the answer (#18 held-out H169 expected "60 phút").
+    ("Truyền dung dịch nồng độ 1–2 mg/ml trong ít nhất 60 phút.", True),
     ("500 mg cách 8 giờ/lần.", False),  # a dose and an interval
     ("Tốc độ truyền không quá 10 mg/phút.", False),  # a rate
 ])
