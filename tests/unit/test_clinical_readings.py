@@ -6,10 +6,15 @@ from __future__ import annotations
 from dataclasses import replace
 
 from core.dosage.bands import renal_value
+from core.dosage.indication import match_score
 from core.dosage.model import Patient
 from core.dosage.parse import parse_dosage
 from core.dosage.select import indication_route, select
+from core.missed_dose import asks_missed_dose
+from core.sentence_match import asks_administration, usage_sentence
+from core.text import fold
 from grounding.dosing_select import stated_conditions
+from retrieval.overdose_words import SLIP
 from states.frame import QueryFrame
 from states.inr_section import with_inr_drug
 from states.person import Person, person_of
@@ -95,3 +100,26 @@ def test_a_relatives_child_is_a_child_and_and_what_about_my_uncle_is_the_uncle()
 def test_a_whole_pack_wished_in_its_own_clause_after_despair_is_refused() -> None:
     assert refusal_of("tôi mệt mỏi lắm rồi, muốn uống hết cả vỉ haloperidol cho xong, bao nhiêu viên thì đủ")
     assert not refusal_of("bé nhà em lỡ uống hết cả vỉ paracetamol, có sao không")
+
+
+def test_a_course_of_days_already_taken_is_no_overdose_but_a_count_of_doses_is() -> None:
+    assert not SLIP.search(fold("hôm trước chị lỡ uống 2 ngày rồi, giờ thấy đau gót chân"))
+    assert SLIP.search(fold("bé lỡ uống 2 liều liền"))
+    assert SLIP.search(fold("lỡ uống 3 viên"))
+
+
+def test_a_missed_dose_made_up_with_two_doses_is_a_missed_dose_question() -> None:
+    assert asks_missed_dose("hôm qua quên uống warfarin, nay uống 2 liều bù được ko")
+    assert not asks_missed_dose("warfarin uống 2 liều một ngày được không")
+
+
+def test_the_infusion_strength_beside_its_time_may_be_quoted_to_an_administration_question() -> None:
+    assert usage_sentence("Truyền tĩnh mạch dung dịch nồng độ 1–2 mg/ml trong ít nhất 60 phút.", durations=True)
+    assert not usage_sentence("Truyền tĩnh mạch 500 mg/lần trong ít nhất 60 phút.", durations=True)
+    assert asks_administration("tiêm bắp cho nhanh được ko")
+
+
+def test_after_surgery_said_three_ways_is_the_books_after_surgery() -> None:
+    for said in ("hậu phẫu ruột thừa", "đau sau mổ", "vừa mổ amidan xong về, đau nhiều"):
+        assert match_score(said, ["Đau sau phẫu thuật"]) > match_score(said, ["Đau, sốt"]), said
+    assert match_score("viêm bàng quang không biến chứng", ["Nhiễm khuẩn đường tiết niệu không biến chứng"]) > 0
