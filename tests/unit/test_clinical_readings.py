@@ -15,6 +15,7 @@ from core.sentence_match import asks_administration, usage_sentence
 from core.text import fold
 from grounding.dosing_select import stated_conditions
 from retrieval.overdose_words import SLIP
+from retrieval.section_router import route_section
 from states.frame import QueryFrame
 from states.inr_section import with_inr_drug
 from states.person import Person, person_of
@@ -123,3 +124,30 @@ def test_after_surgery_said_three_ways_is_the_books_after_surgery() -> None:
     for said in ("hậu phẫu ruột thừa", "đau sau mổ", "vừa mổ amidan xong về, đau nhiều"):
         assert match_score(said, ["Đau sau phẫu thuật"]) > match_score(said, ["Đau, sốt"]), said
     assert match_score("viêm bàng quang không biến chứng", ["Nhiễm khuẩn đường tiết niệu không biến chứng"]) > 0
+
+
+def test_a_reaction_told_is_its_adverse_effects_and_asked_what_to_do_is_their_handling() -> None:
+    told = route_section("be uong duoc 3 ngay thi bi veo co, tron mat len")
+    asked = route_section("bé uống xong đi ngoài lỏng 2 lần, có phải ngưng thuốc k")
+    assert told is not None and told.key == "tac_dung_khong_mong_muon"
+    assert asked is not None and asked.key == "huong_dan_xu_tri_adr"
+
+
+def test_a_co_medication_cap_is_the_patients_answer() -> None:
+    # Synthetic text in the fixture's shape (simvastatin's adult lines).
+    tree = parse_dosage("*Uống – Người lớn:* Khởi đầu 10–20 mg/ngày; phạm vi liều 5–40 mg/ngày. Tăng cholesterol máu gia "
+                        "đình đồng hợp tử: 40 mg/ngày. Khi dùng cùng amiodaron, verapamil hoặc diltiazem: không quá 10 "
+                        "mg/ngày.")
+    on_amiodarone = Patient(population="adult", age_months=864, route="oral", conditions=("amiodaron",))
+    lines = select(tree, on_amiodarone).lines
+    assert [line.text for line in lines] == ["Khi dùng cùng amiodaron, verapamil hoặc diltiazem: không quá 10 mg/ngày."]
+    assert not lines[0].context.indication  # the cap is no indication's (it was read as the familial disease's)
+    assert any("5–40 mg/ngày" in line.text for line in select(tree, replace(on_amiodarone, conditions=())).lines)
+
+
+def test_a_planned_baby_is_no_child_and_ma_be_typed_bare_is_the_child() -> None:
+    assert person_of("e đang tính có em bé năm sau") is None
+    child = person_of("2h sang roi ma be nha e sot 39 do 5, cho uong paracetamol bn a??")
+    assert child is not None and child.population == "pediatric"
+    mother = person_of("thế mẹ bé uống thì bao nhiêu")
+    assert mother is not None and mother.population == "adult"
