@@ -299,6 +299,10 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("cao huyet ap", "huyet ap cao", "tang huyet ap"),
     # "NMCT": the clinicians' abbreviation of "nhồi máu cơ tim" (#18 held-out H159 asked which indication)
     ("nhoi mau co tim", "nmct"),
+    # Bleeding in the skull: the book writes "xuất huyết trong sọ"; clinicians say "xuất huyết não" (#17 held-out H172,
+    # flagged: a preterm baby with a brain bleed was given the ductus dose beside the contraindication).
+    ("xuat huyet trong so", "xuat huyet nao", "chay mau nao", "chay mau trong so", "xuat huyet noi so",
+     "xuat huyet noi soi", "xuat huyet nao that"),
     # After surgery: the book writes "Đau sau phẫu thuật"; clinicians say "hậu phẫu", others "sau mổ" (#17 held-out H168
     # asked which indication of a post-appendicectomy child).
     ("sau phau thuat", "hau phau", "sau mo"),

@@ -29,10 +29,14 @@ OVERDOSE = re.compile(
     # ("lỡ uống hết gần nửa chai siro", "lỡ tu nửa chai": #17/#18 held-out H70/H71 asked the weight)
     rf"\b(?:uong|nuot|an|tu|noc)(?: (?:nham|phai|het|luon|mat|gan|khoang|tam|chung))* (?:ca )?nua {_CONTAINER}\b|"
     # "uống gần hết chai siro": most of a pack (#18 held-out H59 gave the 3-year-old's usual dose)
-    rf"\b(?:uong|nuot|an)(?: (?:nham|phai|luon|mat))* gan het (?:ca )?{_CONTAINER}\b|"
+    rf"\b(?:uong|nuot|an|tu|noc)(?: (?:nham|phai|luon|mat))* gan het (?:ca )?{_CONTAINER}\b|"
     # "uống 2 lần liền", "uống liền 2 lần", "uống liên tiếp 2 liều"
     rf"\b(?:uong|dung|tiem) {_COUNT} {_UNIT} (?:lien|lien tiep|mot luc|cung luc)\b|"
-    rf"\b(?:uong|dung|tiem) (?:lien|lien tiep) {_COUNT} {_UNIT}\b"
+    rf"\b(?:uong|dung|tiem) (?:lien|lien tiep) {_COUNT} {_UNIT}\b|"
+    # "con 4 tuổi tự mở chai siro … uống gần hết 60ml": a child who opened the bottle and drank from it; most of a
+    # measured amount drunk (#18 held-out H173 gave the child's usual dose)
+    r"\btu mo (?:chai|lo|vi|hop|nap|goi)\b[^.?!]{0,60}\b(?:uong|nuot|an|nhai)\b|"
+    r"\b(?:uong|nuot|tu) (?:gan het|het|ca|mat|het ca) (?:khoang |gan |tam )?\d+ ?ml\b"
 )
 """Folded phrases of an overdose question that need no further reading."""
 

