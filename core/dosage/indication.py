@@ -302,7 +302,9 @@ SEVERITY_STATED = re.compile(r"\b(?:nhiem khuan|nhiem trung|benh|muc do|the|truo
 
 SEVERITY_ANSWERED = re.compile(r"^\W*(?:(?:da|a|thi|chi|cung|bi|neu|khi|con|the con|vay|truong hop|neu bi|neu ma|"
                                # "bs bảo nhiễm khuẩn nhẹ thôi ạ": who said so, then the severity (#17 H53)
-                               r"bs bao|bac si bao|bs noi|bac si noi|nhiem khuan|nhiem trung)\s+)*"
+                               r"bs bao|bac si bao|bs noi|bac si noi|nhiem khuan|nhiem trung|"
+                               # "nếu bs nói là nặng thì liều sao" (#17 held-out H172, flagged: the mild band again)
+                               r"(?:neu |ma )?(?:bs|bac si) (?:noi|bao|ket luan|chan doan) (?:la|bi)|la)\s+)*"
                                r"(?:nhe|vua|nang|trung binh)"
                                r"(?:\s+(?:thoi|lam|a|qua|roi|hon))*\b(?!\s*[\d.,]*\s*(?:kg|ky|ki|can|lang|\d))")
 """(Folded.) A turn that opens with a bare severity ("nhẹ thôi ạ, uống", "nặng lắm"): the answer to which severity,
