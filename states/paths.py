@@ -65,7 +65,9 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame,
         routes = routes_in_evidence(evidence, frame.population, age_months=frame.age_months,
                                     weight_kg=frame.weight_kg, context_text=context, asked_route=frame.route,
                                     condition=frame.condition if frame.route is None and frame.route_family is None
-                                    else None)  # an injection follow-up's routes are never narrowed away by indication
+                                    else None,  # an injection follow-up's routes are never narrowed away by indication
+                                    injection_indication=frame.condition if frame.route is None
+                                    and frame.route_family == "injection" else None)
         routes = one_injection_dose(evidence, frame, routes)
         if frame.has_patient_context or is_child(frame) or is_elderly(frame) or (
                 frame.condition and any(condition_phrase(p) for p in parts_of(frame.condition))) \

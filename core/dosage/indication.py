@@ -131,7 +131,9 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # Since when the patient has been ill says nothing of which indication ("sốt từ tối qua" matched no lead-in and the
     # indication was asked; #17 held-out H78).
     (r"(?:từ|đã|suốt|mấy|vài|\d+) (?:hôm qua|tối qua|đêm qua|sáng nay|sáng qua|chiều qua|chiều nay|trưa nay|hôm kia|"
-     r"(?:ngày|hôm|tuần|bữa)(?: nay| rồi)?)|(?:từ )?(?:hôm qua|tối qua|đêm qua|sáng nay)", " "),
+     r"(?:ngày|hôm|tuần|bữa)(?: nay| rồi)?)|(?:từ )?(?:hôm qua|tối qua|đêm qua|sáng nay)"
+     # ("sốt từ chiều": since the afternoon — #17 held-out H174 asked which indication)
+     r"|từ (?:sáng|chiều|tối|trưa|đêm|khuya|hôm kia)(?: nay| qua| hôm qua)?", " "),
     (r"(?:giảm|hạ|cắt)(?: cơn)? sốt|sốt cao", "sốt"),
     (r"(?:giảm|cắt)(?: cơn)? đau", "đau"),
     # An ache is pain: "nhức đầu" is the book's "đau đầu" (a symptom at a site, under "Đau, sốt").
