@@ -47,13 +47,24 @@ def inr_target_tables(retrieval: RetrievalService, frame: QueryFrame, question: 
             for c in retrieval.find_by_section(d, key) if c.has_quarantined_content and "INR" in c.text]
 
 
+ADR_HANDLING_SECTION = "huong_dan_xu_tri_adr"
+ADR_SECTION = "tac_dung_khong_mong_muon"
+
+
 def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame,
                          question: str = "") -> tuple[list[Chunk], list[str]]:
     """One section by exact filter (the dominant path), or the monograph trimmed/reranked; plus dosing routes."""
     evidence: list[Chunk] = []
     for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
         if frame.section_key:
-            evidence += retrieval.find_by_section(drug_id, frame.section_key)
+            found = retrieval.find_by_section(drug_id, frame.section_key)
+            if not found and frame.section_key == ADR_HANDLING_SECTION:
+                # A reaction told about a drug whose monograph has no handling section ("uống được 5 ngày bé đi ngoài
+                # nhiều lần" on clindamycin): its adverse effects answer — "Dược thư không có mục …" told the parent
+                # nothing (#18 held-out H175).
+                found = retrieval.find_by_section(drug_id, ADR_SECTION) or retrieval.find_by_section(
+                    drug_id, "than_trong")  # (no adverse-effects section either: the cautions name the reaction)
+            evidence += found
         else:
             evidence += retrieval.find_by_drug(drug_id, None)
     evidence += [c for c in inr_target_tables(retrieval, frame, question) if c not in evidence]

