@@ -170,6 +170,13 @@ RISK_GROUPS: dict[str, tuple[str, ...]] = {
 }
 """(Folded.) A risk group the book names by its name alone, and the patient conditions that place someone in it."""
 
+ILLNESS_KINDS: dict[str, tuple[str, ...]] = {
+    # A contraindication written for a kind of infection ("nhiễm virus chưa được kiểm soát"): the illnesses users name
+    # that are of that kind.
+    "nhiem virus": ("thuy dau", "zona", "cum", "soi", "quai bi", "herpes", "sot xuat huyet", "covid"),
+}
+"""(Folded.) A kind of illness the book names, and the illnesses users name that are of it."""
+
 
 def risk_groups(conditions: list[str] | tuple[str, ...]) -> list[str]:
     """The risk groups (folded) a patient with these conditions belongs to."""

@@ -14,7 +14,7 @@ from core.organ_adjustment import asks_organ_adjustment
 from core.partners import names_partner
 from core.spelling import drug_words
 from core.text import fold, states_phrase
-from core.vocabulary import PATIENT_TERMS, condition_variants
+from core.vocabulary import ILLNESS_KINDS, PATIENT_TERMS, condition_variants
 from grounding.dosing_select import patient_in_context, stated_conditions, trees_by_drug
 from grounding.list_exclusions import UNKNOWN_AGE_PROBES
 from grounding.patient_safety import allergens, child_terms, condition_phrase, ungraded
@@ -439,6 +439,9 @@ def patient_terms(frame: QueryFrame) -> list[str]:
     terms += [w for c in stated_conditions(frame.condition, frame.comorbidities) for w in fold(c).split()
               if drug_words(w)]
     terms += [*phrases, *(v for p in phrases for v in condition_variants(p))]
+    # The kind of infection the book names for an illness said ("thủy đậu" → "nhiễm virus"; core.vocabulary).
+    terms += [kind for kind, members in ILLNESS_KINDS.items()
+              if any(re.search(rf"\b{m}\b", fold(p)) for p in phrases for m in members)]
     # Said with more words than the book's name ("sa sút trí tuệ Alzheimer kích động"): its runs of four words, as
     # grounding.patient_safety.names_condition_or_variant reads them.
     terms += [" ".join(w[i:i + 4]) for p in phrases if len(w := p.split()) > 4 for i in range(len(w) - 3)]

