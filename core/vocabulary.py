@@ -190,7 +190,10 @@ CHAT_PREGNANT = _alternation(("mang thai", "co thai", "ba bau", "mang bau", "co 
                               # the birth; with the weeks she is pregnant — #17 dev set H31 got the non-pregnant line)
                               r"san phu \d+ (?:tuan|w)", r"sp \d+ (?:tuan|w)",
                               # "bầu tháng thứ 8", "bầu 7 tháng", "đang bầu": "bầu" with its months
-                              r"bau (?:thang|\d)"))
+                              r"bau (?:thang|\d)",
+                              # "sáng nay thử que lên 2 vạch": a positive pregnancy test (#18 held-out H177 gave the
+                              # dose of captopril)
+                              r"que (?:thu )?(?:len |hien |co )?(?:2|hai) vach", r"thu thai (?:duong tinh|len 2 vach)"))
 CHAT_BREASTFEEDING = _alternation(("cho con bu", "cho be bu", "cho chau bu", "cho bu", "dang bu", "sua me",
                                    "nuoi con bang sua",
                                    # "mẹ bé đang cho em bé 3 tháng bú nữa": the nursed baby named between

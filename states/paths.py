@@ -222,6 +222,8 @@ def indication_label_in_book(retrieval: RetrievalService, frame: QueryFrame, lab
     # ("để phòng nhồi máu cơ tim": the purpose words stripped as often as they lead — "để", then "phòng".)
     cores = [c for c in (_HISTORY_WORDS.sub("", _PURPOSE_VERBS.sub("", _PURPOSE_VERBS.sub("", p))).strip() for p in phrases)
              if len(c.split()) >= 2]
+    # (An abbreviation said alone — "từng bị NMCT" — by the words it stands for: #18 held-out H177.)
+    cores += [v for p in phrases for v in condition_variants(p.strip()) if len(v.split()) >= 2 and v not in cores]
     if not cores:
         return None
     # The words after the person and the verb ("ông uống phòng tai biến" answering "which indication?"), and the

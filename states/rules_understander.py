@@ -1951,7 +1951,9 @@ _STOPPED_FOR_REACTION = re.compile(r"\b(?:ngung|phat ban|noi ban|noi man|noi me 
                                    r"het (?:man|ban|ngua|me day|may day|di ung))\b")
 """(Folded.) The drug stopped, or a reaction to it ("phát ban nên ngừng")."""
 _CO_USE_TOLD = re.compile(r"\b(?:dang|cung|con|van) (?:xit|uong|dung|tiem|boi|xai)\b.*\b(?:kem|kem theo|cung luc|nua|chung)\b")
-_LONG_TERM_PURPOSE = re.compile(r"\b(?:uong|dung) (?:lau dai|dai han|dai ngay)\b|\bphong (?:ngua )?tai phat\b")
+_LONG_TERM_PURPOSE = re.compile(r"\b(?:uong|dung) (?:lau dai|dai han|dai ngay)\b|\bphong (?:ngua )?tai phat\b"
+                                # "để phòng nhồi máu cơ tim tái phát" (#18 held-out H177)
+                                r"|\bphong\b[^,.;]{0,30}\btai phat\b")
 _SPACING_ASKED = re.compile(r"\bcach (?:nhau|bao lau|may gio|may tieng)\b|\btruoc hay sau\b|\b(?:luc nao|khi nao)\b")
 _HABITUAL_DRINKING = re.compile(r"\bnghien (?:ruou|bia|nhau)\b|\b(?:ngay nao|toi nao|bua nao) cung (?:nhau|uong ruou|uong bia)\b")
 """(Folded.) Drinking said as a habit of the patient ("nghiện rượu", "ngày nào cũng nhậu")."""
