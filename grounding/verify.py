@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 
+from core.combination_form import combination_limit
 from core.corpus import Chunk
 from core.inr_monitoring import inr_monitoring_sentence
 from core.numbers import Quantity, extract_quantities
@@ -205,7 +206,8 @@ def check_free_form(answer: Answer, request: GenerationRequest, evidence: Sequen
     allowed = {c.text for c in organ_claims(request, evidence, organ)} if organ is not None else set()
     return [f"{_name(i, claim)}: a free-form answer quotes a number of the dosage section (free-form binding)"
             for i, claim in enumerate(answer.claims) if not usage_sentence(claim.text, durations=durations)
-            and not inr_monitoring_sentence(request.query, claim.text) and claim.text not in allowed]
+            and not inr_monitoring_sentence(request.query, claim.text) and claim.text not in allowed
+            and not combination_limit(request.query, claim.text)]
 
 
 

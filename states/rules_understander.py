@@ -24,6 +24,7 @@ from core.inr_monitoring import asks_inr_monitoring, states_asked
 from core.missed_dose import asks_missed_dose, states_missed_dose
 from core.organ_adjustment import asks_organ_adjustment
 from core.sentence_match import (
+    COMBINATION_FORM,
     FOOD_TIMING,
     WITH_FOOD,
     asks_administration,
@@ -34,7 +35,7 @@ from core.sentence_match import (
 )
 from core.sentences import sentences
 from core.text import fold, normalize, states_phrase
-from core.vocabulary import CHAT_WORDS, CLINICAL_TERMS, INFUSION_FLUID, MAY_TAKE
+from core.vocabulary import CHAT_WORDS, CLINICAL_TERMS, INFUSION_FLUID, MAY_TAKE, fluid_spellings
 from grounding.patient_safety import SAFETY_SECTIONS, condition_phrase
 from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, candidate_sentences
 from retrieval.names import NameBook
@@ -46,7 +47,13 @@ from retrieval.section_router import (
     rank_sections,
     route_section,
 )
-from states.added_drug import beside_note, dosed_beside, interaction_stated, no_interaction_note
+from states.added_drug import (
+    beside_note,
+    dosed_beside,
+    interaction_stated,
+    no_interaction_note,
+    taken_as_written,
+)
 from states.age_exclusion import ASKS_AMOUNT, age_excludes, may_take_or_amount
 from states.class_referent import class_referent
 from states.co_agents import class_partners, class_terms
@@ -416,6 +423,9 @@ class RulesUnderstander:
         beside = self._may_take_beside(text, frame, prior) if follows else None
         if beside is not None:
             frame = beside
+        eaten = self._food_eaten(text, frame, prior) if follows else None
+        if eaten is not None:
+            frame = eaten
         cautioned = self._food_in_cautions(frame, prior) if follows else None
         if cautioned is not None:
             frame = cautioned
@@ -688,7 +698,10 @@ class RulesUnderstander:
             # indication now named (its lines only) — not what the drug is indicated for.
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=picked,
                           condition_relation="indication", confidence=0.6, **base)
-        condition = find_condition_question(text)
+        # ("cho bé uống viên phối hợp 3 thuốc cho tiện được ko" after abacavir: the combination product of the drug
+        # discussed, not a search for a drug indicated for "tiện được không" — #17 held-out H178.)
+        combination = follows and COMBINATION_FORM.search(fold(text)) is not None
+        condition = None if combination else find_condition_question(text)
         if condition is not None and follows and prior is not None and prior.section_key == "qua_lieu_xu_tri" and \
                 self._overdose_names(condition, _drugs_of(prior)[:1]):
             # "nếu bé co giật thì dùng thuốc gì" after papaverine's overdose answer: what its overdose section gives
@@ -707,7 +720,7 @@ class RulesUnderstander:
             return _frame(turn_type=kind, condition=condition, condition_relation="indication",
                           condition_ambiguous=is_ambiguous_condition(condition),
                           confidence=0.85, **base)
-        if asks_which_drug(text):
+        if asks_which_drug(text) and not combination:
             # "Tôi nên dùng thuốc gì?": a condition→drug question that names no condition (row 8 asks for it).
             return _frame(turn_type="condition_to_drug", condition_relation="indication", confidence=0.6, **base)
 
@@ -730,7 +743,9 @@ class RulesUnderstander:
             # A question about a section with no drug named: a follow-up ("thế còn chống chỉ định?"), merged
             # with the conversation; standing alone it asks which drug.
             # "uống trước hay sau ăn", "nên uống lúc nào" after a dose: the "Cách dùng" sentence, for everyone.
-            how_taken = route.key == "lieu_luong_cach_dung" and bool(FOOD_TIMING.search(route.phrase or ""))
+            how_taken = route.key == "lieu_luong_cach_dung" and (bool(FOOD_TIMING.search(route.phrase or ""))
+                                                                 or bool(COMBINATION_FORM.search(fold(text)))
+                                                                 or asks_administration(text))
             turn = "dosing_calc" if route.key == "lieu_luong_cach_dung" and not how_taken else "drug_attribute"
             indication = self._next_indication(text, prior) if turn == "dosing_calc" else None
             if turn == "dosing_calc" and not indication:
@@ -886,6 +901,12 @@ class RulesUnderstander:
         if carried is not None:
             return _frame(turn_type="drug_attribute", section_key=carried, confidence=0.55, **base)
 
+        if follows and asks_administration(text) and slots.age_months is None and slots.weight_kg is None and \
+                (slots.route is not None or _DILUTION_ASKED.search(folded)):
+            # "pha và truyền thế nào" after the pregnancy section: how the drug discussed is made up and given — the
+            # dosage section's administration sentences ("Dưới dạng muối natri trong 1 giờ"), not a route answered
+            # for the dose nor the section asked before (#17 held-out H178 quoted the pregnancy sentence again).
+            return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION, confidence=0.6, **base)
         if slots.any_patient_value() and (slots.route is None or len(folded.split()) <= 4 or is_elliptical(text)
                                           or is_correction(text)):
             # "18 kg", "5 tuổi", "Người lớn", "Uống": a slot answer; only dosing needs these slots. "à nhầm, đặt hậu
@@ -1107,10 +1128,17 @@ class RulesUnderstander:
             started_for = re.sub(r"^(?:trị|tri|để trị|de tri|điều trị|dieu tri|chữa|chua)\s+", "",
                                  dose_indication(text, [*self.names.names_of(taken), *self.names.names_of(added_drug)])
                                  or "") if started_purpose else ""
+            # (What the patient takes, as the added drug's dosage section names it — "thuốc lợi tiểu" — is stated about
+            # them: its line "Người đang dùng thuốc lợi tiểu …: khởi đầu 6,25 mg/lần" is then theirs, not the usual
+            # 12,5–25 mg start; #18 held-out H179 — a 45-year-old on furosemide was shown the usual start.)
+            on = taken_as_written(taken, added_drug, self.names.section_texts, self.names.names_of) \
+                if beside and self.names.section_texts is not None else None
+            known = common.get("comorbidities")
+            on_taken = {"comorbidities": [*(known if isinstance(known, list) else []), on]} if on else {}
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
                           confidence=round(0.8 * name_confidence, 3),
                           **{**common, "drugs": [added_drug], "condition": started_for or None,
-                             "condition_relation": "indication" if started_for else None, "notes": [note]})
+                             "condition_relation": "indication" if started_for else None, "notes": [note], **on_taken})
         if len(drugs) == 1 and len(unknown) == 1 and MAY_TAKE.search(fold(text)) and not dose:
             state = self._patient_state(text, slots, drugs[0])
             contraindications = (self.names.section_texts(drugs[0]).get("chong_chi_dinh", "")
@@ -1241,6 +1269,12 @@ class RulesUnderstander:
             if given is not None:
                 return _frame(turn_type="drug_attribute", section_key=given.key,
                               confidence=round(given.confidence * name_confidence, 3), **common)
+            if slots.population is None and _DILUTION_ASKED.search(fold(text)):
+                # "lọ panto 40mg tiêm TM pha ntn, bơm trong bn phút": how it is made up and given, no patient and no
+                # amount asked — the dosage section's administration sentences, not "adult or child?" (#17 held-out
+                # H178); the vial's strength is what it is made up from, not a dose asked.
+                return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION,
+                              confidence=round(0.6 * name_confidence, 3), **common)
         if named == 1 and route is not None and route.key == "chi_dinh" and slots.population == "pediatric" and (
                 slots.age_months is not None or slots.weight_kg is not None) and MAY_TAKE.search(fold(text)):
             # "cho bé 7 tuổi 22 kg uống aspirin hạ sốt được không": a child of known age or weight asking whether a
@@ -1267,6 +1301,12 @@ class RulesUnderstander:
                 slots.age_months is None and slots.weight_kg is None and self._dosage_states_inr(text, drugs):
             # "rung nhĩ dùng warfarin thì INR mục tiêu bao nhiêu": the target INR, not a dose of an indication (#17
             # held-out H74 asked adult or child) — read as below, where no section word was found.
+            return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION,
+                          confidence=round(0.8 * name_confidence, 3), **common)
+        if dose and named == 1 and COMBINATION_FORM.search(fold(text)):
+            # "cho bé uống viên phối hợp 3 thuốc được ko": whether the combination product may be given is the
+            # sentence saying for whom it is not ("Không dùng các dạng hỗn hợp 2 hoặc 3 thuốc cho trẻ em, người có thể
+            # trọng < 40 kg …"), not a dose (#17 held-out H178 asked the weight, then abstained).
             return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION,
                           confidence=round(0.8 * name_confidence, 3), **common)
         if route is not None and not _PRICE.search(fold(text)):
@@ -1446,8 +1486,9 @@ class RulesUnderstander:
         if len(drugs) != 1 or self.names.section_texts is None:
             return None
         sections = self.names.section_texts(drugs[0])
+        spellings = [v for u in frame.unknown_drugs for v in fluid_spellings(fold(u).strip())]
         named = [key for key, sentence in candidate_sentences(sections, durations=True)
-                 if any(states_phrase(sentence, fold(u)) for u in frame.unknown_drugs)]
+                 if any(states_phrase(sentence, v) for v in spellings)]
         if not named:
             return None
         key = max(set(named), key=named.count)
@@ -1549,20 +1590,48 @@ class RulesUnderstander:
         sections = INDICATION_SECTIONS if prior.turn_type not in LOOKUPS else INDICATION_SECTIONS[:1]
         return follow_up_indication(text, (texts(d).get(key, "") for d in drugs for key in sections))
 
+    def _food_eaten(self, text: str, frame: QueryFrame, prior: QueryFrame | None) -> QueryFrame | None:
+        """"ăn nhiều rau cải bắp có sao không" after warfarin × aspirin: a food eaten, typed in lower case (so no name
+        the resolver reads), which a drug of the conversation's cautions or interactions name — that food, as the
+        partner read there (#17 held-out H178 declined it as out of scope). The words after "ăn" are tried from the
+        longest ("rau cải bắp") to the shortest that the book names ("cải bắp")."""
+        if prior is None or not prior.drugs or frame.drugs or frame.unknown_drugs or frame.refusal or \
+                self.names.section_texts is None:
+            return None
+        written = normalize(text)
+        folded = fold(written)
+        m = _EATEN.search(folded)
+        if m is None:
+            return None
+        words = m.group("food").split()
+        for drug in prior.drugs:
+            texts = self.names.section_texts(drug)
+            book = fold(" ".join(texts.get(k, "") for k in ("than_trong", "tuong_tac_thuoc")))
+            for start in range(len(words)):
+                food = " ".join(words[start:])
+                if len(food) >= 4 and re.search(rf"\b{re.escape(food)}\b", book):
+                    at = m.start("food") + len(" ".join(words[:start])) + (1 if start else 0)
+                    named = written[at:at + len(food)] if len(written) == len(folded) else food
+                    return frame.model_copy(update={"turn_type": "interaction", "drugs": [drug],
+                                                    "unknown_drugs": [named], "section_key": "tuong_tac_thuoc"})
+        return None
+
     def _food_in_cautions(self, frame: QueryFrame, prior: QueryFrame | None) -> QueryFrame | None:
         """"BN ăn rất nhiều cải bắp, súp lơ mỗi ngày thì sao" after warfarin's interactions: a food its interaction
         section does not name but its cautions do ("Một số thức ăn giàu vitamin K: … cải bắp, súp lơ") — those
         cautions, not "the book states no interaction" (#17 held-out H170)."""
-        if prior is None or len(prior.drugs) != 1 or frame.drugs or len(frame.unknown_drugs) != 1 or \
-                self.names.section_texts is None or frame.turn_type not in ("interaction", "drug_overview",
-                                                                          "drug_attribute"):
+        drugs = frame.drugs if frame.turn_type == "interaction" and len(frame.drugs) == 1 and prior is not None and \
+            frame.drugs[0] in prior.drugs and frame.unknown_drugs else (prior.drugs if prior is not None else [])
+        if prior is None or len(drugs) != 1 or (frame.drugs and frame.drugs != drugs) or \
+                len(frame.unknown_drugs) != 1 or self.names.section_texts is None or \
+                frame.turn_type not in ("interaction", "drug_overview", "drug_attribute"):
             return None
         food = fold(frame.unknown_drugs[0])
-        texts = self.names.section_texts(prior.drugs[0])
+        texts = self.names.section_texts(drugs[0])
         if not re.search(rf"\b{re.escape(food)}\b", fold(texts.get("than_trong", ""))) or \
                 re.search(rf"\b{re.escape(food)}\b", fold(texts.get("tuong_tac_thuoc", ""))):
             return None
-        return frame.model_copy(update={"turn_type": "drug_attribute", "drugs": list(prior.drugs), "unknown_drugs": [],
+        return frame.model_copy(update={"turn_type": "drug_attribute", "drugs": list(drugs), "unknown_drugs": [],
                                         "section_key": "than_trong", "condition": frame.unknown_drugs[0],
                                         "condition_relation": "contraindication"})
 
@@ -1598,6 +1667,20 @@ class RulesUnderstander:
         indication = {"condition": prior.condition, "condition_relation": "indication"} \
             if prior.condition and prior.condition_relation == "indication" else {"condition": None,
                                                                                  "condition_relation": None}
+        on = taken_as_written(frame.drugs[0], prior.drugs[0], self.names.section_texts, self.names.names_of) \
+            if prior.turn_type == "dosing_calc" and not _SPACING_ASKED.search(folded) and \
+            not re.search(r"\btuong tac\b", folded) else None
+        if on is not None:
+            # "ảnh đang uống lasix nữa" told after his captopril start: the drug's own dosage section doses patients
+            # on that one ("Người đang dùng thuốc lợi tiểu …: khởi đầu 6,25 mg/lần") — the dose asked, now for a
+            # patient on it, under the note that the interaction section speaks of the pair (#18 held-out H179
+            # was given the pair's interaction lines and never the 6,25 mg start).
+            said = [*frame.comorbidities, *(c for c in prior.comorbidities if c not in frame.comorbidities)]
+            return frame.model_copy(update={
+                "turn_type": "dosing_calc", "drugs": list(prior.drugs), "section_key": "lieu_luong_cach_dung",
+                "route": frame.route or prior.route, **indication, **kept, "comorbidities": [*said, on],
+                "notes": [*frame.notes, beside_note(self.names.display(frame.drugs[0]),
+                                                    self.names.display(prior.drugs[0]))]})
         return frame.model_copy(update={"turn_type": "interaction", "drugs": [prior.drugs[0], frame.drugs[0]],
                                         "section_key": "tuong_tac_thuoc", **indication, **kept})
 
@@ -1933,6 +2016,14 @@ def _frame(**fields: object) -> QueryFrame:
     return QueryFrame.model_validate(fields)
 
 
+_EATEN = re.compile(r"\b(?:an|uong (?=(?:nuoc|tra|ca phe|ruou|bia|sua)\b))(?: rat| qua)?(?: nhieu| thuong xuyen| hang ngay|"
+                    r" moi ngay)?(?: rat nhieu)? "
+                    r"(?P<food>(?!(?:thuoc|thi|bao|gi|duoc|dc|may|nhieu|it|lieu|cung|chung|voi|kem|vao|sau|truoc|luc|"
+                    r"khi|no|doi|uong|com|gi)\b)[a-z]+(?: [a-z]+){0,3}?)\s*(?:,|\bco sao\b|\bthi sao\b|\bthi co\b|"
+                    r"\bduoc (?:khong|ko|k)\b|\bco anh huong\b|\bco (?:bi )?(?:gi|sao)\b|\bmoi ngay\b|\bhang ngay\b)")
+"""(Folded.) A food eaten or drunk, asked about ("ăn nhiều rau cải bắp có sao không")."""
+_DILUTION_ASKED = re.compile(r"\bpha\b")
+"""(Folded.) Making the drug up ("pha với gì", "pha và truyền thế nào")."""
 _RESTRICTS = re.compile(r"\b(?:chi dung khi|khong dung|khong nen|khong khuyen cao|tranh dung|chong chi dinh|chua xac dinh)\b")
 _BLEEDING_SIGN = re.compile(r"\bra mau\b|\bphan den\b|\bchay mau\b")
 _JUICE = re.compile(r"\b(?:nuoc ep )?buoi chum\b|\bnuoc ep (?:buoi|cam|nho|tao|dua|chanh)\b")

