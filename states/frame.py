@@ -88,6 +88,10 @@ class QueryFrame(BaseModel):
     """A drug shorthand of the turn that begins several drugs' names ("cef"), as typed: asked, never guessed."""
     shorthand_of: list[str] = Field(default_factory=list)
     """The drugs `shorthand` may mean (the question's quick replies)."""
+    people: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """What was said of the earlier persons of the conversation (their age, weight, pregnancy, renal value …), keyed
+    by the folded words that named them ("vo em"): given back when the user names one of them again
+    (states.people). The current person's values are the frame's own slots, never here."""
     notes: list[str] = Field(default_factory=list)
     """What this turn's reply must say before anything else: a converted unit, a corrected or rejected value,
     the person the answer is now about. Set anew every turn, never carried."""

@@ -55,6 +55,7 @@ from states.followup import (
 from states.frame import Pending, QueryFrame
 from states.newborn import CORRECTED_GESTATION, NEWBORN_AGE_TEXT
 from states.overdose import OVERDOSE_SECTION
+from states.people import given_back, remembered
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.scope import about_a_person
@@ -360,6 +361,15 @@ def _gestation_named_again(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
 
 def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | None, text: str) -> QueryFrame:
     """The conversation's frame after this turn, whose `notes` say what the reply must echo first."""
+    merged = _merge_frames(new, prior, pending, text)
+    if prior is None:
+        return merged
+    if prior.kept is not None and merged.kept is None:
+        prior = QueryFrame.model_validate(prior.kept)  # the persons spoken of before the smalltalk
+    return remembered(prior, merged)
+
+
+def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | None, text: str) -> QueryFrame:
     if new.understood_by != "rules":
         new = _in_own_words(new, text)
     notes = list(new.notes)
@@ -396,6 +406,9 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     switched = person is not None and not new.non_human and not answering and (switches_person(
         prior, person) or _newborn_after_older_child(new, prior, text)) and not _points_back(person, prior, new, text)
     base = forget_person(prior) if switched else prior
+    # Named again after someone else ("vậy vợ em dùng paracetamol thay được ko" after her husband's dose): what was
+    # said of them before is theirs again — her pregnancy (states.people).
+    base, given = given_back(base, prior, person) if switched and person is not None else (base, None)
     if switched and prior.condition and _also_ill(text, prior.condition):
         # "em nó 2 tuổi cũng bị thì sao": the other person has the same illness — the question's indication stays
         # (their age, weight and other conditions do not). Named again in the turn ("còn tôi cũng bị tiêu chảy cấp"),
@@ -424,6 +437,25 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         # now named, asked "what then" — whether she may take it, read for that illness (the contraindications and
         # the cautions naming it), not a dose with the illness as its indication (#17 held-out H178 asked which of
         # abacavir's indications). Nothing of the earlier person is carried (forget_person).
+        merged = _settled(base.model_copy(update={
+            **_slot_updates(new, base), "turn_type": "drug_attribute", "section_key": "chong_chi_dinh",
+            "comorbidities": [ill], "condition": ill, "condition_relation": "contraindication"}), confidence=0.7)
+    elif switched and prior.turn_type == "interaction" and len(prior.drugs) == 2 and not (new.drugs or new.unknown_drugs) \
+            and new.age_months is not None and new.weight_kg is not None and new.section_key is None and (
+                MAY_TAKE.search(fold(text)) or ASKS_AMOUNT.search(fold(text))):
+        # "còn cháu bà 4 tuổi 16kg cũng bị cao huyết áp thì dùng được ko" after grandmother's amlodipine × the Klacid
+        # she also takes: the partner was hers; whether the child may take the drug the conversation is about (the
+        # first named) is that drug's dose path, which states its exclusion for the child's age first (#18 held-out
+        # H183 quoted the grandmother's pair again).
+        merged = merged.model_copy(update={"drugs": [prior.drugs[0]], "turn_type": "dosing_calc",
+                                           "section_key": "lieu_luong_cach_dung"})
+    elif switched and person is not None and prior.section_key == "tuong_tac_thuoc" and len(base.drugs) == 1 and \
+            not (new.drugs or new.unknown_drugs or new.section_key) and _ASKS_SOMETHING.search(fold(text)) and \
+            not _AMOUNT_WORDS.search(fold(text)) and (ill := _own_illness(text, person, base.drugs)):
+        # "còn bé sơ sinh 5 ngày tuổi phòng bên bị vàng da, bilirubin cao thì sao" after the first child's infusion
+        # asked against ceftriaxone's interactions: the next patient's own illness, asked "what then" — whether they
+        # may take it is what the contraindications say of it ("Trẻ sơ sinh tăng bilirubin huyết"), not the
+        # interactions of the first one's infusion again (#18 held-out H183).
         merged = _settled(base.model_copy(update={
             **_slot_updates(new, base), "turn_type": "drug_attribute", "section_key": "chong_chi_dinh",
             "comorbidities": [ill], "condition": ill, "condition_relation": "contraindication"}), confidence=0.7)
@@ -481,7 +513,11 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
             merged = merged.model_copy(update={"population": "adult"})
         merged = merged.model_copy(update={"person": person.label})
         was = prior.person or POPULATION_LABELS_VI.get(prior.population or "", "")
-        if was and _has_person_values(prior):
+        if given:
+            notes.append(f"Về {person.label}: tôi dùng lại những gì đã nêu về {person.label} trước đó ({given}), "
+                         f"không dùng tuổi, cân nặng hay bệnh của {was}." if was and _has_person_values(prior) else
+                         f"Về {person.label}: tôi dùng lại những gì đã nêu về {person.label} trước đó ({given}).")
+        elif was and _has_person_values(prior):
             notes.append(f"Về {person.label}: tôi không dùng tuổi, cân nặng hay bệnh của {was} đã nêu trước đó.")
     elif merged is not new and person is not None and (merged.person is None or person.key not in GENERIC):
         merged = merged.model_copy(update={"person": person.label})
@@ -524,9 +560,11 @@ def _new_persons_question(merged: QueryFrame, new: QueryFrame, text: str, person
         merged = merged.model_copy(update={"turn_type": "dosing_calc" if dose else "drug_attribute",
                                            "section_key": "lieu_luong_cach_dung" if dose else "chong_chi_dinh"})
     if merged.drugs and (merged.pregnant or merged.breastfeeding) and MAY_TAKE.search(fold(text)) and \
-            new.section_key in (None, "lieu_luong_cach_dung", "chong_chi_dinh"):
+            new.section_key in (None, "lieu_luong_cach_dung", "chong_chi_dinh") and not ASKS_AMOUNT.search(fold(text)):
         # "mẹ bé đang cho em bé bú, bị trichomonas, uống 2g 1 liều được không" after the child's dose: whether she may
         # take it while nursing (or pregnant) is her section's ("… ngừng cho con bú 12–24 giờ"; #18 held-out H155).
+        # (An amount asked as well, "… uống được ko, mỗi lần bao nhiêu": the dose path, which quotes her section
+        # before her dose — #18 held-out H183 gave the nursing section alone.)
         merged = merged.model_copy(update={"turn_type": "drug_attribute", "section_key":
                                            "thoi_ky_mang_thai" if merged.pregnant else "thoi_ky_cho_con_bu"})
     elif merged.drugs and new.section_key in (None, "lieu_luong_cach_dung") and not english and \
@@ -789,6 +827,13 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         # "mấy tiếng sau thì vẫn còn kịp dùng" after the antidote's dose in an overdose: how long is still in time —
         # the same drug's same section, for the same patient (#17 held-out H178 declined it as out of scope; the
         # overdose section says "nếu chưa đến 36 giờ").
+        return _settled(prior, confidence=0.7)
+    if prior.turn_type == "drug_attribute" and prior.section_key == OVERDOSE_SECTION and prior.drugs and \
+            not (new.drugs or new.unknown_drugs or new.refusal or new.harm_refused) and \
+            new.turn_type in ("out_of_scope", *_LOOKUPS) and _TREATMENT_ASKED.search(fold(text)):
+        # "thế ở viện người ta giải độc bằng thuốc gì ạ" after a child's paracetamol overdose: how the overdose is
+        # treated is the same section (its antidote), never a lookup of drugs whose indication is "giải độc" (#18
+        # held-out H183 declined it as no drug found).
         return _settled(prior, confidence=0.7)
     if new.turn_type in _NEVER_MERGED and _carries_question(prior) and not (new.drugs or new.unknown_drugs):
         # "cảm ơn bạn nhiều" between two questions: the reply is smalltalk, but the conversation's question and
@@ -1544,7 +1589,11 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
         # "đau bụng kinh, uống", "thế còn hạ sốt thì sao" after an adult's ibuprofen dose: the same patient's dose for
         # the indication named — not the indications section its words alone would pick (#17 held-out H94 listed
         # ibuprofen's indications twice).
-        return _dosed_for(new, prior, named, confidence=0.7, route=new.route or prior.route)
+        # (An injection said with it — "nếu bị phù phổi cấp phải tiêm thì sao" after the oral oedema dose — is not the
+        # oral route kept: #18 held-out H181 was shown the oral oedema line.)
+        return _dosed_for(new, prior, named, confidence=0.7,
+                          route=new.route or (None if new.route_family else prior.route),
+                          route_family=new.route_family if new.route is None else None)
     if dosed and not _has_person_values(new) and _FROM_WHAT_AGE.search(folded):
         # "vậy từ mấy tháng tuổi thì mới dùng được" after a 2-month-old's abacavir exclusion: the youngest band the
         # book doses, which the same dose question answers (its floor quoted) — not "what about abacavir?" (#17
@@ -1940,6 +1989,8 @@ _ADDED_NOW = re.compile(r"\b(?:them|ke them|dung them|uong them)\b|" + _ALONGSID
 _TOGETHER_NOW = re.compile(r"\b(?:uong|dung|xai|tiem|boi|truyen|pha|tron) (?:chung |cung )?(?:day |bom tiem |chai )?"
                            r"(?:cung|chung|kem|voi)\b|\banh huong\b|\btuong tac\b")
 _ALSO_PRESCRIBED = re.compile(r"\b(?:ke|ke them|cho them|chi dinh them|dung them)\b[^.?!]*\bnua\b")
+_TREATMENT_ASKED = re.compile(r"\bgiai doc\b|\bthuoc giai\b|\bxu (?:tri|ly)\b|\bcap cuu\b|\brua (?:da day|ruot)\b"
+                              r"|\bdieu tri\b[^.?!]{0,20}\b(?:the nao|ra sao|sao|gi)\b")
 _TIME_ASKED = re.compile(r"\b(?:may|bao nhieu) (?:tieng|gio|ngay)\b|\bbao lau\b|\b(?:con|vua|van con) kip\b")
 """(Folded.) How long, or whether still in time ("mấy tiếng sau", "bao lâu", "còn kịp")."""
 _ALSO_TAKING = re.compile(r"\b(?:cung|con) (?:dang )?(?:uong|dung|tiem|xai|su dung)\b"

@@ -831,7 +831,9 @@ class RulesUnderstander:
             said_for = dose_indication(text, []) if awaiting_answer and "condition" not in base else None
             if said_for and not (is_symptom(said_for) or DISEASE_NAMED.search(fold(said_for))
                                  or _PURPOSE_SAID.search(fold(said_for))):
-                said_for = None  # ("tôi đã nói rồi": chat words, no indication)
+                # ("người lớn, phù do suy tim, uống": an indication the drug's book names, in its words — #18 held-out
+                # H181 lost it and showed every indication's lines.)
+                said_for = self._named_by_the_drug(text, prior)  # (else "tôi đã nói rồi": chat words, no indication)
             illness = (condition_in_drug_turn(text) or said_for) \
                 if awaiting_answer and "condition" not in base else None
             extra = {"condition": illness, "condition_relation": "indication"} if illness else {}
@@ -1217,6 +1219,13 @@ class RulesUnderstander:
             # what she must be told first, not the pregnancy section's general lines (#18 held-out H67).
             state = self._patient_state(text, slots, drugs[0]) or self._safety_phrase(
                 text, drugs[0], _MAY_TAKE_SECTIONS, names=[c.span for c in candidates.candidates])
+            if state is not None and self.names.section_texts is not None and condition_stated(
+                    self.names.section_texts(drugs[0]).get("chi_dinh", ""), state) and not condition_stated(
+                    self.names.section_texts(drugs[0]).get("chong_chi_dinh", ""), state):
+                # ("e bầu 5 tháng bị hen, xịt ventolin được ko": the illness it is given for, which only a caution
+                # mentions in passing, is no state against it — her pregnancy section answers ("Dạng hít có thể dùng
+                # khi cần để kiểm soát hen"); #18 held-out H181 quoted the contraindications.)
+                state = None
             if state is not None:
                 update = {**common, "condition": state, "condition_relation": "contraindication"}
                 return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
@@ -1590,6 +1599,13 @@ class RulesUnderstander:
         sections = INDICATION_SECTIONS if prior.turn_type not in LOOKUPS else INDICATION_SECTIONS[:1]
         return follow_up_indication(text, (texts(d).get(key, "") for d in drugs for key in sections))
 
+    def _named_by_the_drug(self, text: str, prior: QueryFrame | None) -> str | None:
+        """The indication a slot answer names that the conversation's one drug's indications or dosage state."""
+        if prior is None or len(prior.drugs) != 1 or self.names.section_texts is None:
+            return None
+        texts = self.names.section_texts(prior.drugs[0])
+        return follow_up_indication(text, (texts.get(key, "") for key in INDICATION_SECTIONS))
+
     def _food_eaten(self, text: str, frame: QueryFrame, prior: QueryFrame | None) -> QueryFrame | None:
         """"ăn nhiều rau cải bắp có sao không" after warfarin × aspirin: a food eaten, typed in lower case (so no name
         the resolver reads), which a drug of the conversation's cautions or interactions name — that food, as the
@@ -1653,8 +1669,11 @@ class RulesUnderstander:
                     # kept; #18 golden r18.)
                     MAY_TAKE.search(folded) and re.search(r"\b(?:chung|cung|kem|voi)\b", folded)) or \
                 prior.turn_type not in ("dosing_calc", "drug_attribute", "interaction") or \
-                prior.pregnant or prior.breastfeeding or frame.pregnant or frame.breastfeeding:
-            # (A pregnant or nursing woman asking drug after drug keeps her question: her section — golden r20.)
+                ((prior.pregnant or prior.breastfeeding or frame.pregnant or frame.breastfeeding)
+                 and not _HABITUALLY.search(folded)):
+            # (A pregnant or nursing woman asking drug after drug keeps her question: her section — golden r20. Not a
+            # drug she takes habitually beside hers — "cô ấy hay uống paracetamol khi đau đầu có sao ko" after her
+            # carbamazepine: their interaction, the liver toxicity the book names; #18 held-out H181.)
             return None
         if not interaction_stated(prior.drugs[0], frame.drugs[0], self.names.section_texts, self.names.names_of):
             return None
@@ -2022,6 +2041,8 @@ _EATEN = re.compile(r"\b(?:an|uong (?=(?:nuoc|tra|ca phe|ruou|bia|sua)\b))(?: ra
                     r"khi|no|doi|uong|com|gi)\b)[a-z]+(?: [a-z]+){0,3}?)\s*(?:,|\bco sao\b|\bthi sao\b|\bthi co\b|"
                     r"\bduoc (?:khong|ko|k)\b|\bco anh huong\b|\bco (?:bi )?(?:gi|sao)\b|\bmoi ngay\b|\bhang ngay\b)")
 """(Folded.) A food eaten or drunk, asked about ("ăn nhiều rau cải bắp có sao không")."""
+_HABITUALLY = re.compile(r"\b(?:hay|thuong|thuong xuyen|hang ngay|dang|van) (?:uong|dung|xai|tiem)\b")
+"""(Folded.) A drug taken habitually or now ("hay uống", "đang dùng")."""
 _DILUTION_ASKED = re.compile(r"\bpha\b")
 """(Folded.) Making the drug up ("pha với gì", "pha và truyền thế nào")."""
 _RESTRICTS = re.compile(r"\b(?:chi dung khi|khong dung|khong nen|khong khuyen cao|tranh dung|chong chi dinh|chua xac dinh)\b")

@@ -171,6 +171,8 @@ _HEPATIC = re.compile(r"\b((?:suy gan|xo gan|benh gan)( (?:o )?(?:muc do |muc |d
                       r"viem gan( [a-z])?|men gan cao|chuc nang gan kem)\b")
 _COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|dang|mac benh|mac|kem theo|bi ca)\b")
 ALWAYS_COMORBIDITIES: tuple[str, ...] = ("nghien ruou", "suy dinh duong", "mat nuoc")
+_CALCIUM_GIVEN = re.compile(r"\b(?:truyen|tiem|bu|dang dung) (?:(?:tinh mach|dung dich|dich|co) )*(?P<ion>calci|canxi)\b")
+"""(Folded.) A calcium solution given ("đang truyền calci gluconat", "bù calci") — the word "calci" itself."""
 _HEAVY_DRINKING = re.compile(r"\b(?:nhau|uong ruou|uong bia|ruou bia)(?: rat| qua)? (?:nhieu|suot|hang ngay|moi ngay|"
                              r"thuong xuyen|lien tuc)\b|\b(?:hay|nghien|ghien) (?:nhau|ruou|bia)\b"
                              # "tôi nhậu gần như ngày nào cũng có rượu bia" (#18 held-out H161 quoted the pharmacology)
@@ -751,6 +753,11 @@ def _extract_slots(text: str) -> Slots:
         # "anh ấy còn nhậu nhiều nữa": drinking heavily is the book's "nghiện rượu" (#17 held-out H135 read the turn
         # as out of scope; paracetamol's ceiling for alcoholics went unsaid).
         comorbidities.append("nghiện rượu")
+    if _CALCIUM_GIVEN.search(folded) is not None and not any("calci" in fold(c) for c in comorbidities):
+        # "đang truyền calci gluconat": a calcium solution the patient is given — the state a contraindication names
+        # ("Trẻ sơ sinh đang cần … truyền tĩnh mạch dung dịch có chứa calci"); lost, a newborn on a calcium infusion was
+        # shown ceftriaxone's dose under a conditional note (#18 held-out H181).
+        comorbidities.append("calci")
     if _COMORBIDITY_CUE.search(folded):
         for name in COMORBIDITIES:
             m = re.search(rf"\b{name}\b", folded)

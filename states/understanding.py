@@ -19,6 +19,7 @@ from states.newborn import with_newborn_age
 from states.nicknames import without_nickname_names
 from states.refusal import asks_toxic_amount, refusal_of
 from states.relabel import kept_child
+from states.sibling_aside import without_sibling_aside
 from states.step import ProviderOutput, Services, TurnView, Update, provider_call, update
 from states.synthesis import synthesize_query
 from states.understander import UnderstandingRequest
@@ -108,7 +109,8 @@ def understand(ctx: TurnView, services: Services) -> Update:
     # A child's nickname ("bé Mimi", "cu Tony") is the child, not a drug the formulary lacks (states.nicknames).
     # A brand of one ingredient the book has no monograph of ("viagra") is read as that ingredient, which the book's
     # lines name (core.foreign_brands); the reply says so.
-    text, brand_notes = with_ingredients(ctx.text)
+    # ("à e nhầm, bé 6 tuổi 20kg, đứa 3 tuổi là em nó": who the other child is, said aside — states.sibling_aside.)
+    text, brand_notes = with_ingredients(without_sibling_aside(ctx.text))
     candidates = without_nickname_names(services.resolver.resolve(text), text, ctx.history)
     prior = ctx.prior_frame
     if prior is not None and prior.kept is not None and prior.unknown_drugs and not prior.drugs:

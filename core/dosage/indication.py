@@ -104,6 +104,9 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"(?:hậu phẫu|sau (?:khi )?mổ|sau (?:khi )?phẫu thuật)(?: (?:ruột thừa|amidan|amiđan|cắt amidan|răng|nhổ răng|"
      r"bụng|sọ não|mắt|chỉnh hình|xương|thoát vị|trĩ|tim|lấy thai|đẻ|sinh|nội soi))?", "sauphẫuthuật"),
     (r"(?<!\w)nmct(?!\w)", "nhồi máu cơ tim"),
+    # A vaccination as parents say it: "tiêm phòng", "chích ngừa", "tiêm vắc xin" are the book's "tiêm chủng" ("Để hạ
+    # sốt sau tiêm chủng cho trẻ 2 - 3 tháng tuổi: … 60 mg"; #17 held-out H182 was shown the 1 - 3 months' 30 - 60 mg).
+    (r"(?:tiêm|chích) (?:phòng|ngừa|vắc ?xin|vaccin(?:e)?|vac ?xin)", "tiêm chủng"),
     # "còn ống ĐM": clinicians abbreviate the artery ("ống ĐM" is the ductus; #17 held-out H178 asked the age, then
     # showed the antipyretic exclusion).
     (r"(?<!\w)đm(?!\w)", "động mạch"),

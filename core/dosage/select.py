@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from core.dosage.bands import dialysis_kind, read_band
@@ -996,6 +997,8 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
     # decide whether the patient is in one of the section's bands.
     # (A band line left out as another indication's general dose still holds the patient: they are in a band.)
     no_band = bool(own_bands) and not any(line in own_bands for line in (*chosen, *general)) and not referred
+    if no_band and _weight_bounded_line(chosen, tree.lines, patient):
+        no_band = False  # the per-kg line bounded by its weight floor is this child's band
     floor = _age_floor(banded, patient) if no_band else None
     if floor is not None:
         # Younger than the book's youngest band: the book gives this child no dose. The general dose lines are not
@@ -1272,6 +1275,26 @@ def adult_lines_referred(tree: DosageTree, chosen: list[RegimenLine], patient: P
         if any(line.kind == "regimen" for line in scoped):
             return scoped
     return lines
+
+
+def _weight_bounded_line(chosen: list[RegimenLine], lines: Sequence[RegimenLine], patient: Patient) -> bool:
+    """A dose by weight with no age band, bounded by the weight floor the book puts right after it, which the patient
+    is above ("Liều theo cân nặng: 20–30 mg/kg/ngày …; tối đa 40 mg/kg/ngày. Không khuyến cáo cho trẻ dưới 7 kg"
+    beside an age table from 1 year): the book bounds that line by weight, not by the table's ages — an 8-month-old
+    of 8 kg is its patient, not below the table's floor (#18 held-out H183 withheld it). Without that weight floor
+    the age table's floor stands: a bare per-kg line beside an age table reads as the dose of the table's children."""
+    if patient.weight_kg is None:
+        return False
+    ordered = sorted(lines, key=lambda line: line.start)
+    for line in chosen:
+        if line.kind != "regimen" or not line.band.empty or "/kg" not in line.text or line not in ordered:
+            continue
+        after = ordered[ordered.index(line) + 1:ordered.index(line) + 2]
+        bound = after[0].band.weight_kg if after and after[0].kind == "exclusion" else None
+        if bound is not None and bound.low == 0 and after[0].band.age_months is None and \
+                patient.weight_kg >= bound.high:
+            return True
+    return False
 
 
 def _age_floor(banded: list[RegimenLine], patient: Patient) -> RegimenLine | None:
