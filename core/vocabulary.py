@@ -213,6 +213,7 @@ INFUSION_FLUID = re.compile(r"(?:dung dich |dich )?(?:ringer(?: lactat| lactate)
 
 
 _FLUID_NAMES = (("nacl", "natri clorid"), ("nuoc muoi sinh ly", "natri clorid 0,9%"), ("dextrose", "glucose"),
+                ("glucose", "dextrose"),
                 ("ringer lactate", "ringer lactat"))
 
 
@@ -450,3 +451,9 @@ CHAT_WORDS = frozenset({"check", "checking", "help", "ok", "okay", "please", "pl
                         "chay"})
 """(Folded.) English words of chat ("dược check giúp", "ok thanks"): never the name of a drug not in the book (#17
 held-out H137: "check" was a drug, and warfarin's dose check was answered as an interaction with it)."""
+
+
+VACCINATION = re.compile(r"\b(?:tiem|chich)(?: (?:mui|xong|lai|nhac|them|cho be|cho chau))* (?:vac[- ]?xin|vaccin(?:e)?|"
+                          r"vacxin|phong|ngua|chung)\b|\b(?:mui|lich) tiem\b")
+"""(Folded.) A vaccination as parents say it ("tiêm phòng", "chích ngừa", "mũi tiêm"): a fever after it is the book's
+"Sốt sau khi tiêm chủng" (states.slots.dose_indication, states.conditions.condition_in_drug_turn)."""

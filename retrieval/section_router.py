@@ -57,9 +57,11 @@ _REACTION_AFTER = (r"\b(?:uong|dung|tiem|boi|xit)\b[^.?!]{0,40}\b(?:xong|roi|vao
                    # "uống amoxicillin 2 ngày nay đi ngoài phân lỏng", "uống paracetamol 2 hôm nay tự nhiên sốt, nổi
                    # bóng nước", "uống ibuprofen … được 3 ngày, giờ thấy nhìn mờ" (#17 held-out H141 asked which
                    # indication): days on the drug, then what the patient has now
-                   r"|\b(?:uong|dung|tiem|boi|xit|cho)\b(?:[^.?!]|(?<=\d)\.(?=\d)){0,40}?\b(?:duoc |da )?(?:\d+|mot|hai|ba|may|vai) "
+                   # ("chị em đang cho con bú 6 tháng, cũng bị nấm …": months of nursing, then "cũng" — folded as "cứng"
+                   # — no reaction; #18 held-out H185 got the handling section)
+                   r"|\b(?:uong|dung|tiem|boi|xit|cho(?! con bu))\b(?:[^.?!]|(?<=\d)\.(?=\d)){0,40}?\b(?:duoc |da )?(?:\d+|mot|hai|ba|may|vai) "
                    r"(?:ngay|hom|tuan|buoi|thang)(?: nay| roi| lien)?\b[^.?!]{0,25}?\b(?:thay |bi |tu nhien |gio |lai )?"
-                   r"(?:noi|phat ban|ngua|di ngoai|tieu chay|phan long|nhin mo|mo mat|u tai|run|cung|bong nuoc|"
+                   r"(?:noi|phat ban|ngua|di ngoai|tieu chay|phan long|nhin mo|mo mat|u tai|run|cung(?= (?:ham|nguoi|tay|chan))|bong nuoc|"
                    r"vang da|kho tho|chong mat|buon non|non|sung|phu|dau bung|chay mau|bam tim|"
                    # "… lỡ uống 2 ngày rồi, giờ thấy đau gót chân" (a quinolone's tendinitis; #18 held-out H169)
                    r"dau (?:got chan|gan|khop|co|dau|nguc)|"
@@ -120,8 +122,16 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
                                r"(?! (?:gi|nao|the nao)\b)"),
      0.9),
     ("dang_thuoc_ham_luong", _r(r"\bham luong\b|\bdang thuoc\b|\bdang bao che\b|\bbao che\b|\bco nhung dang\b|"
-                                r"\bdang (vien|siro|tiem|ong|goi|hon dich)( nao| gi)\b|\bloai vien\b"), 0.9),
-    ("chi_dinh", _r(r"(?<!chong )\bchi dinh\b"), 0.95),
+                                r"\bdang (vien|siro|tiem|ong|goi|hon dich)( nao| gi)\b|\bloai vien\b"
+                                # "dạng giọt 0,2% thì 1 mg là mấy giọt": the strength in drops the book states with
+                                # the forms ("0,2% (10 giọt = 1 mg)"; #17 held-out H184 quoted the Tourette dose)
+                                r"|\b\d+(?:[.,]\d+)? ?(?:mg|ml) (?:la|bang|tuong duong|=) (?:may|bao nhieu) giot\b"
+                                r"|\b(?:may|bao nhieu) giot (?:la|bang|=|thi (?:duoc|bang)) \d+(?:[.,]\d+)? ?(?:mg|ml)\b"),
+     0.9),
+    # ("bác sĩ chỉ định ibuprofen, liều và cách truyền thế nào?": the doctor prescribed it — a dose question, not the
+    # indications section; #17 held-out H184 quoted the indications to a preterm baby's nurse.)
+    ("chi_dinh", _r(r"(?<!chong )(?<!bac si )(?<!bs )(?<!bsi )(?<!duoc )(?<!da )(?<!vua )(?<!moi )\bchi dinh\b"
+                    r"(?! (?:cho (?:be|chau|con|ong|ba|me|bo|bn|benh nhan)|dung|uong|tiem|truyen)\b)"), 0.95),
 )
 
 # "Viên Hapacol bao nhiêu mg?" asks the strength of a dosage form, not a dose; a dose question says who takes

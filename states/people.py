@@ -11,9 +11,11 @@ person is remembered ("vợ em", "bà nội", "em nó", "bé út"); a class of p
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from core.text import fold
+from core.vocabulary import MAY_TAKE
 from states.frame import QueryFrame
 from states.person import GENERIC, Person, person_of
 
@@ -21,6 +23,14 @@ REMEMBERED = ("population", "age_text", "age_months", "weight_kg", "weight_text"
               "pregnant", "breastfeeding", "comorbidities")
 """The values that belong to a person (the drug and the question belong to the conversation)."""
 _NOBODY_IN_PARTICULAR = (*GENERIC, "other_case", "pregnant", "elderly")
+THE_CHILD = "#child"
+"""The key of the child spoken of by no name of their own ("bé", "con em"), the conversation's latest such child."""
+_RETURNING = re.compile(r"\b(?:quay (?:lai|ve)|tro lai|tro ve|tro lai voi|lai (?:voi|ve))\b|\b(?:luc|hoi|ban|vua) nay\b"
+                        r"|\b(?:luc|hoi) dau\b|\bluc truoc\b")
+"""(Folded.) Words that return to someone spoken of before: "quay lại bé nha", "bé lúc nãy"."""
+_BARE_KIN = frozenset(("ong", "ba", "me", "bo", "vo", "chong", "ong noi", "ba noi", "ong ngoai", "ba ngoai"))
+_OWNER = re.compile(r"\s+(?:nha\s+)?(?:toi|em|minh|tui|e|t|tao)$")
+_TWIN = re.compile(r"\b(?:sinh doi|song sinh)\b")
 
 
 def _one_person(label: str | None) -> str | None:
@@ -28,9 +38,20 @@ def _one_person(label: str | None) -> str | None:
     if not label:
         return None
     person = person_of(label)
+    if person is None and fold(label).strip() in _BARE_KIN:
+        person = Person("relative", label, "adult")  # "ông" as the turn named him ("clcr của ông …")
     if person is None or person.key in _NOBODY_IN_PARTICULAR:
         return None
-    return fold(label).strip()
+    # Whose kin is said or not: "ông tôi" and "ông", "vợ em" and "vợ tôi" name one person.
+    return _OWNER.sub("", fold(label).strip()) or fold(label).strip()
+
+
+def _key_of(frame: QueryFrame) -> str | None:
+    """Whom the frame's values belong to: the person named, or the child of no name of their own."""
+    named = _one_person(frame.person)
+    if named is not None:
+        return named
+    return THE_CHILD if frame.population == "pediatric" else None
 
 
 def _said_of(frame: QueryFrame) -> dict[str, Any]:
@@ -45,8 +66,8 @@ def remembered(prior: QueryFrame, merged: QueryFrame) -> QueryFrame:
     """The merged frame with the conversation's persons: the one spoken of before kept when the talk has turned to
     someone else, the one spoken of now removed (their values are the frame's own)."""
     people = dict(prior.people)
-    before, now = _one_person(prior.person), _one_person(merged.person)
-    if before is not None and fold(merged.person or "").strip() != before and _anything_said(_said_of(prior)):
+    before, now = _key_of(prior), _key_of(merged)
+    if before is not None and now != before and _anything_said(_said_of(prior)):
         people[before] = _said_of(prior)
     if now is not None:
         people.pop(now, None)
@@ -55,15 +76,70 @@ def remembered(prior: QueryFrame, merged: QueryFrame) -> QueryFrame:
     return merged.model_copy(update={"people": people})
 
 
-def given_back(base: QueryFrame, prior: QueryFrame, person: Person) -> tuple[QueryFrame, str | None]:
+def _stored_for(prior: QueryFrame, label: str | None, population: str | None, age_months: float | None,
+                text: str) -> dict[str, Any] | None:
+    """What was said before of the person this turn names: by the words that named them; or, a child named by no
+    name of their own ("quay lại bé 4 tuổi nha", "thằng anh 10 tuổi …" after his sister), the child of no name spoken
+    of before — only when the turn says it returns to them or states their very age, never a twin (who shares the
+    age, not the weight)."""
+    key = _one_person(label)
+    if key is not None and key in prior.people:
+        return prior.people[key]
+    child = prior.people.get(THE_CHILD)
+    folded = fold(text)
+    if child is None or population == "adult" or _key_of(prior) == THE_CHILD or _TWIN.search(folded):
+        return None
+    same_age = age_months is not None and child.get("age_months") == age_months
+    if age_months is not None and not same_age:
+        return None
+    return child if same_age or _RETURNING.search(folded) else None
+
+
+def returns_to_the_child(prior: QueryFrame, person: Person, text: str) -> bool:
+    """"quay lại bé 4 tuổi nha" after the child's brother: "bé" after a named child is read as that child (the
+    same person, a generic word) — said with words that return, it is the child of no name spoken of first."""
+    return person.key == "child" and THE_CHILD in prior.people and _key_of(prior) not in (None, THE_CHILD) and \
+        _RETURNING.search(fold(text)) is not None
+
+
+def given_back(base: QueryFrame, prior: QueryFrame, person: Person, new: QueryFrame,
+               text: str) -> tuple[QueryFrame, str | None]:
     """The new turn's base frame with what was said of `person` before, when they were spoken of earlier in the
     conversation; and how to say so ("mang thai 32 tuần"), None when nothing is given back."""
-    key = _one_person(person.label)
-    values = prior.people.get(key) if key is not None else None
+    values = _stored_for(prior, person.label, person.population or new.population, new.age_months, text)
     if not values or not _anything_said(values):
         return base, None
     restored = base.model_copy(update={k: v for k, v in values.items() if k in REMEMBERED})
-    return restored, _summary(restored)
+    restated = {k for k in REMEMBERED if getattr(new, k) not in (None, False, [])}
+    # Said back: what is given back and not stated anew this turn ("clcr của ông chỉ có 8" replaces his 35).
+    summary = _summary(QueryFrame(**{k: v for k, v in values.items() if k in REMEMBERED and k not in restated}))
+    return restored, summary or None
+
+
+def named_again(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
+    """The merged frame about a person spoken of before, whatever path the merge took: a question complete in itself
+    ("thế vợ tôi dùng paracetamol được không", a drug of its own) is merged as a new question, and the wife's
+    pregnancy was lost there too (`given_back` serves the follow-ups). Values this turn states stay; the ones it does
+    not are theirs again, said so; whether she may take it is then her pregnancy's (nursing) section."""
+    if _key_of(merged) == _key_of(prior) and _key_of(merged) is not None:
+        return merged
+    values = _stored_for(prior, merged.person, merged.population, merged.age_months, text)
+    if not values or not _anything_said(values):
+        return merged
+    update = {k: v for k, v in values.items() if k in REMEMBERED and getattr(merged, k) in (None, False, [])}
+    if not update:
+        return merged
+    restored = merged.model_copy(update=update)
+    if not any("dùng lại" in note for note in restored.notes):
+        label = merged.person or "bé"
+        restored = restored.model_copy(update={"notes": [
+            f"Về {label}: tôi dùng lại những gì đã nêu về {label} trước đó ({_summary(QueryFrame(**update))}).",
+            *(n for n in restored.notes if not n.startswith(f"Về {label}:"))]})
+    if restored.turn_type == "drug_attribute" and restored.section_key is None and len(restored.drugs) == 1 and \
+            (restored.pregnant or restored.breastfeeding) and MAY_TAKE.search(fold(text)):
+        restored = restored.model_copy(update={
+            "section_key": "thoi_ky_mang_thai" if restored.pregnant else "thoi_ky_cho_con_bu"})
+    return restored
 
 
 def _summary(frame: QueryFrame) -> str:

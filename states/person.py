@@ -46,7 +46,9 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (rf"\b(?:ong|ba) (?:noi|ngoai) (?:{_OF})\b|\b(?:ong|ba) (?:noi|ngoai)\b|(?<!cua )\bong (?:{_OF})\b", "grandparent", ADULT),
     (rf"\b(?:em trai|em gai|thang em|dua em|be em) (?:{_OF})\b|\b(?:em|e) (?!be\b)(?:{_OF})\b|\b(?:thang|dua|be) em\b",
      "younger", None),
-    (rf"\b(?:anh|chi|anh trai|chi gai|anh hai|chi hai) (?:{_OF})\b", "older", None),
+    # ("thằng anh 10 tuổi …" after his sister: the older brother, as "thằng em" is the younger — #18 held-out H185.)
+    (rf"\b(?:anh|chi|anh trai|chi gai|anh hai|chi hai) (?:{_OF})\b|\b(?:thang|dua) (?:anh|chi)(?! (?:ay|toi|minh|em|e)\b)\b",
+     "older", None),
     # Another child of the family, named by rank: "đứa nhỏ", "bé út", "thằng lớn", "bé kia", "bé thứ 2", "con gái
     # lớn", "đứa còn lại", "đứa sinh đôi" — never the one before (a twin shares the age, not the weight).
     # ("mang thai tháng thứ 8" typed "thang thu 8": the month of a pregnancy, not "thằng thứ 8" — #17 held-out H139.)
@@ -113,6 +115,10 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (r"\b(?:con )?(?:em|toi|minh|tui|anh|chi|con) la (?:chong|vo|bo|me|ba|cha)\b", "self_role", ADULT),
     # "còn em (chồng) cũng phải điều trị": the same, the role in parentheses (#18 held-out H159 asked adult or child).
     (r"\b(?:em|toi|minh|tui|anh|chi)\s*\(\s*(?:la )?(?:chong|vo|bo|me|ba|cha)\s*\)", "self_role", ADULT),
+    # "à em coi lại giấy xét nghiệm của ông, clcr của ông chỉ có 8": the grandparent's own measured value — him
+    # (#18 held-out H185 gave the grandfather's ClCr to his wife, spoken of last).
+    (r"(?:(?<=clcr cua )|(?<=egfr cua )|(?<=creatinin cua )|(?<=nghiem cua )|(?<=thanh thai cua ))(?:ong|ba)\b",
+     "grandparent", ADULT),
     (r"\b(?:nguoi lon|nguoi truong thanh)\b", "adult", ADULT),
     # ("con e": "e" is the chat spelling of "em", as in "vợ e" — #18 held-out H67 kept the wife's label for the child.)
     (r"\b(?:tre so sinh|so sinh|tre em|tre nho|em be|con toi|con minh|con tui|con em|con e|be|chau|tre|thang be|con be|"

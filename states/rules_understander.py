@@ -36,7 +36,7 @@ from core.sentence_match import (
 from core.sentences import sentences
 from core.text import fold, normalize, states_phrase
 from core.vocabulary import CHAT_WORDS, CLINICAL_TERMS, INFUSION_FLUID, MAY_TAKE, fluid_spellings
-from grounding.patient_safety import SAFETY_SECTIONS, condition_phrase
+from grounding.patient_safety import ELDERLY_MONTHS, SAFETY_SECTIONS, condition_phrase
 from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, candidate_sentences
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult, brand_guess
@@ -1284,14 +1284,22 @@ class RulesUnderstander:
                 # H178); the vial's strength is what it is made up from, not a dose asked.
                 return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION,
                               confidence=round(0.6 * name_confidence, 3), **common)
-        if named == 1 and route is not None and route.key == "chi_dinh" and slots.population == "pediatric" and (
-                slots.age_months is not None or slots.weight_kg is not None) and MAY_TAKE.search(fold(text)):
+        if named == 1 and route is not None and route.key == "chi_dinh" and MAY_TAKE.search(fold(text)) and ((
+                slots.population == "pediatric" and (slots.age_months is not None or slots.weight_kg is not None))
+                # ("còn bà nội 80 tuổi, không bệnh gì, đau lưng, uống aspirin giảm đau được không": an elderly
+                # patient's may-take — the dose path states the book's caution for the elderly first, "Cần phải dùng
+                # liều thấp hơn …"; #17 held-out H184 quoted the indications.)
+                or (slots.age_months is not None and slots.age_months >= ELDERLY_MONTHS)):
             # "cho bé 7 tuổi 22 kg uống aspirin hạ sốt được không": a child of known age or weight asking whether a
             # symptom may be treated with it asks for this child's dose — the dose path, which states the book's
             # exclusion of the child first ("trẻ em dưới 16 tuổi", Reye) — not the indication list, which says
             # "giảm sốt" for everyone and reads as yes.
+            purpose = common.get("condition") or dose_indication(
+                text, [n for d in drugs for n in self.names.names_of(d)])
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
-                          confidence=round(0.7 * name_confidence, 3), **common)
+                          confidence=round(0.7 * name_confidence, 3),
+                          **{**common, "condition": purpose or None,
+                             "condition_relation": "indication" if purpose else common.get("condition_relation")})
         never_again = self._never_again_section(drugs) if (
             named == 1 and _RECHALLENGE.search(fold(text)) and _STOPPED_FOR_REACTION.search(fold(text))) else None
         if never_again is not None:

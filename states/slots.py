@@ -27,6 +27,7 @@ from core.vocabulary import (
     ROUTES,
     SAME_ILLNESS_SAID,
     TERMS_FOLDING_TO_CHILD,
+    VACCINATION,
     is_question_syllable,
     route_patterns,
     without_terms_folding_to_child,
@@ -108,6 +109,8 @@ _ASCII_INHALED = re.compile(r"\b(xit|hit|phun mu|binh xit|may phun|phun suong|bu
 
 # --- patient context -------------------------------------------------------------------------------------
 _PREGNANT = CHAT_PREGNANT
+_DENIED_BEFORE = re.compile(r"\b(?:khong|ko|k|chua|chang|dau)(?: (?:phai|co|dang|he|bi))*\s*$")
+"""(Folded.) A negation right before a state ("không có bầu", "chưa mang thai"): the state is denied."""
 _BREASTFEEDING = CHAT_BREASTFEEDING
 # A creatinine clearance is quoted with its value only ("ClCr 30 ml/phút"), never the rest of the sentence.
 _CLEARANCE_VALUE = r"(?:\s*(?:la|=|:|<|>|<=|>=|duoi|tren|khoang)?\s*\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)?"
@@ -116,7 +119,7 @@ _CLEARANCE_TERMS = r"(?:do thanh thai creatinin|thanh thai creatinin|clcr|egfr|g
 """How users and the book name a creatinine clearance or a GFR ("mức lọc cầu thận 25 ml/phút" is an eGFR; "độ thanh
 thải 20" with the number right after it — #18 held-out H52 asked the value again)."""
 # "ClCr của bà giảm xuống còn 8 ml/phút": the value a few words after the term, after a word that leads to it.
-_CLEARANCE_LATER = r"(?:\s+(?:[a-z]+\s+){0,4}?(?:con|xuong|len|khoang|muc|chi|la|do|duoc|bang)\s*\d+(?:[.,]\d+)?" \
+_CLEARANCE_LATER = r"(?:\s+(?:[a-z]+\s+){0,4}?(?:con|xuong|len|khoang|muc|chi|chi co|la|do|duoc|bang)\s*\d+(?:[.,]\d+)?" \
                    r"(?:\s*ml\s*/\s*(?:phut|ph|min))?" \
                    r"|\s+cua\s+(?:[a-z]+\s+){1,2}?\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)"
 # ("clcr của bà 20 ạ": whose, then the value — #17 held-out H166 read no value.)
@@ -441,8 +444,6 @@ def _without_vein_disease(folded: str) -> str:
 
 # A vaccination ("sau tiêm phòng", "tiêm vắc xin xong", "chích ngừa", "tiêm chủng") is what happened to the patient,
 # not how the drug asked about is given: read as "tiêm", a fever after a vaccine got paracetamol's infusion dose.
-_VACCINATION = re.compile(r"\b(?:tiem|chich)(?: (?:mui|xong|lai|nhac|them|cho be|cho chau))* (?:vac[- ]?xin|vaccin(?:e)?|"
-                          r"vacxin|phong|ngua|chung)\b|\b(?:mui|lich) tiem\b")
 
 
 def without_vaccination(folded: str, text: str = "") -> str:
@@ -458,7 +459,7 @@ def without_vaccination(folded: str, text: str = "") -> str:
                 return m.group(0)
         return " " * len(m.group(0))
 
-    return _VACCINATION.sub(blank, folded)
+    return VACCINATION.sub(blank, folded)
 
 
 _ENGLISH_ROUTE_ANSWER = re.compile(r"(?:(?:give it|take it|it is|its|by|via)\s+)?(?:by mouth|orally|oral|per os|"
@@ -718,7 +719,9 @@ def _extract_slots(text: str) -> Slots:
     # "em bầu 8 tháng", "thai 20 tuần": a pregnancy stated by its age is a pregnancy, whoever is named.
     # "tuổi thai hiệu chỉnh 30 tuần" of a newborn is the baby's gestational age, not a pregnancy (#17 held-out H41:
     # a preterm baby was read as a pregnant adult and shown the adult dose).
-    pregnant = bool(_PREGNANT.search(folded) or any(
+    # ("… đang cho con bú 6 tháng, không có bầu, …": a pregnancy denied is none — #18 held-out H185 read her as
+    # pregnant.)
+    pregnant = bool(any(not _DENIED_BEFORE.search(folded[:m.start()]) for m in _PREGNANT.finditer(folded)) or any(
         not (folded[:m.start()].endswith("tuoi ") and _NEWBORN_AGE.search(folded))
         for m in _PREGNANCY_MONTHS.finditer(folded)))
     breastfeeding = bool(_BREASTFEEDING.search(folded))
@@ -976,7 +979,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     if len(folded) != len(text):
         text = folded
     folded_turn = text == folded or text.lower() == folded
-    if _VACCINATION.search(folded) and re.search(r"\bsot\b", folded) and (folded_turn or "sốt" in text.lower()):
+    if VACCINATION.search(folded) and re.search(r"\bsot\b", folded) and (folded_turn or "sốt" in text.lower()):
         # "chiều nay tiêm phòng giờ sốt": a fever after a vaccination, as the book names it ("Sốt sau khi tiêm chủng
         # ở trẻ nhỏ"); word by word it was "chiều nay, phòng, sốt" and took the general fever line (#17 held-out
         # H122).
@@ -1016,6 +1019,10 @@ def dose_indication(text: str, names: list[str]) -> str | None:
                          # read "day, sot, hom" as the indication)
                          r"|^\W*(?:ba|ong|me|bo|co|chu|bac|di|em|chi|anh) day\b|\b(?:may|vai|\d+) (?:hom|ngay|bua|tuan) (?:nay|roi)\b"
                          r"|\bhom (?:nay|qua)\b"
+                         # "BN nam 55 tuổi 70kg chuẩn bị uống warfarin": about to start, no word of what for ("chuẩn"
+                         # matched the book's "thủ thuật chuẩn đoán" among warfarin's contraindications and withheld
+                         # the start dose; #17 held-out H182)
+                         r"|\bchuan bi\b"
                          # "NICU: trẻ non …, ngày tuổi thứ 3": the ward writing and the day of life (#17 held-out H178
                          # read "NICU, thứ" beside the ductus)
                          r"|^\W*(?:nicu|picu|icu|hscc|khoa [a-z]+(?: [a-z]+)?|cap cuu|phong kham)\s*:"

