@@ -1294,7 +1294,8 @@ class RulesUnderstander:
             # symptom may be treated with it asks for this child's dose — the dose path, which states the book's
             # exclusion of the child first ("trẻ em dưới 16 tuổi", Reye) — not the indication list, which says
             # "giảm sốt" for everyone and reads as yes.
-            purpose = common.get("condition") or dose_indication(
+            said = common.get("condition")
+            purpose = said if isinstance(said, str) and said else dose_indication(
                 text, [n for d in drugs for n in self.names.names_of(d)])
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
                           confidence=round(0.7 * name_confidence, 3),
