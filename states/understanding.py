@@ -19,6 +19,7 @@ from states.newborn import with_newborn_age
 from states.nicknames import without_nickname_names
 from states.refusal import asks_toxic_amount, refusal_of
 from states.relabel import kept_child
+from states.several_people import one_of_several
 from states.sibling_aside import without_sibling_aside
 from states.step import ProviderOutput, Services, TurnView, Update, provider_call, update
 from states.synthesis import synthesize_query
@@ -111,6 +112,8 @@ def understand(ctx: TurnView, services: Services) -> Update:
     # lines name (core.foreign_brands); the reply says so.
     # ("à e nhầm, bé 6 tuổi 20kg, đứa 3 tuổi là em nó": who the other child is, said aside — states.sibling_aside.)
     text, brand_notes = with_ingredients(without_sibling_aside(ctx.text))
+    # Several people described, the question asked for one (states.several_people): the others set aside, kept.
+    text, others, several_note = one_of_several(text)
     candidates = without_nickname_names(services.resolver.resolve(text), text, ctx.history)
     prior = ctx.prior_frame
     if prior is not None and prior.kept is not None and prior.unknown_drugs and not prior.drugs:
@@ -167,6 +170,9 @@ def understand(ctx: TurnView, services: Services) -> Update:
         # A measured INR: the section that handles INR by band (states.inr_section).
         merged = with_inr_section(merged, text, services.names.section_texts)
         merged = with_refusal(merged, text, ctx.prior_frame)
+        if others and merged.refusal is None:
+            merged = merged.model_copy(update={"people": {**merged.people, **others},
+                                               "notes": [*([several_note] if several_note else []), *merged.notes]})
         if brand_notes and merged.refusal is None:
             merged = merged.model_copy(update={"notes": [*brand_notes, *merged.notes]})
         understood_by = frame.understood_by
