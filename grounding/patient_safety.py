@@ -68,7 +68,7 @@ def allergens(phrases: Sequence[str]) -> list[str]:
     return [*found, *(single for a in found if (single := re.sub(r"([a-z])\1", r"\1", a)) != a)]
 
 
-_ALLERGY_WORDS = re.compile(r"\b(di ung|qua man|man cam)\b")
+_ALLERGY_WORDS = re.compile(r"\b(di ung|qua man|man cam|phan ve)\b")  # (anaphylaxis too: "tiền sử phản vệ với penicilin")
 # "chỉ trừ một số trường hợp như …", "ngoại trừ …", "trừ khi …": what follows are the groups still allowed.
 _EXCEPT = re.compile(r"\b(chi tru|ngoai tru|tru khi|tru)\b(?P<rest>.*)$")
 # Another patient group named by a sentence: it is then not a continuation of the renal/hepatic sentence before it.

