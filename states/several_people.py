@@ -31,6 +31,7 @@ _LABEL = rf"(?:giuong (?:so )?\d+|{_KIN}{_QUALIFIER}{_NAME}{_OWNER})"
 # A person's description: the name, then (within a few words) an age, weight or pregnancy in months.
 _DESCRIBED = re.compile(rf"(?:^|(?<=[\s,.;:(]))(?<!nha )(?<!cua )(?P<label>{_LABEL})(?=\s*:?\s+(?:[a-z]+\s+){{0,3}}?\d+(?:[.,]\d+)?\s*"
                         r"(?:t|tuoi|thang|kg|ky|ki|ký|can|tuan)\b)")
+_VALUES = re.compile(r"\d\s*(?:t|tuoi|thang|kg|ky|ki|can)\b")
 _SENTENCE_END = re.compile(r"[.!?;]")
 # A clause after a comma that still describes the person before it ("Bà tôi 80 tuổi suy thận, độ thanh thải creatinin
 # 25 ml/phút; …"): their organ values and states.
@@ -56,8 +57,8 @@ def one_of_several(text: str) -> tuple[str, dict[str, dict[str, Any]], str | Non
     saying whom the answer is for); the turn unchanged and nobody kept when it is not such a turn."""
     written = normalize(text)
     folded = fold(written)
-    if len(folded) != len(written):
-        return text, {}, None
+    if len(folded) != len(written) or len(_VALUES.findall(folded)) < 2:
+        return text, {}, None  # (one person's values at most: most turns, read no further)
     described = _described(folded, written)
     if len({d.key for d in described}) < 2 or len({d.key for d in described}) != len(described):
         return text, {}, None
