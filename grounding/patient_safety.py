@@ -70,7 +70,9 @@ def allergens(phrases: Sequence[str]) -> list[str]:
 
 _ALLERGY_WORDS = re.compile(r"\b(di ung|qua man|man cam|phan ve)\b")  # (anaphylaxis too: "tiền sử phản vệ với penicilin")
 # "chỉ trừ một số trường hợp như …", "ngoại trừ …", "trừ khi …": what follows are the groups still allowed.
-_EXCEPT = re.compile(r"\b(chi tru|ngoai tru|tru khi|tru)\b(?P<rest>.*)$")
+# ("… làm giảm thải trừ acid uric, có thể gây khởi phát cơn gút …": "thải trừ" is excretion, no exception — #18
+# held-out H191 left aspirin's gout caution out.)
+_EXCEPT = re.compile(r"\b(chi tru|ngoai tru|tru khi|(?<!thai )(?<!bai )tru)\b(?P<rest>.*)$")
 # Another patient group named by a sentence: it is then not a continuation of the renal/hepatic sentence before it.
 _OTHER_GROUP = re.compile(r"\b(tre em|tre so sinh|so sinh|nguoi cao tuoi|nguoi gia|mang thai|cho con bu|"
                           r"suy than|suy gan|suy tim)\b")
@@ -302,7 +304,11 @@ def _only_its_attack(folded: str, phrase: str) -> bool:
         return False
     found = list(re.finditer(rf"(?<![a-z0-9]){re.escape(phrase)}(?![a-z0-9])", folded))
     # Only "cơn X", "đợt cấp (của) X": "Lỵ cấp (phân có máu …)" is the dysentery itself, the patient's "bị lỵ".
+    # ("… có thể gây khởi phát cơn gút ở người bệnh có tăng acid uric huyết": an attack the drug brings on is the
+    # patient's risk, not another state — #18 held-out H191 left it out for "người bị gút uống aspirin được ko".)
     return bool(found) and all(re.search(r"\b(?:con|dot cap(?: cua)?)\s*$", folded[:m.start()]) is not None
+                               and not re.search(r"\b(?:gay|khoi phat|lam nang(?: them)?|lam xuat hien)\b[^.;]{0,15}$",
+                                                 folded[:m.start()])
                                for m in found)
 
 
