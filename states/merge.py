@@ -860,6 +860,13 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         # overdose section says "nếu chưa đến 36 giờ"). (The antidote named before is no longer the focus: its
         # dose lines crowded the window's sentence out — #17 held-out H186.)
         return _settled(prior.model_copy(update={"unknown_drugs": []}), confidence=0.7)
+    if prior.section_key == OVERDOSE_SECTION and len(new.drugs) == 1 and new.drugs != prior.drugs and \
+            not (new.refusal or new.harm_refused) and new.person is None and \
+            (is_correction(text) or re.search(r"\b(?:a khong|nhin lai|xem lai|nham|hoa ra)\b", fold(text))):
+        # "à không, em nhìn lại vỉ thì là ibuprofen 200mg, 10 viên" after a paracetamol overdose: the drug taken was
+        # another — its overdose section, under the same go-to-care framing (#17 held-out H192 quoted cautions).
+        return _settled(prior.model_copy(update={"drugs": list(new.drugs), "unknown_drugs": [],
+                                                 **_slot_updates(new, prior)}), confidence=0.75)
     if prior.turn_type == "drug_attribute" and prior.section_key == OVERDOSE_SECTION and prior.drugs and \
             not (new.drugs or new.unknown_drugs or new.refusal or new.harm_refused) and \
             new.turn_type in ("out_of_scope", *_LOOKUPS) and _TREATMENT_ASKED.search(fold(text)):

