@@ -228,6 +228,13 @@ _GIVEN_HOW = re.compile(r"\b(?:truyen|tiem)(?: [a-z]+){0,2}? (?:nhu )?(?:the nao
 how often): each is a step of the one answer."""
 
 
+def _timed(every: Sequence[tuple[str, str]], picked: Sequence[int], limit: int, *,
+           verbs: frozenset[str] | set[str] = frozenset()) -> list[int]:
+    """The first `limit` sentences of `every` not yet picked that state a time, on one of `verbs` when given."""
+    return [i for i, (s, _) in enumerate(every) if states_duration(s) and i not in picked
+            and (not verbs or any(re.search(rf"\b{v}\b", fold(s)) for v in verbs))][:limit]
+
+
 class ExtractiveGenerator:
     name = "extractive"
     calls_llm = False
@@ -552,10 +559,10 @@ class ExtractiveGenerator:
         if durations and _GIVEN_HOW.search(fold(request.query)):
             # "pha và truyền thế nào": how it is given is also how long the infusion lasts — the sentences stating
             # it come too ("Dưới dạng muối natri trong 1 giờ" shares no word with the question; #17 held-out H178).
-            picked += [i for i, (s, _) in enumerate(every) if states_duration(s) and i not in picked][:2]
+            picked += _timed(every, picked, 2)
         if asks_injection_speed(asked):
             # "bơm nhanh được không": how slowly the book says to give it, and what a fast injection does.
-            picked += [i for i, (s, _) in enumerate(every) if states_duration(s) and i not in picked][:1]
+            picked += _timed(every, picked, 1)
             fast = [Claim(text=s, citations=[c.doc_id]) for c in evidence if c.section_key != DOSING_SECTION
                     for s in sentences(c.text) if fast_injection_sentence(s)][:MAX_FOCUSED]
             return [Claim(text=every[i][0], citations=[every[i][1]]) for i in picked] + fast
@@ -563,9 +570,7 @@ class ExtractiveGenerator:
             # "pha loãng với dịch gì, truyền trong bao lâu?": the dilution sentence matched best, and its "trong vòng 1
             # giờ sau khi pha" is no infusion time — the first other sentence stating a time on the route asked comes
             # too ("Truyền tĩnh mạch trong 15 phút: …"; #17 held-out H184 answered the dilution alone).
-            verbs = {v for v in ("truyen", "tiem") if re.search(rf"\b{v}\b", fold(asked))}
-            picked += [i for i, (s, _) in enumerate(every) if states_duration(s) and i not in picked
-                       and (not verbs or any(re.search(rf"\b{v}\b", fold(s)) for v in verbs))][:1]
+            picked += _timed(every, picked, 1, verbs={v for v in ("truyen", "tiem") if re.search(rf"\b{v}\b", fold(asked))})
         return [Claim(text=every[i][0], citations=[every[i][1]]) for i in picked]
 
     @staticmethod

@@ -60,10 +60,12 @@ from states.people import (
     named_again,
     named_by_bare_kin,
     named_by_pronoun,
+    named_self,
     named_stored,
     not_their_section,
     remembered,
     returns_to_the_child,
+    values_of,
 )
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
@@ -414,7 +416,7 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
     pronoun = named_by_pronoun(prior, text)
     if pronoun is not None and named is not None and fold(named.label).strip() in ("ba", "ong"):
         named = pronoun  # "còn bả …": "bả" read as "bà" (a grandmother) is the woman spoken of before
-    person = named or english_person(text) or named_by_bare_kin(prior, text) or pronoun
+    person = named or english_person(text) or named_by_bare_kin(prior, text) or named_self(prior, text) or pronoun
     # "dạ em nó 52 ký" answering "Cháu nặng bao nhiêu kg?" about the 16-year-old brother: the value asked, of the
     # person asked about, whatever kin word it is said with (#18 held-out H177 took "em nó" for another person).
     answering = pending is not None and person is not None and person.key in ("younger", "child", "older") and \
@@ -942,19 +944,14 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
             merged.turn_type in ("dosing_calc", "drug_attribute") and merged.drugs:
         # "thằng anh xịt salbutamol cắt cơn được mấy nhát" after his prednisolone dose: the same person named again
         # with another drug — what was said of him carries (#18 held-out H189 asked adult or child).
-        merged = merged.model_copy(update={**{n: getattr(prior, n) for n in _PERSON_VALUES},
-                                           "pregnant": prior.pregnant, "breastfeeding": prior.breastfeeding,
-                                           "comorbidities": list(prior.comorbidities)})
+        merged = merged.model_copy(update=values_of(prior))
     if merged.turn_type == "dosing_calc" and prior.turn_type == "dosing_calc" and merged.population is None and \
             prior.population is not None and new.person is None and not _has_person_values(new) and \
             re.search(r"\bthay\b", fold(text)) and merged.drugs and not set(merged.drugs) & set(prior.drugs):
         # "dùng pantoprazol thay omeprazol được ko, liều sao" after the adult's amoxicillin for H. pylori: the drug
         # put in another's place in the same patient's regimen — their values and the illness carry (#17 held-out
         # H186 asked adult or child).
-        merged = merged.model_copy(update={**{n: getattr(prior, n) for n in _PERSON_VALUES if n != "person"},
-                                           "pregnant": prior.pregnant, "breastfeeding": prior.breastfeeding,
-                                           "comorbidities": list(prior.comorbidities),
-                                           "condition": merged.condition or prior.condition,
+        merged = merged.model_copy(update={**values_of(prior), "condition": merged.condition or prior.condition,
                                            "condition_relation": merged.condition_relation or prior.condition_relation})
     return merged
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from core.text import fold, normalize
 from core.vocabulary import MAY_TAKE
+from states.age_exclusion import ASKS_AMOUNT
 from states.frame import QueryFrame
 from states.person import GENERIC, Person, person_of
 
@@ -36,6 +37,9 @@ _BED = re.compile(r"giuong (?:so )?\d+")
 _BARE_KIN = frozenset(("ong", "ba", "me", "bo", "vo", "chong", "ong noi", "ba noi", "ong ngoai", "ba ngoai"))
 _OWNER = re.compile(r"\s+(?:nha\s+)?(?:toi|em|minh|tui|e|t|tao)$")
 _TWIN = re.compile(r"\b(?:sinh doi|song sinh)\b")
+_FEMALE = frozenset(("vợ", "mẹ", "má", "bà", "chị", "cô", "dì", "mợ", "thím"))
+_MALE = frozenset(("chồng", "bố", "ba", "ông", "anh", "chú", "bác", "cậu"))
+"""The first word of a person's label, as typed: whom "bả" (she) and "ổng" (he) may mean."""
 
 
 def named_by_bare_kin(prior: QueryFrame, text: str) -> Person | None:
@@ -72,15 +76,19 @@ def named_stored(prior: QueryFrame, text: str) -> Person | None:
     return Person("named", str(label), population if isinstance(population, str) else None)
 
 
+def named_self(prior: QueryFrame, text: str) -> Person | None:
+    """"à mà em quên, em bị dị ứng penicillin" after her husband's dose: the user, kept from the message that
+    described them both (#18 held-out H192 gave the husband her allergy)."""
+    if "#self" in prior.people and fold(prior.person or "") not in _SELF and \
+            re.search(r"\b(?:em|toi|minh|tui) (?:bi|co|dang|uong|cung|moi|hay|thi|quen)\b", fold(normalize(text))):
+        return Person("self", "bạn", prior.people["#self"].get("population") or "adult")
+    return None
+
+
 def named_by_pronoun(prior: QueryFrame, text: str) -> Person | None:
     """"còn bả thì uống paracetamol thay được ko" after her son's dose: "bả" (she) and "ổng" (he) name the one woman
     (man) spoken of before, when the conversation holds exactly one — the pregnant wife (#18 held-out H187 answered
     for nobody in particular, her pregnancy lost)."""
-    if "#self" in prior.people and fold(prior.person or "") not in _SELF and \
-            re.search(r"\b(?:em|toi|minh|tui) (?:bi|co|dang|uong|cung|moi|hay|thi|quen)\b", fold(normalize(text))):
-        # "à mà em quên, em bị dị ứng penicillin" after her husband's dose: the user, kept from the message that
-        # described them both (#18 held-out H192 gave the husband her allergy).
-        return Person("self", "bạn", prior.people["#self"].get("population") or "adult")
     words = set(re.findall(r"\w+", normalize(text).lower()))
     sex = "f" if "bả" in words else "m" if "ổng" in words else None
     if sex is None or _sex_of(prior.person) == sex:
@@ -91,10 +99,6 @@ def named_by_pronoun(prior: QueryFrame, text: str) -> Person | None:
     return Person("relative", str(matching[0]), "adult")
 
 
-_FEMALE = frozenset(("vợ", "mẹ", "má", "bà", "chị", "cô", "dì", "mợ", "thím"))
-_MALE = frozenset(("chồng", "bố", "ba", "ông", "anh", "chú", "bác", "cậu"))
-
-
 def _sex_of(label: str | None) -> str | None:
     first = normalize(label).lower().split()[0] if label and label.split() else ""
     return "f" if first in _FEMALE else "m" if first in _MALE else None
@@ -102,10 +106,6 @@ def _sex_of(label: str | None) -> str | None:
 
 def person_key(label: str | None) -> str | None:
     """The key a person is remembered under, when the words name one person."""
-    return _one_person(label)
-
-
-def _one_person(label: str | None) -> str | None:
     if not label:
         return None
     if _BED.fullmatch(fold(label).strip()):
@@ -127,15 +127,20 @@ def _one_person(label: str | None) -> str | None:
 
 def _key_of(frame: QueryFrame) -> str | None:
     """Whom the frame's values belong to: the person named, or the child of no name of their own."""
-    named = _one_person(frame.person)
+    named = person_key(frame.person)
     if named is not None:
         return named
     return THE_CHILD if frame.population == "pediatric" else None
 
 
+def values_of(frame: QueryFrame) -> dict[str, Any]:
+    """What the frame says of its person (`REMEMBERED`), to carry or keep."""
+    return {name: list(v) if isinstance(v := getattr(frame, name), list) else v for name in REMEMBERED}
+
+
 def _said_of(frame: QueryFrame) -> dict[str, Any]:
     # (With the words that named them: whom "bả"/"ổng" may mean — `named_by_pronoun`.)
-    return {**{name: getattr(frame, name) for name in REMEMBERED}, "label": frame.person}
+    return {**values_of(frame), "label": frame.person}
 
 
 def _anything_said(values: dict[str, Any]) -> bool:
@@ -162,7 +167,7 @@ def _stored_for(prior: QueryFrame, label: str | None, population: str | None, ag
     name of their own ("quay lại bé 4 tuổi nha", "thằng anh 10 tuổi …" after his sister), the child of no name spoken
     of before — only when the turn says it returns to them or states their very age, never a twin (who shares the
     age, not the weight)."""
-    key = _one_person(label)
+    key = person_key(label)
     if key is not None and key in prior.people:
         return prior.people[key]
     if label and fold(label).strip() in prior.people:
@@ -233,7 +238,8 @@ def named_again(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
         return merged
     if (kin := named_stored(prior, text)) is not None and fold(merged.person or "") != fold(kin.label):
         merged = merged.model_copy(update={"person": kin.label})
-    elif merged.person is None and (kin := named_by_bare_kin(prior, text) or named_by_pronoun(prior, text)) is not None:
+    elif merged.person is None and (kin := named_by_bare_kin(prior, text) or named_self(prior, text)
+                                    or named_by_pronoun(prior, text)) is not None:
         merged = merged.model_copy(update={"person": kin.label})  # "ba còn bị suy gan nhẹ …": the father
     values = _stored_for(prior, merged.person, merged.population, merged.age_months, text)
     if not values or not _anything_said(values):
@@ -260,7 +266,6 @@ def named_again(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
 
 
 _GROUP_SECTIONS = ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
-_AMOUNT = re.compile(r"\b(?:bao nhieu|lieu|may vien|may mg)\b")
 
 
 def not_their_section(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
@@ -270,7 +275,7 @@ def not_their_section(merged: QueryFrame, prior: QueryFrame, text: str) -> Query
     if merged.section_key not in _GROUP_SECTIONS or merged.pregnant or merged.breastfeeding or \
             fold(merged.person or "").strip() == fold(prior.person or "").strip():
         return merged
-    dose = _AMOUNT.search(fold(text)) is not None
+    dose = ASKS_AMOUNT.search(fold(text)) is not None
     return merged.model_copy(update={"turn_type": "dosing_calc" if dose else "drug_attribute",
                                      "section_key": "lieu_luong_cach_dung" if dose else "chong_chi_dinh"})
 

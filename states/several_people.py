@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.text import fold, normalize
+from states.age_exclusion import ADULT_MONTHS
 from states.conditions import condition_in_drug_turn
 from states.people import person_key
 from states.person import person_of
@@ -27,25 +28,23 @@ _QUALIFIER = r"(?: (?:trai|gai|dau|re|noi|ngoai|giua|lon|nho|ut|ca|anh|em|chi|th
 # A child's name right before the values ("bé Na 15kg", "Bé Tí 8 tuổi"): a short word, no pronoun or verb.
 _NAME = (r"(?: (?!(?:toi|em|minh|tui|no|ay|nha|cua|co|dang|moi|la|thi|va|voi|cung|duoc|nam|nu|gia)\b)[a-z]{2,5}"
          r"(?=\s*:?\s+\d))?")
-_OWNER = r"(?: (?:cua )?(?:toi|em|minh|tui|no|be|anh ay|chi ay|ong ay|ba ay|nha toi|nha em|nha minh))?"
+_OWNER_WORDS = r" (?:cua )?(?:toi|em|minh|tui|no|be|anh ay|chi ay|ong ay|ba ay|nha toi|nha em|nha minh)"
+_OWNER = rf"(?:{_OWNER_WORDS})?"
 _LABEL = rf"(?:giuong (?:so )?\d+|{_KIN}{_QUALIFIER}{_NAME}{_OWNER})"
-# A person's description: the name, then (within a few words) an age, weight or pregnancy in months.
+# An organ or a pregnancy said of a person ("Chồng em suy thận, Clcr 20. Còn em 30 tuổi …": #17 held-out H192 gave the
+# wife his ClCr), folded.
+_STATES = r"suy than|suy gan|xo gan|clcr|egfr|dang bau|dang mang thai|co thai|co bau|dang cho con bu"
+# A person's description: the name, then (within a few words) an age, weight or pregnancy in months, or a state.
 _DESCRIBED = re.compile(rf"(?:^|(?<=[\s,.;:(]))(?<!nha )(?<!cua )(?P<label>{_LABEL})(?=\s*:?\s+(?:[a-z]+\s+){{0,3}}?(?:\d+(?:[.,]\d+)?\s*"
-                        r"(?:t|tuoi|thang|kg|ky|ki|ký|can|tuan)\b"
-                        # ("Chồng em suy thận, Clcr 20. Còn em 30 tuổi …": described by an organ or a pregnancy too —
-                        # #17 held-out H192 gave the wife his ClCr.)
-                        r"|(?:bi )?(?:suy than|suy gan|xo gan|clcr|egfr|dang bau|dang mang thai|co thai|co bau|"
-                        r"dang cho con bu)\b))")
-_VALUES = re.compile(r"\d\s*(?:t|tuoi|thang|kg|ky|ki|can)\b|\b(?:clcr|egfr|suy than|suy gan|xo gan|bau|mang thai|co thai|"
-                     r"cho con bu)\b")
+                        rf"(?:t|tuoi|thang|kg|ky|ki|ký|can|tuan)\b|(?:bi )?(?:{_STATES})\b))")
+_VALUES = re.compile(rf"\d\s*(?:t|tuoi|thang|kg|ky|ki|can)\b|\b(?:{_STATES}|bau|mang thai|cho con bu)\b")
 _SENTENCE_END = re.compile(r"[.!?;]")
 # A clause after a comma that still describes the person before it ("Bà tôi 80 tuổi suy thận, độ thanh thải creatinin
 # 25 ml/phút; …"): their organ values and states.
-_STILL_THEM = re.compile(r"\s*(?:do thanh thai|thanh thai|clcr|egfr|suy (?:than|gan)|xo gan|chuc nang|gan |than |"
-                         r"dang (?:bau|co thai|mang thai|cho con bu)|co thai|co bau|\d)")
+_STILL_THEM = re.compile(rf"\s*(?:{_STATES}|do thanh thai|thanh thai|chuc nang|gan |than |dang co thai|\d)")
 _SHARED = re.compile(r"\s(?:deu|ca hai|ca 2|ca ba|ca 3)\b|\s(?=thi\s)")
 """Where a description ends in its sentence: what both have ("đều …"), or the predicate ("… 25kg thì uống …")."""
-_OWNERS = re.compile(r" (?:cua )?(?:toi|em|minh|tui|no|be|anh ay|chi ay|ong ay|ba ay|nha toi|nha em|nha minh)$")
+_OWNERS = re.compile(rf"{_OWNER_WORDS}$")
 _AGE_NAMED = re.compile(r"\b(?:dua|be|con|chau|thang) (\d+) (?:tuoi|t)\b")
 _ASKS = re.compile(r"\b(?:bao nhieu|nhieu|bn|lieu|sao|the nao|ntn|duoc (?:khong|ko|k)|dc (?:khong|ko|k))\b|\?")
 
@@ -81,8 +80,8 @@ def one_of_several(text: str) -> tuple[str, dict[str, dict[str, Any]], str | Non
     for values in kept.values():
         if values["age_months"] is None and shared is not None:
             # "Hai bé sinh đôi nhà em 4 tuổi, bé Na 15kg, bé Bi 17kg": the age said of both, outside either's words.
-            values.update(age_text=shared[0], age_months=shared[1], population=values["population"] or (
-                "pediatric" if shared[1] < 18 * 12 else "adult"))
+            values.update(age_text=shared[0], age_months=shared[1],
+                          population=values["population"] or _population_at(shared[1]))
     reduced = written
     for d in sorted(others, key=lambda d: d.start, reverse=True):
         reduced = reduced[:d.start] + reduced[d.end:]
@@ -107,8 +106,6 @@ def _described(folded: str, written: str) -> list[_Described]:
     found: list[_Described] = []
     for i, m in enumerate(matches):
         begin = m.start("label")
-        if written[begin:begin + 4].lower() == "còn ":
-            begin += 4  # "còn em 28 tuổi …": "and I", not "con em" (my child)
         label = written[begin:m.end("label")]
         key = person_key(label) or fold(label).strip()
         if len(key.split()) < 2 and person_key(label) is None:
@@ -192,10 +189,13 @@ def _shared_age(folded: str, written: str, described: list[_Described]) -> tuple
     return slots.age_text, slots.age_months
 
 
+def _population_at(age_months: float) -> str:
+    return "pediatric" if age_months < ADULT_MONTHS else "adult"
+
+
 def _said_of(segment: str) -> dict[str, Any]:
     slots = extract_slots(segment)
-    population = slots.population or (None if slots.age_months is None else
-                                      "pediatric" if slots.age_months < 18 * 12 else "adult")
+    population = slots.population or (None if slots.age_months is None else _population_at(slots.age_months))
     return {"population": population, "age_text": slots.age_text, "age_months": slots.age_months,
             "weight_kg": slots.weight_kg, "weight_text": slots.weight_note, "renal": slots.renal,
             "hepatic": slots.hepatic, "gestation": slots.gestation, "pregnant": slots.pregnant,
