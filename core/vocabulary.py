@@ -322,6 +322,15 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
      # matched no lead-in and every indication's dose was shown)
      "viem bang quang"),
     ("cao huyet ap", "huyet ap cao", "tang huyet ap"),
+    # Electrolytes and sugar: the book writes "hạ kali huyết"; people say "hạ kali máu", "kali máu thấp" (#18 held-out
+    # H197: "người bị hạ kali máu thì sao" after digoxin's contraindications matched nothing and the list read as
+    # "allowed").
+    ("ha kali huyet", "ha kali mau", "giam kali huyet", "giam kali mau", "kali mau thap", "thieu kali", "kali thap"),
+    ("tang kali huyet", "tang kali mau", "kali mau cao", "kali cao"),
+    ("ha natri huyet", "ha natri mau", "giam natri huyet", "giam natri mau", "natri mau thap", "thieu natri"),
+    ("ha magnesi huyet", "ha magnesi mau", "ha magie mau", "ha magie huyet", "thieu magnesi", "thieu magie"),
+    ("tang calci huyet", "tang calci mau", "tang canxi mau", "tang canxi huyet", "canxi mau cao"),
+    ("ha duong huyet", "ha duong mau", "duong huyet thap", "duong mau thap", "tut duong huyet", "tut duong mau"),
     # "NMCT": the clinicians' abbreviation of "nhồi máu cơ tim" (#18 held-out H159 asked which indication)
     ("nhoi mau co tim", "nmct"),
     # Bleeding in the skull: the book writes "xuất huyết trong sọ"; clinicians say "xuất huyết não" (#17 held-out H172,
@@ -394,6 +403,10 @@ CLASS_SYNONYMS: tuple[tuple[str, ...], ...] = (
     # Herbs by the book's spelling: it writes "gingko biloba" (warfarin); people type "ginkgo", "bạch quả" (#17 held-out
     # H133 found no line for the pair).
     ("ginkgo", "gingko", "ginkgo biloba", "gingko biloba", "bach qua"),
+    # Oral contraceptives: the book writes "thuốc ngừa thai loại uống chứa oestrogen" (warfarin); people say "thuốc
+    # tránh thai (hàng ngày)" (#17 held-out H198 answered warfarin's dosage section).
+    ("ngua thai", "tranh thai", "ngua thai loai uong", "tranh thai loai uong", "ngua thai uong", "tranh thai uong",
+     "tranh thai hang ngay", "ngua thai hang ngay"),
 )
 """Folded spellings of the same drug class. A hand list because the book itself writes one class several ways
 ("thuốc chống viêm không steroid" in one monograph, "các thuốc kháng viêm không steroid" or "NSAID" in another,

@@ -293,7 +293,12 @@ class ExtractiveGenerator:
             return [], False
         # The cautions come along only for a "may this patient take it" question (states.paths adds the ones naming
         # the patient's condition); otherwise the evidence is the one section asked.
-        own = [c for c in evidence if c.section_key in CONTEXT_SECTIONS]
+        # A pregnant or nursing patient's own section too (states.paths brings it on a may-take question): "bầu 7 tháng
+        # bị glôcôm … dùng papaverin được không" quoted the glaucoma caution and left her pregnancy unsaid (#17
+        # held-out H194).
+        own = [c for c in evidence if c.section_key in CONTEXT_SECTIONS
+               or (c.section_key == "thoi_ky_mang_thai" and request.pregnant)
+               or (c.section_key == "thoi_ky_cho_con_bu" and request.breastfeeding)]
         safety = patient_safety(own, patient_of_request(request), pregnant=request.pregnant,
                                 breastfeeding=request.breastfeeding)
         return safety.claims, safety.contraindicated

@@ -390,7 +390,9 @@ def names_condition_or_variant(sentence: str, condition: str) -> bool:
     # "sa sút trí tuệ Alzheimer kích động": the condition said with more words than the book's name of it — a run of
     # four of its words standing in the sentence names it ("… người cao tuổi bị sa sút trí tuệ vì làm tăng nguy cơ tử
     # vong"; #17 held-out H58 left the warning out). Four words: three ("nhiễm khuẩn đường") name no one condition.
-    words = phrase.split()
+    # (Dashes as spaces, as above: "blốc nhĩ thất hoàn toàn trên điện tim" is the book's "blốc nhĩ - thất hoàn toàn";
+    # #17 held-out H194 gave papaverine's injection dose beside it.)
+    words, folded = undashed(phrase).split(), undashed(folded)
     return len(words) > _RUN_WORDS and any(
         bounded(" ".join(words[i:i + _RUN_WORDS])).search(folded)
         for i in range(len(words) - _RUN_WORDS + 1))

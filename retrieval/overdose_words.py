@@ -24,7 +24,8 @@ OVERDOSE = re.compile(
     r"\bqua lieu\b|\buong qua nhieu\b|\bqua nhieu vien\b|\bngo doc\b|\buong nham\b|\bnuot nham\b|\bqua muc\b|"
     r"\b\d+ vien(?: \d+(?:[.,]\d+)? ?mg)? (?:mot|1) luc\b|"
     # "uống cả vỉ", "nuốt hết cả lọ", "ăn cả vỉ thuốc": a whole pack taken
-    rf"\b(?:uong|nuot|an)(?: (?:nham|phai|het|luon|mat))* (?:ca|het ca) {_CONTAINER}\b|"
+    # ("lỡ bé uống nguyên chai 60ml siro": a whole bottle — #17 held-out H196 gave the child's usual dose again)
+    rf"\b(?:uong|nuot|an|tu)(?: (?:nham|phai|het|luon|mat))* (?:ca|het ca|nguyen|het nguyen|ca nguyen) {_CONTAINER}\b|"
     # "lỡ uống hết nửa lọ siro", "uống mất nửa vỉ": half a pack (#17 held-out H53 asked the indication)
     # ("lỡ uống hết gần nửa chai siro", "lỡ tu nửa chai": #17/#18 held-out H70/H71 asked the weight)
     rf"\b(?:uong|nuot|an|tu|noc)(?: (?:nham|phai|het|luon|mat|gan|khoang|tam|chung))* (?:ca )?nua {_CONTAINER}\b|"

@@ -159,6 +159,10 @@ _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
     ("lieu_luong_cach_dung", _r(r"\b(uong|dung|tiem|xit|ngam|dat|boi|truyen)\b.*\bbao nhieu\b"), 0.8),
     # "amoxicilin mỗi lần bao nhiêu", "một lần mấy viên": the amount per dose, with no verb and no "liều".
     ("lieu_luong_cach_dung", _r(r"\b(moi|mot|1) lan( (uong|dung|tiem|xit|cho|la))? (bao nhieu|may)\b"), 0.8),
+    # "bà uống viên 875 được không hay phải viên 500": which strength this patient takes — the dose lines ("Không
+    # dùng viên 875 mg khi độ thanh thải creatinin dưới 30 ml/phút"); "viên" matched the storage lines (#18 H195).
+    ("lieu_luong_cach_dung", _r(r"\b(?:uong|dung|cho uong) (?:[a-z]+ ){0,2}vien \d+(?:[.,]\d+)?(?: ?mg)?\b"
+                                r"[^.?!]{0,30}\b(?:duoc (?:khong|ko|k|chu)|hay)\b"), 0.8),
     ("lieu_luong_cach_dung", _r(r"\b(dung|uong|su dung) (nhu )?the nao\b"), 0.65),
     # "simvastatin người lớn khởi đầu bao nhiêu", "duy trì mấy viên": the starting or maintenance amount is a dose.
     ("lieu_luong_cach_dung", _r(r"\b(khoi dau|ban dau|bat dau|duy tri|toi da)( (voi|tu|la|uong|dung))? "

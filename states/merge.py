@@ -63,6 +63,7 @@ from states.people import (
     named_self,
     named_stored,
     not_their_section,
+    person_key,
     remembered,
     returns_to_the_child,
     values_of,
@@ -821,7 +822,8 @@ def _denied_now(merged: QueryFrame, text: str) -> QueryFrame:
 
 _NO_ALLERGY = re.compile(r"\b(?:khong|ko|chang|chua)(?: he)? (?:bi |co )?(?:di ung|man cam)(?: gi| thuoc nao| voi thuoc nao)?\b")
 """(Folded.) "không dị ứng gì", "chưa từng dị ứng": no allergy after all."""
-_ALLERGY_WORDS = re.compile(r"\b(?:di ung|man cam|qua man)\b")
+_ALLERGY_WORDS = re.compile(r"\b(?:di ung|man cam|qua man|phan ve)\b")
+"""(Folded.) The words that make a comorbidity an allergy ("tiền sử phản vệ với penicilin" too)."""
 
 
 _NOT_PREGNANT = re.compile(r"\b(?:khong|ko|chua|chang)(?: he)? (?:co |dang |mang )?(?:thai|bau|mang thai|mang bau)\b")
@@ -1394,6 +1396,14 @@ def _bare_value_corrected(text: str, prior: QueryFrame) -> QueryFrame | None:
 _ALSO_HAS = re.compile(r"\b(?:con|cung|lai) (?:bi|mac|co (?:benh|tien su))\b.*\bnua\b|\bbi them\b|\bcon co (?:benh|tien su)\b")
 
 
+_ANYONE_WITH = re.compile(r"^(?:(?:the|vay|con|doi voi|voi|neu|a|ma)\s+)*(?:nguoi|benh nhan|bn|nguoi benh|ai)\s+"
+                          r"(?:dang\s+)?(?:bi|mac|co)\s+.+?\s*,?\s*(?:thi\s+)?(?:sao|the nao|ra sao|co sao khong|"
+                          r"(?:co\s+)?(?:dung|uong)?\s*duoc\s+(?:khong|ko|k)|co duoc khong)\s*(?:a|vay|nhi)?\s*[?.!]*$")
+"""(Folded.) After the contraindications, "người bị hạ kali máu thì sao": whether someone with that illness may take
+the drug — the contraindications and cautions read for it (#18 held-out H197 listed the contraindications again, and
+their silence on hypokalaemia read as "allowed"; the caution says it raises digoxin's toxicity)."""
+
+
 _ALSO_TOLD = re.compile(r"^(?:(?:a|ma|quen noi|quen chua noi|em quen|toi quen|quen|voi lai|them nua|con nua|nhung)\s+)*"
                         r"(?:(?:ba|ong|be|chau|me|bo|benh nhan|bn|nguoi benh|co ay|anh ay|chi ay|ong ay|ba ay)"
                         r"(?:\s+(?:cu|gia|noi|ngoai|ay|do|nha toi|cua toi))*\s+)?(?:cung|con|lai) (?:bi|mac|co benh)\s+\S")
@@ -1455,12 +1465,21 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
     conditions — so the book's contraindication for it is stated and no dose given where it excludes the patient
     (#17 held-out H62 asked "what about haloperidol?", and showed papaverine's dose again for a complete AV block)."""
     may_take = prior.turn_type == "drug_attribute" and prior.section_key == "chong_chi_dinh"
-    if new.drugs or new.unknown_drugs or not prior.drugs or (prior.turn_type != "dosing_calc" and not may_take):
+    # "à bà còn bị Parkinson nữa" after "pha thuốc nước vào cà phê … được không" (another question about her drug): the
+    # illness told is whether she may take it at all — the contraindications read for it (#17 held-out H196 asked
+    # what to show).
+    other_question = prior.turn_type == "drug_attribute" and prior.section_key not in (None, "chong_chi_dinh")
+    if new.drugs or new.unknown_drugs or not prior.drugs or (prior.turn_type != "dosing_calc" and not may_take
+                                                             and not other_question):
         return None
     written = normalize(text).strip()
     folded = fold(written)
     habit = [c for c in new.comorbidities if any(fold(c).startswith(h) for h in ALWAYS_COMORBIDITIES)]
-    if may_take and not habit and not (_ALSO_HAS.search(fold(text)) and new.person is None and not new.section_key):
+    if other_question and (habit or not _ALSO_HAS.search(folded) or new.section_key or new.person is not None):
+        return None
+    anyone_with = may_take and not new.drugs and _ANYONE_WITH.match(fold(normalize(text)).strip()) is not None
+    if may_take and not habit and not anyone_with and \
+            not (_ALSO_HAS.search(fold(text)) and new.person is None and not new.section_key):
         # (after a may-take question, only a habit said of the patient is read here: "còn nhậu nhiều nữa" — and one
         # more illness of theirs, "bà còn bị glocom nữa thì sao": #17 held-out H190 repeated the contraindications
         # without the glaucoma caution)
@@ -1495,7 +1514,7 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
         return None
     if said is not None:
         illness: str | None = written[said.start("ill"):said.end("ill")]
-    elif _ALSO_HAS.search(folded) or (_ILLNESS_TOLD.match(folded) and MAY_TAKE.search(folded)) or (
+    elif anyone_with or _ALSO_HAS.search(folded) or (_ILLNESS_TOLD.match(folded) and MAY_TAKE.search(folded)) or (
             # "quên nói bà cũng bị Parkinson mấy năm nay rồi", "ông cũng bị loét dạ dày, mấy hôm nay đang đau lại":
             # one more illness of the same patient, told with no question (#17 held-out H166 asked which section).
             told):
@@ -1516,6 +1535,10 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
         illness = re.sub(r"\s+(?:nữa|nua|đó|đấy|ấy|nhé|nha|ạ|rồi|luôn|thôi)\s*[.!?]*$", "", illness).strip()
     if not illness or any(fold(illness) == fold(c) for c in prior.comorbidities):
         return None
+    if other_question or anyone_with:
+        return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, illness],
+                                                 "section_key": "chong_chi_dinh", "condition": illness,
+                                                 "condition_relation": "contraindication"}), confidence=0.7)
     return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, illness]}), confidence=0.75)
 
 
@@ -1571,6 +1594,7 @@ _ILLNESS_TOLD = re.compile(r"^(?:(?:ma|con|a|the|vay)\s+)*(?:ba|ong|be|chau|me|b
 _AMOUNT_WORDS = re.compile(r"\b(?:bao nhieu|lieu|may (?:vien|mg|ml|lan|goi|ong))\b")
 _LIMIT_ASKED = re.compile(r"\b(?:gioi han|han che|toi da|luu y|chu y|can than|thi sao|the nao|co sao|duoc khong|"
                           r"bao nhieu)\b")
+_VOMITS = re.compile(r"\b(?:non|oi|non oi|non tro|khong chiu uong|khong uong duoc|khong nuot duoc)\b")
 _ILLNESS_NOW = re.compile(r"^(?:(?:the|vay|con|ma)\s+)*(?:het [a-z]+(?: [a-z]+)? (?:roi|that roi)[, ]+)?(?:gio|bay gio|nay|hien gio)"
                           r"\s+(?:(?:be|chau|no|con|em be|ba|ong)\s+)?(?:(?:chi con|con|lai bi|chuyen sang|bi|dang)\s+|"
                           r"(?=(?:sot|ho|non|dau|tieu chay|ngua)\b))(?P<ill>(?!(?:uong|dung|tiem|lieu|thuoc)\b)[a-z]+(?: [a-z]+){0,3}?)"
@@ -1626,6 +1650,9 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
     dosed = prior.turn_type == "dosing_calc" and bool(prior.drugs)
     if dosed and new.route is not None and (_ROUTE_SWITCH.search(folded) or (
             new.route != prior.route and new.condition and _CANNOT_KEEP_DOWN.match(fold(new.condition))) or (
+            # ("bé nôn nhiều, đặt hậu môn thì sao" after the 4-month-old's oral fever dose: why another route, read
+            # with no condition of its own — "nhiều" was taken for the indication, #17 held-out H196 asked which.)
+            new.route != prior.route and new.condition is None and _VOMITS.search(folded)) or (
             # "thế còn nhét hậu môn thì đặt viên bao nhiêu mg" after the oral dose: the amount by another route, not
             # the tablets' strengths (#18 held-out H138 got "Dạng thuốc và hàm lượng").
             new.route != prior.route and new.section_key == "dang_thuoc_ham_luong" and ASKS_AMOUNT.search(folded))):
@@ -2212,6 +2239,8 @@ _CORRECTION = re.compile(r"^(?:(?:a|ay|ui|oi|da|vang|em|e|con|chau|toi|minh|bac 
                          # "sai rồi, bé mới 6 tuổi thôi", "em gõ nhầm, bé 14 tháng": the value typed before was wrong
                          r"sai roi|sai|(?:go|viet|danh|ghi|nhap|noi|doc) (?:nham|sai)|"
                          r"sorry|da bao|"
+                         # "à quên, bé chỉ nặng 12 ký thôi": forgot to say it right (#18 held-out H197 read another child)
+                         r"quen(?=\s*,)|"
                          r"toi da noi|da noi|y (?:toi|minh|em) la|dinh chinh|chinh xac la)\b"
                          # "3 tuổi rồi mà!! bé 3 tuổi 3 tháng": the value said again, exasperated (#18 held-out H50)
                          r"|\b(?:roi ma|bao roi|noi roi ma|da bao roi)\b\s*[!.]")
@@ -2284,6 +2313,11 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
             # uncle's eGFR 25 once made the boy's metformin "contraindicated" (#18 held-out H50).
             return True
         return before is not None and before.key in GENERIC and before.key != person.key
+    if before is None and prior.person and person_key(prior.person) is not None and \
+            person_key(prior.person) == person_key(person.label):
+        # "xin lỗi, ClCr của ông là 60 ạ" after "ông 75 tuổi …": the bare kin word the frame holds, said again — the
+        # same man, his ClCr corrected (#18 held-out H197 forgot his age as another person's).
+        return False
     if before is None:
         # The first named person: someone else if the prior values were stated for a patient at all.
         return _has_person_values(prior) or prior.population is not None
@@ -2435,8 +2469,6 @@ def _about_a_class(frame: QueryFrame) -> bool:
     """The frame asks about a class of patients ("liều … cho đợt cấp hen ở người lớn"), described no further."""
     return frame.person is not None and fold(frame.person).strip() in _A_CLASS and not _has_person_values(frame)
 
-
-_ALLERGY_WORDS = re.compile(r"\b(?:di ung|man cam|qua man|phan ve)\b")
 
 
 def forget_person(frame: QueryFrame) -> QueryFrame:

