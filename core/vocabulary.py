@@ -280,6 +280,9 @@ SYMPTOM_AS_BOOK: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("tiêu chảy", ("đi ngoài phân lỏng", "đi ngoài ra nước", "đi ngoài lỏng", "đi phân lỏng", "đi cầu phân lỏng",
                    "đi cầu lỏng", "đi tướt", "tiêu lỏng")),
     ("trào ngược dạ dày thực quản", ("ợ chua", "ợ nóng", "ợ hơi chua", "trào ngược dạ dày")),
+    # "nhiễm chlamydia sinh dục": the book names the organism, "Nhiễm Chlamydia trachomatis" (#18 held-out H199 was
+    # shown the general 5-day course beside no single dose).
+    ("chlamydia trachomatis", ("chlamydia sinh dục", "chlamydia đường sinh dục", "chlamydia đường tiết niệu sinh dục")),
     # "nhiễm trùng tiểu", "viêm đường tiểu": the book's "nhiễm khuẩn đường tiết niệu"
     # "bn lên cơn kích động cấp, tiêm bắp thì sao": acute agitation is what the book doses as "loạn thần cấp" (#17
     # held-out H152 asked which indication).
@@ -322,6 +325,9 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
      # matched no lead-in and every indication's dose was shown)
      "viem bang quang"),
     ("cao huyet ap", "huyet ap cao", "tang huyet ap"),
+    # Pre-excitation: the book writes "hội chứng Wolff-Parkinson-White"; clinicians write "WPW" (#18 held-out H199
+    # was shown digoxin's indications for "WPW kèm rung nhĩ", its contraindication unsaid).
+    ("wolff-parkinson-white", "wolff parkinson white", "hoi chung wolff-parkinson-white", "wpw", "hoi chung wpw"),
     # Electrolytes and sugar: the book writes "hạ kali huyết"; people say "hạ kali máu", "kali máu thấp" (#18 held-out
     # H197: "người bị hạ kali máu thì sao" after digoxin's contraindications matched nothing and the list read as
     # "allowed").
@@ -403,6 +409,10 @@ CLASS_SYNONYMS: tuple[tuple[str, ...], ...] = (
     # Herbs by the book's spelling: it writes "gingko biloba" (warfarin); people type "ginkgo", "bạch quả" (#17 held-out
     # H133 found no line for the pair).
     ("ginkgo", "gingko", "ginkgo biloba", "gingko biloba", "bach qua"),
+    # Anticonvulsants: the book writes "thuốc chống co giật (gồm phenytoin, barbiturat, carbamazepin)" (paracetamol);
+    # people name the drug with what it is for, "phenobarbital chống co giật", "thuốc chống động kinh" (#17 held-out
+    # H200 found no line for phenobarbital).
+    ("chong co giat", "chong dong kinh", "khang dong kinh", "thuoc dong kinh", "tri dong kinh"),
     # Oral contraceptives: the book writes "thuốc ngừa thai loại uống chứa oestrogen" (warfarin); people say "thuốc
     # tránh thai (hàng ngày)" (#17 held-out H198 answered warfarin's dosage section).
     ("ngua thai", "tranh thai", "ngua thai loai uong", "tranh thai loai uong", "ngua thai uong", "tranh thai uong",

@@ -56,7 +56,13 @@ NEONATE_MONTHS = 1.0
 # An exclusion the dosage-line reader does not list: the book restricts an indication "completely" for a group.
 _TOTAL_RESTRICTION = re.compile(r"\bhan che hoan toan\b")
 _NEWBORN = re.compile(r"\b(tre )?so sinh\b")
-ALLERGY_TO = re.compile(r"^(?:tien su )?(?:di ung|qua man|man cam)(?: voi)?(?: thuoc| nhom| khang sinh)* (?P<allergen>[a-z0-9]+(?: [a-z0-9]+)?)$")
+_REACTION = r"(?:noi|phat|gay|soc|kho|ngua|man|sung|phu|lan|hoi|bi|rat|nang|nhe|roi|truoc|hoi|nam|luc|khi)"
+ALLERGY_TO = re.compile(r"^(?:(?:co lan|tung|da tung|hoi truoc|truoc day|co|bi|co tien su)\s+)*(?:tien su )?"
+                        r"(?:di ung|qua man|man cam)(?: voi)?(?: thuoc| nhom| khang sinh)* "
+                        rf"(?P<allergen>[a-z0-9]+(?: (?!{_REACTION}\b)[a-z0-9]+)?)"
+                        # ("dị ứng penicillin nổi mề đay": the reaction told after the allergen — #18 held-out H200
+                        # gave the child amoxicillin's dose.)
+                        rf"(?: {_REACTION}\b.*)?$")
 """A stated allergy, folded ("dị ứng penicilin", "quá mẫn với thuốc sulfonamid"): the allergen after the words."""
 
 
@@ -342,9 +348,10 @@ def names_condition(sentence: str, condition: str) -> bool:
         # "dị ứng penicilin" (the patient's history) is the book's "tiền sử dị ứng với bất kỳ loại penicilin nào",
         # "quá mẫn với penicilin": an allergy sentence naming the same allergen, whatever words sit between (#17
         # held-out H41: the allergic patient's next dose question got amoxicilin's dose).
-        allergen = re.escape(allergy.group("allergen"))
-        return _ALLERGY_WORDS.search(folded) is not None and \
-            re.search(rf"(?<![a-z0-9]){allergen}(?![a-z0-9])", folded) is not None
+        # (The international spelling's doubled letters dropped too: "penicillin" is the book's "penicilin".)
+        return _ALLERGY_WORDS.search(folded) is not None and any(
+            re.search(rf"(?<![a-z0-9]){re.escape(allergen)}(?![a-z0-9])", folded) is not None
+            for allergen in allergens([condition]))
     if _only_its_attack(folded, phrase):
         return False
     head, stated = _grade_split(phrase)

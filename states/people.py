@@ -118,6 +118,11 @@ def _sex_of(label: str | None) -> str | None:
     return "f" if first in _FEMALE else "m" if first in _MALE else None
 
 
+def without_owner(label: str) -> str:
+    """A kin label without the user's own possessive ("bà tôi", "bà nhà em" → "ba"), folded."""
+    return _OWNER.sub("", fold(label).strip())
+
+
 def person_key(label: str | None) -> str | None:
     """The key a person is remembered under, when the words name one person."""
     if not label:

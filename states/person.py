@@ -208,6 +208,10 @@ _ONLY_SAID = re.compile(r"\bchi\b")
 _ONLY_ASCII = re.compile(r"(?<=\bneu )chi\b|(?<=\bma )chi\b")
 
 
+_ANTI = re.compile(r"\bchong (?:co giat|chi dinh|dong|viem|nam|non|di ung|tram cam|dong kinh|loan nhip|loan than|"
+                   r"tieu chay|dau that nguc|ung thu|thai|dot quy|sot ret|lao|virus|vi rut|tang huyet ap|dau|kich ung)\b")
+
+
 def person_of(text: str, *, about_a_person: bool = False) -> Person | None:
     """The person the turn is about, when it names one. `about_a_person`: the conversation is about a human patient,
     so "con bo no" typed without diacritics is "còn bố nó" (and the child's father), not "con bò" (a cow).
@@ -250,6 +254,10 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
                                   else m.group(0), scrubbed)
     else:
         scrubbed = _ONLY_ASCII.sub(lambda m: " " * len(m.group(0)), scrubbed)
+    # "phenobarbital chống co giật", "chong chi dinh": "chống" (anti-) before a class or "chỉ định" folds to "chồng"
+    # (husband) — no spouse (#18 held-out H200 answered about "chống co" as another adult).
+    scrubbed = _ANTI.sub(lambda m: " " * len(m.group(0)) if text.isascii() or len(text) != len(folded)
+                         or text[m.start():m.start() + 5].lower() == "chống" else m.group(0), scrubbed)
     named = _kin_of_name(text)
     if named is not None:
         return named

@@ -1042,6 +1042,9 @@ def dose_indication(text: str, names: list[str]) -> str | None:
                          r"|\bchuan bi\b"
                          # "my baby 18 tháng nặng 22 lbs, paracetamol syrup uống bao nhiêu": English words of the
                          # patient and the form name no indication (#18 held-out H196 asked which indication)
+                         # "vậy liều digoxin chỉnh sao": how the dose is adjusted, no word of what for (#18 held-out
+                         # H199 kept "chỉnh" as the indication)
+                         r"|\b(?:dieu )?chinh(?: lieu)?(?= (?:sao|the nao|ra sao|nhu the nao|bao nhieu|nhu nao|ntn)\b)"
                          r"|\b(?:my|our|his|her|the|baby|kid|son|daughter|child|syrup|suspension|tablets?|pills?|dose|"
                          r"dosage|please|pls)\b"
                          # "NICU: trẻ non …, ngày tuổi thứ 3": the ward writing and the day of life (#17 held-out H178
