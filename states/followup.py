@@ -50,7 +50,10 @@ _PAIRING: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (re.compile(r"\b(?:cung|chung|kem) voi\b"), re.compile(r"\b(?:cùng|chung|kèm) với\b")),
     # ("uống kèm diclofenac được không ạ" after her prednisolone while nursing: the pair — #18 held-out H197 read
     # diclofenac's nursing section alone.)
-    (re.compile(r"\b(?:dung|uong|tiem) (?:cung|chung|kem)\b"), re.compile(r"\b(?:dùng|uống|tiêm) (?:cùng|chung|kèm)\b")),
+    # (Not with its amount asked: "có cần uống kèm pantoprazol bảo vệ dạ dày ko, nếu uống thì liều sao" is the added
+    # drug's dose — states.added_drug.)
+    (re.compile(r"\b(?:dung|uong|tiem) (?:cung|chung)\b|\b(?:dung|uong|tiem) kem\b(?!.*\b(?:may vien|may ml|bao nhieu|lieu)\b)"),
+     re.compile(r"\b(?:dùng|uống|tiêm) (?:cùng|chung|kèm)\b")),
     (re.compile(r"\bxen ke\b"), re.compile(r"\bxen kẽ\b")),
     # "bé sốt thì cho uống para chung được không" after carbamazepine: the drug between the verb and "chung" is taken
     # with the one discussed (#18 held-out H123 gave paracetamol's dose, its enzyme-induction line unsaid).

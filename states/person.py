@@ -332,7 +332,20 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
                 "be", "chau", "tre", "con", "con toi", "con minh", "con tui", "con em", "con e"):
             continue
         return Person(key, label, population)
+    opening = _BARE_KIN_OPENING.match(scrubbed)
+    if opening is not None:
+        word = text[opening.start("kin"):opening.end("kin")]
+        if text.isascii() or len(text) != len(folded) or word.lower() in _ADULT_KIN_WORDS:
+            # "bố 65kg bị van tim, mai nhổ răng thì uống amox bao nhiêu": a parent or grandparent named by the bare
+            # kin word opening the turn, a value or an illness right after — an adult (#17 own question asked adult
+            # or child).
+            return Person("relative", word, ADULT)
     return None
+
+
+_BARE_KIN_OPENING = re.compile(r"^\W*(?:(?:con|the|vay|a|ma)\s+)?(?P<kin>me|bo|ba|ong|vo|chong|cha|ma)\s+"
+                               r"(?=\d+(?:[.,]\d+)?\s*(?:kg|ky|ki|can|tuoi|t\b)|(?:bi|dang bi|mac|co benh|nang|da)\s)")
+_ADULT_KIN_WORDS = frozenset(("mẹ", "bố", "ba", "bà", "ông", "vợ", "chồng", "cha", "má"))
 
 
 GENERIC = ("child", "adult")

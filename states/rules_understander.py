@@ -1817,12 +1817,12 @@ class RulesUnderstander:
             # (Not "quá liều paracetamol" — an overdose — nor "giảm liều warfarin" — a dose changed by the other drug,
             # their interaction.)
             if names and re.search(rf"(?<!qua )(?<!giam )(?<!tang )(?<!chinh )(?<!bot )\blieu (?:cua |dung )?(?:thuoc )?"
-                                   rf"(?:{names})\b", folded) or re.search(
+                                   rf"(?:{names})\b", folded) or (re.search(r"\bphac do\b", folded) and re.search(
                     # "phác đồ pantoprazol với amoxicilin và clarithromycin thì pantoprazol uống liều bao nhiêu": the
                     # regimen's drugs, then the one dosed named again after "thì" (#17 held-out H194 dosed amoxicillin
                     # for an everyday infection).
                     rf"\bthi\s+(?:thuoc\s+)?(?:{names})\s+(?:(?:uong|tiem|dung|thi)\s+)?(?:lieu|bao nhieu|may vien)\b",
-                    folded):
+                    folded)):
                 dosed.append(drug)
         return dosed[0] if len(dosed) == 1 else None
 
