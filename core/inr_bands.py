@@ -33,7 +33,9 @@ _ANY = re.compile(r"\bbat ky (?:muc )?inr\b|\bmoi muc inr\b"
                   # held-out H128/H130 had it withheld as the band before's continuation)
                   r"|\b(?:bat cu|bat ky) (?:chay mau|xuat huyet) (?:o at|nang|nghiem trong)\b")
 _NO_BLEEDING = re.compile(r"\b(?:khong|ko|k|chua|chang)\b[^.;:]{0,25}\b(?:chay mau|xuat huyet)\b")
-_BLEEDING = re.compile(r"\b(?:chay mau|xuat huyet)\b")
+# ("giờ bn nôn ra máu ồ ạt", "đi ngoài phân đen": a bleed said in the patient's words — #17 held-out H201 was given the
+# INR-without-bleeding sentences.)
+_BLEEDING = re.compile(r"\b(?:chay mau|xuat huyet|ra mau|phan den|di ngoai den)\b")
 
 
 @dataclass(frozen=True)

@@ -282,7 +282,9 @@ _CONCENTRATION = re.compile(r"\b\d+(?:[.,]\d+)?(?:\s*[–-]\s*\d+(?:[.,]\d+)?)?\
                             # a storage temperature ("ở 23 oC", "15 - 30 độ C"): no amount either (#17 held-out H184:
                             # amoxicillin's "pha loãng bằng dung dịch dextrose, dùng trong vòng 1 giờ" was withheld)
                             r"|\b\d+(?:\s*[–-]\s*\d+)?\s*(?:o ?c|do c)\b")
-_AMOUNT_WORDS = re.compile(r"\blieu\b|\b(?:may|bao nhieu) (?:vien|goi|ml|mg|g|mcg|ong|lo|giot|lan)\b")
+# ("uống bao nhiêu 1 ngày": an amount per day — #18 held-out H202 quoted only when to take it.)
+_AMOUNT_WORDS = re.compile(r"\blieu\b|\b(?:may|bao nhieu) (?:vien|goi|ml|mg|g|mcg|ong|lo|giot|lan)\b"
+                           r"|\b(?:uong|dung|tiem|xai|cho uong) bao nhieu\b(?! (?:lau|phut|gio|tieng)\b)")
 # A number that is only a time an infusion or injection lasts ("ít nhất 1 giờ", "trong 3 - 5 phút"): no amount, no
 # interval ("cách 8 giờ"), no rate ("10 mg/phút").
 _DURATION = re.compile(r"(?<!cach )(?<!moi )\b\d+(?:[.,]\d+)?(?:\s*[-–]\s*\d+(?:[.,]\d+)?)?\s*(?:gio|phut)\b(?!\s*/)")

@@ -409,6 +409,11 @@ CLASS_SYNONYMS: tuple[tuple[str, ...], ...] = (
     # Herbs by the book's spelling: it writes "gingko biloba" (warfarin); people type "ginkgo", "bạch quả" (#17 held-out
     # H133 found no line for the pair).
     ("ginkgo", "gingko", "ginkgo biloba", "gingko biloba", "bach qua"),
+    # Proton-pump inhibitors: the book names them by what they do in other monographs' interactions, "thuốc làm giảm
+    # tiết acid dịch vị" (domperidone: "không uống cùng lúc"); the real book's pantoprazole is "ức chế bơm proton, ức
+    # chế tiết acid dịch vị" (#18 held-out H202 found no line for omeprazole with Motilium).
+    ("uc che bom proton", "ppi", "giam tiet acid dich vi", "lam giam tiet acid dich vi", "uc che tiet acid dich vi",
+     "giam tiet acid"),
     # Anticonvulsants: the book writes "thuốc chống co giật (gồm phenytoin, barbiturat, carbamazepin)" (paracetamol);
     # people name the drug with what it is for, "phenobarbital chống co giật", "thuốc chống động kinh" (#17 held-out
     # H200 found no line for phenobarbital).

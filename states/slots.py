@@ -413,7 +413,13 @@ def _negations(folded: str, text: str) -> list[re.Match[str]]:
     # sore throat and the oral route asked (#17 held-out H149 refused the adult's oral dose as a route he cannot take).
     return [m for m in _NEGATED_ROUTE.finditer(folded)
             if not (aligned and text[m.start():m.start() + 4].lower() == "họng")
-            and not (m.group(0).startswith("hong") and _THROAT_BEFORE.search(folded[:m.start()]))]
+            and not (m.group(0).startswith("hong") and _THROAT_BEFORE.search(folded[:m.start()]))
+            # "viên nang bé lớn ko nuốt được thì sao": the capsule cannot be swallowed whole — how the book says to
+            # give it (opened, in yoghurt), not a route refused (#18 held-out H202 withheld the dose).
+            and not (re.search(r"\bnuot\b", m.group(0)) and _SOLID_FORM.search(folded[:m.start()]))]
+
+
+_SOLID_FORM = re.compile(r"\b(?:vien(?: nang| nen| sui| bao)?|nang|thuoc vien)\b[^.?!]{0,30}$")
 
 
 _THROAT_BEFORE = re.compile(r"\b(?:viem|dau|rat|sung|dau rat|ngua|hat|co|nhiem khuan|amidan)\s*$")

@@ -734,6 +734,7 @@ def admit_renal_hepatic(chosen: list[RegimenLine], regimen: list[RegimenLine],
     Lines the text gives "for normal renal function" are never a renal patient's.
     """
     dialysis = [line for line in regimen if _for_dialysis(line, patient)]
+    banded_all = [line for line in regimen if line.kind == "regimen" and line.band.renal_ml_min is not None]
     if dialysis:
         # A patient on dialysis: the book's line for that dialysis (a dose and the supplement after each session) is
         # theirs; the ClCr bands are the doses of patients not on dialysis, and asking their value would not help.
@@ -760,7 +761,17 @@ def admit_renal_hepatic(chosen: list[RegimenLine], regimen: list[RegimenLine],
         # else: "Suy gan nhẹ không cần điều chỉnh liều" states no dose of its own — shown alone it gave a mild
         # hepatic patient no dose at all (#18 held-out H136); the usual dose it leaves unchanged is shown with it.
         regimen = list(chosen)
-    if patient.renal and any(is_renal_line(line) for line in (*chosen, *regimen)):
+    above_every_band = patient.renal_ml_min is not None and not dialysis and bool(banded_all) and not any(
+        band_admits(line.band, patient) for line in banded_all) and all(
+        line.band.renal_ml_min is not None and line.band.renal_ml_min.high <= patient.renal_ml_min  # type: ignore[union-attr]
+        for line in banded_all)
+    if above_every_band:
+        # "bn 72t …, ClCr 50, amoxicilin uống liều?": a clearance above every adjustment band the book gives (< 10,
+        # 10 - 30) — the usual dose, which the book writes "for normal renal function", is theirs; the dialysis line
+        # is not (#17 held-out H201 showed the haemodialysis dose, flagged).
+        chosen = [line for line in chosen if not _dialysis(line)]
+        regimen = [line for line in regimen if not _dialysis(line)]
+    elif patient.renal and any(is_renal_line(line) for line in (*chosen, *regimen)):
         chosen = [line for line in chosen if not _normal_renal(line)]
         regimen = [line for line in regimen if not _normal_renal(line)]
     return chosen, regimen
@@ -986,6 +997,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
     chosen = _without_list_heading_beside_band(chosen)
     chosen = _without_routes_withheld_from_child(chosen, tree, patient)
     chosen = _preterm_line_first(chosen, patient)
+    chosen = _not_the_term_babys(chosen, regimen, patient)
     chosen += _conditional_caps(regimen, chosen, patient)
     general: list[RegimenLine] = []
     if patient.indication and not unmatched:
@@ -1100,6 +1112,29 @@ def _preterm_line_first(chosen: list[RegimenLine], patient: Patient) -> list[Reg
     routes = {r for line in preterm for r in line.routes}
     return [line for line in chosen if line in preterm or line.kind != "regimen" or line.band.gestation_weeks is not None
             or line.band.empty or not (set(line.routes) & routes)]
+
+
+_TERM = 37.0
+"""Weeks of (corrected) gestation from which a baby is born at term."""
+
+
+def _not_the_term_babys(chosen: list[RegimenLine], regimen: list[RegimenLine], patient: Patient) -> list[RegimenLine]:
+    """A preterm baby in none of the gestation bands the book gives for a route ("Sơ sinh thiếu tháng trên 32 tuần …"
+    for a 30-week baby): the route's "Sơ sinh: 10 mg/kg" and weight bands are the doses of babies born at term, not
+    theirs — no dose by that route (#17 held-out H201 computed the term newborn's IV dose for a 30-week baby)."""
+    if patient.gestation_weeks is None or patient.gestation_weeks >= _TERM or (
+            # (A child born preterm years ago is no newborn: the book's newborn lines are not theirs anyway.)
+            patient.age_months is not None and patient.age_months >= _NEONATAL_MONTHS):
+        return chosen
+    banded_routes = {r for line in regimen if line.kind == "regimen" and line.band.gestation_weeks is not None
+                     for r in line.routes}
+    held = {r for line in chosen if line.kind == "regimen" and line.band.gestation_weeks is not None
+            for r in line.routes}
+    excluded = banded_routes - held
+    if not excluded:
+        return chosen
+    return [line for line in chosen if line.kind != "regimen" or line.band.gestation_weeks is not None
+            or line.band.empty or not line.routes or not set(line.routes) <= excluded]
 
 
 def _without_default_beside_weight_band(chosen: list[RegimenLine], patient: Patient) -> list[RegimenLine]:
