@@ -139,6 +139,13 @@ def indications_in_evidence(evidence: Sequence[Chunk], frame: QueryFrame) -> lis
         # The safety sections exclude this patient, or give their renal/hepatic adjustment ("suy gan nặng: tối đa
         # 20 mg/ngày"): that is the answer whatever the indication, so none is asked.
         return []
+    if safety_patient.renal_ml_min is not None and safety_patient.dialysis is None and \
+            _every_route_adjusted_for_kidney(evidence, safety_patient) and \
+            _kidney_band_holds(evidence, safety_patient):
+        # "đang dùng metformin 850mg x2, eGFR đúng 45. Liều tối đa còn được bao nhiêu?": the renal band holding the
+        # value ("eGFR 45–59: tối đa 2 000 mg/ngày") names no indication or form — the answer for every one, so
+        # none is asked (#18 held-out H203 asked which tablet).
+        return []
     return _indications_in_evidence(evidence, frame, safety)
 
 

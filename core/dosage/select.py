@@ -428,7 +428,15 @@ def indication_key(line: RegimenLine) -> tuple[str, ...]:
     """The indication lead-ins of a line without its severity sub-band: "Nhiễm khuẩn nhẹ, vừa" and "… nặng" under
     one infection are that one indication; a line under a severity lead-in only is under no indication."""
     return tuple(label for label in indication_labels(line) if not is_severity_label(label)
-                 and not _names_the_elderly(label))
+                 and not _names_the_elderly(label) and not _ORGAN_CONTEXT.match(fold(label)))
+
+
+_ORGAN_CONTEXT = re.compile(r"^(?:o |doi voi )?(?:nguoi |benh nhan |nguoi benh )?(?:suy (?:than|gan)|tham phan|loc mau)"
+                            r"(?: (?:nhe|vua|nang|man|cap))?(?:\s*\(.*\))?$"
+                            r"|^(?:do )?thanh thai creatinin\b|^(?:clcr|egfr)\b")
+"""A lead-in naming the kidneys or liver ("Suy thận:", "Suy gan nặng:") says whose line it is, not what for: as an
+indication it was dropped for a patient who named theirs ("Bà 72t ClCr 25, tăng cholesterol, simvastatin khởi đầu"
+was shown the usual start without the severe-renal 5 mg/ngày — #18 held-out H203, flagged)."""
 
 
 def _names_the_elderly(label: str) -> bool:
@@ -990,6 +998,10 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
     groups_with_open = {_group(line) for line in chosen if not line.band.empty}
     for line in regimen:
         if line in chosen or line.band.empty or _group(line) in groups_with_open:
+            continue
+        if line.band.renal_ml_min is not None and line.band.renal_ml_min.low == 0:
+            # "Độ thanh thải creatinin dưới 40 ml/phút": a clearance of exactly 40 is not under it — the usual dose
+            # (#18 held-out H203 gave the 75 mg/ngày renal ceiling at ClCr 40). A range's top ("10 - 30" at 30) stays.
             continue
         if band_admits(line.band, patient, closed=True) and not _strictly_below(line, patient):
             chosen.append(line)
