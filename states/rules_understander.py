@@ -557,7 +557,9 @@ class RulesUnderstander:
                        # "nếu thay vào đó BN cần dùng diltiazem lâu dài thì sao": a drug taken instead of the one
                        # discussed (#18 held-out H203 read no drug and asked the dose)
                        or (is_substitution(text) and re.search(
-                           rf"\b(?:dung|uong|tiem|xai|sang|bang|qua)\s+{re.escape(fold(u))}\b", folded) is not None)]
+                           rf"\b(?:dung|uong|tiem|xai|sang|bang|qua)\s+{re.escape(fold(u))}\b", folded) is not None
+                           # (not a form of the drug discussed: "chuyển sang tiêm decanoat" is haloperidol's own)
+                           and not self._form_of_discussed(u, prior))]
         partner_beside: list[str] = []
         if drugs:
             # "đang dùng thuốc chống trầm cảm ba vòng, thêm haloperidol": a class taken beside the drug is the other
@@ -1819,6 +1821,13 @@ class RulesUnderstander:
             return False
         return age_excludes(text, drugs[0], slots.age_months, self.names.section_texts,
                             conditions=[*slots.comorbidities, condition_in_drug_turn(text) or ""])
+
+    def _form_of_discussed(self, word: str, prior: QueryFrame | None) -> bool:
+        """The word stands in the discussed drug's forms and strengths ("decanoat" in haloperidol's): its form or salt."""
+        if prior is None or not prior.drugs or self.names.section_texts is None:
+            return False
+        return any(re.search(rf"\b{re.escape(fold(word))}\b", fold(self.names.section_texts(d).get(
+            "dang_thuoc_ham_luong", ""))) is not None for d in prior.drugs)
 
     def _dose_of_named(self, text: str, drugs: list[str]) -> str | None:
         """The one drug named right after "liều" ("liều pantoprazol thế nào") in a turn naming several; None when
