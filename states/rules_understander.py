@@ -1106,8 +1106,8 @@ class RulesUnderstander:
             # book's "tiền sử dị ứng với bất kỳ loại penicilin nào" and gives no dose), never a partner the book
             # "does not have" (#18 held-out H200 gave the dose when the allergen was spelt "penicillin").
             unknown = [u for u in unknown if u not in allergens]
-            stated = [f"dị ứng {a}" for a in allergens]
-            slots = replace(slots, comorbidities=[*slots.comorbidities, *stated])
+            allergies = [f"dị ứng {a}" for a in allergens]
+            slots = replace(slots, comorbidities=[*slots.comorbidities, *allergies])
             base = {**base, "comorbidities": list(slots.comorbidities)}
             common = {**common, **base, "unknown_drugs": unknown}
         if len(drugs) == 1 and not unknown and not dosing and _FOR_MORE_MILK.search(fold(text)) and \

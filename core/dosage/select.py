@@ -771,7 +771,7 @@ def admit_renal_hepatic(chosen: list[RegimenLine], regimen: list[RegimenLine],
         regimen = list(chosen)
     above_every_band = patient.renal_ml_min is not None and not dialysis and bool(banded_all) and not any(
         band_admits(line.band, patient) for line in banded_all) and all(
-        line.band.renal_ml_min is not None and line.band.renal_ml_min.high <= patient.renal_ml_min  # type: ignore[union-attr]
+        line.band.renal_ml_min is not None and line.band.renal_ml_min.high <= patient.renal_ml_min
         for line in banded_all)
     if above_every_band:
         # "bn 72t …, ClCr 50, amoxicilin uống liều?": a clearance above every adjustment band the book gives (< 10,
