@@ -121,7 +121,9 @@ def signs_described(folded: str) -> int:
 
 _BOOK_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:luc nao|khi nao|gio nao|thoi diem nao|buoi nao)\b"), "thời điểm bữa ăn"),
-    (re.compile(r"\bcham lon\b"), "chậm tăng trưởng"),
+    # ("uống lâu vậy có ảnh hưởng chiều cao của bé ko": the book's "chậm tăng trưởng" — #18 held-out H202 quoted the
+    # pharmacology.)
+    (re.compile(r"\bcham lon\b|\b(?:chieu cao|lun|kham lon|cham phat trien|khong lon)\b"), "chậm tăng trưởng"),
     # ("uống lâu vậy có sao không": the book also says "trong thời gian dài" — papaverine's "Không dùng papaverin
     # trong thời gian dài vì có thể dẫn đến phụ thuộc"; "kéo dài" alone matched "viên tác dụng kéo dài" in its storage
     # lines, #17 held-out H196.)

@@ -98,7 +98,10 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
      # ("toi da 1 ngay bn": "tối đa" (at most), not "tôi đã" — #18 held-out H132 took the user for a new patient.)
      r"(?= (?:\d+|bi|dang|nang|uong|mang|co thai|cho con bu|nam nay|thi|da(?! (?:\d|mot|bao|bn|la|duoc|cho|trong)\b)|cung|hien|mac|la nguoi|hay|thuong|con|"
      r"dau|nhuc|sot|ho|nho rang|nho|ngua|met|co benh|co tien su|"
-     r"hoi|moi|van|phai|muon|can|sap|chuan bi)\b)", "self", None),
+     r"hoi|moi|van|phai|muon|can|sap|chuan bi|"
+     # ("Tôi đi du lịch bị tiêu chảy cấp, uống imodium thế nào": the user, where and then the illness — #18 held-out
+     # H202 asked adult or child.)
+     r"di (?:du lich|cong tac|cong viec|choi|lam|hoc|xa)(?: [a-z]+){0,3}? bi)\b)", "self", None),
     # "Một ca khác: bé sinh non …", "bệnh nhân khác": another patient, whoever they are — nothing said of the one
     # before is theirs (the first child's post-vaccination fever was once the preterm newborn's indication).
     # ("… giường bên", "bé phòng bên": the patient in the next bed — #17 held-out H68 kept the first newborn's values.)
