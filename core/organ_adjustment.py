@@ -25,7 +25,9 @@ _ASKS = re.compile(r"\b(?:co|can|phai|co can|co phai|nen)\b[^.?!]{0,30}\b(?:giam
                    r"|\b(?:khong|ko|k|chua|hong|chu)\s*[?.!]*\s*$")
 _AMOUNT = re.compile(r"\b(?:bao nhieu|may (?:mg|vien|lan|ml)|con (?:bao nhieu|may)|xuong (?:bao nhieu|con))\b")
 _RENAL = re.compile(r"\b(?:than|suy than|clcr|egfr|gfr|thanh thai|loc cau than|loc mau|chay than|tham phan)\b")
-_PATIENT_BN = re.compile(r"(?i)(^\s*|[,.;]\s*)bn\b")
+# ("Ciprofloxacin đường uống cho BN viêm thận bể thận, ClCr 20 …": "cho BN" is the patient — #18 held-out H207 read
+# "bao nhiêu" and lost the organ question.)
+_PATIENT_BN = re.compile(r"(?i)(^\s*|[,.;]\s*|\b(?:cho|của|cua|ở|với|voi)\s+)bn\b")
 # ("(bn khác)", "bn này": the patient again — the synthesized query names the person in parentheses; #17 held-out
 # H156 read "bn" there as "bao nhiêu" and lost the organ question.)
 _PATIENT_BN_NAMED = re.compile(r"(?i)\bbn\b(?=\s+(?:khác|khac|này|nay|đó|ấy|ay|nam|nữ|nu)\b|\s*\))")

@@ -46,7 +46,8 @@ OVERDOSE = re.compile(
 
 SLIP = re.compile(
     # "lỡ uống 2 lần", "lỡ cho bé uống 2 liều", "lỡ tay uống ibuprofen 2 lần trong 1 tiếng", "lỡ uống gấp đôi"
-    rf"\blo (?:tay )?(?:cho (?:be|con|chau|em be)(?: [a-z0-9]+){{0,3}}? )?(?:uong|dung|tiem|nuot|an)(?: [a-z0-9]+){{0,3}}? {_COUNT}"
+    # ("lỡ tay cho uống gấp đôi liều": given by mistake, no child named after "cho" — #18 held-out H206)
+    rf"\blo (?:tay )?(?:cho (?:(?:be|con|chau|em be)(?: [a-z0-9]+){{0,3}}? )?)?(?:uong|dung|tiem|nuot|an)(?: [a-z0-9]+){{0,3}}? {_COUNT}"
     # ("lỡ uống 2 ngày rồi, giờ thấy đau gót chân": days of a course already taken, no amount — #18 held-out H169)
     rf"(?: {_UNIT})?\b(?! (?:ngay|tuan|thang|hom|bua|nam|toi|dot)\b)|"
     r"\blo (?:tay )?(?:cho (?:be|con|chau|em be) )?(?:uong|dung|tiem|nuot) (?:thua|qua nhieu|nhieu qua|nhieu hon|"

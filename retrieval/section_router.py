@@ -170,6 +170,9 @@ _DOSE: tuple[tuple[str, re.Pattern[str], float], ...] = (
     # "Tegretol đau dây thần kinh sinh ba người lớn khởi đầu": the starting amount asked by the word alone, closing the
     # question (#18 held-out H98 listed the indications).
     ("lieu_luong_cach_dung", _r(r"\b(lieu )?(khoi dau|duy tri)\s*\W*$"), 0.75),
+    # "Enalapril khởi đầu cho BN tăng huyết áp, ClCr 25 …": the start dose for a patient (#18 held-out H207 ranked the
+    # interaction section)
+    ("lieu_luong_cach_dung", _r(r"\b(lieu )?(khoi dau|duy tri) (cho|o) (benh nhan|bn|nguoi|tre|be)\b"), 0.8),
     # "ibuprofen hạ sốt cho con bao nhiêu ạ": an amount asked for a person is a dose, with no verb ("uống") at all.
     ("lieu_luong_cach_dung", _r(r"\bcho (con|be|chau|tre|tre em|em be|nguoi lon|ba|me|bo|ong|toi|minh)\b"
                                 r"[^?.!]{0,30}?\bbao nhieu\b(?! (tien|tuoi|nam|do c|do)\b)"), 0.7),

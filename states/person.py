@@ -144,7 +144,12 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
 )
 _DOSE_OF_KIN = re.compile(r"\b(?:lieu|nua lieu|thuoc|phan|don|so thuoc|vien) (?:cua )(?:anh|chi|em|me|bo|ba|ong|ma)"
                           r"(?: (?:no|be|chau|ay))?\b")
-_KIN_REPORTS = re.compile(r"\b(?:me|ma|bo|ba|ong|cha) (?:be|no|chau|con be) (?:noi|bao|ke|cho biet|ke lai)\b")
+# ("chị em bảo bầu uống aspirin tốt": the user's sister says it — the pregnant user is still the patient; #18 held-out
+# H206 answered the sister, her pregnancy dropped, with no third-trimester contraindication.)
+_KIN_REPORTS = re.compile(r"\b(?:me|ma|bo|ba|ong|cha) (?:be|no|chau|con be) (?:noi|bao|ke|cho biet|ke lai)\b"
+                          r"|\b(?:chi|anh|em|ban|co|di|me|ba|ong|bo|chong|vo|hang xom|nguoi quen)"
+                          r"(?: (?:em|toi|minh|tui|e|t|gai|trai|dau|re|be))? (?:bao|noi|ke|khuyen|dan|mach)"
+                          r"(?= (?:la |rang )?(?:bau|mang thai|uong|dung|thuoc|nen|phai|[a-z]+ (?:uong|dung|tot)))")
 PLANNED_BABY = re.compile(r"\b(?:tinh|du dinh|muon|chuan bi|ke hoach|se|sap|dinh)\s+(?:co|sinh|de|them)\s+"
                           r"(?:em be|con|be|bau|thai|them con|dua nua)\b|\b(?:co|sinh|de) (?:em be|them con)\b")
 """(Folded.) A pregnancy planned ("tính có em bé", "muốn có con"): whose section is the pregnancy one, no child."""

