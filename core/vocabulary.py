@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from core.text import fold
 
@@ -430,6 +430,18 @@ CLASS_SYNONYMS: tuple[tuple[str, ...], ...] = (
 "thuốc chống đông máu" / "kháng đông máu"): a class term in one monograph's interaction text must find the
 drugs another monograph's "Loại thuốc" line puts in that class. Membership itself is never listed here — it comes
 from each monograph's own text (retrieval.monograph_names)."""
+
+NAMED_CLASS_TERMS = frozenset(term for group in CLASS_SYNONYMS for term in group if len(term) >= 6)
+"""The class names the book spells alike across monographs ("coumarin", "chong dong mau"): distinctive enough to name a
+drug in another monograph's contraindications, unlike a raw "Loại thuốc" phrase ("giảm đau" is every analgesic's)."""
+
+
+@lru_cache(maxsize=256)
+def class_group_terms(classes: tuple[str, ...]) -> frozenset[str]:
+    """Every CLASS_SYNONYMS term of the groups a drug's own class phrases (folded) fall in ("thuoc chong dong mau loai
+    khang vitamin k" → "coumarin", "chong dong coumarin", …): how other monographs name that drug's class."""
+    return frozenset(term for group in CLASS_SYNONYMS
+                     if any(re.search(rf"\b{re.escape(t)}\b", c) for t in group for c in classes) for term in group)
 
 
 # Words of a question (folded) that say nothing about what it asks: not terms to match the book by.

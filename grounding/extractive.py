@@ -55,7 +55,7 @@ from core.sentence_match import (
     usage_sentence,
 )
 from core.text import fold, states_phrase
-from core.vocabulary import CLASS_SYNONYMS, PATIENT_TERMS
+from core.vocabulary import NAMED_CLASS_TERMS, PATIENT_TERMS
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
 from grounding.list_exclusions import list_exclusions
@@ -699,7 +699,7 @@ class ExtractiveGenerator:
                          if len(fold(n)) >= 3]
             # (And by a class name the book uses for it — "thuốc chống đông coumarin" in ibuprofen's contraindications
             # is warfarin's: #17 held-out H204 left it out. Never the raw "Loại thuốc" words.)
-            own_names += [n for n in other_names if n in _NAMED_CLASS_TERMS and n not in own_names]
+            own_names += [n for n in other_names if n in NAMED_CLASS_TERMS and n not in own_names]
             # A class the drug itself belongs to names the other drug only as "the other members" ("Với các thuốc
             # chống viêm không steroid khác: …"): in ibuprofen's section "Phải theo dõi chặt chẽ huyết áp khi phối hợp
             # thuốc chống viêm không steroid ở bệnh nhân đang dùng ức chế enzym chuyển" is ibuprofen's own line with
@@ -816,8 +816,6 @@ _ITEM_HEAD = re.compile(r"^[^:.;]{3,80}:\s")
 
 _QUALIFIES_BEFORE = re.compile(r"^(?:Tuy nhiên|Tuy vậy|Nhưng|Khi (?:phản ứng|đó|ấy)|Trong trường hợp (?:đó|này))\b",
                                re.IGNORECASE)
-_NAMED_CLASS_TERMS = frozenset(term for group in CLASS_SYNONYMS for term in group if len(term) >= 6)
-"""The class names the book spells alike across monographs (core.vocabulary.CLASS_SYNONYMS)."""
 
 
 def _other_members(sentence: str, class_name: str) -> bool:

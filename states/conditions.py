@@ -262,8 +262,18 @@ def _illness_verb(text: str, folded: str, cue: re.Match[str], folded_turn: bool)
     return text[cue.start():cue.start() + 3].lower() == "mắc"
 
 
+VOMITING_ONLY = re.compile(r"^(?:(?:hay|bi|cu|dang|de|hoi|be|chau|con)\s+)*(?:non|oi|non oi|non tro|buon non)"
+                           r"(?:\s+(?:lam|qua|nhieu|hoai|suot|lien tuc|het|hoai a))*$")
+"""(Folded, whole.) A condition that is only vomiting ("nôn nhiều quá", "bé hay ói"): why the patient cannot keep an oral
+dose down — the reason for another route, not what the drug is for unless the drug treats it (states.merge,
+states.rules_understander)."""
+
+
 _BLEEDING_SIGN = re.compile(r"\b(?:be|chau|con|bn|benh nhan|ong|ba|me|bo|no|nguoi benh) (?=(?:di ngoai|di cau|non|oi|ho|tieu|di tieu)"
-                            r" ra mau\b|(?:di ngoai|di cau) phan (?:co mau|den)\b|phan (?:co mau|den)\b)")
+                            r" ra mau\b|(?:di ngoai|di cau) phan (?:co mau|den)\b|phan (?:co mau|den)\b)"
+                            # (The sign said with no subject: "bị" is put before it — every alternative ends where
+                            # the sign starts.)
+                            r"|\b(?=phan (?:co mau|den)\b)")
 """(Folded.) A bleeding sign said of the patient with no "bị" ("mà bé đi ngoài ra máu, sốt cao thì vẫn uống được chứ"):
 the illness the contraindications are read for — loperamide's "Lỵ cấp (phân có máu, sốt cao)"; #18 held-out H197
 dosed the child again."""
@@ -327,7 +337,7 @@ def _condition_in_drug_turn(text: str) -> str | None:
     # ("nhiễm chlamydia không biến chứng": the book's own qualifier, no question word — #18 held-out H56.)
     # "bị parkinson đang dùng levodopa": what the patient takes ends the illness ("parkinson đang" matched nothing the
     # contraindications state; #17 held-out H72 answered the levodopa interaction, not "bệnh Parkinson").
-    stops = (s for s in re.finditer(r"[,;?!]|(?<!\b[a-z])\.|\s+dang(?= (?:dung|uong|tiem|su dung|duoc)\b)|\s+(?:thi|phai|nen|co(?! (?:tim|giat|that|xuong|cung|rut|bap|tron)\b)|duoc|"
+    stops = (s for s in re.finditer(r"[,;?!]|(?<!\b[a-z])\.|\s+dang(?= (?:dung|uong|tiem|su dung|duoc)\b)|\s+(?:thi|phai|nen|co(?! (?:tim|giat|that|xuong|cung|rut|bap|tron|mau)\b)|duoc|"
                                     r"khong(?! (?:co )?bien chung)|lam|qua|uong|dung|cho|de|lieu|bao nhieu|"
                                     # ("bi nhoi mau co tim roi": "cơ tim" is the illness's, "rồi" ends it — #17 H94)
                                     r"may|khi|sau|truoc|tu nho|tu be|tu lau|lau nam|lau roi|nhieu nam|roi(?! loan)|"

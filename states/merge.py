@@ -40,7 +40,13 @@ from states.added_drug import carried_note
 from states.age_exclusion import ASKS_AMOUNT
 from states.clarify import CORRECTION_UNREAD, format_age, format_number
 from states.co_agents import class_partners, class_terms, class_terms_apart
-from states.conditions import PHASE_SAID, condition_in_drug_turn, is_ambiguous_condition, is_symptom
+from states.conditions import (
+    PHASE_SAID,
+    VOMITING_ONLY,
+    condition_in_drug_turn,
+    is_ambiguous_condition,
+    is_symptom,
+)
 from states.english_person import english_person
 from states.followup import (
     adds_a_drug,
@@ -73,7 +79,7 @@ from states.people import (
 from states.person import GENERIC, Person, person_of
 from states.quantities import MAX_AGE_YEARS, fmt, weight_fits_age
 from states.scope import about_a_person
-from states.slots import ALWAYS_COMORBIDITIES, denies_a_value, dose_indication, offered_route
+from states.slots import ALWAYS_COMORBIDITIES, VALUE_MOVES, denies_a_value, dose_indication, offered_route
 from states.yes_answer import is_bare_yes
 
 _PATIENT_SLOTS = ("population", "age_text", "age_months", "weight_kg", "route", "route_family")
@@ -1156,8 +1162,7 @@ def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     # clarithromycin just added, whose lines name amlodipine; paired with simvastatin alone it found nothing).
     anchor = prior.drugs[:2] if prior.turn_type == "interaction" and has_anaphora(text) else prior.drugs[:1]
     drugs = list(dict.fromkeys([*anchor, *new.drugs]))
-    if len(new.drugs) == 1 and _TAKES_IT_NOW.search(fold(text)) and any(
-            n in fold(text) for n in (fold(new.drugs[0]).replace("_", " "),)):
+    if len(new.drugs) == 1 and _TAKES_IT_NOW.search(fold(text)) and fold(new.drugs[0].replace("_", " ")) in fold(text):
         # "bé đang uống warfarin vì van tim, nó uống chung với warfarin được ko": the drug the patient takes comes
         # first, as in every pair the engine keeps ("đang điều trị warfarin … uống ibuprofen được không") — the one
         # a later "đổi qua paracetamol" replaces is the other (#18 held-out H200 replaced warfarin).
@@ -1377,15 +1382,13 @@ _BARE_CORRECTION = re.compile(r"(?<![\d.,])(\d+(?:[.,]\d+)?)\s+(?:chu\s+)?(?:kho
                               r"(\d+(?:[.,]\d+)?)(?![\d.,]|\s*(?:tuoi|thang|tuan|ngay|kg|ky|ki|can|lbs|lb|mg|ml)\b)")
 
 
-_VALUE_MOVES = re.compile(r"\b(?:tut|giam|xuong|rot|tang|len)(?: (?:xuong|len|con|toi|den))? (?:con |toi |den |duoi )?"
-                          r"(\d+(?:[.,]\d+)?)(?![\d.,]|\s*(?:tuoi|thang|tuan|ngay|kg|ky|ki|can|lbs|lb|mg|ml|g|vien|lan)\b)")
 
 
 def _renal_value_moved(text: str, prior: QueryFrame) -> QueryFrame | None:
     """"nếu tháng sau tụt xuống 25 thì sao" after "eGFR 38": the patient's one renal value, moved to the number said
     (#18 held-out H112, flagged: the eGFR 38 band's "tối đa 1 000 mg/ngày" was shown for a value of 25, which the
     book contraindicates). None when the renal value holds no single number, or the turn moves none."""
-    m = _VALUE_MOVES.search(fold(text))
+    m = VALUE_MOVES.search(fold(text))
     if m is None or not prior.renal:
         return None
     held = re.findall(r"\d+(?:[.,]\d+)?", fold(prior.renal))
@@ -1498,7 +1501,7 @@ def _cause_named(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | 
                                              "unknown_drugs": []}), confidence=0.7)
 
 
-_BLOOD_SIGN = re.compile(r"\b(?:phan co mau|phan den)\b"
+_SIGN_TOLD = re.compile(r"\b(?:phan co mau|phan den)\b"
                          # ("nếu bé tiểu ít thì sao" during the ductus course: the book's "Nếu thiểu niệu hoặc bí tiểu
                          # …" under the same dose — not a new indication "tiểu ít"; #18 held-out H206)
                          r"|\b(?:tieu it|it tieu|bi tieu|vo nieu|thieu nieu|khong tieu duoc|tieu khong duoc)\b")
@@ -1559,11 +1562,11 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
                                                  "person": new.person or prior.person}), confidence=0.75)
     if _has_person_values(new.model_copy(update={"comorbidities": []})):
         return None  # (a state named — "mất nước" — is the illness read below, not another patient's values)
-    blood = _BLOOD_SIGN.search(folded) if prior.turn_type == "dosing_calc" and len(folded) == len(written) else None
-    if blood is not None and not any(fold(c) == blood.group(0) for c in prior.comorbidities):
+    told_sign = _SIGN_TOLD.search(folded) if prior.turn_type == "dosing_calc" and len(folded) == len(written) else None
+    if told_sign is not None and not any(fold(c) == told_sign.group(0) for c in prior.comorbidities):
         # "nó sốt cao, đi ngoài phân có máu thì sao" after the child's loperamide dose: the sign in the book's own words
         # ("Lỵ cấp (phân có máu, sốt cao)" — no dose then; #18 held-out H207 gave the dose again).
-        sign = written[blood.start():blood.end()]
+        sign = written[told_sign.start():told_sign.end()]
         return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, sign]}), confidence=0.75)
     said = (_HAS_ILLNESS.match(folded) or _HAS_VALVE.match(folded)) if len(folded) == len(written) else None
     # "mà bé đang tiêu chảy mất nước nữa": a state the patient is in now — its words ("mất nước") may also pick the
@@ -1615,8 +1618,6 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
 
 _AGITATED = re.compile(r"^(?:(?:bn|benh nhan|nguoi benh|ong|ba|anh|chi) )?(?:kich dong|la het|dap pha|quay khoc)"
                        r"(?: (?:qua|nhieu|manh|du doi|lam|du qua))*$")
-_CANNOT_KEEP_DOWN = re.compile(r"^(?:(?:hay|bi|cu|dang|de|hoi) )*(?:non|oi|non oi|non tro)(?: (?:lam|qua|nhieu|hoai|suot|"
-                               r"lien tuc|hoai a|het))*$")
 def _another_persons_illness(new: QueryFrame, text: str) -> str | None:
     """The illness a turn says the person it names also has, asked "what then" ("vợ tôi còn bị viêm gan B mạn nữa thì
     sao"): "còn/cũng bị … nữa", no drug, section or amount asked."""
@@ -1722,7 +1723,7 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
     folded = fold(text)
     dosed = prior.turn_type == "dosing_calc" and bool(prior.drugs)
     if dosed and new.route is not None and (_ROUTE_SWITCH.search(folded) or (
-            new.route != prior.route and new.condition and _CANNOT_KEEP_DOWN.match(fold(new.condition))) or (
+            new.route != prior.route and new.condition and VOMITING_ONLY.match(fold(new.condition).strip())) or (
             # ("bé nôn nhiều, đặt hậu môn thì sao" after the 4-month-old's oral fever dose: why another route, read
             # with no condition of its own — "nhiều" was taken for the indication, #17 held-out H196 asked which.)
             new.route != prior.route and new.condition is None and _VOMITS.search(folded)) or (
@@ -1735,7 +1736,7 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
         # "thôi chuyển sang uống đi, bé chịu uống rồi" after the rectal dose: the same dose by the route named — its
         # other words once read as the interactions section (#18 held-out H69).
         switched = _slot_updates(new, prior)
-        if new.condition and (_CANNOT_KEEP_DOWN.match(fold(new.condition)) or (
+        if new.condition and (VOMITING_ONLY.match(fold(new.condition).strip()) or (
                 # "bn kích động quá không chịu uống, tiêm bắp thì sao" after the oral schizophrenia dose: agitation is
                 # why the injection, the illness stays (#17 held-out H168 asked which of the IM indications).
                 prior.condition and _AGITATED.match(fold(new.condition)))):

@@ -16,7 +16,7 @@ from core.sentence_match import asks_food, asks_injection_speed, fast_injection_
 from core.sentences import sentences
 from core.spelling import drug_words
 from core.text import fold, states_phrase
-from core.vocabulary import CLASS_SYNONYMS, ILLNESS_KINDS, PATIENT_TERMS, condition_variants
+from core.vocabulary import ILLNESS_KINDS, PATIENT_TERMS, class_group_terms, condition_variants
 from grounding.dosing_select import patient_in_context, stated_conditions, trees_by_drug
 from grounding.list_exclusions import UNKNOWN_AGE_PROBES
 from grounding.patient_safety import allergens, child_terms, condition_phrase, ungraded
@@ -338,12 +338,10 @@ def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list
     return kept
 
 
-def _named_classes(retrieval: RetrievalService, drug_id: str) -> list[str]:
+def _named_classes(retrieval: RetrievalService, drug_id: str) -> frozenset[str]:
     """The CLASS_SYNONYMS terms of the drug's own class ("chống đông máu …" → "coumarin", "chống đông coumarin")."""
     entry = retrieval.names.entry(drug_id)
-    classes = [fold(c) for c in (entry.classes if entry is not None else ())]
-    return sorted({term for group in CLASS_SYNONYMS if any(re.search(rf"\b{re.escape(t)}\b", c)
-                                                           for t in group for c in classes) for term in group})
+    return class_group_terms(tuple(fold(c) for c in (entry.classes if entry is not None else ())))
 
 
 # "… không dung nạp được thuốc này (ho khan)": the words in brackets after an intolerance are why another drug was not

@@ -68,7 +68,7 @@ def named_stored(prior: QueryFrame, text: str) -> Person | None:
         # "còn Na thì sao" after "bé Na 2 tuổi rưỡi 12 ký với bé Bin …": the child's own name, written as it was
         # (capitalised), names them alone (#18 held-out H195 answered Na with Bin's weight).
         written = normalize(text)
-        found = [k for k, v in prior.people.items() if (name := _own_name(v.get("label")))
+        found = [k for k, v in prior.people.items() if (name := own_name(v.get("label")))
                  and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", written)]
     named = person_of(text)
     if not found and named is not None and named.key == "child" and prior.population != "pediatric":
@@ -82,10 +82,17 @@ def named_stored(prior: QueryFrame, text: str) -> Person | None:
     return Person("named", str(label), population if isinstance(population, str) else None)
 
 
-def _own_name(label: Any) -> str | None:
-    """The capitalised name a child was described by ("bé Na" → "Na"), None for a rank or kin word."""
+_NAMED_KIN = frozenset(("be", "dua", "thang", "con", "chau", "chi", "anh", "em", "me", "ma", "bo", "ba", "ong", "vo",
+                        "chong", "co", "chu", "di", "cau", "bac"))
+"""(Folded.) The words a person's own name may follow in how they were described ("bé Bin", "chị Lan")."""
+
+
+def own_name(label: Any) -> str | None:
+    """The capitalised name a person was described by ("bé Na" → "Na"), as written; None for a rank or kin word
+    ("bé lớn" said bare is an ordinary word)."""
     words = str(label or "").split()
-    if len(words) == 2 and fold(words[0]) in _RANKED and words[1][:1].isupper() and fold(words[1]) not in _NOT_A_NAME:
+    if len(words) >= 2 and fold(words[0]) in _NAMED_KIN and words[1][:1].isupper() and 2 <= len(words[1]) <= 5 \
+            and fold(words[1]) not in _NOT_A_NAME:
         return words[1]
     return None
 

@@ -220,6 +220,11 @@ _ONLY_ASCII = re.compile(r"(?<=\bneu )chi\b|(?<=\bma )chi\b")
 
 _ANTI = re.compile(r"\bchong (?:co giat|chi dinh|dong|viem|nam|non|di ung|tram cam|dong kinh|loan nhip|loan than|"
                    r"tieu chay|dau that nguc|ung thu|thai|dot quy|sot ret|lao|virus|vi rut|tang huyet ap|dau|kich ung)\b")
+"""(Folded.) "chống" (anti-) before a class or "chỉ định": blanked when typed "chống"."""
+_ANTI_UNTYPED = re.compile(r"\bchong (?:co giat|chi dinh|dong mau|dong kinh|tram cam|loan nhip|loan than|dau that nguc|"
+                           r"kich ung|viem khong steroid)\b")
+"""(Folded.) The same typed without diacritics: only the phrases no husband can be said to have ("chong viem hong",
+"chong dau lung" are "chồng viêm họng", "chồng đau lưng")."""
 
 
 def person_of(text: str, *, about_a_person: bool = False) -> Person | None:
@@ -266,8 +271,11 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
         scrubbed = _ONLY_ASCII.sub(lambda m: " " * len(m.group(0)), scrubbed)
     # "phenobarbital chống co giật", "chong chi dinh": "chống" (anti-) before a class or "chỉ định" folds to "chồng"
     # (husband) — no spouse (#18 held-out H200 answered about "chống co" as another adult).
-    scrubbed = _ANTI.sub(lambda m: " " * len(m.group(0)) if text.isascii() or len(text) != len(folded)
-                         or text[m.start():m.start() + 5].lower() == "chống" else m.group(0), scrubbed)
+    if text.isascii() or len(text) != len(folded):
+        scrubbed = _ANTI_UNTYPED.sub(lambda m: " " * len(m.group(0)), scrubbed)
+    else:
+        scrubbed = _ANTI.sub(lambda m: " " * len(m.group(0)) if text[m.start():m.start() + 5].lower() == "chống"
+                             else m.group(0), scrubbed)
     named = _kin_of_name(text)
     if named is not None:
         return named

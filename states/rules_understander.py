@@ -58,6 +58,7 @@ from states.age_exclusion import ASKS_AMOUNT, age_excludes, may_take_or_amount
 from states.class_referent import class_referent
 from states.co_agents import class_partners, class_terms, class_terms_apart
 from states.conditions import (
+    VOMITING_ONLY,
     asks_which_drug,
     condition_in_drug_turn,
     condition_stated,
@@ -109,7 +110,7 @@ from states.person import GENERIC, OWN_MEASURE, person_of
 from states.pleasantries import without_pleasantries
 from states.scope import about_a_person, as_child, child_nicknames, looks_non_human
 from states.shorthand import expand_chat
-from states.slots import Slots, dose_indication, extract_slots, taken_back
+from states.slots import VALUE_MOVES, Slots, dose_indication, extract_slots, taken_back
 from states.understander import Understanding, UnderstandingRequest
 
 _SMALLTALK = re.compile(
@@ -995,7 +996,7 @@ class RulesUnderstander:
             # "anh ấy còn nhậu nhiều nữa" after his paracetamol question: a state of the patient discussed, read with
             # the question (states.merge._also_has) — never out of scope (#17 held-out H135).
             return _frame(turn_type="drug_overview", confidence=0.4, **base)
-        if follows and prior is not None and (prior.renal or prior.hepatic) and _VALUE_MOVED.search(folded):
+        if follows and prior is not None and (prior.renal or prior.hepatic) and VALUE_MOVES.search(folded):
             # "giờ tụt xuống 29 rồi bs ơi" after "eGFR còn 44": the patient's value moved, read with the question
             # (states.merge._renal_value_moved) — never out of scope (#18 held-out H203).
             return _frame(turn_type="drug_overview", confidence=0.4, **base)
@@ -1072,7 +1073,7 @@ class RulesUnderstander:
                                                *(n for d in drugs for n in self.names.names_of(d, with_classes=False)),
                                                *([person.label] if person is not None else [])])
         if condition and dosing and named == 1 and slots.route not in (None, "oral") and \
-                _VOMITING_ONLY.fullmatch(fold(condition).strip()) and self.names.section_texts is not None and \
+                VOMITING_ONLY.match(fold(condition).strip()) and self.names.section_texts is not None and \
                 not re.search(r"\b(?:non|buon non)\b", fold(self.names.section_texts(drugs[0]).get("chi_dinh", ""))):
             # "bé 2 tuổi 12 ký nôn nhiều, đặt hậu môn paracetamol bao nhiêu": the vomiting is why another route, not
             # what the drug is for (the drug does not treat it) — the dose question naming no indication (#17
@@ -2081,7 +2082,6 @@ def _foods_taken(text: str) -> list[str]:
     return [written[m.start("what"):m.end("what")] for m in _FOOD_TAKEN.finditer(folded)]
 
 
-_VALUE_MOVED = re.compile(r"\b(?:tut|giam|xuong|rot|tang|len)(?: (?:xuong|len|con|toi|den))? (?:con |toi |den |duoi )?\d")
 _ROUTE_GIVEN = re.compile(r"\bcho (?:be |chau |con |ba |ong )?(?:uong|dat|tiem|xit|nhet|chich)\b"
                           r"|\bthoi (?:thi |de |cu )?(?:uong|dat|tiem|xit)\b")
 _SUPPLEMENT = re.compile(r"\bvitamin [a-z](?:\d{1,2})?\b|\bdau ca\b|\bomega ?3\b|\bnhan sam\b|\bcoenzym q10\b"
@@ -2089,8 +2089,6 @@ _SUPPLEMENT = re.compile(r"\bvitamin [a-z](?:\d{1,2})?\b|\bdau ca\b|\bomega ?3\b
                          # #17 held-out H206 quoted the overdose section)
                          r"|\b(?:ginkgo|gingko|bach qua)(?: biloba)?\b|\bruou toi\b")
 _EFFECT_ASKED = re.compile(r"\b(?:anh huong|tuong tac)\b")
-_VOMITING_ONLY = re.compile(r"(?:(?:hay|bi|cu|dang|de|hoi|be|chau|con)\s+)*(?:non|oi|non oi|non tro|buon non)"
-                            r"(?:\s+(?:lam|qua|nhieu|hoai|suot|lien tuc|het|nhieu qua|hoai a))*")
 
 
 def _states_patient(slots: Slots) -> bool:

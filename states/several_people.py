@@ -19,7 +19,7 @@ from typing import Any
 from core.text import fold, normalize
 from states.age_exclusion import ADULT_MONTHS
 from states.conditions import condition_in_drug_turn
-from states.people import person_key
+from states.people import own_name, person_key
 from states.person import person_of
 from states.slots import extract_slots
 
@@ -179,9 +179,7 @@ def _mentions(label: str) -> list[str]:
     bare = _OWNERS.sub("", whole).strip()
     # A name written capitalised after the kin word ("bé Bin" → "Bin"): "Cho Bin uống …" names the child (#18 held-out
     # H195). Only a capitalised name: a rank ("bé lớn") said bare is an ordinary word ("người lớn").
-    words = label.split()
-    name = fold(words[1]) if len(words) >= 2 and re.fullmatch(_KIN, fold(words[0])) and words[1][:1].isupper() \
-        and 2 <= len(words[1]) <= 5 else ""
+    name = fold(own_name(label) or "")
     return list(dict.fromkeys(f for f in (whole, bare, name) if f))
 
 

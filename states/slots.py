@@ -988,6 +988,12 @@ _KIN_SIDE = re.compile(r"\b(?:chau|ong|ba|co|chu|bac|di|cau|thim|mo|anh|chi|em|h
                        r"|\bphat hien\b")  # "mới phát hiện tiểu đường": when it was found, not what it is
 
 
+VALUE_MOVES = re.compile(r"\b(?:tut|giam|xuong|rot|tang|len)(?: (?:xuong|len|con|toi|den))? (?:con |toi |den |duoi )?"
+                         r"(\d+(?:[.,]\d+)?)(?![\d.,]|\s*(?:tuoi|thang|tuan|ngay|kg|ky|ki|can|lbs|lb|mg|ml|g|vien|lan)\b)")
+"""(Folded.) A measured value moved to the number said ("nếu tháng sau tụt xuống 25 thì sao"): the patient's one renal
+value, read by states.merge; never out of scope (states.rules_understander)."""
+
+
 _INTENSIFIERS = frozenset(("nhieu", "lam", "qua", "hoai", "suot", "lien", "luon", "nua"))
 """Words that say how much, left when what they qualified was wiped ("bé nôn nhiều": the vomiting is a reason for
 another route, and "nhiều" alone was taken for the indication — #17 held-out H196)."""
