@@ -33,6 +33,7 @@ from core.dosage.select import (
     routes_for,
     states_amount,
 )
+from core.dosage.select import conditional_exclusions
 from core.dosage.select import select as select_lines
 from core.dosage.usual import circumstances_beside_general, general_dose_note
 from core.fuzzy_phrase import fuzzy_states
@@ -233,6 +234,19 @@ def _timed(every: Sequence[tuple[str, str]], picked: Sequence[int], limit: int, 
     """The first `limit` sentences of `every` not yet picked that state a time, on one of `verbs` when given."""
     return [i for i, (s, _) in enumerate(every) if states_duration(s) and i not in picked
             and (not verbs or any(re.search(rf"\b{v}\b", fold(s)) for v in verbs))][:limit]
+
+
+def _of_another_population(sentence: str, population: str | None) -> bool:
+    """A usage sentence labelled for another population than the patient's ("Uống – Trẻ em: Liều theo cân nặng, dùng
+    một lần mỗi ngày …" for a 72-year-old asking about many days of fluconazole — #18 held-out H211): another
+    patient's line, even without a number."""
+    if population is None:
+        return False
+    # The label the sentence opens with ("Uống – Trẻ em:"), or the whole sentence when it has none: the label's words
+    # decide ("… không vượt quá liều tối đa của người lớn" under a child's label is still the child's line).
+    head, colon, _ = sentence.partition(":")
+    named = population_of(head if colon and len(head.split()) <= 6 else sentence)
+    return bool(named) and population not in named
 
 
 class ExtractiveGenerator:
@@ -451,6 +465,13 @@ class ExtractiveGenerator:
             # (A ceiling line the patient's own line already is — "nhồi máu cơ tim" named by the line and the patient —
             # is quoted once, not twice.)
             quoted += [c for c in ceilings if all(c.text != q.text for q in quoted)]
+            if quoted and (conditional := [c for line in conditional_exclusions(tree.tree, patient)
+                                           for c in self._quote(tree, line)
+                                           if all(c.text != q.text for q in quoted)]):
+                # The impairment's own conditional contraindication, after the dose it qualifies (core.dosage.select).
+                quoted += conditional
+                if CONDITIONAL_NOTICE not in notices:
+                    notices.append(CONDITIONAL_NOTICE)
             if not quoted and request.population is not None:
                 quoted = self._population_mentions(tree, request.population)
             claims += quoted
@@ -504,7 +525,7 @@ class ExtractiveGenerator:
         # An administration question ("truyền trong bao lâu") may be answered by how long an infusion lasts.
         durations = allows_times(asked_words(request.query))
         every = [(s, c.doc_id) for c in evidence if c.section_key == DOSING_SECTION for s in sentences(c.text)
-                 if usage_sentence(s, durations=durations)]
+                 if usage_sentence(s, durations=durations) and not _of_another_population(s, request.population)]
         if asks_missed_dose(request.query):
             # (Before the INR sentences: "hôm qua ông quên uống, … 2 viên bù được ko" after the INR target was asked —
             # the query carries the earlier words; #17 held-out H168 quoted the INR target again.)

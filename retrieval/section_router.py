@@ -137,7 +137,10 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
 # "Viên Hapacol bao nhiêu mg?" asks the strength of a dosage form, not a dose; a dose question says who takes
 # it, how or how often.
 _STRENGTH = _r(r"\b(vien|goi|ong|lo|chai|tuyp|hop)\b.*\b(bao nhieu|may) (mg|g|ml|mcg)\b")
-_DOSE_CONTEXT = _r(r"\b(uong|lieu|cho|tiem|truyen|moi lan|mot lan|lan|ngay|dung|be|tre|nguoi|kg|tuoi)\b")
+# ("khởi đầu", "duy trì", "tối đa": a dose asked — "ông 70t …, simvastatin khởi đầu mấy mg" is no "ống … mấy mg", #18
+# held-out H211 answered with the tablet strengths.)
+_DOSE_CONTEXT = _r(r"\b(uong|lieu|cho|tiem|truyen|moi lan|mot lan|lan|ngay|dung|be|tre|nguoi|kg|tuoi|khoi dau|duy tri|"
+                   r"toi da)\b")
 
 # "… dùng khi nào?" asks when it is used (the indications), not how: "nào" counts only after "thế"/"như thế". The
 # drug may stand after the verb ("uống loperamid thế nào") or before it ("loperamid dùng thế nào"); "… thì làm thế
@@ -311,6 +314,8 @@ def route_section(text: str) -> SectionRoute | None:
     if clash:
         return SectionRoute("tuong_tac_thuoc", 0.85, clash)
     m = _STRENGTH.search(folded)
+    if m and m.group(1) == "ong" and not _typed_as(text, folded, m, "ống"):
+        m = None  # "ông" (a grandfather), typed with diacritics, is no "ống" (an ampoule)
     if m and not _DOSE_CONTEXT.search(folded):
         return SectionRoute("dang_thuoc_ham_luong", 0.8, m.group(0))
     if _dose_word(text, folded):

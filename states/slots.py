@@ -183,7 +183,10 @@ _HEPATIC = re.compile(r"\b((?:suy gan|xo gan|benh gan)( (?:o )?(?:muc do |muc |d
                       r"child\W?pugh\s*[abc]|"
                       r"viem gan( [a-z])?|men gan cao|chuc nang gan kem)\b")
 _COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|dang|mac benh|mac|kem theo|bi ca)\b")
-ALWAYS_COMORBIDITIES: tuple[str, ...] = ("nghien ruou", "suy dinh duong", "mat nuoc")
+# ("bà còn bị xơ gan nặng, đang tiền hôn mê gan": a hepatic state the contraindications name word for word — furosemide's
+# "tình trạng tiền hôn mê hoặc hôn mê gan"; the graded "xơ gan nặng" took the hepatic slot and the state was lost, so
+# the IV dose was quoted — #18 held-out H211.)
+ALWAYS_COMORBIDITIES: tuple[str, ...] = ("nghien ruou", "suy dinh duong", "mat nuoc", "hon me gan")
 _FALLS = re.compile(r"\b(?:hay|de|thuong|tung|nhieu lan|hay bi|de bi|thuong bi|tung bi) (?:te|nga|te nga|vap nga|bi nga|bi te)\b")
 _CALCIUM_GIVEN = re.compile(r"\b(?:truyen|tiem|bu|dang dung) (?:(?:tinh mach|dung dich|dich|co) )*(?P<ion>calci|canxi)\b")
 """(Folded.) A calcium solution given ("đang truyền calci gluconat", "bù calci") — the word "calci" itself."""

@@ -1252,6 +1252,21 @@ def _for_condition_not_had(line: RegimenLine, patient: Patient) -> bool:
     return not (words and said and all(w in said for w in words[:2]))
 
 
+def conditional_exclusions(tree: DosageTree, patient: Patient) -> list[RegimenLine]:
+    """The exclusions written for a state of the patient's own renal or hepatic impairment that the patient is not
+    known to be in ("Suy gan: …; chống chỉ định khi tiền hôn mê hoặc hôn mê gan" for a patient with liver disease of
+    no stated stage): they do not exclude the patient (`_for_condition_not_had`), but the dose quoted beside the
+    impairment's own note is not the whole of what the book says of it — "bà 70 tuổi suy gan, furosemid uống" was
+    shown "Dùng thận trọng, bắt đầu bằng liều thấp" and not the contraindication written in the same line (#18
+    held-out H211). Quoted as conditional, never as a reason to withhold the dose."""
+    if not patient.renal and patient.hepatic is None:
+        return []
+    return [line for line in tree.lines if line.kind == "exclusion"
+            and ((patient.renal and line.context.renal) or (patient.hepatic is not None and line.context.hepatic))
+            and band_admits(line.band, patient) and _for_condition_not_had(line, patient)
+            and (patient.route is None or not line.routes or patient.route in line.routes)]
+
+
 def _for_route_not_taken(line: RegimenLine, patient: Patient, candidates: list[RegimenLine]) -> bool:
     """An exclusion of one route ("Không khuyến cáo tiêm bắp haloperidol … cho trẻ em"): it excludes a patient given
     the drug that way, not one whose route is another — nor one whose route is not yet said while the book doses
