@@ -197,7 +197,9 @@ CHAT_PREGNANT = _alternation(("mang thai", "co thai", "ba bau", "mang bau", "co 
 CHAT_BREASTFEEDING = _alternation(("cho con bu", "cho be bu", "cho chau bu", "cho bu", "dang bu", "sua me",
                                    "nuoi con bang sua",
                                    # "mẹ bé đang cho em bé 3 tháng bú nữa": the nursed baby named between
-                                   r"cho (?:em be|be|con|chau)(?: [a-z0-9]+){0,3} bu",
+                                   # ("mẹ bé đang cho em bú", "cho em nhỏ bú": the younger child nursed — #18
+                                   # held-out H209 read four nursing mothers as any adult)
+                                   r"cho (?:em be|em|be|con|chau)(?: [a-z0-9]+){0,3} bu",
                                    # "mẹ bé đang cho em út bú": the youngest, nursed (#18 held-out H122)
                                    r"cho (?:em|be|con|thang|dua|con be) ut bu",
                                    # "sau sinh ít sữa quá", "kích sữa", "gọi sữa", "mất sữa": a nursing mother's own
@@ -473,7 +475,7 @@ def is_question_syllable(written: str, *, folded_turn: bool) -> bool:
     return folded_turn or " " in written.strip() or written.strip().lower() in QUESTION_SYLLABLES_AS_WRITTEN
 
 
-MAY_TAKE = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|co sao (?:khong|ko|k|hong)|an toan (?:hon )?(?:khong|ko|k)|"
+MAY_TAKE = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|dung dc|uong dc|xai duoc|xai dc|co sao (?:khong|ko|k|hong)|an toan (?:hon )?(?:khong|ko|k)|"
                       r"co an toan|co hai khong|co nen|nen (dung|uong|tiem) khong|co van de gi khong|"
                       # "uống amoxicillin có hại thai ko" (#17 held-out H156)
                       r"co hai (?:cho )?(?:thai|be|con|em be|thai nhi)(?: nhi)? (?:khong|ko|k|hong))\b")

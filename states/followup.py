@@ -39,7 +39,10 @@ _KIN_IT_FOLDED = re.compile(r"\b(?:em|me|ma|bo|cha|anh|chi|vo|chong|chau|thang|d
 # held-out H66 answered paracetamol's pharmacology and ibuprofen's cautions instead of the pair / the same question.)
 # ("ibuprofen thay cho para": instead of — #17 held-out H111.)
 _SUBSTITUTE = re.compile(r"\b(thay the|thay vi|thay cho|doi sang|chuyen sang|thay bang|doi qua|chuyen qua|doi thanh|thay vao)\b"
-                         r"|\b(?:dung|uong|xai|lay)? ?[a-z]+ thay (?=(?:co|duoc|dc|thi|nhe|khong|ko|k|vay|roi|the)\b)")
+                         r"|\b(?:dung|uong|xai|lay)? ?[a-z]+ thay (?=(?:co|duoc|dc|thi|nhe|khong|ko|k|vay|roi|the)\b)"
+                         # "cho uống aspirin thay ibuprofen được không": the one named first instead of the other
+                         # (#18 held-out H209 read the two as a pair)
+                         r"|\b(?:dung|uong|xai|cho uong|cho dung) [a-z]+ thay [a-z]+ (?=(?:co|duoc|dc|thi|khong|ko)\b)")
 _WITH = re.compile(r"^(?:(?:the|vay|con|the con|vay con)\s+)*voi\b|\bcon voi\b")
 
 

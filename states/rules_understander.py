@@ -1754,6 +1754,10 @@ class RulesUnderstander:
                 _ASKS_AMOUNT.search(folded) or is_substitution(text) or frame.person is not None or \
                 frame.age_months is not None or frame.weight_kg is not None or \
                 re.match(r"^\W*(?:thoi|doi|chuyen|vay thoi)\b", folded) or (
+                    # "aspirin thì cho bé uống được không" after the child's ibuprofen: the drug put as the topic is
+                    # asked for the child instead, not beside (#18 held-out H210 quoted the pair, no Reye warning)
+                    re.match(r"^\W*(?:(?:con|the|vay|the con|vay con) )?[a-z]+(?: [a-z]+)? thi\b", folded)
+                    and not re.search(r"\b(?:chung|cung|kem|voi)\b", folded)) or (
                     # (Said taken together — "cho uống para chung được không" — the merge pairs them with the patient
                     # kept; #18 golden r18.)
                     MAY_TAKE.search(folded) and re.search(r"\b(?:chung|cung|kem|voi)\b", folded)) or \

@@ -946,7 +946,11 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
     # tuổi, người suy nhược …: khởi đầu 2,5 mg") is theirs too: an 80-year-old was shown the usual 5 mg start beside
     # it (#18 held-out H91). (For a younger adult it is not withheld: they may be in one of its other groups.)
     elderly_lines = [line for line in candidates if elderly_dose_line(line)] if patient.elderly else []
-    if elderly_lines and not all(_AS_ADULTS.search(fold(line.text)) for line in elderly_lines):
+    # (An elderly line with no amount of its own — "Người cao tuổi: khởi đầu với liều thấp nhất và tăng liều từ từ" —
+    # says how to use the adults' doses, as "liều như người lớn" does: they stay beside it; a 65-year-old was shown the
+    # elderly note alone, no dose of the extended-release tablet asked — #18 held-out H211.)
+    if elderly_lines and not all(_AS_ADULTS.search(fold(line.text)) or not dose_quantities(fold(line.text))
+                                 for line in elderly_lines):
         # The book gives the elderly their own lines ("Người cao tuổi: 0,5 mg …"): the general adult lines beside
         # them ("Người lớn: … tới 60 mg/ngày") are another patient's, as the older child's are for a newborn. When
         # the elderly line only refers back ("Người cao tuổi: liều như người lớn nếu …"), the adult lines are the
