@@ -311,7 +311,17 @@ def states_duration(sentence: str) -> bool:
 def allows_times(question: str) -> bool:
     """A free-form question whose answer may state a time (no amount): how the drug is given ("truyền trong bao lâu"),
     or when with food ("uống trước hay sau ăn": "Uống 15–30 phút trước bữa ăn" — #18 held-out H191 withheld it)."""
-    return asks_administration(question) or asks_food(question)
+    return asks_administration(question) or asks_food(question) or asks_when_to_stop(question)
+
+
+_WHEN_TO_STOP = re.compile(r"\b(?:khi nao|luc nao|bao gio|bao lau thi|sau bao lau)\b[^.?!]{0,20}\b(?:ngung|ngung|dung|thoi)\b"
+                           r"|\b(?:ngung|dung|thoi) (?:thuoc |uong )?(?:khi nao|luc nao|bao gio)\b")
+
+
+def asks_when_to_stop(question: str) -> bool:
+    """"uống mà ko đỡ thì khi nào phải ngừng": when to stop — the book's "Ngừng thuốc … nếu không cải thiện sau 48
+    giờ", a time and no amount (#18 held-out H209 quoted the pharmacology)."""
+    return bool(_WHEN_TO_STOP.search(fold_query(question)))
 
 
 def asks_administration(question: str) -> bool:

@@ -27,6 +27,7 @@ from core.dosage.select import (
     indication_route,
     is_conditional_cap,
     is_renal_line,
+    is_weight_band_beside_default,
     names_patient_condition,
     select,
 )
@@ -110,7 +111,8 @@ def binding_problems(answer: Answer, evidence: Sequence[Chunk], patient: Patient
                     "hepatic adjustment replaces (dosing binding: not bound)")
             continue
         if any(_context_sentence_quoted(claim, line, patient) or names_patient_condition(line, patient)
-               or is_conditional_cap(line, patient) for line in lines):
+               or is_conditional_cap(line, patient) or is_weight_band_beside_default(line, tree.tree, patient)
+               for line in lines):
             # A ceiling the book writes for the patient's stated condition inside a sibling band's line
             # (core.dosage.select.context_sentences): that sentence is this patient's, the band's dose is not quoted.
             # So is a band line whose lead-in names their condition beside its band (names_patient_condition), and a

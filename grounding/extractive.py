@@ -21,6 +21,7 @@ from core.dosage.select import (
     band_admits,
     band_words,
     caps_patient,
+    conditional_exclusions,
     context_sentences,
     dosed_indications,
     group_of,
@@ -33,7 +34,6 @@ from core.dosage.select import (
     routes_for,
     states_amount,
 )
-from core.dosage.select import conditional_exclusions
 from core.dosage.select import select as select_lines
 from core.dosage.usual import circumstances_beside_general, general_dose_note
 from core.fuzzy_phrase import fuzzy_states

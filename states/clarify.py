@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from pydantic import BaseModel, Field
 
 from core.dosage.indication import is_formulation_label
+from core.dosage.lines import dose_quantities
+from core.dosage.parse import parse_dosage
 from core.text import fold
 from core.vocabulary import CONDITION_SPELLINGS, INJECTION_ROUTES, POPULATION_LABELS_VI, ROUTE_LABELS_VI
 from retrieval.names import NameBook
@@ -143,6 +145,18 @@ def _route_question(reason: str, frame: QueryFrame, drug: str, routes_found: Seq
     return Question(text=text, quick_replies=routes, missing=["route"])
 
 
+def _route_notes(frame: QueryFrame, names: NameBook) -> list[str]:
+    """The dosage section's notes on the route asked (no amount in them), as the book writes them."""
+    if frame.route is None or len(frame.drugs) != 1 or names.section_texts is None:
+        return []
+    body = names.section_texts(frame.drugs[0]).get("lieu_luong_cach_dung", "")
+    if not body:
+        return []
+    tree = parse_dosage(body, drug_names=names.names_of(frame.drugs[0], with_classes=False))
+    return [line.text.strip() for line in tree.lines if line.kind == "note" and frame.route in line.routes
+            and not dose_quantities(fold(line.text))][:2]
+
+
 MAX_SHORTHAND_CHIPS = 6
 """The most drugs a shorthand's question offers as quick replies."""
 
@@ -179,6 +193,10 @@ def _indication_question(frame: QueryFrame, drug: str, indications: Sequence[str
 
 
 CORRECTION_UNREAD = "correction_unread"
+WEIGHT_REJECTED = "weight_rejected"
+"""An adult's dose question whose weight could not be that person's ("bà tôi 80t nặng 4kg, truyền paracetamol"): the
+weight is asked again before any dose — the book doses adults by weight too (a 33–50 kg band), and a dose line in
+mg/kg beside a mistyped weight invites the wrong arithmetic (#18 held-out H211)."""
 """The understander's clarify reason for a correction whose value it could not read (states.merge)."""
 
 
@@ -205,7 +223,18 @@ def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found:
                              "thiếu tháng, xin cho biết tuổi thai hiệu chỉnh theo tuần.)",
                         quick_replies=[] if frame.gestation else ["Đủ tháng", "Thiếu tháng"], missing=["gestation"])
     if reason in ("ambiguous_route", "route_not_documented"):
-        return _route_question(reason, frame, drug, routes_found)
+        question = _route_question(reason, frame, drug, routes_found)
+        said = _route_notes(frame, names) if reason == "route_not_documented" else []
+        if said:
+            # "có dạng đặt hậu môn không" for an adult on ibuprofen: the book's own words on the route, verbatim, before
+            # the offer — it names the route without a dose of its own ("Đặt thuốc hậu môn: Phù hợp với người bệnh
+            # không uống được …, đạt tác dụng như uống"); the question alone hid that the book speaks of it (#17
+            # held-out H208). Never a dose: only the route's notes (lines carrying no amount).
+            quoted = " ".join(f"«{line}»" for line in said)
+            chosen = ROUTE_LABELS_VI.get(frame.route or "", frame.route or "")
+            question = question.model_copy(update={
+                "text": f"Về đường \"{chosen}\", Dược thư chỉ ghi: {quoted}\n{question.text}"})
+        return question
     if reason == "missing_attribute":
         return Question(text=f"Bạn muốn biết thông tin gì về {drug}?", quick_replies=ATTRIBUTE_CHIPS,
                         missing=["attribute"])
@@ -244,6 +273,9 @@ def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found:
         return Question(text="Bạn đang có triệu chứng gì? Vui lòng mô tả cụ thể.", missing=["condition"])
     if frame.clarify_reason == ENGLISH_ONLY:
         return Question(text=ENGLISH_ONLY_TEXT, missing=["details"])
+    if frame.clarify_reason == WEIGHT_REJECTED:
+        return Question(text="Vui lòng cho biết lại cân nặng (kg) của người bệnh. Tôi chưa tra liều.",
+                        missing=["weight"])
     if frame.clarify_reason == CORRECTION_UNREAD:
         return Question(text="Bạn muốn sửa thông tin nào? Vui lòng ghi rõ giá trị đúng, ví dụ \"bé 6 tuổi\" hoặc "
                              "\"20 kg\". Tôi chưa tra lại liều.", missing=["details"])

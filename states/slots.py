@@ -279,11 +279,18 @@ def extract_age(folded: str) -> tuple[float | None, str | None]:
     return age.months, age.text
 
 
+_ANOTHERS_AGE = re.compile(rf"\bcua (?:be|em|em be|chau|con|thang be|con be|anh|chi) {_NUM}\s*(?:thang|tuoi|tuan|ngay)"
+                           rf"(?: tuoi)?(?= (?:ay|do|kia|nay)\b[^.?!]*\b{_NUM}\s*(?:tuoi|thang|t)\b)")
+"""(Folded.) The age of the person someone is named by ("chị của bé 3 tháng ấy 8 tuổi 25 ký"), when the turn states
+the subject's own age after it: not the subject's (#18 held-out H209 read the sister as 3 months old)."""
+
+
 def read_age(folded: str) -> Age:
     """The age a turn states, with the reason when it is no age a patient can have."""
     scrubbed = _PREGNANCY_MONTHS.sub(lambda m: " " * len(m.group(0)), folded)
     scrubbed = _TAKEN_FOR.sub(lambda m: " " * len(m.group(0)), scrubbed)
     scrubbed = _NURSING_MONTHS.sub(lambda m: " " * len(m.group(0)), scrubbed)
+    scrubbed = _ANOTHERS_AGE.sub(lambda m: " " * len(m.group(0)), scrubbed)
     m = _AGE_YEARS_MONTHS.search(scrubbed)
     if m:
         years, months = _number(m.group(1)), _number(m.group(2))
@@ -615,6 +622,12 @@ def _gestation(text: str, folded: str) -> str | None:
             written = _span_as_written(text, folded, m)
             if written_as_vomiting(written):
                 continue  # "bé nôn không uống được": vomiting, not a preterm baby (core.dosage.bands)
+            if text.isascii() and re.search(r"\bnon$", fold(written)) and not re.search(
+                    r"\bnon thang\b|\bsinh non\b|\b\d+\s*tuan\b", folded):
+                # "the neu be non ko uong dc, dat hau mon thi sao": typed without diacritics, "bé non" alone is as
+                # likely "bé nôn" (vomits) — the 7-year-old was taken for a preterm newborn and asked her age again
+                # (#18 held-out H210). A preterm baby is said so ("sinh non", "non tháng", the weeks).
+                continue
             return written
     return None
 

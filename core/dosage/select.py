@@ -1010,6 +1010,7 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
         if band_admits(line.band, patient, closed=True) and not _strictly_below(line, patient):
             chosen.append(line)
     chosen = _without_default_beside_weight_band(chosen, patient)
+    chosen += _weight_bands_beside_default(regimen, chosen, patient)
     chosen = _without_list_heading_beside_band(chosen)
     chosen = _without_routes_withheld_from_child(chosen, tree, patient)
     chosen = _preterm_line_first(chosen, patient)
@@ -1165,6 +1166,25 @@ def _without_default_beside_weight_band(chosen: list[RegimenLine], patient: Pati
     if not held:
         return chosen
     return [line for line in chosen if not any(default_outside_band(line, band) for band in held)]
+
+
+def _weight_bands_beside_default(regimen: list[RegimenLine], chosen: list[RegimenLine],
+                                 patient: Patient) -> list[RegimenLine]:
+    """An adult of no stated weight: beside a fixed dose that is the dose of patients outside a weight band of its group
+    (`default_outside_band`: "1 g/lần …" before "Người lớn cân nặng 33–50 kg: 15 mg/kg/lần …"), that band's line too,
+    with its band — the fixed dose alone reads as every adult's, and an 80-year-old of unknown (or mistyped) weight was
+    shown the ≥ 50 kg 1 g/lần only (#18 held-out H211). A child's weight is asked before any dose, never guessed."""
+    if patient.weight_kg is not None or patient.population != "adult":
+        return []
+    return [band for band in regimen if band not in chosen and band.band.age_months is None
+            and any(default_outside_band(line, band) for line in chosen)]
+
+
+def is_weight_band_beside_default(line: RegimenLine, tree: DosageTree, patient: Patient) -> bool:
+    """`line` is a weight band quoted beside the fixed dose of the adults outside it, for an adult of no stated weight
+    (`_weight_bands_beside_default`): theirs to read with its band, not another patient's."""
+    return patient.weight_kg is None and patient.population == "adult" and line.band.age_months is None and \
+        line.band.weight_kg is not None and any(default_outside_band(other, line) for other in tree.lines)
 
 
 def _without_list_heading_beside_band(chosen: list[RegimenLine]) -> list[RegimenLine]:
