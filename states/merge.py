@@ -1029,8 +1029,9 @@ def _merge(new: QueryFrame, prior: QueryFrame, pending: Pending | None, text: st
         # "thằng anh xịt salbutamol cắt cơn được mấy nhát" after his prednisolone dose: the same person named again
         # with another drug — what was said of him carries (#18 held-out H189 asked adult or child).
         merged = merged.model_copy(update=values_of(prior))
-    if merged.turn_type == "dosing_calc" and prior.turn_type == "dosing_calc" and merged.population is None and \
-            prior.population is not None and new.person is None and not _has_person_values(new) and \
+    if merged.turn_type == "dosing_calc" and prior.turn_type == "dosing_calc" and (
+                merged.population is None or (merged.population == prior.population and merged.condition is None)) \
+            and prior.population is not None and new.person is None and not _has_person_values(new) and \
             re.search(r"\bthay\b", fold(text)) and merged.drugs and not set(merged.drugs) & set(prior.drugs):
         # "dùng pantoprazol thay omeprazol được ko, liều sao" after the adult's amoxicillin for H. pylori: the drug
         # put in another's place in the same patient's regimen — their values and the illness carry (#17 held-out
