@@ -28,7 +28,7 @@ TOOL_NAME = "record_query_frame"
 HISTORY_LINES = 12
 _NOT_EXTRACTED = ("understood_by", "confidence", "unanswered", "notes", "route_family", "weight_text", "kept",
                   "listed", "shorthand", "shorthand_of", "kept_pending", "routes_unusable",
-                  "harm_refused")
+                  "harm_refused", "taking")
 """Set by the code, never by the model."""
 
 SYSTEM_PROMPT = f"""\

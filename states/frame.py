@@ -88,6 +88,10 @@ class QueryFrame(BaseModel):
     """A drug shorthand of the turn that begins several drugs' names ("cef"), as typed: asked, never guessed."""
     shorthand_of: list[str] = Field(default_factory=list)
     """The drugs `shorthand` may mean (the question's quick replies)."""
+    taking: list[str] = Field(default_factory=list)
+    """Formulary drugs the person spoken of is said to be on ("ông tôi … đang uống warfarin"), set by the code
+    (states.taking): carried with that person, never to another, so a later dose of a drug the book pairs with one of
+    them says so first."""
     people: dict[str, dict[str, Any]] = Field(default_factory=dict)
     """What was said of the earlier persons of the conversation (their age, weight, pregnancy, renal value …), keyed
     by the folded words that named them ("vo em"): given back when the user names one of them again

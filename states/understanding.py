@@ -25,6 +25,7 @@ from states.several_people import one_of_several
 from states.sibling_aside import without_sibling_aside
 from states.step import ProviderOutput, Services, TurnView, Update, provider_call, update
 from states.synthesis import synthesize_query
+from states.taking import with_taking
 from states.understander import UnderstandingRequest
 
 DOSING_SECTION = "lieu_luong_cach_dung"
@@ -172,6 +173,9 @@ def understand(ctx: TurnView, services: Services) -> Update:
         # A measured INR: the section that handles INR by band (states.inr_section).
         merged = with_inr_section(merged, text, services.names.section_texts)
         merged = with_refusal(merged, text, ctx.prior_frame)
+        # The drugs the person is on, kept with them (states.taking: safety reason there).
+        merged = with_taking(merged, ctx.prior_frame, text, services.names.names_of, services.names.section_texts,
+                             services.names.display)
         if others and merged.refusal is None and target is not None and fold(merged.person or "") in ("be", "") and \
                 person_key(target) not in (None, THE_CHILD) and merged.population == "pediatric":
             # "… bé Bin 6 tuổi 20 ký … Cho Bin uống …": the child by the name that picked them out, so "còn Bin" later

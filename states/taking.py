@@ -1,0 +1,72 @@
+"""The formulary drugs a person is on, across turns.
+
+"ông tôi 70 tuổi đang uống warfarin, uống paracetamol được không" — then "liều uống cho ông bao nhiêu", then "còn
+aspirin liều thấp thì sao": the warfarin he takes is his, not the first question's. Read as the first drug of a pair
+only, it was lost once a dose of the other drug was asked, and the aspirin question answered as for anyone — a
+safety implication by omission (session 24 left it open; #17/#18). The drugs told as taken are kept on the frame
+(`QueryFrame.taking`) while the conversation is about the same person, never given to another; a dose asked of a drug
+the book pairs with one of them carries the note that the book's interaction section speaks of the two
+(states.added_drug.beside_note), before anything else.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from core.text import fold, normalize
+from states.added_drug import beside_note, interaction_stated
+from states.frame import QueryFrame
+from states.people import person_key
+
+_TAKING_CUE = re.compile(r"\b(?:dang|van dang|hien dang|cung dang|van|con|hay|thuong) (?:dung|uong|tiem|xai|su dung|"
+                         r"dieu tri(?: bang)?)\b")
+_WINDOW = 40
+"""How far after "đang uống" the drug's name may stand ("đang uống thuốc chống đông warfarin")."""
+
+
+def taken_in(text: str, drugs: list[str], names_of: Callable[[str], list[str]]) -> list[str]:
+    """The drugs of the turn it says are taken ("đang uống warfarin", "bà uống omeprazol hằng ngày nữa")."""
+    folded = fold(normalize(text))
+    # From the cue to the end of its clause: "đang uống warfarin, uống paracetamol được không" takes warfarin only.
+    spans = [(m.end(), m.end() + len(re.split(r"[,.;?!]| (?:uong|dung|tiem|xai|duoc|co) ", folded[m.end():m.end() + _WINDOW],
+                                              maxsplit=1)[0]))
+             for m in _TAKING_CUE.finditer(folded)]
+    if not spans:
+        return []
+    found: list[str] = []
+    for drug in drugs:
+        for name in names_of(drug):
+            m = re.search(rf"\b{re.escape(fold(name))}\b", folded)
+            if m and any(a <= m.start() <= b for a, b in spans):
+                found.append(drug)
+                break
+    return found
+
+
+def _same_person(merged: QueryFrame, prior: QueryFrame) -> bool:
+    if person_key(merged.person) != person_key(prior.person):
+        return False
+    return merged.population in (None, prior.population) and not (
+        merged.age_months is not None and prior.age_months is not None and merged.age_months != prior.age_months)
+
+
+def with_taking(merged: QueryFrame, prior: QueryFrame | None, text: str, names_of: Callable[[str], list[str]],
+                section_texts: Callable[[str], Mapping[str, str]] | None,
+                display: Callable[[str], str]) -> QueryFrame:
+    """The frame with the drugs its person is on: this turn's, and those said before of the same person."""
+    before = list(prior.taking) if prior is not None and _same_person(merged, prior) else []
+    taking = list(dict.fromkeys([*before, *taken_in(text, merged.drugs, names_of)]))
+    update: dict[str, object] = {}
+    if taking != merged.taking:
+        update["taking"] = taking
+    if merged.turn_type == "dosing_calc" and len(merged.drugs) == 1 and section_texts is not None:
+        asked = merged.drugs[0]
+        for other in taking:
+            if other == asked or not interaction_stated(other, asked, section_texts, names_of):
+                continue
+            note = beside_note(display(other), display(asked))
+            if note not in merged.notes and not any(display(other) in n and display(asked) in n for n in merged.notes):
+                update["notes"] = [note, *merged.notes]
+            break
+    return merged.model_copy(update=update) if update else merged
