@@ -403,6 +403,10 @@ def _severity_only(condition: str | None) -> str | None:
     return {"nang": "nặng", "nhe": "nhẹ", "vua": "vừa"}.get(m.group("grade").split()[0])
 
 
+_FOLDED_KIN = frozenset(("ba", "ong", "me", "bo", "co", "chu", "di", "anh", "chi", "em"))
+"""(Folded.) Kin words that, typed without diacritics, may be the kin word spoken of with them ("ba" for "bà")."""
+
+
 _NEWBORN_MONTHS = 1.0
 """A child this old or older is past the newborn period: a baby told by its gestation is not them."""
 
@@ -478,6 +482,12 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
     stored = named_stored(prior, text)
     if stored is not None and (named is None or named.key in GENERIC or fold(named.label).strip() in fold(stored.label)):
         named = stored  # "còn bé Na cũng bị viêm tai thì sao": the child described before by that name (states.people)
+    if named is not None and prior.person is not None and text.isascii() and \
+            fold(named.label).strip() in _FOLDED_KIN and fold(prior.person).split()[:1] == [fold(named.label).strip()] \
+            and normalize(prior.person).split()[0].lower() != named.label.split()[0].lower():
+        # "ba bi parkinson nua" after "bà nội 82 tuổi …": typed without diacritics, "ba" is the "bà" spoken of (not a
+        # father), as "ong" is the "ông" (#18 held-out H212 started a new person and asked adult or child).
+        named = Person(named.key, prior.person, named.population)
     pronoun = named_by_pronoun(prior, text)
     if pronoun is not None and named is not None and fold(named.label).strip() in ("ba", "ong"):
         named = pronoun  # "còn bả …": "bả" read as "bà" (a grandmother) is the woman spoken of before

