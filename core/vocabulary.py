@@ -430,6 +430,9 @@ CLASS_SYNONYMS: tuple[tuple[str, ...], ...] = (
     # (retrieval.monograph_names: "chat uc che cyp3a4"); the others name the class "thuốc ức chế mạnh CYP3A4"
     # (domperidone) — #18 held-out H213 found no line for Motilium with clarithromycin.
     ("chat uc che cyp3a4", "thuoc uc che cyp3a4", "thuoc uc che manh cyp3a4", "chat uc che manh cyp3a4"),
+    # QT-prolonging drugs: the book writes "thuốc kéo dài khoảng QT"; clinicians say "thuốc kéo dài QT" (#18 held-out
+    # H212 found no line for haloperidol beside one).
+    ("keo dai khoang qt", "gay keo dai khoang qt", "keo dai qt", "gay keo dai qt", "keo dai doan qt"),
 )
 """Folded spellings of the same drug class. A hand list because the book itself writes one class several ways
 ("thuốc chống viêm không steroid" in one monograph, "các thuốc kháng viêm không steroid" or "NSAID" in another,

