@@ -732,7 +732,7 @@ class ExtractiveGenerator:
             host_classes = set(self._names(request, drug_id)) - {
                 fold(n) for n in request.drug_own_names.get(drug_id, [])}
             # The contraindications naming the other drug (or its class) first, then the interaction lines.
-            for section in ("chong_chi_dinh", "than_trong", "tuong_tac_thuoc"):
+            for section in ("chong_chi_dinh", "than_trong", "tuong_tac_thuoc", DOSING_SECTION):
                 for chunk in evidence:
                     if chunk.drug_id != drug_id or chunk.section_key != section:
                         continue
@@ -744,11 +744,12 @@ class ExtractiveGenerator:
                         names = own_names if section != "tuong_tac_thuoc" else other_names
                         # With a partner that has no monograph asked beside several drugs ("bn còn uống methotrexat"
                         # after warfarin × amoxicillin), the lines naming that partner answer — not the pair's again.
-                        pair = not (request.partners and len(request.drug_ids) > 1) and any(
+                        pair = section != DOSING_SECTION and not (request.partners and len(request.drug_ids) > 1) and any(
                             states_phrase(sentence, n) and (n not in host_classes or _other_members(sentence, n))
                             for n in names)
                         label = {"chong_chi_dinh": " (Chống chỉ định)", "than_trong": " (Thận trọng)"}.get(section, "")
-                        if pair or any(names_partner(sentence, p) for p in request.partners):
+                        if pair or any(names_partner(sentence, p) for p in request.partners) and not (
+                                section == DOSING_SECTION and dose_quantities(fold(sentence))):
                             claims.append(Claim(text=f"{_title(chunk)}{label} — {sentence}",
                                                 citations=[chunk.doc_id]))
                             # An item headed by its partner ("Thuốc cản quang chứa iod tiêm nội mạch: … . Ngừng metformin

@@ -483,9 +483,16 @@ def band_admits(band: Band, patient: Patient, *, closed: bool = False) -> bool:
         return False
     if not _admits(band.weight_kg, patient.weight_kg, closed=closed):
         return False
-    if not _gestation_admits(band.gestation_weeks, patient):
+    if not _gestation_admits(band.gestation_weeks, patient) and not (
+            # The top of a weeks range is in it when nothing else holds the baby ("28 - 32 tuần" beside "trên 32
+            # tuần": a baby of exactly 32 weeks is the first band's — #17 held-out H214 got no dose at all).
+            closed and band.gestation_weeks is not None and patient.gestation_weeks is not None
+            and band.gestation_weeks.high == patient.gestation_weeks
+            and band.gestation_weeks.contains(patient.gestation_weeks, closed=True)):
         return False
-    if band.gestation_weeks is not None and band.age_months is None and (age is None or age >= _NEONATAL_MONTHS):
+    # (A newborn of no stated days whose corrected weeks are stated — "sơ sinh tuổi thai chỉnh 32 tuần" — is one.)
+    if band.gestation_weeks is not None and band.age_months is None and (
+            (age is None and patient.gestation_weeks is None) or (age is not None and age >= _NEONATAL_MONTHS)):
         # "Sơ sinh 28 - 37 tuần chỉnh theo tuổi thai" states the weeks, not the age: a 4-year-old "born at 30 weeks"
         # is not in it (#18: the neonatal dose was shown for one).
         return False
