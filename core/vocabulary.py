@@ -378,6 +378,10 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     # Stroke: the book writes "đột quỵ"; people say "tai biến (mạch máu não)" (#18 held-out H138: "phòng tai biến" was
     # asked which indication again).
     ("dot quy", "tai bien mach mau nao", "tai bien", "dot quy nao", "nhoi mau nao"),
+    # Coronary disease: the book writes "bệnh tim thiếu máu cục bộ" (diclofenac's contraindication); people say "bệnh
+    # mạch vành", "thiếu máu cơ tim", "đặt stent" (#18 held-out H213 dosed a 65-year-old with a coronary stent).
+    ("benh tim thieu mau cuc bo", "benh mach vanh", "benh dong mach vanh", "thieu mau co tim", "thieu mau cuc bo co tim",
+     "dat stent mach vanh", "dat stent"),
 )
 
 

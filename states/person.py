@@ -118,7 +118,7 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # (#17 held-out H194 kept the next bed's severe liver failure for her and withheld her dose).
     # (Not "có khác không" — "is it different?" — which folds to "cô khác": #18 held-out H205 took it for a new adult.)
     (r"\b(?:chi|anh|ba|ong|co|chu|bac|di|cau)(?: (?:benh nhan|bn))? (?:kia|khac)\b"
-     r"(?! (?:khong|ko|k|gi|nhau|hon|biet|chut|nhieu|lam|ha|a|chang|khong vay|lieu)\b)(?!\s*\W*$)", "other_case", ADULT),
+     r"(?! (?:khong|ko|k|gi|nhau|hon|biet|chut|nhieu|lam|ha|a|chang|khong vay|lieu|uong|tiem|truyen|duong|dat)\b)(?!\s*\W*$)", "other_case", ADULT),
     (r"\b(?:ba bau|me bau|phu nu (?:co thai|mang thai|dang mang thai)|nguoi (?:co thai|mang thai)|thai phu|san phu)\b",
      "pregnant", ADULT),
     (r"\b(?:nguoi cao tuoi|nguoi gia|cu ong|cu ba|ba cu|ong cu)\b|\bcu (?=[6-9]\d|1[01]\d)", "elderly", ADULT),

@@ -111,7 +111,7 @@ from states.person import GENERIC, OWN_MEASURE, person_of
 from states.pleasantries import without_pleasantries
 from states.scope import about_a_person, as_child, child_nicknames, looks_non_human
 from states.shorthand import expand_chat
-from states.slots import VALUE_MOVES, Slots, dose_indication, extract_slots, taken_back
+from states.slots import VALUE_MOVES, Slots, dose_indication, extract_route, extract_slots, injection_named, taken_back
 from states.understander import Understanding, UnderstandingRequest
 
 _SMALLTALK = re.compile(
@@ -136,13 +136,16 @@ _PRICE_WORDS = (r"(?<!nguoi )(?<!ba )(?<!ong )(?<!cu )(?<!tuoi )gia (?:bao nhieu
 _GO_ON_TAKING = re.compile(r"\b(?:cho )?(?:uong|dung|xai) tiep (?:(?:thuoc|nua) )?(?:duoc khong|duoc ko|dc ko|dc khong|"
                            r"duoc k|khong|ko|hay|co sao)\b")
 """(Folded.) Whether to go on giving the drug ("cho uống tiếp được không")."""
-_ROUTE_WORD = r"(?:uong|tiem|tiem tinh mach|tiem bap|truyen|dat|dat hau mon|nhet hau mon)"
-_ROUTES_COMPARED = re.compile(rf"\b(?:lieu )?{_ROUTE_WORD} (?:co )?(?:khac|giong|bang|nhu) (?:voi )?(?:lieu )?{_ROUTE_WORD}\b")
+_ROUTE_WORD = r"(?:tiem tinh mach|tiem bap|truyen tinh mach|dat hau mon|nhet hau mon|uong|tiem|truyen|dat)"
+_ROUTES_COMPARED = re.compile(rf"\b(?:lieu )?(?:duong )?{_ROUTE_WORD}(?: thi)?(?: lieu)? (?:co )?(?:khac|giong|bang|nhu) "
+                              rf"(?:voi )?(?:lieu )?(?:duong )?{_ROUTE_WORD}\b")
 """(Folded.) Two routes' doses compared ("liều tiêm có khác liều uống không")."""
 _ROUTE_MAY_TAKE = re.compile(r"^\W*(?:(?:the|vay|con|the con)\s+)?(?:(?:co )?the\s+)?(?:cho\s+)?"
                              r"(?P<route>tiem bap|tiem duoi da|tiem tinh mach|dat hau mon|dat truc trang|nhet hau mon)"
                              r"(?: (?:thi|co))? (?:duoc khong|duoc ko|dc ko|dc khong|duoc k|duoc hong|co duoc khong)\W*$")
 """(Folded.) A route asked alone, whether it may be used ("tiêm bắp được không")."""
+_SAME_DOSE_SAID = re.compile(r"\blieu [a-z ]{0,40}\b(?:nhu nhau|giong nhau|tuong tu nhau)\b")
+"""(Folded.) The dosage section says two routes' doses are alike ("Liều uống và liều truyền tĩnh mạch như nhau")."""
 _PRICE = re.compile(rf"\b(?:{_PRICE_WORDS})\b")
 """(Folded.) A price or where to buy ("1 hộp Brufen ở nhà thuốc giá bao nhiêu"): out of scope whatever section word
 the turn also has ("ở nhà thuốc"; #17 held-out H49 got the cautions)."""
@@ -737,11 +740,27 @@ class RulesUnderstander:
             if len(holding) == 1:
                 return _frame(turn_type="drug_attribute", section_key=holding[0], confidence=0.6,
                               **{k: v for k, v in base.items() if k != "comorbidities"})
-        if follows and prior is not None and prior.drugs and _ROUTES_COMPARED.search(folded):
+        if follows and prior is not None and prior.drugs and (compared := _ROUTES_COMPARED.search(folded)):
             # "liều tiêm có khác liều uống không": whether the book doses the routes alike — its sentence saying so
             # ("Liều uống và liều tiêm tĩnh mạch đều giống nhau"), not one route's dose again (#17 held-out H208).
-            return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION, confidence=0.6,
-                          **{k: v for k, v in base.items() if k not in ("comorbidities", "route")})
+            dosage = fold(self.names.section_texts(_drugs_of(prior)[0]).get(DOSING_SECTION, "")) \
+                if self.names.section_texts is not None else ""
+            if _SAME_DOSE_SAID.search(dosage):
+                return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION, confidence=0.6,
+                              **{k: v for k, v in base.items() if k not in ("comorbidities", "route")})
+            # No such sentence: the other route's own lines for the same patient show the difference (#18 held-out
+            # H213 abstained on furosemide's "tiêm chậm").
+            named = [m.group(0) for m in re.finditer(_ROUTE_WORD, compared.group(0))]
+            others = [w for w in named if extract_route(w) != prior.route]
+            if others:
+                said = others[0]
+                route, family = extract_route(said), None
+                if route is None:
+                    family = injection_named(said, "")
+                if route is not None or family is not None:
+                    return _frame(turn_type="dosing_calc", section_key=DOSING_SECTION, confidence=0.6,
+                                  **{**{k: v for k, v in base.items() if k != "comorbidities"}, "route": route,
+                                     "route_family": family})
         if follows and prior is not None and prior.drugs and asks_when_to_stop(text) and not _ASKS_AMOUNT.search(folded):
             # "uống mà ko đỡ thì khi nào phải ngừng" after the child's loperamide: when to stop is the dosage section's
             # "Ngừng thuốc … nếu không cải thiện sau 48 giờ" (#18 held-out H209 quoted the pharmacology).

@@ -185,7 +185,9 @@ _HEPATIC = re.compile(r"\b((?:suy gan|xo gan|benh gan)( (?:o )?(?:muc do |muc |d
                       # severe; #18 held-out H136 showed the mild-moderate 25 mg beside "không dùng khi suy gan nặng")
                       r"child\W?pugh\s*[abc]|"
                       r"viem gan( [a-z])?|men gan cao|chuc nang gan kem)\b")
-_COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|dang|mac benh|mac|kem theo|bi ca)\b")
+# ("bố tôi bị bệnh mạch vành, uống diclofenac được không": "bị" too — #18 held-out H213 dosed him, the book's
+# "bệnh tim thiếu máu cục bộ" contraindication never read.)
+_COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|dang|mac benh|mac|kem theo|bi ca|bi)\b")
 # ("bà còn bị xơ gan nặng, đang tiền hôn mê gan": a hepatic state the contraindications name word for word — furosemide's
 # "tình trạng tiền hôn mê hoặc hôn mê gan"; the graded "xơ gan nặng" took the hepatic slot and the state was lost, so
 # the IV dose was quoted — #18 held-out H211.)
