@@ -111,7 +111,15 @@ from states.person import GENERIC, OWN_MEASURE, person_of
 from states.pleasantries import without_pleasantries
 from states.scope import about_a_person, as_child, child_nicknames, looks_non_human
 from states.shorthand import expand_chat
-from states.slots import VALUE_MOVES, Slots, dose_indication, extract_route, extract_slots, injection_named, taken_back
+from states.slots import (
+    VALUE_MOVES,
+    Slots,
+    dose_indication,
+    extract_route,
+    extract_slots,
+    injection_named,
+    taken_back,
+)
 from states.understander import Understanding, UnderstandingRequest
 
 _SMALLTALK = re.compile(
