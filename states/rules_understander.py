@@ -758,16 +758,16 @@ class RulesUnderstander:
                               **{k: v for k, v in base.items() if k not in ("comorbidities", "route")})
             # No such sentence: the other route's own lines for the same patient show the difference (#18 held-out
             # H213 abstained on furosemide's "tiêm chậm").
-            named = [m.group(0) for m in re.finditer(_ROUTE_WORD, compared.group(0))]
-            others = [w for w in named if extract_route(w) != prior.route]
+            route_words = [m.group(0) for m in re.finditer(_ROUTE_WORD, compared.group(0))]
+            others = [w for w in route_words if extract_route(w) != prior.route]
             if others:
                 said = others[0]
-                route, family = extract_route(said), None
-                if route is None:
+                other_route, family = extract_route(said), None
+                if other_route is None:
                     family = injection_named(said, "")
-                if route is not None or family is not None:
+                if other_route is not None or family is not None:
                     return _frame(turn_type="dosing_calc", section_key=DOSING_SECTION, confidence=0.6,
-                                  **{**{k: v for k, v in base.items() if k != "comorbidities"}, "route": route,
+                                  **{**{k: v for k, v in base.items() if k != "comorbidities"}, "route": other_route,
                                      "route_family": family})
         if follows and prior is not None and prior.drugs and asks_when_to_stop(text) and not _ASKS_AMOUNT.search(folded):
             # "uống mà ko đỡ thì khi nào phải ngừng" after the child's loperamide: when to stop is the dosage section's
