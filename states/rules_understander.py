@@ -762,12 +762,12 @@ class RulesUnderstander:
             others = [w for w in route_words if extract_route(w) != prior.route]
             if others:
                 said = others[0]
-                other_route, family = extract_route(said), None
-                if other_route is None:
+                compared_route, family = extract_route(said), None
+                if compared_route is None:
                     family = injection_named(said, "")
-                if other_route is not None or family is not None:
+                if compared_route is not None or family is not None:
                     return _frame(turn_type="dosing_calc", section_key=DOSING_SECTION, confidence=0.6,
-                                  **{**{k: v for k, v in base.items() if k != "comorbidities"}, "route": other_route,
+                                  **{**{k: v for k, v in base.items() if k != "comorbidities"}, "route": compared_route,
                                      "route_family": family})
         if follows and prior is not None and prior.drugs and asks_when_to_stop(text) and not _ASKS_AMOUNT.search(folded):
             # "uống mà ko đỡ thì khi nào phải ngừng" after the child's loperamide: when to stop is the dosage section's
