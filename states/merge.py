@@ -1805,6 +1805,10 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
         return None
     folded = fold(text)
     dosed = prior.turn_type == "dosing_calc" and bool(prior.drugs)
+    if new.section_key == OVERDOSE_SECTION:
+        # "trời ơi bé lỡ uống hết nửa chai siro hạ sốt …" after the rectal dose: "uống" is how the bottle was swallowed,
+        # no route asked — the overdose stands (#18 held-out H213 gave the oral dose).
+        return None
     if dosed and new.route is not None and (_ROUTE_SWITCH.search(folded) or (
             new.route != prior.route and new.condition and VOMITING_ONLY.match(fold(new.condition).strip())) or (
             # ("bé nôn nhiều, đặt hậu môn thì sao" after the 4-month-old's oral fever dose: why another route, read
