@@ -403,6 +403,10 @@ def _severity_only(condition: str | None) -> str | None:
     return {"nang": "nặng", "nhe": "nhẹ", "vua": "vừa"}.get(m.group("grade").split()[0])
 
 
+_ANOTHER_OPENS = re.compile(r"^\W*(?:con|the con|vay con|con dua|con be|con chau|con thang)\b")
+"""(Folded.) A turn opening with "còn …" ("còn bé 5 tuổi …"): about someone else, as a new age says."""
+
+
 _FOLDED_KIN = frozenset(("ba", "ong", "me", "bo", "co", "chu", "di", "anh", "chi", "em"))
 """(Folded.) Kin words that, typed without diacritics, may be the kin word spoken of with them ("ba" for "bà")."""
 
@@ -431,6 +435,15 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         base_words = _SEVERITY_TAIL.sub("", prior.condition).strip(" ,")
         merged = merged.model_copy(update={"condition": f"{base_words} {severity}".strip(),
                                            "condition_relation": "indication"})
+    if new.age_months is not None and prior.age_months is not None and new.age_months != prior.age_months and \
+            not is_correction(text) and _ANOTHER_OPENS.match(fold(normalize(text))) and (
+                merged.comorbidities or merged.renal or merged.hepatic or merged.gestation):
+        # "còn bé 5 tuổi 18kg viêm phổi nặng, tiêm TM ceftriaxon bao nhiêu" after a 10-day-old on a calcium infusion:
+        # another child, told by their own age — the first one's states (the calcium, a kidney or liver value, a
+        # gestation) are not theirs (#18 held-out H217 withheld the 5-year-old's dose for the newborn's calcium).
+        merged = merged.model_copy(update={
+            "comorbidities": list(new.comorbidities), "renal": new.renal, "hepatic": new.hepatic,
+            "gestation": new.gestation})
     if new.gestation is not None and new.age_months is None and new.weight_kg is None and \
             prior.age_months is not None and prior.age_months >= _NEWBORN_MONTHS and prior.gestation is None and \
             merged.age_months == prior.age_months:

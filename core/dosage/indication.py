@@ -237,7 +237,9 @@ _SYMPTOM_FEVER = {False: "sốt", True: "sot"}
 _SYMPTOMS = {False: frozenset({"sốt", "đau"}), True: frozenset({"sot", "dau"})}
 _PERIOD_PAIN = {False: "thốngkinh", True: "thongkinh"}
 _PAIN = {False: "đau", True: "dau"}
-_SITE_WORDS = "đầu răng lưng cơ khớp họng vai gáy cổ mình nhức mỏi cảm cúm"
+# ("đau tai", "đau bụng", "đau chân": #18 held-out H216 asked a 5-year-old with earache which of paracetamol's
+# indications.)
+_SITE_WORDS = "đầu răng lưng cơ khớp họng vai gáy cổ mình nhức mỏi cảm cúm tai bụng chân tay"
 _SITES = {False: frozenset(_SITE_WORDS.split()), True: frozenset(fold(_SITE_WORDS).split())}
 """Body sites a symptom is felt at, and the common cold it comes with: "đau đầu", "cảm sốt" are pain and fever
 ("Đau, sốt"), not another indication."""
