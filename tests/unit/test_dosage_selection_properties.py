@@ -21,6 +21,7 @@ from core.dosage.select import (
     heads_list_of,
     indication_key,
     is_conditional_cap,
+    is_weight_band_beside_default,
     refers_to_adult_dose,
     select,
     states_amount,
@@ -126,7 +127,11 @@ def test_selected_lines_are_exactly_the_lines_that_admit_the_patient(patient: Pa
             # dose ("Trẻ > 16 tuổi có thể dùng liều như người lớn"), and it is an adult line.
             # Or a weight band's ceiling alone, for an adult it may hold ("Người có yếu tố nguy cơ … hoặc cân nặng
             # dưới 50 kg: không quá 3 g/ngày" for an adult of no stated weight): a maximum, never a dose.
-            assert admits(line, patient, closed=True) or is_conditional_cap(line, patient) or (
+            # Or, for an adult of no stated weight, a weight band beside the fixed dose of the adults outside it
+            # ("1 g/lần …" then "Người lớn cân nặng 33–50 kg: 15 mg/kg/lần …"): both shown, each with its band
+            # (core.dosage.select.is_weight_band_beside_default).
+            assert admits(line, patient, closed=True) or is_conditional_cap(line, patient) or \
+                is_weight_band_beside_default(line, tree, patient) or (
                 line.population != "pediatric" and any(
                 refers_to_adult_dose(ref) and admits(ref, patient, closed=True) for ref in selection.lines)), (
                 line.text, line.band.describe())
@@ -221,6 +226,8 @@ def test_no_line_of_a_disjoint_band_is_ever_selected(patient: Patient, index: in
             continue
         if is_conditional_cap(line, patient):
             continue  # a ceiling alone of the adult's possible risk group, no dose (see the property above)
+        if is_weight_band_beside_default(line, tree, patient):
+            continue  # an adult of no stated weight: the weight band shown with its band (see above)
         assert not _disjoint(line, patient), (line.text, line.band.describe(), patient)
         if line.population and patient.population:
             assert line.population == patient.population
