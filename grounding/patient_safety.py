@@ -482,10 +482,28 @@ def line_contraindicates(sentence: str, patient: Patient, active: Sequence[str],
     conditional = False
     for item in items(sentence):
         met = [_met(part, patient, active, conditions) for part in conjuncts(item)]
+        if all(met) and _for_purpose_not_asked(item, patient):
+            # "Không dùng salbutamol đường tiêm hoặc uống để điều trị dọa sảy thai": a contraindication of one
+            # purpose, not of the drug for every pregnant woman — a pregnant asthmatic asking for her inhaler was
+            # refused it (#18 held-out H217). Quoted, as conditional.
+            conditional = True
+            continue
         if all(met):
             return True, False
         conditional = conditional or (any(met) and len(met) > 1)
     return False, conditional
+
+
+_FOR_PURPOSE = re.compile(r"\bde (?:dieu tri|tri|chua) ((?:[a-z]+ ?){1,4})")
+
+
+def _for_purpose_not_asked(item: str, patient: Patient) -> bool:
+    """The item forbids the drug for a purpose ("… để điều trị dọa sảy thai") the patient's stated indication is not."""
+    m = _FOR_PURPOSE.search(fold(item))
+    if m is None or not patient.indication:
+        return False
+    asked = set(fold(patient.indication).split())
+    return not (set(m.group(1).split()) & asked - {"benh", "chung"})
 
 
 _SAFETY: dict[tuple[tuple[Chunk, ...], Patient, bool, bool], PatientSafety] = {}
