@@ -273,7 +273,9 @@ _BLEEDING_SIGN = re.compile(r"\b(?:be|chau|con|bn|benh nhan|ong|ba|me|bo|no|nguo
                             r" ra mau\b|(?:di ngoai|di cau) phan (?:co mau|den)\b|phan (?:co mau|den)\b)"
                             # (The sign said with no subject: "bị" is put before it — every alternative ends where
                             # the sign starts.)
-                            r"|\b(?=phan (?:co mau|den)\b)")
+                            r"|\b(?=phan (?:co mau|den)\b)"
+                            # ("nó sốt cao và đi ngoài ra máu": the sign after another — #18 held-out H219 dosed him)
+                            r"|\b(?:va|,) (?=(?:di ngoai|di cau) ra mau\b)")
 """(Folded.) A bleeding sign said of the patient with no "bị" ("mà bé đi ngoài ra máu, sốt cao thì vẫn uống được chứ"):
 the illness the contraindications are read for — loperamide's "Lỵ cấp (phân có máu, sốt cao)"; #18 held-out H197
 dosed the child again."""

@@ -24,10 +24,11 @@ _WORD = r"(?:mot|hai|ba|bon|tu|nam|lam|sau|bay|tam|chin|muoi|linh|le|tram)"
 _WORDS_AS_WRITTEN = frozenset({"một", "mốt", "hai", "ba", "bốn", "tư", "năm", "lăm", "sáu", "bảy", "bẩy", "tám",
                                "chín", "mười", "mươi", "linh", "lẻ", "trăm"})
 _UNITS_AS_WRITTEN = frozenset({"tuổi", "tháng", "tuần", "ngày", "cân", "ký", "kí", "kg", "kilo", "lạng", "pound",
-                               "pounds", "lb", "lbs", "pao"})
+                               "pounds", "lb", "lbs", "pao", "ml"})
 # Units a spelt number must be followed by to count as a number: folded, "ba" is also "bà" and "nam" is "năm"
 # (year) or "nam" (male), so a number word alone is never read.
-_UNIT = r"(?:tuoi|thang|tuan|ngay|can|ky|ki|kg|kilo|lang|pound|pounds|lb|lbs|pao)"
+# ("là tám ml/phút chứ không phải 25": a clearance spelt — #18 held-out H219 kept the 25 and its band.)
+_UNIT = r"(?:tuoi|thang|tuan|ngay|can|ky|ki|kg|kilo|lang|pound|pounds|lb|lbs|pao|ml(?=\s*/\s*(?:phut|ph|min)))"
 _SPELT = re.compile(rf"(?<![a-z0-9])((?:{_WORD}\s+)*{_WORD})\s+({_UNIT})\b")
 
 

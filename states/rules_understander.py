@@ -1594,6 +1594,8 @@ class RulesUnderstander:
         safety = " ".join(texts.get(key, "") for key in sections)
         for run in (dose_indication(text, list(names)) or "").split(", "):
             run = re.sub(r"(?:\s+(?:nữa|nua|rồi|roi|luôn|luon|nhé|nhe|ạ|a))+\s*$", "", run)
+            # ("nó sốt cao …": the pronoun is who, not what — #18 held-out H219.)
+            run = re.sub(r"^(?:nó|no|bé|be|cháu|chau|ổng|bả|anh ấy|chị ấy|cô ấy)\s+", "", run)
             if len(fold(run).split()) >= 2 and not _MOTHER_STATE.search(fold(run)) and \
                     condition_stated(safety, run) and not self._treats(drug, run):
                 return run
