@@ -193,11 +193,11 @@ def _indication_question(frame: QueryFrame, drug: str, indications: Sequence[str
 
 
 CORRECTION_UNREAD = "correction_unread"
+"""The understander's clarify reason for a correction whose value it could not read (states.merge)."""
 WEIGHT_REJECTED = "weight_rejected"
 """An adult's dose question whose weight could not be that person's ("bà tôi 80t nặng 4kg, truyền paracetamol"): the
 weight is asked again before any dose — the book doses adults by weight too (a 33–50 kg band), and a dose line in
 mg/kg beside a mistyped weight invites the wrong arithmetic (#18 held-out H211)."""
-"""The understander's clarify reason for a correction whose value it could not read (states.merge)."""
 
 
 def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: Sequence[str] = (),

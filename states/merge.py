@@ -427,6 +427,16 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
                                            "needs_clarify": False, "clarify_reason": None})
     if merged.turn_type in _NEVER_MERGED:
         return merged  # (its `kept` holds the conversation, persons and all)
+    merged = _this_persons_values(merged, new, prior, text)
+    if prior.kept is not None and merged.kept is None:
+        prior = QueryFrame.model_validate(prior.kept)  # the persons spoken of before the smalltalk
+    return remembered(prior, not_their_section(named_again(merged, prior, text), prior, text))
+
+
+def _this_persons_values(merged: QueryFrame, new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
+    """Whose values the merged frame carries, settled after whatever path the merge took: an adult in general is not
+    the person before, a severity alone grades the same illness, another child or a newborn told by gestation does not
+    take the first one's states, and the same person named again keeps theirs."""
     if merged.person is not None and fold(merged.person).strip() == "nguoi lon" and \
             fold(prior.person or "").strip() != "nguoi lon" and not refers_to_prior_person(text, prior) and \
             not re.search(r"\b(?:benh nhan|bn|nguoi benh|nguoi) (?:do|ay|nay)\b", fold(text)) and (
@@ -474,9 +484,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
         # trong phác đồ có tương tác với clarithromycin ko" after "chú tôi 58t đang uống Zocor …" kept "chú tôi" and
         # lost his age — his omeprazole dose then asked adult or child; #18 held-out H211).
         merged = merged.model_copy(update=values_of(prior))
-    if prior.kept is not None and merged.kept is None:
-        prior = QueryFrame.model_validate(prior.kept)  # the persons spoken of before the smalltalk
-    return remembered(prior, not_their_section(named_again(merged, prior, text), prior, text))
+    return merged
 
 
 def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | None, text: str) -> QueryFrame:

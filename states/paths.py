@@ -325,7 +325,7 @@ def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list
         # (And a caution naming it: ciprofloxacin's "đứt gân (tăng ở người cao tuổi, người dùng corticosteroid …)" is
         # the book's word on the pair with prednisolone, which neither interaction section names — #18 held-out H213
         # said the book had nothing.)
-        for chunk in retrieval.find_by_section(drug_id, "lieu_luong_cach_dung"):
+        for chunk in retrieval.find_by_section(drug_id, "lieu_luong_cach_dung") if partners else ():
             # A food or other partner named where the book says how to take the drug ("Một số thức ăn giàu vitamin K:
             # Cà chua, rau diếp, cải bắp, súp lơ" in warfarin's dosage section — #17 held-out H214 said the book had
             # nothing on cabbage): those sentences come too, never the doses (grounding.extractive quotes only the

@@ -22,11 +22,13 @@ from states.people import person_key
 _TAKING_CUE = re.compile(r"\b(?:dang|van dang|hien dang|cung dang|van|con|hay|thuong) (?:dung|uong|tiem|xai|su dung|"
                          r"dieu tri(?: bang)?)\b")
 _WINDOW = 40
-"""How far after "đang uống" the drug's name may stand ("đang uống thuốc chống đông warfarin")."""
+"""How far after "đang uống" the drug's name may stand ("đang uống thuốc chống đông warfarin"); the clause ends sooner
+at a comma or the next verb."""
 
 
 def taken_in(text: str, drugs: list[str], names_of: Callable[[str], list[str]]) -> list[str]:
-    """The drugs of the turn it says are taken ("đang uống warfarin", "bà uống omeprazol hằng ngày nữa")."""
+    """The drugs of the turn it says are taken ("đang uống warfarin", "bà vẫn uống omeprazol hằng ngày"): named in the
+    clause a taking cue opens."""
     folded = fold(normalize(text))
     # From the cue to the end of its clause: "đang uống warfarin, uống paracetamol được không" takes warfarin only.
     spans = [(m.end(), m.end() + len(re.split(r"[,.;?!]| (?:uong|dung|tiem|xai|duoc|co) ", folded[m.end():m.end() + _WINDOW],
