@@ -1395,7 +1395,12 @@ class RulesUnderstander:
                 and not asks_missed_dose(text):  # "quên hôm qua, hôm nay uống gấp đôi được ko": the missed dose
             # (The one name may be a drug the formulary lacks: "pha với lidocain … được không" has no monograph
             # to read the patient's state against; it once raised here.)
-            state = self._patient_state(text, slots, drugs[0])
+            # ("nó sốt cao và đi ngoài ra máu thì vẫn uống imodium được chứ": the state said with no "bị", the drug
+            # named again — the phrase its contraindications state as written, as for the drug-less follow-up;
+            # #18 held-out H221 gave the diarrhoea dose to a patient the book says "Lỵ cấp (phân có máu, sốt cao)".)
+            state = self._patient_state(text, slots, drugs[0]) or (
+                self._safety_phrase(text, drugs[0], ("chong_chi_dinh",), names=[c.span for c in candidates.candidates])
+                if drugs[0] in self.names else None)
             if state is not None:
                 # "Ông tôi 70 tuổi có tiền sử hen phế quản, uống aspirin có được không?": whether THIS patient may take
                 # it is what the contraindications (and cautions) say about the patient's condition — asked with an

@@ -1220,6 +1220,13 @@ def _restates(heading: RegimenLine, band: RegimenLine) -> bool:
     g/ngày:" over "Trẻ 1 tháng tuổi – 12 tuổi, cân nặng dưới 50 kg: 50–80 mg/kg/ngày"): no conflicting figure — its
     frequency and maximum are the band's, and withheld they were lost (#18 held-out H125)."""
     a, b = heading.rule, band.rule
+    if _STARTS.search(fold(heading.text)) and not _STARTS.search(fold(band.text)):
+        # "Động kinh: khởi đầu 5 mg/kg/ngày, tăng dần … đến liều duy trì 10–20 mg/kg/ngày …; liều theo tuổi:" over
+        # "Trẻ 5–10 tuổi: 400–600 mg/ngày": the band states no start, so the heading's start is every listed child's
+        # first dose — withheld, the child was shown the age band's full daily dose to begin with (#18 held-out H221,
+        # carbamazepine: 400 mg/ngày for a 25 kg child whose book start is 125 mg). A band that states its own start
+        # ("Trẻ 12–18 tuổi: khởi đầu 150–300 mg/ngày …") still replaces the heading (H102).
+        return True
     if _OWN_DOSES_FOLLOW.search(fold(heading.text)):
         # "… 10–20 mg/kg/ngày chia 3 lần, tối đa 400 mg/ngày; liều theo tuổi:": the list gives each age its own dose,
         # and the heading's frequency is a summary, not the band's (a 14-year-old was shown "chia 3 lần").
@@ -1227,6 +1234,8 @@ def _restates(heading: RegimenLine, band: RegimenLine) -> bool:
     return a is not None and b is not None and (a.kind, a.low, a.high, a.unit) == (b.kind, b.low, b.high, b.unit)
 
 
+_STARTS = re.compile(r"\bkhoi dau\b|\blieu (?:dau|ban dau)\b")
+"""(Folded.) A titration's first dose stated ("khởi đầu 5 mg/kg/ngày", "liều ban đầu")."""
 _OWN_DOSES_FOLLOW = re.compile(r"\b(?:lieu|dung|chia) theo (?:tuoi|lua tuoi|nhom tuoi|can nang|the trong)\s*:\s*$"
                                r"|\bnhu sau\s*:\s*$")
 
