@@ -60,6 +60,11 @@ class NameBook:
                 if any(re.search(rf"\b{re.escape(f)}\b", fold(c)) for f in forms for c in entry.classes))
         return [n for drug_id, names in self._members[partner] if drug_id not in besides for n in names]
 
+    def class_member_ids(self, partner: str) -> list[str]:
+        """The ids of the book's drugs in the class `partner` names (see `class_members`); empty for a name."""
+        self.class_members(partner)
+        return [drug_id for drug_id, _ in self._members.get(partner, ())]
+
     def partners_with_members(self, partners: Sequence[str], *, besides: Sequence[str] = ()) -> list[str]:
         """The partners asked about, each class followed by its members in the book: "ibuprofen với thuốc chống
         đông" finds ibuprofen's "hiệp đồng tác dụng với warfarin …" (the text names the member, not the class;

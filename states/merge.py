@@ -336,7 +336,7 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
                                         **_slot_updates(new, prior)})
     if interaction_prior and prior.turn_type == "interaction" and len(prior.drugs) == 1 and prior.unknown_drugs \
             and new.drugs and not new.unknown_drugs and not adds_interaction_partner(text) and \
-            is_substitution(text):
+            (is_substitution(text) or _on_the_class(prior, new)):
         # Replaced only when said so ("đổi sang", "thay bằng"): "thế warfarin?" after amoxicillin × methotrexat is the
         # next partner of amoxicillin (#17 held-out H139 asked warfarin × methotrexat); so are "còn thuốc chống viêm
         # không steroid như ibuprofen thì sao" after haloperidol × lithi (H164 read ibuprofen × lithi) and "còn aspirin
@@ -373,6 +373,13 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
         if new.turn_type == "dosing_calc" and ASKS_AMOUNT.search(fold(text)) else {}
     return prior.model_copy(update={"drugs": new.drugs, "unknown_drugs": new.unknown_drugs, "route": None,
                                     "route_family": None, **_slot_updates(new, prior), **asked})
+
+
+def _on_the_class(prior: QueryFrame, new: QueryFrame) -> bool:
+    """The person is on the class the last question paired ("đang uống thuốc kháng vitamin K" — its one member in the
+    book is kept as taken, states.taking): the drug named next replaces the one asked beside it — "thế paracetamol
+    thì sao" is paracetamol beside what she takes (#18 held-out H221 read ibuprofen × paracetamol)."""
+    return bool(set(prior.taking) - set(prior.drugs)) and not set(new.drugs) & set(prior.taking)
 
 
 def _gestation_named_again(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
@@ -607,6 +614,14 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
         # same reason said shorter — the fuller words name the indication the book doses (#17 held-out H29: the
         # child was asked among every indication, Lyme disease included).
         merged = merged.model_copy(update={"condition": prior.condition, "condition_relation": prior.condition_relation})
+    treated_alongside = False
+    if switched and prior.condition and prior.condition_relation == "indication" and _TREATED_ALONGSIDE.search(
+            fold(text)) and (new.condition is None or _TREATED_ALONGSIDE.fullmatch(fold(new.condition).strip())):
+        # "chồng em cũng phải điều trị cùng, anh ấy uống liều bao nhiêu" after her trichomonas: the partner treated
+        # for the same infection ("điều trị đồng thời cho bạn tình") — the illness carries, his own values do not
+        # (#18 held-out H221 read "điều trị cùng" as his indication and asked which one).
+        merged = merged.model_copy(update={"condition": prior.condition, "condition_relation": "indication"})
+        treated_alongside = True
     if switched and merged is not new and merged.turn_type == "drug_attribute" and \
             merged.section_key in ("than_trong", "chong_chi_dinh") and merged.population == "pediatric" and \
             merged.age_months is not None and merged.weight_kg is not None and new.section_key is None:
@@ -666,6 +681,9 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
             notes.append(f"Về {person.label}: tôi dùng lại những gì đã nêu về {person.label} trước đó ({given}), "
                          f"không dùng tuổi, cân nặng hay bệnh của {was}." if was and _has_person_values(prior) else
                          f"Về {person.label}: tôi dùng lại những gì đã nêu về {person.label} trước đó ({given}).")
+        elif was and _has_person_values(prior) and treated_alongside:
+            notes.append(f"Về {person.label}: điều trị cùng bệnh ({merged.condition}); tôi không dùng tuổi, cân nặng "
+                         f"hay tình trạng khác của {was} đã nêu trước đó.")
         elif was and _has_person_values(prior):
             notes.append(f"Về {person.label}: tôi không dùng tuổi, cân nặng hay bệnh của {was} đã nêu trước đó.")
     elif merged is not new and person is not None and (merged.person is None or person.key not in GENERIC):
@@ -2663,6 +2681,10 @@ def _shares_phrase(a: str, b: str) -> bool:
     return bool(set(pairwise(words_a)) & set(pairwise(words_b)))
 
 
+_TREATED_ALONGSIDE = re.compile(r"(?:\b(?:cung )?(?:phai |can |nen )?(?:dieu tri|chua|uong thuoc|dung thuoc) "
+                                r"(?:cung|chung|luon|dong thoi|ca)\b(?: (?:luon|voi|nua))?|\bcung phai (?:dieu tri|chua)\b)")
+"""(Folded.) Another person treated alongside the first for the same illness, no illness named ("cũng phải điều trị
+cùng", "điều trị chung luôn", "cũng phải chữa")."""
 _ALSO_ILL = re.compile(r"\b(cung bi|cung mac|cung dang bi|cung benh (do|nay)|bi giong|cung phai|cung can|cung sap|"
                        rf"bi (?:{SAME_ILLNESS}))\b")
 def _also_ill(text: str, prior_condition: str) -> bool:

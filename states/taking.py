@@ -12,7 +12,7 @@ the book pairs with one of them carries the note that the book's interaction sec
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from core.text import fold, normalize
 from states.added_drug import beside_note, interaction_stated
@@ -26,9 +26,12 @@ _WINDOW = 40
 at a comma or the next verb."""
 
 
-def taken_in(text: str, drugs: list[str], names_of: Callable[[str], list[str]]) -> list[str]:
+def taken_in(text: str, drugs: list[str], names_of: Callable[[str], list[str]], *,
+             classes: Sequence[str] = (), members_of: Callable[[str], list[str]] | None = None) -> list[str]:
     """The drugs of the turn it says are taken ("đang uống warfarin", "bà vẫn uống omeprazol hằng ngày"): named in the
-    clause a taking cue opens."""
+    clause a taking cue opens. A class said taken whose only member in the book is one drug ("đang uống thuốc kháng
+    vitamin K": Warfarin) is that drug — the next drug asked for the person is read beside it (#18 held-out H221 asked
+    paracetamol beside the ibuprofen of the turn before instead)."""
     folded = fold(normalize(text))
     # From the cue to the end of its clause: "đang uống warfarin, uống paracetamol được không" takes warfarin only.
     spans = [(m.end(), m.end() + len(re.split(r"[,.;?!]| (?:uong|dung|tiem|xai|duoc|co) ", folded[m.end():m.end() + _WINDOW],
@@ -37,6 +40,11 @@ def taken_in(text: str, drugs: list[str], names_of: Callable[[str], list[str]]) 
     if not spans:
         return []
     found: list[str] = []
+    for phrase in classes if members_of is not None else ():
+        members = members_of(phrase) if members_of is not None else []
+        m = re.search(rf"\b{re.escape(fold(phrase))}\b", folded)
+        if len(members) == 1 and m and any(a <= m.start() <= b for a, b in spans):
+            found.append(members[0])
     for drug in drugs:
         for name in names_of(drug):
             m = re.search(rf"\b{re.escape(fold(name))}\b", folded)
@@ -55,10 +63,11 @@ def _same_person(merged: QueryFrame, prior: QueryFrame) -> bool:
 
 def with_taking(merged: QueryFrame, prior: QueryFrame | None, text: str, names_of: Callable[[str], list[str]],
                 section_texts: Callable[[str], Mapping[str, str]] | None,
-                display: Callable[[str], str]) -> QueryFrame:
+                display: Callable[[str], str], members_of: Callable[[str], list[str]] | None = None) -> QueryFrame:
     """The frame with the drugs its person is on: this turn's, and those said before of the same person."""
     before = list(prior.taking) if prior is not None and _same_person(merged, prior) else []
-    taking = list(dict.fromkeys([*before, *taken_in(text, merged.drugs, names_of)]))
+    taking = list(dict.fromkeys([*before, *taken_in(text, merged.drugs, names_of, classes=merged.unknown_drugs,
+                                                     members_of=members_of)]))
     update: dict[str, object] = {}
     if taking != merged.taking:
         update["taking"] = taking

@@ -175,7 +175,7 @@ def understand(ctx: TurnView, services: Services) -> Update:
         merged = with_refusal(merged, text, ctx.prior_frame)
         # The drugs the person is on, kept with them (states.taking: safety reason there).
         merged = with_taking(merged, ctx.prior_frame, text, services.names.names_of, services.names.section_texts,
-                             services.names.display)
+                             services.names.display, services.names.class_member_ids)
         if others and merged.refusal is None and target is not None and fold(merged.person or "") in ("be", "") and \
                 person_key(target) not in (None, THE_CHILD) and merged.population == "pediatric":
             # "… bé Bin 6 tuổi 20 ký … Cho Bin uống …": the child by the name that picked them out, so "còn Bin" later
