@@ -198,6 +198,8 @@ def _adjusts(line: RegimenLine, contexts: set[str]) -> bool:
 CONTEXT_SECTIONS = ("chong_chi_dinh", "than_trong")
 """Sections a "can this patient use it" question is routed to; a renal/hepatic patient also gets the dosage
 section's exclusions for their context."""
+_FOR_DIALYSIS = re.compile(r"\b(?:tham phan|tham tach|loc mau|chay than|than nhan tao)\b")
+"""(Folded.) A dose line for patients on dialysis (as grounding.organ_lines reads it)."""
 CONTEXT_FIRST_PREAMBLE = "Theo Dược thư; các câu liên quan đến bối cảnh bệnh nhân đã nêu được trích trước:"
 CONTEXT_CONTRAINDICATED_PREAMBLE = (
     "Dược thư ghi chống chỉ định phù hợp với bối cảnh bệnh nhân đã nêu (trích trước tiên, dưới đây). Vui lòng hỏi "
@@ -370,6 +372,18 @@ class ExtractiveGenerator:
                     # The adjustment of the band holding the patient's value ("Độ thanh thải creatinin dưới 30
                     # ml/phút: giảm liều một nửa"): whether they may take it at that dose is that line too (#18 held-out
                     # H106: "ClCr 25, clarithromycin 500 mg ngày 2 lần có được ko" got the contraindications alone).
+                    claims += self._quote(tree, line)
+                elif line.kind == "regimen" and patient.dialysis and _FOR_DIALYSIS.search(
+                        fold(" ".join((*line.path, line.text)))):
+                    # A patient on dialysis: the book's dialysis dose ("Người bệnh thẩm tách máu: 2,5 mg vào ngày
+                    # thẩm tách, sau buổi thẩm tách") — "nếu ông phải chạy thận nhân tạo thì sao" got the
+                    # contraindications alone (#18 held-out H224).
+                    claims += self._quote(tree, line)
+                elif line.kind == "regimen" and patient.hepatic is not None and line.context.hepatic and \
+                        (line.band.hepatic in (None, "any") or band_admits(line.band, patient)):
+                    # The hepatic adjustment of this patient's grade ("Suy gan nặng: giảm liều, khoảng cách giữa các
+                    # liều ít nhất 8 giờ"): "xơ gan nặng, bs kê clindamycin 300 mg cách 6h, có ổn không" was answered
+                    # with the caution "cần giảm liều" and the 8 hours left out (#18 held-out H224).
                     claims += self._quote(tree, line)
         return claims
 

