@@ -200,6 +200,12 @@ weight is asked again before any dose — the book doses adults by weight too (a
 mg/kg beside a mistyped weight invites the wrong arithmetic (#18 held-out H211)."""
 
 
+RENAL_REJECTED = "renal_rejected"
+"""A dose question whose renal value no kidney can have ("ông 65 tuổi ClCr 350"): the value is asked again before any
+dose, the person's age kept — read as no value, the normal-renal dose would be given to a patient whose kidneys were
+the point of the question; read as a wrong age, they were asked adult or child (#18 held-out H224)."""
+
+
 def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found: Sequence[str] = (),
                   indications_found: Sequence[str] = ()) -> Question:
     drug = _drug_list(frame, names)
@@ -276,6 +282,9 @@ def _question_for(reason: str, frame: QueryFrame, names: NameBook, routes_found:
     if frame.clarify_reason == WEIGHT_REJECTED:
         return Question(text="Vui lòng cho biết lại cân nặng (kg) của người bệnh. Tôi chưa tra liều.",
                         missing=["weight"])
+    if frame.clarify_reason == RENAL_REJECTED:
+        return Question(text="Vui lòng cho biết lại chức năng thận của người bệnh (độ thanh thải creatinin ClCr hoặc "
+                             "eGFR, ml/phút). Tôi chưa tra liều.", missing=["renal"])
     if frame.clarify_reason == CORRECTION_UNREAD:
         return Question(text="Bạn muốn sửa thông tin nào? Vui lòng ghi rõ giá trị đúng, ví dụ \"bé 6 tuổi\" hoặc "
                              "\"20 kg\". Tôi chưa tra lại liều.", missing=["details"])

@@ -38,7 +38,7 @@ from core.vocabulary import (
 from retrieval.section_router import route_section
 from states.added_drug import carried_note
 from states.age_exclusion import ASKS_AMOUNT
-from states.clarify import CORRECTION_UNREAD, WEIGHT_REJECTED, format_age, format_number
+from states.clarify import CORRECTION_UNREAD, RENAL_REJECTED, WEIGHT_REJECTED, format_age, format_number
 from states.co_agents import class_partners, class_terms, class_terms_apart
 from states.conditions import (
     PHASE_SAID,
@@ -427,7 +427,8 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     merged = _merge_frames(new, prior, pending, text)
     if prior is None:
         return merged
-    if prior.clarify_reason == WEIGHT_REJECTED and merged.weight_kg is not None and \
+    if (prior.clarify_reason == WEIGHT_REJECTED and merged.weight_kg is not None
+            or prior.clarify_reason == RENAL_REJECTED and merged.renal is not None) and \
             merged.turn_type == "drug_overview" and merged.drugs == prior.drugs:
         # The weight asked again, given: the dose question it was asked for (states.clarify.WEIGHT_REJECTED).
         merged = merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung",
@@ -2929,6 +2930,12 @@ def _rejected_not_dosed(merged: QueryFrame, text: str) -> dict[str, object]:
     if not rejected:
         return {}
     update: dict[str, object] = {}
+    renal = [r for r in rejected if r.startswith("chức năng thận")]
+    if renal and len(renal) == len(rejected):
+        # Only the renal value is impossible: the age and weight stand; the value is asked again before any dose
+        # (states.clarify.RENAL_REJECTED).
+        return {"turn_type": "drug_overview", "needs_clarify": True, "clarify_reason": RENAL_REJECTED,
+                "quick_replies": []} if merged.drugs else {}
     if any(not r.startswith("cân nặng") for r in rejected):
         update.update(age_months=None, age_text=None)
     if any(not r.startswith("tuổi") for r in rejected):
