@@ -269,6 +269,12 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
         # The same drug for the same patient: the illness it is given for stays ("bị Kawasaki" … "dùng tiếp aspirin
         # thế nào").
         update.update(condition=prior.condition, condition_relation=prior.condition_relation)
+    elif new.condition is None and prior.condition and prior.condition_relation == "indication" and \
+            prior.turn_type == "interaction" and len(prior.drugs) == 2 and new.drugs == prior.drugs[-1:]:
+        # "bé bị nấm miệng, bác sĩ cho thêm fluconazol, uống chung được không", then "thế fluconazol cho bé liều bao
+        # nhiêu": the illness came with the drug added, and the dose asked of that drug is for it — dropped, the
+        # child was shown the invasive-infection IV lines (6–12 mg/kg/ngày) for thrush (#18 held-out H226, flagged).
+        update.update(condition=prior.condition, condition_relation=prior.condition_relation)
     return new.model_copy(update=update) if update else new
 
 

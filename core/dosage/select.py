@@ -417,12 +417,23 @@ def without_other_indications(chosen: list[RegimenLine]) -> list[RegimenLine]:
     indication's higher per-kg dose beside the usual one is a dose calculated on the wrong line; an adult's other
     indications stay shown, each labelled with its lead-in (the book's "Bệnh lậu: liều duy nhất 250 mg")."""
     general = [line for line in chosen if not indication_key(line) and is_dosed(line) and not is_renal_line(line)
-               and not line.context.hepatic]
+               and not line.context.hepatic and not doses_as_other_route(line)]
     if not general:
         return chosen
     # Only dose lines: a note under a lead-in ("Theo dõi INR và điều chỉnh liều: Test sinh học …") gives no dose.
     return [line for line in chosen if not indication_key(line) or not is_dosed(line) or is_renal_line(line)
             or line.context.hepatic]
+
+
+_AS_OTHER_ROUTE = re.compile(r"\b(?:lieu )?(?:nhu|giong(?: nhu)?) (?:duong|lieu) (?:uong|tiem|truyen)\b")
+"""(Folded.) A line dosing its route as another ("Truyền tĩnh mạch – Trẻ em: Liều như đường uống: 6–12 mg/kg/ngày"): it
+points at that route's lines, indication by indication — no general dose of its own beside them (#18 held-out H226
+showed a child with thrush the invasive-infection figures of such a line, the oral indication lines withheld)."""
+
+
+def doses_as_other_route(line: RegimenLine) -> bool:
+    """The line doses its route as another route's lines (see `_AS_OTHER_ROUTE`): no general dose."""
+    return _AS_OTHER_ROUTE.search(fold(line.text)) is not None
 
 
 def indication_key(line: RegimenLine) -> tuple[str, ...]:

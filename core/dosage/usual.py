@@ -20,7 +20,13 @@ import re
 from collections.abc import Sequence
 
 from core.dosage.model import RegimenLine
-from core.dosage.select import dosed_indications, indication_key, is_dosed, is_renal_line
+from core.dosage.select import (
+    dosed_indications,
+    doses_as_other_route,
+    indication_key,
+    is_dosed,
+    is_renal_line,
+)
 from core.text import fold
 
 _PAIN_FEVER_WORDS = frozenset(("dau", "sot", "giam", "ha", "hoac", "va", "hay", "de"))
@@ -122,7 +128,7 @@ def circumstances_beside_general(lines: Sequence[RegimenLine]) -> list[str]:
     another indication is a purpose the user may mean unsaid ("Chống viêm" beside the analgesic dose: both shown)
     or itself the usual one."""
     general = [line for line in lines if not indication_key(line) and is_dosed(line) and not is_renal_line(line)
-               and not line.context.hepatic]
+               and not line.context.hepatic and not doses_as_other_route(line)]
     keys = dosed_indications(list(lines))
     if not general or not keys:
         return []
