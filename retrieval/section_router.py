@@ -60,7 +60,10 @@ _REACTION_AFTER = (r"\b(?:uong|dung|tiem|boi|xit)\b[^.?!]{0,40}\b(?:xong|roi|vao
                    # ("chị em đang cho con bú 6 tháng, cũng bị nấm …": months of nursing, then "cũng" — folded as "cứng"
                    # — no reaction; #18 held-out H185 got the handling section)
                    r"|\b(?:uong|dung|tiem|boi|xit|cho(?! con bu))\b(?:[^.?!]|(?<=\d)\.(?=\d)){0,40}?\b(?:duoc |da )?(?:\d+|mot|hai|ba|may|vai) "
-                   r"(?:ngay|hom|tuan|buoi|thang)(?: nay| roi| lien)?\b[^.?!]{0,25}?\b(?:thay |bi |tu nhien |gio |lai )?"
+                   # (Not the child's age told with a weight: "uống cetirizin được ko, bé 8 tháng 8 ký hay nổi mề đay"
+                   # — #18 held-out H222 got the handling section.)
+                   r"(?:ngay|hom|tuan|buoi|thang)(?! (?:tuoi|\d+(?:[.,]\d+)? ?(?:kg|ky|ki|can|lbs?|pound)))(?: nay| roi| lien)?"
+                   r"\b[^.?!]{0,25}?\b(?:thay |bi |tu nhien |gio |lai )?"
                    r"(?:noi|phat ban|ngua|di ngoai|tieu chay|phan long|nhin mo|mo mat|u tai|run|cung(?= (?:ham|nguoi|tay|chan))|bong nuoc|"
                    r"vang da|kho tho|chong mat|buon non|non|sung|phu|dau bung|chay mau|bam tim|"
                    # "… lỡ uống 2 ngày rồi, giờ thấy đau gót chân" (a quinolone's tendinitis; #18 held-out H169)

@@ -352,6 +352,12 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
         # coumarin and asked ibuprofen × paracetamol).
         return prior.model_copy(update={"drugs": new.drugs, "section_key": "tuong_tac_thuoc",
                                         **_slot_updates(new, prior)})
+    if interaction_prior and len(new.drugs) >= 2 and not set(new.drugs) & set(prior.drugs) and \
+            _THESE_TWO.search(fold(text)):
+        # "bác còn uống digoxin với metformin nữa, 2 thuốc này dùng chung có sao ko" after warfarin × fluconazole: the
+        # pair asked is the two named now, not all four (#18 held-out H224 answered warfarin's table again).
+        return prior.model_copy(update={"turn_type": "interaction", "drugs": new.drugs, "section_key": "tuong_tac_thuoc",
+                                        "unknown_drugs": new.unknown_drugs, **_slot_updates(new, prior)})
     if interaction_prior and (adds_interaction_partner(text) or prior.turn_type == "interaction"):
         anchor = prior.drugs[:1] if prior.turn_type == "interaction" else prior.drugs
         if prior.turn_type == "interaction" and len(prior.drugs) >= 3 and new.drugs and \
@@ -379,6 +385,10 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
         if new.turn_type == "dosing_calc" and ASKS_AMOUNT.search(fold(text)) else {}
     return prior.model_copy(update={"drugs": new.drugs, "unknown_drugs": new.unknown_drugs, "route": None,
                                     "route_family": None, **_slot_updates(new, prior), **asked})
+
+
+_THESE_TWO = re.compile(r"\b(?:2|hai) (?:thuoc|loai|loai thuoc|cai|vien) (?:nay|do|kia|tren)\b|\b(?:ca )?hai thuoc\b")
+"""(Folded.) "2 thuốc này", "hai loại đó": the two drugs the turn names, as the pair asked."""
 
 
 def _on_the_class(prior: QueryFrame, new: QueryFrame) -> bool:
@@ -645,6 +655,13 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
         # weight and the diagnosis the book doses it for — the dose path, which states the book's restriction for
         # children first and then that indication's lines (#17 held-out H133 quoted the contraindications again).
         merged = merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
+    if merged is not new and merged.turn_type == "drug_attribute" and merged.section_key in _ABOUT_THE_DRUG and \
+            new.section_key is None and not (new.drugs or new.unknown_drugs) and merged.population == "pediatric" and \
+            new.age_months is not None and new.weight_kg is not None and MAY_TAKE.search(fold(text)):
+        # "thuốc đó cho con tôi 8 tuổi 30kg uống được không" after "Glucophage là thuốc gì vậy?": whether this child
+        # may take it — the dose path, which states the book's exclusion of their age first ("chưa xác định … dưới 10
+        # tuổi") or gives their band; #18 held-out H222 quoted the drug's class again.
+        merged = merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
     english = person is not None and named is None  # named in English: its words are no illness
     if switched and merged is not new:
         merged = _new_persons_question(merged, new, text, person, english=english)
@@ -724,6 +741,10 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
         # book states no interaction between the two (states.added_drug) — never a bare dose.
         notes += [n for n in carried_note(prior_notes) if n not in notes]
     return _checked(merged, prior if not switched else None, pending, notes, text)
+
+
+_ABOUT_THE_DRUG = ("loai_thuoc", "duoc_ly_co_che", "chi_dinh", "dang_thuoc_ham_luong")
+"""Sections saying what the drug is, not whom it is for: a child's may-take after them is the dose path."""
 
 
 def _new_persons_question(merged: QueryFrame, new: QueryFrame, text: str, person: Person | None, *,
@@ -1292,6 +1313,8 @@ def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
         return None
     if not has_anaphora(text) and not _partner_after_with(new, text):
         return None
+    if len(new.drugs) >= 2 and _THESE_TWO.search(fold(text)):
+        return None  # "2 thuốc này": the two named now (see _switch_drugs), no pronoun for the drug before
     # ("đang uống warfarin thì dùng nó có sao ko": the drug the patient takes, and "it" — the pair too.)
     if new.section_key != "tuong_tac_thuoc" and new.turn_type != "interaction" and not re.search(
             r"\b(voi|cung|chung|kem|phoi hop|ket hop|dang uong|dang dung|dang xai)\b", fold(text)):

@@ -227,7 +227,10 @@ _CLASS_FOLLOW_UP = re.compile(r"\b(?:con|the con|vay con)\s+(?:voi\s+|neu\s+(?:d
 def _named_as_drug(folded: str, name: str) -> bool:
     """The word opens the turn or carries a strength: where a drug's name stands, whatever came before."""
     word = re.escape(fold(name))
-    return re.match(rf"\W*{word}\b", folded) is not None or re.search(rf"\b{word}\s*\d", folded) is not None
+    # (After an opener: "thế valproat thì liều người lớn bao nhiêu", "so với lamotrigin thì …" after Keppra — #18
+    # held-out H224 dosed levetiracetam for the valproate asked.)
+    return re.match(rf"\W*(?:(?:the|vay|con|the con|vay con|so voi|con so voi)\s+)?(?:thuoc\s+)?{word}\b",
+                    folded) is not None or re.search(rf"\b{word}\s*\d", folded) is not None
 
 
 def _named_class(text: str) -> list[str]:
