@@ -281,8 +281,17 @@ the illness the contraindications are read for — loperamide's "Lỵ cấp (ph�
 dosed the child again."""
 
 
+_HISTORY_BESIDE_PURPOSE = re.compile(r"\b(?:de |nham |muon )?(?:du phong|phong ngua|phong)\b.*\b(?:tung|tien su)\b"
+                                     r"|\b(?:tung|tien su)\b.*\b(?:de |nham |muon )(?:du phong|phong ngua|phong)\b")
+"""(Folded.) A prevention purpose said beside an illness the patient had ("để phòng tim mạch, ba tôi 60t từng bị nhồi
+máu cơ tim"): the purpose is what the dose is for — read as the illness, an old infarction was given the acute
+loading dose of the book's "Trong trường hợp cấp tính … nhồi máu cơ tim" (#18 held-out H223)."""
+
+
 def condition_in_drug_turn(text: str) -> str | None:
     """The indication a drug question names ("… cho người lớn bị gút", "… để trị loét dạ dày")."""
+    if _HISTORY_BESIDE_PURPOSE.search(fold(normalize(text))):
+        return None
     found = _condition_in_drug_turn(text)
     if found is None and ((sign := _BLEEDING_SIGN.search(fold(normalize(text)))) is not None
                           or (sign := _INFECTED.search(fold(normalize(text)))) is not None) and \
