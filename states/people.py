@@ -266,7 +266,7 @@ def given_back(base: QueryFrame, prior: QueryFrame, person: Person, new: QueryFr
     """The new turn's base frame with what was said of `person` before, when they were spoken of earlier in the
     conversation; and how to say so ("mang thai 32 tuần"), None when nothing is given back."""
     values = _stored_for(prior, person.label, person.population or new.population, new.age_months, text)
-    if not values or not _anything_said(values):
+    if not values or not _anything_said(values) or _another_age(values, new):
         return base, None
     restored = base.model_copy(update={k: v for k, v in values.items() if k in REMEMBERED})
     # What both were said to have ("… đều lên cơn hen cấp"), or what the drug was for them: theirs too.
@@ -275,6 +275,13 @@ def given_back(base: QueryFrame, prior: QueryFrame, person: Person, new: QueryFr
     # Said back: what is given back and not stated anew this turn ("clcr của ông chỉ có 8" replaces his 35).
     summary = _summary(QueryFrame(**{k: v for k, v in values.items() if k in REMEMBERED and k not in restated}))
     return restored, summary or None
+
+
+def _another_age(values: dict[str, Any], frame: QueryFrame) -> bool:
+    """The turn states an age other than the one kept for the person it seems to name: not them — "còn bé út 2 tuổi
+    thì sao" after "bé 6 tuổi 20kg" was given back the 20 kg (#18 held-out H228, flagged)."""
+    kept = values.get("age_months")
+    return frame.age_months is not None and isinstance(kept, int | float) and abs(kept - frame.age_months) >= 1
 
 
 def named_again(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
@@ -290,7 +297,7 @@ def named_again(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
                                     or named_by_pronoun(prior, text)) is not None:
         merged = merged.model_copy(update={"person": kin.label})  # "ba còn bị suy gan nhẹ …": the father
     values = _stored_for(prior, merged.person, merged.population, merged.age_months, text)
-    if not values or not _anything_said(values):
+    if not values or not _anything_said(values) or _another_age(values, merged):
         return merged
     update = {k: v for k, v in values.items() if k in REMEMBERED and getattr(merged, k) in (None, False, [])}
     if not update:
