@@ -18,7 +18,12 @@ MISSED_DOSE = re.compile(r"\b(quen|bo lo|bo sot|uong sot|bo quen)(?: [a-z0-9]+){
                          r"\bquen (?:uong|dung|tiem|xit)\b(?=.*\b(?:gap doi|uong bu|bu lai|uong lai|lam sao|the nao|sao|"
                          # "hôm qua quên uống warfarin, nay uống 2 liều bù được ko" (#17 held-out H168 asked adult or
                          # child)
-                         r"(?:\d+|hai|2) lieu(?: bu)?|lieu bu|bu)\b)")
+                         r"(?:\d+|hai|2) lieu(?: bu)?|lieu bu|bu)\b)"
+                         # "bé uống xong ói ra hết, có cho uống lại liều nữa không": a dose vomited up, taken again or
+                         # not — the same question (#18 held-out H230 quoted the ADR handling; the book says nothing of
+                         # a re-dose, and the answer must say so, never a new dose).
+                         r"|\b(?:oi|non|khac|nhe)(?: ra)?(?: [a-z]+){0,2}? (?:het|mat|ra)\b(?=.*\b(?:uong lai|cho lai|"
+                         r"uong them|cho them|uong bu|bu lai)\b)")
 # ("Không tự ý uống gấp đôi liều …", after the missed-dose sentences: the double dose a missed dose tempts — #17
 # held-out H126 left it out.)
 _STATES_MISSED = re.compile(r"\b(quen|bo lo|bo sot|uong sot|gap doi lieu|uong gap doi|hai lieu cung luc)\b")

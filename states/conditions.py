@@ -332,7 +332,7 @@ def _condition_in_drug_turn(text: str) -> str | None:
                                      r"(?:(?<=hoi truoc )|(?<=truoc day )|(?<=tung )|(?<=hoi nho ))co|"
                                      r"(?:(?<=moi )|(?<=duoc )|(?<=vua )|(?<=bs )|(?<=bac si ))chan doan(?: (?:be|chau|con|bn|benh nhan|ong|ba|me))?"
                                      r"(?: la| bi)?)\s+(?!(?:sao|gi|cung|chung|luon|nua|tiep|"
-                                     r"lam sao|benh gi|benh nao|nhung benh|cac benh|gi|thi|" + SAME_ILLNESS + r")\b)", folded)
+                                     r"lam sao|benh gi|benh nao|nhung benh|cac benh|gi|thi|qua lieu|ngo doc thuoc|" + SAME_ILLNESS + r")\b)", folded)
               if not _DENIAL_BEFORE.search(folded[:c.start()]) and _illness_verb(text, folded, c, folded_turn)), None)
     if not m:
         # "bs định cho tegretol trị đau dây thần kinh sinh ba": the drug given FOR the illness, "trị" right after its

@@ -391,6 +391,25 @@ _THESE_TWO = re.compile(r"\b(?:2|hai) (?:thuoc|loai|loai thuoc|cai|vien) (?:nay|
 """(Folded.) "2 thuốc này", "hai loại đó": the two drugs the turn names, as the pair asked."""
 
 
+_PAIR_ASKED = re.compile(r"\b(?:tuong tac|uong chung|dung chung|chung voi|cung luc|phoi hop|ket hop|uong kem|dung kem|"
+                         r"kem voi|co sao|anh huong)\b")
+
+
+def _her_other_drug(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
+    """"chị cũng đang uống simvastatin mỡ máu nữa" after whether she may go on with captopril while pregnant: the
+    other drug she takes, told with no question of a pair — whether SHE may take it is its pregnancy (nursing) section
+    ("Chống chỉ định" for simvastatin), not an interaction the book does not state (#18 held-out H230 abstained on the
+    pair and left the contraindication unsaid)."""
+    group = "thoi_ky_mang_thai" if merged.pregnant else "thoi_ky_cho_con_bu" if merged.breastfeeding else None
+    if group is None or merged.turn_type != "interaction" or len(merged.drugs) != 2 or \
+            prior.section_key != group or merged.drugs[:1] != prior.drugs[:1] or merged.unknown_drugs or \
+            _PAIR_ASKED.search(fold(text)) or MAY_TAKE.search(fold(text)) or ASKS_AMOUNT.search(fold(text)) or \
+            person_key(merged.person) != person_key(prior.person):
+        return merged
+    return merged.model_copy(update={"turn_type": "drug_attribute", "section_key": group,
+                                     "drugs": merged.drugs[1:], "condition": None, "condition_relation": None})
+
+
 def _on_the_class(prior: QueryFrame, new: QueryFrame) -> bool:
     """The person is on the class the last question paired ("đang uống thuốc kháng vitamin K" — its one member in the
     book is kept as taken, states.taking): the drug named next replaces the one asked beside it — "thế paracetamol
@@ -452,6 +471,7 @@ def merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | N
     if merged.turn_type in _NEVER_MERGED:
         return merged  # (its `kept` holds the conversation, persons and all)
     merged = _this_persons_values(merged, new, prior, text)
+    merged = _her_other_drug(merged, prior, text)
     if prior.kept is not None and merged.kept is None:
         prior = QueryFrame.model_validate(prior.kept)  # the persons spoken of before the smalltalk
     return remembered(prior, not_their_section(named_again(merged, prior, text), prior, text))
@@ -654,6 +674,16 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
         # "bs chẩn đoán Kawasaki rồi, bé 18kg, đang sốt" after "bé 5 tuổi sốt, cho uống aspirin được ko": the child's
         # weight and the diagnosis the book doses it for — the dose path, which states the book's restriction for
         # children first and then that indication's lines (#17 held-out H133 quoted the contraindications again).
+        merged = merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
+    if not switched and merged is not new and merged.turn_type == "drug_attribute" and \
+            prior.section_key == "chong_chi_dinh" and prior.population == "pediatric" and prior.age_months is None and \
+            prior.weight_kg is None and (new.age_months is not None or new.weight_kg is not None) and \
+            new.section_key is None and not (new.drugs or new.unknown_drugs) and \
+            prior.condition_relation != "contraindication" and not prior.comorbidities:
+        # "dạ bé bốn tuổi" after "bé nhà em bị viêm mũi dị ứng…, cho uống zyrtec được ko": the child's age told after
+        # the exclusions for children — whether this child may take it is now the dose path, which asks the weight and
+        # then states the exclusion of their age or gives their band (#18 held-out H230 quoted the contraindications
+        # three times and never the dose).
         merged = merged.model_copy(update={"turn_type": "dosing_calc", "section_key": "lieu_luong_cach_dung"})
     if merged is not new and merged.turn_type == "drug_attribute" and merged.section_key in _ABOUT_THE_DRUG and \
             new.section_key is None and not (new.drugs or new.unknown_drugs) and merged.population == "pediatric" and \
@@ -903,6 +933,10 @@ def _severity_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     return merged.model_copy(update={"condition": f"{base} {word}".strip()})
 
 
+_FORM_NOT_SWALLOWED = re.compile(r"\bkhong (?:nuot|uong) (?:duoc|noi) (?:ca |nguyen )?(?:vien|thuoc vien|vien nang|"
+                                 r"nang|vien nen|ca vien)\b")
+
+
 def _route_refused(merged: QueryFrame, text: str, notes: list[str]) -> QueryFrame:
     """"bé bị nôn không uống được thì sao" after the oral dose: the route carried is one the patient cannot take, so
     it is not kept (the oral dose was given again); the dose path asks among the routes the book gives."""
@@ -911,6 +945,8 @@ def _route_refused(merged: QueryFrame, text: str, notes: list[str]) -> QueryFram
     refused = negated_routes(fold(normalize(text)), normalize(text))
     if merged.turn_type != "dosing_calc" or not refused or (merged.route is not None and merged.route not in refused):
         return merged
+    if _FORM_NOT_SWALLOWED.search(fold(normalize(text))):
+        return merged  # the capsule cannot be swallowed, not the mouth (core.sentence_match: how it is given)
     # Kept on the frame, the routes refused are neither dosed nor offered: with the book dosing the drug by that route
     # only, the oral dose was given right after "tôi không đưa liều đường uống" (#18).
     unusable = [r for r in ROUTE_LABELS_VI if r in refused]
@@ -1910,7 +1946,8 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
             new.route != prior.route and new.condition and VOMITING_ONLY.match(fold(new.condition).strip())) or (
             # ("bé nôn nhiều, đặt hậu môn thì sao" after the 4-month-old's oral fever dose: why another route, read
             # with no condition of its own — "nhiều" was taken for the indication, #17 held-out H196 asked which.)
-            new.route != prior.route and new.condition is None and _VOMITS.search(folded)) or (
+            new.route != prior.route and new.condition is None and _VOMITS.search(folded)
+            and not _FORM_NOT_SWALLOWED.search(folded)) or (
             # "thế còn nhét hậu môn thì đặt viên bao nhiêu mg" after the oral dose: the amount by another route, not
             # the tablets' strengths (#18 held-out H138 got "Dạng thuốc và hàm lượng").
             new.route != prior.route and new.section_key == "dang_thuoc_ham_luong" and ASKS_AMOUNT.search(folded))):

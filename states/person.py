@@ -304,6 +304,10 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
             after = text[m.end():m.end() + 4].lower()
             if not text.isascii() and len(text) == len(folded) and after.startswith(" hỏi"):
                 continue  # "mình hỏi chút, …": the asker asking (not "mình hơi bị …", describing themselves)
+            if re.match(r" (?:(?:da |lai )?(?:nho|go|ghi|noi|viet|doc|tinh|nghe) )?(?:nham|lon|sai)\b", folded[m.end():]):
+                # "à không, cháu 11 tuổi rồi, tôi nhớ nhầm": the user owning a slip, not a new patient (#18 held-out
+                # H226 asked the user's weight and forgot the child).
+                continue
             words = m.group(0).split()
             opener = fold(words[-2]) if len(words) > 1 else ""
             at = m.start() + m.group(0).rfind(words[-2]) if len(words) > 1 else m.start()

@@ -77,6 +77,9 @@ _PRESCRIBE_SENTENCE = re.compile(r"(?:^|[.!?;,]\s*|\boi\s+)(?:(?:hay|ban|ban hay
                                  r"|\bke (?:don|toa)\b[^.?!]{0,40}\b(?:luon di|di nhe|di nha|giup (?:toi|em|minh)|dum|gium)\b"
                                  # "kê luôn liều warfarin mới cho mẹ tôi đi" (#17 held-out H101)
                                  r"|\bke luon (?:lieu|thuoc|don|toa)\b"
+                                 # "kê giúp đơn thuốc gồm những gì, uống mấy ngày" (#18 held-out H230 asked which drug)
+                                 r"|\bke (?:giup |dum |gium |ho )?(?:don|toa)(?: thuoc)? (?:gom|co) (?:nhung )?"
+                                 r"(?:gi|thuoc gi|thuoc nao|nhung thuoc nao|nhung gi)\b"
                                  r"|\bban ke (?:luon |giup |dum |gium |ho )*(?:cho (?:toi|minh|em|tao|tui|con|chau) )?(?:don|toa|thuoc)\b"
                                  r"|\b(?:ban|may) (?:gio |bay gio )?(?:la|lam) (?:bac si|bs)\b"
                                  # "viết cho tôi đơn digoxin đi" (#18 held-out H61 answered it with verify_pdf)

