@@ -71,6 +71,29 @@ def routes_in_evidence(evidence: Sequence[Chunk], population: str | None, *, age
     return sorted((r for r in found if r in order), key=order.index)
 
 
+def one_dose_for_the_indication(evidence: Sequence[Chunk], frame: QueryFrame, routes_found: Sequence[str]) -> list[str]:
+    """The routes to offer when the indication named is dosed alike on every route found for this patient: "bé 2 tháng
+    5kg vừa tiêm chủng về bị sốt, dùng paracetamol bao nhiêu" — the book's "Uống, đặt trực tràng: … Để hạ sốt sau
+    tiêm chủng cho trẻ 2 - 3 tháng tuổi: Liều dùng là 60 mg", the same 60 mg by mouth or rectally; asking which route
+    asked for something the dose does not depend on (#18 held-out H227). The first route then stands for all;
+    otherwise the routes found, unchanged. The patient's dosed lines once the indication narrowed them count (their
+    figures, not the lines: the book writes the dose twice)."""
+    if frame.route is not None or frame.route_family is not None or not frame.condition or len(routes_found) < 2:
+        return list(routes_found)
+    context = ", ".join(c for c in (frame.renal, frame.hepatic, frame.person, frame.gestation) if c)
+    seen: set[frozenset[tuple[object, ...]]] = set()
+    for route in routes_found:
+        patient = patient_of(frame.population, frame.age_months, frame.weight_kg, route, frame.condition, context)
+        figures = frozenset((line.rule.kind, line.rule.low, line.rule.high, line.rule.unit)
+                            for tree in trees_by_drug(evidence) for line in select_lines(tree.tree, patient).lines
+                            if line.kind == "regimen" and line.rule is not None and states_amount(line)
+                            and route in line.routes)
+        if not figures:
+            return list(routes_found)
+        seen.add(figures)
+    return list(routes_found[:1]) if len(seen) == 1 else list(routes_found)
+
+
 def one_injection_dose(evidence: Sequence[Chunk], frame: QueryFrame, routes_found: Sequence[str]) -> list[str]:
     """The routes to offer for "tiêm" when the patient's lines are the same on every injection route found: the
     book gives one dose for them all ("Người cao tuổi thường dùng liều 30 - 65 mg …, tiêm nhắc lại …" under

@@ -22,7 +22,13 @@ from grounding.list_exclusions import UNKNOWN_AGE_PROBES
 from grounding.patient_safety import allergens, child_terms, condition_phrase, ungraded
 from retrieval.service import RetrievalService
 from states.conditions import condition_spellings, condition_stated
-from states.dosing import one_injection_dose, route_settled_by_safety, routes_dosed_alike, routes_in_evidence
+from states.dosing import (
+    one_dose_for_the_indication,
+    one_injection_dose,
+    route_settled_by_safety,
+    routes_dosed_alike,
+    routes_in_evidence,
+)
 from states.frame import QueryFrame
 
 MAX_DRUGS_SINGLE_PATH = 3
@@ -114,7 +120,7 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame,
                                     else None,  # an injection follow-up's routes are never narrowed away by indication
                                     injection_indication=frame.condition if frame.route is None
                                     and frame.route_family == "injection" else None)
-        routes = one_injection_dose(evidence, frame, routes)
+        routes = one_dose_for_the_indication(evidence, frame, one_injection_dose(evidence, frame, routes))
         if routes_dosed_alike(evidence, routes):
             routes = []  # the book doses these routes alike: no question to ask
         if frame.has_patient_context or is_child(frame) or is_elderly(frame) or (
