@@ -33,7 +33,9 @@ _OWNED = re.compile(r"\b(?:lieu|thuoc|phan|don|vien|so thuoc)(?: cua)?\s*$")
 _SELF = frozenset(("em", "e", "toi", "minh", "tui", "ban"))
 _NOT_A_NAME = frozenset(("trai", "gai", "nha", "cua", "so", "moi", "em", "toi", "minh", "no", "be", "nho", "con"))
 _RANKED = frozenset(("be", "dua", "thang", "con", "chau"))
-_BED = re.compile(r"giuong (?:so )?\d+")
+_BED = re.compile(r"giuong (?:so )?\d+|(?:bn |benh nhan |be |chau )?(?:giuong|phong) (?:ben|ben canh|canh)")
+"""(Folded.) A patient named by their bed ("giường 6", "giường bên"): one person, remembered under those words — the
+child before them is not them (#18 held-out H232 had both under the one unnamed child)."""
 _BARE_KIN = frozenset(("ong", "ba", "me", "bo", "vo", "chong", "ong noi", "ba noi", "ong ngoai", "ba ngoai"))
 _OWNER = re.compile(r"\s+(?:nha\s+)?(?:toi|em|minh|tui|e|t|tao)$")
 _TWIN = re.compile(r"\b(?:sinh doi|song sinh)\b")
@@ -234,6 +236,13 @@ def _stored_for(prior: QueryFrame, label: str | None, population: str | None, ag
         # "thằng anh 10 tuổi …" after "bé trai 10 tuổi 35 ký" and his sister: the boy, by sex and age (a child
         # remembered as "#boy"; #18 round22 golden).
         return sexed
+    if kin is not None and kin.key == "other_case" and re.search(r"\bkia\b", fold(kin.label)):
+        # "bn 2t kia giờ nặng hơn" after the next bed's baby: the other patient spoken of — the one of that age
+        # (or the only other one) kept (#18 held-out H232).
+        others = [v for v in prior.people.values()
+                  if age_months is None or v.get("age_months") == age_months]
+        if len(others) == 1:
+            return others[0]
     rank = {"older": ("lon", "ca", "dau"), "younger": ("nho", "ut")}.get(kin.key if kin else "", ())
     if kin is not None and kin.key == "sibling" and re.search(r"\b(?:kia|con lai)\b", fold(kin.label)):
         # "còn bé kia thì sao": the other child — the one child the conversation keeps (#17 held-out H188).

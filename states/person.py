@@ -112,7 +112,10 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (r"\bgiuong (?:so )?\d+\b", "bed", None),
     (r"\b(?:ca|benh nhan|nguoi benh|truong hop|bn|bnhan)(?: (?:nam|nu))? (?:khac|thu (?:\d+|hai|ba|tu|nam)|so \d+)\b"
      r"|\b(?:giuong|phong) (?:ben|ben canh|canh)\b"
-     r"|^\W*(?:(?:the|vay|con)\s+)+(?:ca|benh nhan|nguoi benh|bn) (?:nam|nu)(?=\s*,?\s*\d+\s*(?:t|tuoi)\b)",
+     r"|^\W*(?:(?:the|vay|con)\s+)+(?:ca|benh nhan|nguoi benh|bn) (?:nam|nu)(?=\s*,?\s*\d+\s*(?:t|tuoi)\b)"
+     # ("bn 2t kia giờ nặng hơn" after the patient of the next bed: the other patient, not the one just spoken of —
+     # #18 held-out H232 gave the 2-year-old the 2-month-old's 5 kg.)
+     r"|\b(?:bn|benh nhan|nguoi benh|ca)(?: (?:nhi|nam|nu))?(?: \d+(?:[.,]\d+)? ?(?:t|tuoi|thang|thang tuoi))? kia\b",
      "other_case", None),
     # "còn chị kia đang bầu 12 tuần …" after the patient of the next bed: another adult, a stranger to those before
     # (#17 held-out H194 kept the next bed's severe liver failure for her and withheld her dose).
