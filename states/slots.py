@@ -1041,6 +1041,19 @@ another route, and "nhiều" alone was taken for the indication — #17 held-out
 
 
 def dose_indication(text: str, names: list[str]) -> str | None:
+    found = _dose_indication(text, names)
+    if not found:
+        return found
+    # ("còn bạn mình ko bầu, 28 tuổi, đau bụng kinh thì uống sao": a state denied is no indication — as a phrase of it,
+    # the general pain line with its 3,2 g maximum was shown beside the period-pain dose; #18 held-out H233, flagged.)
+    kept = [run for run in found.split(", ") if not _DENIED_RUN.match(fold(run))]
+    return ", ".join(kept) or None
+
+
+_DENIED_RUN = re.compile(r"^(?:ko|khong|k|chua|chang|hong)\b")
+
+
+def _dose_indication(text: str, names: list[str]) -> str | None:
     """The indication words of a dose question that has no "bị …"/"để trị …" ("Liều aspirin giảm đau cho người
     lớn?" → "giảm đau"; "Bé 8 tuổi nặng 25 kg đau sau phẫu thuật, liều paracetamol uống?" → "đau sau phẫu thuật"),
     as written: the longest run of words left when the drug names, the patient (person, age, weight), the route
