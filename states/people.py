@@ -33,7 +33,7 @@ _OWNED = re.compile(r"\b(?:lieu|thuoc|phan|don|vien|so thuoc)(?: cua)?\s*$")
 _SELF = frozenset(("em", "e", "toi", "minh", "tui", "ban"))
 _NOT_A_NAME = frozenset(("trai", "gai", "nha", "cua", "so", "moi", "em", "toi", "minh", "no", "be", "nho", "con"))
 _RANKED = frozenset(("be", "dua", "thang", "con", "chau"))
-_BED = re.compile(r"giuong (?:so )?\d+|(?:bn |benh nhan |be |chau )?(?:giuong|phong) (?:ben|ben canh|canh)")
+_BED = re.compile(r"giuong (?:so )?\d+|(?:bn |benh nhan |be |chau )?(?:giuong|phong) (?:ben|ben canh|canh|ke|ke ben)")
 """(Folded.) A patient named by their bed ("giường 6", "giường bên"): one person, remembered under those words — the
 child before them is not them (#18 held-out H232 had both under the one unnamed child)."""
 _BARE_KIN = frozenset(("ong", "ba", "me", "bo", "vo", "chong", "ong noi", "ba noi", "ong ngoai", "ba ngoai"))

@@ -111,7 +111,7 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # "giường 5 thì sao" after the patient of bed 6: the patient in that bed, one person (#18 held-out H187).
     (r"\bgiuong (?:so )?\d+\b", "bed", None),
     (r"\b(?:ca|benh nhan|nguoi benh|truong hop|bn|bnhan)(?: (?:nam|nu))? (?:khac|thu (?:\d+|hai|ba|tu|nam)|so \d+)\b"
-     r"|\b(?:giuong|phong) (?:ben|ben canh|canh)\b"
+     r"|\b(?:giuong|phong) (?:ben|ben canh|canh|ke|ke ben)\b"
      r"|^\W*(?:(?:the|vay|con)\s+)+(?:ca|benh nhan|nguoi benh|bn) (?:nam|nu)(?=\s*,?\s*\d+\s*(?:t|tuoi)\b)"
      # ("bn 2t kia giờ nặng hơn" after the patient of the next bed: the other patient, not the one just spoken of —
      # #18 held-out H232 gave the 2-year-old the 2-month-old's 5 kg.)

