@@ -52,7 +52,8 @@ ROUTES: tuple[RouteTerms, ...] = (
     RouteTerms("im", ("tiem bap",), ("tiem bap", "im")),
     RouteTerms("sc", ("tiem duoi da",), ("tiem duoi da", "duoi da", "sc")),
     RouteTerms("topical", ("boi", "dung ngoai", "ngoai da", "thuoc mo"),
-               ("boi(?! vi\\b)", "thoa", "dung ngoai", "ngoai da", "kem boi", "thuoc mo"),
+               # ("thuốc mỡ máu" is a lipid-lowering drug, not an ointment — #18 held-out H231 read it as topical.)
+               ("boi(?! vi\\b)", "thoa", "dung ngoai", "ngoai da", "kem boi", "thuoc mo(?! mau\\b)"),
                as_written=("bôi", "thoa", "dùng ngoài", "ngoài da", "mỡ")),
     # "máy phun" (a nebuliser) is how users name the inhaled route by its device.
     RouteTerms("inhaled", ("khi dung", "hit", "phun mu", "xit", "binh xit"),

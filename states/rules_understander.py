@@ -251,6 +251,8 @@ _ASKS_AMOUNT = ASKS_AMOUNT  # one definition: states.age_exclusion
 """(Folded.) An amount or interval asked ("mấy viên", "mấy tiếng", "bao nhiêu", "bao lâu") — not a dose word said
 ("liều duy nhất 2 g … được không" names a regimen, asks no amount). Defined once: a second, wider definition below
 it once replaced this one for every reader without anyone noticing."""
+_LIPID_CLASS = re.compile(r"thuoc (?:ha |giam |tri |dieu tri )?(?:mo mau|mo|lipid mau|cholesterol|mo trong mau)")
+"""(Folded.) A blood-lipid drug named by its purpose ("thuốc mỡ máu")."""
 _WHAT_TO_DO = re.compile(r"\b(?:phai |nen |can )?(?:lam gi|lam sao|lam the nao|xu tri|xu ly)\b|\bdi vien\b|"
                          r"\bco can (?:di|dua)\b")
 """(Folded.) What to do now ("giờ phải làm gì", "xử trí sao", "có cần đưa đi viện không")."""
@@ -565,8 +567,11 @@ class RulesUnderstander:
         # (An oral rehydration solution is no drug the book lacks and no interaction partner: "bé đang uống oresol, cho
         # thêm loperamid được hông" asks about loperamide for the child — #18 held-out H230 answered an "interaction"
         # with oresol.)
+        # (Asked with it — "Cún uống chung với oresol được không" — the drug's own sentences naming it answer, as for an
+        # infusion fluid: `_fluid_question`; #18 held-out H231.)
         unknown = [u for u in candidates.unknown if not set(fold(u).split()) & CLINICAL_TERMS and fold(u) not in CHAT_WORDS
-                   and not REHYDRATION.fullmatch(fold(u).strip())]
+                   and not (REHYDRATION.fullmatch(fold(u).strip()) and not re.search(
+                       rf"\b(?:chung|cung|kem|voi|pha) (?:voi )?{re.escape(fold(u).strip())}\b", folded))]
         # "warfarin (Coumadin)": a name in parentheses right after a drug the book has is that drug's other name (a
         # brand the book does not list), not a second drug — read as a partner the book lacks, the pair's answer found
         # no line naming it and abstained (#17 held-out H149).
@@ -680,6 +685,13 @@ class RulesUnderstander:
             # "dự phòng loét do NSAID": what caused the illness is a word of the indication, not a drug asked about
             # (#17 held-out H103 answered "NSAID is not in the book" for pantoprazole's prevention dose).
             unknown = [u for u in unknown if not named_as_cause(folded, fold(u))]
+        if drugs and self.names.section_texts is not None:
+            # ("nó uống chung với simvastatin được không, mẹ đang uống thuốc mỡ máu": the lipid drug she takes is the
+            # simvastatin named, not a third partner without a monograph — #18 held-out H231 abstained.)
+            unknown = [u for u in unknown if not (_LIPID_CLASS.fullmatch(fold(u).strip()) and any(
+                re.search(r"\b(?:lipid|cholesterol)\b", fold(self.names.section_texts(d).get("loai_thuoc", "")
+                                                            + " " + self.names.section_texts(d).get("chi_dinh", "")))
+                for d in drugs if d in self.names))]
         if len(unknown) != len(candidates.unknown) or unknown != candidates.unknown:
             candidates = candidates.model_copy(update={"unknown": unknown})
         slots = extract_slots(text)
@@ -1729,7 +1741,8 @@ class RulesUnderstander:
         fluid is no drug whose interaction is asked — the drug's own sentences naming it answer (its dilution, its
         incompatibility: "Tương kỵ … Ringer lactat … tủa"); #17 held-out H120/H124 abstained with no interaction
         evidence. None when the turn names no fluid, or no sentence of the drug names it."""
-        if not frame.unknown_drugs or not all(INFUSION_FLUID.fullmatch(fold(u).strip()) for u in frame.unknown_drugs):
+        if not frame.unknown_drugs or not all(INFUSION_FLUID.fullmatch(fold(u).strip())
+                                              or REHYDRATION.fullmatch(fold(u).strip()) for u in frame.unknown_drugs):
             return None
         drugs = frame.drugs or _drugs_of(prior)
         if len(drugs) != 1 or self.names.section_texts is None:
