@@ -2278,6 +2278,12 @@ def _merge_after_answer(new: QueryFrame, prior: QueryFrame, text: str) -> QueryF
             # pregnancy stay, with what this turn adds of them ("ông ấy ClCr 35"; #17/#18 held-out H55, H56, H57 asked
             # adult or child of a grandfather of 82).
             carried = _carry_patient(new, prior)
+            if new.turn_type == "drug_attribute" and new.section_key is None and MAY_TAKE.search(fold(text)) and \
+                    prior.section_key in ("chong_chi_dinh", "thoi_ky_mang_thai", "thoi_ky_cho_con_bu"):
+                # "vậy paracetamol cho bà được ko" after "bà 70t … suy thận nặng, Voltaren uống được ko": whether she
+                # may take this one is the same question — its contraindications (with the dosage section's renal
+                # lines) for her, not "what do you want to know about it?" (#18 held-out H234).
+                carried = carried.model_copy(update={"section_key": prior.section_key})
             if new.turn_type == "dosing_calc" and new.condition is None and prior.condition and \
                     prior.condition_relation == "indication" and set(new.drugs) <= set(prior.drugs):
                 # "liều thuốc nấm đó cho mẹ em" after "bị nấm miệng bác sĩ cho fluconazol, có tương tác ko": the drug

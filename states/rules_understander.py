@@ -1953,7 +1953,9 @@ class RulesUnderstander:
                                                                                  "condition_relation": None}
         on = taken_as_written(frame.drugs[0], prior.drugs[0], self.names.section_texts, self.names.names_of) \
             if prior.turn_type == "dosing_calc" and not _SPACING_ASKED.search(folded) and \
-            not re.search(r"\btuong tac\b", folded) else None
+            not re.search(r"\b(?:tuong tac|phoi hop|ket hop|dung chung|uong chung)\b", folded) else None
+        # ("… đang dùng furosemid 40mg/ngày, phối hợp có sao k": the pair asked in so many words is their interaction,
+        # not the dose for patients on it — #18 held-out H234.)
         if on is not None:
             # "ảnh đang uống lasix nữa" told after his captopril start: the drug's own dosage section doses patients
             # on that one ("Người đang dùng thuốc lợi tiểu …: khởi đầu 6,25 mg/lần") — the dose asked, now for a
