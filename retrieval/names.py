@@ -86,11 +86,28 @@ class NameBook:
                 names = {fold(n) for n in raw if len(fold(n)) >= 3}
                 if with_classes:
                     names |= {s for c in entry.classes for s in class_spellings(fold(c))}
+                    names |= self._purpose_classes(drug_id)
                 self._names[key] = tuple(sorted(names, key=len, reverse=True))
         return list(self._names[key])
 
+    def _purpose_classes(self, drug_id: str) -> set[str]:
+        """The class a drug is in by what its first indication treats, where the book names interaction partners so
+        ("Các thuốc hạ huyết áp khác …: tăng tác dụng hạ huyết áp" in amlodipine's section is losartan too, whose
+        "Chỉ định" opens with "Tăng huyết áp"; #18 held-out H232/H234 told amlodipine × losartan the book says
+        nothing). Read from the monograph's own first indication line, never guessed from a name."""
+        if self.section_texts is None:
+            return set()
+        first = fold(self.section_texts(drug_id).get("chi_dinh", "")).strip().split("\n")[0]
+        return {c for start, classes in _PURPOSE_CLASSES for c in classes if re.match(start, first)}
+
     def mentions(self, text: str, drug_id: str, *, with_classes: bool = True) -> bool:
         return any(states_phrase(text, n) for n in self.names_of(drug_id, with_classes=with_classes))
+
+
+_PURPOSE_CLASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"(?:\W*)tang huyet ap\b", ("thuoc ha huyet ap", "thuoc chong tang huyet ap", "thuoc dieu tri tang huyet ap")),
+)
+"""(Folded.) A first indication, and the class names the book gives drugs that treat it."""
 
 
 def class_spellings(folded_class: str) -> set[str]:
