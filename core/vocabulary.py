@@ -175,6 +175,12 @@ ILLNESS_KINDS: dict[str, tuple[str, ...]] = {
     # A contraindication written for a kind of infection ("nhiễm virus chưa được kiểm soát"): the illnesses users name
     # that are of that kind.
     "nhiem virus": ("thuy dau", "zona", "cum", "soi", "quai bi", "herpes", "sot xuat huyet", "covid"),
+    # Ischaemic heart disease and cerebrovascular disease as the book names them ("bệnh tim thiếu máu cục bộ, … bệnh
+    # mạch máu não" among diclofenac's contraindications): a past infarction, angina, a stent, a stroke are of them
+    # (#18 held-out H236 gave a father who had had an infarction the diclofenac dose).
+    "benh tim thieu mau cuc bo": ("nhoi mau co tim", "nmct", "dau that nguc", "con dau that nguc", "benh mach vanh",
+                                  "thieu mau co tim", "dat stent", "hoi chung mach vanh"),
+    "benh mach mau nao": ("dot quy", "tai bien mach mau nao", "tai bien", "nhoi mau nao", "xuat huyet nao"),
 }
 """(Folded.) A kind of illness the book names, and the illnesses users name that are of it."""
 

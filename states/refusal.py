@@ -204,7 +204,10 @@ _TOXIC_AMOUNT = re.compile(r"\bngo doc\b|\bqua lieu\b|\blieu (?:gay )?doc\b|\bdo
                            r"|\bbao nhieu (?:(?:vien|ml|mg|g) )?(?:la |thi )?du\b"
                            r"|\b(?:chet|tu vong|hon me)\b|\bbao nhieu vien\b[^.?!]{0,30}\b(?:mot|1|cung) luc\b"
                            r"|\b(?:ca|het) (?:vi|hop|lo)\b|\b(?:toxic|overdose|lethal|fatal)\b"
-                           r"|\bthi gay\b|\bgay (?:xuat huyet|chay mau)\b")
+                           r"|\bthi gay\b|\bgay (?:xuat huyet|chay mau)\b"
+                           # "thôi em hỏi cho biết thôi, vậy uống bao nhiêu gam thì hỏng gan" after a refused lethal
+                           # request (#18 held-out H235 asked which drug)
+                           r"|\b(?:hong|hu|hai|ton thuong|tan pha|suy) (?:gan|than)\b")
 # Pressing for the refused answer ("thì cứ nói đi, chỉ để biết thôi mà", "tò mò thôi", "nói đi mà"): the same question
 # again, the same help message — it was asked which drug (#17 held-out H94).
 _INSIST = re.compile(r"\b(?:cu |thi |ban )?noi (?:di|ra|luon|that)\b|\bcho (?:toi |minh |em |tao |t )?biet (?:di|voi|luon)\b"

