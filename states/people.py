@@ -172,6 +172,11 @@ def _key_of(frame: QueryFrame) -> str | None:
     named = person_key(frame.person)
     if named is not None:
         return named
+    if frame.person is None and frame.population != "pediatric" and (frame.pregnant or frame.breastfeeding):
+        # "em đang mang thai 30 tuần, … ibuprofen được ko", then her husband, then "còn em thì uống paracetamol được
+        # ko": a pregnant or nursing woman named by no word is the user speaking of herself — remembered as the user,
+        # so "em" later is her again, pregnancy and all (#18 held-out H238 gave her the dose with no word of it).
+        return "#self"
     return THE_CHILD if frame.population == "pediatric" else None
 
 

@@ -17,8 +17,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from core.budget import RequestBudget
-from core.dosage.indication import severities, stated_severity
+from core.dosage.indication import FULL, match_score, severities, stated_severity
 from core.dosage.indication import words as indication_words
+from core.dosage.parse import parse_dosage
+from core.dosage.select import indication_labels
 from core.dosage.usual import taken_for_the_user
 from core.inr_monitoring import asks_inr_monitoring, states_asked
 from core.missed_dose import asks_missed_dose, states_missed_dose
@@ -915,6 +917,12 @@ class RulesUnderstander:
                 # nhiêu": #18 held-out H110 kept the earlier "nhiễm trùng tiểu" and showed the general line beside).
                 indication = condition_in_drug_turn(text) or (
                     dose_indication(text, []) if DISEASE_NAMED.search(fold(text)) else None)
+            if turn == "dosing_calc" and not indication:
+                # ("vậy mẹ bé uống liều bao nhiêu trong đợt hen cấp": words naming one of the discussed drug's dosage
+                # lead-ins — "Đợt cấp của hen" — are the indication now; #18 held-out H236 kept the earlier "hen nặng"
+                # and gave the general 5–60 mg/ngày.)
+                indication = self._lead_in_named(dose_indication(text, []), _drugs_of(prior),
+                                                 prior.condition if prior is not None else None)
             if indication:
                 # "dự phòng viêm nội tâm mạc thì liều bao nhiêu" after another indication's dose: this one's.
                 base.update(condition=indication, condition_relation="indication")
@@ -1693,6 +1701,20 @@ class RulesUnderstander:
                    if re.search(rf"\b{kind}\b", fold(safety)) for m in members) and not self._treats(drug, run):
                 return run
         return None
+
+    def _lead_in_named(self, phrase: str | None, drugs: Sequence[str], before: str | None) -> str | None:
+        """`phrase` when it names, in full, a dosage lead-in of the one drug discussed that the indication `before`
+        does not (a phase of the same disease — "giai đoạn dưỡng bệnh" of Kawasaki — is read with it, by the merge);
+        None otherwise."""
+        if not phrase or len(drugs) != 1 or drugs[0] not in self.names or self.names.section_texts is None:
+            return None
+        body = self.names.section_texts(drugs[0]).get(DOSING_SECTION, "")
+        tree = parse_dosage(body, drug_names=self.names.names_of(drugs[0], with_classes=False))
+        named = [key for key in {indication_labels(line) for line in tree.lines if indication_labels(line)}
+                 if match_score(phrase, list(key), []) >= FULL]
+        if not named or (before and any(match_score(before, list(key), []) >= FULL for key in named)):
+            return None
+        return phrase
 
     @staticmethod
     def _stated_whole(text: str, phrase: str) -> bool:
