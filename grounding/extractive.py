@@ -425,6 +425,13 @@ class ExtractiveGenerator:
             # A question about the whole section: quote its opening.
             return self._section(request, evidence), ""
         claims: list[Claim] = list(safety.claims)
+        if any(re.search(r"\b(?:nghien ruou|ruou|nhau)\b", fold(c)) for c in request.comorbidities):
+            # A patient who drinks: the drug's interaction line about alcohol, first (states.paths brings it).
+            alcohol = [Claim(text=f"{_title(chunk)} (Tương tác thuốc) — {sentence}", citations=[chunk.doc_id])
+                       for chunk in evidence if chunk.section_key == "tuong_tac_thuoc"
+                       for line in chunk.text.split("\n") if re.match(r"\s*(?:Rượu|Ethanol)\b", line)
+                       for sentence in sentences(line)]
+            claims = [*alcohol, *claims]
         notices: list[str] = [SAFETY_FIRST_PREAMBLE] if safety.claims else []
         if safety.conditional:
             # A contraindication quoted because it names the patient's context, though it also needs a condition the
