@@ -351,7 +351,7 @@ def _condition_in_drug_turn(text: str) -> str | None:
     stops = (s for s in re.finditer(r"[,;?!]|(?<!\b[a-z])\.|\s+dang(?= (?:dung|uong|tiem|su dung|duoc)\b)|\s+(?:thi|phai|nen|co(?! (?:tim|giat|that|xuong|cung|rut|bap|tron|mau|hp|h pylori|h\. ?pylori|vi khuan hp)\b)|duoc|"
                                     r"khong(?! (?:co )?bien chung)|lam|qua|uong|dung|cho|de|lieu|bao nhieu|"
                                     # ("bi nhoi mau co tim roi": "cơ tim" is the illness's, "rồi" ends it — #17 H94)
-                                    r"may|khi|sau|truoc|tu nho|tu be|tu lau|lau nam|lau roi|nhieu nam|roi(?! loan)|nua|"
+                                    r"may|khi|sau|truoc|tu nho|tu be|tu lau|tu hoi|tu thoi|tu luc|lau nam|lau roi|nhieu nam|roi(?! loan)|nua|"
                                     # ("bị nấm miệng bác sĩ cho fluconazol": who prescribed ends it — #18 held-out H104)
                                     r"bac si|bs)\b",
                                     folded[m.end():])

@@ -79,7 +79,8 @@ def named_stored(prior: QueryFrame, text: str) -> Person | None:
         found = [k for k, v in prior.people.items() if v.get("population") == "pediatric"]
     if len(found) != 1:
         return None
-    label = prior.people[found[0]].get("label") or found[0]
+    # (A child kept under the engine's own key, "#child", is "bé" to the user — the key once showed in a reply.)
+    label = prior.people[found[0]].get("label") or ("bé" if found[0].startswith("#") else found[0])
     population = prior.people[found[0]].get("population")
     return Person("named", str(label), population if isinstance(population, str) else None)
 
@@ -334,6 +335,19 @@ def named_again(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     if not values or not _anything_said(values) or _another_age(values, merged):
         return merged
     update = {k: v for k, v in values.items() if k in REMEMBERED and getattr(merged, k) in (None, False, [])}
+    before = _key_of(prior)
+    if before is not None and not _same(person_key(merged.person), before) and person_key(merged.person) is not None:
+        # The person named is not the one the frame's values belong to ("ok vậy còn e thì uống paracetamol …" after
+        # her 5-year-old's dose): what this turn does not state of them is what was said of them before, or nothing —
+        # never the other person's value still in the frame (#18 held-out H244 gave the pregnant mother her child's
+        # age and weight).
+        from states.slots import extract_slots  # the slot parser reads only this turn's words
+
+        now = extract_slots(text)
+        stated = {k for k in REMEMBERED if getattr(now, k, None) not in (None, False, [])}
+        blank: dict[str, Any] = {"pregnant": False, "breastfeeding": False, "comorbidities": []}
+        update = {k: (getattr(merged, k) if k in stated else values.get(k, blank.get(k))) for k in REMEMBERED}
+        update = {k: v for k, v in update.items() if v != getattr(merged, k)}
     if not update:
         return merged
     restored = merged.model_copy(update=update)

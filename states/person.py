@@ -218,6 +218,8 @@ def _as_written(text: str, folded: str, m: re.Match[str]) -> str:
     return m.group(0)
 
 
+_SINCE_YOUTH = re.compile(r"\b(?:tu |hoi |luc |thoi |khi con |tu hoi |tu thoi |tu luc |tu khi con )tre\b")
+"""(Folded.) "từ hồi trẻ", "lúc còn trẻ": the person's youth, not a child."""
 _NURSED_BABY = re.compile(r"\bcho (?:be|em be|chau|con)(?: [a-z0-9]+){0,3} bu\b")
 
 
@@ -269,6 +271,9 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
     # "còn thằng anh, ông nội nó có sẵn aspirin, cho nó uống …": the one who has the drug at hand is its owner, not
     # the patient — the boy named first is (#18 held-out H240 read the grandfather and left Reye's syndrome unsaid).
     scrubbed = _HAS_THE_DRUG.sub(lambda m: " " * len(m.group(0)), scrubbed)
+    # "à ông có hen suyễn từ hồi trẻ": since the grandfather's youth, not a child (#18 held-out H243 went back to the
+    # child and left the asthma unsaid).
+    scrubbed = _SINCE_YOUTH.sub(lambda m: " " * len(m.group(0)), scrubbed)
     # "mẹ bé nói hồi trước uống penicillin bị nổi mề đay": the mother reports, the child is still the patient (#17
     # held-out H95 switched to the mother).
     scrubbed = _KIN_REPORTS.sub(lambda m: " " * len(m.group(0)), scrubbed)
