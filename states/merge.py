@@ -2808,7 +2808,11 @@ def _own_illness(text: str, person: Person | None, drugs: Sequence[str] = ()) ->
     unnamed = _without_person(text, person)
     own = condition_in_drug_turn(unnamed)
     if not own or _NOT_A_CONDITION.match(fold(own)):
-        own = dose_indication(unnamed, [])  # "bố bé 40 tuổi tăng huyết áp uống thì sao" (no "bị")
+        # (The drugs' own names are no illness: "Bin uống ibuprofen thì bao nhiêu" read "Bin, ibuprofen", and
+        # "Quá mẫn với ibuprofen" withheld the boy's dose — #18 held-out H246.)
+        own = dose_indication(unnamed, [d.replace("_", " ") for d in drugs])  # "bố bé 40 tuổi tăng huyết áp …"
+    if own and person is not None and fold(own).strip() in fold(person.label).split():
+        return None  # "Bin" of "bé Bin": the person's own name, no illness
     if own and _is_shorthand_of(own, drugs):
         return None  # "amox người lớn uống liều bao nhiêu": the drug's shorthand, no illness
     return own if own and not _NOT_A_CONDITION.match(fold(own)) else None
