@@ -115,17 +115,13 @@ def named_by_pronoun(prior: QueryFrame, text: str) -> Person | None:
     for nobody in particular, her pregnancy lost)."""
     words = set(re.findall(r"\w+", normalize(text).lower()))
     sex = "f" if "bả" in words else "m" if "ổng" in words else None
-    if sex is None or _sex_of(prior.person) == sex:
+    if sex is None or sex_of(prior.person) == sex:
         return None  # (the person spoken of now is the one meant)
-    matching = [v.get("label") for v in prior.people.values() if _sex_of(v.get("label")) == sex]
+    matching = [v.get("label") for v in prior.people.values()
+                if sex_of(v.get("label")) == sex and v.get("population") != "pediatric"]
     if len(matching) != 1 or not matching[0]:
         return None
     return Person("relative", str(matching[0]), "adult")
-
-
-def _sex_of(label: str | None) -> str | None:
-    first = normalize(label).lower().split()[0] if label and label.split() else ""
-    return "f" if first in _FEMALE else "m" if first in _MALE else None
 
 
 def without_owner(label: str) -> str:
@@ -134,12 +130,17 @@ def without_owner(label: str) -> str:
 
 
 def sex_of(label: str | None) -> str | None:
-    """A child's sex as the words name it ("con trai", "thằng bé", "con gái", "bé gái"), or None."""
+    """A person's sex as their label names it, "f" or "m", or None: an adult by the kin word that opens it as typed
+    ("vợ", "bà"; "chồng", "ông" — whom "bả"/"ổng" may mean), a child by "gái"/"trai"/"thằng" ("con gái", "bé trai",
+    "thằng bé")."""
+    first = normalize(label).lower().split()[0] if label and label.split() else ""
+    if first in _FEMALE or first in _MALE:
+        return "f" if first in _FEMALE else "m"
     words = fold(label or "").split()
     if "gai" in words:
-        return "girl"
+        return "f"
     if "trai" in words or words[:1] == ["thang"]:
-        return "boy"
+        return "m"
     return None
 
 
@@ -162,7 +163,7 @@ def person_key(label: str | None) -> str | None:
         if person is not None and person.key == "child" and (sex := sex_of(label)) is not None:
             # "con gái" … "con trai" … "bé gái": two children told apart by sex — each remembered as one child, so
             # the daughter's asthma and 27 kg are not the son's, nor his 28 kg hers (#18 held-out H233).
-            return f"#{sex}"
+            return "#girl" if sex == "f" else "#boy"
         return None
     # Whose kin is said or not: "ông tôi" and "ông", "vợ em" and "vợ tôi" name one person.
     return _OWNER.sub("", fold(label).strip()) or fold(label).strip()
@@ -236,7 +237,7 @@ def _stored_for(prior: QueryFrame, label: str | None, population: str | None, ag
     if label and fold(label).strip() in prior.people:
         return prior.people[fold(label).strip()]  # kept by the words that described them ("cháu tôi")
     kin = person_of(label) if label else None
-    sexed = prior.people.get(f"#{sex}") if (sex := sex_of(label)) is not None else None
+    sexed = prior.people.get("#girl" if sex == "f" else "#boy") if (sex := sex_of(label)) is not None else None
     if kin is not None and kin.key != "child" and sexed is not None and (
             age_months is None or sexed.get("age_months") in (None, age_months)):
         # "thằng anh 10 tuổi …" after "bé trai 10 tuổi 35 ký" and his sister: the boy, by sex and age (a child
