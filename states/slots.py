@@ -199,6 +199,8 @@ _COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|dang|mac ben
 # the IV dose was quoted — #18 held-out H211.)
 ALWAYS_COMORBIDITIES: tuple[str, ...] = ("nghien ruou", "suy dinh duong", "mat nuoc", "hon me gan")
 _FALLS = re.compile(r"\b(?:hay|de|thuong|tung|nhieu lan|hay bi|de bi|thuong bi|tung bi) (?:te|nga|te nga|vap nga|bi nga|bi te)\b")
+_DRIVES = re.compile(r"\b(?:lai xe|tai xe|van hanh may|lai may|lai tau|chay xe om|chay grab)\b")
+"""(Folded.) A patient who drives or works machines."""
 _CALCIUM_GIVEN = re.compile(r"\b(?:truyen|tiem|bu|dang dung) (?:(?:tinh mach|dung dich|dich|co) )*(?P<ion>calci|canxi)\b")
 """(Folded.) A calcium solution given ("đang truyền calci gluconat", "bù calci") — the word "calci" itself."""
 _HEAVY_DRINKING = re.compile(r"\b(?:nhau|uong ruou|uong bia|ruou bia)(?: rat| qua)? (?:nhieu|suot|hang ngay|moi ngay|"
@@ -826,6 +828,10 @@ def _extract_slots(text: str) -> Slots:
         # "85t cũng rung nhĩ, hay té ngã": a history of falls — the book's warfarin contraindication "Tiền sử dễ bị
         # ngã …" (#17 held-out H186: an 85-year-old who often falls was given the start dose).
         comorbidities.append("dễ bị ngã")
+    if _DRIVES.search(folded) is not None and not any("lai xe" in fold(c) for c in comorbidities):
+        # "chồng em 30 tuổi lái xe tải đường dài, uống được ko": driving or working machines is the book's "cần thận
+        # trọng khi lái xe hoặc vận hành máy móc" (#18 held-out H248 quoted cetirizine's contraindications alone).
+        comorbidities.append("lái xe")
     if _COMORBIDITY_CUE.search(folded):
         for name in COMORBIDITIES:
             m = re.search(rf"\b{name}\b", folded)
