@@ -266,6 +266,9 @@ def asked_words(query: str) -> str:
 
 # "truyền trong bao lâu", "tiêm mấy phút", "tốc độ truyền", "pha với gì", "pha loãng thế nào": how the drug is given,
 # not how much — the book states it for everyone ("Thời gian tiêm truyền: … ít nhất 1 giờ"), so no patient is asked.
+FORM_NOT_SWALLOWED = re.compile(r"\bkhong (?:nuot|uong) (?:duoc|noi) (?:ca |nguyen )?(?:vien|thuoc vien|vien nang|nang|"
+                                r"vien nen|ca vien)\b")
+"""(Folded.) A capsule or tablet the patient cannot swallow whole: how it is given, not the oral route refused."""
 _ADMINISTRATION = re.compile(
     r"\b(?:truyen|tiem)(?: [a-z]+){0,4}? (?:trong )?(?:bao lau|may (?:gio|tieng|phut)|bao nhieu (?:gio|tieng|phut))\b|"
     r"\btoc do (?:truyen|tiem)\b|"
@@ -282,7 +285,7 @@ _ADMINISTRATION = re.compile(
     # "bé không nuốt được viên nang thì cho uống sao": how a capsule or tablet is given to someone who cannot
     # swallow it whole (opened, mixed, dispersed) — the book's "Cách dùng" sentence (#18 held-out H230 took the oral
     # route for refused and asked another)
-    r"\bkhong (?:nuot|uong) (?:duoc|noi) (?:ca |nguyen )?(?:vien|thuoc vien|vien nang|nang|vien nen|ca vien)\b|"
+    + FORM_NOT_SWALLOWED.pattern + "|"
     # when and how it is swallowed: with food or not, what time of day, whether it may be chewed
     + FOOD_TIMING.pattern)
 # An amount asked, or a dose word: the dose path's question, which an administration sentence does not answer.

@@ -9,6 +9,7 @@ the point: the dosage reader and the slot extractor used to keep their own lists
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -220,6 +221,16 @@ CHAT_BREASTFEEDING = _alternation(("cho con bu", "cho be bu", "cho chau bu", "ch
                                    # "mẹ bé mới sinh em bé được 1 tháng, muốn uống domperidon cho nhiều sữa": milk
                                    # wanted, a nursing mother (#18 held-out H238 read her as a 1-month-old)
                                    r"(?:cho|de|muon|duoc) (?:nhieu|ve|tang|them) sua", r"tang tiet sua"))
+
+
+ALCOHOL_LINE = re.compile(r"\s*(?:Rượu|Ethanol|Đồ uống có cồn)\b")
+"""An interaction line about alcohol, as the book opens it ("Rượu: gây phản ứng kiểu disulfiram …"); match a line."""
+_DRINKS = re.compile(r"\b(?:nghien ruou|ruou|nhau|bia)\b")
+
+
+def drinks_alcohol(conditions: Sequence[str]) -> bool:
+    """The patient's stated conditions say they drink ("nghiện rượu", "hay nhậu")."""
+    return any(_DRINKS.search(fold(c)) for c in conditions)
 
 
 INFUSION_FLUID = re.compile(r"(?:dung dich |dich )?(?:ringer(?: lactat| lactate)?|natri clorid(?: 0[.,]9 ?%?)?|nacl(?: 0[.,]9 ?%?)?|"

@@ -56,11 +56,11 @@ from core.sentence_match import (
     usage_sentence,
 )
 from core.text import fold, states_phrase
-from core.vocabulary import NAMED_CLASS_TERMS, PATIENT_TERMS
+from core.vocabulary import ALCOHOL_LINE, NAMED_CLASS_TERMS, PATIENT_TERMS, drinks_alcohol
 from grounding.answer import Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
 from grounding.list_exclusions import list_exclusions
-from grounding.organ_lines import organ_claims
+from grounding.organ_lines import DIALYSIS, organ_claims
 from grounding.patient_safety import (
     CONDITIONAL_NOTICE,
     SAFETY_FIRST_PREAMBLE,
@@ -198,8 +198,6 @@ def _adjusts(line: RegimenLine, contexts: set[str]) -> bool:
 CONTEXT_SECTIONS = ("chong_chi_dinh", "than_trong")
 """Sections a "can this patient use it" question is routed to; a renal/hepatic patient also gets the dosage
 section's exclusions for their context."""
-_FOR_DIALYSIS = re.compile(r"\b(?:tham phan|tham tach|loc mau|chay than|than nhan tao)\b")
-"""(Folded.) A dose line for patients on dialysis (as grounding.organ_lines reads it)."""
 CONTEXT_FIRST_PREAMBLE = "Theo Dược thư; các câu liên quan đến bối cảnh bệnh nhân đã nêu được trích trước:"
 CONTEXT_CONTRAINDICATED_PREAMBLE = (
     "Dược thư ghi chống chỉ định phù hợp với bối cảnh bệnh nhân đã nêu (trích trước tiên, dưới đây). Vui lòng hỏi "
@@ -373,7 +371,7 @@ class ExtractiveGenerator:
                     # ml/phút: giảm liều một nửa"): whether they may take it at that dose is that line too (#18 held-out
                     # H106: "ClCr 25, clarithromycin 500 mg ngày 2 lần có được ko" got the contraindications alone).
                     claims += self._quote(tree, line)
-                elif line.kind == "regimen" and patient.dialysis and _FOR_DIALYSIS.search(
+                elif line.kind == "regimen" and patient.dialysis and DIALYSIS.search(
                         fold(" ".join((*line.path, line.text)))):
                     # A patient on dialysis: the book's dialysis dose ("Người bệnh thẩm tách máu: 2,5 mg vào ngày
                     # thẩm tách, sau buổi thẩm tách") — "nếu ông phải chạy thận nhân tạo thì sao" got the
@@ -425,11 +423,11 @@ class ExtractiveGenerator:
             # A question about the whole section: quote its opening.
             return self._section(request, evidence), ""
         claims: list[Claim] = list(safety.claims)
-        if any(re.search(r"\b(?:nghien ruou|ruou|nhau)\b", fold(c)) for c in request.comorbidities):
+        if drinks_alcohol(request.comorbidities):
             # A patient who drinks: the drug's interaction line about alcohol, first (states.paths brings it).
             alcohol = [Claim(text=f"{_title(chunk)} (Tương tác thuốc) — {sentence}", citations=[chunk.doc_id])
                        for chunk in evidence if chunk.section_key == "tuong_tac_thuoc"
-                       for line in chunk.text.split("\n") if re.match(r"\s*(?:Rượu|Ethanol)\b", line)
+                       for line in chunk.text.split("\n") if ALCOHOL_LINE.match(line)
                        for sentence in sentences(line)]
             claims = [*alcohol, *claims]
         notices: list[str] = [SAFETY_FIRST_PREAMBLE] if safety.claims else []

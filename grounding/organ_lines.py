@@ -24,7 +24,8 @@ MAX_ORGAN_LINES = 6
 """The renal (or hepatic) lines quoted for "có cần chỉnh liều không": a phone screen of them."""
 
 
-_DIALYSIS = re.compile(r"\b(?:tham phan|tham tach|loc mau|chay than|than nhan tao)\b")
+DIALYSIS = re.compile(r"\b(?:tham phan|tham tach|loc mau|chay than|than nhan tao)\b")
+"""(Folded.) A line for patients on dialysis."""
 
 
 def organ_claims(request: GenerationRequest, evidence: Sequence[Chunk], organ: str) -> list[Claim]:
@@ -46,7 +47,7 @@ def organ_claims(request: GenerationRequest, evidence: Sequence[Chunk], organ: s
                     and not band_admits(line.band, patient):
                 continue
             if organ == "renal" and patient.dialysis is None and patient.renal_ml_min is not None and \
-                    _DIALYSIS.search(fold(" ".join((*line.path, line.text)))):
+                    DIALYSIS.search(fold(" ".join((*line.path, line.text)))):
                 # ("Bệnh nhân thẩm phân máu: 250 - 500 mg/24 giờ" is a dialysis patient's, not one of ClCr 20 — #17
                 # held-out H160, flagged.)
                 continue

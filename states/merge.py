@@ -23,7 +23,7 @@ from itertools import pairwise
 from core.dosage.indication import severities, stated_severity
 from core.missed_dose import asks_missed_dose
 from core.organ_adjustment import asks_organ_adjustment
-from core.sentence_match import WITH_FOOD, asks_administration, asks_food
+from core.sentence_match import FORM_NOT_SWALLOWED, WITH_FOOD, asks_administration, asks_food
 from core.text import fold, normalize
 from core.vocabulary import (
     CONDITION_VARIANT_SPELLINGS,
@@ -934,10 +934,6 @@ def _severity_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
     return merged.model_copy(update={"condition": f"{base} {word}".strip()})
 
 
-_FORM_NOT_SWALLOWED = re.compile(r"\bkhong (?:nuot|uong) (?:duoc|noi) (?:ca |nguyen )?(?:vien|thuoc vien|vien nang|"
-                                 r"nang|vien nen|ca vien)\b")
-
-
 def _route_refused(merged: QueryFrame, text: str, notes: list[str]) -> QueryFrame:
     """"bé bị nôn không uống được thì sao" after the oral dose: the route carried is one the patient cannot take, so
     it is not kept (the oral dose was given again); the dose path asks among the routes the book gives."""
@@ -946,7 +942,7 @@ def _route_refused(merged: QueryFrame, text: str, notes: list[str]) -> QueryFram
     refused = negated_routes(fold(normalize(text)), normalize(text))
     if merged.turn_type != "dosing_calc" or not refused or (merged.route is not None and merged.route not in refused):
         return merged
-    if _FORM_NOT_SWALLOWED.search(fold(normalize(text))):
+    if FORM_NOT_SWALLOWED.search(fold(normalize(text))):
         return merged  # the capsule cannot be swallowed, not the mouth (core.sentence_match: how it is given)
     # Kept on the frame, the routes refused are neither dosed nor offered: with the book dosing the drug by that route
     # only, the oral dose was given right after "tôi không đưa liều đường uống" (#18).
@@ -1948,7 +1944,7 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
             # ("bé nôn nhiều, đặt hậu môn thì sao" after the 4-month-old's oral fever dose: why another route, read
             # with no condition of its own — "nhiều" was taken for the indication, #17 held-out H196 asked which.)
             new.route != prior.route and new.condition is None and _VOMITS.search(folded)
-            and not _FORM_NOT_SWALLOWED.search(folded)) or (
+            and not FORM_NOT_SWALLOWED.search(folded)) or (
             # "thế còn nhét hậu môn thì đặt viên bao nhiêu mg" after the oral dose: the amount by another route, not
             # the tablets' strengths (#18 held-out H138 got "Dạng thuốc và hàm lượng").
             new.route != prior.route and new.section_key == "dang_thuoc_ham_luong" and ASKS_AMOUNT.search(folded))):

@@ -16,7 +16,14 @@ from core.sentence_match import asks_food, asks_injection_speed, fast_injection_
 from core.sentences import sentences
 from core.spelling import drug_words
 from core.text import fold, states_phrase
-from core.vocabulary import ILLNESS_KINDS, PATIENT_TERMS, class_group_terms, condition_variants
+from core.vocabulary import (
+    ALCOHOL_LINE,
+    ILLNESS_KINDS,
+    PATIENT_TERMS,
+    class_group_terms,
+    condition_variants,
+    drinks_alcohol,
+)
 from grounding.dosing_select import patient_in_context, stated_conditions, trees_by_drug
 from grounding.list_exclusions import UNKNOWN_AGE_PROBES
 from grounding.patient_safety import allergens, child_terms, condition_phrase, ungraded
@@ -90,11 +97,6 @@ ADR_HANDLING_SECTION = "huong_dan_xu_tri_adr"
 ADR_SECTION = "tac_dung_khong_mong_muon"
 
 
-_ALCOHOL_TAKEN = re.compile(r"\b(?:nghien ruou|ruou|nhau|bia)\b")
-ALCOHOL_LINE = re.compile(r"(?m)^\s*(?:Rượu|Ethanol|Đồ uống có cồn)\b")
-"""An interaction line about alcohol, as the book opens it ("Rượu: gây phản ứng kiểu disulfiram …")."""
-
-
 def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame,
                          question: str = "") -> tuple[list[Chunk], list[str]]:
     """One section by exact filter (the dominant path), or the monograph trimmed/reranked; plus dosing routes."""
@@ -112,13 +114,13 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame,
         else:
             evidence += retrieval.find_by_drug(drug_id, None)
     evidence += [c for c in inr_target_tables(retrieval, frame, question) if c not in evidence]
-    if is_dose_question(frame) and any(_ALCOHOL_TAKEN.search(fold(c)) for c in frame.comorbidities):
+    if is_dose_question(frame) and drinks_alcohol(frame.comorbidities):
         # "quay lại giường 12, ông ấy nghiện rượu uống hằng ngày" on metronidazole: the interaction line about alcohol
         # ("Rượu: gây phản ứng kiểu disulfiram …") comes with the dose, stated first (grounding.extractive; #18
         # held-out H240 gave the dose with no word of it).
         for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
             evidence += [c for c in retrieval.find_by_section(drug_id, "tuong_tac_thuoc")
-                         if c not in evidence and ALCOHOL_LINE.search(c.text)]
+                         if c not in evidence and any(ALCOHOL_LINE.match(line) for line in c.text.split("\n"))]
     evidence += [c for c in food_elsewhere(retrieval, frame, question) if c not in evidence]
     evidence += [c for c in speed_elsewhere(retrieval, frame, question) if c not in evidence]
     routes: list[str] = []

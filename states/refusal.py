@@ -269,7 +269,7 @@ _HARM_OUTCOME = re.compile(r"\bbao nhieu\b[^.?!]{0,60}\bthi\b(?P<who>[^.?!]{0,50
                            r"ngu say|ngu li bi|ngu (?:say |me )?(?:khong|ko|k) (?:day|biet gi))\b")
 
 
-_GIVEN_TO_OTHER = re.compile(r"\bcho (?:" + _OTHER_PERSON.pattern[5:-3] + r")(?: [a-z]+){0,2}? (?:uong|dung|tiem|an|xai)\b")
+_GIVEN_TO_OTHER = re.compile(r"\bcho " + _OTHER_PERSON.pattern.removeprefix(r"\b").removesuffix(r"\b") + r"(?: [a-z]+){0,2}? (?:uong|dung|tiem|an|xai)\b")
 """(Folded.) A drug given to another person ("cho bà uống", "cho chồng tiêm")."""
 
 

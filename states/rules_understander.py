@@ -2029,10 +2029,10 @@ class RulesUnderstander:
         # "bố bé … đang uống furosemid liều cao, captopril khởi đầu sao": the drug taken told first, then the other
         # one's start asked — that drug's dose for a patient on the first (#18 held-out H236 answered the pair's
         # interaction and never the 6,25 mg start for patients on diuretics).
-        start_asked = (m_added := re.search(rf"\b(?:{after})\b(?:\s+\w+){{0,2}}?\s+(?:khoi dau|lieu khoi dau|"
-                                                      rf"lieu bat dau|bat dau)\b", folded)) is not None and \
-            re.search(r"\bdang (?:uong|dung|xai|tiem)\b", folded[:m_added.start()]) is not None
-        started = started or (m_added if start_asked else None)
+        start_asked = re.search(rf"\b(?:{after})\b(?:\s+\w+){{0,2}}?\s+(?:khoi dau|lieu khoi dau|lieu bat dau|bat dau)\b",
+                                folded)
+        if start_asked and re.search(r"\bdang (?:uong|dung|xai|tiem)\b", folded[:start_asked.start()]):
+            started = started or start_asked
         if not (added_after_them or dosed_after_then or started):
             return None
         if interaction_stated(taken, added, self.names.section_texts, self.names.names_of) and not (
