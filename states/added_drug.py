@@ -46,6 +46,14 @@ def carried_note(notes: list[str]) -> list[str]:
     return [n for n in notes if n.startswith(_NOTE_OPENING) and NOT_SAFE in n]
 
 
+def unlisted_beside_note(taken: str, added: str) -> str:
+    """The note heading a dose when the patient is on a drug not in the book that the dose's drug's interaction
+    section names."""
+    return (f"{_NOTE_OPENING}{added} trong Dược thư có nêu {taken} (thuốc người bệnh đang dùng; {taken} không có chuyên "
+            f"luận riêng trong Dược thư): vui lòng đọc cả mục đó (hỏi \"{added} và {taken} có tương tác không\"). "
+            "Liều dưới đây là liều Dược thư ghi.")
+
+
 def no_interaction_note(taken: str, added: str) -> str:
     """The note heading the added drug's dose: no interaction stated between the two, not a safety statement."""
     return (f"{_NOTE_OPENING}{taken} và {added} trong Dược thư không nêu tương tác giữa hai thuốc này. "

@@ -92,6 +92,10 @@ class QueryFrame(BaseModel):
     """Formulary drugs the person spoken of is said to be on ("ông tôi … đang uống warfarin"), set by the code
     (states.taking): carried with that person, never to another, so a later dose of a drug the book pairs with one of
     them says so first."""
+    taking_unlisted: list[str] = Field(default_factory=list)
+    """Drugs not in the formulary the person is said to be on ("mẹ tôi đang uống lithi"), as typed: carried with that
+    person like `taking` (states.taking), so a later dose of a drug whose interaction section names one of them says
+    so, and "còn paracetamol thì sao" is asked beside it."""
     people: dict[str, dict[str, Any]] = Field(default_factory=dict)
     """What was said of the earlier persons of the conversation (their age, weight, pregnancy, renal value …), keyed
     by the folded words that named them ("vo em"): given back when the user names one of them again

@@ -374,6 +374,14 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
             # takes — beside the first only, fluconazole's "Warfarin … theo dõi INR chặt chẽ" went unsaid (#18
             # held-out H202).
             anchor = list(prior.drugs)
+        held = [d for d in prior.drugs if d in prior.taking]
+        if prior.turn_type == "interaction" and held and len(held) < len(prior.drugs) and new.drugs and \
+                not set(new.drugs) & set(prior.drugs) and (is_elliptical(text) or is_substitution(text)) and \
+                not adds_interaction_partner(text):
+            # "mẹ tôi đang uống warfarin, dùng ibuprofen được không", then "còn paracetamol thì sao": paracetamol
+            # beside the warfarin she is on, in place of the ibuprofen only asked about — not the three together,
+            # whose answer repeated warfarin × ibuprofen (H239 left open).
+            anchor = held
         drugs = list(dict.fromkeys([*anchor, *new.drugs]))
         turn = "interaction" if len(drugs) >= 2 else prior.turn_type
         return prior.model_copy(update={"turn_type": turn, "drugs": drugs, "section_key": "tuong_tac_thuoc",
@@ -415,7 +423,10 @@ def _on_the_class(prior: QueryFrame, new: QueryFrame) -> bool:
     """The person is on the class the last question paired ("đang uống thuốc kháng vitamin K" — its one member in the
     book is kept as taken, states.taking): the drug named next replaces the one asked beside it — "thế paracetamol
     thì sao" is paracetamol beside what she takes (#18 held-out H221 read ibuprofen × paracetamol)."""
-    return bool(set(prior.taking) - set(prior.drugs)) and not set(new.drugs) & set(prior.taking)
+    # So is a drug not in the book she is on ("mẹ tôi đang uống lithi, dùng ibuprofen được không", then "còn
+    # paracetamol thì sao": paracetamol beside the lithi — read beside ibuprofen, the lithi was lost; H239).
+    return (bool(set(prior.taking) - set(prior.drugs)) and not set(new.drugs) & set(prior.taking)) or \
+        bool(set(prior.taking_unlisted) & set(prior.unknown_drugs))
 
 
 def _gestation_named_again(new: QueryFrame, prior: QueryFrame) -> QueryFrame:

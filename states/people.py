@@ -190,12 +190,25 @@ def values_of(frame: QueryFrame) -> dict[str, Any]:
 def _said_of(frame: QueryFrame) -> dict[str, Any]:
     # (With the words that named them: whom "bả"/"ổng" may mean — `named_by_pronoun`.)
     said: dict[str, Any] = {**values_of(frame), "label": frame.person}
+    if frame.taking or frame.taking_unlisted:
+        # The drugs they are on stay theirs (states.taking): given back with them, never to whoever is spoken of now.
+        said |= {"taking": list(frame.taking), "taking_unlisted": list(frame.taking_unlisted)}
     if frame.condition and frame.condition_relation == "indication" and frame.drugs:
         # What the drug was for them ("em trai tôi 25 tuổi bị động kinh, carbamazepin …"): theirs again when the talk
         # returns to them about the same drug ("quay lại em trai tôi, liều khởi đầu" — #18 held-out H195 asked the
         # indication after his mother's trigeminal neuralgia).
         said |= {"condition": frame.condition, "condition_drugs": list(frame.drugs)}
     return said
+
+
+def drugs_taken_by(prior: QueryFrame, frame: QueryFrame) -> tuple[list[str], list[str]]:
+    """The drugs (in the book, and not) said before to be taken by the person this frame is about, when the talk has
+    returned to them ("quay lại mẹ tôi …" after her husband's question)."""
+    key = _key_of(frame)
+    for stored, values in prior.people.items():
+        if _same(stored, key):
+            return list(values.get("taking") or []), list(values.get("taking_unlisted") or [])
+    return [], []
 
 
 def _their_condition(values: dict[str, Any], frame: QueryFrame) -> dict[str, Any]:

@@ -15,15 +15,38 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from core.text import fold, normalize
-from states.added_drug import beside_note, interaction_stated
+from states.added_drug import INTERACTION_SECTION, beside_note, interaction_stated, unlisted_beside_note
 from states.frame import QueryFrame
-from states.people import person_key
+from states.people import drugs_taken_by, person_key
 
 _TAKING_CUE = re.compile(r"\b(?:dang|van dang|hien dang|cung dang|van|con|hay|thuong) (?:dung|uong|tiem|xai|su dung|"
-                         r"dieu tri(?: bang)?)\b")
+                         r"dieu tri(?: bang)?)\b"
+                         # A drug the doctor prescribed is one she will be on ("bác sĩ kê Klacid", "bs cho diflucan"):
+                         # the next drug asked is read beside it too (round19's amlodipin beside Klacid).
+                         r"|\b(?:bac si|bs|bsi|duoc) (?:ke|cho|chi dinh)(?: them)?(?: dung| uong)?\b")
 _WINDOW = 40
 """How far after "đang uống" the drug's name may stand ("đang uống thuốc chống đông warfarin"); the clause ends sooner
 at a comma or the next verb."""
+
+
+def _taking_spans(folded: str) -> list[tuple[int, int]]:
+    """From each taking cue to the end of its clause: "đang uống warfarin, uống paracetamol được không" takes warfarin
+    only."""
+    return [(m.end(), m.end() + len(re.split(r"[,.;?!]| (?:uong|dung|tiem|xai|duoc|co) ",
+                                             folded[m.end():m.end() + _WINDOW], maxsplit=1)[0]))
+            for m in _TAKING_CUE.finditer(folded)]
+
+
+def unlisted_taken_in(text: str, unknown: Sequence[str]) -> list[str]:
+    """The names not in the formulary the turn says are taken ("mẹ tôi đang uống lithi, dùng ibuprofen được không")."""
+    folded = fold(normalize(text))
+    spans = _taking_spans(folded)
+    found = []
+    for name in unknown:
+        m = re.search(rf"\b{re.escape(fold(name))}\b", folded)
+        if m and any(a <= m.start() <= b for a, b in spans):
+            found.append(name)
+    return found
 
 
 def taken_in(text: str, drugs: list[str], names_of: Callable[[str], list[str]], *,
@@ -33,10 +56,7 @@ def taken_in(text: str, drugs: list[str], names_of: Callable[[str], list[str]], 
     vitamin K": Warfarin) is that drug — the next drug asked for the person is read beside it (#18 held-out H221 asked
     paracetamol beside the ibuprofen of the turn before instead)."""
     folded = fold(normalize(text))
-    # From the cue to the end of its clause: "đang uống warfarin, uống paracetamol được không" takes warfarin only.
-    spans = [(m.end(), m.end() + len(re.split(r"[,.;?!]| (?:uong|dung|tiem|xai|duoc|co) ", folded[m.end():m.end() + _WINDOW],
-                                              maxsplit=1)[0]))
-             for m in _TAKING_CUE.finditer(folded)]
+    spans = _taking_spans(folded)
     if not spans:
         return []
     found: list[str] = []
@@ -65,12 +85,20 @@ def with_taking(merged: QueryFrame, prior: QueryFrame | None, text: str, names_o
                 section_texts: Callable[[str], Mapping[str, str]] | None,
                 display: Callable[[str], str], members_of: Callable[[str], list[str]] | None = None) -> QueryFrame:
     """The frame with the drugs its person is on: this turn's, and those said before of the same person."""
-    before = list(prior.taking) if prior is not None and _same_person(merged, prior) else []
-    taking = list(dict.fromkeys([*before, *taken_in(text, merged.drugs, names_of, classes=merged.unknown_drugs,
+    if prior is None:
+        kept: tuple[list[str], list[str]] = ([], [])
+    elif _same_person(merged, prior):
+        kept = (prior.taking, prior.taking_unlisted)
+    else:
+        kept = drugs_taken_by(prior, merged)  # theirs, when the talk returns to someone spoken of before
+    taking = list(dict.fromkeys([*kept[0], *taken_in(text, merged.drugs, names_of, classes=merged.unknown_drugs,
                                                      members_of=members_of)]))
+    unlisted = list(dict.fromkeys([*kept[1], *unlisted_taken_in(text, merged.unknown_drugs)]))
     update: dict[str, object] = {}
     if taking != merged.taking:
         update["taking"] = taking
+    if unlisted != merged.taking_unlisted:
+        update["taking_unlisted"] = unlisted
     if merged.turn_type == "dosing_calc" and len(merged.drugs) == 1 and section_texts is not None:
         asked = merged.drugs[0]
         for other in taking:
@@ -80,4 +108,15 @@ def with_taking(merged: QueryFrame, prior: QueryFrame | None, text: str, names_o
             if note not in merged.notes and not any(display(other) in n and display(asked) in n for n in merged.notes):
                 update["notes"] = [note, *merged.notes]
             break
+        # A drug not in the book she is on, named by the asked drug's interaction section ("mẹ tôi đang uống lithi" —
+        # then "thế ibuprofen liều bao nhiêu cho bà": ibuprofen's section says not to use the two together; the dose
+        # alone was a safety implication by omission, #18 left open from held-out H239).
+        interactions = fold(section_texts(asked).get(INTERACTION_SECTION, ""))
+        for name in unlisted:
+            if re.search(rf"\b{re.escape(fold(name))}\b", interactions):
+                note = unlisted_beside_note(name, display(asked))
+                notes = update.get("notes", merged.notes)
+                if isinstance(notes, list) and note not in notes:
+                    update["notes"] = [note, *notes]
+                break
     return merged.model_copy(update=update) if update else merged

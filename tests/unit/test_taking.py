@@ -48,3 +48,33 @@ def test_a_drug_the_book_does_not_pair_gets_no_note() -> None:
     merged = _with(dose, prior, "amoxicilin liều bao nhiêu")
     assert merged.taking == ["warfarin"]
     assert not merged.notes
+
+
+def test_a_drug_not_in_the_book_said_taken_stays_with_her_and_heads_a_dose_it_is_named_beside() -> None:
+    sections = {**SECTIONS, "ibuprofen": {"tuong_tac_thuoc": "Không nên dùng đồng thời lithi với ibuprofen."}}
+    names = {**NAMES, "ibuprofen": ["ibuprofen"]}
+
+    def run(merged: QueryFrame, prior: QueryFrame | None, text: str) -> QueryFrame:
+        return with_taking(merged, prior, text, lambda d: names[d], lambda d: sections[d], lambda d: d.capitalize())
+
+    first = run(QueryFrame(turn_type="interaction", drugs=["paracetamol"], unknown_drugs=["lithi"],
+                           population="adult", person="mẹ tôi"),
+                None, "mẹ tôi 70 tuổi đang uống lithi, dùng paracetamol được không")
+    assert first.taking_unlisted == ["lithi"]
+    dose = run(QueryFrame(turn_type="dosing_calc", drugs=["ibuprofen"], population="adult", person="mẹ tôi"),
+               first, "liều ibuprofen cho bà bao nhiêu")
+    assert dose.taking_unlisted == ["lithi"]
+    assert dose.notes and "lithi" in dose.notes[0] and "Ibuprofen" in dose.notes[0]
+    plain = run(QueryFrame(turn_type="dosing_calc", drugs=["paracetamol"], population="adult", person="mẹ tôi"),
+                first, "liều paracetamol cho bà bao nhiêu")
+    assert not plain.notes  # paracetamol's section does not name it
+    him = run(QueryFrame(turn_type="dosing_calc", drugs=["ibuprofen"], population="adult", person="bố tôi",
+                         age_months=780.0), dose, "còn bố tôi 65 tuổi liều ibuprofen bao nhiêu")
+    assert him.taking_unlisted == [] and not him.notes
+
+
+def test_an_unnamed_drug_only_asked_about_is_not_taken() -> None:
+    frame = with_taking(QueryFrame(turn_type="interaction", drugs=["paracetamol"], unknown_drugs=["lithi"]), None,
+                        "paracetamol với lithi có tương tác không", lambda d: NAMES[d], lambda d: SECTIONS[d],
+                        lambda d: d.capitalize())
+    assert frame.taking_unlisted == []
