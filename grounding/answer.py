@@ -9,6 +9,9 @@ from pydantic import BaseModel, Field
 from core.corpus import Chunk
 from grounding.calculator import Calculation
 
+NOT_SAFE = "Điều này KHÔNG có nghĩa là an toàn khi phối hợp."
+"""Said wherever the book states nothing about a pair: its silence is no safety statement."""
+
 
 class Claim(BaseModel):
     text: str

@@ -57,7 +57,7 @@ from core.sentence_match import (
 )
 from core.text import fold, states_phrase
 from core.vocabulary import ALCOHOL_LINE, NAMED_CLASS_TERMS, PATIENT_TERMS, drinks_alcohol
-from grounding.answer import Answer, Claim, GenerationRequest
+from grounding.answer import NOT_SAFE, Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
 from grounding.list_exclusions import list_exclusions
 from grounding.organ_lines import DIALYSIS, organ_claims
@@ -198,6 +198,11 @@ def _adjusts(line: RegimenLine, contexts: set[str]) -> bool:
 CONTEXT_SECTIONS = ("chong_chi_dinh", "than_trong")
 """Sections a "can this patient use it" question is routed to; a renal/hepatic patient also gets the dosage
 section's exclusions for their context."""
+NO_PAIR = f"Mục Tương tác thuốc của các thuốc này không nêu tương tác giữa chúng. {NOT_SAFE}"
+CONTEXT_BESIDE_PAIR = "Dưới đây là các câu Dược thư ghi cho bối cảnh bệnh nhân đã nêu:"
+_SECTION_LABEL = {"chong_chi_dinh": " (Chống chỉ định)", "than_trong": " (Thận trọng)",
+                  "thoi_ky_mang_thai": " (Thời kỳ mang thai)", "thoi_ky_cho_con_bu": " (Thời kỳ cho con bú)"}
+"""How a safety sentence quoted beside an interaction says where it stands."""
 CONTEXT_FIRST_PREAMBLE = "Theo Dược thư; các câu liên quan đến bối cảnh bệnh nhân đã nêu được trích trước:"
 CONTEXT_CONTRAINDICATED_PREAMBLE = (
     "Dược thư ghi chống chỉ định phù hợp với bối cảnh bệnh nhân đã nêu (trích trước tiên, dưới đây). Vui lòng hỏi "
@@ -257,6 +262,18 @@ class ExtractiveGenerator:
         evidence = quotable(request.evidence)
         if request.mode == "interaction":
             claims = self._interaction(request, evidence)
+            context, contraindicated = self._context_beside_pair(request, evidence, claims)
+            if context and not claims:
+                # The pair has no line of its own, only the patient's context: the book's silence on the pair is said
+                # first — the context lines alone would read as the whole answer (states.paths brings them) — and
+                # then whether one drug is contraindicated for this patient (ibuprofen at ClCr 25, H254).
+                return Answer(claims=context, generator=self.name,
+                              preamble=f"{NO_PAIR} {CONTEXT_CONTRAINDICATED_PREAMBLE}" if contraindicated
+                              else f"{NO_PAIR} {CONTEXT_BESIDE_PAIR}")
+            if context and contraindicated:
+                return Answer(claims=[*context, *claims], generator=self.name,
+                              preamble=CONTEXT_CONTRAINDICATED_PREAMBLE)
+            claims += context
         elif request.mode == "list":
             claims, notice = self._list(request, evidence)
             if claims and notice:
@@ -316,6 +333,50 @@ class ExtractiveGenerator:
         safety = patient_safety(own, patient_of_request(request), pregnant=request.pregnant,
                                 breastfeeding=request.breastfeeding)
         return safety.claims, safety.contraindicated
+
+    def _context_beside_pair(self, request: GenerationRequest, evidence: Sequence[Chunk],
+                             claims: Sequence[Claim]) -> tuple[list[Claim], bool]:
+        """On an interaction question about a patient with a stated context (a driver, moderate liver failure, a
+        pregnancy), each drug's safety sentences naming that context (grounding.patient_safety; states.paths brings
+        the sections), labelled by section, and whether one contraindicates a drug for this patient. "Tôi lái xe tải
+        …, đang uống haloperidol. Tối nay nhậu vài lon bia có sao không?" quoted the alcohol lines and left out
+        "… ảnh hưởng đến khả năng … lái xe"; "anh tôi … suy gan vừa, lại hay uống rượu. Abacavir có dùng được
+        không?" left out the contraindication of his liver (#18 held-out H253)."""
+        patient = patient_of_request(request)
+        if not (patient.conditions or patient.renal or patient.hepatic is not None or request.pregnant
+                or request.breastfeeding):
+            return [], False
+        seen = {fold(c.text.split(" — ", 1)[-1]) for c in claims}
+        found: list[Claim] = []
+        contraindicated = False
+        # (Her pregnancy or nursing section only when the pair has no line of its own: beside the pair's lines it was
+        # the answer to a question not asked — "haloperidol + lithium có sao ko" after whether she may nurse on it.)
+        group = not claims
+        for drug_id in request.drug_ids:
+            own = [c for c in evidence if c.drug_id == drug_id and (
+                c.section_key in CONTEXT_SECTIONS or (group and c.section_key == "thoi_ky_mang_thai" and request.pregnant)
+                or (group and c.section_key == "thoi_ky_cho_con_bu" and request.breastfeeding))]
+            if not own:
+                continue
+            safety = patient_safety(own, patient, pregnant=request.pregnant, breastfeeding=request.breastfeeding)
+            contraindicated = contraindicated or safety.contraindicated
+            titles = {c.doc_id: (_title(c), c.section_key) for c in own}
+            for claim in safety.claims:
+                if fold(claim.text) in seen or not claim.citations or claim.citations[0] not in titles:
+                    continue
+                seen.add(fold(claim.text))
+                title, section = titles[claim.citations[0]]
+                label = _SECTION_LABEL.get(section, "")
+                found.append(Claim(text=f"{title}{label} — {claim.text}", citations=list(claim.citations)))
+        # And what the dosage section says for the patient's kidneys or liver ("Suy gan: Dùng thận trọng, dùng liều
+        # thấp" — paracetamol for a man with moderate liver failure who drinks, #18 held-out H253); never a dose line
+        # beside a contraindication.
+        organ = [c for c in self._context_exclusions(request, evidence) if fold(c.text) not in seen]
+        if contraindicated:
+            organ = [c for c in organ if not dose_quantities(fold(c.text))]
+        # (The contraindications first, whichever drug they are of: the preamble says they come first.)
+        found.sort(key=lambda c: " (Chống chỉ định) — " not in c.text)
+        return [*found, *organ], contraindicated
 
     @staticmethod
     def _group_contraindications(request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
@@ -707,7 +768,10 @@ class ExtractiveGenerator:
             subjects = request.taking if request.section_key != DOSING_SECTION else []
             focused, rest = focus(request.query, [s for s, _ in every], names=names, subjects=subjects)
             # The question's own sentences first (question_focus), then each chunk's opening sentences as before.
-            opening = {i for start in _starts(chunks) for i in range(start, start + MAX_SENTENCES_PER_CHUNK)}
+            # (A contraindication list whole: "warfarin chống chỉ định với những ai" was cut at six sentences and its
+            # "Suy gan nặng", "mang thai" went unsaid — an omission read as a safety statement; #18 held-out H251.)
+            per_chunk = len(every) if request.section_key == "chong_chi_dinh" else MAX_SENTENCES_PER_CHUNK
+            opening = {i for start in _starts(chunks) for i in range(start, start + per_chunk)}
             # A focused sentence's own "but" ("Mày đay, các dạng ban khác … điều trị bằng kháng histamin …. Tuy nhiên
             # khi phản ứng như vậy xảy ra, phải ngừng dùng amoxicilin"): it comes with it — #17 held-out H204 quoted
             # the treatment without the stop.
@@ -766,7 +830,7 @@ class ExtractiveGenerator:
                         pair = section != DOSING_SECTION and not (request.partners and len(request.drug_ids) > 1) and any(
                             states_phrase(sentence, n) and (n not in host_classes or _other_members(sentence, n))
                             for n in names)
-                        label = {"chong_chi_dinh": " (Chống chỉ định)", "than_trong": " (Thận trọng)"}.get(section, "")
+                        label = _SECTION_LABEL.get(section, "") if section != "tuong_tac_thuoc" else ""
                         if pair or any(names_partner(sentence, p) for p in request.partners) and not (
                                 section == DOSING_SECTION and dose_quantities(fold(sentence))):
                             claims.append(Claim(text=f"{_title(chunk)}{label} — {sentence}",

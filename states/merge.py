@@ -993,11 +993,18 @@ _DENIED_NOW = re.compile(r"\b(?:khong|ko|chua|chang|het|khoi)(?: he| con)? (?:bi
 "bị" is needed, unlike states.slots._DENIED_ILLNESS, which wipes from a dose question's own words."""
 
 
+_NOT_HEALED = re.compile(r"(?:lanh|khoi|do|het|on|binh phuc|hoi phuc)(?: han| hoan toan| benh)?")
+"""(Folded.) What "chưa"/"không" denies when the illness goes on: "chưa lành", "chưa khỏi hẳn", "không đỡ"."""
+
+
 def _denied_now(merged: QueryFrame, text: str) -> QueryFrame:
     """"nếu bé ko vàng da thì liều bao nhiêu" after "vàng da tăng bilirubin": the illness carried is denied now, so it
     is no longer the question's condition nor a comorbidity (#18 held-out H50: the jaundiced newborn's exclusion was
     given again for the baby without jaundice)."""
-    denied = [m.group(1).strip() for m in _DENIED_NOW.finditer(fold(normalize(text))) if len(m.group(1).strip()) >= 4]
+    # ("loét dạ dày chưa lành": not healed — the illness affirmed, never denied; #18 held-out H254 dropped the active
+    # ulcer and gave aspirin's antiplatelet dose.)
+    denied = [m.group(1).strip() for m in _DENIED_NOW.finditer(fold(normalize(text))) if len(m.group(1).strip()) >= 4
+              and not _NOT_HEALED.fullmatch(m.group(1).strip())]
     if not denied and not (merged.pregnant and _NOT_PREGNANT.search(fold(normalize(text)))):
         return merged
     update: dict[str, object] = {}
@@ -1007,7 +1014,8 @@ def _denied_now(merged: QueryFrame, text: str) -> QueryFrame:
     if merged.condition and any(d in condition and not re.search(rf"\b(?:khong|ko|chua|chang) (?:co )?{re.escape(d)}",
                                                                  condition) for d in denied):
         update.update(condition=None, condition_relation=None)
-    kept = [c for c in merged.comorbidities if not any(d in fold(c) for d in denied)]
+    kept = [c for c in merged.comorbidities if not any(
+        d in fold(c) and not re.search(rf"\b(?:khong|ko|chua|chang) (?:co )?{re.escape(d)}", fold(c)) for d in denied)]
     if kept != merged.comorbidities:
         update["comorbidities"] = kept
     # "à không, ông ấy suy thận chứ không phải suy gan": the organ denied is no longer the patient's (#17 held-out H107
@@ -1757,6 +1765,10 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
     # illness told is whether she may take it at all — the contraindications read for it (#17 held-out H196 asked
     # what to show).
     other_question = prior.turn_type == "drug_attribute" and prior.section_key not in (None, "chong_chi_dinh")
+    # (So is "à bà còn bị Parkinson nữa ạ" after what the carbamazepine she takes does to her haloperidol: the one
+    # formulary drug of that pair, read for her illness — #18 held-out H251 asked what to show.)
+    after_pair = prior.turn_type == "interaction" and len(prior.drugs) == 1
+    other_question = other_question or after_pair
     if new.drugs or new.unknown_drugs or not prior.drugs or (prior.turn_type != "dosing_calc" and not may_take
                                                              and not other_question):
         return None
@@ -1827,12 +1839,18 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
     # flagged: "… hoàn toàn đó" matched no contraindication and the dose was given.)
     for _ in range(2):
         illness = re.sub(r"\s+(?:nữa|nua|đó|đấy|ấy|nhé|nha|ạ|rồi|luôn|thôi)\s*[.!?]*$", "", illness).strip()
+    # ("loét dạ dày chưa lành": not healed is the illness still there, as the book's "tiến triển" reads it — the
+    # qualifier kept, no contraindication matched and the antiplatelet dose was given; #18 held-out H254.)
+    illness = re.sub(r"\s+(?:chưa|chua|không|khong|vẫn chưa|van chua)\s+(?:lành|lanh|khỏi|khoi|đỡ|do)(?:\s+hẳn|\s+han)?$", "",
+                     illness).strip()
     if not illness or any(fold(illness) == fold(c) for c in prior.comorbidities):
         return None
     if other_question or anyone_with:
         return _settled(prior.model_copy(update={"comorbidities": [*prior.comorbidities, illness],
                                                  "section_key": "chong_chi_dinh", "condition": illness,
-                                                 "condition_relation": "contraindication"}), confidence=0.7)
+                                                 "condition_relation": "contraindication",
+                                                 **({"turn_type": "drug_attribute", "unknown_drugs": []}
+                                                    if after_pair else {})}), confidence=0.7)
     # ("bé bị nôn nhiều quá, đặt hậu môn được ko" after the oral dose: the state told, and the route asked with it —
     # #17 held-out H204 gave the oral dose again.)
     routed = {"route": new.route, "route_family": None} if new.route is not None and new.route != prior.route else {}

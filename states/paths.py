@@ -366,6 +366,15 @@ def interaction_evidence(retrieval: RetrievalService, frame: QueryFrame) -> list
                     or any(states_phrase(chunk.text, n) for o in others for n in _named_classes(retrieval, o))
                     or any(names_partner(chunk.text, p) for p in partners)):
                 kept.append(chunk)
+        if frame.comorbidities or frame.renal or frame.hepatic or frame.pregnant or frame.breastfeeding:
+            # The patient's own context beside the pair ("tôi lái xe tải …", "suy gan vừa"): the safety sections, for
+            # the sentences naming it (grounding.extractive quotes only those) — #18 held-out H253.
+            own = [*(("thoi_ky_mang_thai",) if frame.pregnant else ()),
+                   *(("thoi_ky_cho_con_bu",) if frame.breastfeeding else ()), "chong_chi_dinh", "than_trong",
+                   # (the dosage section's lines for the patient's kidneys or liver: grounding.extractive)
+                   *(("lieu_luong_cach_dung",) if frame.renal or frame.hepatic else ())]
+            kept += [c for key in own for c in retrieval.find_by_section(drug_id, key)
+                     if not c.has_quarantined_content and c not in kept]
     return kept
 
 

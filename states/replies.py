@@ -10,7 +10,10 @@ from core.missed_dose import asks_missed_dose
 from core.organ_adjustment import asks_organ_adjustment
 from core.sections import SECTION_HEADINGS
 from core.text import fold, states_phrase
-from grounding.answer import Answer
+from grounding.answer import (
+    NOT_SAFE,  # (re-exported: the sentence the generator says too)
+    Answer,
+)
 from retrieval.chunking import section_of_doc
 from retrieval.names import NameBook
 from states.frame import QueryFrame
@@ -41,7 +44,6 @@ SYNTHETIC_NOTICE = (
 )
 NO_MEMORY_NOTICE = "Lưu ý: không tải được lịch sử hội thoại; câu trả lời này chỉ dựa trên tin nhắn hiện tại."
 
-NOT_SAFE = "Điều này KHÔNG có nghĩa là an toàn khi phối hợp."
 NO_SAFETY_INFERENCE = "Không suy ra thuốc là phù hợp/an toàn."
 
 

