@@ -2923,6 +2923,10 @@ def _adjusted_for_partner(merged: QueryFrame, text: str) -> QueryFrame:
 _ORGAN_ONLY = re.compile(r"(?:bi |mac )?(?:suy (?:giam )?(?:chuc nang )?(?:than|gan)|xo gan|benh (?:than|gan)|"
                          r"suy than man|suy gan man)(?: (?:nhe|vua|nang|man|cap|man tinh|giai doan \w+|do \d+))*"
                          # ("bn còn bị suy gan nặng nữa": the filler after it — #18 held-out H211.)
+                         # ("suy gan nhẹ do rượu mà vẫn còn nhậu": its cause and the habit, read as the patient's state
+                         # by the slots — #18 held-out H254 asked which indication of ibuprofen it was.)
+                         r"(?: do (?:ruou|nhau|ruou bia|viem gan(?: [a-z])?))?"
+                         r"(?:,? (?:ma |nhung )?van (?:con )?(?:nhau|uong ruou|uong bia))?"
                          r"(?: (?:nua|roi|luon|a|ha|do))?")
 
 

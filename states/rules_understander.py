@@ -884,10 +884,11 @@ class RulesUnderstander:
             # words picked the adverse-effects list (#17 held-out H122).
             return _frame(turn_type="drug_attribute", section_key=never_again, confidence=0.7, **base)
         if follows and not awaiting_answer and (slots.breastfeeding or slots.pregnant) and \
-                (route is None or route.key == DOSING_SECTION) and _WHAT_IF_DOSE.search(folded) and \
-                not _ASKS_AMOUNT.search(folded):
+                (route is None or route.key == DOSING_SECTION) and (
+                    (_WHAT_IF_DOSE.search(folded) and not _ASKS_AMOUNT.search(folded)) or _STOP_NURSING.search(folded)):
             # "mẹ bé đang cho con bú, nếu uống liều 2 g thì sao" after the drug's dose: whether she may take that
-            # regimen is her section's ("Nếu dùng liều duy nhất 2 g, nên ngừng cho con bú 12–24 giờ").
+            # regimen is her section's ("Nếu dùng liều duy nhất 2 g, nên ngừng cho con bú 12–24 giờ"). So is "… uống
+            # liều 2g một lần thì phải ngưng bú bao lâu" (#18 held-out H254 asked which indication).
             key = "thoi_ky_mang_thai" if slots.pregnant else "thoi_ky_cho_con_bu"
             return _frame(turn_type="drug_attribute", section_key=key, confidence=0.6, **base)
         if follows and route is not None and route.key == "chi_dinh" and MAY_TAKE.search(folded) and \
@@ -1567,6 +1568,12 @@ class RulesUnderstander:
             # held-out H74 asked adult or child) — read as below, where no section word was found.
             return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION,
                           confidence=round(0.8 * name_confidence, 3), **common)
+        if named == 1 and _STOP_NURSING.search(fold(text)):
+            # "đang cho con bú, uống metronidazol liều 2g một lần thì phải ngưng bú bao lâu": how long to stop nursing
+            # is what her section says ("Nếu dùng liều duy nhất 2 g, nên ngừng cho con bú 12–24 giờ") — not the dose,
+            # whose indication was asked (#18 held-out H254).
+            return _frame(turn_type="drug_attribute", section_key="thoi_ky_cho_con_bu",
+                          confidence=round(0.8 * name_confidence, 3), **{**common, "breastfeeding": True})
         if dose and named == 1 and COMBINATION_FORM.search(fold(text)):
             # "cho bé uống viên phối hợp 3 thuốc được ko": whether the combination product may be given is the
             # sentence saying for whom it is not ("Không dùng các dạng hỗn hợp 2 hoặc 3 thuốc cho trẻ em, người có thể
@@ -2183,6 +2190,11 @@ class RulesUnderstander:
                           condition=relation_condition(text),
                           condition_relation=_RELATION_OF_SECTION[route.key],
                           confidence=0.8, **base)
+
+
+_STOP_NURSING = re.compile(r"\b(?:ngung|dung|tam ngung|nghi|cai|bo|hoan) (?:cho (?:con |be )?)?bu\b"
+                           r"|\b(?:vat|hut) (?:sua )?bo\b")
+"""(Folded.) Whether or how long a nursing mother stops nursing: "ngưng bú bao lâu", "tạm ngừng cho con bú"."""
 
 
 _TOOK_TOO_MUCH = re.compile(r"\b(?:lo|nham|vo tinh|qua lieu|ngo doc|nhiem doc|qua nhieu|uong het|ca (?:vi|lo|chai|hop)|"
