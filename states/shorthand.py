@@ -22,8 +22,12 @@ _SIMPLE: dict[str, str] = {
     # clinical abbreviations nurses type: "dự phòng VNTM", "nk nhẹ", "NKTN"
     "vntm": "viêm nội tâm mạc", "nk": "nhiễm khuẩn", "nktn": "nhiễm khuẩn tiết niệu", "đtđ": "đái tháo đường",
     "dtd": "đái tháo đường",
+    # "CrCl 30", "CLcr", "Cl-cr": the creatinine clearance as the book writes it (ClCr) — read as nothing, the renal
+    # value was lost and a full dose given (#18 held-out H256).
+    "crcl": "ClCr", "cl-cr": "ClCr", "cr-cl": "ClCr",
 }
-_TOKEN = re.compile(r"(?<![\w/])(ko|k|hok|hông|khg|dc|đc|dk|đk|ng|vs|j|sd|ntn|bth|bn|ck|vk|vntm|nk|nktn|đtđ|dtd)(?![\w/])", re.IGNORECASE)
+_TOKEN = re.compile(r"(?<![\w/])(ko|k|hok|hông|khg|dc|đc|dk|đk|ng|vs|j|sd|ntn|bth|bn|ck|vk|vntm|nk|nktn|đtđ|dtd|crcl|cl-cr|"
+                    r"cr-cl)(?![\w/])", re.IGNORECASE)
 # "bn" is the patient when a number, a state or a description follows, or a preposition comes before.
 _PATIENT_AFTER = re.compile(r"\s*(\d|bị|bi\b|suy|có\b|co\b|nam\b|nữ\b|nu\b|đang|dang\b|mắc|mac\b|là\b|la\b|"
                             r"tiểu đường|tăng|cao tuổi|lớn tuổi|nhi\b|già|mang thai|cho con bú)", re.IGNORECASE)
