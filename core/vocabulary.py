@@ -515,7 +515,9 @@ def is_question_syllable(written: str, *, folded_turn: bool) -> bool:
     return folded_turn or " " in written.strip() or written.strip().lower() in QUESTION_SYLLABLES_AS_WRITTEN
 
 
-MAY_TAKE = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|dung dc|uong dc|xai duoc|xai dc|duoc chu|co sao (?:khong|ko|k|hong)|an toan (?:hon )?(?:khong|ko|k)|"
+MAY_TAKE = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|dung dc|uong dc|xai duoc|xai dc|duoc chu|"
+                      # ("dùng haloperidol có ổn ko": #18 held-out H257 quoted the pregnancy section alone)
+                      r"co on (?:khong|ko|k|hong)|co sao (?:khong|ko|k|hong)|an toan (?:hon )?(?:khong|ko|k)|"
                       r"co an toan|co hai khong|co nen|nen (dung|uong|tiem) khong|co van de gi khong|"
                       # "uống amoxicillin có hại thai ko" (#17 held-out H156)
                       r"co hai (?:cho )?(?:thai|be|con|em be|thai nhi)(?: nhi)? (?:khong|ko|k|hong))\b")

@@ -265,9 +265,23 @@ _SHORT_DISEASES = frozenset({"lỵ"})
 with diacritics: folded, "ly" is also "lý" ("xử lý")."""
 
 
+_MILD = re.compile(r"\s+(?:nhẹ|vừa|nhe|vua)(?:\s+(?:thôi|thoi|nhẹ|nhe))?\s*$", re.IGNORECASE)
+
+
+def _without_mild(condition: str) -> str:
+    """"hen nhẹ" → "hen": mild asthma is asthma — the book's "Người bệnh bị hen …" names it whatever its severity (#18
+    held-out H257 gave a child with mild asthma ibuprofen's dose). Organ impairment keeps its grade: "suy gan nhẹ" is
+    not the "suy gan nặng" a sentence may name (the grade is read there)."""
+    bare = _MILD.sub("", condition)
+    if not bare.strip() or re.search(r"\bsuy\b", fold(bare)):
+        return condition
+    return bare
+
+
 def condition_phrase(condition: str) -> str:
     """The condition as a sentence of the book would name it: the user's cue words taken off ("tiền sử bệnh
     Parkinson" → "parkinson", "bị sa sút trí tuệ" → "sa sut tri tue"), folded; '' when nothing specific is left."""
+    condition = _without_mild(condition)
     phrase = fold(_as_written(condition)).strip()
     purpose = _RELIEF.match(phrase)
     if purpose and fold(phrase[purpose.end():]).strip() in _SYMPTOMS:
@@ -339,6 +353,7 @@ def ungraded(phrase: str) -> str:
 def names_condition(sentence: str, condition: str) -> bool:
     """The sentence names the patient's stated condition as whole words, and not only as an exception ("trừ …"),
     where it is the group still allowed."""
+    condition = _without_mild(condition)
     phrase = condition_phrase(condition)
     if not phrase:
         return False

@@ -104,7 +104,11 @@ def named_self(prior: QueryFrame, text: str) -> Person | None:
     """"à mà em quên, em bị dị ứng penicillin" after her husband's dose: the user, kept from the message that
     described them both (#18 held-out H192 gave the husband her allergy)."""
     if "#self" in prior.people and fold(prior.person or "") not in _SELF and \
-            re.search(r"\b(?:em|toi|minh|tui) (?:bi|co|dang|uong|cung|moi|hay|thi|quen)\b", fold(normalize(text))):
+            re.search(r"\b(?:em|toi|minh|tui) (?:bi|co|dang|uong|cung|moi|hay|thi|quen)\b"
+                      # ("quay lại mình, uống paracetamol thì được không" after her baby's dose: back to the user —
+                      # #18 held-out H255 gave the mother the 2-month-old's 60 mg.)
+                      r"|\b(?:quay lai|tro lai|quay ve|ve lai)(?: voi| ve)? (?:em|toi|minh|tui|chi|anh)\b",
+                      fold(normalize(text))):
         return Person("self", "bạn", prior.people["#self"].get("population") or "adult")
     return None
 

@@ -77,7 +77,9 @@ _PRESCRIBE_SENTENCE = re.compile(r"(?:^|[.!?;,]\s*|\boi\s+)(?:(?:hay|ban|ban hay
                                  # "chẩn đoán giúp em và kê thuốc luôn", "bạn giờ là bác sĩ": a diagnosis or a role
                                  r"|\bchan doan (?:giup|cho|dum|gium|ho)\b|\bke (?:thuoc|don|toa) (?:luon|giup|dum|gium)\b"
                                  # "vậy kê đơn amoxicillin cho cháu luôn đi" (#18 held-out H218 answered it)
-                                 r"|\bke (?:don|toa)\b[^.?!]{0,40}\b(?:luon di|di nhe|di nha|giup (?:toi|em|minh)|dum|gium)\b"
+                                 # ("kê giúp đơn kháng sinh luôn đi" — #18 held-out H255 asked which drug)
+                                 r"|\bke (?:giup |dum |gium |ho )?(?:don|toa)\b[^.?!]{0,40}\b(?:luon di|di nhe|di nha|"
+                                 r"giup (?:toi|em|minh)|dum|gium)\b"
                                  # "kê luôn liều warfarin mới cho mẹ tôi đi" (#17 held-out H101)
                                  r"|\bke luon (?:lieu|thuoc|don|toa)\b"
                                  # "kê giúp đơn thuốc gồm những gì, uống mấy ngày" (#18 held-out H230 asked which drug)

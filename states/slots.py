@@ -220,6 +220,9 @@ COMORBIDITIES: tuple[str, ...] = (
     # ("bé đang tiêu chảy, mất nước, cho uống ibuprofen được không": a state of the child the cautions name — #18
     # held-out H134 gave the dose without "Trẻ em bị mất nước … có nguy cơ suy thận cấp".)
     "mat nuoc",
+    # ("ông đang uống levodopa vì bị Parkinson": his illness, which haloperidol's contraindications name — #18 held-out
+    # H255 answered the levodopa line alone.)
+    "parkinson",
 )
 
 
