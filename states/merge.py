@@ -1848,8 +1848,11 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
         return None
     # ("bà có blốc nhĩ thất hoàn toàn đó": the particle closing it is no word of the illness — #17 held-out H176,
     # flagged: "… hoàn toàn đó" matched no contraindication and the dose was given.)
-    for _ in range(2):
-        illness = re.sub(r"\s+(?:nữa|nua|đó|đấy|ấy|nhé|nha|ạ|rồi|luôn|thôi)\s*[.!?]*$", "", illness).strip()
+    # ("dị ứng penicillin đó chị": the address closing it too — #18 held-out H260 kept "… đó chị", no allergy was
+    # read and amoxicillin's dose given again.)
+    for _ in range(3):
+        illness = re.sub(r"\s+(?:nữa|nua|đó|đấy|ấy|nhé|nha|ạ|rồi|luôn|thôi|chị|anh|bác|cô|ơi|oi)\s*[.!?]*$", "",
+                         illness).strip()
     # ("loét dạ dày chưa lành": not healed is the illness still there, as the book's "tiến triển" reads it — the
     # qualifier kept, no contraindication matched and the antiplatelet dose was given; #18 held-out H254.)
     illness = re.sub(r"\s+(?:chưa|chua|không|khong|vẫn chưa|van chua)\s+(?:lành|lanh|khỏi|khoi|đỡ|do)(?:\s+hẳn|\s+han)?$", "",

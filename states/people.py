@@ -129,8 +129,9 @@ def named_by_pronoun(prior: QueryFrame, text: str) -> Person | None:
 
 
 def without_owner(label: str) -> str:
-    """A kin label without the user's own possessive ("bà tôi", "bà nhà em" → "ba"), folded."""
-    return _OWNER.sub("", fold(label).strip())
+    """A kin label without the user's own possessive ("bà tôi", "bà nhà em" → "ba"), folded; the chat spellings "vk",
+    "ck" read as "vợ", "chồng" (#18 held-out H260 took "vk e" for someone other than the pregnant "vợ e")."""
+    return re.sub(r"^vk\b", "vo", re.sub(r"^ck\b", "chong", _OWNER.sub("", fold(label).strip())))
 
 
 def sex_of(label: str | None) -> str | None:
@@ -169,8 +170,8 @@ def person_key(label: str | None) -> str | None:
             # the daughter's asthma and 27 kg are not the son's, nor his 28 kg hers (#18 held-out H233).
             return "#girl" if sex == "f" else "#boy"
         return None
-    # Whose kin is said or not: "ông tôi" and "ông", "vợ em" and "vợ tôi" name one person.
-    return _OWNER.sub("", fold(label).strip()) or fold(label).strip()
+    # Whose kin is said or not: "ông tôi" and "ông", "vợ em" and "vợ tôi" name one person (`without_owner`).
+    return without_owner(label) or fold(label).strip()
 
 
 def _key_of(frame: QueryFrame) -> str | None:

@@ -23,6 +23,7 @@ from states.refusal import asks_toxic_amount, refusal_of
 from states.relabel import kept_child
 from states.several_people import one_of_several
 from states.sibling_aside import without_sibling_aside
+from states.slots import dose_indication
 from states.step import ProviderOutput, Services, TurnView, Update, provider_call, update
 from states.synthesis import synthesize_query
 from states.taking import with_taking
@@ -101,6 +102,14 @@ def with_refusal(merged: QueryFrame, text: str, prior: QueryFrame | None = None)
             # rests for the next turn, its gates intact: "dạ bé 14 ký ạ" is then asked the age, not which drug
             # (#18 held-out H50). The age said inside the declined turn is not carried today — noted for next round.
             kept = resting_question(merged.model_copy(update={"condition": None, "condition_relation": None}))
+        signs = [p.strip() for p in (dose_indication(text, []) or "").split(",") if len(p.strip().split()) >= 2]
+        if kept is None and refusal == "prescribing" and signs and merged.person is not None:
+            # "tôi đau bụng quặn, đi ngoài ra máu, sốt cao, tôi bị bệnh gì vậy": the diagnosis is declined, the patient
+            # described stays with what they told — "vậy uống Imodium được không" next is theirs, read against
+            # loperamide's "Lỵ cấp (phân có máu, sốt cao)" (#18 held-out H259 quoted the indications alone).
+            kept = merged.model_copy(update={"turn_type": "drug_attribute", "refusal": None, "section_key": None,
+                                             "condition": None, "condition_relation": None, "kept": None,
+                                             "comorbidities": [*merged.comorbidities, *signs]})
         return merged.model_copy(update={"turn_type": "out_of_scope", "refusal": refusal, "section_key": None,
                                          "needs_clarify": False, "clarify_reason": None, "quick_replies": [],
                                          "harm_refused": harm, "kept": kept.model_dump() if kept else None})
