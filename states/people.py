@@ -320,7 +320,7 @@ def given_back(base: QueryFrame, prior: QueryFrame, person: Person, new: QueryFr
     """The new turn's base frame with what was said of `person` before, when they were spoken of earlier in the
     conversation; and how to say so ("mang thai 32 tuần"), None when nothing is given back."""
     values = _stored_for(prior, person.label, person.population or new.population, new.age_months, text)
-    if not values or not _anything_said(values) or _another_age(values, new):
+    if not values or not _anything_said(values) or _another_age(values, new, text):
         return base, None
     restored = base.model_copy(update={k: v for k, v in values.items() if k in REMEMBERED})
     # What both were said to have ("… đều lên cơn hen cấp"), or what the drug was for them: theirs too.
@@ -331,10 +331,18 @@ def given_back(base: QueryFrame, prior: QueryFrame, person: Person, new: QueryFr
     return restored, summary or None
 
 
-def _another_age(values: dict[str, Any], frame: QueryFrame) -> bool:
+_CORRECTED = re.compile(r"\b(?:noi nham|ghi nham|nhin nham|nho nham|nham|chu (?:khong|ko|k) phai|khong phai|sua lai)\b")
+"""(Folded.) The turn corrects what was said ("nó 11 tuổi chứ ko phải 9"): another age for the same person."""
+
+
+def _another_age(values: dict[str, Any], frame: QueryFrame, text: str = "") -> bool:
     """The turn states an age other than the one kept for the person it seems to name: not them — "còn bé út 2 tuổi
     thì sao" after "bé 6 tuổi 20kg" was given back the 20 kg (#18 held-out H228, flagged)."""
     kept = values.get("age_months")
+    if _CORRECTED.search(fold(text)):
+        # ("à mà thằng lớn nãy em nói nhầm, nó 11 tuổi chứ ko phải 9 ạ": the eldest again, his age corrected — #18
+        # held-out H262 took him for another child and asked his weight.)
+        return False
     return frame.age_months is not None and isinstance(kept, int | float) and abs(kept - frame.age_months) >= 1
 
 
@@ -351,7 +359,7 @@ def named_again(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
                                     or named_by_pronoun(prior, text)) is not None:
         merged = merged.model_copy(update={"person": kin.label})  # "ba còn bị suy gan nhẹ …": the father
     values = _stored_for(prior, merged.person, merged.population, merged.age_months, text)
-    if not values or not _anything_said(values) or _another_age(values, merged):
+    if not values or not _anything_said(values) or _another_age(values, merged, text):
         return merged
     update = {k: v for k, v in values.items() if k in REMEMBERED and getattr(merged, k) in (None, False, [])}
     before = _key_of(prior)

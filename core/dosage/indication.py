@@ -48,6 +48,8 @@ _GENERIC_WORDS = (
     # Where and why the patient is ("ông ấy nhập viện vì nhồi máu cơ tim cấp") and a loading dose ("liều nạp"): they
     # say nothing of which indication (#17: left in, the acute-infarction line's opening no longer held every word).
     "ấy nhập viện vì nạp vào viện "
+    # ("nhà em có 3 đứa đều sốt hết": all of them have fever — #18 held-out H262 asked which indication.)
+    "đều hết cả "
     # ("viêm phổi nằm viện phải truyền tĩnh mạch": in hospital, not which pneumonia — #18 held-out H63)
     "nằm phải "
     # How much it hurts ("đau bụng kinh dữ quá", "đau lắm", "nhiều quá"): no indication of its own (#17 held-out H126
