@@ -331,15 +331,13 @@ def given_back(base: QueryFrame, prior: QueryFrame, person: Person, new: QueryFr
     return restored, summary or None
 
 
-_CORRECTED = re.compile(r"\b(?:noi nham|ghi nham|nhin nham|nho nham|nham|chu (?:khong|ko|k) phai|khong phai|sua lai)\b")
-"""(Folded.) The turn corrects what was said ("nó 11 tuổi chứ ko phải 9"): another age for the same person."""
-
-
 def _another_age(values: dict[str, Any], frame: QueryFrame, text: str = "") -> bool:
     """The turn states an age other than the one kept for the person it seems to name: not them — "còn bé út 2 tuổi
     thì sao" after "bé 6 tuổi 20kg" was given back the 20 kg (#18 held-out H228, flagged)."""
+    from states.merge import is_correction  # (merge reads people; the correction reading is its own)
+
     kept = values.get("age_months")
-    if _CORRECTED.search(fold(text)):
+    if text and is_correction(text):
         # ("à mà thằng lớn nãy em nói nhầm, nó 11 tuổi chứ ko phải 9 ạ": the eldest again, his age corrected — #18
         # held-out H262 took him for another child and asked his weight.)
         return False

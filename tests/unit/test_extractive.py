@@ -168,23 +168,19 @@ def test_on_the_fixture_monograph_a_five_year_old_gets_only_the_oral_child_block
 
 # ------------------------------------------------------------------------------------- other sections
 
-def test_another_section_is_quoted_sentence_by_sentence_trimmed_to_six() -> None:
-    text = " ".join(f"Thận trọng ở người bệnh nhóm {i}." for i in range(1, 10))
-    cautions = chunk("paracetamol__than_trong__0", text)
-    request = GenerationRequest(query="thận trọng", evidence=[cautions], section_key="than_trong")
+@pytest.mark.parametrize(("section", "sentence", "quoted"), [
+    # Another section, sentence by sentence, trimmed to six.
+    ("than_trong", "Thận trọng ở người bệnh nhóm {i}.", 6),
+    # A contraindication list whole: cut at six, warfarin's "… mang thai … Suy gan nặng." went unsaid (#18 held-out
+    # H251).
+    ("chong_chi_dinh", "Người bệnh nhóm {i} không được dùng.", 9),
+])
+def test_a_section_is_quoted_sentence_by_sentence(section: str, sentence: str, quoted: int) -> None:
+    block = chunk(f"paracetamol__{section}__0", " ".join(sentence.format(i=i) for i in range(1, 10)))
+    request = GenerationRequest(query=section.replace("_", " "), evidence=[block], section_key=section)
     answer = ExtractiveGenerator().generate(request, _budget())
-    assert _texts(answer) == [f"Thận trọng ở người bệnh nhóm {i}." for i in range(1, 7)]
-    _passes_verification(answer, [cautions])
-
-
-def test_a_contraindication_list_is_quoted_whole() -> None:
-    # Cut at six, warfarin's "… mang thai … Suy gan nặng." went unsaid (#18 held-out H251).
-    text = " ".join(f"Người bệnh nhóm {i} không được dùng." for i in range(1, 10))
-    contraindications = chunk("paracetamol__chong_chi_dinh__0", text)
-    request = GenerationRequest(query="chống chỉ định", evidence=[contraindications], section_key="chong_chi_dinh")
-    answer = ExtractiveGenerator().generate(request, _budget())
-    assert _texts(answer) == [f"Người bệnh nhóm {i} không được dùng." for i in range(1, 10)]
-    _passes_verification(answer, [contraindications])
+    assert _texts(answer) == [sentence.format(i=i) for i in range(1, quoted + 1)]
+    _passes_verification(answer, [block])
 
 
 # ---------------------------------------------------------------------------------------- quarantine
