@@ -185,6 +185,10 @@ ILLNESS_KINDS: dict[str, tuple[str, ...]] = {
     "benh tim thieu mau cuc bo": ("nhoi mau co tim", "nmct", "dau that nguc", "con dau that nguc", "benh mach vanh",
                                   "thieu mau co tim", "dat stent", "hoi chung mach vanh"),
     "benh mach mau nao": ("dot quy", "tai bien mach mau nao", "tai bien", "nhoi mau nao", "xuat huyet nao"),
+    # Heart disease as the book names it at large ("có bệnh tim, phổi, thận nặng" among paracetamol's cautions): heart
+    # failure and the others are of it (#18 held-out H265 gave a man with severe heart failure the dose alone).
+    "benh tim": ("suy tim", "benh mach vanh", "nhoi mau co tim", "rung nhi", "hep van", "ho van", "benh van tim",
+                 "thieu mau co tim", "dau that nguc"),
 }
 """(Folded.) A kind of illness the book names, and the illnesses users name that are of it."""
 

@@ -107,8 +107,10 @@ _USERS_OF = r"\b(?:khi|neu|o nguoi|nguoi|benh nhan) (?:dang )?(?:dung|uong|phoi 
 """(Folded.) The opening of a lead-in naming the patients on another drug (core.dosage.select._CO_MEDICATION_CAP)."""
 
 
-def beside_note(taken: str, added: str) -> str:
-    """The note heading the added drug's dose when its dosage section doses patients on the taken drug."""
+def beside_note(taken: str, added: str, *, dose: bool = True) -> str:
+    """The note heading the added drug's dose (or whether she may take it, `dose` False) when the book's interaction
+    sections speak of the two."""
     return (f"{_NOTE_OPENING}{taken} và {added} trong Dược thư có nêu việc dùng hai thuốc này cùng nhau: vui lòng "
-            f"đọc cả mục đó (hỏi \"{taken} và {added} có tương tác không\"). Liều dưới đây là liều Dược thư ghi; dòng "
-            "dành cho người đang dùng thuốc kia (nếu có) được nêu rõ.")
+            f"đọc cả mục đó (hỏi \"{taken} và {added} có tương tác không\")."
+            + (" Liều dưới đây là liều Dược thư ghi; dòng dành cho người đang dùng thuốc kia (nếu có) được nêu rõ."
+               if dose else ""))

@@ -203,6 +203,10 @@ ALWAYS_COMORBIDITIES: tuple[str, ...] = ("nghien ruou", "suy dinh duong", "mat n
 _FALLS = re.compile(r"\b(?:hay|de|thuong|tung|nhieu lan|hay bi|de bi|thuong bi|tung bi) (?:te|nga|te nga|vap nga|bi nga|bi te)\b")
 _DRIVES = re.compile(r"\b(?:lai xe|tai xe|van hanh may|lai may|lai tau|chay xe|chay grab|di xe may)\b")
 """(Folded.) A patient who drives or works machines."""
+_WILL_DRINK = re.compile(r"\b(?:phai|se|dinh|muon|chuan bi|sap|can) (?:uong|nhau|di nhau)(?: (?:ruou|bia|ruou bia|vai lon|vai ly|chut))?\b"
+                         r"(?=.*\b(?:ruou|bia|nhau)\b)|\b(?:phai|se|dinh|muon|sap) (?:uong )?(?:ruou|bia)\b")
+"""(Folded.) The patient will drink ("phải uống rượu", "sắp đi nhậu"): an intention, not the alcohol asked about as a
+partner ("còn uống rượu bia thì sao")."""
 _CALCIUM_GIVEN = re.compile(r"\b(?:truyen|tiem|bu|dang dung) (?:(?:tinh mach|dung dich|dich|co) )*(?P<ion>calci|canxi)\b")
 """(Folded.) A calcium solution given ("đang truyền calci gluconat", "bù calci") — the word "calci" itself."""
 _HEAVY_DRINKING = re.compile(r"\b(?:nhau|uong ruou|uong bia|ruou bia)(?: rat| qua)? (?:nhieu|suot|hang ngay|moi ngay|"
@@ -821,6 +825,12 @@ def _extract_slots(text: str) -> Slots:
         m = re.search(rf"\b{name}\b", folded)
         if m and not any(name in fold(c) for c in comorbidities) and not _NOT_HAD.search(folded[:m.start()]):
             comorbidities.append(_span_as_written(text, folded, m))
+    if _WILL_DRINK.search(folded) and not _HEAVY_DRINKING.search(folded) and \
+            not any("ruou" in fold(c) for c in comorbidities):
+        # "uống flagyl thế nào, cuối tuần có đám cưới phải uống rượu": drinking ahead is the patient's state — the
+        # drug's alcohol line ("Rượu: … phản ứng kiểu disulfiram … ít nhất 3 ngày") is quoted with the dose (#18
+        # held-out H265 gave the dose alone).
+        comorbidities.append("uống rượu")
     if _HEAVY_DRINKING.search(folded) and not any("ruou" in fold(c) for c in comorbidities):
         # "anh ấy còn nhậu nhiều nữa": drinking heavily is the book's "nghiện rượu" (#17 held-out H135 read the turn
         # as out of scope; paracetamol's ceiling for alcoholics went unsaid).

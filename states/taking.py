@@ -24,6 +24,8 @@ _TAKING_CUE = re.compile(r"\b(?:dang|van dang|hien dang|cung dang|van|con|hay|th
                          # A drug the doctor prescribed is one she will be on ("bác sĩ kê Klacid", "bs cho diflucan"):
                          # the next drug asked is read beside it too (round19's amlodipin beside Klacid).
                          r"|\b(?:bac si|bs|bsi|duoc) (?:ke|cho|chi dinh)(?: them)?(?: dung| uong)?\b")
+_MAY_TAKE_SECTIONS = ("chong_chi_dinh", "than_trong", "thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
+"""The sections a "may she take it" question is answered from."""
 _WINDOW = 40
 """How far after "đang uống" the drug's name may stand ("đang uống thuốc chống đông warfarin"); the clause ends sooner
 at a comma or the next verb."""
@@ -102,12 +104,16 @@ def with_taking(merged: QueryFrame, prior: QueryFrame | None, text: str, names_o
         update["taking"] = taking
     if unlisted != merged.taking_unlisted:
         update["taking_unlisted"] = unlisted
-    if merged.turn_type == "dosing_calc" and len(merged.drugs) == 1 and section_texts is not None:
+    dose = merged.turn_type == "dosing_calc"
+    # (Whether she may take it too: "em bị nấm âm đạo nữa, uống fluconazol 150 được không" from a pregnant woman on
+    # warfarin got her pregnancy section alone — #18 held-out H265.)
+    may_take = merged.turn_type == "drug_attribute" and merged.section_key in _MAY_TAKE_SECTIONS
+    if (dose or may_take) and len(merged.drugs) == 1 and section_texts is not None:
         asked = merged.drugs[0]
         for other in taking:
             if other == asked or not interaction_stated(other, asked, section_texts, names_of):
                 continue
-            note = beside_note(display(other), display(asked))
+            note = beside_note(display(other), display(asked), dose=dose)
             if note not in merged.notes and not any(display(other) in n and display(asked) in n for n in merged.notes):
                 update["notes"] = [note, *merged.notes]
             break
