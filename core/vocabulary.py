@@ -175,6 +175,8 @@ RISK_GROUPS: dict[str, tuple[str, ...]] = {
 }
 """(Folded.) A risk group the book names by its name alone, and the patient conditions that place someone in it."""
 
+_ISCHAEMIC_HEART = ("nhoi mau co tim", "nmct", "dau that nguc", "con dau that nguc", "benh mach vanh", "thieu mau co tim",
+                     "dat stent", "hoi chung mach vanh")
 ILLNESS_KINDS: dict[str, tuple[str, ...]] = {
     # A contraindication written for a kind of infection ("nhiễm virus chưa được kiểm soát"): the illnesses users name
     # that are of that kind.
@@ -182,13 +184,11 @@ ILLNESS_KINDS: dict[str, tuple[str, ...]] = {
     # Ischaemic heart disease and cerebrovascular disease as the book names them ("bệnh tim thiếu máu cục bộ, … bệnh
     # mạch máu não" among diclofenac's contraindications): a past infarction, angina, a stent, a stroke are of them
     # (#18 held-out H236 gave a father who had had an infarction the diclofenac dose).
-    "benh tim thieu mau cuc bo": ("nhoi mau co tim", "nmct", "dau that nguc", "con dau that nguc", "benh mach vanh",
-                                  "thieu mau co tim", "dat stent", "hoi chung mach vanh"),
+    "benh tim thieu mau cuc bo": _ISCHAEMIC_HEART,
     "benh mach mau nao": ("dot quy", "tai bien mach mau nao", "tai bien", "nhoi mau nao", "xuat huyet nao"),
     # Heart disease as the book names it at large ("có bệnh tim, phổi, thận nặng" among paracetamol's cautions): heart
     # failure and the others are of it (#18 held-out H265 gave a man with severe heart failure the dose alone).
-    "benh tim": ("suy tim", "benh mach vanh", "nhoi mau co tim", "rung nhi", "hep van", "ho van", "benh van tim",
-                 "thieu mau co tim", "dau that nguc"),
+    "benh tim": ("suy tim", "rung nhi", "hep van", "ho van", "benh van tim", *_ISCHAEMIC_HEART),
 }
 """(Folded.) A kind of illness the book names, and the illnesses users name that are of it."""
 

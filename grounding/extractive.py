@@ -347,7 +347,7 @@ class ExtractiveGenerator:
                 or request.breastfeeding):
             return [], False
         seen = {fold(c.text.split(" — ", 1)[-1]) for c in claims}
-        found: list[Claim] = []
+        found: list[tuple[str, Claim]] = []
         contraindicated = False
         # (Her pregnancy or nursing section only when the pair has no line of its own: beside the pair's lines it was
         # the answer to a question not asked — "haloperidol + lithium có sao ko" after whether she may nurse on it.)
@@ -367,7 +367,7 @@ class ExtractiveGenerator:
                 seen.add(fold(claim.text))
                 title, section = titles[claim.citations[0]]
                 label = _SECTION_LABEL.get(section, "")
-                found.append(Claim(text=f"{title}{label} — {claim.text}", citations=list(claim.citations)))
+                found.append((section, Claim(text=f"{title}{label} — {claim.text}", citations=list(claim.citations))))
         # And what the dosage section says for the patient's kidneys or liver ("Suy gan: Dùng thận trọng, dùng liều
         # thấp" — paracetamol for a man with moderate liver failure who drinks, #18 held-out H253); never a dose line
         # beside a contraindication.
@@ -375,8 +375,8 @@ class ExtractiveGenerator:
         if contraindicated:
             organ = [c for c in organ if not dose_quantities(fold(c.text))]
         # (The contraindications first, whichever drug they are of: the preamble says they come first.)
-        found.sort(key=lambda c: " (Chống chỉ định) — " not in c.text)
-        return [*found, *organ], contraindicated
+        found.sort(key=lambda pair: pair[0] != "chong_chi_dinh")
+        return [*(claim for _, claim in found), *organ], contraindicated
 
     @staticmethod
     def _group_contraindications(request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:

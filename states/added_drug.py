@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Mapping
 
 from core.text import fold, normalize
-from states.replies import NOT_SAFE
+from grounding.answer import NOT_SAFE
 
 INTERACTION_SECTION = "tuong_tac_thuoc"
 DOSAGE_SECTION = "lieu_luong_cach_dung"
@@ -46,12 +46,12 @@ def carried_note(notes: list[str]) -> list[str]:
     return [n for n in notes if n.startswith(_NOTE_OPENING) and NOT_SAFE in n]
 
 
-def unlisted_beside_note(taken: str, added: str) -> str:
-    """The note heading a dose when the patient is on a drug not in the book that the dose's drug's interaction
-    section names."""
+def unlisted_beside_note(taken: str, added: str, *, dose: bool = True) -> str:
+    """The note heading a dose (or whether she may take it, `dose` False) when the patient is on a drug not in the
+    book that the asked drug's interaction section names."""
     return (f"{_NOTE_OPENING}{added} trong Dược thư có nêu {taken} (thuốc người bệnh đang dùng; {taken} không có chuyên "
-            f"luận riêng trong Dược thư): vui lòng đọc cả mục đó (hỏi \"{added} và {taken} có tương tác không\"). "
-            "Liều dưới đây là liều Dược thư ghi.")
+            f"luận riêng trong Dược thư): vui lòng đọc cả mục đó (hỏi \"{added} và {taken} có tương tác không\")."
+            + (" Liều dưới đây là liều Dược thư ghi." if dose else ""))
 
 
 def no_interaction_note(taken: str, added: str) -> str:

@@ -1004,6 +1004,12 @@ _NOT_HEALED = re.compile(r"(?:lanh|khoi|do|het|on|binh phuc|hoi phuc)(?: han| ho
 """(Folded.) What "chưa"/"không" denies when the illness goes on: "chưa lành", "chưa khỏi hẳn", "không đỡ"."""
 
 
+def _denies_within(phrase: str, denied: str) -> bool:
+    """(Folded.) The phrase holds the denial itself ("viêm đường tiết niệu không biến chứng", "loét chưa lành"): the
+    words denied there are its own qualifier, not the illness taken back."""
+    return re.search(rf"\b(?:khong|ko|chua|chang) (?:co )?{re.escape(denied)}", phrase) is not None
+
+
 def _denied_now(merged: QueryFrame, text: str) -> QueryFrame:
     """"nếu bé ko vàng da thì liều bao nhiêu" after "vàng da tăng bilirubin": the illness carried is denied now, so it
     is no longer the question's condition nor a comorbidity (#18 held-out H50: the jaundiced newborn's exclusion was
@@ -1018,11 +1024,9 @@ def _denied_now(merged: QueryFrame, text: str) -> QueryFrame:
     # (A condition that holds the denial itself, "viêm đường tiết niệu không biến chứng", is the book's qualifier,
     # not a carried illness now denied: dropped, a 30-year-old's UTI was asked among every indication — #18 H65.)
     condition = fold(merged.condition or "")
-    if merged.condition and any(d in condition and not re.search(rf"\b(?:khong|ko|chua|chang) (?:co )?{re.escape(d)}",
-                                                                 condition) for d in denied):
+    if merged.condition and any(d in condition and not _denies_within(condition, d) for d in denied):
         update.update(condition=None, condition_relation=None)
-    kept = [c for c in merged.comorbidities if not any(
-        d in fold(c) and not re.search(rf"\b(?:khong|ko|chua|chang) (?:co )?{re.escape(d)}", fold(c)) for d in denied)]
+    kept = [c for c in merged.comorbidities if not any(d in fold(c) and not _denies_within(fold(c), d) for d in denied)]
     if kept != merged.comorbidities:
         update["comorbidities"] = kept
     # "à không, ông ấy suy thận chứ không phải suy gan": the organ denied is no longer the patient's (#17 held-out H107
@@ -1862,8 +1866,9 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
                          illness).strip()
     # ("loét dạ dày chưa lành": not healed is the illness still there, as the book's "tiến triển" reads it — the
     # qualifier kept, no contraindication matched and the antiplatelet dose was given; #18 held-out H254.)
-    illness = re.sub(r"\s+(?:chưa|chua|không|khong|vẫn chưa|van chua)\s+(?:lành|lanh|khỏi|khoi|đỡ|do)(?:\s+hẳn|\s+han)?$", "",
-                     illness).strip()
+    not_healed = re.search(rf"\s+(?:van )?(?:chua|khong) (?:{_NOT_HEALED.pattern})$", fold(illness))
+    if not_healed is not None and len(fold(illness)) == len(illness):
+        illness = illness[:not_healed.start()].strip()
     if not illness or any(fold(illness) == fold(c) for c in prior.comorbidities):
         return None
     if other_question or anyone_with:

@@ -20,6 +20,8 @@ OZ_KG = 0.028349523125
 _DIGITS = {"mot": 1, "hai": 2, "ba": 3, "bon": 4, "tu": 4, "nam": 5, "lam": 5, "sau": 6,
            "bay": 7, "tam": 8, "chin": 9}
 _WORD = r"(?:mot|hai|ba|bon|tu|nam|lam|sau|bay|tam|chin|muoi|chuc|linh|le|tram)"
+NUMBER_WORD = _WORD
+"""(Folded.) A Vietnamese number word ("tám", "mười", "lăm")."""
 # With diacritics typed, each word must be the number as written: "bà" (grandmother) is not "ba" (three).
 _WORDS_AS_WRITTEN = frozenset({"một", "mốt", "hai", "ba", "bốn", "tư", "năm", "lăm", "sáu", "bảy", "bẩy", "tám",
                                "chín", "mười", "mươi", "chục", "linh", "lẻ", "trăm"})

@@ -10,10 +10,7 @@ from core.missed_dose import asks_missed_dose
 from core.organ_adjustment import asks_organ_adjustment
 from core.sections import SECTION_HEADINGS
 from core.text import fold, states_phrase
-from grounding.answer import (
-    NOT_SAFE,  # (re-exported: the sentence the generator says too)
-    Answer,
-)
+from grounding.answer import NOT_SAFE, Answer
 from retrieval.chunking import section_of_doc
 from retrieval.names import NameBook
 from states.frame import QueryFrame

@@ -637,12 +637,7 @@ class RulesUnderstander:
                 # "bố tôi uống warfarin, uống thêm vitamin E có sao không", "… ăn tỏi sống mỗi ngày có sao không": a
                 # supplement or food beside the drug named in the same turn is its partner, as it is beside the drug
                 # discussed (below) — the cautions were quoted instead (#18 held-out H268).
-                typed = normalize(text)
-                for m in (*_SUPPLEMENT.finditer(folded), *_JUICE.finditer(folded)):
-                    said = typed[m.start():m.end()] if len(typed) == len(folded) else m.group(0)
-                    unknown += [w for w in (["tỏi", "rượu"] if fold(said) == "ruou toi" else
-                                            ["tỏi"] if fold(said).startswith(("toi ", "cu toi", "hanh toi")) else [said])
-                                if w not in unknown]
+                unknown += [w for w in _supplements_named(text, folded, juices=True) if w not in unknown]
         elif not unknown and follows and (is_elliptical(text) or has_anaphora(text) or MAY_TAKE.search(folded)
                                           or _EFFECT_ASKED.search(folded)) and \
                 _alcohol_beside(folded, text) and not (
@@ -686,10 +681,7 @@ class RulesUnderstander:
             # "bố tôi có đang uống thêm vitamin E bổ sung, có ảnh hưởng gì không" on warfarin: a supplement beside the
             # drug discussed is its partner — the book names it in the interactions ("… vitamin E, vắc xin cúm"; #17
             # held-out H204 quoted the ADR handling again).
-            typed = normalize(text)
-            for m in _SUPPLEMENT.finditer(folded):
-                said = typed[m.start():m.end()] if len(typed) == len(folded) else m.group(0)
-                unknown += [w for w in (["tỏi", "rượu"] if fold(said) == "ruou toi" else [said]) if w not in unknown]
+            unknown += [w for w in _supplements_named(text, folded) if w not in unknown]
             partner_beside = list(prior.drugs[:1])
         elif not unknown and follows and is_elliptical(text):
             # "còn với thuốc ức chế men chuyển thì sao?" after an interaction answer: the class named is the next
@@ -1632,8 +1624,7 @@ class RulesUnderstander:
         leftover = _leftover_words(text, candidates)
         free = self._free_form_section(text, drugs) if leftover and not _OVERVIEW.search(folded) and not (
             opens_elliptically(text) or is_substitution(text) or has_anaphora(text)) else None
-        if free is not None and free.key == "qua_lieu_xu_tri" and MAY_TAKE.search(folded) and \
-                not _TOOK_TOO_MUCH.search(folded):
+        if free is not None and _overdose_unasked(free.key, folded):
             # "em đau đầu uống paracetamol được không": a symptom she would take it for, not one of an overdose — the
             # overdose section's "Buồn nôn, nôn, và đau bụng … sau khi uống liều độc" matched "đau" and was quoted to
             # a pregnant woman asking whether she may take it (#18 held-out H253).
@@ -1675,8 +1666,7 @@ class RulesUnderstander:
         if has_anaphora(text):
             return _frame(turn_type="drug_overview", confidence=0.5, **common)
         ranked = self._rank_sections(text, drugs)
-        if MAY_TAKE.search(folded) and not _TOOK_TOO_MUCH.search(folded) and ranked and \
-                ranked[0].key == "qua_lieu_xu_tri":
+        if ranked and _overdose_unasked(ranked[0].key, folded):
             # "tôi đau bụng uống paracetamol được không": whether she may take it for what she has is what the
             # contraindications say (the patient's own sections are added after) — not the overdose section's
             # symptom list ("đau bụng … sau khi uống liều độc"), nor "what do you want to know?" (#18 held-out H253).
@@ -2236,6 +2226,13 @@ _TOOK_TOO_MUCH = re.compile(r"\b(?:lo|nham|vo tinh|qua lieu|ngo doc|nhiem doc|qu
 """(Folded.) Words of a question about too much taken: "lỡ uống 10 viên", "uống nhầm", "uống hết nửa chai"."""
 
 
+def _overdose_unasked(section_key: str, folded: str) -> bool:
+    """The overdose section matched a may-take question that says nothing of too much taken ("đau bụng uống
+    paracetamol được không" matched "đau bụng … sau khi uống liều độc")."""
+    return section_key == "qua_lieu_xu_tri" and MAY_TAKE.search(folded) is not None and \
+        _TOOK_TOO_MUCH.search(folded) is None
+
+
 def english_follow_up(folded: str, text: str) -> bool:
     """An English turn that names a person or an age and nothing else to ask ("and her little brother, 2 years
     old?", "what about my son?"): a follow-up for another person."""
@@ -2379,6 +2376,18 @@ _SUPPLEMENT = re.compile(r"\bvitamin [a-z](?:\d{1,2})?\b|\bdau ca\b|\bomega ?3\b
                          # so only its food forms)
                          r"|\btoi song\b|\bcu toi\b|\bhanh toi\b|\btoi ngam\b")
 _EFFECT_ASKED = re.compile(r"\b(?:anh huong|tuong tac)\b")
+
+
+def _supplements_named(text: str, folded: str, *, juices: bool = False) -> list[str]:
+    """The supplements (and fruit juices) the turn names, as the book's interaction lines name them: "rượu tỏi" is
+    garlic and alcohol, "tỏi sống", "củ tỏi" are garlic ("Củ hành, tỏi, gingko biloba"); others as typed."""
+    typed = normalize(text)
+    found: list[str] = []
+    for m in (*_SUPPLEMENT.finditer(folded), *(_JUICE.finditer(folded) if juices else ())):
+        said = typed[m.start():m.end()] if len(typed) == len(folded) else m.group(0)
+        found += ["tỏi", "rượu"] if fold(said) == "ruou toi" else \
+            ["tỏi"] if fold(said).startswith(("toi ", "cu toi", "hanh toi")) else [said]
+    return list(dict.fromkeys(found))
 
 
 def _states_patient(slots: Slots) -> bool:

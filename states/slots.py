@@ -33,7 +33,7 @@ from core.vocabulary import (
     without_terms_folding_to_child,
 )
 from states.english import as_vietnamese_slots
-from states.quantities import MAX_AGE_YEARS, OWNED_VALUE, fmt, read_weight, spell_out
+from states.quantities import MAX_AGE_YEARS, NUMBER_WORD, OWNED_VALUE, fmt, read_weight, spell_out
 from states.route_shorthand import abbreviated_routes, route_abbreviations, without_stage_numerals
 
 ADULT_FROM_MONTHS = 18 * 12
@@ -1070,6 +1070,7 @@ another route, and "nhiều" alone was taken for the indication — #17 held-out
 
 
 def dose_indication(text: str, names: list[str]) -> str | None:
+    """The indication words of a dose question (`_dose_indication`), without the runs that name none."""
     found = _dose_indication(text, names)
     if not found:
         return found
@@ -1086,8 +1087,8 @@ def dose_indication(text: str, names: list[str]) -> str | None:
 _DENIED_RUN = re.compile(r"^(?:ko|khong|k|chua|chang|hong)\b")
 WHEN_ONLY = re.compile(r"^(?:(?:dieu tri|dung|uong) )?(?:dong thoi|cung luc|cung nhau)$")
 """(Folded.) When the patient is treated ("điều trị đồng thời"), no indication."""
-_WEIGHT_WORDS = re.compile(r"^(?:(?:nang|can nang|can) )?(?:(?:mot|hai|ba|bon|tu|nam|lam|sau|bay|tam|chin|muoi|muoi|"
-                           r"tram|ruoi|le|linh)\b ?)+$")
+_WEIGHT_WORDS = re.compile(rf"^(?:(?:nang|can nang|can) )?(?:(?:{NUMBER_WORD}|ruoi)\b ?)+$")
+"""(Folded.) A weight said in words and cut from its unit ("nặng tám" of "nặng tám ký rưỡi")."""
 
 
 def _dose_indication(text: str, names: list[str]) -> str | None:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 
 from core.text import fold, normalize
+from grounding.patient_safety import SAFETY_SECTIONS
 from states.added_drug import INTERACTION_SECTION, beside_note, interaction_stated, unlisted_beside_note
 from states.frame import QueryFrame
 from states.people import drugs_taken_by, person_key
@@ -24,8 +25,6 @@ _TAKING_CUE = re.compile(r"\b(?:dang|van dang|hien dang|cung dang|van|con|hay|th
                          # A drug the doctor prescribed is one she will be on ("bác sĩ kê Klacid", "bs cho diflucan"):
                          # the next drug asked is read beside it too (round19's amlodipin beside Klacid).
                          r"|\b(?:bac si|bs|bsi|duoc) (?:ke|cho|chi dinh)(?: them)?(?: dung| uong)?\b")
-_MAY_TAKE_SECTIONS = ("chong_chi_dinh", "than_trong", "thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
-"""The sections a "may she take it" question is answered from."""
 _WINDOW = 40
 """How far after "đang uống" the drug's name may stand ("đang uống thuốc chống đông warfarin"); the clause ends sooner
 at a comma or the next verb."""
@@ -42,16 +41,17 @@ def _taking_spans(folded: str) -> list[tuple[int, int]]:
             if not (m.group(0).startswith("con ") and re.match(r" (?:chung|kem|them|cung)\b", folded[m.end():]))]
 
 
+def _said_taken(folded: str, spans: Sequence[tuple[int, int]], name: str) -> bool:
+    """The name stands in a clause a taking cue opens."""
+    m = re.search(rf"\b{re.escape(fold(name))}\b", folded)
+    return m is not None and any(a <= m.start() <= b for a, b in spans)
+
+
 def unlisted_taken_in(text: str, unknown: Sequence[str]) -> list[str]:
     """The names not in the formulary the turn says are taken ("mẹ tôi đang uống lithi, dùng ibuprofen được không")."""
     folded = fold(normalize(text))
     spans = _taking_spans(folded)
-    found = []
-    for name in unknown:
-        m = re.search(rf"\b{re.escape(fold(name))}\b", folded)
-        if m and any(a <= m.start() <= b for a, b in spans):
-            found.append(name)
-    return found
+    return [name for name in unknown if _said_taken(folded, spans, name)]
 
 
 def taken_in(text: str, drugs: list[str], names_of: Callable[[str], list[str]], *,
@@ -67,15 +67,9 @@ def taken_in(text: str, drugs: list[str], names_of: Callable[[str], list[str]], 
     found: list[str] = []
     for phrase in classes if members_of is not None else ():
         members = members_of(phrase) if members_of is not None else []
-        m = re.search(rf"\b{re.escape(fold(phrase))}\b", folded)
-        if len(members) == 1 and m and any(a <= m.start() <= b for a, b in spans):
+        if len(members) == 1 and _said_taken(folded, spans, phrase):
             found.append(members[0])
-    for drug in drugs:
-        for name in names_of(drug):
-            m = re.search(rf"\b{re.escape(fold(name))}\b", folded)
-            if m and any(a <= m.start() <= b for a, b in spans):
-                found.append(drug)
-                break
+    found += [drug for drug in drugs if any(_said_taken(folded, spans, name) for name in names_of(drug))]
     return found
 
 
@@ -107,7 +101,7 @@ def with_taking(merged: QueryFrame, prior: QueryFrame | None, text: str, names_o
     dose = merged.turn_type == "dosing_calc"
     # (Whether she may take it too: "em bị nấm âm đạo nữa, uống fluconazol 150 được không" from a pregnant woman on
     # warfarin got her pregnancy section alone — #18 held-out H265.)
-    may_take = merged.turn_type == "drug_attribute" and merged.section_key in _MAY_TAKE_SECTIONS
+    may_take = merged.turn_type == "drug_attribute" and merged.section_key in SAFETY_SECTIONS
     if (dose or may_take) and len(merged.drugs) == 1 and section_texts is not None:
         asked = merged.drugs[0]
         for other in taking:
@@ -123,7 +117,7 @@ def with_taking(merged: QueryFrame, prior: QueryFrame | None, text: str, names_o
         interactions = fold(section_texts(asked).get(INTERACTION_SECTION, ""))
         for name in unlisted:
             if re.search(rf"\b{re.escape(fold(name))}\b", interactions):
-                note = unlisted_beside_note(name, display(asked))
+                note = unlisted_beside_note(name, display(asked), dose=dose)
                 notes = update.get("notes", merged.notes)
                 if isinstance(notes, list) and note not in notes:
                     update["notes"] = [note, *notes]

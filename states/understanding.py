@@ -102,8 +102,9 @@ def with_refusal(merged: QueryFrame, text: str, prior: QueryFrame | None = None)
             # rests for the next turn, its gates intact: "dạ bé 14 ký ạ" is then asked the age, not which drug
             # (#18 held-out H50). The age said inside the declined turn is not carried today — noted for next round.
             kept = resting_question(merged.model_copy(update={"condition": None, "condition_relation": None}))
-        signs = [p.strip() for p in (dose_indication(text, []) or "").split(",") if len(p.strip().split()) >= 2]
-        if kept is None and refusal == "prescribing" and signs and merged.person is not None:
+        signs = [p.strip() for p in (dose_indication(text, []) or "").split(",") if len(p.strip().split()) >= 2] \
+            if kept is None and refusal == "prescribing" and merged.person is not None else []
+        if signs:
             # "tôi đau bụng quặn, đi ngoài ra máu, sốt cao, tôi bị bệnh gì vậy": the diagnosis is declined, the patient
             # described stays with what they told — "vậy uống Imodium được không" next is theirs, read against
             # loperamide's "Lỵ cấp (phân có máu, sốt cao)" (#18 held-out H259 quoted the indications alone).
