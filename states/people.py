@@ -256,10 +256,11 @@ def _stored_for(prior: QueryFrame, label: str | None, population: str | None, ag
         return prior.people[fold(label).strip()]  # kept by the words that described them ("cháu tôi")
     kin = person_of(label) if label else None
     sexed = prior.people.get("#girl" if sex == "f" else "#boy") if (sex := sex_of(label)) is not None else None
-    if kin is not None and kin.key != "child" and sexed is not None and (
+    if kin is not None and kin.key != "child" and kin.population != "adult" and sexed is not None and (
             age_months is None or sexed.get("age_months") in (None, age_months)):
         # "thằng anh 10 tuổi …" after "bé trai 10 tuổi 35 ký" and his sister: the boy, by sex and age (a child
-        # remembered as "#boy"; #18 round22 golden).
+        # remembered as "#boy"; #18 round22 golden). Never an adult named by a man's word: "bố cô bé" after "cậu bé 7
+        # tuổi 22 kg" was given the boy's age and weight and his paracetamol band (found beside H270's "cậu bé").
         return sexed
     if kin is not None and kin.key == "other_case" and re.search(r"\bkia\b", fold(kin.label)):
         # "bn 2t kia giờ nặng hơn" after the next bed's baby: the other patient spoken of — the one of that age

@@ -33,7 +33,7 @@ class Person:
 
 # Someone related to the patient spoken of so far ("mẹ bé", "bố nó", "em nó"): folded regex, key, population.
 # Order matters: the first match wins, so "mẹ bé" is the mother before "bé" is a child.
-_OF = (r"(?:no|be|chau|ong ay|ba ay|anh ay|chi ay|ong|em be|cua be|cua no|cua chau|tre|con be|thang be|em ay|thang nho|con nho|tui nho|"
+_OF = (r"(?:no|be|chau|cau be|co be|chu be|ong ay|ba ay|anh ay|chi ay|ong|em be|cua be|cua no|cua chau|tre|con be|thang be|em ay|thang nho|con nho|tui nho|"
        r"(?:hai|ba|may|cac) (?:dua|be|chau|dua nho|dua tre)|tui no|chung no|lu nho|bon tre|bon no|bon nho|tui nho|"
        r"may dua|lu tre|may dua nho)")
 OWN_MEASURE = (r"\b(?:clcr|egfr|do thanh thai(?: creatinin)?|muc loc cau than|creatinin|inr|can nang|huyet ap) "
@@ -361,6 +361,11 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
             continue
         if key == "relative" and fold(label) == "co be" and label.split()[0].lower() == "cô":
             return Person("child", label, CHILD)  # "cô bé 6 tuổi": a little girl
+        if key == "relative" and fold(label) in ("cau be", "chu be"):
+            # "cậu bé bị sốt cao", "chú bé 7 tuổi": a little boy. Read as the child's uncle (an adult), he was given the
+            # adult paracetamol dose with no age asked (found checking H270's "cậu bé"); the child reading asks his
+            # age and weight, so a true uncle ("cậu của bé") is at worst asked, never dosed as a child.
+            return Person("child", label, CHILD)
         if key == "relative" and population is None:
             kin = label.split()[0].lower()
             # An uncle or aunt ("chú tôi", "bác tôi", "dì tôi", "cậu tôi") is an adult as surely as a parent is
