@@ -40,7 +40,10 @@ OVERDOSE = re.compile(
     # "bé 2 tuổi nuốt 4 viên ibuprofen 200mg lúc nãy": tablets swallowed — no one doses by "nuốt N viên" (#17 held-out
     # H174 asked which indication)
     r"\b(?:nuot|nhai)\s+(?:mat\s+|het\s+|luon\s+)?(?:\d+|hai|ba|bon|nam|sau|bay|tam|may|vai)\s+vien\b|"
-    r"\b(?:uong|nuot|tu) (?:gan het|het|ca|mat|het ca) (?:khoang |gan |tam )?\d+ ?ml\b"
+    r"\b(?:uong|nuot|tu) (?:gan het|het|ca|mat|het ca) (?:khoang |gan |tam )?\d+ ?ml\b|"
+    # "bé 2 tuổi uống trộm gần hết chai ibuprofen": a child who took the drug unseen — an accidental intake, whatever
+    # the amount (#18 held-out H273 asked which indication)
+    r"\b(?:uong|nuot|an|tu|lay) (?:trom|len)\b"
 )
 """Folded phrases of an overdose question that need no further reading."""
 

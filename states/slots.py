@@ -284,7 +284,9 @@ class Age:
 
 
 # "1 tuổi 3 tháng", "2 tuổi rưỡi", "18 tháng rưỡi": compound ages, read before the simple patterns.
-_AGE_YEARS_MONTHS = re.compile(rf"\b{_NUM}\s*tuoi\s+(?:va\s+|,\s*)?{_NUM}\s*thang\b(?! (dau|cuoi|giua|nay|truoc|sau))")
+# ("bé 6t11th 21kg", "flagyl bé 2t11th 13kg": years and months typed short — #18 held-out H274 asked the age.)
+_AGE_YEARS_MONTHS = re.compile(rf"\b{_NUM}\s*(?:tuoi\s+|t\s*)(?:va\s+|,\s*)?{_NUM}\s*(?:thang|th)\b"
+                               r"(?! (dau|cuoi|giua|nay|truoc|sau))")
 _AGE_AND_HALF = re.compile(rf"\b{_NUM}\s*(tuoi|thang)\s+ruoi\b")
 
 
@@ -390,6 +392,9 @@ def _short_or_person(folded: str, m: re.Match[str]) -> bool:
     before = folded[:m.start()].split()
     if len(before) == 1 and re.fullmatch(_PERSON, before[0]):
         return True  # "chi 30t bi viem …": "chị" opening the turn, not "chỉ" (only) — #18 held-out H65 read no age
+    if len(before) >= 2 and before[-1] == "chi" and before[-2] in ("cho", "cua", "voi", "va", "con", "giup", "dum", "gium",
+                                                                    "ho"):
+        return True  # "voltaren uống cho chị 35t …": "chị" after "cho", not "chỉ" (#18 held-out H274 read no age)
     while before and before[-1] in ("moi", "da", "duoc", "vua", "nay", "la", "thi", "chi", "co"):
         before.pop()  # "cháu mới 6t", "bé nay đã 6t": the person word, then how the age is said
     if len(folded.split()) <= 3 or bool(before and re.fullmatch(_PERSON, before[-1])):
@@ -456,7 +461,13 @@ def _negations(folded: str, text: str) -> list[re.Match[str]]:
             and not (m.group(0).startswith("hong") and _THROAT_BEFORE.search(folded[:m.start()]))
             # "viên nang bé lớn ko nuốt được thì sao": the capsule cannot be swallowed whole — how the book says to
             # give it (opened, in yoghurt), not a route refused (#18 held-out H202 withheld the dose).
-            and not (re.search(r"\bnuot\b", m.group(0)) and _SOLID_FORM.search(folded[:m.start()]))]
+            and not (re.search(r"\bnuot\b", m.group(0)) and _SOLID_FORM.search(folded[:m.start()]))
+            # "bố uống amoxicillin thế nào": the father taking it, not "bỏ uống" (stops taking) — the oral route was
+            # refused for him and the injections offered (found beside #18 held-out H271). Typed bare, "bo" opening
+            # the turn is the father too.
+            and not (m.group(0).startswith("bo") and (
+                (aligned and text[m.start():m.start() + 2].lower() != "bỏ")
+                or (text.isascii() and re.fullmatch(r"\W*(?:(?:con|the|vay|a|ma|nhung)\s+)?", folded[:m.start()]))))]
 
 
 _SOLID_FORM = re.compile(r"\b(?:vien(?: nang| nen| sui| bao)?|nang|thuoc vien)\b[^.?!]{0,30}$")

@@ -122,4 +122,19 @@ def with_taking(merged: QueryFrame, prior: QueryFrame | None, text: str, names_o
                 if isinstance(notes, list) and note not in notes:
                     update["notes"] = [note, *notes]
                 break
+    if merged.turn_type == "interaction" and unlisted and section_texts is not None and \
+            not any(fold(name) in fold(text) for name in unlisted) and \
+            not {fold(n) for n in merged.unknown_drugs} & {fold(n) for n in unlisted}:
+        # "đau bụng kinh quá, uống ibuprofen dc ko" from a woman on lithium and haloperidol: the pair answered is the
+        # two drugs of the book, and ibuprofen's section also names her lithium — said, as beside a dose (#18
+        # held-out H273 answered haloperidol–ibuprofen alone).
+        asked_now = [d for d in merged.drugs if prior is None or d not in prior.drugs] or merged.drugs
+        for asked in asked_now:
+            interactions = fold(section_texts(asked).get(INTERACTION_SECTION, ""))
+            named = next((n for n in unlisted if re.search(rf"\b{re.escape(fold(n))}\b", interactions)), None)
+            notes = update.get("notes", merged.notes)
+            if named is not None and isinstance(notes, list):
+                note = unlisted_beside_note(named, display(asked), dose=False)
+                if note not in notes:
+                    update["notes"] = [note, *notes]
     return merged.model_copy(update=update) if update else merged
