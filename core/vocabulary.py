@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from core.sentences import sentences
 from core.text import fold
 
 ROUTE_LABELS_VI: dict[str, str] = {
@@ -228,6 +229,20 @@ CHAT_BREASTFEEDING = _alternation(("cho con bu", "cho be bu", "cho chau bu", "ch
 
 
 ALCOHOL_LINE = re.compile(r"\s*(?:Rượu|Ethanol|Đồ uống có cồn)\b")
+
+
+def alcohol_sentences(text: str) -> list[str]:
+    """An interaction section's sentences about alcohol: every sentence of a line opening "Rượu:" (the fixture's
+    layout), or, in a paragraph flattened from the PDF, the sentence that opens so ("… thuốc. Rượu: Có thể xảy ra …
+    loạn trương lực …" in the real haloperidol — #18 held-out H275 gave a heavy drinker's dose without it)."""
+    found: list[str] = []
+    for line in text.split("\n"):
+        parts = sentences(line)
+        if ALCOHOL_LINE.match(line):
+            found += parts
+        else:
+            found += [s for s in parts if ALCOHOL_LINE.match(s)]
+    return found
 """An interaction line about alcohol, as the book opens it ("Rượu: gây phản ứng kiểu disulfiram …"); match a line."""
 _DRINKS = re.compile(r"\b(?:nghien ruou|ruou|nhau|bia)\b")
 
@@ -502,7 +517,7 @@ QUESTION_WORDS = frozenset(
 # --- the words every question has, as written -------------------------------------------------------------------
 
 _QUESTION_SYLLABLE_WORDS = (
-    "bị là cho của được không có nên cần phải dùng uống tiêm truyền ngậm nhỏ bôi xịt thuốc hỏi tôi mình bạn đứa luôn nữa lâu bây giờ "
+    "bị là cho của được không có nên cần phải dùng uống tiêm truyền ngậm nhỏ bôi xịt thuốc hỏi tôi tui mình bạn đứa luôn nữa lâu bây giờ "
     "giúp xem biết muốn xin vậy à nhé ơi với và hay nào gì khi thì người mg ml g gam gram kg khác ký ki kí cân tuổi tháng "
     "tuần ngày dạng viên siro gói ống đường đạn thôi thể con mẹ bố ba bà anh chị vợ em nhà clcr egfr sao rưỡi "
     "một hai bốn chín mười mươi mốt pound pounds lbs lb trai gái nam năm nữ liều lần lượng mấy bao nhiêu làm "

@@ -56,11 +56,11 @@ from core.sentence_match import (
     usage_sentence,
 )
 from core.text import fold, states_phrase
-from core.vocabulary import ALCOHOL_LINE, NAMED_CLASS_TERMS, PATIENT_TERMS, drinks_alcohol
+from core.vocabulary import NAMED_CLASS_TERMS, PATIENT_TERMS, alcohol_sentences, drinks_alcohol
 from grounding.answer import NOT_SAFE, Answer, Claim, GenerationRequest
 from grounding.dosing_select import SectionTree, patient_of_request, population_of, trees_by_drug
 from grounding.list_exclusions import list_exclusions
-from grounding.organ_lines import DIALYSIS, organ_claims
+from grounding.organ_lines import DIALYSIS, organ_claims, organ_contraindications
 from grounding.patient_safety import (
     CONDITIONAL_NOTICE,
     SAFETY_FIRST_PREAMBLE,
@@ -488,8 +488,7 @@ class ExtractiveGenerator:
             # A patient who drinks: the drug's interaction line about alcohol, first (states.paths brings it).
             alcohol = [Claim(text=f"{_title(chunk)} (Tương tác thuốc) — {sentence}", citations=[chunk.doc_id])
                        for chunk in evidence if chunk.section_key == "tuong_tac_thuoc"
-                       for line in chunk.text.split("\n") if ALCOHOL_LINE.match(line)
-                       for sentence in sentences(line)]
+                       for sentence in alcohol_sentences(chunk.text)]
             claims = [*alcohol, *claims]
         notices: list[str] = [SAFETY_FIRST_PREAMBLE] if safety.claims else []
         if safety.conditional:
@@ -604,6 +603,12 @@ class ExtractiveGenerator:
         return claims, " ".join(dict.fromkeys(notices))
 
     def _usage(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
+        """A free-form question answered from the dosage section, after the contraindication naming the patient's
+        impaired organ when the path brought it (grounding.organ_lines)."""
+        barred = organ_contraindications(request, evidence)
+        return [*barred, *(c for c in self._usage_lines(request, evidence) if c not in barred)]
+
+    def _usage_lines(self, request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
         """A free-form question answered from the dosage section: the sentences that match it (core.sentence_match),
         among those carrying no number. Nothing else of the section: its doses belong to patients not known here."""
         # An administration question ("truyền trong bao lâu") may be answered by how long an infusion lasts.

@@ -19,6 +19,7 @@ from grounding.dosing_select import patient_of_request, trees_by_drug
 from grounding.sentences import clean, sentences
 
 CAUTION_SECTION = "than_trong"
+CONTRAINDICATION_SECTION = "chong_chi_dinh"
 
 MAX_ORGAN_LINES = 6
 """The renal (or hepatic) lines quoted for "có cần chỉnh liều không": a phone screen of them."""
@@ -65,6 +66,16 @@ def organ_claims(request: GenerationRequest, evidence: Sequence[Chunk], organ: s
         # sentences, the one naming the organ and the ones continuing it (#17 held-out H105 asked which indication).
         claims = _caution_sentences(evidence, organ)
     return claims[:MAX_ORGAN_LINES]
+
+
+def organ_contraindications(request: GenerationRequest, evidence: Sequence[Chunk]) -> list[Claim]:
+    """The contraindication sentences naming the patient's impaired organ, when the path brought them beside a
+    question answered from the dosage section (states.paths) — stated first: "Chưa xác định được độ an toàn … ở
+    người suy thận" alone left ibuprofen's "suy thận (mức lọc cầu thận dưới 30 ml/phút)" unsaid (#18 held-out H275)."""
+    organs = [o for o, said in (("renal", request.renal), ("hepatic", request.hepatic)) if said]
+    return [Claim(text=clean(s), citations=[c.doc_id]) for c in evidence
+            if c.section_key == CONTRAINDICATION_SECTION and not c.has_quarantined_content
+            for s in sentences(c.text) if any(_ORGAN_WORDS[o].search(fold(s)) for o in organs)]
 
 
 _ORGAN_WORDS = {"renal": RENAL_WORDS, "hepatic": HEPATIC_WORDS}

