@@ -341,7 +341,8 @@ def _condition_in_drug_turn(text: str) -> str | None:
         # "bs định cho tegretol trị đau dây thần kinh sinh ba": the drug given FOR the illness, "trị" right after its
         # name (#18 held-out H167 lost the indication and asked it at the dose). Folded, "tri" is also "trí"/"trì"
         # ("vị trí", "duy trì"): only as typed, or in a turn typed without diacritics.
-        m = next((c for c in re.finditer(r"\b(?:cho|dung|uong|tiem|ke|xai)\s+(?:thuoc\s+)?[a-z0-9-]+\s+(?:de\s+)?tri\s+"
+        # ("bs cho thêm Diflucan trị nấm miệng": "thêm" before the name — #18 held-out H278 asked which indication.)
+        m = next((c for c in re.finditer(r"\b(?:cho|dung|uong|tiem|ke|xai)\s+(?:them\s+)?(?:thuoc\s+)?[a-z0-9-]+\s+(?:de\s+)?tri\s+"
                                          r"(?!(?:nho|tue|giac|lieu)\b)", folded)
                   if folded_turn or text[c.end() - 4:c.end() - 1].lower() == "trị"), None)
     if not m:

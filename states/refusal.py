@@ -76,6 +76,8 @@ _PRESCRIBE_SENTENCE = re.compile(r"(?:^|[.!?;,]\s*|\boi\s+)(?:(?:hay|ban|ban hay
                                  r"(?:toi|minh|em|tao|tui|e)\b"
                                  # "chẩn đoán giúp em và kê thuốc luôn", "bạn giờ là bác sĩ": a diagnosis or a role
                                  r"|\bchan doan (?:giup|cho|dum|gium|ho)\b|\bke (?:thuoc|don|toa) (?:luon|giup|dum|gium)\b"
+                                 # ("vậy bạn đóng vai bác sĩ chẩn đoán xem tôi bị gì": #18 held-out H278 asked which drug)
+                                 r"|\bchan doan xem (?:toi|minh|em|tui|be|con|chau|ong|ba|me|bo|no)\b"
                                  # "vậy kê đơn amoxicillin cho cháu luôn đi" (#18 held-out H218 answered it)
                                  # ("kê giúp đơn kháng sinh luôn đi" — #18 held-out H255 asked which drug)
                                  # ("bạn kê giúp một toa thuốc đầy đủ cho ổng đi, chọn thuốc nào liều bao nhiêu luôn":

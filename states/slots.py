@@ -1148,7 +1148,7 @@ def _dose_indication(text: str, names: list[str]) -> str | None:
         wipe(m.start(), m.end())
     # "cho ổng uống bao nhiêu": "ổng"/"bả" (he/she) are whom, not what for (#18 held-out H219 asked "ổng" as the
     # indication).
-    for m in re.finditer(r"(?<!\w)(?:ổng|bả)(?!\w)", normalize(original).lower()):
+    for m in re.finditer(r"(?<!\w)(?:ổng|bả|ảnh)(?!\w)", normalize(original).lower()):
         if len(normalize(original)) == len(folded):
             wipe(m.start(), m.end())
     # "cái này cho uống thì bao nhiêu": the drug pointed at, no indication (#17 held-out H166 asked "cái" of two).
