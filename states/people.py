@@ -107,7 +107,9 @@ def named_self(prior: QueryFrame, text: str) -> Person | None:
             re.search(r"\b(?:em|toi|minh|tui) (?:bi|co|dang|uong|cung|moi|hay|thi|quen)\b"
                       # ("quay lại mình, uống paracetamol thì được không" after her baby's dose: back to the user —
                       # #18 held-out H255 gave the mother the 2-month-old's 60 mg.)
-                      r"|\b(?:quay lai|tro lai|quay ve|ve lai)(?: voi| ve)? (?:em|toi|minh|tui|chi|anh)\b",
+                      # ("quay lai e nha, vay e dau dau …": "e" is the chat spelling of "em" — #18 held-out H279 kept
+                      # the 2-year-old for his pregnant mother.)
+                      r"|\b(?:quay lai|tro lai|quay ve|ve lai)(?: voi| ve)? (?:em|toi|minh|tui|chi|anh|e|t)\b",
                       fold(normalize(text))):
         return Person("self", "bạn", prior.people["#self"].get("population") or "adult")
     owner = fold(prior.person or "").split()[-1:]
@@ -420,7 +422,15 @@ _GROUP_SECTIONS = ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu")
 def not_their_section(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     """The pregnancy or nursing section carried from the woman spoken of before to a person who is neither ("ổng còn
     hay đau khớp gối, uống ibuprofen được không" after his nursing wife's question): whether he may take it is the
-    contraindications (the amount asked, the dose) — #18 held-out H187 quoted her nursing section to him."""
+    contraindications (the amount asked, the dose) — #18 held-out H187 quoted her nursing section to him. And the other
+    way round: the nursing (pregnant) woman named back, asking whether she may take a drug her illness names an
+    indication of ("còn em bị viêm mũi dị ứng nữa, zyrtec em uống được không"), is answered by her section (#18
+    held-out H280 quoted cetirizine's indications)."""
+    if merged.turn_type == "drug_attribute" and merged.section_key == "chi_dinh" and \
+            (merged.pregnant or merged.breastfeeding) and MAY_TAKE.search(fold(text)) and \
+            not ASKS_AMOUNT.search(fold(text)):
+        return merged.model_copy(update={"section_key": "thoi_ky_mang_thai" if merged.pregnant
+                                         else "thoi_ky_cho_con_bu"})
     if merged.section_key not in _GROUP_SECTIONS or merged.pregnant or merged.breastfeeding or \
             fold(merged.person or "").strip() == fold(prior.person or "").strip():
         return merged

