@@ -766,7 +766,10 @@ class RulesUnderstander:
                                    known_person=follows and prior is not None and prior.population is not None,
                                    # (the patient spoken of has a liver, kidney or other condition already told)
                                    their_context=follows and prior is not None and person_of(text) is None and bool(
-                                       prior.hepatic or prior.renal or prior.comorbidities))
+                                       prior.hepatic or prior.renal or prior.comorbidities),
+                                   # (someone spoken of is pregnant or nursing: a group section may be theirs)
+                                   group_spoken=prior is not None and (prior.pregnant or prior.breastfeeding or any(
+                                       v.get("pregnant") or v.get("breastfeeding") for v in prior.people.values())))
 
         if _SMALLTALK.search(folded) and route is None and not _states_patient(slots) and not (
                 awaiting_answer and (slots.route or slots.population)) and not (
@@ -1231,6 +1234,7 @@ class RulesUnderstander:
         carried: str | None = None,
         known_person: bool = False,
         their_context: bool = False,
+        group_spoken: bool = False,
     ) -> QueryFrame:
         """`known_person`: the conversation already knows whose question it is (the merge carries the person)."""
         if len(drugs) == 1 and unknown and _COMBINATION_PRODUCT.search(fold(text)):
@@ -1659,6 +1663,11 @@ class RulesUnderstander:
         leftover = _leftover_words(text, candidates)
         free = self._free_form_section(text, drugs) if leftover and not _OVERVIEW.search(folded) and not (
             opens_elliptically(text) or is_substitution(text) or has_anaphora(text)) else None
+        if free is not None and free.key in ("thoi_ky_cho_con_bu", "thoi_ky_mang_thai") and not group_spoken and \
+                not (slots.pregnant or slots.breastfeeding) and not _GROUP_WORDS.search(folded):
+            # "mẹ uống ibuprofen được không" (the 58-year-old mother with heart failure): "mẹ" matched "sữa mẹ" of the
+            # nursing section — a person word, no nursing or pregnancy said (#18 golden r28, from H277).
+            free = None
         if free is not None and _overdose_unasked(free.key, folded):
             # "em đau đầu uống paracetamol được không": a symptom she would take it for, not one of an overdose — the
             # overdose section's "Buồn nôn, nôn, và đau bụng … sau khi uống liều độc" matched "đau" and was quoted to
@@ -1707,6 +1716,12 @@ class RulesUnderstander:
         if has_anaphora(text):
             return _frame(turn_type="drug_overview", confidence=0.5, **common)
         ranked = self._rank_sections(text, drugs)
+        if ranked and ranked[0].key in ("thoi_ky_cho_con_bu", "thoi_ky_mang_thai") and MAY_TAKE.search(folded) and \
+                not group_spoken and not (slots.pregnant or slots.breastfeeding) and not _GROUP_WORDS.search(folded):
+            # (The same for the section ranking: "mẹ" of "sữa mẹ" is whose question, not nursing — whether she may take
+            # it is the contraindications, read for what she has.)
+            return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
+                          confidence=round(0.5 * name_confidence, 3), **common)
         if ranked and _overdose_unasked(ranked[0].key, folded):
             # "tôi đau bụng uống paracetamol được không": whether she may take it for what she has is what the
             # contraindications say (the patient's own sections are added after) — not the overdose section's
@@ -2281,6 +2296,8 @@ _DOSE_CHECKED = re.compile(r"\b(?:co )?(?:nhieu|cao|qua lieu|it|thap|du) qua (?:
 _AMOUNT_TAKEN = re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:mg|g|mcg|microgam|ml)\b")
 _ANYTHING_TO_NOTE = re.compile(r"\b(?:co )?(?:gi|dieu gi|van de gi) (?:can )?(?:luu y|chu y)\b|\bcan (?:luu y|chu y)(?: gi| khong| ko)?\W*$")
 """(Folded.) "có gì cần lưu ý", "cần chú ý gì": what to mind, no section named."""
+_GROUP_WORDS = re.compile(r"\b(?:bu|cho bu|sua|sua me|thai|bau|mang thai|co thai|sau sinh|de)\b")
+"""(Folded.) Words of nursing or pregnancy themselves ("bú", "sữa", "thai", "bầu")."""
 _TELEGRAPHIC_WORDS = 8
 """The longest turn read as a clinician's telegraphic dose question ("lasix IV phù phổi cấp ng lớn"): longer, it is a
 story ("vợ tôi đang uống captopril … vừa thử que 2 vạch") whose question is elsewhere."""
