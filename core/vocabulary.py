@@ -537,6 +537,10 @@ def is_question_syllable(written: str, *, folded_turn: bool) -> bool:
     return folded_turn or " " in written.strip() or written.strip().lower() in QUESTION_SYLLABLES_AS_WRITTEN
 
 
+ROUTE_MAY_TAKE = re.compile(r"^\W*(?:(?:the|vay|con|the con)\s+)?(?:(?:co )?the\s+)?(?:cho\s+)?"
+                            r"(?P<route>tiem bap|tiem duoi da|tiem tinh mach|dat hau mon|dat truc trang|nhet hau mon)"
+                            r"(?: (?:thi|co))? (?:duoc khong|duoc ko|dc ko|dc khong|duoc k|duoc hong|co duoc khong)\W*$")
+"""(Folded.) A route asked alone, whether it may be used ("tiêm bắp được không", "còn tiêm bắp được không")."""
 MAY_TAKE = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc|dung dc|uong dc|xai duoc|xai dc|duoc chu|"
                       # ("dùng haloperidol có ổn ko": #18 held-out H257 quoted the pregnancy section alone)
                       r"co on (?:khong|ko|k|hong)|co sao (?:khong|ko|k|hong)|an toan (?:hon )?(?:khong|ko|k)|"

@@ -33,6 +33,7 @@ from core.vocabulary import (
     MAY_TAKE,
     POPULATION_LABELS_VI,
     ROUTE_LABELS_VI,
+    ROUTE_MAY_TAKE,
     SAME_ILLNESS,
 )
 from retrieval.section_router import route_section
@@ -216,12 +217,6 @@ def _slot_updates(new: QueryFrame, prior: QueryFrame) -> dict[str, object]:
         update.setdefault("breastfeeding", new.breastfeeding)
         update.setdefault("comorbidities", list(new.comorbidities))
     return update
-
-
-_ROUTE_MAY = re.compile(r"^\W*(?:(?:the|vay|con|the con)\s+)?(?:(?:co )?the\s+)?(?:tiem bap|tiem tinh mach|truyen tinh mach|"
-                        r"tiem duoi da|dat hau mon|dat truc trang|uong)(?: (?:thi|co))? (?:duoc khong|duoc ko|dc ko|"
-                        r"dc khong|duoc k|duoc hong|co duoc khong)\W*$")
-"""(Folded.) Another route asked alone, whether it may be used ("còn tiêm bắp được không")."""
 
 
 def _generic_word(label: str | None) -> bool:
@@ -2072,7 +2067,7 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
     if dosed and not _has_person_values(new) and asks_administration(text) and not (
             # ("còn tiêm bắp được không" after the IV dose: that route's regimen, by the route switch below — #18
             # held-out H276 quoted one usage sentence.)
-            new.route is not None and new.route != prior.route and _ROUTE_MAY.match(folded)):
+            new.route is not None and new.route != prior.route and ROUTE_MAY_TAKE.match(folded)):
         # ("thế tiêm tĩnh mạch thì tốc độ bao nhiêu" after the IM dose: how that route is given — #17 held-out H124.)
         # "pha nồng độ tối đa bao nhiêu", "truyền trong bao lâu" after the infusion's dose: how it is given, for the
         # same drug and route — the book's sentences saying it, not a dose of an indication called "pha nồng độ"

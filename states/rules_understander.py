@@ -45,6 +45,7 @@ from core.vocabulary import (
     INFUSION_FLUID,
     MAY_TAKE,
     REHYDRATION,
+    ROUTE_MAY_TAKE,
     fluid_spellings,
 )
 from grounding.patient_safety import ELDERLY_MONTHS, SAFETY_SECTIONS, condition_phrase
@@ -162,10 +163,6 @@ _ROUTE_WORD = r"(?:tiem tinh mach|tiem bap|truyen tinh mach|dat hau mon|nhet hau
 _ROUTES_COMPARED = re.compile(rf"\b(?:lieu )?(?:duong )?{_ROUTE_WORD}(?: thi)?(?: lieu)? (?:co )?(?:khac|giong|bang|nhu) "
                               rf"(?:voi )?(?:lieu )?(?:duong )?{_ROUTE_WORD}\b")
 """(Folded.) Two routes' doses compared ("liều tiêm có khác liều uống không")."""
-_ROUTE_MAY_TAKE = re.compile(r"^\W*(?:(?:the|vay|con|the con)\s+)?(?:(?:co )?the\s+)?(?:cho\s+)?"
-                             r"(?P<route>tiem bap|tiem duoi da|tiem tinh mach|dat hau mon|dat truc trang|nhet hau mon)"
-                             r"(?: (?:thi|co))? (?:duoc khong|duoc ko|dc ko|dc khong|duoc k|duoc hong|co duoc khong)\W*$")
-"""(Folded.) A route asked alone, whether it may be used ("tiêm bắp được không")."""
 _SAME_DOSE_SAID = re.compile(r"\blieu [a-z ]{0,40}\b(?:nhu nhau|giong nhau|tuong tu nhau)\b")
 """(Folded.) The dosage section says two routes' doses are alike ("Liều uống và liều truyền tĩnh mạch như nhau")."""
 _PRICE = re.compile(rf"\b(?:{_PRICE_WORDS})\b")
@@ -788,7 +785,7 @@ class RulesUnderstander:
                           condition_relation="indication", confidence=0.6,
                           **{k: v for k, v in base.items() if k != "comorbidities"})
         if follows and prior is not None and len(_drugs_of(prior)) == 1 and self.names.section_texts is not None and \
-                (asked_route := _ROUTE_MAY_TAKE.match(folded)) is not None:
+                (asked_route := ROUTE_MAY_TAKE.match(folded)) is not None:
             # "tiêm bắp được không" about warfarin: the book's word on that route wherever it is written — "Trong khi
             # dùng warfarin, tránh tiêm bắp vì có nguy cơ tụ máu" is a caution, and the dosage section's usage lines
             # never say it (#18 held-out H208).
