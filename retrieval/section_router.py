@@ -133,8 +133,9 @@ _EXPLICIT: tuple[tuple[str, re.Pattern[str], float], ...] = (
      0.9),
     # ("bác sĩ chỉ định ibuprofen, liều và cách truyền thế nào?": the doctor prescribed it — a dose question, not the
     # indications section; #17 held-out H184 quoted the indications to a preterm baby's nurse.)
-    # ("ông nhà tôi 76 tuổi mới được chỉ định warfarin …, liều khởi đầu bao nhiêu": prescribed — #18 held-out H275.)
-    ("chi_dinh", _r(r"(?<!chong )(?<!bac si )(?<!bs )(?<!bsi )(?<!da )(?<!vua )(?<!moi )(?<!duoc )\bchi dinh\b"
+    # ("ông nhà tôi 76 tuổi mới được chỉ định warfarin …, liều khởi đầu bao nhiêu": prescribed — #18 held-out H275;
+    # "Paracetamol được chỉ định trong trường hợp nào?" still asks the indications.)
+    ("chi_dinh", _r(r"(?<!chong )(?<!bac si )(?<!bs )(?<!bsi )(?<!da )(?<!vua )(?<!moi )(?<!moi duoc )(?<!vua duoc )(?<!da duoc )(?<!bi duoc )\bchi dinh\b"
                     r"(?! (?:cho (?:be|chau|con|ong|ba|me|bo|bn|benh nhan)|dung|uong|tiem|truyen)\b)"), 0.95),
 )
 
