@@ -29,7 +29,9 @@ ASKS_AMOUNT = re.compile(r"\b(may|bao nhieu|bao lau)\b|\b(?:toi da|lieu|uong|dun
                          r"|,\s*(?:thi )?(?:uong|dung|xai) (?:sao|the nao|ntn|ra sao)(?: a| vay| nhi)?\s*\W*$"
                          # "thế mẹ bé uống được bn, mẹ đang cho con bú": how much she may take (#18 held-out H271
                          # gave the nursing section alone, no dose); "được nhiều" stays out (a lot, not how much).
-                         r"|\b(?:uong|dung|xai|tiem) (?:duoc|dc) bn\b")
+                         r"|\b(?:uong|dung|xai|tiem) (?:duoc|dc) bn\b"
+                         # ("…, liều motilium sao": the drug named between — #18 held-out H284 answered the pair)
+                         r"|\blieu [a-z0-9]+ (?:sao|the nao|ntn|ra sao)\b")
 """A turn asking an amount or a duration (folded) — "uống bn" ("motilium thì mẹ uống bn 1 ngày": #18 held-out H202
 quoted only how it is taken), "liều?" closing it too ("uống đc ko, liều?": may she, and how much;
 "… uống paracetamol thay được ko, uống sao" for a pregnant wife: may she, and how — #18 held-out H195 gave her

@@ -797,8 +797,11 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
     merged = _phase_now(merged, prior, text)
     merged = _finding_now(merged, prior, new, switched)
     if not switched and prior.condition and merged.condition and merged.condition != prior.condition and \
+            prior.condition_relation == "indication" and person_key(merged.person) == person_key(prior.person) and \
             merged.turn_type == "dosing_calc" and merged.drugs == prior.drugs and is_symptom(merged.condition) and \
             stated_severity(text) is not None:
+        # (Only an indication of the same person: the sister's penicillin allergy is no illness of her brother's
+        # "viêm họng nhẹ" — #18 held-out H281 withheld his dose.)
         # "bé sốt cao lắm, bs bảo nhiễm khuẩn nặng" after the otitis dose: the fever is how ill the child is, the
         # severity is the otitis's — not a new indication "sốt cao" (#17 held-out H190 asked which indication).
         merged = merged.model_copy(update={"condition": prior.condition, "condition_relation": prior.condition_relation})
@@ -1737,7 +1740,10 @@ their silence on hypokalaemia read as "allowed"; the caution says it raises digo
 _ALSO_TOLD = re.compile(r"^(?:(?:a|ma|quen noi|quen chua noi|em quen|toi quen|quen|voi lai|them nua|con nua|nhung)\s+)*"
                         r"(?:(?:ba|ong|be|chau|me|bo|benh nhan|bn|nguoi benh|co ay|anh ay|chi ay|ong ay|ba ay)"
                         r"(?:\s+(?:cu|gia|noi|ngoai|ay|do|nha toi|cua toi))*\s+)?(?:cung|con|lai) (?:bi|mac|co benh)\s+\S")
-_PATIENT_HAS = re.compile(r"^(?:(?:a|ma|quen noi|voi lai|nhung)\s+)*(?:bn|benh nhan|nguoi benh|ong ay|ba ay|ong|ba|be|chau)"
+# ("à tôi bị blốc nhĩ thất hoàn toàn, đang chờ đặt máy tạo nhịp" after the user's own papaverine dose — #18 held-out
+# H283 gave the injection dose again.)
+_PATIENT_HAS = re.compile(r"^(?:(?:a|ma|quen noi|voi lai|nhung)\s+)*(?:bn|benh nhan|nguoi benh|ong ay|ba ay|ong|ba|be|chau|"
+                          r"toi|em|minh|tui)"
                           r"\s+(?:co|bi|mac)\s+(?!(?:the|uong|dung|duoc|can|nen|sao|gi|phai|khi|may|bao)\b)\S")
 _ASKS_SOMETHING = re.compile(r"\?|\b(?:khong|ko|k|sao|nao|gi|bao nhieu|bn|the nao|duoc chua|co duoc|duoc ko)\s*\W*$"
                              r"|\b(?:thi sao|the nao|lam sao|co sao|ra sao|bao nhieu)\b")
@@ -1755,7 +1761,10 @@ _HAS_ILLNESS = re.compile(r"^(?:(?:the|vay|con|nhung|ma|a|u|oi|da|neu|sieu am|xe
                           r"cho|tiem|xai)\b)"
                           r"(?P<ill>[a-z][^,?.!]{2,60}?)\s*(?:thi (?:sao|the nao|co sao (?:khong|ko)|"
                           # ("… thì còn dùng được ko": still — #17 held-out H172, flagged)
-                          r"(?:con )?(?:dung|uong|tiem) (?:duoc|dc) (?:khong|ko|k))(?: a| nhi)?|nua)\s*[?.!]*$")
+                          r"(?:con )?(?:dung|uong|tiem) (?:duoc|dc) (?:khong|ko|k))(?: a| nhi)?|nua)"
+                          # ("à tôi bị blốc nhĩ thất hoàn toàn, đang chờ đặt máy tạo nhịp": a clause of how it stands
+                          # after the illness — #18 held-out H283 gave papaverine's injection dose again.)
+                          r"(?:\s*,\s*(?:dang|da|moi|vua|chua|sap|cho)\b[^?]{0,60})?\s*[?.!]*$")
 
 
 # "chị ấy mang van tim cơ học": a valve the same patient carries, said as a statement (warfarin's pregnancy

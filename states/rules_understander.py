@@ -173,6 +173,8 @@ _SHARED_MEDICINE = re.compile(r"\b(uống|dùng|uong|dung) chung (?:1 |một |mo
                               # pair's interaction for a pregnant wife), not a drug taken with another
                               r"(?:(?= (?:với|voi|của|cua) (?:tôi|toi|mình|minh|em|anh|chị|chi|chồng|chong|vợ|vo|bố|bo|"
                               r"mẹ|me|ba|má|ma|ông|ong|bà|ba)\b)|(?! (?:voi|với|khac|khác)\b))", re.IGNORECASE)
+_SHARED_NO_PARTNER = re.compile(r"\b(uống|dùng|uong|dung) chung(?= (?:được|duoc|dc|đc|luôn|luon)\b)", re.IGNORECASE)
+""""dùng chung được không": shared (the same medicine), no partner drug named after it."""
 _OUT_OF_SCOPE = re.compile(
     r"\b(thoi tiet|bong da|tran dau|ket qua tran|ty so|gia vang|chung khoan|co phieu|bitcoin|nau an|cach nau|"
     r"mon an|cong thuc nau|python|javascript|lap trinh|viet code|ham python|dich (giup|sang|cau)|tieng anh|"
@@ -462,6 +464,13 @@ class RulesUnderstander:
         # "em trai em … cũng bị trào ngược uống chung thuốc được ko": the same medicine (shared), not a second drug
         # taken with it — read as "uống thuốc" (#17 held-out H49 got pantoprazole's interaction list).
         text = _SHARED_MEDICINE.sub(lambda m: f"{m.group(1)} {m.group(2)}", text)
+        # "Em bé 8 tháng 8kg dùng chung được không, liều sao?" after her sister's Zyrtec: the same medicine shared with
+        # another child, whose dose is asked — not a drug taken together with another (#18 held-out H284 quoted
+        # cetirizine's interactions).
+        # (Only with no drug named and another patient described: "bé bị nấm miệng, bác sĩ cho thêm fluconazol, uống
+        # chung được không" takes the two together — golden r26.)
+        if not candidates.candidates and re.search(r"\d+(?:[.,]\d+)?\s*(?:thang|tuoi|t|kg|ky|can)\b", fold(text)):
+            text = _SHARED_NO_PARTNER.sub(lambda m: m.group(1), text)
         frame = self._parse(text, candidates, awaiting_answer=awaiting_answer, follows=follows, prior=prior)
         if _OFF_BOOK_USE.search(fold(text)) and not frame.refusal:
             # "papaverin tiêm vào dương vật chữa rối loạn cương dương thì liều bao nhiêu": a use and a route the book
@@ -1606,6 +1615,12 @@ class RulesUnderstander:
             # held-out H74 asked adult or child) — read as below, where no section word was found.
             return _frame(turn_type="drug_attribute", section_key=DOSING_SECTION,
                           confidence=round(0.8 * name_confidence, 3), **common)
+        if named == 1 and _INTO_MILK.search(fold(text)):
+            # "Mẹ bé đang cho em nhỏ bú, cũng bị dị ứng nặng, uống prednisolon có vào sữa không?": whether it passes
+            # into milk is her section, whatever illness is said with it (#18 held-out H284 quoted the
+            # contraindications, matched by "dị ứng").
+            return _frame(turn_type="drug_attribute", section_key="thoi_ky_cho_con_bu",
+                          confidence=round(0.8 * name_confidence, 3), **{**common, "breastfeeding": True})
         if named == 1 and _STOP_NURSING.search(fold(text)):
             # "đang cho con bú, uống metronidazol liều 2g một lần thì phải ngưng bú bao lâu": how long to stop nursing
             # is what her section says ("Nếu dùng liều duy nhất 2 g, nên ngừng cho con bú 12–24 giờ") — not the dose,
@@ -2293,7 +2308,9 @@ _DOSE_CHECKED = re.compile(r"\b(?:co )?(?:nhieu|cao|qua lieu|it|thap|du) qua (?:
 _AMOUNT_TAKEN = re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:mg|g|mcg|microgam|ml)\b")
 _ANYTHING_TO_NOTE = re.compile(r"\b(?:co )?(?:gi|dieu gi|van de gi) (?:can )?(?:luu y|chu y)\b|\bcan (?:luu y|chu y)(?: gi| khong| ko)?\W*$")
 """(Folded.) "có gì cần lưu ý", "cần chú ý gì": what to mind, no section named."""
-_GROUP_WORDS = re.compile(r"\b(?:bu|cho bu|sua|sua me|thai|bau|mang thai|co thai|sau sinh|de)\b")
+_INTO_MILK = re.compile(r"\b(?:co )?(?:vao|qua|di vao|bai tiet vao|bai tiet qua|ngam vao|co trong) sua(?: me)?\b")
+"""(Folded.) Whether the drug passes into breast milk ("có vào sữa không", "bài tiết qua sữa mẹ")."""
+_GROUP_WORDS = re.compile(r"\b(?:bu|cho bu|sua me|thai|bau|mang thai|co thai|sau sinh|de)\b")
 """(Folded.) Words of nursing or pregnancy themselves ("bú", "sữa", "thai", "bầu")."""
 _TELEGRAPHIC_WORDS = 8
 """The longest turn read as a clinician's telegraphic dose question ("lasix IV phù phổi cấp ng lớn"): longer, it is a

