@@ -1251,18 +1251,18 @@ class RulesUnderstander:
             slots = replace(slots, comorbidities=[*slots.comorbidities, "dạng phối hợp"])
             base = {**base, "comorbidities": list(slots.comorbidities)}
         reacted = _REACTION_TO.search(fold(text)) if len(drugs) == 2 and not unknown else None
-        allergen = next((c for c in candidates.candidates if reacted is not None and c.drug_id in drugs
-                         and fold(c.span) == reacted.group("drug")), None)
-        if allergen is not None and MAY_TAKE.search(fold(text)):
+        reacted_to = next((c for c in candidates.candidates if reacted is not None and c.drug_id in drugs
+                           and fold(c.span) == reacted.group("drug")), None)
+        if reacted_to is not None and MAY_TAKE.search(fold(text)):
             # "em 30t hay nổi mề đay mỗi lần uống aspirin, giờ đau đầu, uống paracetamol được ko": aspirin is what she
             # reacts to, not a drug she takes beside — whether she may take paracetamol, read against that allergy
             # (#18 held-out H281 asked the pair's interaction and abstained).
-            drugs = [d for d in drugs if d != allergen.drug_id]
-            allergy = f"dị ứng {allergen.span}"
-            slots = replace(slots, comorbidities=[*slots.comorbidities, allergy])
-            return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh", confidence=round(0.7 * name_confidence, 3),
-                          **{**base, "drugs": drugs, "unknown_drugs": [], "comorbidities": list(slots.comorbidities),
-                             "condition": allergy, "condition_relation": "contraindication"})
+            reaction = f"dị ứng {reacted_to.span}"
+            return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
+                          confidence=round(0.7 * name_confidence, 3),
+                          **{**base, "drugs": [d for d in drugs if d != reacted_to.drug_id], "unknown_drugs": [],
+                             "comorbidities": [*slots.comorbidities, reaction], "condition": reaction,
+                             "condition_relation": "contraindication"})
         named = len(drugs) + len(unknown)
         if route is None and named == 1 and drugs and self._unsaid_dose(text, candidates, drugs[0], slots):
             # "ibuprofen cho con", "metronidazol uống cho con bị giardia": a drug and whom it is for, nothing else —
