@@ -71,6 +71,7 @@ from states.people import (
     named_self,
     named_stored,
     not_their_section,
+    own_name,
     person_key,
     remembered,
     returns_to_the_child,
@@ -2771,6 +2772,11 @@ def switches_person(prior: QueryFrame, person: Person) -> bool:
         return False
     if person.key in GENERIC:
         if prior.population is not None and person.population != prior.population:
+            return True
+        if before is not None and own_name(before.label) and own_name(person.label) and \
+                fold(own_name(before.label) or "") != fold(own_name(person.label) or ""):
+            # "còn bé Bin 1 tuổi 10kg thì sao" after "Bé Na 5 tuổi 18kg …": two children by their own names — Bin's
+            # values went into Na's place, and Na named back was given Bin's 10 kg band (#18 held-out H285).
             return True
         if before is not None and before.key == "pregnant" and person.key == "adult":
             # "người lớn 45 tuổi …" after "phụ nữ mang thai …": the pregnant woman is named by her state; a patient

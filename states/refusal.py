@@ -382,7 +382,9 @@ _WHICH_DISEASE = re.compile(r"\bco phai (?:(?:la |bi |be bi |con bi |chau bi |mi
                             # "…, môi nứt, có phải Kawasaki không ạ?": the disease named right after (#18 H52)
                             r"(?:benh |hoi chung )|(?=(?:[a-z]+ ){1,3}(?:khong|ko|k)\b))"
                             r"(?!(?:thuoc|do thuoc|tac dung|vi thuoc|uong|dung|tiem)\b)[a-z]+(?: [a-z]+){0,3} "
-                            r"(?:khong|ko|k)\b|\b(?:bi|la) (?:benh|hoi chung) gi\b"
+                            r"(?:khong|ko|k)\b|(?<!khong )(?<!ko )(?<!chua )(?<!k )\b(?:bi|la) (?:benh|hoi chung) gi\b"
+                            # ("chú tôi 55 tuổi không bị bệnh gì, đau quặn thận, …": no illness, no question — #18
+                            # held-out H285 refused it as a diagnosis.)
                             # "…, tiểu buốt, tôi bị sỏi thận phải không": the disease guessed, asked to be confirmed
                             # (#18 held-out H210 asked which drug)
                             r"|\b(?:toi|t|em|minh|tui|be|con|chau) (?:bi|mac) (?:benh )?(?!di ung\b)[a-z]+(?: [a-z]+){0,3} "

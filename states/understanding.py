@@ -21,6 +21,7 @@ from states.nicknames import without_nickname_names
 from states.people import THE_CHILD, person_key
 from states.refusal import asks_toxic_amount, refusal_of
 from states.relabel import kept_child
+from states.self_after_other import without_other_before_self
 from states.several_people import one_of_several
 from states.sibling_aside import without_sibling_aside
 from states.slots import dose_indication
@@ -124,7 +125,9 @@ def understand(ctx: TurnView, services: Services) -> Update:
     # A brand of one ingredient the book has no monograph of ("viagra") is read as that ingredient, which the book's
     # lines name (core.foreign_brands); the reply says so.
     # ("à e nhầm, bé 6 tuổi 20kg, đứa 3 tuổi là em nó": who the other child is, said aside — states.sibling_aside.)
-    text, brand_notes = with_ingredients(without_sibling_aside(ctx.text))
+    # ("Chồng tôi bị dị ứng penicilin. Còn tôi 30 tuổi, … amoxicilin uống bao nhiêu?": the user's own question after
+    # another person's context — states.self_after_other.)
+    text, brand_notes = with_ingredients(without_other_before_self(without_sibling_aside(ctx.text)))
     # Several people described, the question asked for one (states.several_people): the others set aside, kept.
     text, others, several_note, target = one_of_several(text)
     candidates = without_nickname_names(services.resolver.resolve(text), text, ctx.history)
