@@ -5,16 +5,21 @@ tuổi, không dị ứng gì, bị viêm họng nhẹ, amoxicilin uống bao nh
 allergy, asthma) is theirs, and the question is the user's. Read whole, the turn named the husband first, so he was
 the patient, and his penicillin allergy withheld the wife's amoxicillin (#18 held-out H285; "Mẹ tôi bị hen phế quản,
 còn tôi thì không. Tôi 32 tuổi … ibuprofen thế nào?" gave the mother's contraindication to the daughter). The clause
-before is set aside before the turn is read — unless the user has it too ("còn tôi cũng bị"), whose illness is the
-other's words.
+before is set aside before the turn is read, what it says of that person kept for them ("thế còn chồng em thì sao"
+later is him, his ClCr 20 given back) — unless the user has it too ("còn tôi cũng bị"), whose illness is the other's
+words.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from core.text import fold, normalize
+from states.conditions import condition_in_drug_turn
+from states.people import person_key
 from states.person import person_of
+from states.several_people import said_of
 
 _SELF_AFTER = re.compile(r"[.,;!]\s*(?:con|nhung|rieng) (?:toi|em|minh|tui)\b")
 _ALSO = re.compile(r"\bcung\b|\b(?:y|giong) (?:vay|nhu vay|the)\b")
@@ -23,16 +28,25 @@ _OWN_STATE = re.compile(r"\b\d+\s*(?:t|tuoi)\b|\b(?:bi|dang|mang thai|co thai|ch
 thì không biết cho uống gì", which still asks for the person before."""
 
 
-def without_other_before_self(text: str) -> str:
-    """The turn from the user's own clause on, when another person was described first; else unchanged."""
+def without_other_before_self(text: str) -> tuple[str, dict[str, dict[str, Any]]]:
+    """(the turn from the user's own clause on, what was said of the other person by their key), when another person
+    was described first; else the turn unchanged and nobody kept."""
     written = normalize(text)
     folded = fold(written)
     m = _SELF_AFTER.search(folded)
     if m is None or len(folded) != len(written):
-        return text
+        return text, {}
     head, tail = written[:m.start()], written[m.start() + 1:].strip()
     other = person_of(head)
     if other is None or other.key in ("self", "self_role") or _ALSO.search(fold(tail)) or \
             not _OWN_STATE.search(fold(tail)):
-        return text
-    return tail
+        return text, {}
+    key = person_key(other.label)
+    values = {**said_of(head), "label": other.label}
+    illness = condition_in_drug_turn(head)
+    if illness and illness not in values["comorbidities"]:
+        # ("Chồng tôi bị dị ứng penicilin": his allergy, his again when the talk turns to him.)
+        values["comorbidities"] = [*values["comorbidities"], illness]
+    if values["population"] is None and other.population is not None:
+        values["population"] = other.population  # "Chồng tôi …": a husband is an adult
+    return tail, ({key: values} if key is not None else {})

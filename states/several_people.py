@@ -74,7 +74,7 @@ def one_of_several(text: str) -> tuple[str, dict[str, dict[str, Any]], str | Non
     if target is None:
         return text, {}, None, None
     others = [d for d in described if d is not target]
-    kept = {d.key: {**_said_of(written[d.start:d.end]), "label": d.label} for d in others}
+    kept = {d.key: {**said_of(written[d.start:d.end]), "label": d.label} for d in others}
     for d in others:
         kin = person_of(d.label)
         if kept[d.key]["population"] is None and kin is not None and kin.population is not None:
@@ -200,7 +200,7 @@ def _population_at(age_months: float) -> str:
     return "pediatric" if age_months < ADULT_MONTHS else "adult"
 
 
-def _said_of(segment: str) -> dict[str, Any]:
+def said_of(segment: str) -> dict[str, Any]:
     slots = extract_slots(segment)
     population = slots.population or (None if slots.age_months is None else _population_at(slots.age_months))
     return {"population": population, "age_text": slots.age_text, "age_months": slots.age_months,

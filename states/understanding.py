@@ -127,9 +127,11 @@ def understand(ctx: TurnView, services: Services) -> Update:
     # ("à e nhầm, bé 6 tuổi 20kg, đứa 3 tuổi là em nó": who the other child is, said aside — states.sibling_aside.)
     # ("Chồng tôi bị dị ứng penicilin. Còn tôi 30 tuổi, … amoxicilin uống bao nhiêu?": the user's own question after
     # another person's context — states.self_after_other.)
-    text, brand_notes = with_ingredients(without_other_before_self(without_sibling_aside(ctx.text)))
+    text, aside = without_other_before_self(without_sibling_aside(ctx.text))
+    text, brand_notes = with_ingredients(text)
     # Several people described, the question asked for one (states.several_people): the others set aside, kept.
     text, others, several_note, target = one_of_several(text)
+    others = {**aside, **others}
     candidates = without_nickname_names(services.resolver.resolve(text), text, ctx.history)
     prior = ctx.prior_frame
     if prior is not None and prior.kept is not None and prior.unknown_drugs and not prior.drugs:
