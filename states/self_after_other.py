@@ -23,6 +23,10 @@ from states.several_people import said_of
 
 _SELF_AFTER = re.compile(r"[.,;!]\s*(?:con|nhung|rieng) (?:toi|em|minh|tui)\b")
 _ALSO = re.compile(r"\bcung\b|\b(?:y|giong) (?:vay|nhu vay|the)\b")
+_FOR_ANOTHER = re.compile(r"\b(?:cho|cua) (?:con|be|chau|me|bo|ba|ong|vo|chong|anh|chi)(?: (?:toi|em|minh|tui|gai|trai|be))?"
+                          r"\b(?! (?:bu|an)\b)")
+"""(Folded.) The question asked for someone else after the user's clause ("… còn em thì bị loét dạ dày. omeprazol cho
+con em bao nhiêu ạ"): the first person is the patient (#18 held-out H288), nothing is set aside."""
 _OWN_STATE = re.compile(r"\b\d+\s*(?:t|tuoi)\b|\b(?:bi|dang|mang thai|co thai|cho con bu|mac)\b|\bthi khong\s*(?:[.,;!?]|$)")
 """(Folded.) The user's clause says something of the user (an age, an illness, a state, "thì không") — not "còn tôi
 thì không biết cho uống gì", which still asks for the person before."""
@@ -39,7 +43,7 @@ def without_other_before_self(text: str) -> tuple[str, dict[str, dict[str, Any]]
     head, tail = written[:m.start()], written[m.start() + 1:].strip()
     other = person_of(head)
     if other is None or other.key in ("self", "self_role") or _ALSO.search(fold(tail)) or \
-            not _OWN_STATE.search(fold(tail)):
+            not _OWN_STATE.search(fold(tail)) or _FOR_ANOTHER.search(fold(tail)):
         return text, {}
     key = person_key(other.label)
     values = {**said_of(head), "label": other.label}

