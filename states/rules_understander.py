@@ -1141,6 +1141,11 @@ class RulesUnderstander:
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
                           **{**base, "comorbidities": [*(known if isinstance(known, list) else []), contraindicated]},
                           confidence=0.6)
+        if carried == "than_trong" and slots.comorbidities and MAY_TAKE.search(folded):
+            # "quay lại ông ngoại, ông hay bị ngã trong nhà, vậy có nên dùng không" about warfarin: whether he may take
+            # it with what he has is the contraindications ("Tiền sử dễ bị ngã"), the cautions naming it after them —
+            # not the cautions alone (#18 held-out H287).
+            return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh", confidence=0.55, **base)
         if carried is not None:
             return _frame(turn_type="drug_attribute", section_key=carried, confidence=0.55, **base)
 
