@@ -1844,6 +1844,10 @@ def _also_has(new: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame | Non
     if new.drugs or new.unknown_drugs or not prior.drugs or (prior.turn_type != "dosing_calc" and not may_take
                                                              and not other_question):
         return None
+    if new.population is not None and new.population != prior.population:
+        # ("còn tôi người lớn bị tiêu chảy thì uống sao" after the toddler's loperamide: someone else's illness and
+        # question, not one more illness of the child — #18 held-out H290 asked adult or child.)
+        return None
     written = normalize(text).strip()
     folded = fold(written)
     habit = [c for c in new.comorbidities if any(fold(c).startswith(h) for h in ALWAYS_COMORBIDITIES)]

@@ -46,6 +46,9 @@ _HARM = re.compile(
     # long sleep wanted with the highest dose
     r"|\bmuon (?:duoc )?ngu (?:mot )?giac (?:that |rat |thiet )?dai\b|\bngu (?:mot giac )?(?:khong bao gio day|mai khong day)\b"
     r"|\b(?:giup|cho|de) (?:ba|ong|me|bo|nguoi|no|chau|be|anh|chi|em|co|chu|vo|chong)(?: (?:ay|nay|toi|em|minh))? ra di\b"
+    # "bà mệt quá nói muốn uống cả vỉ digoxin cho xong": a whole pack wanted "to be done with it" — despair, said of
+    # oneself or reported of a relative (#18 held-out H290 answered digoxin's lines)
+    r"|\bmuon (?:uong|nuot|an)(?: [a-z0-9]+){0,2} (?:ca|het|nguyen) (?:vi|lo|hop|chai|tuyp)\b[^.?!]{0,30}\bcho (?:xong|roi|het)\b"
     # in English: "how much paracetamol does it take to kill someone", "lethal dose", "to die", "overdose on purpose"
     r"|\b(?:kill|killing|suicide|lethal dose|fatal dose|to die|end my life|overdose on purpose)\b")
 # A worried question ("bé bị sốt có chết không?", "uống quá liều có chết không?") is not refused: the overdose words
