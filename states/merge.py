@@ -70,6 +70,7 @@ from states.people import (
     named_by_pronoun,
     named_self,
     named_stored,
+    names_the_one_spoken_of,
     not_their_section,
     own_name,
     person_key,
@@ -607,8 +608,7 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
         # father), as "ong" is the "ông" (#18 held-out H212 started a new person and asked adult or child).
         named = Person(named.key, prior.person, named.population)
     if named is not None and named.key == "relative" and normalize(named.label).lower() in ("bà", "ông") and \
-            prior.person is not None and prior.population == "adult" and \
-            sex_of(prior.person) == sex_of(named.label) and (prior.age_months is None or prior.age_months >= 50 * 12):
+            prior.population == "adult" and prior.person is not None and names_the_one_spoken_of(named.label, prior):
         # "bà hay đau khớp gối, cho bà uống thêm ibuprofen được không?" after "Mẹ tôi 74 tuổi …": "bà" is how one
         # speaks of the elderly woman described — her, not a grandmother (a bare "bà" after a 6-year-old is someone
         # new: #18 held-out H271).

