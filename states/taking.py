@@ -20,8 +20,10 @@ from states.added_drug import INTERACTION_SECTION, beside_note, interaction_stat
 from states.frame import QueryFrame
 from states.people import drugs_taken_by, person_key
 
+# ("BN … rối loạn lưỡng cực đang duy trì lithi, BS cho thêm haloperidol": kept on it — #18 held-out H291 left the
+# lithium unsaid beside ibuprofen.)
 _TAKING_CUE = re.compile(r"\b(?:dang|van dang|hien dang|cung dang|van|con|hay|thuong) (?:dung|uong|tiem|xai|su dung|"
-                         r"dieu tri(?: bang)?)\b"
+                         r"dieu tri(?: bang)?|duy tri)\b"
                          # A drug the doctor prescribed is one she will be on ("bác sĩ kê Klacid", "bs cho diflucan"):
                          # the next drug asked is read beside it too (round19's amlodipin beside Klacid).
                          r"|\b(?:bac si|bs|bsi|duoc) (?:ke|cho|chi dinh)(?: them)?(?: dung| uong)?\b")
