@@ -1492,8 +1492,12 @@ class RulesUnderstander:
         regimen_allowed = route is not None and route.key == "lieu_luong_cach_dung" and (
             slots.pregnant or slots.breastfeeding) and not _ASKS_AMOUNT.search(fold(text)) and \
             not _HOW_TAKEN.search(fold(text))
-        if named == 1 and drugs and slots.population == "pediatric" and (slots.age_months is None) != (
-                slots.weight_kg is None) and MAY_TAKE.search(fold(text)) and not _ASKS_AMOUNT.search(fold(text)):
+        if named == 1 and drugs and slots.population == "pediatric" and ((slots.age_months is None) != (
+                slots.weight_kg is None) or (slots.age_months is not None and slots.age_months < 1)) and \
+                MAY_TAKE.search(fold(text)) and not _ASKS_AMOUNT.search(fold(text)):
+            # (A newborn of known age and weight too: "bé sơ sinh 5 ngày tuổi 3kg vàng da tăng bilirubin, bs chỉ định
+            # rocephin, pha chung ringer lactat truyền được ko" — the stability section answered and the neonatal
+            # contraindication went unsaid, #18 held-out H292.)
             # "bé sơ sinh 10 ngày vàng da, bs định tiêm rocephin có sao không": the child's state is what the
             # contraindications name ("Trẻ sơ sinh tăng bilirubin huyết") — that answers whatever the weight (#18
             # held-out H108 asked the newborn's weight first).
