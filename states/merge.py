@@ -77,6 +77,7 @@ from states.people import (
     remembered,
     returns_to_the_child,
     sex_of,
+    the_users_word,
     values_of,
     without_owner,
 )
@@ -613,9 +614,8 @@ def _merge_frames(new: QueryFrame, prior: QueryFrame | None, pending: Pending | 
         # speaks of the elderly woman described — her, not a grandmother (a bare "bà" after a 6-year-old is someone
         # new: #18 held-out H271).
         named = Person(named.key, prior.person, named.population)
-    if named is not None and fold(named.label).strip() in ("em", "e") and prior.person is not None and (
-            "#self" in prior.people or (len(fold(prior.person).split()) > 1 and (
-                fold(prior.person).split()[-1] in ("em", "e") or fold(prior.person).split()[0] == "con"))):
+    if named is not None and fold(named.label).strip() in ("em", "e") and prior.person is not None and \
+            the_users_word(prior, fold(named.label).strip()):
         # ("còn e" after "Nhà e có 3 người …: e 35t nữ, con trai 10t 32kg, …" and her son's dose: the user, who
         # described herself — #18 held-out H291 gave her the 10-year-old's band.)
         # "còn em loét dạ dày thì uống sao" after "con gái em 8 tuổi …": "em" is the user who said "con gái em" — an

@@ -112,16 +112,30 @@ def named_self(prior: QueryFrame, text: str) -> Person | None:
                       r"|\b(?:quay lai|tro lai|quay ve|ve lai)(?: voi| ve)? (?:em|toi|minh|tui|chi|anh|e|t)\b",
                       fold(normalize(text))):
         return Person("self", "bạn", prior.people["#self"].get("population") or "adult")
-    owner = fold(prior.person or "").split()[-1:]
     folded = fold(normalize(text))
-    if len(fold(prior.person or "").split()) > 1 and owner and owner[0] in _SELF - {"ban"} and re.match(
-            rf"^\W*(?:(?:the|con|vay|the con|con ve|vay con)\s+)?{owner[0]}\s+(?:\d+\s*(?:t|tuoi)\b|bi|cung|dang)",
-            folded) and not re.search(r"\b(?:[1-9]|1[0-5])\s*(?:t|tuoi|thang)\b", folded):
+    opening = re.match(r"^\W*(?:(?:the|con|vay|the con|con ve|vay con)\s+)?(?P<word>em|e|toi|minh|tui)\s+"
+                       r"(?:\d+\s*(?:t|tuoi)\b|bi|cung|dang)", folded)
+    if opening is not None and the_users_word(prior, opening.group("word")) and \
+            not re.search(r"\b(?:[1-9]|1[0-5])\s*(?:t|tuoi|thang)\b", folded):
         # "thế em 38 tuổi cũng tăng huyết áp thì khởi đầu bao nhiêu" after "vợ em có thai 5 tháng …": "em" is the user
         # who said "vợ em" — her husband, an adult (#18 held-out H272 answered for the pregnant wife again). A child's
         # age after it ("em 2 tuổi") may be a younger sibling, and stays out.
         return Person("self", "bạn", "adult")
     return None
+
+
+def the_users_word(prior: QueryFrame, word: str) -> bool:
+    """A self word of the turn ("em", "e", "tôi", …) names the user of this conversation: the user described themselves
+    before, or spoke of the person discussed as theirs ("vợ em", "con gái em" → "em"; their own child, "con …").
+    One reading for `named_self` ("thế em 38 tuổi …" after "vợ em …" — #18 held-out H272) and the merge ("còn em …"
+    after "con gái em …" or "Nhà e có 3 người: e 35t …" — H288, H291)."""
+    words = fold(prior.person or "").split()
+    if "#self" in prior.people:
+        return True
+    if len(words) < 2:
+        return False
+    same = words[-1] == word or {words[-1], word} <= {"em", "e"}
+    return same or (word in ("em", "e") and words[0] == "con")
 
 
 _PHOTO = re.compile(r"\b(?:gửi|chụp|xem|tấm|bức|cái|hình)\s+ảnh\b|\bảnh\s+(?:chụp|đơn|toa|hộp|vỉ)\b")

@@ -19,7 +19,7 @@ from core.text import fold, normalize
 from states.conditions import condition_in_drug_turn
 from states.people import person_key
 from states.person import person_of
-from states.several_people import said_of
+from states.several_people import kept_for
 
 _SELF_AFTER = re.compile(r"[.,;!]\s*(?:con|nhung|rieng) (?:toi|em|minh|tui)\b")
 _ALSO = re.compile(r"\bcung\b|\b(?:y|giong) (?:vay|nhu vay|the)\b")
@@ -46,11 +46,9 @@ def without_other_before_self(text: str) -> tuple[str, dict[str, dict[str, Any]]
             not _OWN_STATE.search(fold(tail)) or _FOR_ANOTHER.search(fold(tail)):
         return text, {}
     key = person_key(other.label)
-    values = {**said_of(head), "label": other.label}
+    values = kept_for(head, other.label)
     illness = condition_in_drug_turn(head)
     if illness and illness not in values["comorbidities"]:
         # ("Chồng tôi bị dị ứng penicilin": his allergy, his again when the talk turns to him.)
         values["comorbidities"] = [*values["comorbidities"], illness]
-    if values["population"] is None and other.population is not None:
-        values["population"] = other.population  # "Chồng tôi …": a husband is an adult
     return tail, ({key: values} if key is not None else {})

@@ -76,11 +76,7 @@ def one_of_several(text: str) -> tuple[str, dict[str, dict[str, Any]], str | Non
     if target is None:
         return text, {}, None, None
     others = [d for d in described if d is not target]
-    kept = {d.key: {**said_of(written[d.start:d.end]), "label": d.label} for d in others}
-    for d in others:
-        kin = person_of(d.label)
-        if kept[d.key]["population"] is None and kin is not None and kin.population is not None:
-            kept[d.key]["population"] = kin.population  # "Chồng em suy thận …": a husband is an adult
+    kept = {d.key: kept_for(written[d.start:d.end], d.label) for d in others}
     shared = _shared_age(folded, written, described)
     for values in kept.values():
         if values["age_months"] is None and shared is not None:
@@ -202,7 +198,17 @@ def _population_at(age_months: float) -> str:
     return "pediatric" if age_months < ADULT_MONTHS else "adult"
 
 
-def said_of(segment: str) -> dict[str, Any]:
+def kept_for(segment: str, label: str) -> dict[str, Any]:
+    """What a description of someone other than the patient says of them, kept under their label (states.people) —
+    their group from the kin word when no age says it ("Chồng em suy thận …": a husband is an adult)."""
+    values = {**_said_of(segment), "label": label}
+    kin = person_of(label)
+    if values["population"] is None and kin is not None and kin.population is not None:
+        values["population"] = kin.population
+    return values
+
+
+def _said_of(segment: str) -> dict[str, Any]:
     slots = extract_slots(segment)
     population = slots.population or (None if slots.age_months is None else _population_at(slots.age_months))
     return {"population": population, "age_text": slots.age_text, "age_months": slots.age_months,
