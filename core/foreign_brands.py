@@ -23,12 +23,24 @@ BRAND_INGREDIENT: dict[str, str] = {
 """Folded brand → the ingredient as the Vietnamese formulary spells it."""
 
 
+ABBREVIATED_INGREDIENT: dict[str, str] = {
+    # "amoxicillin uống chung mtx dc ko" from a patient on weekly methotrexate: the drug as clinicians abbreviate it
+    # (read as nothing, the pair became the previous turn's ibuprofen with amoxicillin — #18 held-out H273).
+    "mtx": "methotrexat",
+}
+"""Folded clinical abbreviation → the ingredient as the formulary spells it; written out before the turn is read, with
+no note (an abbreviation is no brand)."""
+
+
 def ingredient_of(name: str) -> str | None:
     """The one ingredient a brand stands for, folded name in; None for anything else."""
     return BRAND_INGREDIENT.get(name.strip().lower())
 
 
 _BRAND = re.compile(r"(?<!\w)(" + "|".join(sorted(BRAND_INGREDIENT, key=len, reverse=True)) + r")(?!\w)", re.IGNORECASE)
+
+
+_ABBREVIATION = re.compile(r"(?<!\w)(" + "|".join(ABBREVIATED_INGREDIENT) + r")(?!\w)", re.IGNORECASE)
 
 
 def with_ingredients(text: str) -> tuple[str, list[str]]:
@@ -43,7 +55,7 @@ def with_ingredients(text: str) -> tuple[str, list[str]]:
             notes.append(note)
         return ingredient
 
-    return _BRAND.sub(swap, text), notes
+    return _ABBREVIATION.sub(lambda m: ABBREVIATED_INGREDIENT[m.group(1).lower()], _BRAND.sub(swap, text)), notes
 
 
 def as_asked(ingredient: str, question: str) -> str:

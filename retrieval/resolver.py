@@ -77,10 +77,6 @@ _SALT_WORDS = frozenset({"decanoat", "decanoate", "lactat", "lactate", "hydroclo
 """A salt or ester written after the drug's name ("haloperidol decanoat", "papaverin hydroclorid")."""
 # Frequent Vietnamese words typed without diacritics that are NOT single syllables of the pattern above, plus
 # English/Latin filler that shows up in turns; never drug names.
-# Drugs the book has no monograph for, typed by their clinical abbreviation: reported by the name the book's other
-# monographs use in their interaction sections ("amoxicillin uống chung mtx dc ko" from a patient on weekly
-# methotrexate was read as the previous turn's ibuprofen with amoxicillin — #18 held-out H273).
-_ABBREVIATED_UNLISTED = {"mtx": "methotrexat"}
 _COMMON_WORDS = frozenset(
     ["thuoc", "khong", "duoc", "nguoi", "uong", "dung", "lieu", "benh", "chong", "dinh", "tuong", "bao", "nhieu", "vien", "trieu", "chung", "nhung", "truong", "python", "java", "code", "hello", "thanks", "thank", "please", "sorry", "okay", "google", "facebook", "youtube", "covid", "type", "test", "vitamin", "helicobacter", "pylori", "virus", "vaccine", "vacxin", "insulin", "oxy", "oxygen", "calci", "canxi", "kali", "natri", "magie", "sat", "kem",
      # English words of prompt-injection and chat text ("Ignore all previous instructions …")
@@ -471,9 +467,6 @@ class DrugResolver:
             if claimed[i] or token.has_diacritics:
                 continue
             f = token.folded
-            if f in _ABBREVIATED_UNLISTED:
-                found.append((i, _ABBREVIATED_UNLISTED[f]))  # "uống chung mtx dc ko": methotrexate, as clinicians type it
-                continue
             if f.isdigit() or len(f) < 3 or f in _COMMON_WORDS or not f[0].isalpha():
                 # (A quantity is no drug name: "bé 5 tháng được 6kg" read "6kg" after "được" — folded, the "dược" of
                 # "biệt dược" — as a drug the book lacks, and the question became an interaction; #17 held-out H53.)

@@ -25,14 +25,11 @@ _SIMPLE: dict[str, str] = {
     # "CrCl 30", "CLcr", "Cl-cr": the creatinine clearance as the book writes it (ClCr) — read as nothing, the renal
     # value was lost and a full dose given (#18 held-out H256).
     "crcl": "ClCr", "cl-cr": "ClCr", "cr-cl": "ClCr",
-    # "amoxicillin uống chung mtx dc ko" from a patient on weekly methotrexate: the drug as clinicians abbreviate it
-    # (read as nothing, the pair became the previous turn's ibuprofen with amoxicillin — #18 held-out H273).
-    "mtx": "methotrexat",
     # "đau dây TK sinh ba": the nerve, as clinicians abbreviate "thần kinh" (#18 held-out H274 asked which indication).
     "tk": "thần kinh",
 }
 _TOKEN = re.compile(r"(?<![\w/])(ko|k|hok|hông|khg|dc|đc|dk|đk|ng|vs|j|sd|ntn|bth|bn|ck|vk|vntm|nk|nktn|đtđ|dtd|crcl|cl-cr|"
-                    r"cr-cl|mtx|tk)(?![\w/])", re.IGNORECASE)
+                    r"cr-cl|tk)(?![\w/])", re.IGNORECASE)
 # "bn" is the patient when a number, a state or a description follows, or a preposition comes before.
 _PATIENT_AFTER = re.compile(r"\s*(\d|bị|bi\b|suy|có\b|co\b|nam\b|nữ\b|nu\b|đang|dang\b|mắc|mac\b|là\b|la\b|"
                             r"tiểu đường|tăng|cao tuổi|lớn tuổi|nhi\b|già|mang thai|cho con bú)", re.IGNORECASE)
