@@ -37,7 +37,7 @@ from core.dosage.model import Band, Patient
 from core.dosage.select import band_admits, indication_words
 from core.named_exception import names_exception
 from core.spelling import drug_words
-from core.text import bounded, fold, undashed
+from core.text import bounded, compiled, fold, undashed
 from core.vocabulary import ILLNESS_KINDS, PATIENT_TERMS, condition_variants
 from grounding.answer import Claim
 from grounding.line_conditions import child_qualifier, conjuncts, items
@@ -404,7 +404,7 @@ def names_condition_or_variant(sentence: str, condition: str) -> bool:
     folded = _before_exception(fold(sentence))
     if any(bounded(v).search(folded) for v in condition_variants(phrase)):
         return True
-    if any(re.search(rf"\b{kind}\b", folded) and any(re.search(rf"\b{m}\b", fold(phrase)) for m in members)
+    if any(compiled(rf"\b{kind}\b").search(folded) and any(compiled(rf"\b{m}\b").search(fold(phrase)) for m in members)
            for kind, members in ILLNESS_KINDS.items()):
         # "cháu đang bị thủy đậu" beside "nhiễm khuẩn hoặc nhiễm virus chưa được kiểm soát": chickenpox is a viral
         # infection the book names by its kind (#18 held-out H175 gave a child with chickenpox the prednisolone dose).

@@ -35,7 +35,7 @@ from rapidfuzz.distance import OSA
 
 from core.corpus import DrugNames
 from core.inn_names import INN_NAMES
-from core.text import fold
+from core.text import compiled, fold
 from core.vocabulary import CLINICAL_TERMS, CONDITION_WORD_PAIRS
 
 ACCEPT_SCORE = 88.0
@@ -166,7 +166,7 @@ def _brand_in_brackets(text: str, name: str, hits: Sequence[_Hit]) -> bool:
     """"uống aspirin 81 (Aspilets)": a name in brackets right after a drug of the book (and its strength) is that
     drug's brand, not a third drug — read as one the book lacks, the aspirin–ibuprofen question was refused as
     unverifiable (#18 held-out H273)."""
-    for m in re.finditer(rf"\(\s*{re.escape(name)}\s*\)", text):
+    for m in compiled(rf"\(\s*{re.escape(name)}\s*\)").finditer(text):
         before = text[:m.start()].rstrip()
         before = re.sub(r"\s*\d+(?:[.,]\d+)?\s*(?:mg|g|mcg|ml)?$", "", before, flags=re.IGNORECASE).rstrip()
         if any(h.span and before.endswith(h.span) for h in hits):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from core.text import fold, normalize
+from core.text import compiled, fold, normalize
 from grounding.answer import NOT_SAFE
 
 INTERACTION_SECTION = "tuong_tac_thuoc"
@@ -85,7 +85,7 @@ def taken_as_written(taken: str, added: str, section_texts: Callable[[str], Mapp
     for name in _with_broader_classes(names_of(taken)):  # longest first
         # Named as whom a line doses ("người đang dùng thuốc lợi tiểu"), not in passing ("dùng thuốc lợi tiểu quai
         # thay cho thiazid" in a renal note).
-        m = re.search(rf"{_USERS_OF}({re.escape(name)})\b", folded) if name else None
+        m = compiled(rf"{_USERS_OF}({re.escape(name)})\b").search(folded) if name else None
         if m:
             # normalize() + fold() keep character positions for NFC text.
             return written[m.start(1):m.end(1)] if len(written) == len(folded) else m.group(1)

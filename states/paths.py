@@ -15,7 +15,7 @@ from core.partners import names_partner
 from core.sentence_match import asks_food, asks_injection_speed, fast_injection_sentence, food_sentence
 from core.sentences import sentences
 from core.spelling import drug_words
-from core.text import fold, states_phrase
+from core.text import bounded, compiled, fold, states_phrase
 from core.vocabulary import (
     ILLNESS_KINDS,
     PATIENT_TERMS,
@@ -319,7 +319,7 @@ def indication_label_in_book(retrieval: RetrievalService, frame: QueryFrame, lab
                 label = fold(head).strip()
             # ("Chống kết tập tiểu cầu: dự phòng thứ phát …; sau đặt stent mạch vành …": the items after a semicolon
             # are the same head's, until a full stop ends its list — #18 held-out H56.)
-            names = any(re.search(rf"(?<![a-z0-9]){re.escape(core)}(?![a-z0-9])", fold(rest if colon else sentence))
+            names = any(bounded(core).search(fold(rest if colon else sentence))
                         for core in cores)
             if label in wanted and wanted[label] not in found and names:
                 found.append(wanted[label])
@@ -538,7 +538,7 @@ def patient_terms(frame: QueryFrame) -> list[str]:
     terms += [*phrases, *(v for p in phrases for v in condition_variants(p))]
     # The kind of infection the book names for an illness said ("thủy đậu" → "nhiễm virus"; core.vocabulary).
     terms += [kind for kind, members in ILLNESS_KINDS.items()
-              if any(re.search(rf"\b{m}\b", fold(p)) for p in phrases for m in members)]
+              if any(compiled(rf"\b{m}\b").search(fold(p)) for p in phrases for m in members)]
     # Said with more words than the book's name ("sa sút trí tuệ Alzheimer kích động"): its runs of four words, as
     # grounding.patient_safety.names_condition_or_variant reads them.
     terms += [" ".join(w[i:i + 4]) for p in phrases if len(w := p.split()) > 4 for i in range(len(w) - 3)]

@@ -2407,8 +2407,7 @@ def _before_drug_names(condition: str | None, names: list[str]) -> str | None:
     if not condition:
         return condition
     folded = fold(condition)
-    cut = min((m.start() for n in names if n for m in [re.search(rf"(?<![a-z0-9]){re.escape(fold(n))}(?![a-z0-9])",
-                                                                 folded)] if m), default=len(folded))
+    cut = min((m.start() for n in names if n for m in [bounded(fold(n)).search(folded)] if m), default=len(folded))
     if cut == len(folded) or len(folded) != len(condition):
         return condition
     return condition[:cut].strip(" ,.;:") or None

@@ -14,7 +14,7 @@ from functools import lru_cache
 from core.dosage.bands import CORRECTED_AGE_WORDS, GESTATION_PHRASES, written_as_vomiting
 from core.dosage.indication import DISEASE_NAMES_WITH_PATIENT_WORDS
 from core.sentence_match import FOOD_TIMING
-from core.text import bounded, fold, normalize
+from core.text import bounded, compiled, fold, normalize
 from core.vocabulary import (
     CHAT_ADULT,
     CHAT_BREASTFEEDING,
@@ -848,7 +848,7 @@ def _extract_slots(text: str) -> Slots:
     for name in ALWAYS_COMORBIDITIES:
         # "nếu người đó nghiện rượu thì sao": a state of the patient whatever words lead to it (the book writes its
         # own ceiling for it: paracetamol's 3 g/ngày; #17 held-out H35 showed the usual 4 g/ngày instead).
-        m = re.search(rf"\b{name}\b", folded)
+        m = compiled(rf"\b{name}\b").search(folded)
         if m and not any(name in fold(c) for c in comorbidities) and not _NOT_HAD.search(folded[:m.start()]):
             comorbidities.append(_span_as_written(text, folded, m))
     if _WILL_DRINK.search(folded) and not _HEAVY_DRINKING.search(folded) and \
@@ -879,7 +879,7 @@ def _extract_slots(text: str) -> Slots:
         comorbidities.append("lái xe")
     if _COMORBIDITY_CUE.search(folded):
         for name in COMORBIDITIES:
-            m = re.search(rf"\b{name}\b", folded)
+            m = compiled(rf"\b{name}\b").search(folded)
             if m and not any(name in fold(c) for c in comorbidities) and not _NOT_HAD.search(folded[:m.start()]):
                 # ("con trai … ko bị hen": an illness denied is none — #18 held-out H233 withheld the son's dose.)
                 comorbidities.append(_span_as_written(text, folded, m))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 
-from core.text import fold, normalize
+from core.text import bounded, fold, normalize
 from grounding.patient_safety import SAFETY_SECTIONS
 from states.added_drug import INTERACTION_SECTION, beside_note, interaction_stated, unlisted_beside_note
 from states.frame import QueryFrame
@@ -45,7 +45,7 @@ def _taking_spans(folded: str) -> list[tuple[int, int]]:
 
 def _said_taken(folded: str, spans: Sequence[tuple[int, int]], name: str) -> bool:
     """The name stands in a clause a taking cue opens."""
-    m = re.search(rf"\b{re.escape(fold(name))}\b", folded)
+    m = bounded(fold(name), "word").search(folded)
     return m is not None and any(a <= m.start() <= b for a, b in spans)
 
 

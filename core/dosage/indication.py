@@ -34,7 +34,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from core.dosage.alternatives import IMMUNE_QUALIFIER, IMMUNE_QUALIFIER_FOLDED, alternatives
-from core.text import fold, normalize
+from core.text import bounded, fold, normalize
 from core.vocabulary import SYMPTOM_AS_BOOK
 
 _GENERIC_WORDS = (
@@ -427,7 +427,7 @@ def _verbatim(wanted: str, labels: Sequence[str], *, folded: bool) -> bool:
     phrase = run(wanted)
     if len(phrase.split()) < MIN_VERBATIM_WORDS:
         return False
-    pattern = re.compile(rf"(?<!\w){re.escape(phrase)}(?!\w)")
+    pattern = bounded(phrase, "unicode")
     return any(pattern.search(run(label)) for label in labels)
 
 

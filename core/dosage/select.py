@@ -39,7 +39,7 @@ from core.dosage.lines import dose_quantities
 from core.dosage.model import Band, Bound, DosageTree, Patient, RegimenLine
 from core.dosage.pregnancy import for_pregnancy
 from core.dosage.purpose_sentences import band_clauses, case_clause, purpose_sentences
-from core.text import fold
+from core.text import bounded, fold
 from core.vocabulary import risk_groups
 
 ADULT_AGE_MONTHS = 18 * 12
@@ -1464,7 +1464,7 @@ def names_patient_condition(line: RegimenLine, patient: Patient) -> bool:
         # given as an alternative to the band ("… (nghiện rượu, …) hoặc cân nặng dưới 50 kg") holds them whatever
         # their weight or age.
         return False
-    return any(re.search(rf"\b{re.escape(c)}\b", words) is not None for c in condition_terms(patient))
+    return any(bounded(c, "word").search(words) is not None for c in condition_terms(patient))
 
 
 def condition_terms(patient: Patient) -> list[str]:
