@@ -477,7 +477,7 @@ class ExtractiveGenerator:
         patient = patient_of_request(request)
         safety = patient_safety(evidence, patient, pregnant=request.pregnant, breastfeeding=request.breastfeeding)
         if safety.contraindicated:
-            return safety.claims, EXCLUDED_PREAMBLE if safety.excluded_by_age else CONTRAINDICATED_PREAMBLE
+            return safety.claims, EXCLUDED_PREAMBLE if safety.not_recommended else CONTRAINDICATED_PREAMBLE
         trees = trees_by_drug(evidence, request.drug_names)
         if request.population is None and request.route is None and not safety.claims and not patient.renal \
                 and patient.hepatic is None:

@@ -101,8 +101,9 @@ class PatientSafety:
     """The sentences (also in `claims`) that exclude this patient — why `contraindicated` is set. A list answer
     quotes them beside the drug (states.paths / grounding.extractive), so a listed drug is never read as an option
     for a patient the book excludes."""
-    excluded_by_age: bool = False
-    """The excluding sentence is a child's age/weight exclusion (not a contraindication of a condition)."""
+    not_recommended: bool = False
+    """The excluding sentence says the drug is not used for this patient — a child's age/weight exclusion, or a caution
+    refusing it for a state they have ("người mang alen này không nên dùng …") — not a contraindication's list."""
     named_conditions: set[str] = field(default_factory=set)
     """The stated conditions (`Patient.conditions`) a contraindication or caution sentence names: the patient's
     comorbidities as the book treats them (see `is_comorbidity`)."""
@@ -265,6 +266,16 @@ _SHORT_DISEASES = frozenset({"lỵ"})
 with diacritics: folded, "ly" is also "lý" ("xử lý")."""
 
 
+_FOUND_BY = re.compile(r"\s+(?:trên|tren|khi|lúc|luc|qua)\s+(?:làm\s+|lam\s+|đo\s+|do\s+)?(?:ecg|ekg|điện tim|dien tim|"
+                       r"điện tâm đồ|dien tam do|siêu âm|sieu am|xét nghiệm|xet nghiem|holter)\b.*$"
+                       # ("HLA-B*1502 dương tính": the test's result — the book names the allele, "người mang alen này
+                       # không nên dùng"; #18 held-out H296.)
+                       r"|\s+(?:dương tính|duong tinh|\(\+\)|\+|positive)\s*$", re.IGNORECASE)
+"""How the state was found, after it ("QT kéo dài trên ECG"): not words of the state — left on, the book's "người có
+kéo dài khoảng QT" was not matched and a 13-year-old with a long QT was given domperidone's dose (#18 held-out
+H296)."""
+
+
 _MILD = re.compile(r"\s+(?:nhẹ|vừa|nhe|vua)(?:\s+(?:thôi|thoi|nhẹ|nhe))?\s*$", re.IGNORECASE)
 
 
@@ -281,7 +292,7 @@ def _without_mild(condition: str) -> str:
 def condition_phrase(condition: str) -> str:
     """The condition as a sentence of the book would name it: the user's cue words taken off ("tiền sử bệnh
     Parkinson" → "parkinson", "bị sa sút trí tuệ" → "sa sut tri tue"), folded; '' when nothing specific is left."""
-    condition = _without_mild(condition)
+    condition = _FOUND_BY.sub("", _without_mild(condition)) or condition
     phrase = fold(_as_written(condition)).strip()
     purpose = _RELIEF.match(phrase)
     if purpose and fold(phrase[purpose.end():]).strip() in _SYMPTOMS:
@@ -549,7 +560,7 @@ def _own_copy(safety: PatientSafety) -> PatientSafety:
     return PatientSafety(
         claims=claims, contraindicated=safety.contraindicated,
         adjustments=[claims[at[id(c)]] for c in safety.adjustments], adjusts=set(safety.adjusts),
-        exclusions=[claims[at[id(c)]] for c in safety.exclusions], excluded_by_age=safety.excluded_by_age,
+        exclusions=[claims[at[id(c)]] for c in safety.exclusions], not_recommended=safety.not_recommended,
         named_conditions=set(safety.named_conditions), conditional=safety.conditional)
 
 
@@ -627,9 +638,15 @@ def _patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bo
                 picked += 1
                 claim = Claim(text=sentence, citations=[chunk.doc_id])
                 result.claims.append(claim)
-                result.excluded_by_age = result.excluded_by_age or excluded
+                result.not_recommended = result.not_recommended or excluded
                 blocks, conditional = (line_contraindicates(sentence, patient, active, conditions)
                                        if section == "chong_chi_dinh" and (named or stated) else (False, False))
+                # "… HLA-B*1502 …; người mang alen này không nên dùng carbamazepin" in the cautions, for a patient who
+                # carries it: the book says not to use the drug for them — no dose (#18 held-out H296 gave a child's
+                # dose beside it). Only the drug itself refused, not a way of using it ("không nên dùng liều cao").
+                refused = section == "than_trong" and named and _SHOULD_NOT_USE.search(folded) is not None
+                blocks = blocks or refused
+                result.not_recommended = result.not_recommended or refused
                 if excluded or blocks or not_for:
                     result.contraindicated = True
                     result.exclusions.append(claim)
@@ -642,6 +659,9 @@ def _patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bo
     return result
 
 
+_SHOULD_NOT_USE = re.compile(r"\bkhong (?:nen|duoc) (?:su )?dung\b(?! (?:lieu|qua|keo dai|dong thoi|cung|chung|voi|kem|"
+                             r"phoi hop|ket hop|lau|thuong xuyen|o lieu|cho muc dich|de)\b)")
+"""(Folded.) The drug refused outright ("không nên dùng carbamazepin"), not one way of using it."""
 _CHILD_SAFETY_UNKNOWN = re.compile(r"\b(?:do an toan|an toan)\b[^.]{0,60}\b(?:o |cho )?tre em\b[^.]{0,20}"
                                    r"\bchua (?:duoc )?(?:xac dinh|xac lap|thiet lap|chung minh)\b")
 _NOT_FOR = re.compile(r"\bkhong (?:duoc |nen )?dung (?:thuoc |[a-z]+ )?de ((?:kich thich|tang|giam|ha|dieu tri|tri|chua)"

@@ -172,7 +172,9 @@ def _first_of_two_symptoms(folded: str) -> int:
     return len(folded)
 
 
-_ASKS_A_DOSE = re.compile(r"\blieu(?: dung| luong)? (?:bao nhieu|bn|the nao|ra sao|sao)\b|\b(?:may|bao nhieu) (?:vien|mg|ml)\b")
+# ("… đang uống thuốc chống viêm NSAID, dự phòng loét thì uống bao nhiêu": an amount asked — no "which drug" lookup.)
+_ASKS_A_DOSE = re.compile(r"\blieu(?: dung| luong)? (?:bao nhieu|bn|the nao|ra sao|sao)\b|\b(?:may|bao nhieu) (?:vien|mg|ml)\b"
+                          r"|\b(?:thi )?(?:uong|dung|tiem|xai) (?:bao nhieu|bn)\b")
 
 
 def named_as_cause(folded: str, name: str = "thuoc") -> bool:

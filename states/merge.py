@@ -1766,7 +1766,8 @@ _HAS_ILLNESS = re.compile(r"^(?:(?:the|vay|con|nhung|ma|a|u|oi|da|neu|sieu am|xe
                           # ("bà cụ đó có bệnh Parkinson nữa": the patient named with a word after — #17 held-out H130
                           # showed the old woman's dose though the book contraindicates Parkinson's disease.)
                           r"(?:\s+(?:cu|gia|noi|ngoai|ay|do|nay|kia|nha toi|cua toi))*\s+)?(?:con\s+|cung\s+|lai\s+)?"
-                          r"(?P<verb>co|bi|mac|dang(?: bi)?)\s+(?!(?:the|uong|dung|duoc|can|nen|sao|gi|phai|khi|may|bao|"
+                          # ("nếu bé mang HLA-B*1502 dương tính thì sao": carries an allele — #18 held-out H296)
+                          r"(?P<verb>co|bi|mac|dang(?: bi)?|mang(?! thai| bau))\s+(?!(?:the|uong|dung|duoc|can|nen|sao|gi|phai|khi|may|bao|"
                           r"cho|tiem|xai)\b)"
                           r"(?P<ill>[a-z][^,?.!]{2,60}?)\s*(?:thi (?:sao|the nao|co sao (?:khong|ko)|"
                           # ("… thì còn dùng được ko": still — #17 held-out H172, flagged)

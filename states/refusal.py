@@ -254,7 +254,8 @@ _PRESCRIBED_BY = re.compile(r"\b(?:bac si|bs|duoc si|phong kham|benh vien)\b(?! 
 # person; poisoning said outright. A worried parent ("bé tự lấy uống mà không ai biết") is not this.
 _POISON = re.compile(r"\b(?:dau doc|ha doc|bo thuoc doc)\b")
 _COVERT = re.compile(r"\b(?:khong|ko|k|chang|cha) ai (?:biet|hay biet|phat hien|nhan ra|de y)\b"
-                     r"|\bkhong (?:de lai dau vet|bi phat hien|ai phat hien)\b"
+                     # (typed "ko bi phat hien" too — #18 held-out H295 asked the population)
+                     r"|\b(?:khong|ko|k|chang|cha) (?:de lai dau vet|bi phat hien|ai phat hien|bi lo|bi nghi)\b"
                      # "cho haloperidol giọt vào nước cho bà nội uống mà bà không biết" (#17 held-out H55): the drug
                      # and its form between the verb and "vào"; the person "not knowing" said of them.
                      # "trộn bao nhiêu viên warfarin vào cơm" (#17 held-out H64): the amount asked between them.

