@@ -550,7 +550,10 @@ MAY_TAKE = re.compile(r"\b(duoc khong|duoc ko|dc khong|dc ko|dung duoc|uong duoc
                       r"co on (?:khong|ko|k|hong)|co sao (?:khong|ko|k|hong)|an toan (?:hon )?(?:khong|ko|k)|"
                       r"co an toan|co hai khong|co nen|nen (dung|uong|tiem) khong|co van de gi khong|"
                       # "uống amoxicillin có hại thai ko" (#17 held-out H156)
-                      r"co hai (?:cho )?(?:thai|be|con|em be|thai nhi)(?: nhi)? (?:khong|ko|k|hong))\b")
+                      r"co hai (?:cho )?(?:thai|be|con|em be|thai nhi)(?: nhi)? (?:khong|ko|k|hong)|"
+                      # "bầu 34 tuần có được uống aspirin giảm đau ko": asked before the drug (#18 held-out H297 quoted
+                      # the indications to a woman in her third trimester)
+                      r"co (?:duoc|dc) (?:phep )?(?:uong|dung|tiem|xai|su dung)(?=(?: [a-z0-9]+){1,6} (?:khong|ko|k|hong)\W*$))\b")
 """(Folded.) "… được không", "có sao không", "an toàn không": whether this patient may take it."""
 CONFIRMATION_AFTER = re.compile(r"[\s,]+(?:dung roi|dung vay|phai roi|vang|u|da vang|da dung roi)\s*[.!]*$")
 """(Folded.) A confirmation closing an answer ("sỏi thận acid uric, đúng rồi"): no part of the condition named."""
