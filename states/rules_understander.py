@@ -965,6 +965,13 @@ class RulesUnderstander:
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
                           **{**base, "comorbidities": [*(known if isinstance(known, list) else []), contraindicated]},
                           confidence=0.6)
+        if follows and prior is not None and prior.section_key == "qua_lieu_xu_tri" and \
+                re.search(r"\b(?:uong|nuot|an|lo uong|da uong)\b[^.?!]{0,25}\d+(?:[.,]\d+)?\s*(?:ml|vien|mg|goi|g|thia)\b",
+                          folded) is not None:
+            # "bé 14 ký, chai loại 120 mg/5 ml 60 ml, bé uống chừng 30 ml" after the overdose answer: how much was
+            # swallowed, for that section's thresholds ("trên 150 mg/kg ở trẻ em") — not a section its other words
+            # match (#18 held-out H300 quoted the interactions).
+            return _frame(turn_type="drug_attribute", section_key="qua_lieu_xu_tri", confidence=0.6, **base)
         if route is not None:
             # A question about a section with no drug named: a follow-up ("thế còn chống chỉ định?"), merged
             # with the conversation; standing alone it asks which drug.
@@ -2376,7 +2383,10 @@ _REACTION_TO = re.compile(r"\b(?:noi me day|noi may day|noi man|me day|may day|d
                           r"soc phan ve|ngua)\b[^.?!]{0,30}?\b(?:moi lan|khi|sau khi|luc|hoi|cu) (?:uong|dung|tiem|xai)\s+"
                           r"(?P<drug>[a-z0-9-]+)")
 """(Folded.) A reaction each time a drug was taken ("nổi mề đay mỗi lần uống aspirin"): that drug is an allergen."""
-_INTO_MILK = re.compile(r"\b(?:co )?(?:vao|qua|di vao|bai tiet vao|bai tiet qua|ngam vao|co trong) sua(?: me)?\b")
+# ("em bị dị ứng nặng uống prednisolon có ảnh hưởng sữa không": what it does to her milk — #18 held-out H300 quoted the
+# contraindications, matched by "dị ứng".)
+_INTO_MILK = re.compile(r"\b(?:co )?(?:vao|qua|di vao|bai tiet vao|bai tiet qua|ngam vao|co trong) sua(?: me)?\b"
+                        r"|\b(?:anh huong|hai|tac dong)(?: (?:den|toi|gi den|gi toi))? (?:sua|be bu|con bu)\b")
 """(Folded.) Whether the drug passes into breast milk ("có vào sữa không", "bài tiết qua sữa mẹ")."""
 _GROUP_WORDS = re.compile(r"\b(?:bu|cho bu|sua me|thai|bau|mang thai|co thai|sau sinh|de)\b")
 """(Folded.) Words of nursing or pregnancy themselves ("bú", "sữa", "thai", "bầu")."""

@@ -39,7 +39,7 @@ _OWNER = rf"(?:{_OWNER_WORDS})?"
 _BED_LABEL = (r"(?:(?:ong|ba|co|chu|anh|chi|bn|be|chau|bac) )?g\d{1,3}\b"
               r"(?:\s*:\s*(?:ong|ba|co|chu|anh|chi|be|chau|bac|bn|benh nhan|nam|nu)\b(?: (?:nam|nu)\b)?)?")
 _PATIENT_NAME = r"(?:bn|benh nhan)(?: (?:nam|nu))? (?!(?:nay|do|kia|ay|nam|nu|khac)\b)[a-z]{1,5}(?=\s*:?\s+\d)"
-_LETTER = r"(?:be|chau) [a-z](?=\s*:\s*\d)"
+_LETTER = r"(?:be|chau) [a-z](?=\s*:?\s*\d)"
 _LABEL = rf"(?:giuong (?:so )?\d+|{_BED_LABEL}|{_PATIENT_NAME}|{_LETTER}|{_KIN}{_QUALIFIER}{_NAME}{_OWNER})"
 # An organ or a pregnancy said of a person ("Chồng em suy thận, Clcr 20. Còn em 30 tuổi …": #17 held-out H192 gave the
 # wife his ClCr), folded.

@@ -100,6 +100,9 @@ _ADULT = CHAT_ADULT
 _CHILD = CHAT_CHILD
 _ADULT_HABIT = re.compile(r"\bnghien (?:ruou|ruou bia|bia|thuoc la|thuoc lao)(?: (?:lau nam|nhieu nam|\d+ nam))?\b")
 _NEWBORN = NEWBORN
+# ("bé giường bên tuổi thai chỉnh 34 tuần, 2kg": a corrected gestational age, or a baby's, is the baby's — read as a
+# pregnancy, the 2-kg baby was an adult and shown the pregnancy section; #18 held-out H299.)
+_BABYS_GESTATION = re.compile(r"\btuoi thai (?:hieu )?chinh\b|\b(?:be|em be|tre|chau|con)\b(?:\s+\S+){0,4}\s+tuoi thai\b")
 _NEWBORN_AGE = re.compile(r"\b(?:so sinh|(?:be|em be|tre|con|chau) (?:moi|vua) (?:sinh|de|chao doi)|sinh non|non thang|"
                           r"thieu thang)\b")
 """A baby in the first month by its words: a newborn, a baby just born, a preterm baby. The words alone are no age:
@@ -838,7 +841,7 @@ def _extract_slots(text: str) -> Slots:
     # ("… đang cho con bú 6 tháng, không có bầu, …": a pregnancy denied is none — #18 held-out H185 read her as
     # pregnant.)
     pregnant = bool(any(not _DENIED_BEFORE.search(folded[:m.start()]) for m in _PREGNANT.finditer(folded)) or any(
-        not (folded[:m.start()].endswith("tuoi ") and _NEWBORN_AGE.search(folded))
+        not (folded[:m.start()].endswith("tuoi ") and (_NEWBORN_AGE.search(folded) or _BABYS_GESTATION.search(folded)))
         for m in _PREGNANCY_MONTHS.finditer(folded)))
     breastfeeding = bool(_BREASTFEEDING.search(folded))
     # A denied or normal organ ("không suy gan", "gan thận bình thường") states no impairment: a contraindication
