@@ -185,7 +185,10 @@ _ASKS_A_DOSE = re.compile(r"\blieu(?: dung| luong)? (?:bao nhieu|bn|the nao|ra s
 def named_as_cause(folded: str, name: str = "thuoc") -> bool:
     """(Folded.) `name` is what an illness is said to be caused by ("loét do NSAID", "loét do thuốc chống viêm …"):
     a word of the indication — no drug asked about, nor asked for."""
-    return re.search(rf"\b(?:loet|ton thuong|chay mau|xuat huyet|viem)\b[a-z ]{{0,20}}\bdo (?:(?:cac|nhung) )?"
+    # ("à ông từng bị đứt gân gót do levofloxacin": what an earlier drug did to him — his history, which cipro's
+    # contraindications name by the class; #18 held-out H302 said levofloxacin is not in the book.)
+    return re.search(rf"\b(?:loet|ton thuong|chay mau|xuat huyet|viem|dut gan|dut|phat ban|noi man|noi me day|soc|"
+                     rf"phan ung)\b[a-z ]{{0,20}}\bdo (?:(?:cac|nhung) )?"
                      rf"(?:thuoc )?{re.escape(name)}\b", folded) is not None
 
 

