@@ -782,7 +782,7 @@ class RulesUnderstander:
         if follows and named == 1 and drugs and prior is not None and prior.turn_type == "dosing_calc" and \
                 len(prior.drugs) == 1 and drugs[0] not in prior.drugs and takes_now(text) and \
                 not _ASKS_AMOUNT.search(folded) and not MAY_TAKE.search(folded) and \
-                not re.search(r"\b(?:phoi hop|ket hop|chung|cung luc|tuong tac|co sao)\b", folded) and \
+                not _TOGETHER_ASKED.search(folded) and \
                 (indication := self._named_by_the_drug(text, prior)):
             # "tăng huyết áp, BN 50 tuổi đang uống furosemid" after enalapril's lines for each indication: the
             # indication chosen, and the drug the patient is on — the dose question for it, the other drug kept
@@ -966,8 +966,7 @@ class RulesUnderstander:
                           **{**base, "comorbidities": [*(known if isinstance(known, list) else []), contraindicated]},
                           confidence=0.6)
         if follows and prior is not None and prior.section_key == "qua_lieu_xu_tri" and \
-                re.search(r"\b(?:uong|nuot|an|lo uong|da uong)\b[^.?!]{0,25}\d+(?:[.,]\d+)?\s*(?:ml|vien|mg|goi|g|thia)\b",
-                          folded) is not None:
+                _AMOUNT_SWALLOWED.search(folded) is not None:
             # "bé 14 ký, chai loại 120 mg/5 ml 60 ml, bé uống chừng 30 ml" after the overdose answer: how much was
             # swallowed, for that section's thresholds ("trên 150 mg/kg ở trẻ em") — not a section its other words
             # match (#18 held-out H300 quoted the interactions).
@@ -2412,6 +2411,10 @@ _REACTION_TO = re.compile(r"\b(?:noi me day|noi may day|noi man|me day|may day|d
 """(Folded.) A reaction each time a drug was taken ("nổi mề đay mỗi lần uống aspirin"): that drug is an allergen."""
 # ("em bị dị ứng nặng uống prednisolon có ảnh hưởng sữa không": what it does to her milk — #18 held-out H300 quoted the
 # contraindications, matched by "dị ứng".)
+_TOGETHER_ASKED = re.compile(r"\b(?:phoi hop|ket hop|chung|cung luc|tuong tac|co sao)\b")
+"""(Folded.) Whether two drugs go together, asked ("phối hợp có sao k")."""
+_AMOUNT_SWALLOWED = re.compile(r"\b(?:uong|nuot|an|lo uong|da uong)\b[^.?!]{0,25}\d+(?:[.,]\d+)?\s*(?:ml|vien|mg|goi|g|thia)\b")
+"""(Folded.) How much was swallowed ("bé uống chừng 30 ml")."""
 _HARMED_BY = re.compile(r"\b(?:uong|dung|tiem|xai) (?P<drug>[a-z0-9-]+) (?:thi |xong |roi |xong roi )?bi "
                         r"(?P<state>[a-z ]{3,40}?)(?=\s*(?:[,.;]|$|\bgio\b|\bnay\b|\bbay gio\b|\bbs\b|\bbac si\b))")
 """(Folded.) A state another drug caused ("uống levofloxacin bị đứt gân achilles")."""

@@ -122,6 +122,12 @@ def one_of_several(text: str) -> tuple[str, dict[str, dict[str, Any]], str | Non
     return reduced, kept, note, target.shown
 
 
+def _bed_number(folded_label: str) -> str | None:
+    """The bed a label names as nurses write it ("g5", "ông g5", "g3: ông"), or None."""
+    bed = re.search(r"\bg(\d{1,3})\b", folded_label)
+    return bed.group(1) if bed else None
+
+
 def _named_apart(d: _Described, folded: str) -> bool:
     """A patient of a ward's or a handover's list: a bed, "BN <name>", a child by their own name — with an age or a
     weight of their own in their description."""
@@ -141,9 +147,9 @@ def _described(folded: str, written: str) -> list[_Described]:
     for i, m in enumerate(matches):
         begin = m.start("label")
         label = written[begin:m.end("label")]
-        bed = re.search(r"\bg(\d{1,3})\b", fold(label))
+        bed = _bed_number(fold(label))
         # A bed is remembered as the bed ("g5", "ông g5" and later "giường 5" are one patient: states.person).
-        key = f"giuong {bed.group(1)}" if bed else person_key(label) or fold(label).strip()
+        key = f"giuong {bed}" if bed else person_key(label) or fold(label).strip()
         if len(key.split()) < 2 and person_key(label) is None:
             continue  # a bare word that names nobody in particular
         # The description runs to the next person's, to the end of its sentence, or to a comma after which the
@@ -220,8 +226,8 @@ def _mentions(label: str) -> list[str]:
     # H195). Only a capitalised name: a rank ("bé lớn") said bare is an ordinary word ("người lớn").
     name = fold(own_name(label) or "")
     forms = [whole, bare, name]
-    if bed := re.search(r"\bg(\d{1,3})\b", whole):
-        forms += [f"g{bed.group(1)}", f"giuong {bed.group(1)}"]  # "g3: ông" is "g3", "giường 3"
+    if bed := _bed_number(whole):
+        forms += [f"g{bed}", f"giuong {bed}"]  # "g3: ông" is "g3", "giường 3"
     if patient := re.fullmatch(r"(?:bn|benh nhan)(?: (?:nam|nu))? ([a-z]+)", whole):
         forms.append(patient.group(1))  # "BN Lan" is "Lan"
     return list(dict.fromkeys(f for f in forms if f))
