@@ -590,6 +590,14 @@ def _strictly_below(line: RegimenLine, patient: Patient) -> bool:
     return any(float(m.group(1).replace(",", ".")) in values for m in _STRICT_TOP.finditer(words))
 
 
+def _at_open_bottom(band: Band, patient: Patient) -> bool:
+    """The patient is exactly at a bottom the book writes as "above" ("Trên 50 kg", "> 50 kg") — outside the band. The
+    closed fallback is for a range's top edge only: at 50 kg a 17-year-old was shown the adults' "Trên 50 kg: 1 g"
+    beside the children's "10 - 50 kg: 15 mg/kg" (#18 held-out H295)."""
+    pairs = ((band.weight_kg, patient.weight_kg), (band.age_months, patient.age_months))
+    return any(b is not None and v is not None and b.low_open and v == b.low for b, v in pairs)
+
+
 def admits(line: RegimenLine, patient: Patient, *, closed: bool = False) -> bool:
     """The line is this patient's (context and band). The property tests hold `select` to this."""
     return context_admits(line, patient) and band_admits(line.band, patient, closed=closed)
@@ -1026,7 +1034,8 @@ def _select(tree: DosageTree, patient: Patient) -> Selection:
             # "Độ thanh thải creatinin dưới 40 ml/phút": a clearance of exactly 40 is not under it — the usual dose
             # (#18 held-out H203 gave the 75 mg/ngày renal ceiling at ClCr 40). A range's top ("10 - 30" at 30) stays.
             continue
-        if band_admits(line.band, patient, closed=True) and not _strictly_below(line, patient):
+        if band_admits(line.band, patient, closed=True) and not _strictly_below(line, patient) and \
+                not _at_open_bottom(line.band, patient):
             chosen.append(line)
     chosen = _without_default_beside_weight_band(chosen, patient)
     chosen += _weight_bands_beside_default(regimen, chosen, patient)
