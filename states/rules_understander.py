@@ -971,6 +971,12 @@ class RulesUnderstander:
             # swallowed, for that section's thresholds ("trên 150 mg/kg ở trẻ em") — not a section its other words
             # match (#18 held-out H300 quoted the interactions).
             return _frame(turn_type="drug_attribute", section_key="qua_lieu_xu_tri", confidence=0.6, **base)
+        if follows and prior is not None and prior.turn_type == "dosing_calc" and len(prior.drugs) == 1 and \
+                _STRENGTH_NAMED.search(folded) is not None and MAY_TAKE.search(folded) is not None:
+            # "viên 875 thì bà dùng được không" after her renal dose lines: whether that strength is for her is what the
+            # dosage section says of it ("… Clcr < 30 ml/phút không được dùng viên nén chứa 875 mg") — the dose
+            # question again, not the cautions (#18 held-out H301).
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", confidence=0.6, **base)
         if follows and prior is not None and prior.drugs and _AFTER_TAKING_IT.search(folded) is not None and \
                 not _ASKS_AMOUNT.search(folded):
             # "bé uống vào bị cứng cổ, trợn mắt là sao" after the child's haloperidol dose: what happened after taking
@@ -2411,6 +2417,8 @@ _REACTION_TO = re.compile(r"\b(?:noi me day|noi may day|noi man|me day|may day|d
 """(Folded.) A reaction each time a drug was taken ("nổi mề đay mỗi lần uống aspirin"): that drug is an allergen."""
 # ("em bị dị ứng nặng uống prednisolon có ảnh hưởng sữa không": what it does to her milk — #18 held-out H300 quoted the
 # contraindications, matched by "dị ứng".)
+_STRENGTH_NAMED = re.compile(r"(?<!\d )(?<!lo )\b(?:vien|loai|goi|ong|dang)(?: nen| uong)? \d{2,4}(?: ?mg)?\b(?!.*\blo\b)")
+"""(Folded.) A strength named as a form ("viên 875", "loại 500 mg") — not a count swallowed ("lỡ … uống 5 viên 200mg")."""
 _TOGETHER_ASKED = re.compile(r"\b(?:phoi hop|ket hop|chung|cung luc|tuong tac|co sao)\b")
 """(Folded.) Whether two drugs go together, asked ("phối hợp có sao k")."""
 _AMOUNT_SWALLOWED = re.compile(r"\b(?:uong|nuot|an|lo uong|da uong)\b[^.?!]{0,25}\d+(?:[.,]\d+)?\s*(?:ml|vien|mg|goi|g|thia)\b")
