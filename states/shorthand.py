@@ -20,7 +20,7 @@ _SIMPLE: dict[str, str] = {
     # "ck e bị đau răng", "vk mình bầu": husband and wife (an adult), as people text them.
     "ck": "chồng", "vk": "vợ",
     # clinical abbreviations nurses type: "dự phòng VNTM", "nk nhẹ", "NKTN"
-    "vntm": "viêm nội tâm mạc", "nk": "nhiễm khuẩn", "nktn": "nhiễm khuẩn tiết niệu", "đtđ": "đái tháo đường",
+    "vntm": "viêm nội tâm mạc", "vmn": "viêm màng não", "nk": "nhiễm khuẩn", "nktn": "nhiễm khuẩn tiết niệu", "đtđ": "đái tháo đường",
     "dtd": "đái tháo đường",
     # "CrCl 30", "CLcr", "Cl-cr": the creatinine clearance as the book writes it (ClCr) — read as nothing, the renal
     # value was lost and a full dose given (#18 held-out H256).
@@ -28,7 +28,7 @@ _SIMPLE: dict[str, str] = {
     # "đau dây TK sinh ba": the nerve, as clinicians abbreviate "thần kinh" (#18 held-out H274 asked which indication).
     "tk": "thần kinh",
 }
-_TOKEN = re.compile(r"(?<![\w/])(ko|k|hok|hông|khg|dc|đc|dk|đk|ng|vs|j|sd|ntn|bth|bn|ck|vk|vntm|nk|nktn|đtđ|dtd|crcl|cl-cr|"
+_TOKEN = re.compile(r"(?<![\w/])(ko|k|hok|hông|khg|dc|đc|dk|đk|ng|vs|j|sd|ntn|bth|bn|ck|vk|vntm|vmn|nk|nktn|đtđ|dtd|crcl|cl-cr|"
                     r"cr-cl|tk)(?![\w/])", re.IGNORECASE)
 # "bn" is the patient when a number, a state or a description follows, or a preposition comes before.
 # ("còn 1 bn khác 70t …", "bn kia", "bn này": another or this patient — #18 held-out H303 read "bao nhiêu khác" and lost
