@@ -2422,8 +2422,6 @@ _REACTION_TO = re.compile(r"\b(?:noi me day|noi may day|noi man|me day|may day|d
                           r"soc phan ve|ngua)\b[^.?!]{0,30}?\b(?:moi lan|khi|sau khi|luc|hoi|cu) (?:uong|dung|tiem|xai)\s+"
                           r"(?P<drug>[a-z0-9-]+)")
 """(Folded.) A reaction each time a drug was taken ("nổi mề đay mỗi lần uống aspirin"): that drug is an allergen."""
-# ("em bị dị ứng nặng uống prednisolon có ảnh hưởng sữa không": what it does to her milk — #18 held-out H300 quoted the
-# contraindications, matched by "dị ứng".)
 _SHARED_PACK = re.compile(r"\b(?:uong|dung|xai) chung (?:chai|lo|hop|vi|goi|tuyp|binh|thuoc cua|don cua|toa cua)\b")
 """(Folded.) One pack shared with another person ("uống chung chai siro"), not two drugs taken together."""
 _STRENGTH_NAMED = re.compile(r"(?<!\d )(?<!lo )\b(?:vien|loai|goi|ong|dang)(?: nen| uong)? \d{2,4}(?: ?mg)?\b(?!.*\blo\b)")
@@ -2439,6 +2437,8 @@ _AFTER_TAKING_IT = re.compile(r"\b(?:uong|dung|tiem|xai)(?: thuoc)? (?:vao|xong|
                               r"(?: [a-z]+){0,2} (?:bi|thay|hay bi|lai bi|thi bi)\b[^?]{2,60}"
                               r"\b(?:la sao|la gi|sao vay|sao the|co sao khong|co sao ko|co sao k|thi sao|co phai do)\b")
 """(Folded.) Something that happened after taking the drug, asked about ("uống vào bị cứng cổ … là sao")."""
+# ("em bị dị ứng nặng uống prednisolon có ảnh hưởng sữa không": what it does to her milk — #18 held-out H300 quoted the
+# contraindications, matched by "dị ứng".)
 _INTO_MILK = re.compile(r"\b(?:co )?(?:vao|qua|di vao|bai tiet vao|bai tiet qua|ngam vao|co trong) sua(?: me)?\b"
                         r"|\b(?:anh huong|hai|tac dong)(?: (?:den|toi|gi den|gi toi))? (?:sua|be bu|con bu)\b")
 """(Folded.) Whether the drug passes into breast milk ("có vào sữa không", "bài tiết qua sữa mẹ")."""
